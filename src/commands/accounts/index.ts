@@ -1,0 +1,77 @@
+// pay accounts: internal accounts holding balances.
+import type { GroupSpec } from '../spec.js';
+
+const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
+
+export const accounts: GroupSpec = {
+  name: 'accounts',
+  noun: 'account',
+  summary: 'Create and manage internal accounts and their balances',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'CUSTOMER', path: 'customer_id' },
+    { header: 'TYPE', path: 'type' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+    { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency' },
+    { header: 'PENDING', path: 'balance.pending', kind: 'money', currencyPath: 'currency' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'create',
+      summary: 'Open an account for a customer',
+      examples: ['pay accounts create --customer cus_0123456789abcdefghijklmn --currency USD', 'pay accounts create --customer cus_0123456789abcdefghijklmn --currency EUR --type savings --nickname "Rainy day"'],
+      operationId: 'createAccount',
+      method: 'POST',
+      path: 'accounts',
+      kind: 'create',
+      body: true,
+      flags: [
+        { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },
+        { flags: '--currency <code>', field: 'currency', kind: 'currency', description: 'ISO 4217 currency, e.g. USD', required: true },
+        { flags: '--type <type>', field: 'type', kind: 'enum', choices: ['checking', 'savings'], description: 'checking (default) or savings' },
+        { flags: '--nickname <text>', field: 'nickname', description: 'a label for people' },
+      ],
+      jsonShape: 'the created Account object ({id: "acc_…", customer_id, currency, status, balance: {available, pending, currency}, …})',
+    },
+    {
+      name: 'list',
+      summary: 'List accounts (needs the tenant id)',
+      examples: ['pay accounts list', 'pay accounts list --customer cus_0123456789abcdefghijklmn --json', 'pay accounts list --currency USD --all -o ndjson'],
+      operationId: 'listAccounts',
+      method: 'GET',
+      path: 'accounts',
+      kind: 'list',
+      requireTenant: true,
+      flags: [
+        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'only this customer\'s accounts' },
+        { flags: '--currency <code>', query: 'currency', kind: 'currency', description: 'only this currency' },
+        { flags: '--status <status>', query: 'status', kind: 'enum', choices: ['active', 'closed'], description: 'only this status' },
+      ],
+      jsonShape: 'an array of Account objects',
+    },
+    {
+      name: 'get',
+      arg: ACCOUNT_ID,
+      summary: 'Show one account with its balance',
+      examples: ['pay accounts get acc_0123456789abcdefghijklmn', 'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available'],
+      operationId: 'getAccount',
+      method: 'GET',
+      path: 'accounts/{account_id}',
+      kind: 'get',
+      jsonShape: 'the Account object',
+    },
+    {
+      name: 'close',
+      arg: ACCOUNT_ID,
+      summary: 'Close an account (its balance must be zero)',
+      examples: ['pay accounts close acc_0123456789abcdefghijklmn', 'pay accounts close acc_0123456789abcdefghijklmn --live --yes'],
+      operationId: 'closeAccount',
+      method: 'POST',
+      path: 'accounts/{account_id}/close',
+      kind: 'action',
+      confirmLive: true,
+      jsonShape: 'the Account object with status "closed"',
+    },
+  ],
+};

@@ -1,0 +1,61 @@
+// pay customers create: flags and --data first; on a terminal, a prompt for each field not given
+// (in the seed's field order, validated as typed); otherwise exit 2 naming the missing flags.
+import { getPath } from '../../io/fields.js';
+import { UsageError } from '../../lib/errors.js';
+import type { Factory } from '../../lib/factory.js';
+import { buildBody, checkerFor, clientNeeds, longFlag, sendAndPrint, setPath } from '../execute.js';
+import type { VerbContext } from '../spec.js';
+
+const LABELS: Record<string, string> = {
+  first_name: 'First name',
+  last_name: 'Last name',
+  middle_name: 'Middle name',
+  email: 'E-mail',
+  phone: 'Phone (international, e.g. +14155550123)',
+  type: 'Customer type',
+  gender: 'Gender',
+  date_of_birth: 'Date of birth (YYYY-MM-DD)',
+  'address.address_line1': 'Street (address line 1)',
+  'address.city': 'City',
+  'address.country': 'Country (ISO 3166-1 alpha-2, e.g. US)',
+  'address.postal_code': 'Postal code',
+  'address.state': 'State / subdivision (ISO 3166-2, e.g. US-CA)',
+};
+
+export async function run(f: Factory, ctx: VerbContext): Promise<void> {
+  const flags = ctx.verb.flags ?? [];
+  const body = await buildBody(f, ctx.verb, ctx.opts);
+  const missing = flags.filter((fl) => fl.field && getPath(body, fl.field) === undefined);
+  const missingRequired = missing.filter((fl) => fl.required);
+  if (missingRequired.length > 0) {
+    if (!f.canPrompt) {
+      throw new UsageError(`missing required ${missingRequired.length === 1 ? 'flag' : 'flags'}: ${missingRequired.map(longFlag).join(', ')}`, {
+        hint: f.io.stdinIsTTY ? 'prompting is off (--no-input, PAY_NO_INPUT or CI); pass the flags' : 'no terminal to prompt on; pass the flags',
+      });
+    }
+    // Check the key and tenant before asking anything, so a user does not type a customer in vain.
+    await f.client(clientNeeds(ctx));
+    const { createPrompter } = await import('../../io/prompt.js');
+    const prompter = createPrompter(f.io);
+    for (const fl of missing) {
+      const field = fl.field!;
+      const label = LABELS[field] ?? field;
+      const optional = !fl.required;
+      let value: string;
+      if (fl.choices) {
+        value = await prompter.choose(label, fl.choices, { open: fl.open ?? false, optional });
+      } else {
+        const check = checkerFor(fl, body);
+        const upper = fl.kind === 'country' || fl.kind === 'state';
+        value = await prompter.text(label, {
+          optional,
+          ...(check ? { validate: (v: string) => check(upper ? v.toUpperCase() : v) } : {}),
+        });
+        if (upper) value = value.toUpperCase();
+      }
+      if (value !== '') setPath(body, field, value);
+    }
+  }
+  const client = await f.client(clientNeeds(ctx));
+  await sendAndPrint(f, ctx, client, { path: ctx.verb.path, body });
+}

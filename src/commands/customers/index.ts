@@ -1,0 +1,100 @@
+// pay customers: create (prompts for missing fields on a terminal), list, get, update.
+import type { FlagSpec, GroupSpec } from '../spec.js';
+
+export const CUSTOMER_TYPES = ['individual', 'business'] as const;
+export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
+
+/** The seed's customer fields, in prompt order. `required` is for create. */
+export const customerFlags: FlagSpec[] = [
+  { flags: '--first-name <name>', field: 'first_name', description: 'given name', required: true },
+  { flags: '--last-name <name>', field: 'last_name', description: 'family name', required: true },
+  { flags: '--middle-name <name>', field: 'middle_name', description: 'middle name' },
+  { flags: '--email <email>', field: 'email', kind: 'email', description: 'e-mail address', required: true },
+  { flags: '--phone <phone>', field: 'phone', kind: 'phone', description: 'phone in international format, e.g. +14155550123', required: true },
+  { flags: '--type <type>', field: 'type', kind: 'enum', choices: CUSTOMER_TYPES, open: true, description: 'customer type: individual, business, or another value', required: true },
+  { flags: '--gender <gender>', field: 'gender', kind: 'enum', choices: GENDERS, open: true, description: 'gender: male, female, non_binary, undisclosed, or another value' },
+  { flags: '--date-of-birth <YYYY-MM-DD>', field: 'date_of_birth', kind: 'date', description: 'date of birth, a real date not in the future', required: true },
+  { flags: '--address-line1 <street>', field: 'address.address_line1', description: 'street line', required: true },
+  { flags: '--city <city>', field: 'address.city', description: 'city', required: true },
+  { flags: '--country <CC>', field: 'address.country', kind: 'country', description: 'ISO 3166-1 alpha-2 country code, e.g. US', required: true },
+  { flags: '--postal-code <code>', field: 'address.postal_code', description: 'postal code', required: true },
+  { flags: '--state <CC-SUB>', field: 'address.state', kind: 'state', description: 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)' },
+];
+
+const optional = (flags: FlagSpec[]) => flags.map(({ required: _r, ...rest }) => rest);
+const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
+
+export const customers: GroupSpec = {
+  name: 'customers',
+  noun: 'customer',
+  summary: 'Create and manage customer profiles',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'FIRST NAME', path: 'first_name' },
+    { header: 'LAST NAME', path: 'last_name' },
+    { header: 'EMAIL', path: 'email' },
+    { header: 'TYPE', path: 'type' },
+    { header: 'KYC', path: 'kyc_status', kind: 'status' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'create',
+      summary: 'Create a customer (prompts on a terminal for each missing field)',
+      description:
+        'Required: --first-name, --last-name, --email, --phone, --type, --date-of-birth, --address-line1, --city, --country, --postal-code.\n' +
+        'On a terminal, pay asks for each field not given; with --no-input, CI set or no terminal, a missing field is an error (exit 2) and nothing is sent.',
+      examples: [
+        'pay customers create',
+        'pay customers create --first-name Ada --last-name Lovelace --email ada@example.com --phone +447700900123 --type individual --date-of-birth 1990-12-10 --address-line1 "1 Main St" --city London --country GB --postal-code "SW1A 1AA" --state GB-LND',
+        'pay customers create --data @customer.json --json',
+      ],
+      operationId: 'createCustomer',
+      method: 'POST',
+      path: 'customers',
+      kind: 'create',
+      body: true,
+      flags: customerFlags,
+      jsonShape: 'the created Customer object ({id: "cus_…", first_name, …, address: {…}, kyc_status, created_at})',
+      impl: () => import('./create.js'),
+    },
+    {
+      name: 'list',
+      summary: 'List customers, newest first',
+      examples: ['pay customers list', 'pay customers list --email ada@example.com --json', 'pay customers list --all -o ndjson'],
+      operationId: 'listCustomers',
+      method: 'GET',
+      path: 'customers',
+      kind: 'list',
+      flags: [
+        { flags: '--email <email>', query: 'email', kind: 'email', description: 'only this e-mail address' },
+        { flags: '--type <type>', query: 'type', description: 'only this customer type' },
+      ],
+      jsonShape: 'an array of Customer objects',
+    },
+    {
+      name: 'get',
+      arg: CUSTOMER_ID,
+      summary: 'Show one customer',
+      examples: ['pay customers get cus_0123456789abcdefghijklmn', 'pay customers get cus_0123456789abcdefghijklmn --fields email,address.country'],
+      operationId: 'getCustomer',
+      method: 'GET',
+      path: 'customers/{customer_id}',
+      kind: 'get',
+      jsonShape: 'the Customer object',
+    },
+    {
+      name: 'update',
+      arg: CUSTOMER_ID,
+      summary: 'Change fields of a customer (the address is replaced whole)',
+      examples: ['pay customers update cus_0123456789abcdefghijklmn --email new@example.com', 'pay customers update cus_0123456789abcdefghijklmn --data \'{"phone":"+14155550123"}\''],
+      operationId: 'updateCustomer',
+      method: 'PATCH',
+      path: 'customers/{customer_id}',
+      kind: 'update',
+      body: true,
+      flags: optional(customerFlags),
+      jsonShape: 'the updated Customer object',
+    },
+  ],
+};

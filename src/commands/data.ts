@@ -1,0 +1,49 @@
+// --data <json | @file | @->: a JSON object merged under the flags.
+import { readFile } from 'node:fs/promises';
+import type { IOStreams } from '../io/iostreams.js';
+import { UsageError } from '../lib/errors.js';
+
+const MAX_DATA_BYTES = 1024 * 1024;
+
+export async function readData(spec: string, io: IOStreams): Promise<Record<string, unknown>> {
+  let text: string;
+  let from = '--data';
+  if (spec === '@-') {
+    from = '--data @- (stdin)';
+    text = await readStream(io.stdin);
+  } else if (spec.startsWith('@')) {
+    const file = spec.slice(1);
+    from = `--data @${file}`;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new UsageError(`${from}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? 'error')})`);
+    }
+  } else {
+    text = spec;
+  }
+  if (Buffer.byteLength(text) > MAX_DATA_BYTES) throw new UsageError(`${from}: larger than 1 MiB`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${from} is not valid JSON: ${(err as Error).message.replace(/\s+/g, ' ').slice(0, 160)}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(`${from} must be a JSON object ({...})`);
+  }
+  return value as Record<string, unknown>;
+}
+
+export async function readStream(stream: NodeJS.ReadableStream, max = MAX_DATA_BYTES): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > max) throw new UsageError(`standard input is larger than ${Math.round(max / 1024)} KiB`);
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

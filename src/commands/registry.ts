@@ -1,0 +1,64 @@
+// Turns group specs into commander commands. Start-up path: registering a command costs a few
+// objects; its implementation is `await import()`ed when the action runs.
+import { Command, Option } from 'commander';
+import { camel, OUTPUT_FLAGS, type GroupSpec, type VerbSpec } from './spec.js';
+
+/** Lets tests and the help/completion generators find the spec behind a command. */
+export const specOf = new WeakMap<Command, { group: GroupSpec; verb?: VerbSpec }>();
+
+export function examplesText(examples: readonly string[]): string {
+  return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
+}
+
+export function addOutputOptions(cmd: Command, list: boolean): Command {
+  cmd
+    .option(OUTPUT_FLAGS.json, 'print JSON (same as -o json)')
+    .addOption(new Option(OUTPUT_FLAGS.output, 'output format').choices(['table', 'tsv', 'json', 'ndjson']))
+    .option(OUTPUT_FLAGS.fields, 'comma-separated fields to show (dotted paths, e.g. id,address.country)')
+    .option(OUTPUT_FLAGS.noHeader, 'tsv: omit the header line');
+  if (list) {
+    cmd
+      .option('--limit <n>', 'how many items (1-1000; with --all, the page size)')
+      .option('--all', 'follow cursors and print every page');
+  }
+  return cmd;
+}
+
+export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
+  if (verb.body) cmd.option('--data <json>', 'request body as JSON, @file or @- for stdin; flags override its fields');
+  if (verb.method === 'POST') cmd.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
+  if (verb.confirmLive) cmd.option('-y, --yes', 'do not ask for confirmation (needed in live mode without a terminal)');
+  return cmd;
+}
+
+export function registerGroup(program: Command, group: GroupSpec): Command {
+  const g = program.command(group.name).description(group.summary);
+  if (group.description) g.summary(group.summary).description(`${group.summary}\n\n${group.description}`);
+  if (group.deprecated) g.description(`[deprecated: use ${group.deprecated.use}] ${group.summary}`);
+  specOf.set(g, { group });
+  for (const verb of group.verbs) registerVerb(g, group, verb);
+  return g;
+}
+
+function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
+  const cmd = parent.command(verb.name, verb.hidden ? { hidden: true } : {});
+  if (verb.arg) cmd.argument(verb.arg.name, verb.arg.description);
+  cmd.summary(verb.summary).description(verb.description ? `${verb.summary}\n\n${verb.description}` : verb.summary);
+  for (const f of verb.flags ?? []) {
+    const opt = new Option(f.flags, f.description + (f.required ? ' (required)' : ''));
+    if (f.choices && !f.open) opt.choices(f.choices);
+    cmd.addOption(opt);
+  }
+  addWriteOptions(cmd, verb);
+  if (verb.kind !== 'custom' || verb.method === 'GET') addOutputOptions(cmd, verb.kind === 'list');
+  else addOutputOptions(cmd, false);
+  cmd.addHelpText('after', `${examplesText(verb.examples)}\nJSON output: ${verb.jsonShape}\n`);
+  specOf.set(cmd, { group, verb });
+  cmd.action(async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const { runVerb } = await import('./execute.js');
+    await runVerb(command, group, verb, verb.arg ? (args[0] as string) : undefined);
+  });
+}
+
+export { camel };

@@ -1,0 +1,49 @@
+// Key shapes, masking and the checks that refuse a key before anything is sent.
+import { AuthError } from '../lib/errors.js';
+import type { Mode } from './store.js';
+
+const KEY_PREFIX = /^(sk|pk|rk)_(test|live)_/;
+
+/** `sk_test_…a1b2`: the type prefix and at most the last 4 characters; short keys show nothing. */
+export function maskKey(key: string | undefined | null): string {
+  if (!key) return '(none)';
+  const prefix = KEY_PREFIX.exec(key)?.[0] ?? (key.startsWith('whsec_') ? 'whsec_' : '');
+  const rest = key.slice(prefix.length);
+  return rest.length >= 12 ? `${prefix}…${rest.slice(-4)}` : `${prefix}…`;
+}
+
+/** The mode a key's prefix shows, if it shows one. */
+export function keyMode(key: string): Mode | undefined {
+  const m = KEY_PREFIX.exec(key);
+  if (!m) return undefined;
+  return m[2] === 'live' ? 'live' : 'sandbox';
+}
+
+export function isPublicKey(key: string): boolean {
+  return key.startsWith('pk_');
+}
+
+/** Refuses a public key used as the secret key, and a key whose prefix shows the other mode. */
+export function checkSecretKey(key: string, mode: Mode, where: string): void {
+  if (/[\s\u0000-\u001f\u007f]/.test(key) || key.length > 512) {
+    throw new AuthError(`the API key from ${where} is malformed (it contains spaces or control characters)`);
+  }
+  if (isPublicKey(key)) {
+    throw new AuthError(`the key from ${where} is a public key (${maskKey(key)}); API calls need the secret key`, {
+      hint: 'secret keys start with sk_; see pay login --help',
+    });
+  }
+  const shown = keyMode(key);
+  if (shown && shown !== mode) {
+    throw new AuthError(`the key from ${where} is a ${shown} key (${maskKey(key)}) but the mode is ${mode}`, {
+      hint: mode === 'live' ? 'drop --live (or PAY_MODE=live) to use Sandbox' : 'add --live to use the Live key pair',
+    });
+  }
+}
+
+/** Replaces every occurrence of the given secrets in text by their masked form. */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 6) out = out.split(s).join(maskKey(s));
+  return out;
+}

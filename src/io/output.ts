@@ -1,0 +1,220 @@
+// The printers: table (people), tsv (pipes, the default off a terminal), json, ndjson.
+// stdout carries data only; notes about the data (an empty list) go to stderr.
+import { Chalk, type ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import { UsageError } from '../lib/errors.js';
+import { getPath, parseFieldList, pickPaths } from './fields.js';
+import type { IOStreams } from './iostreams.js';
+
+export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'ndjson'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export type ColumnKind = 'text' | 'money' | 'status' | 'time';
+export interface Column {
+  header: string;
+  path: string;
+  kind?: ColumnKind;
+  /** For money: where the currency is (default: `currency` beside the amount). */
+  currencyPath?: string;
+}
+
+export interface OutputFlags {
+  json?: boolean;
+  output?: string;
+  fields?: string;
+  header?: boolean;
+}
+
+export interface OutputSettings {
+  format: OutputFormat;
+  fields: string[] | undefined;
+  header: boolean;
+}
+
+export function resolveOutput(flags: OutputFlags, io: IOStreams): OutputSettings {
+  let format: OutputFormat;
+  if (flags.json) {
+    if (flags.output && flags.output !== 'json') throw new UsageError(`--json conflicts with --output ${flags.output}`);
+    format = 'json';
+  } else if (flags.output) {
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(flags.output)) {
+      throw new UsageError(`invalid --output "${flags.output}" (choose from ${OUTPUT_FORMATS.join(', ')})`);
+    }
+    format = flags.output as OutputFormat;
+  } else {
+    format = io.stdoutIsTTY ? 'table' : 'tsv';
+  }
+  let fields: string[] | undefined;
+  if (flags.fields !== undefined) {
+    try {
+      fields = parseFieldList(flags.fields);
+    } catch (err) {
+      throw new UsageError(`--fields: ${(err as Error).message}`);
+    }
+    if (fields.length === 0) throw new UsageError('--fields needs at least one field name');
+  }
+  return { format, fields, header: flags.header !== false };
+}
+
+const GOOD = new Set(['active', 'completed', 'succeeded', 'approved', 'delivered', 'posted', 'paid', 'accepted', 'open', 'verified']);
+const WAITING = new Set(['pending', 'in_review', 'inactive', 'received', 'processing', 'not_started']);
+const BAD = new Set(['failed', 'rejected', 'terminated', 'cancelled', 'closed', 'removed', 'expired', 'disabled', 'voided', 'used']);
+
+export class Printer {
+  private readonly chalk: ChalkInstance;
+
+  constructor(
+    private readonly io: IOStreams,
+    private readonly settings: OutputSettings,
+    private readonly columns: readonly Column[],
+  ) {
+    this.chalk = new Chalk({ level: io.colorEnabled ? 1 : 0 });
+  }
+
+  get format(): OutputFormat {
+    return this.settings.format;
+  }
+
+  /** Columns in use: --fields, or the resource's defaults. */
+  private activeColumns(): Column[] {
+    if (!this.settings.fields) return [...this.columns];
+    return this.settings.fields.map(
+      (path) => this.columns.find((c) => c.path === path) ?? { header: path.toUpperCase().replace(/\./g, '_'), path },
+    );
+  }
+
+  private project(obj: unknown): unknown {
+    return this.settings.fields ? pickPaths(obj, this.settings.fields) : obj;
+  }
+
+  /** One object: as returned (json), one line (ndjson), a record (tsv), a key/value view (table). */
+  printObject(obj: unknown): void {
+    const { format } = this.settings;
+    if (format === 'json') return this.io.out(`${JSON.stringify(this.project(obj), null, 2)}\n`);
+    if (format === 'ndjson') return this.io.out(`${JSON.stringify(this.project(obj))}\n`);
+    if (format === 'tsv') {
+      const cols = this.settings.fields ? this.activeColumns() : flattenColumns(obj);
+      if (this.settings.header) this.io.out(`${cols.map((c) => c.path).join('\t')}\n`);
+      this.io.out(`${cols.map((c) => tsvCell(getPath(obj, c.path))).join('\t')}\n`);
+      return;
+    }
+    const cols = this.settings.fields ? this.activeColumns() : flattenColumns(obj);
+    const table = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 } });
+    for (const c of cols) {
+      table.push([this.chalk.dim(c.path), this.cell(obj, this.columns.find((k) => k.path === c.path) ?? c)]);
+    }
+    this.io.out(`${table.toString()}\n`);
+  }
+
+  /**
+   * A list, page by page. json: one array (streamed); ndjson and tsv: a line per item as pages
+   * arrive (constant memory); table: collected, then aligned. Returns the number of items.
+   */
+  async printList(pages: AsyncIterable<readonly unknown[]>, noun: string): Promise<number> {
+    const { format } = this.settings;
+    let count = 0;
+    if (format === 'table') {
+      const cols = this.activeColumns();
+      const table = new Table({
+        head: cols.map((c) => this.chalk.bold(c.header)),
+        chars: BORDERLESS,
+        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+      });
+      for await (const page of pages) {
+        for (const item of page) {
+          table.push(cols.map((c) => this.cell(item, c)));
+          count++;
+        }
+      }
+      if (count > 0) this.io.out(`${table.toString().replace(/[ ]+$/gm, '')}\n`);
+    } else if (format === 'tsv') {
+      const cols = this.activeColumns();
+      for await (const page of pages) {
+        let chunk = '';
+        if (count === 0 && page.length > 0 && this.settings.header) chunk += `${cols.map((c) => c.path).join('\t')}\n`;
+        for (const item of page) chunk += `${cols.map((c) => tsvCell(getPath(item, c.path))).join('\t')}\n`;
+        count += page.length;
+        if (chunk) this.io.out(chunk);
+      }
+    } else if (format === 'ndjson') {
+      for await (const page of pages) {
+        let chunk = '';
+        for (const item of page) chunk += `${JSON.stringify(this.project(item))}\n`;
+        count += page.length;
+        if (chunk) this.io.out(chunk);
+      }
+    } else {
+      for await (const page of pages) {
+        let chunk = '';
+        for (const item of page) chunk += `${count++ === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(this.project(item), null, 2))}`;
+        if (chunk) this.io.out(chunk);
+      }
+      this.io.out(count === 0 ? '[]\n' : '\n]\n');
+    }
+    if (count === 0) this.io.err(`No ${noun} found.\n`);
+    return count;
+  }
+
+  private cell(obj: unknown, col: Column): string {
+    const value = getPath(obj, col.path);
+    if (value === undefined || value === null || value === '') return this.chalk.dim('-');
+    switch (col.kind) {
+      case 'money': {
+        const cur = getPath(obj, col.currencyPath ?? siblingPath(col.path, 'currency'));
+        return typeof cur === 'string' ? `${String(value)} ${cur}` : String(value);
+      }
+      case 'status':
+        return this.status(String(value));
+      case 'time':
+        return formatTime(String(value));
+      default:
+        return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    }
+  }
+
+  private status(s: string): string {
+    if (GOOD.has(s)) return this.chalk.green(s);
+    if (WAITING.has(s)) return this.chalk.yellow(s);
+    if (BAD.has(s)) return this.chalk.red(s);
+    if (s === 'frozen') return this.chalk.cyan(s);
+    return s;
+  }
+}
+
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
+  'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+};
+
+function indent(json: string): string {
+  return json.replace(/^/gm, '  ');
+}
+
+function siblingPath(path: string, name: string): string {
+  const i = path.lastIndexOf('.');
+  return i < 0 ? name : `${path.slice(0, i)}.${name}`;
+}
+
+/** `2026-11-23T03:46:20.123Z` → `2026-11-23 03:46:20Z` for people. */
+export function formatTime(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso);
+  return m ? `${m[1]} ${m[2]}Z` : iso;
+}
+
+function tsvCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const s = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return s.replace(/[\t\n\r]/g, ' ');
+}
+
+/** Every leaf of an object as a column (for the key/value view of one object). */
+function flattenColumns(obj: unknown, prefix = ''): Column[] {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return prefix ? [{ header: prefix, path: prefix }] : [];
+  const cols: Column[] = [];
+  for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) cols.push(...flattenColumns(v, path));
+    else cols.push({ header: path, path });
+  }
+  return cols;
+}

@@ -1,0 +1,106 @@
+// Typed errors and the one mapping from error to exit code (contract section 6).
+// Commands throw these; src/lib/handle-error.ts prints them. Nothing else calls process.exit.
+
+export const ExitCode = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  AUTH: 3,
+  NOT_FOUND: 4,
+  CONFLICT: 5,
+  NETWORK: 6,
+  RATE_LIMITED: 7,
+  CANCELLED: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface FieldError {
+  field: string;
+  code?: string;
+  message: string;
+}
+
+export interface PayErrorOptions {
+  hint?: string;
+  cause?: unknown;
+  /** Extra machine-readable fields for the `--json` error object. */
+  details?: Record<string, unknown>;
+  fieldErrors?: FieldError[];
+}
+
+export class PayError extends Error {
+  readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+  readonly details: Record<string, unknown>;
+  readonly fieldErrors: FieldError[];
+  /** A short machine code for `--json` errors. */
+  readonly code: string;
+
+  constructor(message: string, exitCode: ExitCode, code: string, opts: PayErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.code = code;
+    this.hint = opts.hint;
+    this.details = opts.details ?? {};
+    this.fieldErrors = opts.fieldErrors ?? [];
+  }
+}
+
+export class UsageError extends PayError {
+  constructor(message: string, opts: PayErrorOptions = {}) {
+    super(message, ExitCode.USAGE, 'usage', opts);
+  }
+}
+
+export class AuthError extends PayError {
+  constructor(message: string, opts: PayErrorOptions = {}) {
+    super(message, ExitCode.AUTH, 'auth', opts);
+  }
+}
+
+export class CancelledError extends PayError {
+  constructor(message = 'cancelled') {
+    super(message, ExitCode.CANCELLED, 'cancelled');
+  }
+}
+
+export class NetworkError extends PayError {
+  constructor(message: string, opts: PayErrorOptions = {}) {
+    super(message, ExitCode.NETWORK, 'network', opts);
+  }
+}
+
+/** An HTTP error answer from the API, after retries. */
+export class ApiError extends PayError {
+  readonly status: number;
+  readonly apiCode: string | undefined;
+  readonly requestId: string | undefined;
+  readonly idempotencyKey: string | undefined;
+
+  constructor(
+    message: string,
+    init: {
+      status: number;
+      apiCode?: string | undefined;
+      requestId?: string | undefined;
+      idempotencyKey?: string | undefined;
+    } & PayErrorOptions,
+  ) {
+    super(message, exitCodeForStatus(init.status, init.apiCode), init.apiCode ?? `http_${init.status}`, init);
+    this.status = init.status;
+    this.apiCode = init.apiCode;
+    this.requestId = init.requestId;
+    this.idempotencyKey = init.idempotencyKey;
+  }
+}
+
+export function exitCodeForStatus(status: number, apiCode?: string): ExitCode {
+  if (status === 401 || status === 403) return ExitCode.AUTH;
+  if (status === 404) return ExitCode.NOT_FOUND;
+  if (status === 409) return ExitCode.CONFLICT;
+  if (status === 422 && apiCode === 'idempotency_key_reused') return ExitCode.CONFLICT;
+  if (status === 429) return ExitCode.RATE_LIMITED;
+  if (status >= 500) return ExitCode.NETWORK;
+  return ExitCode.ERROR;
+}

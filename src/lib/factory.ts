@@ -1,0 +1,98 @@
+// Every side effect a command needs, built lazily from one place (the gh "Factory" idea):
+// streams, environment, settings (flag > env > profile > default), config store, API client,
+// prompter. Tests build one with fake streams and an injected undici dispatcher.
+import type { Dispatcher } from 'undici';
+import type { ApiClient } from '../api/client.js';
+import { checkSecretKey } from '../config/keys.js';
+import { resolveSettings, type GlobalFlags, type Settings } from '../config/settings.js';
+import { ConfigStore } from '../config/store.js';
+import { createIOStreams, type IOStreams } from '../io/iostreams.js';
+import { AuthError, UsageError } from './errors.js';
+import { VERSION } from './version.js';
+
+export interface Factory {
+  readonly io: IOStreams;
+  readonly env: NodeJS.ProcessEnv;
+  readonly flags: GlobalFlags;
+  /** Prompting is allowed: stdin and stderr are terminals, and neither --no-input, PAY_NO_INPUT nor CI says no. */
+  readonly canPrompt: boolean;
+  readonly debugEnabled: boolean;
+  config(): ConfigStore;
+  settings(): Settings;
+  /** An API client for the resolved settings; refuses (before sending) a missing or mismatched key. */
+  client(opts?: { requireTenant?: string }): Promise<ApiClient>;
+}
+
+export interface FactoryInit {
+  io?: IOStreams;
+  env?: NodeJS.ProcessEnv;
+  flags: GlobalFlags;
+  dispatcher?: Dispatcher;
+}
+
+export function promptingAllowed(io: IOStreams, env: NodeJS.ProcessEnv, flags: GlobalFlags): boolean {
+  if (flags.input === false) return false;
+  if (env.PAY_NO_INPUT && env.PAY_NO_INPUT !== '0' && env.PAY_NO_INPUT !== 'false') return false;
+  if (env.CI && env.CI !== '0' && env.CI !== 'false') return false;
+  return io.stdinIsTTY && io.stderrIsTTY;
+}
+
+export function createFactory(init: FactoryInit): Factory {
+  const env = init.env ?? process.env;
+  const flags = init.flags;
+  const io = init.io ?? createIOStreams({ env, noColor: flags.color === false });
+  const debugEnabled = Boolean(flags.debug) || (env.PAY_DEBUG !== undefined && env.PAY_DEBUG !== '' && env.PAY_DEBUG !== '0');
+  let store: ConfigStore | undefined;
+  let settings: Settings | undefined;
+  const factory: Factory = {
+    io,
+    env,
+    flags,
+    canPrompt: promptingAllowed(io, env, flags),
+    debugEnabled,
+    config() {
+      store ??= new ConfigStore(env.PAY_CONFIG_DIR || undefined);
+      return store;
+    },
+    settings() {
+      settings ??= resolveSettings(flags, env, factory.config());
+      return settings;
+    },
+    async client(opts = {}) {
+      const s = factory.settings();
+      const label = `profile "${s.profileName.value}" (${s.mode.value})`;
+      if (!s.apiKey.value) {
+        throw new AuthError(`no API key for ${label}`, {
+          hint: `run: pay login${s.profileName.value === 'default' ? '' : ` -p ${s.profileName.value}`}${s.mode.value === 'live' ? ' --live' : ''}, or set PAY_API_KEY`,
+        });
+      }
+      checkSecretKey(s.apiKey.value, s.mode.value, s.apiKey.origin);
+      if (opts.requireTenant && !s.tenant.value) {
+        throw new UsageError(`${opts.requireTenant} needs a tenant id (x-tenant-id)`, {
+          hint: 'pass --tenant <id>, set PAY_TENANT_ID, or store one with pay profiles set tenant_id <id>',
+        });
+      }
+      const { ApiClient } = await import('../api/client.js');
+      return new ApiClient({
+        baseUrl: s.baseUrl.value,
+        apiKey: s.apiKey.value,
+        tenant: s.tenant.value,
+        userAgent: `pay-cli/${VERSION}`,
+        timeoutMs: s.timeoutMs.value,
+        maxRetries: s.maxRetries.value,
+        credentialLabel: label,
+        secrets: [s.webhookSecret.value],
+        ...(init.dispatcher ? { dispatcher: init.dispatcher } : {}),
+        ...(debugEnabled ? { debug: (line: string) => io.err(`${line}\n`) } : {}),
+        ...backoffFromEnv(env),
+      });
+    },
+  };
+  return factory;
+}
+
+/** PAY_RETRY_BASE_MS shortens backoff (tests and the emulator's fault drills); undocumented for users. */
+function backoffFromEnv(env: NodeJS.ProcessEnv): { backoffBaseMs?: number } {
+  const n = Number(env.PAY_RETRY_BASE_MS);
+  return env.PAY_RETRY_BASE_MS && Number.isFinite(n) && n >= 0 ? { backoffBaseMs: n } : {};
+}

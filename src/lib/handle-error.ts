@@ -1,0 +1,54 @@
+// The one place that turns an error into stderr text and an exit code (contract section 6).
+// Kept free of heavy imports: it is part of the start-up chunk.
+import { ExitCode, PayError, type FieldError } from './errors.js';
+
+export interface ErrorOutput {
+  err(text: string): void;
+  json: boolean;
+  debug: boolean;
+}
+
+/** `address.address_line1` → `--address-line1`: the flag a user types to fix a field. */
+export function flagForField(field: string): string {
+  const leaf = field.split(/[./]/).filter(Boolean).pop() ?? field;
+  return `--${leaf.replace(/_/g, '-')}`;
+}
+
+function fieldLine(e: FieldError): string {
+  return `  ${e.field}: ${e.message} (${flagForField(e.field)})`;
+}
+
+export function reportError(error: unknown, out: ErrorOutput): number {
+  const e = normalize(error);
+  if (out.json) {
+    const obj: Record<string, unknown> = { code: e.code, message: e.message, exit_code: e.exitCode, ...e.details };
+    if (e.hint) obj.hint = e.hint;
+    if (e.fieldErrors.length) obj.errors = e.fieldErrors;
+    out.err(`${JSON.stringify({ error: dropUndefined(obj) })}\n`);
+  } else {
+    out.err(`error: ${oneLine(e.message)}\n`);
+    for (const fe of e.fieldErrors) out.err(`${fieldLine(fe)}\n`);
+    if (e.hint) out.err(`hint: ${oneLine(e.hint)}\n`);
+  }
+  if (out.debug && !(error instanceof PayError) && error instanceof Error && error.stack) out.err(`${error.stack}\n`);
+  else if (out.debug && error instanceof PayError && error.cause instanceof Error && error.cause.stack) {
+    out.err(`cause: ${error.cause.stack}\n`);
+  }
+  return e.exitCode;
+}
+
+function normalize(error: unknown): PayError {
+  if (error instanceof PayError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new PayError(`unexpected: ${message}`, ExitCode.ERROR, 'internal', {
+    hint: 'run again with --debug for details; please report it',
+  });
+}
+
+function oneLine(s: string): string {
+  return s.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '?');
+}
+
+function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,103 @@
+// Field validators shared by flags, prompts and --data checks (contract sections 7 and 8).
+// Each returns an error message, or undefined when the value is fine.
+import { COUNTRY_CODES, currencyExponent } from './iso.js';
+
+export type Check = (value: string) => string | undefined;
+
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export const checkEmail: Check = (v) =>
+  v.length <= 254 && EMAIL.test(v) ? undefined : 'must be an e-mail address like ada@example.com';
+
+export const checkPhone: Check = (v) =>
+  /^\+[1-9][0-9]{7,14}$/.test(v) ? undefined : 'must be in international format: + then 8 to 15 digits, e.g. +14155550123';
+
+/** A real calendar date YYYY-MM-DD. */
+export function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && y >= 1800;
+}
+
+export function checkBirthDate(now: Date = new Date()): Check {
+  return (v) => {
+    if (!isCalendarDate(v)) return 'must be a real date as YYYY-MM-DD, e.g. 1990-04-21';
+    return v > now.toISOString().slice(0, 10) ? 'must not be in the future' : undefined;
+  };
+}
+
+export const checkCountry: Check = (v) =>
+  COUNTRY_CODES.has(v) ? undefined : 'must be an ISO 3166-1 alpha-2 country code, e.g. US, GB, NG';
+
+/** ISO 3166-2 shape `<country>-<subdivision>` whose country part equals the country. */
+export function checkState(country: string | undefined): Check {
+  return (v) => {
+    const m = /^([A-Z]{2})-[A-Z0-9]{1,3}$/.exec(v);
+    if (!m) return 'must be an ISO 3166-2 code like US-CA or NG-LA';
+    if (country && m[1] !== country) return `must start with the country code ${country}- (got ${m[1]}-)`;
+    return undefined;
+  };
+}
+
+export function checkId(prefix: string): Check {
+  const prefixes = prefix.split('|');
+  return (v) =>
+    prefixes.some((p) => new RegExp(`^${p}[0-9a-z]{24}$`).test(v))
+      ? undefined
+      : `must be an id like ${prefixes.map((p) => `${p}…`).join(' or ')} (${prefixes[0]} followed by 24 lower-case letters or digits)`;
+}
+
+export const checkCurrency: Check = (v) =>
+  currencyExponent(v) === undefined ? 'must be an ISO 4217 currency code (USD, EUR, …) or a crypto asset (BTC, ETH, USDC, USDT)' : undefined;
+
+/** Date or date-time for filters: YYYY-MM-DD or RFC 3339. */
+export const checkDateOrTime: Check = (v) => {
+  if (isCalendarDate(v)) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && isCalendarDate(v.slice(0, 10)) && !Number.isNaN(Date.parse(v))) {
+    return undefined;
+  }
+  return 'must be a date (YYYY-MM-DD) or an RFC 3339 time (2026-01-31T12:00:00Z)';
+};
+
+export const checkUrl: Check = (v) => {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'must be an http(s) URL';
+  } catch {
+    return 'must be a URL';
+  }
+};
+
+export function checkInt(min: number, max: number): Check {
+  return (v) => (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max ? undefined : `must be a whole number from ${min} to ${max}`);
+}
+
+export function checkNonEmpty(maxLength = 200): Check {
+  return (v) => {
+    if (v.trim() === '') return 'must not be empty';
+    if (v.length > maxLength) return `must be at most ${maxLength} characters`;
+    if (/[\u0000-\u001f\u007f]/.test(v)) return 'must not contain control characters';
+    return undefined;
+  };
+}
+
+/**
+ * Parses a positive amount exactly (no floating point) and checks it against the currency's
+ * precision. Returns the canonical decimal string padded to the currency's exponent.
+ */
+export function parseAmount(raw: string, currency: string): { value?: string; error?: string } {
+  const exp = currencyExponent(currency);
+  if (exp === undefined) return { error: `unknown currency "${currency}"` };
+  const v = raw.trim();
+  const m = /^(\d{1,15})(?:\.(\d+))?$/.exec(v);
+  if (!m) return { error: `"${raw}" is not an amount (digits with an optional decimal point, e.g. 10.50)` };
+  const whole = m[1]!.replace(/^0+(?=\d)/, '');
+  const frac = m[2] ?? '';
+  if (frac.length > exp) {
+    return { error: `${currency} allows ${exp === 0 ? 'no decimals' : `at most ${exp} decimal${exp === 1 ? '' : 's'}`} (got "${raw}")` };
+  }
+  if (/^0*$/.test(whole + frac)) return { error: 'the amount must be greater than zero' };
+  return { value: exp === 0 ? whole : `${whole}.${frac.padEnd(exp, '0')}` };
+}
