@@ -1,0 +1,72 @@
+// Standard Webhooks signatures (contract section 9), shared by the CLI (verify, listen) and the
+// emulator (delivery). Secret `whsec_<base64>`; its decoded bytes are the HMAC-SHA256 key; the
+// signed content is `${id}.${timestamp}.${body}`; the header holds space-separated `v1,<base64>`.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const TOLERANCE_SECONDS = 5 * 60;
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+function secretBytes(secret: string): Buffer {
+  const raw = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) throw new Error('webhook secret must be whsec_ followed by base64');
+  return Buffer.from(raw, 'base64');
+}
+
+export function sign(secret: string, id: string, timestamp: number | string, body: string | Buffer): string {
+  const mac = createHmac('sha256', secretBytes(secret));
+  mac.update(`${id}.${timestamp}.`);
+  mac.update(body);
+  return `v1,${mac.digest('base64')}`;
+}
+
+/** The three delivery headers for a body sent now. */
+export function signedHeaders(secret: string, id: string, body: string, nowSeconds = Math.floor(Date.now() / 1000)): Record<string, string> {
+  return { 'webhook-id': id, 'webhook-timestamp': String(nowSeconds), 'webhook-signature': sign(secret, id, nowSeconds, body) };
+}
+
+export type VerifyResult = { ok: true; id: string; timestamp: number } | { ok: false; reason: string };
+
+/**
+ * Checks a delivery. Header names are case-insensitive. Any one of the space-separated `v1,`
+ * signatures may match; each is compared in constant time. Timestamps more than 5 minutes
+ * away from now (either way) are refused.
+ */
+export function verify(
+  secret: string,
+  headers: Record<string, string | string[] | undefined>,
+  body: string | Buffer,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  toleranceSeconds = TOLERANCE_SECONDS,
+): VerifyResult {
+  const h = (name: string): string | undefined => {
+    for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return Array.isArray(v) ? v[0] : v;
+    return undefined;
+  };
+  const id = h('webhook-id');
+  const ts = h('webhook-timestamp');
+  const sigs = h('webhook-signature');
+  if (!id || !ts || !sigs) return { ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature header' };
+  if (!/^\d{1,12}$/.test(ts)) return { ok: false, reason: 'webhook-timestamp is not a unix time in seconds' };
+  const timestamp = Number(ts);
+  if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) {
+    return { ok: false, reason: `timestamp is ${timestamp < nowSeconds ? 'too old' : 'in the future'} (more than ${toleranceSeconds / 60} minutes away)` };
+  }
+  let expected: Buffer;
+  try {
+    expected = Buffer.from(sign(secret, id, ts, body).slice(3), 'base64');
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+  let match = false;
+  for (const part of sigs.split(' ')) {
+    const [version, value] = part.split(',', 2);
+    if (version !== 'v1' || !value) continue;
+    const given = Buffer.from(value, 'base64');
+    // Constant time: compare every candidate fully, never stop early.
+    if (given.length === expected.length && timingSafeEqual(given, expected)) match = true;
+  }
+  return match ? { ok: true, id, timestamp } : { ok: false, reason: 'no signature matches' };
+}
