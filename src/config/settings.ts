@@ -121,6 +121,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
       ['none', undefined],
     ),
     tenant,
+    baseUrl,
     timeoutMs: numberSetting(flags.timeout, env.PAY_TIMEOUT, '--timeout', 'PAY_TIMEOUT', 30, 0.1, 3600, (s) => Math.round(s * 1000)),
     maxRetries: numberSetting(flags.maxRetries, env.PAY_MAX_RETRIES, '--max-retries', 'PAY_MAX_RETRIES', 3, 0, 10, (n) => {
       if (!Number.isInteger(n)) throw new UsageError('--max-retries must be a whole number');

@@ -1,0 +1,65 @@
+// pay api <METHOD> <path>: a raw request with the profile's credentials (like gh api).
+import type { Command } from 'commander';
+import type { Query, RequestInit } from '../../api/client.js';
+import { UsageError } from '../../lib/errors.js';
+import { createFactory } from '../../lib/factory.js';
+import { readData } from '../data.js';
+import { checkIdempotencyKey, setPath } from '../execute.js';
+
+const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+
+export async function run(command: Command, rawMethod: string, path: string): Promise<void> {
+  const opts = command.opts();
+  const f = createFactory({ flags: command.optsWithGlobals() });
+  const method = rawMethod.toUpperCase() as RequestInit['method'];
+  if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`unknown method "${rawMethod}" (use ${METHODS.join(', ')})`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) {
+    throw new UsageError('the path is relative to the base URL (e.g. customers); pass --base-url to change the service');
+  }
+  const fields = parseFields(opts.field as string[]);
+  const hasBody = method !== 'GET' && method !== 'DELETE';
+  if (!hasBody && opts.data !== undefined) throw new UsageError(`--data cannot be sent with ${method}; use -F for query parameters`);
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+  if (opts.idempotencyKey !== undefined) checkIdempotencyKey(opts.idempotencyKey);
+
+  let body: Record<string, unknown> | undefined;
+  let query: Query | undefined;
+  if (hasBody) {
+    body = opts.data !== undefined ? await readData(opts.data, f.io) : {};
+    for (const [k, v] of fields) setPath(body, k, v);
+  } else {
+    query = Object.fromEntries(fields);
+  }
+  const client = await f.client();
+  if (opts.paginate) {
+    let n = 0;
+    for await (const page of client.pages<unknown>(path, query ?? {}, { all: true })) {
+      for (const item of page) f.io.out(`${n++ === 0 ? '[\n' : ',\n'}${JSON.stringify(item, null, 2).replace(/^/gm, '  ')}`);
+    }
+    f.io.out(n === 0 ? '[]\n' : '\n]\n');
+    return;
+  }
+  const res = await client.request({
+    method,
+    path,
+    ...(body !== undefined ? { body } : {}),
+    ...(query ? { query } : {}),
+    ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
+  });
+  if (opts.include) {
+    f.io.err(`HTTP ${res.status}\n`);
+    for (const [k, v] of Object.entries(res.headers)) f.io.err(`${k}: ${v}\n`);
+    f.io.err('\n');
+  }
+  if (res.body !== undefined) f.io.out(typeof res.body === 'string' ? `${res.body}\n` : `${JSON.stringify(res.body, null, 2)}\n`);
+}
+
+function parseFields(raw: string[] = []): Array<[string, string]> {
+  return raw.map((pair) => {
+    const i = pair.indexOf('=');
+    if (i <= 0) throw new UsageError(`-F "${pair}" must be key=value`);
+    const key = pair.slice(0, i);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(key)) throw new UsageError(`-F: invalid key "${key}"`);
+    return [key, pair.slice(i + 1)];
+  });
+}

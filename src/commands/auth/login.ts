@@ -1,0 +1,87 @@
+// pay login: create or update a profile's keys for one mode. Never echoes a key.
+import type { Command } from 'commander';
+import { checkSecretKey, keyMode, maskKey } from '../../config/keys.js';
+import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
+import type { Mode, Profile } from '../../config/store.js';
+import { PayError, UsageError } from '../../lib/errors.js';
+import { createFactory } from '../../lib/factory.js';
+import { readStream } from '../data.js';
+
+export async function run(command: Command): Promise<void> {
+  const opts = command.optsWithGlobals();
+  const f = createFactory({ flags: opts });
+  const settings = f.settings();
+  const name = settings.profileName.value;
+  const mode = settings.mode.value;
+  const store = f.config();
+  const existing: Profile = store.profile(name) ?? {};
+  const current = existing[mode] ?? {};
+
+  let secret: string | undefined;
+  let webhookSecret: string | undefined;
+  if (opts.withKey) {
+    const lines = (await readStream(f.io.stdin, 64 * 1024)).split(/\r?\n/).map((l) => l.trim());
+    secret = lines[0];
+    if (!secret) throw new UsageError('--with-key: standard input is empty; pipe the secret key, e.g. printf %s "$KEY" | pay login --with-key');
+    if (opts.webhookSecretStdin) webhookSecret = lines[1] || undefined;
+  } else if (opts.webhookSecretStdin) {
+    webhookSecret = (await readStream(f.io.stdin, 64 * 1024)).trim() || undefined;
+  }
+
+  let publicKey: string | undefined = opts.publicKey;
+  let tenant: string | undefined = opts.tenant;
+  if (secret === undefined) {
+    if (!f.canPrompt) {
+      throw new UsageError('no terminal to prompt for the secret key', {
+        hint: 'pipe it: printf %s "$KEY" | pay login --with-key [--tenant ID]',
+      });
+    }
+    const { createPrompter } = await import('../../io/prompt.js');
+    const prompter = createPrompter(f.io);
+    f.io.err(`Logging in to profile "${name}" (${mode}).\n`);
+    secret = await prompter.secret(`Secret key (${mode === 'live' ? 'sk_live_' : 'sk_test_'}…)`, { validate: (v) => keyProblem(v, mode) });
+    publicKey ??= (await prompter.text('Public key', { optional: true, validate: (v) => publicKeyProblem(v, mode) })) || undefined;
+    tenant ??= (await prompter.text('Tenant id (x-tenant-id)', { optional: true, ...(existing.tenant_id ? { default: existing.tenant_id } : {}), validate: tenantProblem })) || undefined;
+    if (webhookSecret === undefined) {
+      webhookSecret = (await prompter.text('Webhook secret (whsec_…)', { optional: true, validate: webhookProblem })) || undefined;
+    }
+  }
+
+  const problems = [keyProblem(secret, mode), publicKey && publicKeyProblem(publicKey, mode), tenant && tenantProblem(tenant), webhookSecret && webhookProblem(webhookSecret)];
+  const problem = problems.find(Boolean);
+  if (problem) throw new UsageError(problem);
+
+  const baseUrl = opts.baseUrl ? normalizeBaseUrl(opts.baseUrl, '--base-url') : current.base_url;
+  store.saveProfile(name, {
+    ...existing,
+    ...(tenant ? { tenant_id: tenant } : {}),
+    [mode]: { ...current, secret_key: secret, ...(publicKey ? { public_key: publicKey } : {}), ...(baseUrl ? { base_url: baseUrl } : {}), ...(webhookSecret ? { webhook_secret: webhookSecret } : {}) },
+  });
+  if (!store.currentProfile || opts.setCurrent) store.setCurrentProfile(name);
+  const tenantNote = tenant ?? existing.tenant_id;
+  f.io.err(`✓ Logged in: profile "${name}" (${mode}), secret key ${maskKey(secret)}${tenantNote ? `, tenant ${tenantNote}` : ''}\n`);
+  if (!tenantNote) f.io.err('note: no tenant id stored; pay accounts list needs one (pay profiles set tenant_id <id>)\n');
+}
+
+function keyProblem(key: string, mode: Mode): string | undefined {
+  try {
+    checkSecretKey(key, mode, 'the key given');
+  } catch (err) {
+    if (err instanceof PayError) return err.hint ? `${err.message} (${err.hint})` : err.message;
+    throw err;
+  }
+  return key.length < 8 ? 'the key is too short' : undefined;
+}
+
+function publicKeyProblem(key: string, mode: Mode): string | undefined {
+  if (!/^pk_(test|live)_[A-Za-z0-9]{8,200}$/.test(key)) return 'a public key looks like pk_test_… or pk_live_…';
+  return keyMode(key) === mode ? undefined : `the public key is a ${keyMode(key)} key but the mode is ${mode}`;
+}
+
+function tenantProblem(v: string): string | undefined {
+  return TENANT_PATTERN.test(v) ? undefined : 'a tenant id is 1-64 letters, digits, "-" or "_"';
+}
+
+function webhookProblem(v: string): string | undefined {
+  return /^whsec_[A-Za-z0-9+/]{8,}={0,2}$/.test(v) ? undefined : 'a webhook secret looks like whsec_ followed by base64';
+}

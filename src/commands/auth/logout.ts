@@ -1,0 +1,18 @@
+// pay logout: drop the keys of the mode in use from a profile; tenant and base URL stay.
+import type { Command } from 'commander';
+import { UsageError } from '../../lib/errors.js';
+import { createFactory } from '../../lib/factory.js';
+
+export async function run(command: Command): Promise<void> {
+  const f = createFactory({ flags: command.optsWithGlobals() });
+  const { profileName, mode } = f.settings();
+  const store = f.config();
+  const profile = store.profile(profileName.value);
+  const keys = profile?.[mode.value];
+  if (!profile || !keys?.secret_key) {
+    throw new UsageError(`profile "${profileName.value}" has no ${mode.value} keys to forget`, { hint: 'pay profiles list shows what is stored' });
+  }
+  const { secret_key: _s, public_key: _p, webhook_secret: _w, ...kept } = keys;
+  store.saveProfile(profileName.value, { ...profile, [mode.value]: kept });
+  f.io.err(`✓ Logged out: profile "${profileName.value}" (${mode.value}) has no keys now\n`);
+}

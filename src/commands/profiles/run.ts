@@ -1,0 +1,130 @@
+// pay profiles list|show|use|remove|set. Keys leave this file masked, always.
+import type { Command } from 'commander';
+import { checkSecretKey, maskKey } from '../../config/keys.js';
+import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
+import { checkProfileName, MODES, type Mode, type ModeSettings, type Profile } from '../../config/store.js';
+import { Printer, resolveOutput, type Column } from '../../io/output.js';
+import { UsageError } from '../../lib/errors.js';
+import { createFactory, type Factory } from '../../lib/factory.js';
+import { readStream } from '../data.js';
+
+const COLUMNS: Column[] = [
+  { header: 'NAME', path: 'name' },
+  { header: 'CURRENT', path: 'current' },
+  { header: 'TENANT', path: 'tenant_id' },
+  { header: 'SANDBOX KEY', path: 'sandbox.secret_key' },
+  { header: 'LIVE KEY', path: 'live.secret_key' },
+  { header: 'SANDBOX URL', path: 'sandbox.base_url' },
+];
+
+function masked(name: string, p: Profile, current: string | undefined): Record<string, unknown> {
+  const mode = (m: ModeSettings | undefined) =>
+    m && {
+      secret_key: m.secret_key ? maskKey(m.secret_key) : undefined,
+      public_key: m.public_key ? maskKey(m.public_key) : undefined,
+      base_url: m.base_url,
+      webhook_secret: m.webhook_secret ? maskKey(m.webhook_secret) : undefined,
+    };
+  return { name, current: name === current, tenant_id: p.tenant_id, sandbox: mode(p.sandbox), live: mode(p.live) };
+}
+
+function factory(command: Command): Factory {
+  return createFactory({ flags: command.optsWithGlobals() });
+}
+
+export async function list(command: Command): Promise<void> {
+  const f = factory(command);
+  const store = f.config();
+  const current = f.settings().profileName.value;
+  const rows = Object.entries(store.profiles()).map(([name, p]) => masked(name, p, current));
+  const printer = new Printer(f.io, resolveOutput(command.opts(), f.io), COLUMNS);
+  await printer.printList(
+    (async function* () {
+      yield rows;
+    })(),
+    'profiles',
+  );
+  if (rows.length === 0) f.io.err('Add one with: pay login\n');
+}
+
+export async function show(command: Command, name?: string): Promise<void> {
+  const f = factory(command);
+  const profileName = name ?? f.settings().profileName.value;
+  const p = f.config().profile(checkProfileName(profileName));
+  if (!p) throw notFound(profileName);
+  new Printer(f.io, resolveOutput(command.opts(), f.io), COLUMNS).printObject(masked(profileName, p, f.settings().profileName.value));
+}
+
+export async function use(command: Command, name: string): Promise<void> {
+  const f = factory(command);
+  const store = f.config();
+  if (!store.profile(checkProfileName(name))) throw notFound(name);
+  store.setCurrentProfile(name);
+  f.io.err(`✓ Using profile "${name}"\n`);
+}
+
+export async function remove(command: Command, name: string): Promise<void> {
+  const f = factory(command);
+  const store = f.config();
+  if (!store.profile(checkProfileName(name))) throw notFound(name);
+  if (!command.opts().yes) {
+    if (!f.canPrompt) throw new UsageError(`refusing to remove profile "${name}" without confirmation: pass --yes`);
+    const { createPrompter } = await import('../../io/prompt.js');
+    if (!(await createPrompter(f.io).confirm(`Remove profile "${name}" and its keys?`, false))) throw new UsageError('not confirmed; nothing was removed');
+  }
+  store.removeProfile(name);
+  f.io.err(`✓ Removed profile "${name}"\n`);
+}
+
+const MODE_KEYS = ['secret_key', 'public_key', 'base_url', 'webhook_secret'] as const;
+type ModeKey = (typeof MODE_KEYS)[number];
+
+export async function set(command: Command, key: string, rawValue: string): Promise<void> {
+  const f = factory(command);
+  const { profileName, mode: modeInUse } = f.settings();
+  const value = rawValue === '-' ? (await readStream(f.io.stdin, 64 * 1024)).trim() : rawValue.trim();
+  if (value === '') throw new UsageError(`empty value for ${key}`);
+  const store = f.config();
+  const profile: Profile = { ...(store.profile(profileName.value) ?? {}) };
+  if (key === 'tenant_id') {
+    if (!TENANT_PATTERN.test(value)) throw new UsageError('a tenant id is 1-64 letters, digits, "-" or "_"');
+    profile.tenant_id = value;
+    store.saveProfile(profileName.value, profile);
+    f.io.err(`✓ Set tenant_id of profile "${profileName.value}"\n`);
+    return;
+  }
+  const m = /^(?:(sandbox|live)\.)?([a-z_]+)$/.exec(key);
+  const mode = (m?.[1] as Mode | undefined) ?? modeInUse.value;
+  const field = m?.[2] as ModeKey | undefined;
+  if (!field || !(MODE_KEYS as readonly string[]).includes(field) || !(MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`unknown setting "${key}" (tenant_id, or [sandbox.|live.]${MODE_KEYS.join('|')})`);
+  }
+  profile[mode] = { ...(profile[mode] ?? {}), [field]: checked(field, value, mode) };
+  store.saveProfile(profileName.value, profile);
+  const shown = field === 'base_url' ? value : maskKey(value);
+  f.io.err(`✓ Set ${mode}.${field} of profile "${profileName.value}" to ${shown}\n`);
+}
+
+function checked(field: ModeKey, value: string, mode: Mode): string {
+  switch (field) {
+    case 'base_url':
+      return normalizeBaseUrl(value, 'the value');
+    case 'secret_key':
+      try {
+        checkSecretKey(value, mode, 'the value');
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      return value;
+    case 'public_key':
+      if (!value.startsWith(mode === 'live' ? 'pk_live_' : 'pk_test_')) throw new UsageError(`a ${mode} public key starts with ${mode === 'live' ? 'pk_live_' : 'pk_test_'}`);
+      return value;
+    case 'webhook_secret':
+      if (!/^whsec_[A-Za-z0-9+/]{8,}={0,2}$/.test(value)) throw new UsageError('a webhook secret looks like whsec_ followed by base64');
+      return value;
+  }
+}
+
+function notFound(name: string): UsageError {
+  return new UsageError(`no profile named "${name}"`, { hint: 'pay profiles list shows the stored profiles' });
+}

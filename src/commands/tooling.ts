@@ -1,0 +1,93 @@
+// Tooling commands: log-in and profiles, raw API calls, the contract, the emulator.
+// Registration only (start-up path); each action imports its implementation.
+import type { Command } from 'commander';
+import { registerEmulator } from './emulator/index.js';
+import { addOutputOptions, examplesText } from './registry.js';
+
+type Run = (command: Command, ...args: string[]) => Promise<void>;
+
+/** Wires a command's action to `run` in a lazily imported module. */
+export function lazyAction(cmd: Command, load: () => Promise<{ run: Run }>): Command {
+  return cmd.action(async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const { run } = await load();
+    await run(command, ...(args.slice(0, -2) as string[]));
+  });
+}
+
+function withExamples(cmd: Command, examples: string[], jsonShape?: string): Command {
+  return cmd.addHelpText('after', examplesText(examples) + (jsonShape ? `\nJSON output: ${jsonShape}\n` : ''));
+}
+
+export function registerTooling(program: Command): void {
+  const login = program
+    .command('login')
+    .summary('Store keys and the tenant id in a profile')
+    .description(
+      'Store keys and the tenant id in a profile (created if new).\n\n' +
+        'On a terminal pay asks for the secret key (hidden), the public key, the tenant id and the webhook secret.\n' +
+        'In scripts, pipe the secret key with --with-key; the other fields come from flags. --live stores the Live pair.',
+    )
+    .option('--with-key', 'read the secret key from standard input')
+    .option('--public-key <key>', 'public key of the mode (pk_…)')
+    .option('--webhook-secret-stdin', 'read the webhook secret (whsec_…) from standard input (after the key, on the next line, with --with-key)')
+    .option('--set-current', 'make this profile the current one (the first profile always is)');
+  withExamples(login, [
+    'pay login',
+    'printf %s "$PAY_SANDBOX_KEY" | pay login --with-key --tenant biz_123',
+    'pay login -p acme --live --base-url https://api.example.com/v1/',
+  ]);
+  lazyAction(login, () => import('./auth/login.js'));
+
+  const logout = program
+    .command('logout')
+    .summary("Forget a profile's keys for the mode in use")
+    .description("Forget the secret key, public key and webhook secret of the mode in use (--live for Live). The tenant id and base URL stay; pay profiles remove deletes the whole profile.");
+  withExamples(logout, ['pay logout', 'pay logout -p acme --live']);
+  lazyAction(logout, () => import('./auth/logout.js'));
+
+  const profiles = program.command('profiles').summary('List, show, switch and edit stored profiles').description('List, show, switch and edit stored profiles. Keys are always shown masked.');
+  const p = (name: string) => import('./profiles/run.js').then((m) => ({ run: m[name as 'list'] }));
+  withExamples(addOutputOptions(profiles.command('list').description('List stored profiles (keys masked)'), false), ['pay profiles list', 'pay profiles list --json'], 'an array of {name, current, tenant_id, sandbox: {secret_key (masked), public_key, base_url, webhook_secret (masked)}, live: {…}}');
+  lazyAction(profiles.commands.at(-1)!, () => p('list'));
+  withExamples(addOutputOptions(profiles.command('show').argument('[name]', 'profile (default: the one in use)').description('Show one profile (keys masked)'), false), ['pay profiles show', 'pay profiles show acme --json'], 'one profile object as in profiles list');
+  lazyAction(profiles.commands.at(-1)!, () => p('show'));
+  withExamples(profiles.command('use').argument('<name>', 'profile').description('Make a profile the current one'), ['pay profiles use acme']);
+  lazyAction(profiles.commands.at(-1)!, () => p('use'));
+  withExamples(profiles.command('remove').argument('<name>', 'profile').option('-y, --yes', 'do not ask for confirmation').description('Delete a profile and its keys'), ['pay profiles remove old', 'pay profiles remove old --yes']);
+  lazyAction(profiles.commands.at(-1)!, () => p('remove'));
+  withExamples(
+    profiles
+      .command('set')
+      .argument('<key>', 'tenant_id, or [sandbox.|live.]secret_key|public_key|base_url|webhook_secret (the mode in use when not named)')
+      .argument('<value>', 'the value; "-" reads it from standard input (use it for secrets)')
+      .description('Set one setting of a profile (created if new)'),
+    ['pay profiles set tenant_id biz_123', 'pay profiles set live.base_url https://api.example.com/v1/', 'printf %s "$KEY" | pay profiles set secret_key -'],
+  );
+  lazyAction(profiles.commands.at(-1)!, () => p('set'));
+
+  const api = program
+    .command('api')
+    .argument('<method>', 'GET, POST, PATCH, PUT or DELETE')
+    .argument('<path>', 'path under the base URL, e.g. customers or /accounts/acc_…')
+    .summary('Send a raw request to the API')
+    .description('Send a raw request (like gh api) with the profile\'s key, tenant and an Idempotency-Key on POST; prints the response body.')
+    .option('--data <json>', 'request body: JSON, @file or @- for stdin')
+    .option('-F, --field <key=value...>', 'a body field (dotted keys nest); on GET, a query parameter', collect, [])
+    .option('--idempotency-key <key>', 'Idempotency-Key to send on POST (default: a fresh UUID)')
+    .option('-i, --include', 'print the status line and response headers to stderr')
+    .option('--paginate', 'GET lists: follow next_cursor and print every item as one JSON array');
+  withExamples(api, ['pay api GET accounts', 'pay api POST customers --data @customer.json', 'pay api GET transactions -F account_id=acc_… --paginate'], 'the response body as the API returned it');
+  lazyAction(api, () => import('./api/run.js'));
+
+  const openapi = program.command('openapi').summary('Print the API contract (OpenAPI 3.1)').description('Print the OpenAPI 3.1 document of the API pay speaks: the contract the commands and the emulator follow.');
+  withExamples(openapi, ['pay openapi > pay-openapi.json', 'pay openapi | jq ".paths | keys"'], 'the OpenAPI document');
+  lazyAction(openapi, () => import('./openapi/run.js'));
+
+  registerEmulator(program);
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+

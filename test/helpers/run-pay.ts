@@ -1,0 +1,60 @@
+// Runs the built bin/pay.js as a child process, as a user's shell or CI job would.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const PAY_BIN = new URL('../../bin/pay.js', import.meta.url).pathname;
+
+export interface PayResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface PayRunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  timeoutMs?: number;
+}
+
+/** An environment with nothing of the developer's: no PAY_* from outside, a fresh config dir, no colour, CI unset. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith('PAY_') || k === 'CI' || k === 'NO_COLOR' || k === 'FORCE_COLOR') continue;
+    env[k] = v;
+  }
+  env.PAY_CONFIG_DIR = extra.PAY_CONFIG_DIR ?? tempDir('pay-config-');
+  env.PAY_RETRY_BASE_MS = '5';
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function tempDir(prefix = 'pay-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function runPay(args: string[], opts: PayRunOptions = {}): Promise<PayResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [PAY_BIN, ...args], {
+      env: opts.env ?? cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
