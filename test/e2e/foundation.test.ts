@@ -3,7 +3,7 @@
 import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runPay, tempDir } from '../helpers/run-pay.js';
+import { cleanEnv, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 
 const KEY = 'sk_test_Q7mZ2xV9pL4kR8sT1wY6bN3cD5fG0hJ2';
@@ -30,6 +30,7 @@ let server: RecordingServer;
 let env: Record<string, string>;
 
 beforeAll(async () => {
+  registerSecret(KEY, LIVE_KEY);
   server = await startRecordingServer();
 });
 afterAll(() => server.close());

@@ -38,6 +38,22 @@ export function tempDir(prefix = 'pay-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * Secrets no run of pay may print whole (contract section 3). Every runPay result is checked
+ * against these and against the key and webhook secret in its environment; a leak fails the test.
+ * `pay emulator start` is exempt: it prints its own generated test keys by design.
+ */
+const secrets = new Set<string>();
+export function registerSecret(...values: string[]): void {
+  for (const v of values) if (v.length >= 12) secrets.add(v);
+}
+
+export function leakedSecrets(args: readonly string[], env: Record<string, string | undefined>, text: string): string[] {
+  if (args[0] === 'emulator') return [];
+  const all = [...secrets, env.PAY_API_KEY, env.PAY_WEBHOOK_SECRET].filter((s): s is string => !!s && s.length >= 12);
+  return all.filter((s) => text.includes(s));
+}
+
 export function runPay(args: string[], opts: PayRunOptions = {}): Promise<PayResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PAY_BIN, ...args], {
@@ -52,6 +68,11 @@ export function runPay(args: string[], opts: PayRunOptions = {}): Promise<PayRes
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      const leaks = leakedSecrets(args, opts.env ?? {}, stdout + stderr);
+      if (leaks.length > 0) {
+        reject(new Error(`pay ${args.join(' ')} printed a secret whole (${leaks.map((l) => `${l.slice(0, 8)}…`).join(', ')})`));
+        return;
+      }
       resolve({ code, stdout, stderr });
     });
     child.stdin.on('error', () => {});
