@@ -85,6 +85,23 @@ export function registerTooling(program: Command): void {
   lazyAction(openapi, () => import('./openapi/run.js'));
 
   registerEmulator(program);
+
+  const doctor = program
+    .command('doctor')
+    .summary('Check the set-up and say what is wrong')
+    .description('Check the config file permissions, the profile and mode in use and where each setting came from, the keys (masked), the base URL, the clock skew against the service, and that the service answers with the key. Exit 0 only when every check passes.')
+    .option('--json', 'print the checks as JSON');
+  withExamples(doctor, ['pay doctor', 'pay doctor --live -p acme'], '{ok, checks: [{ok, label, fix?, info?}]}');
+  lazyAction(doctor, () => import('./doctor/run.js'));
+
+  program.helpCommand(false);
+  const help = program
+    .command('help')
+    .argument('[topic...]', 'environment, exit-codes, or a command (e.g. customers create)')
+    .summary('Show help for a command, or a topic: environment, exit-codes')
+    .description('Show help for a command, or one of the topics: environment (variables and flags), exit-codes.');
+  withExamples(help, ['pay help environment', 'pay help exit-codes', 'pay help transfers send']);
+  lazyAction(help, () => import('./help/run.js'));
 }
 
 function collect(value: string, previous: string[]): string[] {

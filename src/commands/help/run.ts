@@ -1,0 +1,20 @@
+// pay help [topic | command…]: the topics `environment` and `exit-codes`, or a command's help.
+import type { Command } from 'commander';
+import { createIOStreams } from '../../io/iostreams.js';
+import { UsageError } from '../../lib/errors.js';
+import { environmentText, exitCodesText } from '../../lib/reference.js';
+
+export async function run(command: Command, topicWords?: string[] | string): Promise<void> {
+  const words = Array.isArray(topicWords) ? topicWords : topicWords ? [topicWords] : [];
+  const io = createIOStreams();
+  const topic = words.join(' ');
+  if (topic === 'environment') return io.out(`Environment variables:\n\n${environmentText()}`);
+  if (topic === 'exit-codes') return io.out(`Exit codes:\n\n${exitCodesText()}`);
+  let target: Command = command.parent!;
+  for (const word of words) {
+    const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) throw new UsageError(`unknown help topic or command "${topic}"`, { hint: 'topics: environment, exit-codes; or a command such as: pay help customers create' });
+    target = next;
+  }
+  io.out(target.helpInformation());
+}
