@@ -94,6 +94,18 @@ export function registerTooling(program: Command): void {
   withExamples(doctor, ['pay doctor', 'pay doctor --live -p acme'], '{ok, checks: [{ok, label, fix?, info?}]}');
   lazyAction(doctor, () => import('./doctor/run.js'));
 
+  const completion = program
+    .command('completion')
+    .argument('<shell>', 'bash, zsh or fish')
+    .summary('Print the shell completion script')
+    .description('Print the completion script for bash, zsh or fish. Static words (groups, verbs, flags, enum values) complete without starting Node; profile names call pay __complete.');
+  withExamples(completion, [
+    'pay completion bash > ~/.local/share/bash-completion/completions/pay',
+    'pay completion zsh > "${fpath[1]}/_pay"',
+    'pay completion fish > ~/.config/fish/completions/pay.fish',
+  ]);
+  lazyAction(completion, () => import('./completion/run.js'));
+
   program.helpCommand(false);
   const help = program
     .command('help')
