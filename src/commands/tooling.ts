@@ -86,6 +86,30 @@ export function registerTooling(program: Command): void {
 
   registerEmulator(program);
 
+  const seed = program.command('seed').summary('Create declarative test data that re-runs never duplicate').description(
+    'Create the customers, accounts, external accounts, collections, cards, wallets, payment links, transfers and FX trades a YAML or JSON file describes.\n' +
+      'Entries refer to earlier ones by name (${customers.alice.id}) and to the environment (${env.NAME}). Each entry\'s Idempotency-Key comes from the tenant, the mode, its name and its content, so a re-run, a retry or a killed run never duplicates anything.',
+  );
+  const s = (name: 'apply' | 'plan') => import('./seed/run.js').then((m) => ({ run: m[name] }));
+  const seedApply = addOutputOptions(
+    seed
+      .command('apply')
+      .argument('<file>', 'seed file (.yaml, .yml or .json)')
+      .description('Create what the file describes and is not yet done; print names and ids')
+      .option('--state <file>', 'state file (default: <file>.state.json)')
+      .option('--concurrency <n>', 'entries in flight at once (1-64)', '8')
+      .option('--dry-run', 'send nothing; show what would be created or skipped'),
+    false,
+  );
+  withExamples(seedApply, ['pay seed apply sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json', 'pay seed apply ci.json --concurrency 16 --no-input'], 'an object mapping each entry ("customers.alice") to its id; -o ndjson: {ref, id, status, error?} per entry');
+  lazyAction(seedApply, () => s('apply'));
+  const seedPlan = addOutputOptions(
+    seed.command('plan').argument('<file>', 'seed file').description('Show what apply would create or skip (from the state file; sends nothing)').option('--state <file>', 'state file (default: <file>.state.json)'),
+    false,
+  );
+  withExamples(seedPlan, ['pay seed plan sandbox.yaml', 'pay seed plan sandbox.yaml -o ndjson'], 'an object mapping each entry to its id (null when it would be created)');
+  lazyAction(seedPlan, () => s('plan'));
+
   const doctor = program
     .command('doctor')
     .summary('Check the set-up and say what is wrong')

@@ -1,0 +1,135 @@
+// The seed file: YAML or JSON, kinds in a fixed order, entries by name, references between them
+// (`${customers.alice.id}`) and to the environment (`${env.NAME}`).
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../lib/errors.js';
+
+/** Kinds a seed file may hold, with the operation that creates each, in a sensible order. */
+export const KINDS = {
+  customers: { path: 'customers' },
+  accounts: { path: 'accounts' },
+  external_accounts: { path: 'external-accounts' },
+  collections: { path: 'collections' },
+  cards: { path: 'cards' },
+  wallets: { path: 'wallets' },
+  payment_links: { path: 'payment-links' },
+  transfers: { path: 'transfers' },
+  fx_trades: { path: 'fx/trades' },
+} as const;
+export type Kind = keyof typeof KINDS;
+
+export interface Entry {
+  kind: Kind;
+  name: string;
+  /** `kind.name`: how other entries and the output refer to it. */
+  ref: string;
+  /** The body as written (references unresolved). */
+  body: Record<string, unknown>;
+  /** Other entries this one waits for: its references, plus `depends_on`. */
+  deps: string[];
+}
+
+const REF = /\$\{([a-z_]+)\.([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_.]+))?\}/g;
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export async function loadSeedFile(path: string): Promise<Entry[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read seed file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    if (/\.json$/i.test(path)) doc = JSON.parse(text);
+    else {
+      const { parse } = await import('yaml');
+      doc = parse(text, { maxAliasCount: 100 });
+    }
+  } catch (err) {
+    throw new UsageError(`${path} is not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  return parseSeed(doc, path);
+}
+
+export function parseSeed(doc: unknown, where = 'seed file'): Entry[] {
+  if (!isObject(doc)) throw new UsageError(`${where}: the top level must be a mapping of kinds (${Object.keys(KINDS).join(', ')})`);
+  const entries: Entry[] = [];
+  for (const [kind, group] of Object.entries(doc)) {
+    if (kind === 'version') continue;
+    if (!(kind in KINDS)) throw new UsageError(`${where}: unknown kind "${kind}" (known: ${Object.keys(KINDS).join(', ')})`);
+    if (!isObject(group)) throw new UsageError(`${where}: ${kind} must be a mapping of names to objects`);
+    for (const [name, raw] of Object.entries(group)) {
+      if (!NAME.test(name)) throw new UsageError(`${where}: ${kind}.${name}: names are 1-64 letters, digits, "-" or "_"`);
+      if (!isObject(raw)) throw new UsageError(`${where}: ${kind}.${name} must be an object`);
+      const { depends_on: dependsOn, ...body } = raw;
+      const deps = new Set<string>();
+      for (const m of JSON.stringify(body).matchAll(REF)) if (m[1] !== 'env') deps.add(`${m[1]}.${m[2]}`);
+      if (dependsOn !== undefined) {
+        if (!Array.isArray(dependsOn) || !dependsOn.every((d) => typeof d === 'string')) {
+          throw new UsageError(`${where}: ${kind}.${name}.depends_on must be a list like [collections.fund_alice]`);
+        }
+        for (const d of dependsOn) deps.add(d);
+      }
+      entries.push({ kind: kind as Kind, name, ref: `${kind}.${name}`, body, deps: [...deps] });
+    }
+  }
+  const refs = new Set(entries.map((e) => e.ref));
+  for (const e of entries) {
+    for (const d of e.deps) if (!refs.has(d)) throw new UsageError(`${where}: ${e.ref} refers to ${d}, which the file does not define`);
+  }
+  checkAcyclic(entries, where);
+  return entries;
+}
+
+function checkAcyclic(entries: Entry[], where: string): void {
+  const byRef = new Map(entries.map((e) => [e.ref, e]));
+  const state = new Map<string, 1 | 2>();
+  const visit = (ref: string, trail: string[]): void => {
+    if (state.get(ref) === 2) return;
+    if (state.get(ref) === 1) throw new UsageError(`${where}: circular references: ${[...trail, ref].join(' -> ')}`);
+    state.set(ref, 1);
+    for (const d of byRef.get(ref)!.deps) visit(d, [...trail, ref]);
+    state.set(ref, 2);
+  };
+  for (const e of entries) visit(e.ref, []);
+}
+
+/**
+ * Replaces references in a body: `${kind.name}` and `${kind.name.id}` give the created id,
+ * `${kind.name.field}` any field of the created object, `${env.NAME}` an environment variable.
+ * A string that is exactly one reference takes the referenced value's type.
+ */
+export function resolve(body: unknown, created: ReadonlyMap<string, Record<string, unknown>>, env: NodeJS.ProcessEnv, ref: string): unknown {
+  const lookup = (kind: string, name: string, field: string | undefined): unknown => {
+    if (kind === 'env') {
+      const v = env[name];
+      if (v === undefined) throw new UsageError(`${ref}: environment variable ${name} is not set`);
+      return v;
+    }
+    const obj = created.get(`${kind}.${name}`);
+    if (!obj) throw new UsageError(`${ref}: ${kind}.${name} has not been created`);
+    let cur: unknown = obj;
+    for (const part of (field ?? 'id').split('.')) cur = isObject(cur) ? cur[part] : undefined;
+    if (cur === undefined) throw new UsageError(`${ref}: ${kind}.${name} has no field ${field}`);
+    return cur;
+  };
+  if (typeof body === 'string') {
+    const whole = /^\$\{([a-z_]+)\.([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_.]+))?\}$/.exec(body);
+    if (whole) return lookup(whole[1]!, whole[2]!, whole[3]);
+    return body.replace(REF, (_m, k: string, n: string, f: string | undefined) => String(lookup(k, n, f)));
+  }
+  if (Array.isArray(body)) return body.map((v) => resolve(v, created, env, ref));
+  if (isObject(body)) return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, resolve(v, created, env, ref)]));
+  return body;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** JSON with sorted keys: the same content always gives the same text (and so the same key). */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  return JSON.stringify(v);
+}
