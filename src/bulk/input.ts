@@ -1,0 +1,224 @@
+// Streaming readers for bulk input: NDJSON, CSV (header row, dotted column names nest) and a JSON
+// array, from a file or stdin, one row at a time: memory stays flat for a million-line file.
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../lib/errors.js';
+
+export interface Row {
+  /** 1-based line (NDJSON, CSV) or element number (JSON array). */
+  line: number;
+  /** The row's text as read, for its idempotency key. */
+  text: string;
+  value?: Record<string, unknown>;
+  error?: string;
+}
+
+export type InputFormat = 'ndjson' | 'csv' | 'json';
+
+export function formatFor(path: string): InputFormat | undefined {
+  if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';
+  if (/\.csv$/i.test(path)) return 'csv';
+  if (/\.json$/i.test(path)) return 'json';
+  return undefined;
+}
+
+export function openInput(path: string, stdin: Readable): Readable {
+  if (path === '-') return stdin;
+  const s = createReadStream(path);
+  return s;
+}
+
+/** Rows of the input; the format comes from the extension, or is sniffed from the first character. */
+export async function* readRows(input: Readable, format: InputFormat | undefined): AsyncGenerator<Row> {
+  input.setEncoding('utf8');
+  const first = await peekFirstChar(input);
+  const fmt = format ?? (first.char === '[' ? 'json' : first.char === '{' ? 'ndjson' : 'csv');
+  const source = first.rest;
+  if (fmt === 'json') yield* jsonArray(source);
+  else if (fmt === 'ndjson') yield* ndjson(source);
+  else yield* csv(source);
+}
+
+async function peekFirstChar(input: Readable): Promise<{ char: string; rest: AsyncIterable<string> }> {
+  const it = input[Symbol.asyncIterator]() as AsyncIterator<string>;
+  const buffered: string[] = [];
+  let char = '';
+  try {
+    while (!char) {
+      const n = await it.next();
+      if (n.done) break;
+      buffered.push(n.value);
+      char = /\S/.exec(n.value)?.[0] ?? '';
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read the input file (${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)})`);
+  }
+  async function* rest(): AsyncGenerator<string> {
+    yield* buffered;
+    for (;;) {
+      const n = await it.next();
+      if (n.done) return;
+      yield n.value;
+    }
+  }
+  return { char, rest: rest() };
+}
+
+async function* linesOf(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  let carry = '';
+  for await (const chunk of chunks) {
+    carry += chunk;
+    let i: number;
+    while ((i = carry.indexOf('\n')) >= 0) {
+      yield carry.slice(0, i).replace(/\r$/, '');
+      carry = carry.slice(i + 1);
+    }
+  }
+  if (carry) yield carry.replace(/\r$/, '');
+}
+
+async function* ndjson(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
+  let line = 0;
+  for await (const text of linesOf(chunks)) {
+    line++;
+    if (!text.trim()) continue;
+    yield parseObject(line, text);
+  }
+}
+
+function parseObject(line: number, text: string): Row {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { line, text, error: 'not a JSON object' };
+    return { line, text, value: value as Record<string, unknown> };
+  } catch (err) {
+    return { line, text, error: `invalid JSON: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
+/** CSV per RFC 4180 (quoted fields, doubled quotes, newlines inside quotes); empty cells are left out. */
+async function* csv(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
+  let header: string[] | undefined;
+  let record: string[] = [];
+  let field = '';
+  let text = '';
+  let state: 'start' | 'plain' | 'quoted' | 'quote' = 'start';
+  let line = 1;
+  let startLine = 1;
+  const endRecord = (): Row | undefined => {
+    record.push(field);
+    const cells = record;
+    const raw = text;
+    record = [];
+    field = '';
+    text = '';
+    state = 'start';
+    if (cells.length === 1 && cells[0] === '') return undefined;
+    if (!header) {
+      header = cells.map((h) => h.trim());
+      const bad = header.find((h) => !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(h));
+      if (bad !== undefined) throw new UsageError(`CSV header: invalid column name "${bad}" (use names like first_name or address.city)`);
+      return undefined;
+    }
+    if (cells.length !== header.length) return { line: startLine, text: raw, error: `has ${cells.length} cells, the header has ${header.length}` };
+    const value: Record<string, unknown> = {};
+    header.forEach((h, i) => {
+      if (cells[i] !== '') setNested(value, h, cells[i]!);
+    });
+    return { line: startLine, text: raw, value };
+  };
+  for await (const chunk of chunks) {
+    for (const ch of chunk) {
+      if (ch === '\n' && state !== 'quoted') {
+        const row = endRecord();
+        line++;
+        startLine = line;
+        if (row) yield row;
+        continue;
+      }
+      if (ch === '\n') line++;
+      if (ch === '\r' && state !== 'quoted') continue;
+      text += ch;
+      if (state === 'quoted') {
+        if (ch === '"') state = 'quote';
+        else field += ch;
+      } else if (ch === '"' && state === 'start') {
+        state = 'quoted';
+      } else if (ch === '"' && state === 'quote') {
+        field += '"';
+        state = 'quoted';
+      } else if (ch === ',') {
+        record.push(field);
+        field = '';
+        state = 'start';
+      } else {
+        field += ch;
+        state = 'plain';
+      }
+    }
+  }
+  if (field !== '' || record.length > 0) {
+    const row = endRecord();
+    if (row) yield row;
+  }
+}
+
+function setNested(obj: Record<string, unknown>, path: string, value: string): void {
+  const parts = path.split('.');
+  let cur = obj;
+  for (const p of parts.slice(0, -1)) {
+    if (typeof cur[p] !== 'object' || cur[p] === null) cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+/** Elements of a top-level JSON array, split by a small scanner (strings and nesting aware). */
+async function* jsonArray(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let started = false;
+  let ended = false;
+  let current = '';
+  let n = 0;
+  for await (const chunk of chunks) {
+    for (const ch of chunk) {
+      if (ended) {
+        if (/\S/.test(ch)) throw new UsageError('the JSON input has data after its closing ]');
+        continue;
+      }
+      if (!started) {
+        if (ch === '[') started = true;
+        else if (/\S/.test(ch)) throw new UsageError('the JSON input must be an array of objects');
+        continue;
+      }
+      if (inString) {
+        current += ch;
+        if (escaped) escaped = false;
+        else if (ch === '\\') escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === '"') inString = true;
+      if (ch === '{' || ch === '[') depth++;
+      if (ch === '}' || ch === ']') {
+        if (depth === 0 && ch === ']') {
+          if (current.trim()) yield parseObject(++n, current.trim());
+          ended = true;
+          continue;
+        }
+        depth--;
+      }
+      if (ch === ',' && depth === 0) {
+        yield parseObject(++n, current.trim());
+        current = '';
+        continue;
+      }
+      current += ch;
+    }
+  }
+  if (!ended) throw new UsageError('the JSON input ends before its closing ]');
+}
+
