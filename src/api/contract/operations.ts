@@ -1,0 +1,200 @@
+// Builds operations from short specs: the standard parameters (tenant, idempotency key, paging,
+// path ids), the success response with its headers, and the error responses each kind can give.
+import { schemaRef } from './common.js';
+import { ID_PARAMS, headerRef, paramRef, queryParam } from './parameters.js';
+import { PROBLEM_BY_STATUS } from './responses.js';
+import type { HttpMethod, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject } from './types.js';
+
+/** create: POST → 201; action: POST → 200; accepted: POST → 202; list/get/read: GET; update: PATCH; delete: DELETE → 200. */
+export type OpKind = 'create' | 'action' | 'accepted' | 'list' | 'get' | 'read' | 'update' | 'delete';
+
+export interface OpSpec {
+  id: string;
+  tag: string;
+  summary: string;
+  description: string;
+  kind: OpKind;
+  /** Schema name of the success body. */
+  result: string;
+  /** Schema name of the request body (create/update/POST with fields); actions default to the optional EmptyBody. */
+  body?: string;
+  /** Path parameter component names, in path order. */
+  pathParams?: readonly string[];
+  /** List filters and other query parameters. */
+  query?: readonly ParameterObject[];
+  /** Error statuses besides those the kind implies (e.g. 404 for an id in the body). */
+  errors?: readonly number[];
+  tenantRequired?: boolean;
+  /** Deprecated operation: responses carry Deprecation and Link to the successor. */
+  deprecated?: boolean;
+  requestExample?: unknown;
+  responseExample?: unknown;
+}
+
+const METHOD: Record<OpKind, HttpMethod> = {
+  create: 'post',
+  action: 'post',
+  accepted: 'post',
+  list: 'get',
+  get: 'get',
+  read: 'get',
+  update: 'patch',
+  delete: 'delete',
+};
+const SUCCESS: Record<OpKind, number> = { create: 201, action: 200, accepted: 202, list: 200, get: 200, read: 200, update: 200, delete: 200 };
+const ALWAYS = [400, 401, 403, 429, 500, 503];
+const BY_METHOD: Record<HttpMethod, number[]> = { get: [], post: [409, 413, 415, 422], patch: [413, 415, 422], delete: [409] };
+
+export const methodOf = (kind: OpKind): HttpMethod => METHOD[kind];
+
+function parametersOf(spec: OpSpec, method: HttpMethod): Array<ParameterObject | Ref> {
+  return [
+    ...(spec.pathParams ?? []).map(paramRef),
+    paramRef(spec.tenantRequired ? 'TenantIdRequired' : 'TenantId'),
+    ...(method === 'post' ? [paramRef('IdempotencyKey')] : []),
+    ...(spec.kind === 'list' ? [paramRef('Limit'), paramRef('Cursor')] : []),
+    ...(spec.query ?? []),
+  ];
+}
+
+function successOf(spec: OpSpec, method: HttpMethod): ResponseObject {
+  const headers: Record<string, Ref> = { 'Request-Id': headerRef('Request-Id') };
+  if (method === 'post') headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+  if (spec.deprecated) Object.assign(headers, { Deprecation: headerRef('Deprecation'), Link: headerRef('Link') });
+  const noun = spec.result.replace(/List$/, '');
+  const what: Record<OpKind, string> = {
+    create: `Created: the new ${noun}.`,
+    action: `The ${noun} after the change.`,
+    accepted: `Accepted: the ${noun}, queued again for delivery.`,
+    list: `A page of ${noun} objects (list envelope).`,
+    get: `The ${noun}.`,
+    read: `The ${noun}.`,
+    update: `The updated ${noun}.`,
+    delete: `The ${noun}, now removed.`,
+  };
+  return {
+    description: what[spec.kind],
+    headers,
+    content: { 'application/json': { schema: schemaRef(spec.result), ...(spec.responseExample ? { example: spec.responseExample } : {}) } },
+  };
+}
+
+function errorStatuses(spec: OpSpec, method: HttpMethod): number[] {
+  const statuses = new Set([...ALWAYS, ...BY_METHOD[method], ...(spec.errors ?? [])]);
+  if ((spec.pathParams ?? []).length > 0) statuses.add(404);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+export function operation(spec: OpSpec): OperationObject {
+  const method = METHOD[spec.kind];
+  const responses: Record<string, ResponseObject | Ref> = { [String(SUCCESS[spec.kind])]: successOf(spec, method) };
+  for (const status of errorStatuses(spec, method)) {
+    const name = PROBLEM_BY_STATUS[status];
+    if (!name) throw new Error(`no shared problem response for ${status} (${spec.id})`);
+    responses[String(status)] = { $ref: `#/components/responses/${name}` };
+  }
+  const bodyName = spec.body ?? (method === 'post' ? 'EmptyBody' : undefined);
+  return {
+    operationId: spec.id,
+    summary: spec.summary,
+    description: spec.description,
+    tags: [spec.tag],
+    ...(spec.deprecated ? { deprecated: true } : {}),
+    parameters: parametersOf(spec, method),
+    ...(bodyName
+      ? {
+          requestBody: {
+            description: spec.body ? `The ${spec.body} fields.` : 'No body is needed; an empty JSON object is accepted.',
+            required: Boolean(spec.body),
+            content: {
+              'application/json': { schema: schemaRef(bodyName), ...(spec.requestExample ? { example: spec.requestExample } : {}) },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** Groups operations by path: `[path, spec]` pairs → the `paths` object. */
+export function pathsFrom(entries: ReadonlyArray<readonly [string, OpSpec]>): Record<string, PathItemObject> {
+  const paths: Record<string, Record<string, OperationObject>> = {};
+  for (const [path, spec] of entries) {
+    const item = (paths[path] ??= {});
+    const method = METHOD[spec.kind];
+    if (item[method]) throw new Error(`duplicate operation ${method.toUpperCase()} ${path}`);
+    item[method] = operation(spec);
+  }
+  // Methods in the conventional order (get, post, patch, delete), whatever the order of the specs.
+  const order: HttpMethod[] = ['get', 'post', 'patch', 'delete'];
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [path, Object.fromEntries(order.filter((m) => item[m]).map((m) => [m, item[m]]))]),
+  );
+}
+
+/** A query filter on an id (`customer_id=cus_…`). */
+export const idFilter = (name: string, prefix: string, noun: string): ParameterObject =>
+  queryParam(name, `Only those of this ${noun}.`, { type: 'string', pattern: `^${prefix}[0-9a-z]{24}$` });
+
+/** A query filter on one of some values. */
+export const enumFilter = (name: string, values: readonly string[], what = name): ParameterObject =>
+  queryParam(name, `Only those with this ${what}.`, { type: 'string', enum: [...values] });
+
+/** A query filter on a schema. */
+export const schemaFilter = (name: string, schema: string, what = name): ParameterObject =>
+  queryParam(name, `Only those with this ${what}.`, schemaRef(schema));
+
+/** Standard list and get operations of a resource. */
+export function listAndGet(o: {
+  path: string;
+  tag: string;
+  schema: string;
+  noun: string;
+  plural: string;
+  param: string;
+  listId: string;
+  getId: string;
+  filters: readonly ParameterObject[];
+  listNote?: string;
+}): Array<readonly [string, OpSpec]> {
+  return [
+    [
+      `/${o.path}`,
+      {
+        id: o.listId,
+        tag: o.tag,
+        kind: 'list',
+        summary: `List ${o.plural}`,
+        description: `Pages of ${o.plural}, newest first. ${o.listNote ?? ''}`.trim(),
+        result: `${o.schema}List`,
+        query: o.filters,
+      },
+    ],
+    [
+      `/${o.path}/{${paramName(o.param)}}`,
+      { id: o.getId, tag: o.tag, kind: 'get', summary: `Get a ${o.noun}`, description: `One ${o.noun} by id.`, result: o.schema, pathParams: [o.param] },
+    ],
+  ];
+}
+
+const PARAM_NAMES: Record<string, string> = Object.fromEntries(ID_PARAMS.map(([component, name]) => [component, name]));
+
+/** The path template name of an id parameter component (`CustomerId` → `customer_id`). */
+export function paramName(component: string): string {
+  const name = PARAM_NAMES[component];
+  if (!name) throw new Error(`unknown id parameter ${component}`);
+  return name;
+}
+
+/** A state-change action without a body: `POST /<path>/{id}/<verb>` → 200 the object. */
+export function action(o: { path: string; verb: string; id: string; tag: string; summary: string; description: string; result: string; param: string }): readonly [string, OpSpec] {
+  return [
+    `/${o.path}/{${paramName(o.param)}}/${o.verb}`,
+    { id: o.id, tag: o.tag, kind: 'action', summary: o.summary, description: o.description, result: o.result, pathParams: [o.param] },
+  ];
+}
+
+/** A create operation: `POST /<path>` → 201; ids in the body that do not exist are 404. */
+export function create(o: { path: string; id: string; tag: string; summary: string; description: string; body: string; result: string }): readonly [string, OpSpec] {
+  return [`/${o.path}`, { ...o, kind: 'create', errors: [404] }];
+}

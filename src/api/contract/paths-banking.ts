@@ -1,0 +1,173 @@
+// Operations of accounts, external accounts, transfers, cards and collections.
+import { ACCOUNT_EXAMPLE, ACCOUNT_LIST_EXAMPLE } from './examples.js';
+import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, type OpSpec } from './operations.js';
+
+const CARD_STATES = 'Card states: `active` ⇄ `frozen`; `active` | `frozen` | `inactive` → `terminated` (final); other moves → 409 `invalid_state`.';
+const SANDBOX_13 = 'Sandbox magic value: an amount whose minor units end in `13` (e.g. `"1.13"`) fails after settling.';
+const byCustomer = idFilter('customer_id', 'cus_', 'customer');
+const byAccount = idFilter('account_id', 'acc_', 'account');
+
+const [listAccounts, getAccount] = listAndGet({
+  path: 'accounts',
+  tag: 'accounts',
+  schema: 'Account',
+  noun: 'account',
+  plural: 'accounts',
+  param: 'AccountId',
+  listId: 'listAccounts',
+  getId: 'getAccount',
+  filters: [byCustomer, schemaFilter('currency', 'Currency', 'currency'), enumFilter('status', ['active', 'closed'])],
+  listNote: 'The seed-fixed listing: `x-tenant-id` is required here (missing → 400 `missing_tenant`).',
+});
+
+export const bankingPaths: Array<readonly [string, OpSpec]> = [
+  [
+    '/accounts',
+    {
+      id: 'createAccount',
+      tag: 'accounts',
+      kind: 'create',
+      summary: 'Create an account',
+      description: 'Opens an internal account for a customer in one currency (`type` defaults to `checking`), with a 10-digit account number and a zero balance. Emits `account.created`.',
+      body: 'AccountCreate',
+      result: 'Account',
+      errors: [404],
+      responseExample: ACCOUNT_EXAMPLE,
+    },
+  ],
+  [listAccounts![0], { ...listAccounts![1], tenantRequired: true, responseExample: ACCOUNT_LIST_EXAMPLE }],
+  getAccount!,
+  action({
+    path: 'accounts',
+    verb: 'close',
+    id: 'closeAccount',
+    tag: 'accounts',
+    summary: 'Close an account',
+    description: 'States: `active` → `closed`. Needs available and pending balances of zero, else 409 `account_not_empty`; already closed → 409 `invalid_state`. Emits `account.closed`.',
+    result: 'Account',
+    param: 'AccountId',
+  }),
+
+  create({
+    path: 'external-accounts',
+    id: 'createExternalAccount',
+    tag: 'external-accounts',
+    summary: 'Add an external bank account',
+    description: 'Registers a bank account outside the service as a transfer destination. The full account number is never returned (`account_number_last4`). Emits `external_account.created`.',
+    body: 'ExternalAccountCreate',
+    result: 'ExternalAccount',
+  }),
+  ...listAndGet({
+    path: 'external-accounts',
+    tag: 'external-accounts',
+    schema: 'ExternalAccount',
+    noun: 'external account',
+    plural: 'external accounts',
+    param: 'ExternalAccountId',
+    listId: 'listExternalAccounts',
+    getId: 'getExternalAccount',
+    filters: [byCustomer],
+  }),
+  [
+    '/external-accounts/{external_account_id}',
+    {
+      id: 'removeExternalAccount',
+      tag: 'external-accounts',
+      kind: 'delete',
+      summary: 'Remove an external bank account',
+      description: 'States: `active` → `removed`. Answers 200 with the object (`status: removed`); already removed → 409 `invalid_state`. Emits `external_account.removed`.',
+      result: 'ExternalAccount',
+      pathParams: ['ExternalAccountId'],
+    },
+  ],
+
+  create({
+    path: 'transfers',
+    id: 'createTransfer',
+    tag: 'transfers',
+    summary: 'Send a transfer',
+    description:
+      'Moves money from an account to another account or an external account. The currency must equal the source account\'s (and an internal ' +
+      `destination's) → else 422 \`currency_mismatch\`; insufficient available balance → 422 \`insufficient_funds\`. Starts \`pending\`. ${SANDBOX_13} ` +
+      'Emits `transfer.created`, then `transfer.completed` or `transfer.failed`.',
+    body: 'TransferCreate',
+    result: 'Transfer',
+  }),
+  ...listAndGet({
+    path: 'transfers',
+    tag: 'transfers',
+    schema: 'Transfer',
+    noun: 'transfer',
+    plural: 'transfers',
+    param: 'TransferId',
+    listId: 'listTransfers',
+    getId: 'getTransfer',
+    filters: [
+      { ...byAccount, description: 'Only transfers from or to this account.' },
+      enumFilter('status', ['pending', 'completed', 'failed', 'cancelled']),
+    ],
+  }),
+  action({
+    path: 'transfers',
+    verb: 'cancel',
+    id: 'cancelTransfer',
+    tag: 'transfers',
+    summary: 'Cancel a pending transfer',
+    description: 'States: `pending` → `cancelled` (funds released); any other state → 409 `invalid_state`. Emits `transfer.cancelled`.',
+    result: 'Transfer',
+    param: 'TransferId',
+  }),
+
+  create({
+    path: 'cards',
+    id: 'createCard',
+    tag: 'cards',
+    summary: 'Issue a card',
+    description: `Issues a virtual card (\`active\` at once) or a physical card (\`inactive\` until shipped and activated; needs \`shipping_address\`). ${CARD_STATES} Emits \`card.created\`.`,
+    body: 'CardCreate',
+    result: 'Card',
+  }),
+  ...listAndGet({
+    path: 'cards',
+    tag: 'cards',
+    schema: 'Card',
+    noun: 'card',
+    plural: 'cards',
+    param: 'CardId',
+    listId: 'listCards',
+    getId: 'getCard',
+    filters: [byCustomer, byAccount, enumFilter('status', ['inactive', 'active', 'frozen', 'terminated']), enumFilter('type', ['virtual', 'physical'], 'card type')],
+  }),
+  ...(
+    [
+      ['freeze', 'freezeCard', 'Freeze a card', '`active` → `frozen`. Emits `card.frozen`.'],
+      ['unfreeze', 'unfreezeCard', 'Unfreeze a card', '`frozen` → `active`. Emits `card.unfrozen`.'],
+      ['terminate', 'terminateCard', 'Terminate a card', '`active` | `frozen` | `inactive` → `terminated`, for good. Emits `card.terminated`.'],
+    ] as const
+  ).map(([verb, id, summary, move]) =>
+    action({ path: 'cards', verb, id, tag: 'cards', summary, description: `${move} ${CARD_STATES}`, result: 'Card', param: 'CardId' }),
+  ),
+
+  create({
+    path: 'collections',
+    id: 'createCollection',
+    tag: 'collections',
+    summary: 'Collect a payment',
+    description:
+      'Accepts a payment into an account by card, bank transfer or mobile money (`mobile_money` details required for that method). ' +
+      `States: \`pending\` → \`succeeded\` (credits the account) | \`failed\`. ${SANDBOX_13} Emits \`collection.created\`, then \`collection.succeeded\` or \`collection.failed\`.`,
+    body: 'CollectionCreate',
+    result: 'Collection',
+  }),
+  ...listAndGet({
+    path: 'collections',
+    tag: 'collections',
+    schema: 'Collection',
+    noun: 'collection',
+    plural: 'collections',
+    param: 'CollectionId',
+    listId: 'listCollections',
+    getId: 'getCollection',
+    filters: [byAccount, enumFilter('status', ['pending', 'succeeded', 'failed']), enumFilter('method', ['card', 'bank_transfer', 'mobile_money'], 'payment method')],
+  }),
+];

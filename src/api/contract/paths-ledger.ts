@@ -1,0 +1,182 @@
+// Operations of payment links, wallets, FX, transactions and webhook events.
+import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, type OpSpec } from './operations.js';
+import { queryParam } from './parameters.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from './schemas-ledger.js';
+import type { Schema } from './types.js';
+
+const dateOrTime = (bound: string): Schema => ({
+  anyOf: [
+    { type: 'string', format: 'date-time' },
+    { type: 'string', format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
+  ],
+  description: `${bound} (RFC 3339 time or YYYY-MM-DD date).`,
+});
+
+export const ledgerPaths: Array<readonly [string, OpSpec]> = [
+  create({
+    path: 'payment-links',
+    id: 'createPaymentLink',
+    tag: 'payment-links',
+    summary: 'Create a payment link',
+    description:
+      'Creates a shareable link to pay `amount` of `asset` into a wallet. States: `active` → `disabled` (action) | `expired` (the clock ' +
+      'passes `expires_at`) | `paid`; the others are final. Emits `payment_link.created`.',
+    body: 'PaymentLinkCreate',
+    result: 'PaymentLink',
+  }),
+  ...listAndGet({
+    path: 'payment-links',
+    tag: 'payment-links',
+    schema: 'PaymentLink',
+    noun: 'payment link',
+    plural: 'payment links',
+    param: 'PaymentLinkId',
+    listId: 'listPaymentLinks',
+    getId: 'getPaymentLink',
+    filters: [idFilter('wallet_id', 'wal_', 'wallet'), enumFilter('status', ['active', 'disabled', 'expired', 'paid'])],
+  }),
+  action({
+    path: 'payment-links',
+    verb: 'disable',
+    id: 'disablePaymentLink',
+    tag: 'payment-links',
+    summary: 'Disable a payment link',
+    description: '`active` → `disabled`; any other state → 409 `invalid_state`. Emits `payment_link.disabled`.',
+    result: 'PaymentLink',
+    param: 'PaymentLinkId',
+  }),
+
+  create({
+    path: 'wallets',
+    id: 'createWallet',
+    tag: 'wallets',
+    summary: 'Create a crypto wallet',
+    description: 'Creates a wallet for a customer. Asset/network pairs: BTC/bitcoin, ETH/ethereum, USDC/ethereum|polygon, USDT/ethereum|tron. Emits `wallet.created`.',
+    body: 'WalletCreate',
+    result: 'Wallet',
+  }),
+  ...listAndGet({
+    path: 'wallets',
+    tag: 'wallets',
+    schema: 'Wallet',
+    noun: 'wallet',
+    plural: 'wallets',
+    param: 'WalletId',
+    listId: 'listWallets',
+    getId: 'getWallet',
+    filters: [idFilter('customer_id', 'cus_', 'customer'), schemaFilter('asset', 'Asset')],
+  }),
+
+  [
+    '/fx/rates',
+    {
+      id: 'getFxRates',
+      tag: 'fx',
+      kind: 'read',
+      summary: 'Get exchange rates',
+      description: 'Current rates from `base` to each currency (all supported ones, or `symbols`). Rates are decimal strings.',
+      result: 'FxRates',
+      query: [
+        { ...schemaFilter('base', 'Currency'), description: 'Base currency (default USD).' },
+        queryParam('symbols', 'Comma-separated currency codes to include (default: all supported).', {
+          type: 'string',
+          pattern: '^[A-Z]{3,5}(,[A-Z]{3,5})*$',
+          examples: ['EUR,GBP'],
+        }),
+      ],
+    },
+  ],
+  create({
+    path: 'fx/quotes',
+    id: 'createFxQuote',
+    tag: 'fx',
+    summary: 'Get an FX quote',
+    description: 'Locks a rate for 60 seconds. Give exactly one of `source_amount` and `target_amount`. States: `open` → `used` (traded) | `expired`.',
+    body: 'FxQuoteCreate',
+    result: 'FxQuote',
+  }),
+  [
+    '/fx/quotes/{quote_id}',
+    { id: 'getFxQuote', tag: 'fx', kind: 'get', summary: 'Get an FX quote', description: 'One quote by id, with its current status.', result: 'FxQuote', pathParams: ['QuoteId'] },
+  ],
+  create({
+    path: 'fx/trades',
+    id: 'createFxTrade',
+    tag: 'fx',
+    summary: 'Execute an FX trade',
+    description:
+      'Executes an open quote: debits `source_amount` from the source account, credits `target_amount` to the target account. ' +
+      'Expired → 409 `quote_expired`; already used → 409 `quote_used`; account currencies differ from the quote\'s → 422 `currency_mismatch`; ' +
+      'balance too low → 422 `insufficient_funds`. Emits `fx_trade.completed`.',
+    body: 'FxTradeCreate',
+    result: 'FxTrade',
+  }),
+  ...listAndGet({
+    path: 'fx/trades',
+    tag: 'fx',
+    schema: 'FxTrade',
+    noun: 'FX trade',
+    plural: 'FX trades',
+    param: 'TradeId',
+    listId: 'listFxTrades',
+    getId: 'getFxTrade',
+    filters: [{ ...idFilter('account_id', 'acc_', 'account'), description: 'Only trades debiting or crediting this account.' }],
+  }),
+
+  ...listAndGet({
+    path: 'transactions',
+    tag: 'transactions',
+    schema: 'Transaction',
+    noun: 'transaction',
+    plural: 'transactions',
+    param: 'TransactionId',
+    listId: 'listTransactions',
+    getId: 'getTransaction',
+    filters: [
+      idFilter('account_id', 'acc_', 'account'),
+      idFilter('wallet_id', 'wal_', 'wallet'),
+      queryParam('from', 'Only those created at or after this time.', dateOrTime('Inclusive lower bound of `created_at`')),
+      queryParam('to', 'Only those created before this time.', dateOrTime('Exclusive upper bound of `created_at`')),
+      enumFilter('type', ['transfer', 'collection', 'fx_trade', 'reversal'], 'transaction type'),
+      enumFilter('status', ['pending', 'posted', 'voided']),
+    ],
+    listNote: 'One transaction per ledger posting to a customer-visible account or wallet.',
+  }),
+
+  [
+    '/webhooks/events',
+    {
+      id: 'listWebhookEvents',
+      tag: 'webhooks',
+      kind: 'list',
+      summary: 'List webhook events',
+      description: 'The delivery history: events, newest first, each with its delivery state.',
+      result: 'EventList',
+      query: [enumFilter('type', EVENT_TYPES, 'event type'), enumFilter('status', DELIVERY_STATUSES, 'delivery status')],
+    },
+  ],
+  [
+    '/webhooks/events/{event_id}',
+    {
+      id: 'getWebhookEvent',
+      tag: 'webhooks',
+      kind: 'get',
+      summary: 'Get a webhook event',
+      description: 'One event with its payload, delivery state and every delivery attempt.',
+      result: 'EventWithAttempts',
+      pathParams: ['EventId'],
+    },
+  ],
+  [
+    '/webhooks/events/{event_id}/resend',
+    {
+      id: 'resendWebhookEvent',
+      tag: 'webhooks',
+      kind: 'accepted',
+      summary: 'Resend a webhook event',
+      description: 'Queues the event for delivery again (its delivery goes back to `pending`); answers 202 with the event.',
+      result: 'Event',
+      pathParams: ['EventId'],
+    },
+  ],
+];

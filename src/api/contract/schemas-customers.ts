@@ -1,0 +1,161 @@
+// Customers (the seed-fixed body), KYC (current and deprecated) and features.
+import { enumOf, idOf, listOf, nullable, requestBody, resource, schemaRef, text, timestamp, view } from './common.js';
+import { FEATURE_KEYS } from './parameters.js';
+import { PHONE_PATTERN } from './schemas-shared.js';
+import type { Schema } from './types.js';
+
+export const CUSTOMER_TYPES = ['individual', 'business'] as const;
+export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
+export const KYC_STATUSES = ['not_started', 'pending', 'in_review', 'approved', 'rejected'] as const;
+export const KYC_LEVELS = ['basic', 'enhanced'] as const;
+export const KYC_DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
+
+/** The seed spec's customer fields, exactly. */
+const customerFields: Record<string, Schema> = {
+  first_name: text('Given name.'),
+  last_name: text('Family name.'),
+  middle_name: text('Middle name.'),
+  email: { type: 'string', format: 'email', maxLength: 254, description: 'E-mail address.', examples: ['ada@example.com'] },
+  phone: {
+    type: 'string',
+    pattern: PHONE_PATTERN,
+    description: 'Phone in international format: `+` then 8 to 15 digits (E.164).',
+    examples: ['+14155550123'],
+  },
+  type: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 50,
+    description: `Customer type. Known values: ${CUSTOMER_TYPES.join(', ')}; other values are accepted.`,
+    examples: [...CUSTOMER_TYPES],
+  },
+  gender: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 50,
+    description: `Gender. Known values: ${GENDERS.join(', ')}; other values are accepted.`,
+    examples: [...GENDERS],
+  },
+  date_of_birth: {
+    type: 'string',
+    format: 'date',
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+    description: 'Date of birth: a real calendar date `YYYY-MM-DD`, not in the future.',
+    examples: ['1990-12-10'],
+  },
+  address: schemaRef('Address'),
+};
+
+const CUSTOMER_REQUIRED = ['first_name', 'last_name', 'email', 'phone', 'type', 'date_of_birth', 'address'] as const;
+
+const kycStatus = enumOf(
+  KYC_STATUSES,
+  'Mirrors the current KYC verification: `not_started` until one is started, then `pending` → `in_review` → `approved` | `rejected`.',
+);
+const kycDocumentFields: Record<string, Schema> = {
+  type: enumOf(KYC_DOCUMENT_TYPES, 'Document type.'),
+  country: schemaRef('CountryCode'),
+  number: { type: 'string', minLength: 1, maxLength: 64, description: 'Document number. Sandbox: a number ending in `0000` makes the verification `rejected`.' },
+  file_name: text('Name of the uploaded file.', 255),
+};
+const customerIdField = idOf('cus_', 'The customer.');
+const level = enumOf(KYC_LEVELS, 'Verification level.');
+
+export const customerSchemas: Record<string, Schema> = {
+  CustomerCreate: requestBody(
+    'A new customer: the seed spec\'s fields exactly. `middle_name`, `gender` and `address.state` are optional. ' +
+      'Unknown fields → 422 `validation_error`.',
+    customerFields,
+    CUSTOMER_REQUIRED,
+  ),
+  CustomerUpdate: requestBody(
+    'Any subset of the create fields, at least one. `address` is replaced whole (send all its required fields).',
+    customerFields,
+    [],
+    { minProperties: 1 },
+  ),
+  Customer: resource({
+    object: 'customer',
+    prefix: 'cus_',
+    description: 'A customer profile.',
+    properties: {
+      ...customerFields,
+      middle_name: nullable(customerFields.middle_name!),
+      gender: nullable(customerFields.gender!),
+      kyc_status: kycStatus,
+    },
+    required: [...CUSTOMER_REQUIRED, 'kyc_status'],
+  }),
+  CustomerList: listOf('Customer', 'customers'),
+
+  KycVerificationCreate: requestBody('Start a KYC verification.', { level }, ['level']),
+  KycDocumentCreate: requestBody('Submit a KYC document to the current verification.', kycDocumentFields, ['type', 'country']),
+  LegacyKycVerify: requestBody('Deprecated shape of `KycVerificationCreate`: the customer is in the body.', { customer_id: customerIdField, level }, [
+    'customer_id',
+    'level',
+  ]),
+  LegacyKycDocumentCreate: requestBody(
+    'Deprecated shape of `KycDocumentCreate`: the customer is in the body.',
+    { customer_id: customerIdField, ...kycDocumentFields },
+    ['customer_id', 'type', 'country'],
+  ),
+  KycVerification: resource({
+    object: 'kyc_verification',
+    prefix: 'kyc_',
+    description:
+      'A KYC verification. States: `pending` (started) → `in_review` (first document received) → `approved` | `rejected` ' +
+      '(settles after the review delay; `rejected` when a document number ends in `0000`, a Sandbox magic value). ' +
+      'The customer\'s `kyc_status` mirrors it.',
+    properties: {
+      customer_id: customerIdField,
+      level,
+      status: enumOf(['pending', 'in_review', 'approved', 'rejected'], 'Verification state.'),
+      documents: { type: 'array', items: schemaRef('KycDocument'), description: 'Documents submitted, oldest first.' },
+      submitted_at: nullable(timestamp('When the first document was received.')),
+      decided_at: nullable(timestamp('When it was approved or rejected.')),
+      rejection_reason: nullable({ type: 'string', description: 'Why it was rejected.' }),
+    },
+    required: ['customer_id', 'level', 'status', 'documents'],
+  }),
+  KycDocument: resource({
+    object: 'kyc_document',
+    prefix: 'doc_',
+    description: 'A KYC document. The full document number is never returned.',
+    properties: {
+      verification_id: idOf('kyc_', 'The verification it belongs to.'),
+      customer_id: customerIdField,
+      type: kycDocumentFields.type!,
+      country: schemaRef('CountryCode'),
+      number_last4: nullable({ type: 'string', maxLength: 4, description: 'Last 4 characters of the document number, if one was given.' }),
+      file_name: nullable(kycDocumentFields.file_name!),
+      status: enumOf(['received', 'accepted', 'rejected'], 'Review state of this document.'),
+    },
+    required: ['verification_id', 'customer_id', 'type', 'country', 'number_last4', 'status'],
+  }),
+
+  Feature: view(
+    'feature',
+    'A product feature customers can activate.',
+    {
+      key: enumOf(FEATURE_KEYS, 'Feature key.'),
+      name: text('Display name.'),
+      description: { type: 'string', description: 'What the feature does.' },
+      requires_kyc: { type: 'boolean', description: 'Activation needs the customer\'s `kyc_status` to be `approved`.' },
+    },
+    ['key', 'name', 'description', 'requires_kyc'],
+  ),
+  FeatureList: listOf('Feature', 'features'),
+  FeatureStatus: view(
+    'feature_status',
+    'Whether a customer may use a feature, and whether it is active.',
+    {
+      customer_id: customerIdField,
+      feature: enumOf(FEATURE_KEYS, 'Feature key.'),
+      eligible: { type: 'boolean', description: 'The customer meets the requirements (e.g. approved KYC).' },
+      active: { type: 'boolean', description: 'The feature has been activated.' },
+      reasons: { type: 'array', items: { type: 'string' }, description: 'Why the customer is not eligible (empty when eligible).' },
+      activated_at: nullable(timestamp('When it was activated.')),
+    },
+    ['customer_id', 'feature', 'eligible', 'active', 'reasons', 'activated_at'],
+  ),
+};

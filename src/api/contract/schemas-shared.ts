@@ -1,0 +1,108 @@
+// Schemas shared across resources: money, currencies, countries, addresses, balances,
+// problem details (RFC 9457) and the empty body of action operations.
+import { COUNTRY_CODES } from '../../lib/iso.js';
+import { enumOf, nullable, objectOf, requestBody, schemaRef, text } from './common.js';
+import type { Schema } from './types.js';
+
+/** Decimal string: no sign, no leading zeros, up to 15 integer digits and 18 decimals. */
+export const DECIMAL_PATTERN = '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,18})?$';
+export const FIAT_CURRENCIES = ['USD', 'EUR', 'GBP', 'NGN', 'KES', 'GHS', 'ZAR', 'JPY', 'CAD', 'KWD'] as const;
+export const ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
+export const NETWORKS_BY_ASSET: Readonly<Record<(typeof ASSETS)[number], readonly string[]>> = {
+  BTC: ['bitcoin'],
+  ETH: ['ethereum'],
+  USDC: ['ethereum', 'polygon'],
+  USDT: ['ethereum', 'tron'],
+};
+export const PHONE_PATTERN = '^\\+[1-9][0-9]{7,14}$';
+export const STATE_PATTERN = '^[A-Z]{2}-[A-Z0-9]{1,3}$';
+
+const PRECISION =
+  'Decimals allowed = the currency\'s exponent (USD 2, JPY 0, KWD 3, BTC 8, ETH 18, USDC 6, USDT 6); more is a 422 `validation_error`.';
+
+export const sharedSchemas: Record<string, Schema> = {
+  Amount: {
+    type: 'string',
+    pattern: DECIMAL_PATTERN,
+    description: `A money amount as a decimal string ("10.50"), never a JSON number. ${PRECISION}`,
+    examples: ['10.50'],
+  },
+  PositiveAmount: {
+    type: 'string',
+    pattern: DECIMAL_PATTERN,
+    not: { pattern: '^0(\\.0+)?$' },
+    description: `A money amount greater than zero, as a decimal string ("10.50"). ${PRECISION}`,
+    examples: ['10.50'],
+  },
+  SignedAmount: {
+    type: 'string',
+    pattern: '^-?(0|[1-9][0-9]{0,14})(\\.[0-9]{1,18})?$',
+    description: 'A balance as a decimal string; the only money value that may carry a minus sign.',
+    examples: ['125.00'],
+  },
+  Currency: enumOf(FIAT_CURRENCIES, 'A supported fiat currency (upper-case ISO 4217 code).'),
+  Asset: enumOf(ASSETS, 'A supported crypto asset.'),
+  CurrencyOrAsset: {
+    anyOf: [schemaRef('Currency'), schemaRef('Asset')],
+    description: 'A fiat currency (ISO 4217) or a crypto asset code.',
+  },
+  CountryCode: {
+    type: 'string',
+    enum: [...COUNTRY_CODES].sort(),
+    description: 'An officially assigned ISO 3166-1 alpha-2 country code (upper case).',
+  },
+  Address: objectOf(
+    {
+      address_line1: text('Street line.'),
+      city: text('City name.', 100),
+      country: schemaRef('CountryCode'),
+      postal_code: { type: 'string', minLength: 1, maxLength: 20, description: 'Postal code.' },
+      state: {
+        type: 'string',
+        pattern: STATE_PATTERN,
+        description: 'ISO 3166-2 subdivision code `<country>-<subdivision>` (`US-CA`); its first two letters must equal `country`.',
+      },
+    },
+    ['address_line1', 'city', 'country', 'postal_code'],
+    { description: 'A postal address (the seed spec\'s address object). Replaced whole on update.', closed: true },
+  ),
+  Balance: objectOf(
+    {
+      available: schemaRef('SignedAmount', 'Spendable now.'),
+      pending: schemaRef('SignedAmount', 'Held by pending operations, not yet spendable.'),
+      currency: schemaRef('CurrencyOrAsset'),
+    },
+    ['available', 'pending', 'currency'],
+    { description: 'Balance of an account or wallet.' },
+  ),
+  ProblemFieldError: objectOf(
+    {
+      field: text('Dotted path of the offending field (`address.country`), or the query parameter name.'),
+      code: { type: 'string', description: 'Machine code: `required`, `invalid`, `unknown_field`, `too_long`, ...', examples: ['invalid'] },
+      message: { type: 'string', description: 'What is wrong, for people.' },
+    },
+    ['field', 'code', 'message'],
+    { description: 'One invalid field.' },
+  ),
+  Problem: objectOf(
+    {
+      type: { type: 'string', format: 'uri', description: 'Problem type URI: `https://pay.dev/problems/<code>`.' },
+      title: { type: 'string', description: 'Short summary of the problem type.' },
+      status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status code.' },
+      detail: { type: 'string', description: 'Explanation of this occurrence.' },
+      code: {
+        type: 'string',
+        description: 'Machine-readable error code (see the responses of each status for the known codes).',
+        examples: ['validation_error'],
+      },
+      request_id: { type: 'string', description: 'The `Request-Id` of the response.', examples: ['req_0123456789abcdefghijklmn'] },
+      errors: { type: 'array', items: schemaRef('ProblemFieldError'), description: 'Per-field errors (422 `validation_error`, 400 `invalid_parameter`).' },
+    },
+    ['type', 'title', 'status', 'code', 'request_id'],
+    { description: 'RFC 9457 problem details, sent as `application/problem+json` with every 4xx and 5xx.' },
+  ),
+  EmptyBody: requestBody('Actions take no body; an empty JSON object is accepted.', {}, [], { maxProperties: 0 }),
+};
+
+/** An optional nullable free-text field as responses carry it. */
+export const optionalText = (description: string, maxLength = 200): Schema => nullable(text(description, maxLength));
