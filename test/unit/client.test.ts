@@ -32,7 +32,7 @@ describe('ApiClient', () => {
     const sleeps: number[] = [];
     const { pool, client } = setup({ sleeps });
     const keys: string[] = [];
-    const capture = (opts: { headers: unknown }) => {
+    const capture = (opts: { headers?: unknown }) => {
       keys.push((opts.headers as Record<string, string>)['idempotency-key']!);
     };
     pool.intercept({ path: '/v1/customers', method: 'POST' }).reply(502, (o) => (capture(o), {}));
