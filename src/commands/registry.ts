@@ -42,11 +42,18 @@ export function registerGroup(program: Command, group: GroupSpec): Command {
 
 function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
   const cmd = parent.command(verb.name, verb.hidden ? { hidden: true } : {});
+  for (const alias of verb.aliases ?? []) cmd.alias(alias);
   if (verb.arg) cmd.argument(verb.arg.name, verb.arg.description);
-  cmd.summary(verb.summary).description(verb.description ? `${verb.summary}\n\n${verb.description}` : verb.summary);
+  const tag = verb.deprecated ? `[deprecated: use ${verb.deprecated.use}] ` : '';
+  cmd.summary(`${tag}${verb.summary}`).description(`${tag}${verb.summary}${verb.description ? `\n\n${verb.description}` : ''}`);
   for (const f of verb.flags ?? []) {
-    const opt = new Option(f.flags, f.description + (f.required ? ' (required)' : ''));
-    if (f.choices && !f.open) opt.choices(f.choices);
+    // Codes (currencies, assets) are accepted in any case, so commander does not enforce them.
+    const strict = f.choices && !f.open && f.kind !== 'currency';
+    const listed = f.choices && !strict && !f.open ? ` (one of ${f.choices.join(', ')})` : '';
+    const dflt = f.default !== undefined ? ` (default: ${f.default})` : '';
+    const opt = new Option(f.flags, f.description + listed + dflt + (f.required || f.pathParam ? ' (required)' : ''));
+    if (strict) opt.choices(f.choices!);
+    if (f.repeatable) opt.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     cmd.addOption(opt);
   }
   addWriteOptions(cmd, verb);

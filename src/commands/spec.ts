@@ -2,7 +2,9 @@
 // declares its verbs, the operation each calls, its flags and its table columns; one generic
 // executor (execute.ts, loaded lazily) runs them. Hand-written verbs set `impl`.
 // This file is on the start-up path: data and types only.
-import type { Column } from '../io/output.js';
+import type { Column, SubTable } from '../io/output.js';
+
+export type SubTableSpec = SubTable;
 
 export type FlagKind =
   | 'string'
@@ -18,7 +20,11 @@ export type FlagKind =
   | 'currency'
   | 'int'
   | 'bool'
-  | 'url';
+  | 'url'
+  /** RFC 3339 date-time only (2026-01-31T12:00:00Z), e.g. an expiry. */
+  | 'timestamp'
+  /** A positive decimal without a known currency (up to 18 decimals), e.g. a card spending limit. */
+  | 'decimal';
 
 export interface FlagSpec {
   /** Commander syntax: `--first-name <name>`; booleans have no argument. */
@@ -38,14 +44,48 @@ export interface FlagSpec {
   required?: boolean;
   /** For kind `amount`: the flag (camelCase option) holding the currency. */
   currencyFrom?: string;
+  /** For kind `amount`: where the currency is in the body when it came through --data (default: `currency` beside the amount). */
+  currencyField?: string;
+  /** The value fills this path parameter (`customers/{customer_id}/features/{feature}`); required. */
+  pathParam?: string;
+  /** Comma-separated values (`EUR,GBP`), each checked by the kind; sent joined with commas. */
+  list?: boolean;
+  /** The flag may be given more than once; the option is an array (for hand-written verbs). */
+  repeatable?: boolean;
+  /**
+   * Default value, shown in help. A body field gets it when neither the flag nor --data gave one;
+   * hand-written verbs apply their own flags' defaults.
+   */
+  default?: string;
 }
+
+/**
+ * Checks across fields, run on the merged body (or, for GET verbs, the query) before anything is
+ * sent. Names are body paths (`mobile_money.phone`) or query names; messages name the flags.
+ */
+export type Constraint =
+  /** Exactly one of these must be present. */
+  | { kind: 'exactlyOne'; fields: string[] }
+  /** All or none of these. */
+  | { kind: 'together'; fields: string[] }
+  /** When `field` has one of `values`, each of `require` must be present. */
+  | { kind: 'requiredWhen'; field: string; values: readonly string[]; require: string[] }
+  /** `field`'s value allows only these values of `other` (e.g. asset → networks). */
+  | { kind: 'pairs'; field: string; other: string; allowed: Readonly<Record<string, readonly string[]>> }
+  /** Dates or times: `from` strictly before `to` when both are present. */
+  | { kind: 'before'; from: string; to: string };
 
 export type VerbKind = 'create' | 'list' | 'get' | 'update' | 'action' | 'delete' | 'custom';
 
 export interface VerbSpec {
   name: string;
-  /** Positional argument, e.g. `<id>`; its value fills the path parameter. */
-  arg?: { name: string; description: string; idPrefix?: string };
+  /**
+   * Positional argument, e.g. `<id>`: its value fills the first path parameter no flag fills, or,
+   * with `field`, a body field (`customer_id` of the deprecated KYC POSTs).
+   */
+  arg?: { name: string; description: string; idPrefix?: string; field?: string };
+  /** Other names commander accepts for the verb. */
+  aliases?: string[];
   summary: string;
   description?: string;
   examples: string[];
@@ -62,11 +102,23 @@ export interface VerbSpec {
   /** Needs x-tenant-id before anything is sent. */
   requireTenant?: boolean;
   deprecated?: { use: string };
+  /** Cross-field checks before sending (see Constraint). */
+  constraints?: Constraint[];
+  /** Table columns for this verb's objects when they differ from the group's (a quote among trades). */
+  columns?: Column[];
+  /** On a terminal, arrays in the object shown as tables under the key/value view (a KYC check's documents). */
+  tables?: SubTable[];
+  /** Singular noun for this verb's object when it differs from the group's (`FX quote`). */
+  noun?: string;
+  /** Past tense for the success line (`Froze`); default: the verb name + "d"/"ed". */
+  done?: string;
   /** A one-line description of what --json prints (documented JSON shape). */
   jsonShape: string;
   /** Hand-written implementation; receives the same context as the generic executor. */
   impl?: () => Promise<{ run: VerbRun }>;
   hidden?: boolean;
+  /** Runs locally and calls no operation (operationId and path are empty), e.g. webhooks verify. */
+  offline?: boolean;
 }
 
 export interface GroupSpec {

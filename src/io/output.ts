@@ -18,6 +18,13 @@ export interface Column {
   currencyPath?: string;
 }
 
+/** An array inside one object, shown as its own table under the key/value view (terminal only). */
+export interface SubTable {
+  title: string;
+  path: string;
+  columns: Column[];
+}
+
 export interface OutputFlags {
   json?: boolean;
   output?: string;
@@ -87,8 +94,11 @@ export class Printer {
     return this.settings.fields ? pickPaths(obj, this.settings.fields) : obj;
   }
 
-  /** One object: as returned (json), one line (ndjson), a record (tsv), a key/value view (table). */
-  printObject(obj: unknown): void {
+  /**
+   * One object: as returned (json), one line (ndjson), a record (tsv), a key/value view (table).
+   * `tables`: arrays shown as tables below the key/value view (table format without --fields).
+   */
+  printObject(obj: unknown, tables: readonly SubTable[] = []): void {
     const { format } = this.settings;
     if (format === 'json') return this.io.out(`${JSON.stringify(this.project(obj), null, 2)}\n`);
     if (format === 'ndjson') return this.io.out(`${JSON.stringify(this.project(obj))}\n`);
@@ -98,12 +108,27 @@ export class Printer {
       this.io.out(`${cols.map((c) => tsvCell(getPath(obj, c.path))).join('\t')}\n`);
       return;
     }
-    const cols = this.settings.fields ? this.activeColumns() : flattenColumns(obj);
+    const sub = this.settings.fields ? [] : tables;
+    const skip = new Set(sub.map((t) => t.path));
+    const cols = (this.settings.fields ? this.activeColumns() : flattenColumns(obj)).filter((c) => !skip.has(c.path));
     const table = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 } });
     for (const c of cols) {
       table.push([this.chalk.dim(c.path), this.cell(obj, this.columns.find((k) => k.path === c.path) ?? c)]);
     }
     this.io.out(`${table.toString()}\n`);
+    for (const t of sub) {
+      const items = getPath(obj, t.path);
+      const rows = Array.isArray(items) ? items : [];
+      this.io.out(`\n${this.chalk.bold(t.title)} (${rows.length})\n`);
+      if (rows.length === 0) continue;
+      const inner = new Table({
+        head: t.columns.map((c) => this.chalk.bold(c.header)),
+        chars: BORDERLESS,
+        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+      });
+      for (const item of rows) inner.push(t.columns.map((c) => this.cell(item, c)));
+      this.io.out(`${inner.toString().replace(/[ ]+$/gm, '')}\n`);
+    }
   }
 
   /**

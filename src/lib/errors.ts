@@ -18,6 +18,8 @@ export interface FieldError {
   field: string;
   code?: string;
   message: string;
+  /** The flag (or argument) that sets this field in the command that failed, when known. */
+  flag?: string;
 }
 
 export interface PayErrorOptions {
@@ -26,6 +28,8 @@ export interface PayErrorOptions {
   /** Extra machine-readable fields for the `--json` error object. */
   details?: Record<string, unknown>;
   fieldErrors?: FieldError[];
+  /** The command has already said what went wrong on stderr: print nothing more (text mode). */
+  quiet?: boolean;
 }
 
 export class PayError extends Error {
@@ -33,6 +37,7 @@ export class PayError extends Error {
   readonly hint: string | undefined;
   readonly details: Record<string, unknown>;
   readonly fieldErrors: FieldError[];
+  readonly quiet: boolean;
   /** A short machine code for `--json` errors. */
   readonly code: string;
 
@@ -44,6 +49,7 @@ export class PayError extends Error {
     this.hint = opts.hint;
     this.details = opts.details ?? {};
     this.fieldErrors = opts.fieldErrors ?? [];
+    this.quiet = opts.quiet ?? false;
   }
 }
 

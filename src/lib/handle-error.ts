@@ -15,7 +15,7 @@ export function flagForField(field: string): string {
 }
 
 function fieldLine(e: FieldError): string {
-  return `  ${e.field}: ${e.message} (${flagForField(e.field)})`;
+  return `  ${e.field}: ${e.message} (${e.flag ?? flagForField(e.field)})`;
 }
 
 export function reportError(error: unknown, out: ErrorOutput): number {
@@ -25,7 +25,7 @@ export function reportError(error: unknown, out: ErrorOutput): number {
     if (e.hint) obj.hint = e.hint;
     if (e.fieldErrors.length) obj.errors = e.fieldErrors;
     out.err(`${JSON.stringify({ error: dropUndefined(obj) })}\n`);
-  } else {
+  } else if (!e.quiet) {
     out.err(`error: ${oneLine(e.message)}\n`);
     for (const fe of e.fieldErrors) out.err(`${fieldLine(fe)}\n`);
     if (e.hint) out.err(`hint: ${oneLine(e.hint)}\n`);

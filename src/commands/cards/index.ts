@@ -1,0 +1,119 @@
+// pay cards: virtual and physical cards on an account.
+import type { GroupSpec, VerbSpec } from '../spec.js';
+
+const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
+const EX_CARD = 'card_0123456789abcdefghijklmn';
+export const CARD_TYPES = ['virtual', 'physical'] as const;
+export const CARD_STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
+
+function cardAction(name: string, summary: string, done: string, status: string, extra: Partial<VerbSpec> = {}): VerbSpec {
+  return {
+    name,
+    arg: CARD_ID,
+    summary,
+    examples: [`pay cards ${name} ${EX_CARD}`, `pay cards ${name} ${EX_CARD} --json`],
+    operationId: `${name}Card`,
+    method: 'POST',
+    path: `cards/{card_id}/${name}`,
+    kind: 'action',
+    done,
+    jsonShape: `the Card object with status "${status}"`,
+    ...extra,
+  };
+}
+
+export const cards: GroupSpec = {
+  name: 'cards',
+  noun: 'card',
+  summary: 'Issue virtual and physical cards; freeze, unfreeze and terminate them',
+  description:
+    'Virtual cards are active at once; physical cards start inactive until shipped and activated.\n' +
+    'active ⇄ frozen; any card can be terminated (final). pay never shows a full card number or CVV.',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'CUSTOMER', path: 'customer_id' },
+    { header: 'ACCOUNT', path: 'account_id' },
+    { header: 'TYPE', path: 'type' },
+    { header: 'BRAND', path: 'brand' },
+    { header: 'LAST4', path: 'last4' },
+    { header: 'EXP MONTH', path: 'exp_month' },
+    { header: 'EXP YEAR', path: 'exp_year' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'issue',
+      summary: 'Issue a card on an account (--type virtual|physical)',
+      description:
+        'A physical card needs a shipping address: --address-line1, --city, --country, --postal-code (and --state where used).\n' +
+        'A spending limit takes --spending-limit with --spending-interval.',
+      examples: [
+        'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual',
+        'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual --spending-limit 500 --spending-interval monthly --name-on-card "ADA LOVELACE"',
+        'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type physical --address-line1 "1 Main St" --city Austin --country US --postal-code 78701 --state US-TX',
+      ],
+      operationId: 'createCard',
+      method: 'POST',
+      path: 'cards',
+      kind: 'create',
+      body: true,
+      flags: [
+        { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'card holder (cus_…)', required: true },
+        { flags: '--account <id>', field: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'account the card spends from (acc_…)', required: true },
+        { flags: '--type <type>', field: 'type', kind: 'enum', choices: CARD_TYPES, description: 'virtual or physical', required: true },
+        { flags: '--name-on-card <name>', field: 'name_on_card', description: 'name printed on the card' },
+        { flags: '--spending-limit <amount>', field: 'spending_limit.amount', kind: 'decimal', description: 'spending limit in the account\'s currency, e.g. 500.00' },
+        { flags: '--spending-interval <interval>', field: 'spending_limit.interval', kind: 'enum', choices: ['daily', 'monthly'], description: 'period of the spending limit' },
+        { flags: '--address-line1 <street>', field: 'shipping_address.address_line1', description: 'physical cards: shipping street line' },
+        { flags: '--city <city>', field: 'shipping_address.city', description: 'physical cards: shipping city' },
+        { flags: '--country <CC>', field: 'shipping_address.country', kind: 'country', description: 'physical cards: shipping country, ISO 3166-1 alpha-2' },
+        { flags: '--postal-code <code>', field: 'shipping_address.postal_code', description: 'physical cards: shipping postal code' },
+        { flags: '--state <CC-SUB>', field: 'shipping_address.state', kind: 'state', description: 'physical cards: ISO 3166-2 subdivision, e.g. US-TX' },
+      ],
+      constraints: [
+        { kind: 'together', fields: ['spending_limit.amount', 'spending_limit.interval'] },
+        {
+          kind: 'requiredWhen',
+          field: 'type',
+          values: ['physical'],
+          require: ['shipping_address.address_line1', 'shipping_address.city', 'shipping_address.country', 'shipping_address.postal_code'],
+        },
+      ],
+      jsonShape: 'the created Card object ({id: "card_…", customer_id, account_id, type, brand, last4, exp_month, exp_year, status, …})',
+    },
+    {
+      name: 'list',
+      summary: 'List cards, newest first',
+      examples: ['pay cards list', 'pay cards list --customer cus_0123456789abcdefghijklmn --status active --json', 'pay cards list --type physical --all -o ndjson'],
+      operationId: 'listCards',
+      method: 'GET',
+      path: 'cards',
+      kind: 'list',
+      flags: [
+        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'only this customer\'s cards' },
+        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only cards on this account' },
+        { flags: '--status <status>', query: 'status', kind: 'enum', choices: CARD_STATUSES, description: 'only this status' },
+        { flags: '--type <type>', query: 'type', kind: 'enum', choices: CARD_TYPES, description: 'only this type' },
+      ],
+      jsonShape: 'an array of Card objects',
+    },
+    {
+      name: 'get',
+      arg: CARD_ID,
+      summary: 'Show one card',
+      examples: [`pay cards get ${EX_CARD}`, `pay cards get ${EX_CARD} --fields status,last4 --json`],
+      operationId: 'getCard',
+      method: 'GET',
+      path: 'cards/{card_id}',
+      kind: 'get',
+      jsonShape: 'the Card object',
+    },
+    cardAction('freeze', 'Freeze an active card (payments are declined until unfrozen)', 'Froze', 'frozen'),
+    cardAction('unfreeze', 'Unfreeze a frozen card', 'Unfroze', 'active'),
+    cardAction('terminate', 'Terminate a card for good', 'Terminated', 'terminated', {
+      confirmLive: true,
+      examples: [`pay cards terminate ${EX_CARD}`, `pay cards terminate ${EX_CARD} --live --yes`],
+    }),
+  ],
+};

@@ -1,0 +1,82 @@
+// pay collections: money collected into an account by card, bank transfer or mobile money.
+import type { GroupSpec } from '../spec.js';
+
+const COL_ID = { name: '<id>', description: 'collection id (col_…)', idPrefix: 'col_' };
+const EX_COL = 'col_0123456789abcdefghijklmn';
+export const COLLECTION_METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
+export const MOBILE_PROVIDERS = ['mpesa', 'mtn', 'airtel'] as const;
+
+export const collections: GroupSpec = {
+  name: 'collections',
+  noun: 'collection',
+  summary: 'Collect money into an account by card, bank transfer or mobile money',
+  description: 'A collection is pending until it succeeds (the account is credited) or fails with a failure_reason.',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'ACCOUNT', path: 'account_id' },
+    { header: 'CUSTOMER', path: 'customer_id' },
+    { header: 'METHOD', path: 'method' },
+    { header: 'AMOUNT', path: 'amount', kind: 'money' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+    { header: 'FAILURE', path: 'failure_reason' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'create',
+      summary: 'Start a collection into an account (--method card|bank_transfer|mobile_money)',
+      description: 'Mobile money needs --mobile-phone and --mobile-provider.',
+      examples: [
+        'pay collections create --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
+        'pay collections create --account acc_0123456789abcdefghijklmn --amount 1500 --currency KES --method mobile_money --mobile-phone +254712345678 --mobile-provider mpesa',
+        'pay collections create --account acc_0123456789abcdefghijklmn --amount 100 --currency GHS --method bank_transfer --customer cus_0123456789abcdefghijklmn --json',
+      ],
+      operationId: 'createCollection',
+      method: 'POST',
+      path: 'collections',
+      kind: 'create',
+      body: true,
+      flags: [
+        { flags: '--account <id>', field: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'account to credit (acc_…)', required: true },
+        { flags: '--amount <amount>', field: 'amount', kind: 'amount', currencyFrom: 'currency', description: 'amount as a decimal, e.g. 25.00', required: true },
+        { flags: '--currency <code>', field: 'currency', kind: 'currency', description: 'ISO 4217 currency of the account', required: true },
+        { flags: '--method <method>', field: 'method', kind: 'enum', choices: COLLECTION_METHODS, description: 'how the payer pays', required: true },
+        { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'the paying customer (cus_…)' },
+        { flags: '--description <text>', field: 'description', description: 'what the payment is for' },
+        { flags: '--mobile-phone <phone>', field: 'mobile_money.phone', kind: 'phone', description: 'mobile money: payer\'s phone, international format' },
+        { flags: '--mobile-provider <provider>', field: 'mobile_money.provider', kind: 'enum', choices: MOBILE_PROVIDERS, description: 'mobile money: provider' },
+      ],
+      constraints: [
+        { kind: 'requiredWhen', field: 'method', values: ['mobile_money'], require: ['mobile_money.phone', 'mobile_money.provider'] },
+        { kind: 'together', fields: ['mobile_money.phone', 'mobile_money.provider'] },
+      ],
+      jsonShape: 'the created Collection object ({id: "col_…", account_id, amount, currency, method, status, failure_reason, …})',
+    },
+    {
+      name: 'list',
+      summary: 'List collections, newest first',
+      examples: ['pay collections list', 'pay collections list --account acc_0123456789abcdefghijklmn --method mobile_money --json', 'pay collections list --status failed --all -o ndjson'],
+      operationId: 'listCollections',
+      method: 'GET',
+      path: 'collections',
+      kind: 'list',
+      flags: [
+        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only collections into this account' },
+        { flags: '--status <status>', query: 'status', kind: 'enum', choices: ['pending', 'succeeded', 'failed'], description: 'only this status' },
+        { flags: '--method <method>', query: 'method', kind: 'enum', choices: COLLECTION_METHODS, description: 'only this method' },
+      ],
+      jsonShape: 'an array of Collection objects',
+    },
+    {
+      name: 'get',
+      arg: COL_ID,
+      summary: 'Show one collection',
+      examples: [`pay collections get ${EX_COL}`, `pay collections get ${EX_COL} --fields status,failure_reason --json`],
+      operationId: 'getCollection',
+      method: 'GET',
+      path: 'collections/{collection_id}',
+      kind: 'get',
+      jsonShape: 'the Collection object',
+    },
+  ],
+};

@@ -1,0 +1,83 @@
+// pay external-accounts: bank accounts outside the service that transfers can pay out to.
+import type { GroupSpec } from '../spec.js';
+
+const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };
+const EX_EA = 'ea_0123456789abcdefghijklmn';
+
+export const externalAccounts: GroupSpec = {
+  name: 'external-accounts',
+  noun: 'external account',
+  summary: 'Add and manage customers\' bank accounts outside the service (payout destinations)',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'CUSTOMER', path: 'customer_id' },
+    { header: 'HOLDER', path: 'account_holder_name' },
+    { header: 'BANK', path: 'bank_name' },
+    { header: 'NUMBER', path: 'account_number_last4' },
+    { header: 'COUNTRY', path: 'country' },
+    { header: 'CURRENCY', path: 'currency' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'add',
+      summary: 'Add an external bank account for a customer',
+      description: 'Only the last 4 digits of the account number are ever returned.',
+      examples: [
+        'pay external-accounts add --customer cus_0123456789abcdefghijklmn --account-holder-name "Ada Lovelace" --bank-name "First Bank" --account-number 000123456789 --routing-number 021000021 --country US --currency USD',
+        'pay external-accounts add --customer cus_0123456789abcdefghijklmn --account-holder-name "Ada Lovelace" --bank-name Barclays --account-number 31926819 --iban GB29NWBK60161331926819 --country GB --currency GBP --json',
+      ],
+      operationId: 'createExternalAccount',
+      method: 'POST',
+      path: 'external-accounts',
+      kind: 'create',
+      body: true,
+      flags: [
+        { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },
+        { flags: '--account-holder-name <name>', field: 'account_holder_name', description: 'name on the bank account', required: true },
+        { flags: '--bank-name <name>', field: 'bank_name', description: 'bank name', required: true },
+        { flags: '--account-number <number>', field: 'account_number', description: 'bank account number', required: true },
+        { flags: '--routing-number <number>', field: 'routing_number', description: 'routing / sort code, where the country uses one' },
+        { flags: '--iban <iban>', field: 'iban', description: 'IBAN, where the country uses one' },
+        { flags: '--country <CC>', field: 'country', kind: 'country', description: 'bank country, ISO 3166-1 alpha-2', required: true },
+        { flags: '--currency <code>', field: 'currency', kind: 'currency', description: 'account currency, ISO 4217', required: true },
+      ],
+      jsonShape: 'the created ExternalAccount object ({id: "ea_…", customer_id, bank_name, account_number_last4, status, …})',
+    },
+    {
+      name: 'list',
+      summary: 'List external accounts, newest first',
+      examples: ['pay external-accounts list', 'pay external-accounts list --customer cus_0123456789abcdefghijklmn --json'],
+      operationId: 'listExternalAccounts',
+      method: 'GET',
+      path: 'external-accounts',
+      kind: 'list',
+      flags: [{ flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'only this customer\'s accounts' }],
+      jsonShape: 'an array of ExternalAccount objects',
+    },
+    {
+      name: 'get',
+      arg: EA_ID,
+      summary: 'Show one external account',
+      examples: [`pay external-accounts get ${EX_EA}`, `pay external-accounts get ${EX_EA} --json`],
+      operationId: 'getExternalAccount',
+      method: 'GET',
+      path: 'external-accounts/{external_account_id}',
+      kind: 'get',
+      jsonShape: 'the ExternalAccount object',
+    },
+    {
+      name: 'remove',
+      arg: EA_ID,
+      summary: 'Remove an external account (it can no longer receive transfers)',
+      examples: [`pay external-accounts remove ${EX_EA}`, `pay external-accounts remove ${EX_EA} --live --yes`],
+      operationId: 'removeExternalAccount',
+      method: 'DELETE',
+      path: 'external-accounts/{external_account_id}',
+      kind: 'delete',
+      confirmLive: true,
+      jsonShape: 'the ExternalAccount object with status "removed"',
+    },
+  ],
+};

@@ -1,0 +1,71 @@
+// pay features: the product features a customer can use, and switching them on.
+import type { Column } from '../../io/output.js';
+import type { FlagSpec, GroupSpec } from '../spec.js';
+
+export const FEATURE_KEYS = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx', 'international_transfers'] as const;
+
+const CUSTOMER_ARG = { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
+const EX_CUS = 'cus_0123456789abcdefghijklmn';
+const featureFlag: FlagSpec = { flags: '--feature <feature>', pathParam: 'feature', kind: 'enum', choices: FEATURE_KEYS, description: 'feature key' };
+
+const statusColumns: Column[] = [
+  { header: 'CUSTOMER', path: 'customer_id' },
+  { header: 'FEATURE', path: 'feature' },
+  { header: 'ELIGIBLE', path: 'eligible' },
+  { header: 'ACTIVE', path: 'active' },
+  { header: 'REASONS', path: 'reasons' },
+  { header: 'ACTIVATED', path: 'activated_at', kind: 'time' },
+];
+
+export const features: GroupSpec = {
+  name: 'features',
+  noun: 'feature',
+  summary: 'List product features, check and activate them for a customer',
+  description: 'Features marked requires_kyc need the customer\'s KYC to be approved before they can be activated.',
+  columns: [
+    { header: 'KEY', path: 'key' },
+    { header: 'NAME', path: 'name' },
+    { header: 'REQUIRES KYC', path: 'requires_kyc' },
+    { header: 'DESCRIPTION', path: 'description' },
+  ],
+  verbs: [
+    {
+      name: 'list',
+      summary: 'List the features the service offers',
+      examples: ['pay features list', 'pay features list --json'],
+      operationId: 'listFeatures',
+      method: 'GET',
+      path: 'features',
+      kind: 'list',
+      jsonShape: 'an array of Feature objects ({key, name, description, requires_kyc})',
+    },
+    {
+      name: 'check',
+      arg: CUSTOMER_ARG,
+      summary: 'Show whether a customer is eligible for a feature and whether it is active',
+      examples: [`pay features check ${EX_CUS} --feature cards`, `pay features check ${EX_CUS} --feature fx --fields eligible,reasons --json`],
+      operationId: 'getCustomerFeature',
+      method: 'GET',
+      path: 'customers/{customer_id}/features/{feature}',
+      kind: 'get',
+      flags: [featureFlag],
+      noun: 'feature status',
+      columns: statusColumns,
+      jsonShape: 'a FeatureStatus object ({object: "feature_status", customer_id, feature, eligible, active, reasons: [], activated_at})',
+    },
+    {
+      name: 'activate',
+      arg: CUSTOMER_ARG,
+      summary: 'Activate a feature for a customer (fails when not eligible)',
+      examples: [`pay features activate ${EX_CUS} --feature cards`, `pay features activate ${EX_CUS} --feature crypto_wallets --json`],
+      operationId: 'activateCustomerFeature',
+      method: 'POST',
+      path: 'customers/{customer_id}/features/{feature}/activate',
+      kind: 'action',
+      flags: [featureFlag],
+      noun: 'feature',
+      columns: statusColumns,
+      jsonShape: 'the FeatureStatus object with active: true',
+    },
+  ],
+};

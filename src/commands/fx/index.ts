@@ -1,0 +1,137 @@
+// pay fx: exchange rates, quotes (a locked rate for 60 s) and trades that use a quote.
+// Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
+import type { Column } from '../../io/output.js';
+import type { GroupSpec } from '../spec.js';
+
+const EX_FXQ = 'fxq_0123456789abcdefghijklmn';
+const EX_FXT = 'fxt_0123456789abcdefghijklmn';
+
+const quoteColumns: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'SELL', path: 'source_amount', kind: 'money', currencyPath: 'source_currency' },
+  { header: 'BUY', path: 'target_amount', kind: 'money', currencyPath: 'target_currency' },
+  { header: 'RATE', path: 'rate' },
+  { header: 'FEE', path: 'fee' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+  { header: 'EXPIRES', path: 'expires_at', kind: 'time' },
+];
+
+export const fx: GroupSpec = {
+  name: 'fx',
+  noun: 'FX trade',
+  summary: 'Exchange rates, quotes and currency trades between accounts',
+  description:
+    'Convert money in two steps: pay fx quote locks a rate for 60 seconds; pay fx trade <quote-id> moves the money between two accounts of the customer at that rate.\n' +
+    'pay fx trades lists trades; get-quote and get-trade show one.',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'QUOTE', path: 'quote_id' },
+    { header: 'FROM', path: 'source_account_id' },
+    { header: 'TO', path: 'target_account_id' },
+    { header: 'SOLD', path: 'source_amount', kind: 'money', currencyPath: 'source_currency' },
+    { header: 'BOUGHT', path: 'target_amount', kind: 'money', currencyPath: 'target_currency' },
+    { header: 'RATE', path: 'rate' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'rates',
+      summary: 'Show current exchange rates from a base currency',
+      examples: ['pay fx rates', 'pay fx rates --base EUR --symbols USD,GBP,NGN --json'],
+      operationId: 'getFxRates',
+      method: 'GET',
+      path: 'fx/rates',
+      kind: 'get',
+      noun: 'FX rates',
+      flags: [
+        { flags: '--base <code>', query: 'base', kind: 'currency', description: 'base currency (the service defaults to USD)' },
+        { flags: '--symbols <codes>', query: 'symbols', kind: 'currency', list: true, description: 'only these currencies, comma-separated (e.g. EUR,GBP)' },
+      ],
+      jsonShape: '{object: "fx_rates", base, rates: {EUR: "0.92", …} (decimal strings), as_of}',
+    },
+    {
+      name: 'quote',
+      summary: 'Get a quote: a rate locked for 60 seconds (--amount to sell, or --target-amount to buy)',
+      description: 'Give exactly one of --amount (what you sell, in --from) and --target-amount (what you buy, in --to).',
+      examples: [
+        'pay fx quote --from USD --to EUR --amount 100',
+        'pay fx quote --from GBP --to NGN --target-amount 500000 --json',
+      ],
+      operationId: 'createFxQuote',
+      method: 'POST',
+      path: 'fx/quotes',
+      kind: 'create',
+      body: true,
+      noun: 'FX quote',
+      columns: quoteColumns,
+      flags: [
+        { flags: '--from <code>', field: 'source_currency', kind: 'currency', description: 'currency you sell', required: true },
+        { flags: '--to <code>', field: 'target_currency', kind: 'currency', description: 'currency you buy', required: true },
+        { flags: '--amount <amount>', field: 'source_amount', kind: 'amount', currencyFrom: 'from', currencyField: 'source_currency', description: 'amount to sell, in --from' },
+        { flags: '--target-amount <amount>', field: 'target_amount', kind: 'amount', currencyFrom: 'to', currencyField: 'target_currency', description: 'amount to buy, in --to' },
+      ],
+      constraints: [{ kind: 'exactlyOne', fields: ['source_amount', 'target_amount'] }],
+      jsonShape: 'the FxQuote object ({id: "fxq_…", source_currency, target_currency, rate, source_amount, target_amount, fee, expires_at, status})',
+    },
+    {
+      name: 'get-quote',
+      aliases: ['quote-get'],
+      arg: { name: '<quote-id>', description: 'quote id (fxq_…)', idPrefix: 'fxq_' },
+      summary: 'Show one quote (is it still open?)',
+      examples: [`pay fx get-quote ${EX_FXQ}`, `pay fx get-quote ${EX_FXQ} --fields status,expires_at --json`],
+      operationId: 'getFxQuote',
+      method: 'GET',
+      path: 'fx/quotes/{quote_id}',
+      kind: 'get',
+      noun: 'FX quote',
+      columns: quoteColumns,
+      jsonShape: 'the FxQuote object',
+    },
+    {
+      name: 'trade',
+      arg: { name: '<quote-id>', description: 'an open quote (fxq_…), sent as quote_id', idPrefix: 'fxq_', field: 'quote_id' },
+      summary: 'Trade at a quoted rate between two accounts',
+      description: 'The source account must hold the quote\'s sell currency, the target account its buy currency. In live mode pay asks for confirmation (--yes in scripts).',
+      examples: [
+        `pay fx trade ${EX_FXQ} --from-account acc_0123456789abcdefghijklmn --to-account acc_abcdefghijklmn0123456789`,
+        `pay fx trade ${EX_FXQ} --from-account acc_0123456789abcdefghijklmn --to-account acc_abcdefghijklmn0123456789 --live --yes --json`,
+      ],
+      operationId: 'createFxTrade',
+      method: 'POST',
+      path: 'fx/trades',
+      kind: 'create',
+      body: true,
+      confirmLive: true,
+      flags: [
+        { flags: '--from-account <id>', field: 'source_account_id', kind: 'id', idPrefix: 'acc_', description: 'account debited in the sell currency (acc_…)', required: true },
+        { flags: '--to-account <id>', field: 'target_account_id', kind: 'id', idPrefix: 'acc_', description: 'account credited in the buy currency (acc_…)', required: true },
+      ],
+      jsonShape: 'the FxTrade object ({id: "fxt_…", quote_id, source_account_id, target_account_id, rate, source_amount, target_amount, status: "completed", …})',
+    },
+    {
+      name: 'trades',
+      aliases: ['list-trades'],
+      summary: 'List FX trades, newest first',
+      examples: ['pay fx trades', 'pay fx trades --account acc_0123456789abcdefghijklmn --json', 'pay fx trades --all -o ndjson'],
+      operationId: 'listFxTrades',
+      method: 'GET',
+      path: 'fx/trades',
+      kind: 'list',
+      flags: [{ flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only trades from or to this account' }],
+      jsonShape: 'an array of FxTrade objects',
+    },
+    {
+      name: 'get-trade',
+      aliases: ['trade-get'],
+      arg: { name: '<trade-id>', description: 'trade id (fxt_…)', idPrefix: 'fxt_' },
+      summary: 'Show one FX trade',
+      examples: [`pay fx get-trade ${EX_FXT}`, `pay fx get-trade ${EX_FXT} --json`],
+      operationId: 'getFxTrade',
+      method: 'GET',
+      path: 'fx/trades/{trade_id}',
+      kind: 'get',
+      jsonShape: 'the FxTrade object',
+    },
+  ],
+};

@@ -1,0 +1,62 @@
+// pay kyc-legacy: the same verbs over the deprecated /kyc endpoints, kept for accounts that
+// still use them. Every call warns on stderr and names the `pay kyc` equivalent.
+import { documentFlags, documentsTable, kycColumns, levelFlag } from '../kyc/index.js';
+import type { GroupSpec } from '../spec.js';
+
+const EX_CUS = 'cus_0123456789abcdefghijklmn';
+
+export const kycLegacy: GroupSpec = {
+  name: 'kyc-legacy',
+  noun: 'KYC verification',
+  summary: 'KYC over the deprecated /kyc endpoints',
+  deprecated: { use: 'pay kyc' },
+  columns: kycColumns,
+  verbs: [
+    {
+      name: 'verify',
+      arg: { name: '<customer-id>', description: 'customer id (cus_…), sent as customer_id', idPrefix: 'cus_', field: 'customer_id' },
+      summary: 'Start a KYC verification (POST /kyc/verify)',
+      examples: [`pay kyc-legacy verify ${EX_CUS}`, `pay kyc-legacy verify ${EX_CUS} --level enhanced --json`],
+      operationId: 'legacyKycVerify',
+      method: 'POST',
+      path: 'kyc/verify',
+      kind: 'create',
+      body: true,
+      deprecated: { use: 'pay kyc verify' },
+      flags: [levelFlag],
+      tables: documentsTable,
+      jsonShape: 'the KycVerification object, as pay kyc verify prints it',
+    },
+    {
+      name: 'submit-document',
+      arg: { name: '<customer-id>', description: 'customer id (cus_…), sent as customer_id', idPrefix: 'cus_', field: 'customer_id' },
+      summary: 'Submit an identity document (POST /kyc/documents)',
+      examples: [
+        `pay kyc-legacy submit-document ${EX_CUS} --type passport --country GB --number 123456789`,
+        `pay kyc-legacy submit-document ${EX_CUS} --type selfie --country US --json`,
+      ],
+      operationId: 'legacyKycSubmitDocument',
+      method: 'POST',
+      path: 'kyc/documents',
+      kind: 'create',
+      body: true,
+      deprecated: { use: 'pay kyc submit-document' },
+      noun: 'KYC document',
+      flags: documentFlags,
+      jsonShape: 'the KycDocument object, as pay kyc submit-document prints it',
+    },
+    {
+      name: 'status',
+      arg: { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_' },
+      summary: 'Show the current verification (GET /kyc/status/{customer_id})',
+      examples: [`pay kyc-legacy status ${EX_CUS}`, `pay kyc-legacy status ${EX_CUS} --json`],
+      operationId: 'legacyKycStatus',
+      method: 'GET',
+      path: 'kyc/status/{customer_id}',
+      kind: 'get',
+      deprecated: { use: 'pay kyc status' },
+      tables: documentsTable,
+      jsonShape: 'the KycVerification object, as pay kyc status prints it',
+    },
+  ],
+};

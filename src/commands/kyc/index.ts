@@ -1,0 +1,104 @@
+// pay kyc: identity verification of a customer (start, send documents, follow the status).
+import type { Column } from '../../io/output.js';
+import type { FlagSpec, GroupSpec, SubTableSpec } from '../spec.js';
+
+export const KYC_LEVELS = ['basic', 'enhanced'] as const;
+export const DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
+
+const CUSTOMER_ARG = { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
+const EX_CUS = 'cus_0123456789abcdefghijklmn';
+
+export const kycColumns: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'CUSTOMER', path: 'customer_id' },
+  { header: 'LEVEL', path: 'level' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+  { header: 'REJECTION', path: 'rejection_reason' },
+  { header: 'SUBMITTED', path: 'submitted_at', kind: 'time' },
+  { header: 'DECIDED', path: 'decided_at', kind: 'time' },
+  { header: 'CREATED', path: 'created_at', kind: 'time' },
+];
+
+export const documentColumns: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'TYPE', path: 'type' },
+  { header: 'COUNTRY', path: 'country' },
+  { header: 'NUMBER', path: 'number_last4' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+  { header: 'CREATED', path: 'created_at', kind: 'time' },
+];
+
+/** Documents under a verification's key/value view on a terminal. */
+export const documentsTable: SubTableSpec[] = [{ title: 'Documents', path: 'documents', columns: documentColumns }];
+
+export const levelFlag: FlagSpec = {
+  flags: '--level <level>',
+  field: 'level',
+  kind: 'enum',
+  choices: KYC_LEVELS,
+  default: 'basic',
+  description: 'verification level',
+};
+
+export const documentFlags: FlagSpec[] = [
+  { flags: '--type <type>', field: 'type', kind: 'enum', choices: DOCUMENT_TYPES, description: 'document type', required: true },
+  { flags: '--country <CC>', field: 'country', kind: 'country', description: 'issuing country, ISO 3166-1 alpha-2 (e.g. GB)', required: true },
+  { flags: '--number <number>', field: 'number', description: 'document number (only its last 4 characters are kept)' },
+  { flags: '--file-name <name>', field: 'file_name', description: 'name of the uploaded file, for your records' },
+];
+
+export const kyc: GroupSpec = {
+  name: 'kyc',
+  noun: 'KYC verification',
+  summary: 'Verify customers\' identity: start a check, submit documents, follow the status',
+  description:
+    'A verification goes pending → in_review (first document) → approved or rejected.\n' +
+    'Sandbox: a document number ending in 0000 is rejected.',
+  columns: kycColumns,
+  verbs: [
+    {
+      name: 'verify',
+      arg: CUSTOMER_ARG,
+      summary: 'Start a KYC verification for a customer',
+      examples: [`pay kyc verify ${EX_CUS}`, `pay kyc verify ${EX_CUS} --level enhanced --json`],
+      operationId: 'startKycVerification',
+      method: 'POST',
+      path: 'customers/{customer_id}/kyc',
+      kind: 'create',
+      body: true,
+      flags: [levelFlag],
+      tables: documentsTable,
+      jsonShape: 'the KycVerification object ({id: "kyc_…", customer_id, level, status, documents: [], …})',
+    },
+    {
+      name: 'submit-document',
+      arg: CUSTOMER_ARG,
+      summary: 'Submit an identity document to the customer\'s open verification',
+      examples: [
+        `pay kyc submit-document ${EX_CUS} --type passport --country GB --number 123456789`,
+        `pay kyc submit-document ${EX_CUS} --type utility_bill --country NG --file-name bill.pdf --json`,
+      ],
+      operationId: 'submitKycDocument',
+      method: 'POST',
+      path: 'customers/{customer_id}/kyc/documents',
+      kind: 'create',
+      body: true,
+      noun: 'KYC document',
+      columns: [{ header: 'ID', path: 'id' }, { header: 'VERIFICATION', path: 'verification_id' }, ...documentColumns.slice(1)],
+      flags: documentFlags,
+      jsonShape: 'the KycDocument object ({id: "doc_…", verification_id, customer_id, type, country, number_last4, status})',
+    },
+    {
+      name: 'status',
+      arg: CUSTOMER_ARG,
+      summary: 'Show the customer\'s current verification and its documents',
+      examples: [`pay kyc status ${EX_CUS}`, `pay kyc status ${EX_CUS} --fields status,rejection_reason --json`],
+      operationId: 'getKycVerification',
+      method: 'GET',
+      path: 'customers/{customer_id}/kyc',
+      kind: 'get',
+      tables: documentsTable,
+      jsonShape: 'the KycVerification object with its documents array',
+    },
+  ],
+};

@@ -1,0 +1,61 @@
+// pay transactions: the ledger postings on customer accounts and wallets (read-only).
+import type { GroupSpec } from '../spec.js';
+
+const EX_TXN = 'txn_0123456789abcdefghijklmn';
+export const TRANSACTION_TYPES = ['transfer', 'collection', 'fx_trade', 'reversal'] as const;
+export const TRANSACTION_STATUSES = ['pending', 'posted', 'voided'] as const;
+
+export const transactions: GroupSpec = {
+  name: 'transactions',
+  noun: 'transaction',
+  summary: 'Browse the ledger: every credit and debit on accounts and wallets',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'ACCOUNT', path: 'account_id' },
+    { header: 'WALLET', path: 'wallet_id' },
+    { header: 'TYPE', path: 'type' },
+    { header: 'DIRECTION', path: 'direction' },
+    { header: 'AMOUNT', path: 'amount', kind: 'money' },
+    { header: 'BALANCE AFTER', path: 'balance_after', kind: 'money', currencyPath: 'currency' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+    { header: 'SOURCE', path: 'source.id' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'list',
+      summary: 'List transactions, newest first (filter by account, wallet, time, type, status)',
+      description: '--from and --to take a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time; --to is exclusive.',
+      examples: [
+        'pay transactions list --account acc_0123456789abcdefghijklmn',
+        'pay transactions list --account acc_0123456789abcdefghijklmn --from 2026-01-01 --to 2026-02-01 --type transfer --json',
+        'pay transactions list --wallet wal_0123456789abcdefghijklmn --status posted --all -o ndjson',
+      ],
+      operationId: 'listTransactions',
+      method: 'GET',
+      path: 'transactions',
+      kind: 'list',
+      flags: [
+        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only this account (acc_…)' },
+        { flags: '--wallet <id>', query: 'wallet_id', kind: 'id', idPrefix: 'wal_', description: 'only this wallet (wal_…)' },
+        { flags: '--from <date>', query: 'from', kind: 'datetime', description: 'created at or after: YYYY-MM-DD or RFC 3339' },
+        { flags: '--to <date>', query: 'to', kind: 'datetime', description: 'created before: YYYY-MM-DD or RFC 3339 (exclusive)' },
+        { flags: '--type <type>', query: 'type', kind: 'enum', choices: TRANSACTION_TYPES, description: 'only this type' },
+        { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSACTION_STATUSES, description: 'only this status' },
+      ],
+      constraints: [{ kind: 'before', from: 'from', to: 'to' }],
+      jsonShape: 'an array of Transaction objects ({id: "txn_…", account_id, wallet_id, entry_id, type, direction, amount, currency, status, balance_after, source: {object, id}, …})',
+    },
+    {
+      name: 'get',
+      arg: { name: '<id>', description: 'transaction id (txn_…)', idPrefix: 'txn_' },
+      summary: 'Show one transaction',
+      examples: [`pay transactions get ${EX_TXN}`, `pay transactions get ${EX_TXN} --fields amount,currency,source.id --json`],
+      operationId: 'getTransaction',
+      method: 'GET',
+      path: 'transactions/{transaction_id}',
+      kind: 'get',
+      jsonShape: 'the Transaction object',
+    },
+  ],
+};

@@ -1,0 +1,94 @@
+// pay transfers: move money from an account to another account or an external account.
+import type { GroupSpec } from '../spec.js';
+
+const TRANSFER_ID = { name: '<id>', description: 'transfer id (tr_…)', idPrefix: 'tr_' };
+const EX_TR = 'tr_0123456789abcdefghijklmn';
+export const TRANSFER_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
+
+export const transfers: GroupSpec = {
+  name: 'transfers',
+  noun: 'transfer',
+  summary: 'Send money between accounts and to external accounts',
+  description: 'A transfer is pending until it settles: completed, or failed with a failure_reason; a pending one can be cancelled.',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'FROM', path: 'source_account_id' },
+    { header: 'TO', path: 'destination_id' },
+    { header: 'AMOUNT', path: 'amount', kind: 'money' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+    { header: 'FAILURE', path: 'failure_reason' },
+    { header: 'REFERENCE', path: 'reference' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'send',
+      summary: 'Send money from an account (to acc_… or ea_…)',
+      description:
+        'The amount is exact, in the currency of the source account, with at most that currency\'s decimals.\n' +
+        'With --wait, pay waits until the transfer settles: exit 0 when completed, 1 when failed or cancelled.\n' +
+        'In live mode pay asks for confirmation on a terminal; pass --yes in scripts.',
+      examples: [
+        'pay transfers send --from acc_0123456789abcdefghijklmn --to acc_abcdefghijklmn0123456789 --amount 10.50 --currency USD',
+        'pay transfers send --from acc_0123456789abcdefghijklmn --to ea_0123456789abcdefghijklmn --amount 2500 --currency NGN --reference inv-42 --wait --json',
+        'pay transfers send --live --yes --from acc_0123456789abcdefghijklmn --to ea_0123456789abcdefghijklmn --amount 99.99 --currency USD',
+      ],
+      operationId: 'createTransfer',
+      method: 'POST',
+      path: 'transfers',
+      kind: 'create',
+      body: true,
+      confirmLive: true,
+      flags: [
+        { flags: '--from <account-id>', field: 'source_account_id', kind: 'id', idPrefix: 'acc_', description: 'source account (acc_…)', required: true },
+        { flags: '--to <id>', field: 'destination_id', kind: 'id', idPrefix: 'acc_|ea_', description: 'destination: an account (acc_…) or an external account (ea_…)', required: true },
+        { flags: '--amount <amount>', field: 'amount', kind: 'amount', currencyFrom: 'currency', description: 'amount as a decimal, e.g. 10.50', required: true },
+        { flags: '--currency <code>', field: 'currency', kind: 'currency', description: 'ISO 4217 currency of the source account', required: true },
+        { flags: '--description <text>', field: 'description', description: 'shown to the sender' },
+        { flags: '--reference <text>', field: 'reference', description: 'your reference (e.g. an invoice number)' },
+        { flags: '--wait', kind: 'bool', description: 'wait until the transfer settles; exit 1 if it fails or is cancelled' },
+        { flags: '--wait-timeout <seconds>', kind: 'int', default: '120', description: 'with --wait: give up after this many seconds' },
+      ],
+      jsonShape: 'the created Transfer object ({id: "tr_…", source_account_id, destination_id, destination_type, amount, currency, status, failure_reason, …}); with --wait, as settled',
+      impl: () => import('./send.js'),
+    },
+    {
+      name: 'list',
+      summary: 'List transfers, newest first',
+      examples: ['pay transfers list', 'pay transfers list --account acc_0123456789abcdefghijklmn --status failed --json', 'pay transfers list --all -o ndjson'],
+      operationId: 'listTransfers',
+      method: 'GET',
+      path: 'transfers',
+      kind: 'list',
+      flags: [
+        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only transfers from or to this account' },
+        { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSFER_STATUSES, description: 'only this status' },
+      ],
+      jsonShape: 'an array of Transfer objects',
+    },
+    {
+      name: 'get',
+      arg: TRANSFER_ID,
+      summary: 'Show one transfer',
+      examples: [`pay transfers get ${EX_TR}`, `pay transfers get ${EX_TR} --fields status,failure_reason --json`],
+      operationId: 'getTransfer',
+      method: 'GET',
+      path: 'transfers/{transfer_id}',
+      kind: 'get',
+      jsonShape: 'the Transfer object',
+    },
+    {
+      name: 'cancel',
+      arg: TRANSFER_ID,
+      summary: 'Cancel a pending transfer',
+      examples: [`pay transfers cancel ${EX_TR}`, `pay transfers cancel ${EX_TR} --live --yes --json`],
+      operationId: 'cancelTransfer',
+      method: 'POST',
+      path: 'transfers/{transfer_id}/cancel',
+      kind: 'action',
+      confirmLive: true,
+      done: 'Cancelled',
+      jsonShape: 'the Transfer object with status "cancelled"',
+    },
+  ],
+};

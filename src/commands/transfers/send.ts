@@ -1,0 +1,92 @@
+// pay transfers send: the generic create, plus --wait: poll the transfer until it leaves
+// `pending` (0.5 s growing to 2 s, bounded by --wait-timeout), a spinner on stderr when it is a
+// terminal; exit 0 when completed, 1 when failed or cancelled.
+import type { ApiClient } from '../../api/client.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
+import type { Factory } from '../../lib/factory.js';
+import { checkInt } from '../../lib/validate.js';
+import { clientNeeds, confirmLive, prepare, printResult, send } from '../execute.js';
+import type { VerbContext } from '../spec.js';
+
+interface Transfer {
+  id: string;
+  status: string;
+  failure_reason?: string | null;
+}
+
+export async function run(f: Factory, ctx: VerbContext): Promise<void> {
+  const timeoutSeconds = waitTimeout(ctx.opts.waitTimeout);
+  const req = await prepare(f, ctx);
+  const client = await f.client(clientNeeds(ctx));
+  await confirmLive(f, ctx, req.body);
+  const res = await send(f, ctx, client, req);
+  if (!ctx.opts.wait) return printResult(f, ctx, res.body, res.replayed);
+  const final = await waitForTransfer(client, res.body as Transfer, { timeoutMs: timeoutSeconds * 1000, io: f.io });
+  if (final.status === 'completed') return printResult(f, ctx, final, res.replayed);
+  const why = final.status === 'failed' ? `failed: ${final.failure_reason ?? 'no reason given'}` : `was ${final.status}`;
+  throw new PayError(`transfer ${final.id} ${why}`, ExitCode.ERROR, `transfer_${final.status}`, {
+    details: { transfer: final },
+    hint: `see it with: pay transfers get ${final.id}`,
+  });
+}
+
+export function waitTimeout(raw: unknown): number {
+  if (raw === undefined) return 120;
+  const problem = checkInt(1, 86_400)(String(raw));
+  if (problem) throw new UsageError(`--wait-timeout ${problem}`);
+  return Number(raw);
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  io?: IOStreams;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/** Polls GET transfers/{id} until the status is not pending; a PayError (exit 1) at the deadline. */
+export async function waitForTransfer(client: ApiClient, created: Transfer, opts: WaitOptions): Promise<Transfer> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = opts.now ?? Date.now;
+  const deadline = now() + opts.timeoutMs;
+  const spinner = opts.io?.stderrIsTTY ? startSpinner(opts.io, `Waiting for transfer ${created.id} to settle`) : undefined;
+  let current = created;
+  let interval = 500;
+  try {
+    while (current.status === 'pending') {
+      const left = deadline - now();
+      if (left <= 0) {
+        throw new PayError(`transfer ${created.id} is still pending after ${Math.round(opts.timeoutMs / 1000)} s`, ExitCode.ERROR, 'wait_timeout', {
+          details: { transfer: current },
+          hint: `it may still settle; check with: pay transfers get ${created.id}`,
+        });
+      }
+      await sleep(Math.min(interval, left));
+      interval = Math.min(2000, Math.round(interval * 1.5));
+      const res = await client.request<Transfer>({ method: 'GET', path: `transfers/${encodeURIComponent(created.id)}` });
+      current = res.body;
+    }
+    return current;
+  } finally {
+    spinner?.stop();
+  }
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** A one-line spinner on stderr (terminals only): `\r` redraws, the line is cleared at the end. */
+export function startSpinner(io: IOStreams, text: string): { stop(): void } {
+  let i = 0;
+  const started = Date.now();
+  const draw = () => io.err(`\r${FRAMES[i++ % FRAMES.length]} ${text} (${Math.floor((Date.now() - started) / 1000)} s)`);
+  draw();
+  const timer = setInterval(draw, 100);
+  timer.unref?.();
+  return {
+    stop() {
+      clearInterval(timer);
+      io.err('\r\x1b[2K');
+    },
+  };
+}

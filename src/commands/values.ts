@@ -1,0 +1,243 @@
+// From flags to request parts, checked before anything is sent: the path (positional and
+// `pathParam` flags), the query (list filters), the body (--data under the flags). Every value
+// goes through the checker of its FlagKind; a bad one is a UsageError (exit 2).
+import type { Query } from '../api/client.js';
+import { getPath } from '../io/fields.js';
+import type { Factory } from '../lib/factory.js';
+import { UsageError } from '../lib/errors.js';
+import {
+  checkBirthDate,
+  checkCountry,
+  checkCurrency,
+  checkDateOrTime,
+  checkEmail,
+  checkId,
+  checkInt,
+  checkNonEmpty,
+  checkPhone,
+  checkState,
+  checkUrl,
+  parseAmount,
+  type Check,
+} from '../lib/validate.js';
+import { readData } from './data.js';
+import { camel, type FlagSpec, type VerbSpec } from './spec.js';
+
+type Scalar = string | number | boolean;
+
+export function longFlag(flag: FlagSpec): string {
+  return /--[a-z0-9-]+/.exec(flag.flags)?.[0] ?? flag.flags;
+}
+
+export function printable(s: string): string {
+  const cut = s.length > 60 ? `${s.slice(0, 60)}…` : s;
+  return cut.replace(/[\u0000-\u001f\u007f]/g, '?');
+}
+
+export function checkIdempotencyKey(key: string): void {
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters without spaces');
+  }
+}
+
+/** The positional argument, checked (an id of its prefix, or a plain token). */
+export function checkArg(verb: VerbSpec, argValue: string | undefined): string | undefined {
+  if (!verb.arg) return undefined;
+  const label = verb.arg.name.replace(/[<>[\]]/g, '');
+  if (argValue === undefined) throw new UsageError(`missing argument ${verb.arg.name}`);
+  if (verb.arg.idPrefix) {
+    const problem = checkId(verb.arg.idPrefix)(argValue);
+    if (problem) throw new UsageError(`${label} "${printable(argValue)}" ${problem}`);
+  } else if (!/^[A-Za-z0-9_-]{1,64}$/.test(argValue)) {
+    throw new UsageError(`invalid ${label} "${printable(argValue)}"`);
+  }
+  return argValue;
+}
+
+/**
+ * Fills the path: flags with `pathParam` fill their parameter; the positional fills the first
+ * parameter left (unless it goes in the body, `arg.field`).
+ */
+export function fillPath(verb: VerbSpec, argValue: string | undefined, opts: Record<string, unknown> = {}): string {
+  let path = verb.path;
+  for (const flag of verb.flags ?? []) {
+    if (!flag.pathParam) continue;
+    const raw = opts[camel(flag.flags)];
+    if (raw === undefined) throw new UsageError(`missing required flag ${longFlag(flag)}`);
+    path = path.replace(`{${flag.pathParam}}`, encodeURIComponent(String(convert(flag, raw, opts))));
+  }
+  const arg = checkArg(verb, argValue);
+  if (arg !== undefined && !verb.arg?.field) path = path.replace(/\{[^}]+\}/, encodeURIComponent(arg));
+  if (/\{[^}]+\}/.test(path)) throw new UsageError(`internal: path ${verb.path} has an unfilled parameter`);
+  return path;
+}
+
+export function buildListQuery(
+  verb: VerbSpec,
+  opts: Record<string, unknown>,
+  paging = true,
+): { query: Query; limit: number | undefined; all: boolean } {
+  const query: Query = {};
+  for (const flag of verb.flags ?? []) {
+    if (!flag.query) continue;
+    const raw = opts[camel(flag.flags)];
+    if (raw === undefined) continue;
+    query[flag.query] = convert(flag, raw, opts);
+  }
+  let limit: number | undefined;
+  if (paging && opts.limit !== undefined) {
+    const problem = checkInt(1, 1000)(String(opts.limit));
+    if (problem) throw new UsageError(`--limit ${problem}`);
+    limit = Number(opts.limit);
+  }
+  return { query, limit, all: Boolean(opts.all) };
+}
+
+/** --data first, then every field flag over it, then the positional when it is a body field. */
+export async function buildBody(
+  f: Factory,
+  verb: VerbSpec,
+  opts: Record<string, unknown>,
+  argValue?: string,
+): Promise<Record<string, unknown>> {
+  const body = typeof opts.data === 'string' ? await readData(opts.data, f.io) : {};
+  for (const flag of verb.flags ?? []) {
+    if (!flag.field) continue;
+    const raw = opts[camel(flag.flags)];
+    if (raw === undefined) continue;
+    setPath(body, flag.field, convert(flag, raw, opts, body));
+  }
+  if (verb.arg?.field && argValue !== undefined) setPath(body, verb.arg.field, checkArg(verb, argValue));
+  for (const flag of verb.flags ?? []) {
+    if (verb.kind !== 'update' && flag.field && flag.default !== undefined && getPath(body, flag.field) === undefined) {
+      setPath(body, flag.field, convert(flag, flag.default, opts, body));
+    }
+  }
+  // Values that came through --data are checked with the same rules as flags.
+  for (const flag of verb.flags ?? []) {
+    if (!flag.field || opts[camel(flag.flags)] !== undefined) continue;
+    const value = getPath(body, flag.field);
+    if (value === undefined) continue;
+    if (flag.kind === 'amount' || flag.kind === 'decimal') {
+      if (typeof value !== 'string') throw new UsageError(`--data: ${flag.field} must be a decimal string such as "10.50", not a JSON ${typeof value}`);
+      const currency = flag.kind === 'amount' ? getPath(body, flag.currencyField ?? siblingField(flag.field, 'currency')) : undefined;
+      const problem =
+        typeof currency === 'string' ? parseAmount(value, currency.toUpperCase()).error : checkDecimal(value);
+      if (problem) throw new UsageError(`--data: ${flag.field}: ${problem}`);
+    } else if (typeof value === 'string') {
+      const problem = checkerFor(flag, body)?.(value);
+      if (problem) throw new UsageError(`--data: ${flag.field} ${problem}`);
+    }
+  }
+  return body;
+}
+
+export function requireFields(verb: VerbSpec, body: Record<string, unknown>): void {
+  const missing = (verb.flags ?? []).filter((fl) => fl.required && fl.field && getPath(body, fl.field) === undefined);
+  if (missing.length > 0) {
+    throw new UsageError(`missing required ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map((m) => longFlag(m)).join(', ')}`);
+  }
+}
+
+export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = obj;
+  for (const p of parts.slice(0, -1)) {
+    if (cur[p] === null || typeof cur[p] !== 'object' || Array.isArray(cur[p])) cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+/** RFC 3339 date-time with a zone. */
+export const checkTimestamp: Check = (v) =>
+  /^\d{4}-\d{2}-\d{2}T/.test(v) && !checkDateOrTime(v) ? undefined : 'must be an RFC 3339 time such as 2026-01-31T12:00:00Z';
+
+/** A positive decimal string within the API's amount pattern (up to 18 decimals). */
+export const checkDecimal: Check = (v) => {
+  if (!/^(0|[1-9][0-9]{0,14})(\.[0-9]{1,18})?$/.test(v)) return 'must be a positive decimal such as 250.00 (no sign, no exponent)';
+  return /^[0.]+$/.test(v) ? 'must be greater than zero' : undefined;
+};
+
+export function checkerFor(flag: FlagSpec, body?: Record<string, unknown>): Check | undefined {
+  switch (flag.kind) {
+    case 'email':
+      return checkEmail;
+    case 'phone':
+      return checkPhone;
+    case 'date':
+      return checkBirthDate();
+    case 'datetime':
+      return checkDateOrTime;
+    case 'timestamp':
+      return checkTimestamp;
+    case 'country':
+      return checkCountry;
+    case 'state':
+      return checkState(body ? (getPath(body, siblingField(flag.field ?? '', 'country')) as string | undefined) : undefined);
+    case 'currency':
+      return flag.choices ? oneOf(flag.choices) : checkCurrency;
+    case 'id':
+      return flag.idPrefix ? checkId(flag.idPrefix) : undefined;
+    case 'url':
+      return checkUrl;
+    case 'int':
+      return checkInt(0, 1_000_000_000);
+    case 'decimal':
+      return checkDecimal;
+    case 'enum':
+      return flag.choices && !flag.open ? oneOf(flag.choices) : checkNonEmpty();
+    case 'amount':
+    case 'bool':
+      return undefined;
+    default:
+      return checkNonEmpty(500);
+  }
+}
+
+function oneOf(choices: readonly string[]): Check {
+  return (v) => (choices.includes(v) ? undefined : `must be one of ${choices.join(', ')}`);
+}
+
+function siblingField(field: string, name: string): string {
+  const i = field.lastIndexOf('.');
+  return i < 0 ? name : `${field.slice(0, i)}.${name}`;
+}
+
+/** One flag value, checked and normalised (codes upper-cased, amounts canonical, ints numbers). */
+export function convert(flag: FlagSpec, raw: unknown, opts: Record<string, unknown>, body?: Record<string, unknown>): Scalar {
+  if (flag.kind === 'bool' || typeof raw === 'boolean') return Boolean(raw);
+  if (flag.list) {
+    const items = String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+    if (items.length === 0) throw new UsageError(`${longFlag(flag)} needs at least one value`);
+    return items.map((item) => convertOne(flag, item, opts, body)).join(',');
+  }
+  return convertOne(flag, String(raw), opts, body);
+}
+
+function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, body?: Record<string, unknown>): Scalar {
+  const value = raw.trim();
+  const name = longFlag(flag);
+  if (flag.kind === 'amount') {
+    const fromFlag = opts[flag.currencyFrom ?? 'currency'];
+    const fromBody = body ? getPath(body, flag.currencyField ?? siblingField(flag.field ?? '', 'currency')) : undefined;
+    const currency = String(fromFlag ?? fromBody ?? '').trim().toUpperCase();
+    const currencyFlag = `--${(flag.currencyFrom ?? 'currency').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    if (!currency) throw new UsageError(`${name} needs a currency (${currencyFlag})`);
+    const bad = checkCurrency(currency);
+    if (bad) throw new UsageError(`${fromFlag !== undefined ? currencyFlag : `--data ${flag.currencyField ?? 'currency'}`} "${printable(currency)}" ${bad}`);
+    const parsed = parseAmount(value, currency);
+    if (parsed.error) throw new UsageError(`${name}: ${parsed.error}`);
+    return parsed.value!;
+  }
+  if (flag.kind === 'currency' || flag.kind === 'country') {
+    const up = value.toUpperCase();
+    const problem = checkerFor(flag)?.(up);
+    if (problem) throw new UsageError(`${name} "${printable(value)}" ${problem}`);
+    return up;
+  }
+  const problem = checkerFor(flag, body)?.(value);
+  if (problem) throw new UsageError(`${name} "${printable(value)}" ${problem}`);
+  if (flag.kind === 'int') return Number(value);
+  return value;
+}

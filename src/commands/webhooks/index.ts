@@ -1,0 +1,147 @@
+// pay webhooks: delivery history of events, re-delivery, and two local tools that call no API:
+// verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
+import type { GroupSpec } from '../spec.js';
+
+const EVT_ID = { name: '<id>', description: 'event id (evt_…)', idPrefix: 'evt_' };
+const EX_EVT = 'evt_0123456789abcdefghijklmn';
+
+export const EVENT_TYPES = [
+  'customer.created', 'customer.updated',
+  'kyc.pending', 'kyc.in_review', 'kyc.approved', 'kyc.rejected',
+  'feature.activated',
+  'account.created', 'account.closed',
+  'external_account.created', 'external_account.removed',
+  'transfer.created', 'transfer.completed', 'transfer.failed', 'transfer.cancelled',
+  'card.created', 'card.activated', 'card.frozen', 'card.unfrozen', 'card.terminated',
+  'collection.created', 'collection.succeeded', 'collection.failed',
+  'payment_link.created', 'payment_link.disabled', 'payment_link.expired',
+  'wallet.created',
+  'fx_trade.completed',
+] as const;
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'disabled'] as const;
+
+const SECRET_HELP = 'webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile\'s webhook secret)';
+
+export const webhooks: GroupSpec = {
+  name: 'webhooks',
+  noun: 'event',
+  summary: 'Webhook events and their deliveries; verify signatures and receive deliveries locally',
+  description:
+    'Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers). ' +
+    'verify and listen check signatures in constant time and refuse timestamps more than 5 minutes away; they call no API.',
+  columns: [
+    { header: 'ID', path: 'id' },
+    { header: 'TYPE', path: 'type' },
+    { header: 'DELIVERY', path: 'delivery.status', kind: 'status' },
+    { header: 'ATTEMPTS', path: 'delivery.attempts' },
+    { header: 'LAST CODE', path: 'delivery.last_response_code' },
+    { header: 'LAST ATTEMPT', path: 'delivery.last_attempt_at', kind: 'time' },
+    { header: 'CREATED', path: 'created_at', kind: 'time' },
+  ],
+  verbs: [
+    {
+      name: 'list',
+      summary: 'List events with their delivery status (the delivery history)',
+      examples: ['pay webhooks list', 'pay webhooks list --status failed --json', 'pay webhooks list --type transfer.completed --all -o ndjson'],
+      operationId: 'listWebhookEvents',
+      method: 'GET',
+      path: 'webhooks/events',
+      kind: 'list',
+      flags: [
+        { flags: '--type <type>', query: 'type', kind: 'enum', choices: EVENT_TYPES, description: 'only this event type (e.g. transfer.completed)' },
+        { flags: '--status <status>', query: 'status', kind: 'enum', choices: DELIVERY_STATUSES, description: 'only this delivery status' },
+      ],
+      jsonShape: 'an array of Event objects ({id: "evt_…", type, created_at, data: {object}, delivery: {status, attempts, last_response_code, last_attempt_at, next_attempt_at}})',
+    },
+    {
+      name: 'get',
+      arg: EVT_ID,
+      summary: 'Show an event, its payload and every delivery attempt',
+      examples: [`pay webhooks get ${EX_EVT}`, `pay webhooks get ${EX_EVT} --json`],
+      operationId: 'getWebhookEvent',
+      method: 'GET',
+      path: 'webhooks/events/{event_id}',
+      kind: 'get',
+      tables: [
+        {
+          title: 'Delivery attempts',
+          path: 'attempts',
+          columns: [
+            { header: 'ID', path: 'id' },
+            { header: 'ATTEMPTED', path: 'attempted_at', kind: 'time' },
+            { header: 'CODE', path: 'response_code' },
+            { header: 'MS', path: 'duration_ms' },
+            { header: 'ERROR', path: 'error' },
+            { header: 'URL', path: 'url' },
+          ],
+        },
+      ],
+      jsonShape: 'the Event object plus attempts: [{id: "whd_…", attempted_at, response_code, duration_ms, error, url}]',
+    },
+    {
+      name: 'resend',
+      arg: EVT_ID,
+      summary: 'Deliver an event again (its delivery is requeued)',
+      examples: [`pay webhooks resend ${EX_EVT}`, `pay webhooks resend ${EX_EVT} --json`],
+      operationId: 'resendWebhookEvent',
+      method: 'POST',
+      path: 'webhooks/events/{event_id}/resend',
+      kind: 'action',
+      done: 'Requeued',
+      jsonShape: 'the Event object, its delivery pending again',
+    },
+    {
+      name: 'verify',
+      summary: 'Check the signature of one delivery (no network): prints valid, or invalid: <reason> and exits 1',
+      description:
+        'Give the raw body with --payload (a file, or - for standard input) and the three headers, either as ' +
+        '--header "webhook-id: …" (repeated, e.g. pasted from a log) or as --id, --timestamp and --signature.',
+      examples: [
+        'pay webhooks verify --payload body.json --header "webhook-id: evt_0123456789abcdefghijklmn" --header "webhook-timestamp: 1767225600" --header "webhook-signature: v1,K5oZ…="',
+        'cat body.json | pay webhooks verify --payload - --id evt_0123456789abcdefghijklmn --timestamp 1767225600 --signature "v1,K5oZ…=" --secret "$WHSEC"',
+      ],
+      operationId: '',
+      method: 'GET',
+      path: '',
+      kind: 'custom',
+      offline: true,
+      flags: [
+        { flags: '--payload <file>', description: 'the raw request body: a file, or - (or @-) for standard input', required: true },
+        { flags: '--secret <whsec>', description: SECRET_HELP },
+        { flags: '--header <line>', repeatable: true, description: 'a delivery header as "name: value"; repeat for each' },
+        { flags: '--id <webhook-id>', description: 'value of the webhook-id header' },
+        { flags: '--timestamp <seconds>', description: 'value of the webhook-timestamp header (unix seconds)' },
+        { flags: '--signature <sig>', description: 'value of the webhook-signature header ("v1,<base64>", space-separated if several)' },
+      ],
+      jsonShape: '{valid: true, webhook_id, timestamp}; when invalid, stdout stays empty and stderr has {"error": {code: "invalid_signature", message}}',
+      impl: () => import('./verify.js'),
+    },
+    {
+      name: 'listen',
+      summary: 'Receive deliveries locally: verify each one, print it, optionally forward it',
+      description:
+        'Starts an HTTP receiver. Each POST is verified with the webhook secret; invalid signatures, stale timestamps and ' +
+        'replayed webhook-ids get 400 and a line on stderr. Accepted events print one line on stdout (<time> <event id> <type>), ' +
+        'or the event as one JSON line with --json.\n' +
+        '--forward-to relays the raw body and headers (https://, or http:// to loopback) and answers the sender with the forward\'s status. ' +
+        'Ctrl-C stops it (exit 0).',
+      examples: [
+        'pay webhooks listen --port 8788',
+        'pay webhooks listen --port 8788 --forward-to http://localhost:3000/webhooks --json',
+      ],
+      operationId: '',
+      method: 'GET',
+      path: '',
+      kind: 'custom',
+      offline: true,
+      flags: [
+        { flags: '--port <port>', kind: 'int', default: '8788', description: 'port to listen on (0: any free port)' },
+        { flags: '--host <host>', default: '127.0.0.1', description: 'address to bind' },
+        { flags: '--forward-to <url>', kind: 'url', description: 'also POST each verified delivery here (https://, or http:// to localhost)' },
+        { flags: '--secret <whsec>', description: SECRET_HELP },
+      ],
+      jsonShape: 'one event payload per line (NDJSON) as delivered: {id, type, created_at, data}',
+      impl: () => import('./listen.js'),
+    },
+  ],
+};

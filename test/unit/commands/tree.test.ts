@@ -1,0 +1,127 @@
+// The command tree as data: every group in order, every verb documented and mapped to its
+// operation in src/api/DESIGN.md; then the registered commander tree matches.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { allGroups } from '../../../src/commands/groups.js';
+import { specOf } from '../../../src/commands/registry.js';
+import './harness.js';
+import { buildProgram } from '../../../src/program.js';
+
+const ORDER = ['customers', 'kyc', 'kyc-legacy', 'features', 'accounts', 'external-accounts', 'transfers', 'cards', 'collections', 'payment-links', 'wallets', 'fx', 'transactions', 'webhooks'];
+
+/** The contract's minimum verbs (cli-contract.md section 1). */
+const MINIMUM: Record<string, string[]> = {
+  customers: ['create', 'list', 'get', 'update'],
+  kyc: ['verify', 'submit-document', 'status'],
+  'kyc-legacy': ['verify', 'submit-document', 'status'],
+  features: ['list', 'check', 'activate'],
+  accounts: ['create', 'list', 'get', 'close'],
+  'external-accounts': ['add', 'list', 'get', 'remove'],
+  transfers: ['send', 'list', 'get', 'cancel'],
+  cards: ['issue', 'list', 'get', 'freeze', 'unfreeze', 'terminate'],
+  collections: ['create', 'list', 'get'],
+  'payment-links': ['create', 'list', 'get', 'disable'],
+  wallets: ['create', 'list', 'get'],
+  fx: ['rates', 'quote', 'trade', 'trades', 'get-trade'],
+  transactions: ['list', 'get'],
+  webhooks: ['list', 'get', 'resend', 'listen', 'verify'],
+};
+
+/** operationId → "METHOD path" from the table at the end of DESIGN.md. */
+function designOperations(): Map<string, string> {
+  const text = readFileSync(new URL('../../../src/api/DESIGN.md', import.meta.url), 'utf8');
+  const ops = new Map<string, string>();
+  for (const line of text.slice(text.indexOf('## Operation ids')).split('\n')) {
+    const m = /^\| ([a-zA-Z /]+) \| (.+) \|$/.exec(line);
+    if (!m || m[1]!.trim() === 'operationId') continue;
+    const ids = m[1]!.split('/').map((s) => s.trim());
+    const routes = m[2]!.replace(/\((deprecated|\d{3})\)/g, '').split(',').map((s) => s.trim());
+    // "POST /cards/{card_id}/freeze, …/unfreeze, …/terminate"
+    for (let i = 1; i < routes.length; i++) {
+      if (routes[i]!.startsWith('…/')) routes[i] = `${routes[i - 1]!.replace(/\/[^/]+$/, '')}/${routes[i]!.slice(2)}`;
+    }
+    ids.forEach((id, i) => ops.set(id, routes[i]!));
+  }
+  return ops;
+}
+
+describe('group specs', () => {
+  it('lists the 14 groups in the contract order', () => {
+    expect(allGroups.map((g) => g.name)).toEqual(ORDER);
+  });
+
+  it.each(ORDER)('%s has at least the contract verbs', (name) => {
+    const group = allGroups.find((g) => g.name === name)!;
+    expect(group.verbs.map((v) => v.name)).toEqual(expect.arrayContaining(MINIMUM[name]!));
+  });
+
+  const ops = designOperations();
+  const verbs = allGroups.flatMap((g) => g.verbs.map((v) => ({ g, v })));
+
+  it.each(verbs.map(({ g, v }) => [`${g.name} ${v.name}`, g, v] as const))('%s: documented and mapped to its DESIGN.md operation', (_n, g, v) => {
+    expect(v.summary.length).toBeGreaterThan(10);
+    expect(v.examples.length).toBeGreaterThanOrEqual(2);
+    for (const e of v.examples) expect(e.startsWith(`pay ${g.name} `) || e.startsWith(`cat `)).toBe(true);
+    expect(v.jsonShape.length).toBeGreaterThan(5);
+    if (v.offline) {
+      expect(v.operationId).toBe('');
+      return;
+    }
+    expect(ops.get(v.operationId), v.operationId).toBe(`${v.method} /${v.path}`);
+    expect(v.path.startsWith('/')).toBe(false);
+    if (v.kind === 'create' || v.kind === 'update') expect(v.body).toBe(true);
+    // Each path parameter is filled by the positional or a flag.
+    const params = [...v.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    const byFlags = (v.flags ?? []).filter((f) => f.pathParam).map((f) => f.pathParam);
+    expect(params.length).toBe(byFlags.length + (v.arg && !v.arg.field ? 1 : 0));
+  });
+
+  it('maps every DESIGN.md operation to exactly one verb', () => {
+    const used = verbs.filter(({ v }) => !v.offline).map(({ v }) => v.operationId);
+    expect(new Set(used).size).toBe(used.length);
+    expect([...ops.keys()].sort()).toEqual([...used].sort());
+  });
+
+  it('gives every money column a currency and every status a colour kind', () => {
+    for (const g of allGroups) {
+      const cols = [...g.columns, ...g.verbs.flatMap((v) => v.columns ?? [])];
+      expect(cols.some((c) => c.path === 'id' || c.path === 'key' || c.path === 'customer_id'), g.name).toBe(true);
+      for (const c of cols) if (c.path === 'status' || c.path.endsWith('.status')) expect(c.kind, `${g.name} ${c.path}`).toBe('status');
+    }
+  });
+});
+
+describe('commander tree', () => {
+  const program = buildProgram();
+  const find = (...names: string[]) => names.reduce((cmd, n) => cmd.commands.find((c) => c.name() === n || c.aliases().includes(n))!, program);
+
+  it('registers each group with its verbs and their flags', () => {
+    for (const g of allGroups) {
+      const cmd = find(g.name);
+      expect(cmd, g.name).toBeDefined();
+      expect(specOf.get(cmd)?.group).toBe(g);
+      for (const v of g.verbs) {
+        const vc = find(g.name, v.name);
+        expect(specOf.get(vc)?.verb).toBe(v);
+        const longs = vc.options.map((o) => o.long);
+        for (const f of v.flags ?? []) expect(longs).toContain(/--[a-z0-9-]+/.exec(f.flags)![0]);
+        if (v.body) expect(longs).toContain('--data');
+        if (v.confirmLive) expect(longs).toContain('--yes');
+        if (v.method === 'POST' && !v.offline) expect(longs).toContain('--idempotency-key');
+      }
+    }
+  });
+
+  it('marks kyc-legacy and each of its verbs deprecated in help', () => {
+    expect(find('kyc-legacy').description()).toMatch(/^\[deprecated: use pay kyc\]/);
+    for (const name of ['verify', 'submit-document', 'status']) {
+      expect(find('kyc-legacy', name).summary()).toMatch(new RegExp(`^\\[deprecated: use pay kyc ${name}\\]`));
+    }
+  });
+
+  it('accepts the fx aliases a user may type', () => {
+    expect(find('fx', 'list-trades').name()).toBe('trades');
+    expect(find('fx', 'trade-get').name()).toBe('get-trade');
+    expect(find('fx', 'quote-get').name()).toBe('get-quote');
+  });
+});

@@ -1,0 +1,189 @@
+// webhooks verify (offline signature check) and webhooks listen (a local receiver), with
+// signatures made by src/webhooks/signature.ts sign().
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkForwardUrl, startListener, type Listener } from '../../../src/commands/webhooks/listen.js';
+import { bufferIOStreams } from '../../../src/io/iostreams.js';
+import { sign } from '../../../src/webhooks/signature.js';
+import { pay } from './harness.js';
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const OTHER = 'whsec_b3RoZXItc2VjcmV0LW90aGVyLXNlY3JldA==';
+const EVT = 'evt_0123456789abcdefghijklmn';
+const BODY = JSON.stringify({ id: EVT, type: 'transfer.completed', created_at: '2026-01-02T03:04:05.000Z', data: { object: { id: 'tr_0123456789abcdefghijklmn' } } });
+const now = () => Math.floor(Date.now() / 1000);
+
+function payloadFile(body = BODY): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'pay-wh-')), 'body.json');
+  writeFileSync(file, body);
+  return file;
+}
+
+describe('webhooks verify', () => {
+  it('prints valid and exits 0 for a good signature (headers as --header lines)', async () => {
+    const ts = now();
+    const r = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--secret', SECRET, '--header', `webhook-id: ${EVT}`, '--header', `Webhook-Timestamp: ${ts}`, '--header', `webhook-signature: ${sign(SECRET, EVT, ts, BODY)}`]);
+    expect(r).toMatchObject({ code: 0, stdout: 'valid\n', stderr: '', requests: [] });
+  });
+
+  it('takes --id, --timestamp, --signature, the payload on stdin and the secret from PAY_WEBHOOK_SECRET', async () => {
+    const ts = now();
+    const r = await pay(['webhooks', 'verify', '--payload', '-', '--id', EVT, '--timestamp', String(ts), '--signature', `v1,bm90LXRoaXMtb25l ${sign(SECRET, EVT, ts, BODY)}`], { stdin: BODY, env: { PAY_WEBHOOK_SECRET: SECRET } });
+    expect(r).toMatchObject({ code: 0, stdout: 'valid\n', stderr: '', requests: [] });
+    const json = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--id', EVT, '--timestamp', String(ts), '--signature', sign(SECRET, EVT, ts, BODY), '--json'], { env: { PAY_WEBHOOK_SECRET: SECRET } });
+    expect(JSON.parse(json.stdout)).toEqual({ valid: true, webhook_id: EVT, timestamp: ts });
+  });
+
+  it.each([
+    ['a changed body', (ts: number) => ({ body: `${BODY} `, sig: sign(SECRET, EVT, ts, BODY), ts, secret: SECRET }), 'no signature matches'],
+    ['another secret', (ts: number) => ({ body: BODY, sig: sign(OTHER, EVT, ts, BODY), ts, secret: SECRET }), 'no signature matches'],
+    ['another id', (ts: number) => ({ body: BODY, sig: sign(SECRET, 'evt_other', ts, BODY), ts, secret: SECRET }), 'no signature matches'],
+    ['a stale timestamp', (ts: number) => ({ body: BODY, sig: sign(SECRET, EVT, ts - 600, BODY), ts: ts - 600, secret: SECRET }), 'timestamp is too old (more than 5 minutes away)'],
+    ['a future timestamp', (ts: number) => ({ body: BODY, sig: sign(SECRET, EVT, ts + 600, BODY), ts: ts + 600, secret: SECRET }), 'timestamp is in the future (more than 5 minutes away)'],
+  ])('prints invalid: <reason> on stderr and exits 1 for %s', async (_name, make, reason) => {
+    const c = make(now());
+    const r = await pay(['webhooks', 'verify', '--payload', payloadFile(c.body), '--secret', c.secret, '--id', EVT, '--timestamp', String(c.ts), '--signature', c.sig]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`invalid: ${reason}\n`);
+    expect(r.requests).toEqual([]);
+  });
+
+  it('--json: an error object on stderr, nothing on stdout', async () => {
+    const ts = now();
+    const r = await pay(['webhooks', 'verify', '--payload', payloadFile('{}'), '--secret', SECRET, '--id', EVT, '--timestamp', String(ts), '--signature', sign(SECRET, EVT, ts, BODY), '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'invalid_signature', message: 'invalid: no signature matches', exit_code: 1 } });
+  });
+
+  it('is a usage error without a secret, headers or payload, and never prints the secret', async () => {
+    const ts = String(now());
+    const noSecret = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--id', EVT, '--timestamp', ts, '--signature', 'v1,x']);
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toMatch(/no webhook secret for profile "default" \(sandbox\)/);
+    const noHeaders = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--secret', SECRET, '--id', EVT]);
+    expect(noHeaders.code).toBe(2);
+    expect(noHeaders.stderr).toMatch(/missing the webhook-timestamp, webhook-signature headers/);
+    const badSecret = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--secret', 'hunter2', '--id', EVT, '--timestamp', ts, '--signature', 'v1,x']);
+    expect(badSecret.code).toBe(2);
+    expect(badSecret.stderr).toMatch(/--secret must be whsec_ followed by base64/);
+    expect(badSecret.stderr).not.toContain('hunter2');
+    const noFile = await pay(['webhooks', 'verify', '--payload', '/nonexistent/body.json', '--secret', SECRET, '--id', EVT, '--timestamp', ts, '--signature', 'v1,x']);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toMatch(/cannot read the file \(no such file\)/);
+  });
+});
+
+describe('webhooks listen', () => {
+  let listener: Listener | undefined;
+  const servers: Array<{ close(): void }> = [];
+  afterEach(async () => {
+    await listener?.close();
+    listener = undefined;
+    for (const s of servers.splice(0)) s.close();
+  });
+
+  async function deliver(url: string, opts: { id?: string; ts?: number; body?: string; secret?: string } = {}) {
+    const id = opts.id ?? EVT;
+    const ts = opts.ts ?? now();
+    const body = opts.body ?? BODY;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sign(opts.secret ?? SECRET, id, ts, body) },
+      body,
+    });
+    return { status: res.status, body: await res.text() };
+  }
+
+  it('accepts a signed delivery once, prints it, and rejects bad, stale and replayed ones with 400', async () => {
+    const io = bufferIOStreams();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io });
+    expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect((await deliver(listener.url)).status).toBe(200);
+    expect(io.stdoutText()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z ${EVT} transfer\\.completed\\n$`));
+    expect((await deliver(listener.url)).status).toBe(400);
+    expect((await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', secret: OTHER })).status).toBe(400);
+    expect((await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', ts: now() - 3600 })).status).toBe(400);
+    const err = io.stderrText().split('\n').filter(Boolean);
+    expect(err).toHaveLength(3);
+    expect(err[0]).toMatch(new RegExp(`rejected ${EVT}: replayed webhook-id`));
+    expect(err[1]).toMatch(/rejected evt_abcdefghijklmn0123456789: no signature matches/);
+    expect(err[2]).toMatch(/timestamp is too old/);
+    expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
+    const get = await fetch(listener.url);
+    expect(get.status).toBe(405);
+  });
+
+  it('--json prints each accepted event as one JSON line', async () => {
+    const io = bufferIOStreams();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io });
+    await deliver(listener.url);
+    await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', body: BODY.replace('transfer.completed', 'card.frozen') });
+    const lines = io.stdoutText().trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual(['transfer.completed', 'card.frozen']);
+  });
+
+  it('forwards the raw body and headers, and answers with the forward\'s status', async () => {
+    const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    let answer = 500;
+    const target = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(answer).end();
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    servers.push(target);
+    const port = (target.address() as { port: number }).port;
+    const io = bufferIOStreams();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: new URL(`http://127.0.0.1:${port}/hooks`) });
+    const ts = now();
+    expect((await deliver(listener.url, { ts })).status).toBe(500);
+    expect(io.stdoutText()).toBe('');
+    expect(io.stderrText()).toMatch(/forward of evt_\w+ answered 500/);
+    answer = 204;
+    // The sender retries the same delivery: not a replay, since it was not accepted.
+    expect((await deliver(listener.url, { ts })).status).toBe(200);
+    expect(got).toHaveLength(2);
+    expect(got[1]!.body).toBe(BODY);
+    expect(got[1]!.headers['webhook-id']).toBe(EVT);
+    expect(got[1]!.headers['webhook-signature']).toBe(sign(SECRET, EVT, ts, BODY));
+    expect(io.stdoutText()).toMatch(/ evt_0123456789abcdefghijklmn transfer\.completed\n$/);
+  });
+
+  it('forwards only to https or loopback http', () => {
+    expect(checkForwardUrl('https://hooks.example.com/x').hostname).toBe('hooks.example.com');
+    expect(checkForwardUrl('http://localhost:3000/x').port).toBe('3000');
+    expect(() => checkForwardUrl('http://hooks.example.com/x')).toThrow(/must use https:\/\/, or http:\/\/ to localhost/);
+    expect(() => checkForwardUrl('ftp://127.0.0.1/x')).toThrow(/must use https/);
+  });
+
+  it('the command refuses a bad port or forward URL before listening, and needs a secret', async () => {
+    expect((await pay(['webhooks', 'listen', '--port', '70000', '--secret', SECRET])).stderr).toMatch(/--port must be a whole number from 0 to 65535/);
+    expect((await pay(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--forward-to', 'http://example.com/'])).code).toBe(2);
+    const r = await pay(['webhooks', 'listen', '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no webhook secret/);
+  });
+
+  it('the command says Ready on stderr and exits 0 on SIGTERM', async () => {
+    const run = pay(['webhooks', 'listen', '--port', '0', '--secret', SECRET]);
+    // Wait for the listener to be up (it registers its signal handler then), then signal it by
+    // calling that handler (a real kill would reach the test runner too).
+    const stops = () => process.listeners('SIGTERM').filter((l) => l.name === 'stop');
+    for (let i = 0; i < 200 && stops().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(stops()).toHaveLength(1);
+    (stops()[0] as () => void)();
+    const r = await run;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^Ready, listening on http:\/\/127\.0\.0\.1:\d+\/ \(Ctrl-C to stop\)\nStopped\.\n$/);
+    expect(stops()).toHaveLength(0);
+    expect(process.listeners('SIGINT').filter((l) => l.name === 'stop')).toHaveLength(0);
+  });
+});
