@@ -1,10 +1,21 @@
 // The entry: runs the commander tree and turns every failure into one error line and an exit
 // code (src/lib/handle-error.ts). `pay __complete` (shell completion of dynamic words) skips the
 // tree entirely.
+// Start-up path: this file, commander and the tree's declarations, one bundle. The error path
+// (errors.ts, handle-error.ts) loads only when something fails.
 import { CommanderError } from 'commander';
-import { ExitCode, UsageError } from './lib/errors.js';
-import { reportError } from './lib/handle-error.js';
-import { buildProgram } from './program.js';
+import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './commands/group-index.js';
+import type { GroupSpec } from './commands/spec.js';
+import { createProgram } from './program-core.js';
+
+/** Specs for the groups argv names; heads (name and summary) for the others. */
+async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
+  return Promise.all(
+    (Object.keys(GROUP_HEADS) as GroupName[]).map((name) =>
+      argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, columns: [], verbs: [] },
+    ),
+  );
+}
 
 /** Output mode for errors, read from argv (the parse may have failed before options exist). */
 function wantsJsonErrors(argv: readonly string[]): boolean {
@@ -25,18 +36,23 @@ function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
 const ZERO_EXIT = new Set(['commander.helpDisplayed', 'commander.version']);
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
-  const program = buildProgram();
+  const program = createProgram(await groupsFor(argv));
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return ExitCode.OK;
+    return 0;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (ZERO_EXIT.has(err.code)) return ExitCode.OK;
+      // --version and --help end through exitOverride: not errors, and no error code to load.
+      if (ZERO_EXIT.has(err.code)) return 0;
       // A group without a verb: commander has printed its help on stderr. Bare `pay` is not an error.
-      if (err.code === 'commander.help') return argv.length === 0 ? ExitCode.OK : ExitCode.USAGE;
+      if (err.code === 'commander.help') return argv.length === 0 ? 0 : 2;
+    }
+    const { UsageError } = await import('./lib/errors.js');
+    if (err instanceof CommanderError) {
       const message = err.message.replace(/^error:\s*/i, '');
       err = new UsageError(message, { hint: 'add --help for usage' });
     }
+    const { reportError } = await import('./lib/handle-error.js');
     return reportError(err, {
       err: (t) => void process.stderr.write(t),
       json: wantsJsonErrors(argv),
@@ -50,10 +66,14 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
 });
 
-const argv = process.argv.slice(2);
-if (argv[0] === '__complete') {
-  const { complete } = await import('./commands/completion/dynamic.js');
-  process.exitCode = complete(argv.slice(1));
-} else {
-  process.exitCode = await main(argv);
+async function run(argv: readonly string[]): Promise<number> {
+  if (argv[0] === '__complete') {
+    const { complete } = await import('./commands/completion/dynamic.js');
+    return complete(argv.slice(1));
+  }
+  return main(argv);
 }
+
+void run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -8,7 +8,6 @@ import { resolveSettings, type GlobalFlags, type Settings } from '../config/sett
 import { ConfigStore } from '../config/store.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from './errors.js';
-import { VERSION } from './version.js';
 
 export interface Factory {
   readonly io: IOStreams;
@@ -77,7 +76,7 @@ export function createFactory(init: FactoryInit): Factory {
         baseUrl: s.baseUrl.value,
         apiKey: s.apiKey.value,
         tenant: s.tenant.value,
-        userAgent: `pay-cli/${VERSION}`,
+        userAgent: `pay-cli/${payVersion()}`,
         timeoutMs: s.timeoutMs.value,
         maxRetries: s.maxRetries.value,
         credentialLabel: label,
@@ -95,4 +94,11 @@ export function createFactory(init: FactoryInit): Factory {
 function backoffFromEnv(env: NodeJS.ProcessEnv): { backoffBaseMs?: number } {
   const n = Number(env.PAY_RETRY_BASE_MS);
   return env.PAY_RETRY_BASE_MS && Number.isFinite(n) && n >= 0 ? { backoffBaseMs: n } : {};
+}
+
+// Inlined by esbuild's define (the same expression as version.ts): importing version.ts here would
+// make it a chunk shared with the entry, one more file on every start-up.
+declare const __PAY_VERSION__: string | undefined;
+function payVersion(): string {
+  return typeof __PAY_VERSION__ === 'string' ? __PAY_VERSION__ : '0.0.0-dev';
 }

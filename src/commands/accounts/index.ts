@@ -1,12 +1,12 @@
 // pay accounts: internal accounts holding balances.
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
 
 export const accounts: GroupSpec = {
-  name: 'accounts',
+  ...GROUP_HEADS['accounts'],
   noun: 'account',
-  summary: 'Create and manage internal accounts and their balances',
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'CUSTOMER', path: 'customer_id' },

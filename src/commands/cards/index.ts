@@ -1,5 +1,6 @@
 // pay cards: virtual and physical cards on an account.
 import type { GroupSpec, VerbSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
 const EX_CARD = 'card_0123456789abcdefghijklmn';
@@ -23,9 +24,8 @@ function cardAction(name: string, summary: string, done: string, status: string,
 }
 
 export const cards: GroupSpec = {
-  name: 'cards',
+  ...GROUP_HEADS['cards'],
   noun: 'card',
-  summary: 'Issue virtual and physical cards; freeze, unfreeze and terminate them',
   description:
     'Virtual cards are active at once; physical cards start inactive until shipped and activated.\n' +
     'active ⇄ frozen; any card can be terminated (final). pay never shows a full card number or CVV.',

@@ -1,5 +1,6 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const COL_ID = { name: '<id>', description: 'collection id (col_…)', idPrefix: 'col_' };
 const EX_COL = 'col_0123456789abcdefghijklmn';
@@ -7,9 +8,8 @@ export const COLLECTION_METHODS = ['card', 'bank_transfer', 'mobile_money'] as c
 export const MOBILE_PROVIDERS = ['mpesa', 'mtn', 'airtel'] as const;
 
 export const collections: GroupSpec = {
-  name: 'collections',
+  ...GROUP_HEADS['collections'],
   noun: 'collection',
-  summary: 'Collect money into an account by card, bank transfer or mobile money',
   description: 'A collection is pending until it succeeds (the account is credited) or fails with a failure_reason.',
   columns: [
     { header: 'ID', path: 'id' },

@@ -1,5 +1,6 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
 import type { FlagSpec, GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
@@ -25,9 +26,8 @@ const optional = (flags: FlagSpec[]) => flags.map(({ required: _r, ...rest }) =>
 const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
 
 export const customers: GroupSpec = {
-  name: 'customers',
+  ...GROUP_HEADS['customers'],
   noun: 'customer',
-  summary: 'Create and manage customer profiles',
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'FIRST NAME', path: 'first_name' },

@@ -1,13 +1,13 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };
 const EX_EA = 'ea_0123456789abcdefghijklmn';
 
 export const externalAccounts: GroupSpec = {
-  name: 'external-accounts',
+  ...GROUP_HEADS['external-accounts'],
   noun: 'external account',
-  summary: 'Add and manage customers\' bank accounts outside the service (payout destinations)',
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'CUSTOMER', path: 'customer_id' },

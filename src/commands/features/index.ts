@@ -1,6 +1,7 @@
 // pay features: the product features a customer can use, and switching them on.
 import type { Column } from '../../io/output.js';
 import type { FlagSpec, GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 export const FEATURE_KEYS = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx', 'international_transfers'] as const;
 
@@ -18,9 +19,8 @@ const statusColumns: Column[] = [
 ];
 
 export const features: GroupSpec = {
-  name: 'features',
+  ...GROUP_HEADS['features'],
   noun: 'feature',
-  summary: 'List product features, check and activate them for a customer',
   description: 'Features marked requires_kyc need the customer\'s KYC to be approved before they can be activated.',
   columns: [
     { header: 'KEY', path: 'key' },

@@ -2,6 +2,7 @@
 // Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
 import type { Column } from '../../io/output.js';
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const EX_FXQ = 'fxq_0123456789abcdefghijklmn';
 const EX_FXT = 'fxt_0123456789abcdefghijklmn';
@@ -17,9 +18,8 @@ const quoteColumns: Column[] = [
 ];
 
 export const fx: GroupSpec = {
-  name: 'fx',
+  ...GROUP_HEADS['fx'],
   noun: 'FX trade',
-  summary: 'Exchange rates, quotes and currency trades between accounts',
   description:
     'Convert money in two steps: pay fx quote locks a rate for 60 seconds; pay fx trade <quote-id> moves the money between two accounts of the customer at that rate.\n' +
     'pay fx trades lists trades; get-quote and get-trade show one.',

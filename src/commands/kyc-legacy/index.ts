@@ -2,14 +2,13 @@
 // still use them. Every call warns on stderr and names the `pay kyc` equivalent.
 import { documentFlags, documentsTable, kycColumns, levelFlag } from '../kyc/index.js';
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
 
 export const kycLegacy: GroupSpec = {
-  name: 'kyc-legacy',
+  ...GROUP_HEADS['kyc-legacy'],
   noun: 'KYC verification',
-  summary: 'KYC over the deprecated /kyc endpoints',
-  deprecated: { use: 'pay kyc' },
   columns: kycColumns,
   verbs: [
     {

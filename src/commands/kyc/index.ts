@@ -1,6 +1,7 @@
 // pay kyc: identity verification of a customer (start, send documents, follow the status).
 import type { Column } from '../../io/output.js';
 import type { FlagSpec, GroupSpec, SubTableSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 export const KYC_LEVELS = ['basic', 'enhanced'] as const;
 export const DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
@@ -48,9 +49,8 @@ export const documentFlags: FlagSpec[] = [
 ];
 
 export const kyc: GroupSpec = {
-  name: 'kyc',
+  ...GROUP_HEADS['kyc'],
   noun: 'KYC verification',
-  summary: 'Verify customers\' identity: start a check, submit documents, follow the status',
   description:
     'A verification goes pending → in_review (first document) → approved or rejected.\n' +
     'Sandbox: a document number ending in 0000 is rejected.',

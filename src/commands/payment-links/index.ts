@@ -1,14 +1,14 @@
 // pay payment-links: a URL a payer opens to pay crypto into a wallet.
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const PLINK_ID = { name: '<id>', description: 'payment link id (plink_…)', idPrefix: 'plink_' };
 const EX_PLINK = 'plink_0123456789abcdefghijklmn';
 export const ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
 
 export const paymentLinks: GroupSpec = {
-  name: 'payment-links',
+  ...GROUP_HEADS['payment-links'],
   noun: 'payment link',
-  summary: 'Create and manage crypto payment links into a wallet',
   description: 'A link is active until it is paid, disabled, or passes its expiry.',
   columns: [
     { header: 'ID', path: 'id' },

@@ -1,14 +1,14 @@
 // pay transactions: the ledger postings on customer accounts and wallets (read-only).
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const EX_TXN = 'txn_0123456789abcdefghijklmn';
 export const TRANSACTION_TYPES = ['transfer', 'collection', 'fx_trade', 'reversal'] as const;
 export const TRANSACTION_STATUSES = ['pending', 'posted', 'voided'] as const;
 
 export const transactions: GroupSpec = {
-  name: 'transactions',
+  ...GROUP_HEADS['transactions'],
   noun: 'transaction',
-  summary: 'Browse the ledger: every credit and debit on accounts and wallets',
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'ACCOUNT', path: 'account_id' },

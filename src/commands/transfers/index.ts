@@ -1,14 +1,14 @@
 // pay transfers: move money from an account to another account or an external account.
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const TRANSFER_ID = { name: '<id>', description: 'transfer id (tr_…)', idPrefix: 'tr_' };
 const EX_TR = 'tr_0123456789abcdefghijklmn';
 export const TRANSFER_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
 
 export const transfers: GroupSpec = {
-  name: 'transfers',
+  ...GROUP_HEADS['transfers'],
   noun: 'transfer',
-  summary: 'Send money between accounts and to external accounts',
   description: 'A transfer is pending until it settles: completed, or failed with a failure_reason; a pending one can be cancelled.',
   columns: [
     { header: 'ID', path: 'id' },

@@ -1,5 +1,6 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const WAL_ID = { name: '<id>', description: 'wallet id (wal_…)', idPrefix: 'wal_' };
 const EX_WAL = 'wal_0123456789abcdefghijklmn';
@@ -14,9 +15,8 @@ export const ASSET_NETWORKS: Readonly<Record<string, readonly string[]>> = {
 };
 
 export const wallets: GroupSpec = {
-  name: 'wallets',
+  ...GROUP_HEADS['wallets'],
   noun: 'wallet',
-  summary: 'Create and inspect customers\' crypto wallets',
   description: 'Asset and network pairs: BTC/bitcoin, ETH/ethereum, USDC/ethereum|polygon, USDT/ethereum|tron.',
   columns: [
     { header: 'ID', path: 'id' },

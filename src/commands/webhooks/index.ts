@@ -1,6 +1,7 @@
 // pay webhooks: delivery history of events, re-delivery, and two local tools that call no API:
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
 import type { GroupSpec } from '../spec.js';
+import { GROUP_HEADS } from '../group-index.js';
 
 const EVT_ID = { name: '<id>', description: 'event id (evt_…)', idPrefix: 'evt_' };
 const EX_EVT = 'evt_0123456789abcdefghijklmn';
@@ -23,9 +24,8 @@ export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'disabled'] 
 const SECRET_HELP = 'webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile\'s webhook secret)';
 
 export const webhooks: GroupSpec = {
-  name: 'webhooks',
+  ...GROUP_HEADS['webhooks'],
   noun: 'event',
-  summary: 'Webhook events and their deliveries; verify signatures and receive deliveries locally',
   description:
     'Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers). ' +
     'verify and listen check signatures in constant time and refuse timestamps more than 5 minutes away; they call no API.',

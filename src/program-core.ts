@@ -1,0 +1,44 @@
+// The commander tree from the groups given (cheap: data and closures only). Every action
+// `await import()`s its implementation. src/program.ts builds the whole tree (tests, completion
+// generator); the entry (src/cli.ts) builds it with only the specs argv names.
+import { Command, Option } from 'commander';
+import { registerGroup } from './commands/registry.js';
+import type { GroupSpec } from './commands/spec.js';
+import { registerTooling } from './commands/tooling.js';
+import { VERSION } from './lib/version.js';
+
+/** Groups without verbs (heads only) show in root help; a verb of theirs cannot be reached. */
+export function createProgram(groups: readonly GroupSpec[]): Command {
+  const program = new Command('pay');
+  program
+    .version(VERSION, '-v, --version', 'print the version')
+    .description('Operate the payments and banking service from the command line: customers, accounts, transfers, cards, FX and more.')
+    .usage('<group> <action> [arguments] [flags]')
+    .helpOption('-h, --help', 'show help for a command')
+    .exitOverride()
+    .configureOutput({ outputError: () => {} })
+    .showSuggestionAfterError(true)
+    .optionsGroup('Global flags:')
+    .option('-p, --profile <name>', 'stored profile to use (env PAY_PROFILE)')
+    .option('--live', 'use the Live key pair (env PAY_MODE=live); Sandbox is the default')
+    .option('--api-key <key>', 'secret key override (env PAY_API_KEY; visible in ps, prefer the env or a profile)')
+    .option('--tenant <id>', 'business id sent as x-tenant-id (env PAY_TENANT_ID)')
+    .option('--base-url <url>', 'service address ending in /v1/ (env PAY_BASE_URL)')
+    .option('--no-input', 'never prompt (env PAY_NO_INPUT=1, or CI set)')
+    .option('--timeout <seconds>', 'per-attempt timeout, default 30 (env PAY_TIMEOUT)')
+    .option('--max-retries <n>', 'retries on network errors, 429 and 5xx, default 3 (env PAY_MAX_RETRIES)')
+    .option('--debug', 'log requests and responses to stderr, keys redacted (env PAY_DEBUG=1)')
+    .addOption(new Option('--no-color', 'no colours (env NO_COLOR)'));
+
+  program.commandsGroup('Resource commands:');
+  for (const group of groups) registerGroup(program, group);
+  program.commandsGroup('Tooling commands:');
+  registerTooling(program);
+
+  program.addHelpText(
+    'after',
+    '\nExamples:\n  $ pay login\n  $ pay customers list\n  $ pay transfers send --from acc_… --to acc_… --amount 10.50 --currency USD\n' +
+      '\nLearn more:\n  pay <group> --help, pay help environment, pay help exit-codes\n  Docs: README.md in the pay repository, and `pay openapi` for the API contract\n',
+  );
+  return program;
+}
