@@ -16,7 +16,7 @@ export interface BulkOptions {
   path: string;
   rows: AsyncIterable<Row>;
   /** Row → request body, or throws a UsageError naming the field at fault. */
-  toBody: (row: Record<string, unknown>) => Record<string, unknown>;
+  toBody: (row: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Input identity (e.g. tenant, mode, file name); part of every key. */
   identity: string;
   concurrency: number;
@@ -74,7 +74,7 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     if (row.error || !row.value) return emit({ line: row.line, status: 'failed', error: row.error ?? 'empty row' });
     let body: Record<string, unknown>;
     try {
-      body = o.toBody(row.value);
+      body = await o.toBody(row.value);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       return emit({ line: row.line, status: 'failed', error: err.message });

@@ -40,6 +40,10 @@ export async function runVerbWith(f: Factory, ctx: VerbContext): Promise<void> {
   if (deprecated) {
     f.io.err(`warning: "pay ${group.name} ${verb.name}" uses a deprecated API; use "${deprecated.use}" instead\n`);
   }
+  if (ctx.opts.fromFile !== undefined && verb.kind === 'create') {
+    const { runBulkVerb } = await import('./bulk.js');
+    return runBulkVerb(f, ctx);
+  }
   if (verb.impl) {
     const mod = await verb.impl();
     return mod.run(f, ctx);

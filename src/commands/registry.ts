@@ -28,6 +28,14 @@ export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   if (verb.body) cmd.option('--data <json>', 'request body as JSON, @file or @- for stdin; flags override its fields');
   if (verb.method === 'POST') cmd.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
   if (verb.confirmLive) cmd.option('-y, --yes', 'do not ask for confirmation (needed in live mode without a terminal)');
+  if (verb.kind === 'create') {
+    cmd
+      .option('--from-file <file>', 'create one per row of an NDJSON, CSV or JSON-array file ("-" for stdin); flags apply to every row')
+      .option('--concurrency <n>', 'with --from-file: requests in flight (1-256)', '8')
+      .option('--resume <results>', 'with --from-file: skip the rows a previous run\'s results (its stdout) say were created')
+      .option('--fail-fast', 'with --from-file: stop at the first failed row')
+      .option('--batch-id <id>', 'with --from-file: the input\'s identity in the idempotency keys (default: the file name)');
+  }
   return cmd;
 }
 

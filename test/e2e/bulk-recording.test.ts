@@ -1,0 +1,76 @@
+// Bulk create against a recording server: per-row results, deterministic keys, invalid rows,
+// --resume, exit codes.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { cleanEnv, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
+
+const KEY = 'sk_test_BulkBulkBulkBulkBulkBulkBulk1234';
+let server: RecordingServer;
+let dir: string;
+beforeAll(async () => {
+  registerSecret(KEY);
+  server = await startRecordingServer({ status: 201, body: { id: 'acc_0123456789abcdefghijklmn' } });
+  dir = tempDir('pay-bulk-');
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+const env = () => cleanEnv({ PAY_BASE_URL: server.baseUrl, PAY_API_KEY: KEY, PAY_TENANT_ID: 'biz_1' });
+const CUS = 'cus_0123456789abcdefghijklmn';
+
+describe('accounts create --from-file', () => {
+  const csv = `customer_id,currency,nickname\n${CUS},USD,One\n${CUS},USD,"Two, quoted"\ncus_bad,USD,Three\n${CUS},EUR,Four\n`;
+
+  it('creates a row per line, reports the bad row with its line and field, exits 1', async () => {
+    const file = join(dir, 'accounts.csv');
+    writeFileSync(file, csv);
+    const r = await runPay(['accounts', 'create', '--from-file', file, '--type', 'savings', '--concurrency', '2'], { env: env() });
+    expect(r.code).toBe(1);
+    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).sort((a, b) => a.line - b.line);
+    expect(results.map((x) => [x.line, x.status])).toEqual([[2, 'created'], [3, 'created'], [4, 'failed'], [5, 'created']]);
+    expect(results[2].error).toMatch(/^customer_id must be an id like cus_/);
+    expect(server.requests).toHaveLength(3);
+    const bodies = server.requests.map((q) => q.json as Record<string, unknown>).sort((a, b) => String(a.nickname).localeCompare(String(b.nickname)));
+    expect(bodies).toEqual([
+      { customer_id: CUS, currency: 'EUR', nickname: 'Four', type: 'savings' },
+      { customer_id: CUS, currency: 'USD', nickname: 'One', type: 'savings' },
+      { customer_id: CUS, currency: 'USD', nickname: 'Two, quoted', type: 'savings' },
+    ]);
+    expect(r.stderr).toMatch(/^accounts create: 4 rows: 3 created, 0 replayed, 0 skipped, 1 failed in /m);
+    expect(r.stderr).toMatch(/^error: 1 of 4 rows failed$/m);
+
+    // The same file again: the same keys, so the service replays instead of duplicating.
+    const keys = server.requests.map((q) => q.headers['idempotency-key']).sort();
+    expect(keys.every((k) => /^bulk_[0-9a-f]{40}$/.test(String(k)))).toBe(true);
+    server.requests.length = 0;
+    await runPay(['accounts', 'create', '--from-file', file, '--type', 'savings'], { env: env() });
+    expect(server.requests.map((q) => q.headers['idempotency-key']).sort()).toEqual(keys);
+
+    // --resume: rows the results say were created are not sent again.
+    const results1 = join(dir, 'results.ndjson');
+    writeFileSync(results1, r.stdout);
+    server.requests.length = 0;
+    const again = await runPay(['accounts', 'create', '--from-file', file, '--type', 'savings', '--resume', results1], { env: env() });
+    expect(server.requests).toHaveLength(0);
+    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).status).sort()).toEqual(['failed', 'skipped', 'skipped', 'skipped']);
+  });
+
+  it('reads NDJSON from stdin; the key depends on --batch-id', async () => {
+    const rows = `{"customer_id":"${CUS}","currency":"USD"}\n`;
+    await runPay(['accounts', 'create', '--from-file', '-'], { env: env(), stdin: rows });
+    await runPay(['accounts', 'create', '--from-file', '-', '--batch-id', 'other'], { env: env(), stdin: rows });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0]!.headers['idempotency-key']).not.toBe(server.requests[1]!.headers['idempotency-key']);
+  });
+
+  it('refuses --data with --from-file and a missing file (exit 2, nothing sent)', async () => {
+    expect((await runPay(['accounts', 'create', '--from-file', '-', '--data', '{}'], { env: env() })).code).toBe(2);
+    const missing = await runPay(['accounts', 'create', '--from-file', join(dir, 'nope.csv')], { env: env() });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^error: cannot read the input file \(no such file\)$/m);
+    expect(server.requests).toHaveLength(0);
+  });
+});
