@@ -56,12 +56,13 @@ export function createPrompter(io: IOStreams): Prompter {
       guard(
         search<string>(
           {
-            message: `${message}${opts.optional ? ' (optional, Enter on "skip")' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`,
+            message: `${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`,
             source: (term) => {
               const t = (term ?? '').trim();
               const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: c, value: c }));
               if (opts.open && t && !choices.includes(t)) list.push({ name: `${t} (other)`, value: t });
-              if (opts.optional && !t) list.push({ name: 'skip', value: '' });
+              // First, so that Enter alone skips an optional field, as it does at a text prompt.
+              if (opts.optional && !t) list.unshift({ name: 'skip', value: '' });
               return list;
             },
           },

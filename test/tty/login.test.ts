@@ -1,0 +1,114 @@
+// `pay login` typed into a real pseudo-terminal (tmux): the secret key is never shown (only
+// mask characters), the profile lands in PAY_CONFIG_DIR/config.json with mode 0600 in a 0700
+// folder (contract section 3), and `pay profiles list` shows the key masked, never whole.
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+
+const KEY = 'sk_test_Hn3Rb7Xq1Wd5Mz9Kc2Vt6Lp4Jf8Gs0Ya';
+const PUBLIC_KEY = 'pk_test_Ue5Ni1Ow7Qa3Sy9Er4Dt2Fg6Hj8Kl0Zx';
+
+let panes: Pane[] = [];
+
+afterAll(() => removeScratch());
+afterEach(async () => {
+  await Promise.all(panes.map((p) => p.kill()));
+  panes = [];
+});
+
+async function open(args: string[], env: Record<string, string>): Promise<Pane> {
+  const p = await Pane.pay(args, { env });
+  panes.push(p);
+  return p;
+}
+
+/** Runs of 6 characters of the key's random part: none may be on screen (the last 4 may, in the mask). */
+function keyFragments(key: string): string[] {
+  const body = key.replace(/^sk_(test|live)_/, '');
+  const out: string[] = [];
+  for (let i = 0; i + 6 <= body.length; i++) out.push(body.slice(i, i + 6));
+  return out;
+}
+
+function expectNoKeyOnScreen(screen: string): void {
+  expect(screen).not.toContain(KEY);
+  const shown = keyFragments(KEY).filter((f) => screen.includes(f));
+  expect(shown, `parts of the secret key are on screen:\n${screen}`).toEqual([]);
+}
+
+describeTty('pay login in a real terminal (tmux)', () => {
+  it('hides the secret key, stores the profile privately, and profiles list shows it masked', async () => {
+    const root = scratchDir('pay-tty-login-');
+    const configDir = join(root, 'config');
+    const env = { PAY_CONFIG_DIR: configDir };
+
+    const login = await open(['login'], env);
+    await login.waitForPrompt('Secret key');
+    await login.type(KEY);
+    // The typed key shows as mask characters only.
+    const typing = await login.waitFor((s) => s.includes('*'.repeat(KEY.length)));
+    expectNoKeyOnScreen(typing);
+    await login.keys('Enter');
+    await login.answer('Public key', PUBLIC_KEY);
+    await login.answer('Tenant id', 'biz_1');
+    await login.answer('Webhook secret', ''); // optional: Enter skips it
+    const { code, screen } = await login.finish();
+    expect(code, screen).toBe(0);
+    expectNoKeyOnScreen(screen);
+    expect(screen).toMatch(/✓ Logged in: profile "default" \(sandbox\)/);
+    expect(screen).toContain(`sk_test_…${KEY.slice(-4)}`);
+
+    // The config file holds the key, readable by its owner only, in a folder only its owner can enter.
+    const file = join(configDir, 'config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8')) as {
+      current_profile?: string;
+      profiles: Record<string, { tenant_id?: string; sandbox?: Record<string, string> }>;
+    };
+    expect(config.profiles.default?.sandbox?.secret_key).toBe(KEY);
+    expect(config.profiles.default?.sandbox?.public_key).toBe(PUBLIC_KEY);
+    expect(config.profiles.default?.sandbox).not.toHaveProperty('webhook_secret');
+    expect(config.profiles.default?.tenant_id).toBe('biz_1');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+
+    // Re-tightened on every write: loosen both, log in again (same key), and look again.
+    chmodSync(file, 0o644);
+    chmodSync(configDir, 0o755);
+    const again = await open(['login', '--tenant', 'biz_1', '--public-key', PUBLIC_KEY], env);
+    await again.answer('Secret key', KEY);
+    await again.answer('Webhook secret', '');
+    const second = await again.finish();
+    expect(second.code, second.screen).toBe(0);
+    expectNoKeyOnScreen(second.screen);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+
+    // profiles list on a terminal: the key masked as sk_test_… and its last 4 characters.
+    const list = await open(['profiles', 'list'], env);
+    const { code: listCode, screen: listed } = await list.finish();
+    expect(listCode, listed).toBe(0);
+    expect(listed).toMatch(/\bdefault\b/);
+    expect(listed).toContain('biz_1');
+    expect(listed).toContain(`sk_test_…${KEY.slice(-4)}`);
+    expectNoKeyOnScreen(listed);
+  });
+
+  it('Ctrl-C at the secret key prompt: exit 130, one line, nothing stored, nothing shown', async () => {
+    const configDir = join(scratchDir('pay-tty-login-'), 'config');
+    const p = await open(['login'], { PAY_CONFIG_DIR: configDir });
+    await p.waitForPrompt('Secret key');
+    await p.type(KEY.slice(0, 20));
+    await p.waitFor('*'.repeat(20));
+    await p.keys('C-c');
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(130);
+    const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');
+    expect(lines[lines.length - 1]).toMatch(/^error: .*cancel/i);
+    expect(lines.filter((l) => /^error:/.test(l))).toHaveLength(1);
+    expect(screen).not.toMatch(/^\s+at |Error:/m);
+    expect(screen).not.toContain(KEY.slice(8, 20));
+    const file = join(configDir, 'config.json');
+    if (existsSync(file)) expect(JSON.stringify(JSON.parse(readFileSync(file, 'utf8')))).not.toContain(KEY.slice(0, 20));
+  });
+});

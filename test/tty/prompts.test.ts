@@ -1,0 +1,240 @@
+// `pay customers create` with no flags, typed into a real pseudo-terminal (tmux): every prompt
+// in the contract's order (section 7), each validation shown on screen and then corrected,
+// and the one POST that results, read back from a recording server. Ctrl-C at a prompt: one
+// line, exit 130, nothing sent.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { PAY_BIN } from '../helpers/run-pay.js';
+import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+
+const KEY = 'sk_test_Tq4Wm8Zr2Kx6Pn0Vb3Yh7Jc5Ld9Fs1Ga';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const CUSTOMER_ID = 'cus_0123456789abcdefghijklmn';
+
+const EXPECTED_BODY = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+447700900123',
+  type: 'business',
+  date_of_birth: '1990-12-10',
+  address: {
+    address_line1: '12 St James Square',
+    city: 'London',
+    country: 'GB',
+    postal_code: 'SW1Y 4JH',
+    state: 'GB-LND',
+  },
+};
+
+/** The prompt labels, in the order contract section 7 and src/commands/customers fix. */
+const PROMPT_ORDER = [
+  'First name',
+  'Last name',
+  'Middle name',
+  'E-mail',
+  'Phone',
+  'Customer type',
+  'Gender',
+  'Date of birth',
+  'Street',
+  'City',
+  'Country',
+  'Postal code',
+  'State',
+];
+
+let server: RecordingServer;
+let pane: Pane | undefined;
+
+beforeAll(async () => {
+  server = await startRecordingServer();
+});
+afterAll(async () => {
+  await server?.close();
+  removeScratch();
+});
+afterEach(async () => {
+  await pane?.kill();
+  pane = undefined;
+  server.requests.length = 0;
+  server.queue.length = 0;
+});
+
+/** What the pane gets: the service, a sandbox key, a tenant, a fresh config folder; no CI, no PAY_NO_INPUT. */
+function paneEnv(): Record<string, string> {
+  return { PAY_BASE_URL: server.baseUrl, PAY_API_KEY: KEY, PAY_TENANT_ID: 'biz_1', PAY_CONFIG_DIR: scratchDir('pay-tty-config-') };
+}
+
+/** The items of the active list prompt, and which one the cursor (❯) is on. */
+function listItems(screen: string): { items: string[]; active: number } {
+  const lines = screen.split('\n');
+  const start = lines.lastIndexOf(activePrompt(screen) ?? '');
+  const items: string[] = [];
+  let active = -1;
+  for (const line of lines.slice(start + 1)) {
+    const m = /^([❯ ]) (\S.*?)\s*$/.exec(line);
+    if (!m) break;
+    if (m[1] === '❯') active = items.length;
+    items.push(m[2]!);
+  }
+  return { items, active };
+}
+
+/** Moves the cursor of the active list prompt to `item` with the arrow keys, one key at a time, then presses Enter. */
+async function pick(p: Pane, label: string, item: string): Promise<void> {
+  const screen = await p.waitFor((s) => (activePrompt(s)?.startsWith(`? ${label}`) ?? false) && listItems(s).active >= 0);
+  const { items } = listItems(screen);
+  const target = items.indexOf(item);
+  expect(target, `"${item}" is offered at the ${label} prompt; offered: ${items.join(', ')}`).toBeGreaterThanOrEqual(0);
+  for (let active = listItems(screen).active; active !== target; ) {
+    const next = active + (target > active ? 1 : -1);
+    await p.keys(target > active ? 'Down' : 'Up');
+    await p.waitFor((s) => listItems(s).active === next);
+    active = next;
+  }
+  await p.keys('Enter');
+}
+
+/** Types a wrong answer, checks the validation message on screen, clears the line and types the right one. */
+async function answerAfterError(p: Pane, label: string, wrong: string, message: string | RegExp, right: string): Promise<void> {
+  await p.answer(label, wrong);
+  const screen = await p.waitFor((s) => {
+    const tail = s.split('\n').slice(-3).join('\n');
+    return typeof message === 'string' ? tail.includes(message) : message.test(tail);
+  });
+  // Still the same prompt: the wrong value was refused, not taken.
+  expect(activePrompt(screen)).toMatch(new RegExp(`^\\? ${label.replace(/[()+.]/g, '\\$&')}`));
+  await p.keys('C-u');
+  await p.type(right);
+  await p.keys('Enter');
+}
+
+describeTty('pay customers create: the prompts in a real terminal (tmux)', () => {
+  it('asks every field in order, validates as it goes, and sends one seed-shaped POST', async () => {
+    server.queue.push({
+      status: 201,
+      body: { id: CUSTOMER_ID, object: 'customer', ...EXPECTED_BODY, kyc_status: 'pending', created_at: '2026-11-20T10:00:00.000Z' },
+    });
+    const futureYear = new Date().getUTCFullYear() + 1;
+    const p = (pane = await Pane.pay(['customers', 'create'], { env: paneEnv() }));
+
+    await p.answer('First name', 'Ada');
+    await p.answer('Last name', 'Lovelace');
+    await p.answer('Middle name', ''); // optional: Enter skips it
+    await answerAfterError(p, 'E-mail', 'ada@', 'must be an e-mail address', 'ada@example.com');
+    await answerAfterError(p, 'Phone', '447700900123', 'must be in international format', '+447700900123');
+    await pick(p, 'Customer type', 'business');
+    await pick(p, 'Gender', 'skip');
+    await answerAfterError(p, 'Date of birth', `${futureYear}-01-01`, 'must not be in the future', '1990-12-10');
+    await p.answer('Street', '12 St James Square');
+    await p.answer('City', 'London');
+    await p.answer('Country', 'gb'); // lower case is accepted and sent upper case
+    await p.answer('Postal code', 'SW1Y 4JH');
+    await answerAfterError(p, 'State', 'US-CA', /must start with the country code GB-/, 'GB-LND');
+
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(0);
+
+    // Every prompt was asked, once, in the contract's order.
+    const answered = screen
+      .split('\n')
+      .filter((l) => l.startsWith('✔ '))
+      .map((l) => PROMPT_ORDER.find((label) => l.startsWith(`✔ ${label}`)) ?? l);
+    expect(answered).toEqual(PROMPT_ORDER);
+    expect(screen).toContain(`✓ Created customer ${CUSTOMER_ID}`);
+    expect(screen).not.toContain(KEY);
+
+    // Exactly one request: the POST, with the body as the seed's section 2 shapes it.
+    expect(server.requests).toHaveLength(1);
+    const req = server.requests[0]!;
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/v1/customers');
+    expect(req.json).toEqual(EXPECTED_BODY);
+    expect(req.headers['idempotency-key']).toMatch(UUID);
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['api-key']).toBe(KEY);
+    expect(req.headers['x-tenant-id']).toBe('biz_1');
+  });
+
+  it('Enter alone at an optional choice prompt (Gender) skips the field (contract section 7)', async () => {
+    server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
+    const p = (pane = await Pane.pay(
+      ['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123',
+        '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB',
+        '--state', 'GB-LND', '--middle-name', 'King'],
+      { env: paneEnv() },
+    ));
+    // Left to ask: the optional Gender, then the required postal code. At Gender the user
+    // presses Enter without choosing anything.
+    await p.waitFor((s) => (activePrompt(s)?.startsWith('? Gender') ?? false) && listItems(s).active >= 0);
+    await p.keys('Enter');
+    await p.answer('Postal code', 'SW1A 1AA');
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.json).not.toHaveProperty('gender');
+  });
+
+  it.each([
+    ['a text prompt (E-mail, half typed)', 'E-mail', 'ada@exa'],
+    ['a list prompt (Customer type)', 'Customer type', ''],
+  ])('Ctrl-C at %s: one line, exit 130, nothing sent', async (_what, label, typed) => {
+    const p = (pane = await Pane.pay(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King'], { env: paneEnv() }));
+    if (label === 'Customer type') {
+      await p.answer('E-mail', 'ada@example.com');
+      await p.answer('Phone', '+447700900123');
+    }
+    await p.waitForPrompt(label);
+    if (typed) {
+      await p.type(typed);
+      await p.waitFor((s) => activePrompt(s)?.includes(typed) ?? false);
+    }
+    await p.keys('C-c');
+
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(130);
+    const lines = linesBeforeExit(screen);
+    // What pay printed after the prompt it was at: one error line, nothing else.
+    const promptAt = lines.findIndex((l) => l.startsWith(`? ${label}`));
+    expect(promptAt).toBeGreaterThanOrEqual(0);
+    const after = lines.slice(promptAt + 1).filter((l) => l.trim() !== '' && !/^[❯ ] \S/.test(l) && !/navigate/.test(l));
+    expect(after).toEqual([expect.stringMatching(/^error: \S/)]);
+    expect(after[0]).toMatch(/cancel/i);
+    expect(screen).not.toMatch(/^\s+at /m);
+    expect(screen).not.toMatch(/Error:|ExitPromptError|node:internal/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('stdout redirected to a file: still prompts (on stderr), and the file gets only the created object', async () => {
+    const created = { id: CUSTOMER_ID, ...EXPECTED_BODY };
+    server.queue.push({ status: 201, body: created });
+    const out = join(scratchDir('pay-tty-out-'), 'customer.json');
+    const rest = ['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--phone', '+447700900123', '--type', 'business',
+      '--gender', 'female', '--date-of-birth', '1990-12-10', '--address-line1', '12 St James Square', '--city', 'London', '--country', 'GB',
+      '--postal-code', 'SW1Y 4JH', '--state', 'GB-LND'];
+    const p = (pane = await Pane.start(
+      ['sh', '-c', 'out=$1; shift; "$@" --json > "$out"; echo "EXIT:$?"', 'sh', out, process.execPath, PAY_BIN, 'customers', 'create', ...rest],
+      { env: paneEnv() },
+    ));
+    await p.answer('E-mail', 'ada@example.com');
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(created);
+    expect(screen).not.toContain('"first_name"'); // the object went to the file, not the terminal
+    expect(server.requests).toHaveLength(1);
+    expect((server.requests[0]!.json as { email?: string }).email).toBe('ada@example.com');
+  });
+
+  it.each([['PAY_NO_INPUT', '1'], ['CI', 'true']])('%s set in a terminal: no prompt, exit 2 naming the flags, nothing sent', async (name, value) => {
+    const p = (pane = await Pane.pay(['customers', 'create', '--first-name', 'Ada'], { env: { ...paneEnv(), [name]: value } }));
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(2);
+    expect(screen).not.toMatch(/^\? /m);
+    expect(screen).toMatch(/^error: missing required flags: .*--last-name.*--email/m);
+    expect(screen).not.toMatch(/--first-name/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
