@@ -1,0 +1,115 @@
+// `pay emulator start`: starts the emulator, prints where it is and its own test keys on stderr
+// (the one place whole keys are printed: they belong to this local emulator), optionally writes
+// a profile pointing at it, and runs until SIGINT or SIGTERM, then stops cleanly (exit 0).
+import { resolve } from 'node:path';
+import { checkProfileName, ConfigStore } from '../../config/store.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
+import { isRate, parseLatency, parseRateLimit } from '../../emulator/faults.js';
+import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
+import { checkUrl } from '../../lib/validate.js';
+import type { StartFlags } from './index.js';
+
+function options(f: StartFlags): EmulatorOptions {
+  const o: EmulatorOptions = { host: f.host, log: (line) => void process.stderr.write(`emulator: ${line}\n`) };
+  if (!f.host || !/^[A-Za-z0-9.:[\]-]+$/.test(f.host)) throw new UsageError(`invalid --host "${f.host}"`);
+  if (!/^\d{1,5}$/.test(f.port) || Number(f.port) > 65535) throw new UsageError(`invalid --port "${f.port}" (0-65535; 0 picks a free port)`);
+  o.port = Number(f.port);
+  if (f.dataDir !== undefined) {
+    if (f.dataDir.trim() === '') throw new UsageError('--data-dir needs a folder');
+    o.dataDir = resolve(f.dataDir);
+  }
+  if (f.webhookUrl !== undefined) {
+    const problem = checkUrl(f.webhookUrl);
+    if (problem) throw new UsageError(`invalid --webhook-url "${f.webhookUrl}": ${problem}`);
+    o.webhookUrl = f.webhookUrl;
+  }
+  const rate = (name: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = /^\d*\.?\d+$/.test(v) ? Number(v) : NaN;
+    if (!isRate(n)) throw new UsageError(`invalid ${name} "${v}" (a number from 0 to 1, e.g. 0.1)`);
+    return n;
+  };
+  o.failRate = rate('--fail-rate', f.failRate);
+  o.resetRate = rate('--reset-rate', f.resetRate);
+  if (f.latency !== undefined) {
+    const l = parseLatency(f.latency);
+    if (!l) throw new UsageError(`invalid --latency "${f.latency}" (MIN-MAX in ms, e.g. 50-200)`);
+    o.latencyMs = l;
+  }
+  if (f.rateLimit !== undefined) {
+    const r = parseRateLimit(f.rateLimit);
+    if (!r) throw new UsageError(`invalid --rate-limit "${f.rateLimit}" (requests per second, e.g. 20/s)`);
+    o.rateLimit = r;
+  }
+  if (f.settleAfter !== undefined) {
+    if (!/^\d{1,9}$/.test(f.settleAfter)) throw new UsageError(`invalid --settle-after "${f.settleAfter}" (milliseconds, e.g. 1000)`);
+    o.settleAfterMs = Number(f.settleAfter);
+  }
+  return o;
+}
+
+function configure(name: string, emu: Emulator): string {
+  const store = new ConfigStore(process.env.PAY_CONFIG_DIR || undefined);
+  store.saveProfile(name, {
+    tenant_id: emu.tenantId,
+    sandbox: { secret_key: emu.keys.sandbox.secret, public_key: emu.keys.sandbox.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.sandbox },
+    live: { secret_key: emu.keys.live.secret, public_key: emu.keys.live.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.live },
+  });
+  if (!store.currentProfile) store.setCurrentProfile(name);
+  return store.path;
+}
+
+function banner(emu: Emulator, o: EmulatorOptions, profile: string | undefined, configPath: string | undefined): string {
+  const rows: Array<[string, string]> = [
+    ['base URL', emu.baseUrl],
+    ['tenant id', emu.tenantId],
+    ['sandbox secret key', emu.keys.sandbox.secret],
+    ['sandbox public key', emu.keys.sandbox.public],
+    ['sandbox webhook secret', emu.webhookSecrets.sandbox],
+    ['live secret key', emu.keys.live.secret],
+    ['live public key', emu.keys.live.public],
+    ['live webhook secret', emu.webhookSecrets.live],
+    ['data', o.dataDir ? `${o.dataDir} (kept across restarts)` : 'in memory (lost on exit; --data-dir keeps it)'],
+    ['webhook URL', o.webhookUrl ?? 'none (events stay pending; POST /__emulator/webhook-url sets one)'],
+    ['settle after', `${o.settleAfterMs ?? 1000} ms`],
+  ];
+  const faults = [
+    o.failRate ? `fail ${o.failRate}` : '',
+    o.resetRate ? `reset ${o.resetRate}` : '',
+    o.latencyMs ? `latency ${o.latencyMs[0]}-${o.latencyMs[1]} ms` : '',
+    o.rateLimit ? `rate limit ${o.rateLimit.perSecond}/s` : '',
+  ].filter(Boolean);
+  if (faults.length) rows.push(['faults', faults.join(', ')]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  let out = `pay emulator listening on ${emu.url}\n` + rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n') + '\n';
+  out += 'These are the emulator\'s own test keys; do not use them anywhere else.\n';
+  if (profile) out += `Profile "${profile}" configured in ${configPath}: run pay -p ${profile} customers list\n`;
+  out += 'Press Ctrl-C to stop.\n';
+  return out;
+}
+
+export async function run(flags: StartFlags): Promise<void> {
+  const o = options(flags);
+  if (flags.configureProfile !== undefined) checkProfileName(flags.configureProfile);
+  let emu: Emulator;
+  try {
+    emu = await startEmulator(o);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const hint = e.code === 'EADDRINUSE' ? '--port 0 picks a free port' : e.code === 'EACCES' ? 'use a port above 1023' : undefined;
+    throw new PayError(`cannot start the emulator: ${e.message}`, ExitCode.ERROR, 'emulator_start', { hint, cause: err });
+  }
+  const stopped = new Promise<NodeJS.Signals>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+  try {
+    const configPath = flags.configureProfile ? configure(flags.configureProfile, emu) : undefined;
+    process.stderr.write(banner(emu, o, flags.configureProfile, configPath));
+    const signal = await stopped;
+    process.stderr.write(`${signal === 'SIGINT' ? '\n' : ''}stopping the emulator…\n`);
+  } finally {
+    await emu.stop();
+  }
+  process.stderr.write('emulator stopped\n');
+}

@@ -1,0 +1,30 @@
+// Generates the three completion scripts from the commander tree. Used by
+// src/scripts/gen-completions.mjs (writes completions/) and test/completions/drift.test.ts.
+import type { Command } from 'commander';
+import { buildProgram } from '../program.js';
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import { buildModel, type CompletionModel } from './model.js';
+import { zshScript } from './zsh.js';
+
+/** File name in completions/ → script text. */
+export const COMPLETION_FILES = { bash: 'pay.bash', zsh: '_pay', fish: 'pay.fish' } as const;
+
+export interface GeneratedCompletions {
+  model: CompletionModel;
+  files: Record<string, string>;
+}
+
+export function generateCompletions(program: Command = buildProgram()): GeneratedCompletions {
+  const model = buildModel(program);
+  return {
+    model,
+    files: {
+      [COMPLETION_FILES.bash]: bashScript(model),
+      [COMPLETION_FILES.zsh]: zshScript(model),
+      [COMPLETION_FILES.fish]: fishScript(model),
+    },
+  };
+}
+
+export { buildModel, bashScript, zshScript, fishScript };

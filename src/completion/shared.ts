@@ -1,0 +1,51 @@
+// Helpers the three script writers share: grouping case arms, quoting, the value kind of a flag.
+import type { CompletionModel, FlagModel } from './model.js';
+
+/** How a flag's value completes: `c` enum choices, `p` profile names, `a` anything (nothing offered), `''` no value. */
+export type ValueKind = 'c' | 'p' | 'a' | '';
+
+export function valueKind(flag: FlagModel): ValueKind {
+  if (!flag.takesValue) return '';
+  if (flag.dynamic === 'profiles') return 'p';
+  if (flag.choices?.length) return 'c';
+  return 'a';
+}
+
+/** Keeps insertion order; `add(key, item)` appends item to key's list. */
+export class Groups<T> {
+  readonly map = new Map<string, { value: T; items: string[] }>();
+  add(key: string, value: T, item: string): void {
+    const g = this.map.get(key);
+    if (g) {
+      if (!g.items.includes(item)) g.items.push(item);
+    } else this.map.set(key, { value, items: [item] });
+  }
+  *[Symbol.iterator](): IterableIterator<{ value: T; items: string[] }> {
+    yield* this.map.values();
+  }
+}
+
+/** POSIX single-quoted (bash and zsh). */
+export function sq(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export function pathKey(path: readonly string[]): string {
+  return path.join(' ');
+}
+
+/** Flags a command path accepts: its own, then the global ones. */
+export function flagsAt(model: CompletionModel, path: readonly string[]): FlagModel[] {
+  const cmd = model.commands.find((c) => pathKey(c.path) === pathKey(path));
+  return [...(cmd?.flags ?? []), ...model.globalFlags];
+}
+
+export function flagWords(flags: readonly FlagModel[]): string {
+  return flags.flatMap((f) => f.names).join(' ');
+}
+
+export const GENERATED_NOTE = [
+  'Generated from the pay command tree (src/completion/) by `npm run completions`; do not edit by hand.',
+  'Static words (commands, flags, enum values) are embedded below, so TAB does not start Node;',
+  'only profile names (-p/--profile, pay profiles use|show|remove) run `pay __complete profiles`.',
+];

@@ -1,0 +1,171 @@
+// Admin routes under /__emulator/ (not part of the contract; no Api-Key; loopback clients only):
+//   POST /__emulator/reset                    forget all data (keys and settings stay)
+//   POST /__emulator/clock/advance {seconds}  move the emulator clock forward
+//   GET  /__emulator/clock                    the emulator time
+//   POST /__emulator/faults {fail_rate, latency_ms: [a, b] | null, reset_rate, rate_limit: {per_second, burst} | "N/s" | null}
+//   GET  /__emulator/faults
+//   POST /__emulator/webhook-url {url | null} where events are delivered
+//   GET  /__emulator/requests                 the last 1000 API requests received
+//   GET  /__emulator/stats                    object counts per type, and more
+//   GET  /__emulator/ledger[?mode=&tenant=]   ledger entries with all postings, and system balances
+//   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)
+//   GET  /__emulator/health
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkUrl } from '../lib/validate.js';
+import type { App } from './app.js';
+import { iso } from './clock.js';
+import { isRate, type FaultSettings } from './faults.js';
+import { parseBody, readBody, send } from './http.js';
+import { exponent, fromMinor, toMinor } from './money.js';
+import { ApiProblem } from './problems.js';
+import { payLink } from './resources/crypto.js';
+import { routeNotFound } from './router.js';
+import { json } from './store.js';
+import type { Json, LedgerEntry, WebhookEvent } from './types.js';
+
+const isLoopback = (addr: string | undefined): boolean => !!addr && (addr === '::1' || /^(::ffff:)?127\./.test(addr));
+
+const bad = (detail: string): ApiProblem => new ApiProblem(422, 'validation_error', detail, [{ field: 'body', code: 'invalid', message: detail }]);
+
+export async function admin(app: App, req: IncomingMessage, res: ServerResponse, rid: string, method: string, path: string, qs: string): Promise<void> {
+  if (!isLoopback(req.socket.remoteAddress)) throw new ApiProblem(403, 'forbidden', 'the admin routes answer loopback clients only');
+  const route = path.slice('/__emulator'.length);
+  const body = method === 'POST' ? parseBody(await readBody(req)) : {};
+  const reply = (value: unknown): void => send(res, 200, typeof value === 'string' ? value : JSON.stringify(value), rid);
+  const allow = (m: string): void => {
+    if (method !== m) throw new ApiProblem(405, 'method_not_allowed', `${method} is not allowed here (allowed: ${m})`, undefined, { Allow: m });
+  };
+
+  const pay = /^\/payment-links\/(plink_[0-9a-z]{24})\/pay$/.exec(route);
+  if (pay) {
+    allow('POST');
+    return reply(json(payLink(app, pay[1]!)));
+  }
+  switch (route) {
+    case '/health':
+      allow('GET');
+      return reply({ ok: true, url: app.url });
+    case '/reset':
+      allow('POST');
+      await app.reset();
+      return reply({ ok: true });
+    case '/clock':
+      allow('GET');
+      return reply({ now: iso(app.clock.now()), offset_ms: app.clock.offset });
+    case '/clock/advance': {
+      allow('POST');
+      const s = body.seconds;
+      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > 10 * 365 * 86400) throw bad('seconds must be a positive number (up to 10 years)');
+      app.advance(s);
+      await app.journal.drain();
+      return reply({ now: iso(app.clock.now()), offset_ms: app.clock.offset });
+    }
+    case '/faults':
+      if (method === 'POST') app.faults.set(parseFaults(body));
+      else allow('GET');
+      return reply(faultsJson(app.faults.settings));
+    case '/webhook-url': {
+      if (method === 'POST') {
+        const url = body.url;
+        if (url !== null && (typeof url !== 'string' || checkUrl(url))) throw bad('url must be an http(s) URL or null');
+        app.events.url = url ?? undefined;
+      } else allow('GET');
+      return reply({ url: app.events.url ?? null });
+    }
+    case '/requests': {
+      allow('GET');
+      const limit = Number(new URLSearchParams(qs).get('limit') ?? '1000');
+      return reply({ data: app.received.slice(-Math.max(1, Math.min(1000, limit || 1000))) });
+    }
+    case '/stats':
+      allow('GET');
+      return reply(stats(app));
+    case '/ledger':
+      allow('GET');
+      return reply(ledger(app, new URLSearchParams(qs)));
+    default:
+      throw routeNotFound(path);
+  }
+}
+
+function parseFaults(b: Json): Partial<FaultSettings> {
+  const out: Partial<FaultSettings> = {};
+  for (const k of Object.keys(b)) if (!['fail_rate', 'latency_ms', 'reset_rate', 'rate_limit'].includes(k)) throw bad(`unknown field ${k}`);
+  if (b.fail_rate !== undefined) {
+    if (!isRate(b.fail_rate)) throw bad('fail_rate must be a number from 0 to 1');
+    out.failRate = b.fail_rate;
+  }
+  if (b.reset_rate !== undefined) {
+    if (!isRate(b.reset_rate)) throw bad('reset_rate must be a number from 0 to 1');
+    out.resetRate = b.reset_rate;
+  }
+  if (b.latency_ms !== undefined) {
+    const l = b.latency_ms;
+    const ok = l === null || (Array.isArray(l) && l.length === 2 && l.every((n) => Number.isInteger(n) && n >= 0 && n <= 60_000) && l[0] <= l[1]);
+    if (!ok) throw bad('latency_ms must be [min, max] in ms (0-60000) or null');
+    out.latencyMs = l as [number, number] | null;
+  }
+  if (b.rate_limit !== undefined) {
+    const r = b.rate_limit as { per_second?: unknown; burst?: unknown } | number | string | null;
+    if (r === null) out.rateLimit = null;
+    else {
+      const perSecond = typeof r === 'object' ? r.per_second : typeof r === 'string' ? Number(r.replace(/\/s$/, '')) : r;
+      const burst = typeof r === 'object' && r.burst !== undefined ? r.burst : typeof perSecond === 'number' ? Math.max(1, Math.ceil(perSecond)) : undefined;
+      if (typeof perSecond !== 'number' || !(perSecond > 0 && perSecond <= 1e6) || typeof burst !== 'number' || !(burst >= 1 && burst <= 1e6)) {
+        throw bad('rate_limit must be {per_second, burst?}, a number, "N/s", or null');
+      }
+      out.rateLimit = { perSecond, burst };
+    }
+  }
+  return out;
+}
+
+const faultsJson = (s: FaultSettings): Json => ({
+  fail_rate: s.failRate,
+  latency_ms: s.latencyMs,
+  reset_rate: s.resetRate,
+  rate_limit: s.rateLimit ? { per_second: s.rateLimit.perSecond, burst: s.rateLimit.burst } : null,
+});
+
+function stats(app: App): Json {
+  const deliveries: Record<string, number> = {};
+  for (const r of app.store.every('event')) {
+    const s = (r.obj as WebhookEvent).delivery.status;
+    deliveries[s] = (deliveries[s] ?? 0) + 1;
+  }
+  return {
+    objects: app.store.stats(),
+    idempotency_keys: app.idem.size,
+    requests: app.counters.requests,
+    internal_errors: app.counters.internal_errors,
+    faults: app.faults.counts,
+    webhooks: { url: app.events.url ?? null, ...deliveries },
+    due: app.due.size,
+    journal: { enabled: app.journal.enabled, size: app.journal.size, ...app.journal.stats },
+    clock: { now: iso(app.clock.now()), offset_ms: app.clock.offset },
+  };
+}
+
+/** Ledger entries of one scope (default: the sandbox default tenant) and every account's balance, system accounts included. */
+function ledger(app: App, q: URLSearchParams): Json {
+  const mode = q.get('mode') === 'live' ? 'live' : 'sandbox';
+  const scope = `${mode}|${q.get('tenant') ?? app.identity.tenant_id}`;
+  const entries = app.store.all(scope, 'ledger_entry').map((r) => r.obj as LedgerEntry);
+  const balances: Record<string, bigint> = {};
+  const unbalanced: string[] = [];
+  for (const e of entries) {
+    const sums: Record<string, bigint> = {};
+    for (const p of e.postings) {
+      const v = toMinor(p.amount, exponent(p.currency));
+      sums[p.currency] = (sums[p.currency] ?? 0n) + v;
+      if (e.status === 'posted') balances[`${p.account}|${p.currency}`] = (balances[`${p.account}|${p.currency}`] ?? 0n) + v;
+    }
+    if (Object.values(sums).some((s) => s !== 0n)) unbalanced.push(e.id);
+  }
+  return {
+    scope,
+    entries,
+    unbalanced,
+    posted_balances: Object.fromEntries(Object.entries(balances).map(([k, v]) => [k, fromMinor(v, exponent(k.split('|')[1]!))])),
+  };
+}

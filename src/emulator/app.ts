@@ -1,0 +1,162 @@
+// The emulator's state and services in one place: clock, ids, store, journal, idempotency,
+// ledger, events, the due queue, faults, identity and routes. Handlers get it through Ctx.
+import type { IncomingHttpHeaders } from 'node:http';
+import { Auth, loadIdentity, type Identity } from './auth.js';
+import { Clock, iso } from './clock.js';
+import { DueQueue } from './due.js';
+import { Events } from './events.js';
+import { Faults } from './faults.js';
+import { Idempotency, type Stored } from './idempotency.js';
+import { IdGen } from './ids.js';
+import { Journal, type Op } from './journal.js';
+import { Ledger } from './ledger.js';
+import { allRoutes } from './resources/index.js';
+import { Router } from './router.js';
+import { putOp, Store } from './store.js';
+import type { Base, Kind, Mode, Rec, Route, Tx } from './types.js';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+export interface AppConfig {
+  dataDir?: string | undefined;
+  settleAfterMs: number;
+  webhookRetryScale: number;
+  now?: (() => number) | undefined;
+  log: (line: string) => void;
+}
+
+const RECEIVED_MAX = 1000;
+
+export class App {
+  readonly clock: Clock;
+  readonly ids = new IdGen();
+  readonly store = new Store();
+  readonly journal: Journal;
+  readonly idem = new Idempotency();
+  readonly due: DueQueue;
+  readonly faults = new Faults();
+  readonly identity: Identity;
+  readonly auth: Auth;
+  readonly ledger: Ledger;
+  readonly events: Events;
+  readonly router = new Router<Route>();
+  /** Per kind: after a replay, re-arms the due items of a record (settlements, expiries, retries). */
+  readonly scanners = new Map<Kind, (rec: Rec) => void>();
+  readonly received: ReceivedRequest[] = [];
+  readonly counters = { requests: 0, internal_errors: 0 };
+  readonly settleAfterMs: number;
+  url = '';
+
+  constructor(readonly config: AppConfig) {
+    this.clock = new Clock(config.now);
+    this.settleAfterMs = config.settleAfterMs;
+    this.journal = new Journal(config.dataDir);
+    this.store.persist = this.journal.enabled;
+    this.due = new DueQueue(this.clock, (err) => this.fault(err));
+    this.identity = loadIdentity(config.dataDir);
+    this.auth = new Auth(this.identity);
+    this.ledger = new Ledger(this);
+    this.events = new Events(this, { sandbox: this.identity.sandbox.webhook_secret, live: this.identity.live.webhook_secret }, config.webhookRetryScale);
+    for (const r of allRoutes(this)) this.router.add(r.method, r.path, r);
+  }
+
+  /** Replays the data dir (if any) and re-arms everything that is due later. */
+  open(): void {
+    this.store.onNewId = (id) => this.ids.seen(id);
+    try {
+      this.journal.open((op) => this.apply(op));
+    } finally {
+      this.store.onNewId = undefined;
+    }
+    this.clock.atLeast(this.ids.lastMs);
+    this.journal.snapshotOps = () => this.snapshot();
+    this.rescan();
+  }
+
+  private apply(op: Op): void {
+    if ('p' in op) this.store.apply(op.p as Kind, op.s, op.o as unknown as Base, op.x);
+    else if ('i' in op) this.idem.apply(op.i, op.r as Stored);
+    else if ('c' in op) this.clock.setOffset(op.c);
+  }
+
+  private *snapshot(): Iterable<string> {
+    yield `{"c":${this.clock.offset}}`;
+    for (const rec of this.store.every()) yield putOp(rec);
+    this.idem.sweep(this.clock.now());
+    yield* this.idem.ops();
+  }
+
+  private rescan(): void {
+    for (const rec of this.store.every()) this.scanners.get(rec.kind)?.(rec);
+    this.due.run();
+  }
+
+  /** Standard fields of a new object in a scope. */
+  base(scope: string, prefix: string, object: string): Base & { updated_at: string } {
+    const ms = this.clock.stamp();
+    const at = iso(ms);
+    return { id: this.ids.make(prefix, ms), object, livemode: scope.startsWith('live|'), created_at: at, updated_at: at };
+  }
+
+  nowIso(): string {
+    return iso(this.clock.stamp());
+  }
+
+  tx(): Tx {
+    return { ops: [], after: [] };
+  }
+
+  /** Commits a change nobody waits for (settlements, delivery records); runs its follow-ups once durable. */
+  commitInBackground(tx: Tx): void {
+    this.journal.commit(tx.ops).then(
+      () => {
+        for (const f of tx.after) f();
+      },
+      (err) => this.fault(err),
+    );
+  }
+
+  /** Moves the emulator clock forward (persisted) and runs what became due. */
+  advance(seconds: number): void {
+    this.clock.advance(seconds);
+    this.commitInBackground({ ops: this.store.persist ? [`{"c":${this.clock.offset}}`] : [], after: [] });
+    this.due.run();
+  }
+
+  record(r: ReceivedRequest): void {
+    this.received.push(r);
+    if (this.received.length > RECEIVED_MAX) this.received.splice(0, this.received.length - RECEIVED_MAX);
+  }
+
+  log(line: string): void {
+    this.config.log(line);
+  }
+
+  fault(err: unknown): void {
+    this.counters.internal_errors++;
+    this.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  }
+
+  /** Forgets all data (objects, idempotency keys, events, clock offset); keys and settings stay. */
+  async reset(): Promise<void> {
+    await this.journal.reset();
+    this.store.clear();
+    this.ledger.clear();
+    this.idem.clear();
+    this.due.clear();
+    this.events.clear();
+    this.clock.reset();
+    this.ids.reset();
+    this.received.length = 0;
+  }
+
+  static scope(mode: Mode, tenant: string): string {
+    return `${mode}|${tenant}`;
+  }
+}

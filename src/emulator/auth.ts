@@ -1,0 +1,102 @@
+// The emulator's identity: one business (default tenant) with a Sandbox and a Live key pair and
+// a webhook secret per mode. With a data dir they live in keys.json (0600) and stay stable across
+// restarts; without one they are new on every start.
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { newWebhookSecret } from '../webhooks/signature.js';
+import { randomChars } from './ids.js';
+import { ApiProblem } from './problems.js';
+import type { Mode } from './types.js';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const TENANT_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface ModeKeys {
+  secret: string;
+  public: string;
+  webhook_secret: string;
+}
+
+export interface Identity {
+  tenant_id: string;
+  sandbox: ModeKeys;
+  live: ModeKeys;
+}
+
+function newIdentity(): Identity {
+  const pair = (env: 'test' | 'live'): ModeKeys => ({
+    secret: `sk_${env}_${randomChars(32, BASE62)}`,
+    public: `pk_${env}_${randomChars(32, BASE62)}`,
+    webhook_secret: newWebhookSecret(),
+  });
+  return { tenant_id: `biz_${randomChars(16)}`, sandbox: pair('test'), live: pair('live') };
+}
+
+function valid(v: unknown): v is Identity {
+  const o = v as Identity;
+  const keys = (m: ModeKeys | undefined, env: string) =>
+    !!m &&
+    new RegExp(`^sk_${env}_[0-9A-Za-z]{32}$`).test(m.secret) &&
+    new RegExp(`^pk_${env}_[0-9A-Za-z]{32}$`).test(m.public) &&
+    /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(m.webhook_secret);
+  return !!o && typeof o.tenant_id === 'string' && TENANT_RE.test(o.tenant_id) && keys(o.sandbox, 'test') && keys(o.live, 'live');
+}
+
+/** Loads the identity from the data dir, or creates (and stores) a new one. */
+export function loadIdentity(dataDir: string | undefined): Identity {
+  if (!dataDir) return newIdentity();
+  const path = join(dataDir, 'keys.json');
+  if (existsSync(path)) {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!valid(parsed)) throw new Error(`${path} is not an emulator key file; move it away to get new keys`);
+    return parsed;
+  }
+  const identity = newIdentity();
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, `${JSON.stringify(identity, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  return identity;
+}
+
+export interface Caller {
+  mode: Mode;
+  apiKey: string;
+}
+
+export class Auth {
+  private readonly keys = new Map<string, { mode: Mode; secret: boolean }>();
+
+  constructor(readonly identity: Identity) {
+    for (const mode of ['sandbox', 'live'] as const) {
+      this.keys.set(identity[mode].secret, { mode, secret: true });
+      this.keys.set(identity[mode].public, { mode, secret: false });
+    }
+  }
+
+  /** The caller of an `Api-Key` header value, or 401/403. */
+  check(value: string | string[] | undefined): Caller {
+    if (value === undefined || value === '') throw new ApiProblem(401, 'unauthorized', 'missing Api-Key header (send the secret key of the mode)');
+    const key = Array.isArray(value) ? undefined : this.keys.get(value);
+    if (!key) throw new ApiProblem(401, 'unauthorized', 'invalid Api-Key (not a key of this service)');
+    if (!key.secret) throw new ApiProblem(403, 'forbidden', 'a public key cannot call the API; send the secret key (sk_…) as Api-Key');
+    return { mode: key.mode, apiKey: value as string };
+  }
+}
+
+/** The tenant of a request: the x-tenant-id header, or the business's default tenant. */
+export function tenantOf(value: string | string[] | undefined, required: boolean, fallback: string): string {
+  if (value === undefined || value === '') {
+    if (required) throw new ApiProblem(400, 'missing_tenant', 'this operation needs the x-tenant-id header (your business id)');
+    return fallback;
+  }
+  if (Array.isArray(value) || !TENANT_RE.test(value)) {
+    throw new ApiProblem(400, 'invalid_tenant', 'x-tenant-id must be 1-64 letters, digits, "_" or "-"');
+  }
+  return value;
+}

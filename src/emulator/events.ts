@@ -1,0 +1,164 @@
+// Webhook events and their delivery. Every state change emits an event (stored, listed by
+// GET /webhooks/events). With a webhook URL configured, events are POSTed there, signed per
+// Standard Webhooks with the mode's secret; 2xx = delivered, anything else is retried after
+// 5 s, 30 s, 2 min and 10 min of emulator time (times `retryScale`), then `failed`. Without a
+// URL an event stays `pending` (next_attempt_at null) until it is resent with a URL set.
+// Deliveries go to the configured URL only: redirects are not followed.
+import { signedHeaders } from '../webhooks/signature.js';
+import type { App } from './app.js';
+import { iso } from './clock.js';
+import type { DeliveryAttempt, Mode, Rec, Tx, WebhookEvent } from './types.js';
+
+export const RETRY_DELAYS_S = [5, 30, 120, 600];
+const MAX_IN_FLIGHT = 8;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const MAX_ATTEMPTS_KEPT = 50;
+
+export class Events {
+  url: string | undefined;
+  private readonly queue: string[] = [];
+  private readonly queued = new Set<string>();
+  private inFlight = 0;
+  private readonly abort = new AbortController();
+  private readonly idle: Array<() => void> = [];
+
+  constructor(
+    private readonly app: App,
+    readonly secrets: Record<Mode, string>,
+    private readonly retryScale: number,
+  ) {
+    app.due.register('delivery', (id) => this.enqueue(id));
+    app.scanners.set('event', (rec) => {
+      const e = rec.obj as WebhookEvent;
+      if (e.delivery.status === 'pending' && e.delivery.next_attempt_at) app.due.push(Date.parse(e.delivery.next_attempt_at), 'delivery', e.id);
+    });
+  }
+
+  /** Records an event for a state change; delivery is scheduled once the change is durable. */
+  emit(tx: Tx, scope: string, type: string, object: unknown): void {
+    const base = this.app.base(scope, 'evt_', 'event');
+    const url = this.url;
+    const event: WebhookEvent = {
+      id: base.id,
+      object: 'event',
+      livemode: base.livemode,
+      created_at: base.created_at,
+      type,
+      data: { object },
+      delivery: { status: 'pending', attempts: 0, last_response_code: null, last_attempt_at: null, next_attempt_at: url ? base.created_at : null },
+    };
+    this.app.store.put(tx, 'event', scope, event, { attempts: [] });
+    if (url) tx.after.push(() => this.enqueue(event.id));
+  }
+
+  /** Requeues an event now (resend). */
+  resend(tx: Tx, rec: Rec<WebhookEvent>): Rec<WebhookEvent> {
+    const now = iso(this.app.clock.stamp());
+    const delivery: WebhookEvent['delivery'] = { ...rec.obj.delivery, status: 'pending', next_attempt_at: this.url ? now : null };
+    const next = this.app.store.put(tx, 'event', rec.scope, { ...rec.obj, delivery }, { ...rec.x, retry: 0 });
+    if (this.url) tx.after.push(() => this.enqueue(rec.id));
+    return next;
+  }
+
+  private enqueue(id: string): void {
+    if (this.queued.has(id)) return;
+    this.queued.add(id);
+    this.queue.push(id);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
+      const id = this.queue.shift()!;
+      this.queued.delete(id);
+      this.inFlight++;
+      void this.attempt(id)
+        .catch((err) => this.app.log(`webhook delivery of ${id} failed: ${(err as Error).message}`))
+        .finally(() => {
+          this.inFlight--;
+          if (this.inFlight === 0 && this.queue.length === 0) for (const f of this.idle.splice(0)) f();
+          this.pump();
+        });
+    }
+  }
+
+  private async attempt(id: string): Promise<void> {
+    const rec = this.app.store.byId.get(id) as Rec<WebhookEvent> | undefined;
+    const url = this.url;
+    if (!rec || rec.obj.delivery.status !== 'pending' || this.abort.signal.aborted) return;
+    if (!url) {
+      this.update(rec, { ...rec.obj.delivery, next_attempt_at: null });
+      return;
+    }
+    const e = rec.obj;
+    const mode: Mode = e.livemode ? 'live' : 'sandbox';
+    const body = JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data });
+    const started = Date.now();
+    const attemptedAt = iso(this.app.clock.now());
+    let code: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'pay-emulator', ...signedHeaders(this.secrets[mode], e.id, body) },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
+      });
+      code = res.status;
+      await res.body?.cancel().catch(() => {});
+    } catch (err) {
+      error = describe(err);
+    }
+    if (this.abort.signal.aborted) return;
+    const current = this.app.store.byId.get(id) as Rec<WebhookEvent> | undefined;
+    if (!current) return; // reset meanwhile
+    const x = (current.x ??= {});
+    const attempts = ((x.attempts as DeliveryAttempt[] | undefined) ?? []).slice(-MAX_ATTEMPTS_KEPT + 1);
+    attempts.push({ id: this.app.ids.make('whd_', this.app.clock.stamp()), attempted_at: attemptedAt, response_code: code, duration_ms: Date.now() - started, error, url });
+    const retry = (x.retry as number | undefined) ?? 0;
+    const ok = code !== null && code >= 200 && code < 300;
+    const now = this.app.clock.now();
+    const delivery: WebhookEvent['delivery'] = {
+      status: ok ? 'delivered' : retry < RETRY_DELAYS_S.length ? 'pending' : 'failed',
+      attempts: current.obj.delivery.attempts + 1,
+      last_response_code: code,
+      last_attempt_at: attemptedAt,
+      next_attempt_at: null,
+    };
+    if (!ok && retry < RETRY_DELAYS_S.length) {
+      const at = now + Math.max(1, Math.round(RETRY_DELAYS_S[retry]! * 1000 * this.retryScale));
+      delivery.next_attempt_at = iso(at);
+      this.app.due.push(at, 'delivery', id);
+    }
+    this.update(current, delivery, { ...x, attempts, retry: ok ? retry : retry + 1 });
+  }
+
+  private update(rec: Rec<WebhookEvent>, delivery: WebhookEvent['delivery'], x?: Record<string, unknown>): void {
+    const tx = this.app.tx();
+    this.app.store.put(tx, 'event', rec.scope, { ...rec.obj, delivery }, x);
+    this.app.commitInBackground(tx);
+  }
+
+  /** Resolves when no delivery is queued or in flight. */
+  settled(): Promise<void> {
+    if (this.inFlight === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  clear(): void {
+    this.queue.length = 0;
+    this.queued.clear();
+  }
+
+  stop(): void {
+    this.abort.abort();
+    this.clear();
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError') return `timeout after ${ATTEMPT_TIMEOUT_MS} ms`;
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+}

@@ -1,0 +1,111 @@
+// Idempotency keys (draft-ietf-httpapi-idempotency-key-header). Keys are scoped by API key and
+// tenant (an API key is one mode here, so: mode + tenant), kept 24 hours of emulator time.
+// A request's fingerprint is its method, path and canonical JSON body. Only responses with
+// status < 500 are stored, in the same journal line as the mutation they describe.
+import { createHash } from 'node:crypto';
+import { ApiProblem } from './problems.js';
+
+export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_RE = /^[\x20-\x7e]{1,255}$/;
+
+export interface Stored {
+  /** Fingerprint of the request. */
+  f: string;
+  /** Status and serialized body of the response. */
+  s: number;
+  b: string;
+  /** When it was stored (emulator ms). */
+  t: number;
+}
+
+export function checkKey(value: string | string[] | undefined): string {
+  if (value === undefined || value === '') {
+    throw new ApiProblem(400, 'missing_idempotency_key', 'every POST needs an Idempotency-Key header (a fresh UUID per logical request)');
+  }
+  if (Array.isArray(value) || !KEY_RE.test(value)) {
+    throw new ApiProblem(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters');
+  }
+  return value;
+}
+
+/** JSON with object keys sorted, so equal bodies compare equal whatever their key order. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+export function fingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('base64url').slice(0, 32);
+}
+
+export class Idempotency {
+  private readonly done = new Map<string, Stored>();
+  private readonly inflight = new Map<string, string>();
+  private sinceSweep = 0;
+
+  static scopeKey(mode: string, tenant: string, key: string): string {
+    return `${mode}|${tenant}|${key}`;
+  }
+
+  /**
+   * The stored response to replay, or undefined when the request should run (and is now in
+   * flight). Throws 409 while the same key is in flight and 422 for the same key with another body.
+   */
+  begin(key: string, fp: string, now: number): Stored | undefined {
+    if (this.inflight.has(key)) {
+      throw new ApiProblem(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly');
+    }
+    const stored = this.done.get(key);
+    if (stored && now - stored.t < KEY_TTL_MS) {
+      if (stored.f !== fp) {
+        throw new ApiProblem(422, 'idempotency_key_reused', 'this Idempotency-Key was used with another request body or path; use a new key for a new request');
+      }
+      return stored;
+    }
+    if (stored) this.done.delete(key);
+    this.inflight.set(key, fp);
+    return undefined;
+  }
+
+  end(key: string): void {
+    this.inflight.delete(key);
+  }
+
+  /** Records a finished response; returns the journal op. */
+  store(key: string, value: Stored): string {
+    this.apply(key, value);
+    return `{"i":${JSON.stringify(key)},"r":${JSON.stringify(value)}}`;
+  }
+
+  apply(key: string, value: Stored): void {
+    this.done.set(key, value);
+    if (++this.sinceSweep >= 10_000) this.sweep(value.t);
+  }
+
+  /** Drops keys older than 24 hours. */
+  sweep(now: number): void {
+    this.sinceSweep = 0;
+    for (const [k, v] of this.done) if (now - v.t >= KEY_TTL_MS) this.done.delete(k);
+  }
+
+  *ops(): Iterable<string> {
+    for (const [k, v] of this.done) yield `{"i":${JSON.stringify(k)},"r":${JSON.stringify(v)}}`;
+  }
+
+  get size(): number {
+    return this.done.size;
+  }
+
+  clear(): void {
+    this.done.clear();
+    this.inflight.clear();
+  }
+}

@@ -1,0 +1,151 @@
+// The local emulator: a stateful, persistent, contract-true stand-in for the payments service
+// (src/api/DESIGN.md). In-process API for tests and the demo; `pay emulator start` wraps it.
+//
+// Money gets into an account through a collection: POST /collections credits the account when
+// it succeeds (settleAfterMs later), e.g. {account_id, amount: "1000.00", currency: "USD", method: "card"}.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type ReceivedRequest } from './app.js';
+import { isRate, type RateLimit } from './faults.js';
+import { lockDir } from './journal.js';
+import { createApiServer } from './server.js';
+
+export type { ReceivedRequest } from './app.js';
+
+export interface EmulatorOptions {
+  host?: string;
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** Persist state here (journal + snapshots, keys.json). Without it, state is in memory only. */
+  dataDir?: string;
+  webhookUrl?: string;
+  failRate?: number;
+  latencyMs?: [number, number];
+  resetRate?: number;
+  rateLimit?: RateLimit;
+  /** Pending transfers, collections, KYC reviews and physical cards settle this long after they start (default 1000). */
+  settleAfterMs?: number;
+  /** Time source (ms); the admin clock offset is added to it. */
+  now?: () => number;
+  /** Scales the webhook retry schedule (5 s, 30 s, 2 min, 10 min); tests use e.g. 0.01. Default 1. */
+  webhookRetryScale?: number;
+  /** Where internal errors are reported (default: nowhere). */
+  log?: (line: string) => void;
+}
+
+export interface Emulator {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** url + '/v1/' */
+  baseUrl: string;
+  port: number;
+  tenantId: string;
+  keys: { sandbox: { secret: string; public: string }; live: { secret: string; public: string } };
+  /** The Sandbox webhook secret (webhookSecrets has both modes). */
+  webhookSecret: string;
+  webhookSecrets: { sandbox: string; live: string };
+  /** The last 1000 API requests received. */
+  received: ReceivedRequest[];
+  admin: {
+    reset(): Promise<void>;
+    advance(seconds: number): void;
+    setFaults(f: Partial<{ failRate: number; latencyMs: [number, number] | null; resetRate: number; rateLimit: RateLimit | null }>): void;
+    setWebhookUrl(url: string | null): void;
+  };
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 8787;
+
+function checkOptions(o: EmulatorOptions): void {
+  const fail = (m: string): never => {
+    throw new RangeError(m);
+  };
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) fail('port must be 0-65535');
+  for (const k of ['failRate', 'resetRate'] as const) if (o[k] !== undefined && !isRate(o[k])) fail(`${k} must be from 0 to 1`);
+  if (o.latencyMs && !(o.latencyMs[0] >= 0 && o.latencyMs[0] <= o.latencyMs[1])) fail('latencyMs must be [min, max] with 0 <= min <= max');
+  if (o.rateLimit && !(o.rateLimit.perSecond > 0 && o.rateLimit.burst >= 1)) fail('rateLimit needs perSecond > 0 and burst >= 1');
+  if (o.settleAfterMs !== undefined && !(Number.isFinite(o.settleAfterMs) && o.settleAfterMs >= 0)) fail('settleAfterMs must be >= 0');
+  if (o.webhookUrl !== undefined && !/^https?:\/\//.test(o.webhookUrl)) fail('webhookUrl must be an http(s) URL');
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  checkOptions(opts);
+  const release = opts.dataDir ? lockDir(opts.dataDir) : () => {};
+  let app: App;
+  try {
+    app = new App({
+      dataDir: opts.dataDir,
+      settleAfterMs: opts.settleAfterMs ?? 1000,
+      webhookRetryScale: opts.webhookRetryScale ?? 1,
+      now: opts.now,
+      log: opts.log ?? (() => {}),
+    });
+    app.events.url = opts.webhookUrl;
+    app.faults.set({ failRate: opts.failRate ?? 0, resetRate: opts.resetRate ?? 0, latencyMs: opts.latencyMs ?? null, rateLimit: opts.rateLimit ?? null });
+    app.open();
+  } catch (err) {
+    release();
+    throw err;
+  }
+
+  const server = createApiServer(app);
+  const host = opts.host ?? '127.0.0.1';
+  try {
+    await listen(server, opts.port ?? DEFAULT_PORT, host);
+  } catch (err) {
+    app.due.stop();
+    await app.journal.close();
+    release();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const shown = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shown}:${port}`;
+  app.url = url;
+  const id = app.identity;
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl: `${url}/v1/`,
+    port,
+    tenantId: id.tenant_id,
+    keys: { sandbox: { secret: id.sandbox.secret, public: id.sandbox.public }, live: { secret: id.live.secret, public: id.live.public } },
+    webhookSecret: id.sandbox.webhook_secret,
+    webhookSecrets: { sandbox: id.sandbox.webhook_secret, live: id.live.webhook_secret },
+    received: app.received,
+    admin: {
+      reset: () => app.reset(),
+      advance: (seconds) => app.advance(seconds),
+      setFaults: (f) => app.faults.set(f),
+      setWebhookUrl: (u) => void (app.events.url = u ?? undefined),
+    },
+    stop: () =>
+      (stopping ??= (async () => {
+        app.due.stop();
+        app.events.stop();
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        server.closeAllConnections();
+        await closed;
+        await app.journal.close();
+        release();
+      })()),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening);
+      reject(err.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is already in use`), { code: err.code }) : err);
+    };
+    const onListening = (): void => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}

@@ -1,0 +1,60 @@
+// RFC 9457 problem details: the one error shape every 4xx and 5xx of the emulator uses.
+
+export interface FieldProblem {
+  field: string;
+  code: string;
+  message: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Validation failed',
+  429: 'Too many requests',
+  500: 'Internal error',
+  503: 'Service unavailable',
+};
+
+/** Thrown by handlers and the pipeline; turned into an application/problem+json response. */
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+    readonly errors?: FieldProblem[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+}
+
+export function problemBody(p: ApiProblem, requestId: string): string {
+  const body: Record<string, unknown> = {
+    type: `https://pay.dev/problems/${p.code}`,
+    title: TITLES[p.status] ?? 'Error',
+    status: p.status,
+    detail: p.message,
+    code: p.code,
+    request_id: requestId,
+  };
+  if (p.errors) body.errors = p.errors;
+  return JSON.stringify(body);
+}
+
+export const notFound = (what: string, id: string): ApiProblem => new ApiProblem(404, 'not_found', `no ${what} ${id} here`);
+
+export const invalidState = (detail: string): ApiProblem => new ApiProblem(409, 'invalid_state', detail);
+
+export function validationProblem(errors: FieldProblem[]): ApiProblem {
+  const n = errors.length;
+  return new ApiProblem(422, 'validation_error', n === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${n} fields are invalid`, errors);
+}
+
+export const invalidParameter = (field: string, message: string): ApiProblem =>
+  new ApiProblem(400, 'invalid_parameter', `query parameter ${field}: ${message}`, [{ field, code: 'invalid', message }]);

@@ -1,0 +1,140 @@
+// Accounts (internal, holding a ledger balance) and external bank accounts.
+import type { App } from '../app.js';
+import { randomDigits } from '../ids.js';
+import { ApiProblem, invalidState } from '../problems.js';
+import { check, country, id, oneOf, opt, orThrow, req, str } from '../validation.js';
+import type { Account, Customer, ExternalAccount, Route } from '../types.js';
+import { change, created, emptyOk, FIAT, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+
+const accountShape = {
+  customer_id: req(id('cus_')),
+  currency: req(oneOf(FIAT)),
+  type: opt(oneOf(['checking', 'savings'])),
+  nickname: opt(str({ max: 100 })),
+};
+
+const externalShape = {
+  customer_id: req(id('cus_')),
+  account_holder_name: req(str()),
+  bank_name: req(str()),
+  account_number: req(str({ max: 34, pattern: /^[0-9A-Za-z]{4,34}$/, hint: 'must be 4-34 letters or digits' })),
+  routing_number: opt(str({ max: 20, pattern: /^[0-9A-Za-z]{4,20}$/, hint: 'must be 4-20 letters or digits' })),
+  iban: opt(str({ max: 34, pattern: /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/, hint: 'must be an IBAN like GB29NWBK60161331926819 (upper case, no spaces)' })),
+  country: req(country),
+  currency: req(oneOf(FIAT)),
+};
+
+export function accountRoutes(app: App): Route[] {
+  app.store.index('account', (a: Account) => [`customer_id=${a.customer_id}`, `currency=${a.currency}`]);
+  app.store.index('external_account', (a: ExternalAccount) => [`customer_id=${a.customer_id}`]);
+
+  return [
+    {
+      method: 'POST',
+      path: '/accounts',
+      op: 'createAccount',
+      handler: (ctx) => {
+        orThrow(check(ctx.body, accountShape));
+        const b = ctx.body as { customer_id: string; currency: string; type?: string; nickname?: string };
+        load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        const a: Account = {
+          ...app.base(ctx.scope, 'acc_', 'account'),
+          customer_id: b.customer_id,
+          currency: b.currency,
+          type: b.type ?? 'checking',
+          nickname: b.nickname ?? null,
+          status: 'active',
+          account_number: randomDigits(10),
+          balance: app.ledger.balance('', b.currency),
+        };
+        const rec = app.store.put(ctx.tx, 'account', ctx.scope, a);
+        app.events.emit(ctx.tx, ctx.scope, 'account.created', a);
+        return created(rec);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts',
+      op: 'listAccounts',
+      list: true,
+      tenantRequired: true,
+      query: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(['active', 'closed']) },
+      handler: (ctx) => {
+        const customer = ctx.query.get('customer_id');
+        const currency = ctx.query.get('currency');
+        const status = ctx.query.get('status');
+        const index = customer ? `customer_id=${customer}` : currency ? `currency=${currency}` : undefined;
+        const match = (customer && currency) || status ? (a: Account) => (!currency || a.currency === currency) && (!status || a.status === status) : undefined;
+        return okRaw(app.store.page(ctx.scope, 'account', { ...pageOf(ctx, ['customer_id', 'currency', 'status']), index, match }));
+      },
+    },
+    { method: 'GET', path: '/accounts/{account_id}', op: 'getAccount', handler: (ctx) => ok(load(ctx, 'account', 'acc_', ctx.params.account_id, 'account')) },
+    {
+      method: 'POST',
+      path: '/accounts/{account_id}/close',
+      op: 'closeAccount',
+      handler: (ctx) => {
+        const rec = load<Account>(ctx, 'account', 'acc_', ctx.params.account_id, 'account');
+        emptyOk(ctx);
+        if (rec.obj.status === 'closed') throw invalidState(`account ${rec.id} is already closed`);
+        if (!app.ledger.isEmpty(rec.id)) {
+          const b = rec.obj.balance;
+          throw new ApiProblem(409, 'account_not_empty', `the account still holds money (available ${b.available}, pending ${b.pending} ${b.currency}); move it out first`);
+        }
+        return ok(change(ctx, rec, { status: 'closed' }, 'account.closed'));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/external-accounts',
+      op: 'createExternalAccount',
+      handler: (ctx) => {
+        orThrow(check(ctx.body, externalShape));
+        const b = ctx.body as Record<string, string>;
+        load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        const e: ExternalAccount = {
+          ...app.base(ctx.scope, 'ea_', 'external_account'),
+          customer_id: b.customer_id!,
+          account_holder_name: b.account_holder_name!,
+          bank_name: b.bank_name!,
+          country: b.country!,
+          currency: b.currency!,
+          account_number_last4: b.account_number!.slice(-4),
+          routing_number: b.routing_number ?? null,
+          iban_last4: b.iban ? b.iban.slice(-4) : null,
+          status: 'active',
+        };
+        const rec = app.store.put(ctx.tx, 'external_account', ctx.scope, e);
+        app.events.emit(ctx.tx, ctx.scope, 'external_account.created', e);
+        return created(rec);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/external-accounts',
+      op: 'listExternalAccounts',
+      list: true,
+      query: { customer_id: qId('cus_') },
+      handler: (ctx) => {
+        const customer = ctx.query.get('customer_id');
+        return okRaw(app.store.page(ctx.scope, 'external_account', { ...pageOf(ctx, ['customer_id']), index: customer ? `customer_id=${customer}` : undefined }));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/external-accounts/{external_account_id}',
+      op: 'getExternalAccount',
+      handler: (ctx) => ok(load(ctx, 'external_account', 'ea_', ctx.params.external_account_id, 'external account')),
+    },
+    {
+      method: 'DELETE',
+      path: '/external-accounts/{external_account_id}',
+      op: 'removeExternalAccount',
+      handler: (ctx) => {
+        const rec = load<ExternalAccount>(ctx, 'external_account', 'ea_', ctx.params.external_account_id, 'external account');
+        if (rec.obj.status === 'removed') throw invalidState(`external account ${rec.id} is already removed`);
+        return ok(change(ctx, rec, { status: 'removed' }, 'external_account.removed'));
+      },
+    },
+  ];
+}

@@ -1,0 +1,125 @@
+// Cards: virtual cards are issued active; physical cards inactive → active (settle: shipped and
+// activated); active ⇄ frozen; active | frozen | inactive → terminated (final). Never a PAN or CVV.
+import type { App } from '../app.js';
+import { randomDigits } from '../ids.js';
+import { invalidState } from '../problems.js';
+import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
+import type { Account, Card, Customer, Rec, Route } from '../types.js';
+import { change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { addressRule, checkAddress, copyAddress } from './customers.js';
+
+const STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
+
+const shape = {
+  customer_id: req(id('cus_')),
+  account_id: req(id('acc_')),
+  type: req(oneOf(['virtual', 'physical'])),
+  name_on_card: opt(str({ max: 100 })),
+  spending_limit: opt(object({ amount: req(amount), interval: req(oneOf(['daily', 'monthly'])) })),
+  shipping_address: opt(addressRule),
+};
+
+/** The moves of the card actions: allowed from-states, the new state and the event. */
+const ACTIONS = {
+  freeze: { from: ['active'], to: 'frozen', event: 'card.frozen', op: 'freezeCard' },
+  unfreeze: { from: ['frozen'], to: 'active', event: 'card.unfrozen', op: 'unfreezeCard' },
+  terminate: { from: ['active', 'frozen', 'inactive'], to: 'terminated', event: 'card.terminated', op: 'terminateCard' },
+} as const;
+
+function activate(app: App, id: string, now: number): void {
+  const rec = app.store.byId.get(id) as Rec<Card> | undefined;
+  if (!rec || rec.obj.status !== 'inactive') return;
+  const due = Date.parse(rec.obj.created_at) + app.settleAfterMs;
+  if (now < due) return void app.due.push(due, 'card', id);
+  const tx = app.tx();
+  change({ app, tx }, rec, { status: 'active' }, 'card.activated');
+  app.commitInBackground(tx);
+}
+
+export function cardRoutes(app: App): Route[] {
+  app.store.index('card', (c: Card) => [`customer_id=${c.customer_id}`, `account_id=${c.account_id}`]);
+  app.due.register('card', (id, now) => activate(app, id, now));
+  app.scanners.set('card', (rec) => {
+    const c = rec.obj as Card;
+    if (c.status === 'inactive') app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'card', c.id);
+  });
+
+  const routes: Route[] = [
+    {
+      method: 'POST',
+      path: '/cards',
+      op: 'createCard',
+      handler: (ctx) => {
+        const errors = check(ctx.body, shape);
+        if (ctx.body.shipping_address !== undefined) checkAddress(ctx.body.shipping_address, 'shipping_address', errors);
+        if (ctx.body.type === 'physical' && ctx.body.shipping_address === undefined) {
+          errors.push({ field: 'shipping_address', code: 'required', message: 'is required for a physical card' });
+        }
+        orThrow(errors);
+        const b = ctx.body as unknown as Pick<Card, 'customer_id' | 'account_id' | 'type'> & { name_on_card?: string; spending_limit?: Card['spending_limit']; shipping_address?: Card['shipping_address'] };
+        load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        const account = load<Account>(ctx, 'account', 'acc_', b.account_id, 'account');
+        if (account.obj.customer_id !== b.customer_id) orThrow([{ field: 'account_id', code: 'invalid', message: 'must be an account of the customer' }]);
+        if (b.spending_limit) {
+          const limitErrors = [] as Parameters<typeof orThrow>[0];
+          precision(limitErrors, 'spending_limit.amount', b.spending_limit.amount, account.obj.currency);
+          orThrow(limitErrors);
+        }
+        if (account.obj.status !== 'active') throw invalidState(`account ${account.id} is ${account.obj.status}`);
+        const now = new Date(app.clock.now());
+        const c: Card = {
+          ...app.base(ctx.scope, 'card_', 'card'),
+          customer_id: b.customer_id,
+          account_id: b.account_id,
+          type: b.type,
+          name_on_card: b.name_on_card ?? null,
+          spending_limit: b.spending_limit ? { amount: b.spending_limit.amount, interval: b.spending_limit.interval } : null,
+          shipping_address: b.shipping_address ? copyAddress(b.shipping_address) : null,
+          brand: 'visa',
+          last4: randomDigits(4),
+          exp_month: now.getUTCMonth() + 1,
+          exp_year: now.getUTCFullYear() + 3,
+          status: b.type === 'virtual' ? 'active' : 'inactive',
+        };
+        const rec = app.store.put(ctx.tx, 'card', ctx.scope, c);
+        app.events.emit(ctx.tx, ctx.scope, 'card.created', c);
+        if (c.status === 'inactive') app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'card', c.id);
+        return created(rec);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/cards',
+      op: 'listCards',
+      list: true,
+      query: { customer_id: qId('cus_'), account_id: qId('acc_'), status: qEnum(STATUSES), type: qEnum(['virtual', 'physical']) },
+      handler: (ctx) => {
+        const q = (k: string) => ctx.query.get(k);
+        const [customer, account, status, type] = [q('customer_id'), q('account_id'), q('status'), q('type')];
+        const index = account ? `account_id=${account}` : customer ? `customer_id=${customer}` : undefined;
+        const match =
+          customer || status || type
+            ? (c: Card) => (!customer || c.customer_id === customer) && (!status || c.status === status) && (!type || c.type === type)
+            : undefined;
+        return okRaw(app.store.page(ctx.scope, 'card', { ...pageOf(ctx, ['customer_id', 'account_id', 'status', 'type']), index, match }));
+      },
+    },
+    { method: 'GET', path: '/cards/{card_id}', op: 'getCard', handler: (ctx) => ok(load(ctx, 'card', 'card_', ctx.params.card_id, 'card')) },
+  ];
+  for (const [verb, a] of Object.entries(ACTIONS)) {
+    routes.push({
+      method: 'POST',
+      path: `/cards/{card_id}/${verb}`,
+      op: a.op,
+      handler: (ctx) => {
+        const rec = load<Card>(ctx, 'card', 'card_', ctx.params.card_id, 'card');
+        emptyOk(ctx);
+        if (!(a.from as readonly string[]).includes(rec.obj.status)) {
+          throw invalidState(`card ${rec.id} is ${rec.obj.status}; ${verb} needs it ${a.from.join(' or ')}`);
+        }
+        return ok(change(ctx, rec, { status: a.to }, a.event));
+      },
+    });
+  }
+  return routes;
+}

@@ -1,0 +1,121 @@
+// Collections (incoming payments): pending → succeeded (credits the account) | failed.
+// This is how an account gets money in the first place. Ledger: a pending entry credits the
+// account from `external:<cur>`; success posts it, failure voids it. Sandbox magic: minor
+// units ending in 13 fail with payment_declined.
+import { checkPhone } from '../../lib/validate.js';
+import type { App } from '../app.js';
+import { exponent, toMinor } from '../money.js';
+import { invalidState } from '../problems.js';
+import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
+import type { Account, Collection, Customer, Rec, Route } from '../types.js';
+import { change, created, FIAT, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { currencyMismatch, isMagic13 } from './transfers.js';
+
+const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
+
+const shape = {
+  account_id: req(id('acc_')),
+  amount: req(amount),
+  currency: req(oneOf(FIAT)),
+  method: req(oneOf(METHODS)),
+  customer_id: opt(id('cus_')),
+  description: opt(str({ max: 500 })),
+  mobile_money: opt(object({ phone: req(str({ max: 16, check: checkPhone })), provider: req(oneOf(['mpesa', 'mtn', 'airtel'])) })),
+};
+
+function settle(app: App, id: string, now: number): void {
+  const rec = app.store.byId.get(id) as Rec<Collection> | undefined;
+  if (!rec || rec.obj.status !== 'pending') return;
+  const due = Date.parse(rec.obj.created_at) + app.settleAfterMs;
+  if (now < due) return void app.due.push(due, 'collection', id);
+  const tx = app.tx();
+  const c = rec.obj;
+  const fail = isMagic13(c.amount, c.currency);
+  app.ledger.settle(tx, rec.scope, rec.x?.entry as string, fail ? 'voided' : 'posted');
+  if (fail) change({ app, tx }, rec, { status: 'failed', failure_reason: 'payment_declined' }, 'collection.failed');
+  else change({ app, tx }, rec, { status: 'succeeded', completed_at: app.nowIso() }, 'collection.succeeded');
+  app.commitInBackground(tx);
+}
+
+export function collectionRoutes(app: App): Route[] {
+  app.store.index('collection', (c: Collection) => [`account_id=${c.account_id}`]);
+  app.due.register('collection', (id, now) => settle(app, id, now));
+  app.scanners.set('collection', (rec) => {
+    const c = rec.obj as Collection;
+    if (c.status === 'pending') app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'collection', c.id);
+  });
+
+  return [
+    {
+      method: 'POST',
+      path: '/collections',
+      op: 'createCollection',
+      handler: (ctx) => {
+        const errors = check(ctx.body, shape);
+        precision(errors, 'amount', ctx.body.amount, FIAT.includes(ctx.body.currency as never) ? ctx.body.currency : undefined);
+        if (ctx.body.method === 'mobile_money' && ctx.body.mobile_money === undefined) {
+          errors.push({ field: 'mobile_money', code: 'required', message: 'is required when method is mobile_money' });
+        }
+        orThrow(errors);
+        const b = ctx.body as { account_id: string; amount: string; currency: string; method: string; customer_id?: string; description?: string; mobile_money?: { phone: string; provider: string } };
+        const account = load<Account>(ctx, 'account', 'acc_', b.account_id, 'account');
+        if (b.customer_id) load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        if (account.obj.status !== 'active') throw invalidState(`account ${account.id} is ${account.obj.status}`);
+        if (account.obj.currency !== b.currency) throw currencyMismatch(`account ${account.id} holds ${account.obj.currency}, not ${b.currency}`);
+        const c: Collection = {
+          ...app.base(ctx.scope, 'col_', 'collection'),
+          account_id: account.id,
+          amount: b.amount,
+          currency: b.currency,
+          method: b.method,
+          customer_id: b.customer_id ?? null,
+          description: b.description ?? null,
+          mobile_money: b.mobile_money ? { phone: b.mobile_money.phone, provider: b.mobile_money.provider } : null,
+          status: 'pending',
+          failure_reason: null,
+          completed_at: null,
+        };
+        const minor = toMinor(b.amount, exponent(b.currency));
+        const entry = app.ledger.post(ctx.tx, ctx.scope, {
+          type: 'collection',
+          status: 'pending',
+          source: { object: 'collection', id: c.id },
+          description: c.description,
+          lines: [
+            { account: `external:${b.currency}`, currency: b.currency, amount: -minor },
+            { account: account.id, currency: b.currency, amount: minor },
+          ],
+        });
+        const rec = app.store.put(ctx.tx, 'collection', ctx.scope, c, { entry: entry.id });
+        app.events.emit(ctx.tx, ctx.scope, 'collection.created', c);
+        app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'collection', c.id);
+        return created(rec);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/collections',
+      op: 'listCollections',
+      list: true,
+      query: { account_id: qId('acc_'), status: qEnum(['pending', 'succeeded', 'failed']), method: qEnum(METHODS) },
+      handler: (ctx) => {
+        const account = ctx.query.get('account_id');
+        const status = ctx.query.get('status');
+        const method = ctx.query.get('method');
+        return okRaw(
+          app.store.page(ctx.scope, 'collection', {
+            ...pageOf(ctx, ['account_id', 'status', 'method']),
+            index: account ? `account_id=${account}` : undefined,
+            match: status || method ? (c: Collection) => (!status || c.status === status) && (!method || c.method === method) : undefined,
+          }),
+        );
+      },
+    },
+    {
+      method: 'GET',
+      path: '/collections/{collection_id}',
+      op: 'getCollection',
+      handler: (ctx) => ok(load(ctx, 'collection', 'col_', ctx.params.collection_id, 'collection')),
+    },
+  ];
+}

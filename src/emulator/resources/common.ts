@@ -1,0 +1,65 @@
+// Helpers shared by the resource modules: loading by id (404 for malformed or foreign ids),
+// replies from records, list parameters, filters.
+import { checkDateOrTime, isCalendarDate } from '../../lib/validate.js';
+import type { App } from '../app.js';
+import { isId } from '../ids.js';
+import { notFound } from '../problems.js';
+import { emptyBody } from '../validation.js';
+import { json, type PageQuery } from '../store.js';
+import type { Base, Ctx, Kind, QueryCheck, Rec, Reply } from '../types.js';
+
+export const FIAT = ['USD', 'EUR', 'GBP', 'NGN', 'KES', 'GHS', 'ZAR', 'JPY', 'CAD', 'KWD'] as const;
+export const ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
+
+export const reply = (status: number, rec: Rec): Reply => ({ status, json: json(rec) });
+export const ok = (rec: Rec): Reply => reply(200, rec);
+export const created = (rec: Rec): Reply => reply(201, rec);
+export const okJson = (value: unknown, status = 200): Reply => ({ status, json: JSON.stringify(value) });
+export const okRaw = (json: string, status = 200): Reply => ({ status, json });
+
+/** Actions take no body; an empty JSON object is fine, any field is a 422. */
+export function emptyOk(ctx: Ctx): void {
+  emptyBody(ctx.body);
+}
+
+/** A record of this scope by id, or 404 (a malformed id is also 404: ids are opaque). */
+export function load<T extends Base>(ctx: Ctx, kind: Kind, prefix: string, id: string | undefined, noun: string): Rec<T> {
+  const rec = id !== undefined && isId(prefix, id) ? ctx.app.store.get<T>(kind, ctx.scope, id) : undefined;
+  if (!rec) throw notFound(noun, id ?? '');
+  return rec;
+}
+
+/** An updated copy of an object with a fresh updated_at. */
+export function touch<T extends Base>(app: App, obj: T, changes: Partial<T>): T {
+  return { ...obj, ...changes, updated_at: app.nowIso() };
+}
+
+/** A state change: store the new object and emit its event. */
+export function change<T extends Base>(ctx: { app: App; tx: Ctx['tx'] }, rec: Rec<T>, changes: Partial<T>, event?: string): Rec<T> {
+  const next = ctx.app.store.put(ctx.tx, rec.kind, rec.scope, touch(ctx.app, rec.obj, changes), undefined);
+  if (event) ctx.app.events.emit(ctx.tx, rec.scope, event, next.obj);
+  return next;
+}
+
+/** limit, cursor and a key naming the filters (for cursor checks). */
+export function pageOf(ctx: Ctx, filters: readonly string[]): Pick<PageQuery, 'limit' | 'cursor' | 'filterKey'> {
+  const filterKey = filters.map((f) => `${f}=${ctx.query.get(f) ?? ''}`).join('&');
+  return { limit: Number(ctx.query.get('limit') ?? '20'), cursor: ctx.query.get('cursor'), filterKey };
+}
+
+// Query checks.
+export const qId =
+  (prefix: string): QueryCheck =>
+  (v) =>
+    isId(prefix, v) ? undefined : `must be an id like ${prefix}…`;
+export const qEnum =
+  (values: readonly string[]): QueryCheck =>
+  (v) =>
+    values.includes(v) ? undefined : `must be one of: ${values.join(', ')}`;
+export const qText: QueryCheck = (v) => (v.length >= 1 && v.length <= 254 && !/[\u0000-\u001f]/.test(v) ? undefined : 'must be 1-254 characters');
+export const qTime: QueryCheck = checkDateOrTime;
+
+/** A from/to filter value as the ISO string it compares against created_at. */
+export function timeBound(v: string): string {
+  return new Date(isCalendarDate(v) ? `${v}T00:00:00.000Z` : v).toISOString();
+}

@@ -1,0 +1,196 @@
+// Wallets and payment links. Links: active → disabled (action) | expired (the clock passes
+// expires_at) | paid (the admin route POST /__emulator/payment-links/{id}/pay stands in for a
+// payer; it credits the wallet from `external:<asset>`); the others are final.
+import type { App } from '../app.js';
+import { randomChars } from '../ids.js';
+import { exponent, toMinor } from '../money.js';
+import { ApiProblem, invalidState } from '../problems.js';
+import { amount, check, dateTime, id, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
+import type { Customer, PaymentLink, Rec, Route, Wallet } from '../types.js';
+import { ASSETS, change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { currencyMismatch } from './transfers.js';
+
+const NETWORKS: Record<string, readonly string[]> = { BTC: ['bitcoin'], ETH: ['ethereum'], USDC: ['ethereum', 'polygon'], USDT: ['ethereum', 'tron'] };
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+const walletShape = {
+  customer_id: req(id('cus_')),
+  asset: req(oneOf(ASSETS)),
+  network: req(oneOf(['bitcoin', 'ethereum', 'polygon', 'tron'])),
+  label: opt(str({ max: 100 })),
+};
+
+const linkShape = {
+  wallet_id: req(id('wal_')),
+  amount: req(amount),
+  asset: req(oneOf(ASSETS)),
+  description: opt(str({ max: 500 })),
+  expires_at: opt(dateTime),
+};
+
+function address(network: string): string {
+  if (network === 'bitcoin') return `bc1q${randomChars(38, '023456789acdefghjklmnpqrstuvwxyz')}`;
+  if (network === 'tron') return `T${randomChars(33, BASE58)}`;
+  return `0x${randomChars(40, '0123456789abcdef')}`;
+}
+
+function expire(app: App, id: string, now: number): void {
+  const rec = app.store.byId.get(id) as Rec<PaymentLink> | undefined;
+  if (!rec || rec.obj.status !== 'active' || !rec.obj.expires_at) return;
+  const due = Date.parse(rec.obj.expires_at);
+  if (now < due) return void app.due.push(due, 'payment_link', id);
+  const tx = app.tx();
+  change({ app, tx }, rec, { status: 'expired' }, 'payment_link.expired');
+  app.commitInBackground(tx);
+}
+
+/** A payer pays a link (admin route): the wallet is credited and the link becomes paid. */
+export function payLink(app: App, id: string): Rec<PaymentLink> {
+  app.due.run();
+  const rec = app.store.byId.get(id) as Rec<PaymentLink> | undefined;
+  if (!rec || rec.kind !== 'payment_link') throw new ApiProblem(404, 'not_found', `no payment link ${id}`);
+  if (rec.obj.status !== 'active') throw invalidState(`payment link ${id} is ${rec.obj.status}`);
+  const tx = app.tx();
+  const l = rec.obj;
+  const minor = toMinor(l.amount, exponent(l.asset));
+  app.ledger.post(tx, rec.scope, {
+    type: 'collection',
+    status: 'posted',
+    source: { object: 'payment_link', id: l.id },
+    description: l.description,
+    lines: [
+      { account: `external:${l.asset}`, currency: l.asset, amount: -minor },
+      { account: l.wallet_id, currency: l.asset, amount: minor },
+    ],
+  });
+  const next = change({ app, tx }, rec, { status: 'paid' });
+  app.commitInBackground(tx);
+  return next;
+}
+
+export function cryptoRoutes(app: App): Route[] {
+  app.store.index('wallet', (w: Wallet) => [`customer_id=${w.customer_id}`, `asset=${w.asset}`]);
+  app.store.index('payment_link', (l: PaymentLink) => [`wallet_id=${l.wallet_id}`]);
+  app.due.register('payment_link', (id, now) => expire(app, id, now));
+  app.scanners.set('payment_link', (rec) => {
+    const l = rec.obj as PaymentLink;
+    if (l.status === 'active' && l.expires_at) app.due.push(Date.parse(l.expires_at), 'payment_link', l.id);
+  });
+
+  return [
+    {
+      method: 'POST',
+      path: '/wallets',
+      op: 'createWallet',
+      handler: (ctx) => {
+        const errors = check(ctx.body, walletShape);
+        const { asset, network } = ctx.body as { asset?: string; network?: string };
+        if (asset && network && NETWORKS[asset] && !errors.some((e) => e.field === 'network') && !NETWORKS[asset]!.includes(network)) {
+          errors.push({ field: 'network', code: 'invalid', message: `${asset} is on ${NETWORKS[asset]!.join(' or ')}` });
+        }
+        orThrow(errors);
+        const b = ctx.body as { customer_id: string; asset: string; network: string; label?: string };
+        load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        const w: Wallet = {
+          ...app.base(ctx.scope, 'wal_', 'wallet'),
+          customer_id: b.customer_id,
+          asset: b.asset,
+          network: b.network,
+          label: b.label ?? null,
+          address: address(b.network),
+          balance: app.ledger.balance('', b.asset),
+          status: 'active',
+        };
+        const rec = app.store.put(ctx.tx, 'wallet', ctx.scope, w);
+        app.events.emit(ctx.tx, ctx.scope, 'wallet.created', w);
+        return created(rec);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/wallets',
+      op: 'listWallets',
+      list: true,
+      query: { customer_id: qId('cus_'), asset: qEnum(ASSETS) },
+      handler: (ctx) => {
+        const customer = ctx.query.get('customer_id');
+        const asset = ctx.query.get('asset');
+        return okRaw(
+          app.store.page(ctx.scope, 'wallet', {
+            ...pageOf(ctx, ['customer_id', 'asset']),
+            index: customer ? `customer_id=${customer}` : asset ? `asset=${asset}` : undefined,
+            match: customer && asset ? (w: Wallet) => w.asset === asset : undefined,
+          }),
+        );
+      },
+    },
+    { method: 'GET', path: '/wallets/{wallet_id}', op: 'getWallet', handler: (ctx) => ok(load(ctx, 'wallet', 'wal_', ctx.params.wallet_id, 'wallet')) },
+    {
+      method: 'POST',
+      path: '/payment-links',
+      op: 'createPaymentLink',
+      handler: (ctx) => {
+        const errors = check(ctx.body, linkShape);
+        precision(errors, 'amount', ctx.body.amount, ASSETS.includes(ctx.body.asset as never) ? ctx.body.asset : undefined);
+        const expires = typeof ctx.body.expires_at === 'string' ? Date.parse(ctx.body.expires_at) : undefined;
+        if (expires !== undefined && !errors.some((e) => e.field === 'expires_at') && expires <= app.clock.now()) {
+          errors.push({ field: 'expires_at', code: 'invalid', message: 'must be in the future' });
+        }
+        orThrow(errors);
+        const b = ctx.body as { wallet_id: string; amount: string; asset: string; description?: string };
+        const wallet = load<Wallet>(ctx, 'wallet', 'wal_', b.wallet_id, 'wallet');
+        if (wallet.obj.asset !== b.asset) throw currencyMismatch(`wallet ${wallet.id} holds ${wallet.obj.asset}, not ${b.asset}`);
+        const base = app.base(ctx.scope, 'plink_', 'payment_link');
+        const l: PaymentLink = {
+          ...base,
+          wallet_id: wallet.id,
+          amount: b.amount,
+          asset: b.asset,
+          description: b.description ?? null,
+          expires_at: expires !== undefined ? new Date(expires).toISOString() : null,
+          url: `https://pay.dev/l/${base.id}`,
+          status: 'active',
+        };
+        const rec = app.store.put(ctx.tx, 'payment_link', ctx.scope, l);
+        app.events.emit(ctx.tx, ctx.scope, 'payment_link.created', l);
+        if (expires !== undefined) app.due.push(expires, 'payment_link', l.id);
+        return created(rec);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/payment-links',
+      op: 'listPaymentLinks',
+      list: true,
+      query: { wallet_id: qId('wal_'), status: qEnum(['active', 'disabled', 'expired', 'paid']) },
+      handler: (ctx) => {
+        const wallet = ctx.query.get('wallet_id');
+        const status = ctx.query.get('status');
+        return okRaw(
+          app.store.page(ctx.scope, 'payment_link', {
+            ...pageOf(ctx, ['wallet_id', 'status']),
+            index: wallet ? `wallet_id=${wallet}` : undefined,
+            match: status ? (l: PaymentLink) => l.status === status : undefined,
+          }),
+        );
+      },
+    },
+    {
+      method: 'GET',
+      path: '/payment-links/{payment_link_id}',
+      op: 'getPaymentLink',
+      handler: (ctx) => ok(load(ctx, 'payment_link', 'plink_', ctx.params.payment_link_id, 'payment link')),
+    },
+    {
+      method: 'POST',
+      path: '/payment-links/{payment_link_id}/disable',
+      op: 'disablePaymentLink',
+      handler: (ctx) => {
+        const rec = load<PaymentLink>(ctx, 'payment_link', 'plink_', ctx.params.payment_link_id, 'payment link');
+        emptyOk(ctx);
+        if (rec.obj.status !== 'active') throw invalidState(`payment link ${rec.id} is ${rec.obj.status}; only an active link can be disabled`);
+        return ok(change(ctx, rec, { status: 'disabled' }, 'payment_link.disabled'));
+      },
+    },
+  ];
+}

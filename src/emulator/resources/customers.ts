@@ -1,0 +1,201 @@
+// Customers (the seed-fixed body) and features.
+import { checkBirthDate, checkEmail, checkPhone, checkState } from '../../lib/validate.js';
+import type { App } from '../app.js';
+import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
+import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
+import type { Address, Ctx, Customer, Json, Rec, Route } from '../types.js';
+import { change, created, emptyOk, load, ok, okJson, okRaw, pageOf, qText } from './common.js';
+
+export const addressRule = object({
+  address_line1: req(str()),
+  city: req(str({ max: 100 })),
+  country: req(country),
+  postal_code: req(str({ max: 20 })),
+  state: opt(str({ max: 6, pattern: /^[A-Z]{2}-[A-Z0-9]{1,3}$/, hint: 'must be an ISO 3166-2 code like US-CA or NG-LA' })),
+});
+
+/** Address rules beyond the shape: the state's country part equals the country. */
+export function checkAddress(v: unknown, path: string, errors: FieldProblem[]): void {
+  const a = v as Partial<Address> | undefined;
+  if (!a || typeof a !== 'object' || typeof a.state !== 'string' || typeof a.country !== 'string') return;
+  if (errors.some((e) => e.field === `${path}.state` || e.field === `${path}.country`)) return;
+  const problem = checkState(a.country)(a.state);
+  if (problem) errors.push({ field: `${path}.state`, code: 'invalid', message: problem });
+}
+
+export const copyAddress = (a: Address): Address => ({
+  address_line1: a.address_line1,
+  city: a.city,
+  country: a.country,
+  postal_code: a.postal_code,
+  ...(a.state !== undefined ? { state: a.state } : {}),
+});
+
+function customerShape(app: App, required: boolean): Shape {
+  const f = required ? req : opt;
+  return {
+    first_name: f(str()),
+    last_name: f(str()),
+    middle_name: opt(str()),
+    email: f(str({ max: 254, check: checkEmail })),
+    phone: f(str({ max: 16, check: checkPhone })),
+    type: f(str({ max: 50 })),
+    gender: opt(str({ max: 50 })),
+    date_of_birth: f(str({ max: 10, check: checkBirthDate(new Date(app.clock.now())) })),
+    address: f(addressRule),
+  };
+}
+
+function validateCustomer(ctx: Ctx, required: boolean): void {
+  const errors = check(ctx.body, customerShape(ctx.app, required));
+  if (ctx.body.address !== undefined) checkAddress(ctx.body.address, 'address', errors);
+  if (!required && Object.keys(ctx.body).length === 0) errors.push({ field: 'body', code: 'required', message: 'send at least one field to change' });
+  orThrow(errors);
+}
+
+export interface FeatureDef {
+  key: string;
+  name: string;
+  description: string;
+  requires_kyc: boolean;
+}
+
+export const FEATURES: readonly FeatureDef[] = [
+  { key: 'cards', name: 'Cards', description: 'Issue virtual and physical cards.', requires_kyc: true },
+  { key: 'collections', name: 'Collections', description: 'Accept payments by card, bank transfer and mobile money.', requires_kyc: false },
+  { key: 'crypto_wallets', name: 'Crypto wallets', description: 'Hold crypto assets in wallets.', requires_kyc: true },
+  { key: 'payment_links', name: 'Payment links', description: 'Share links that collect crypto payments.', requires_kyc: true },
+  { key: 'fx', name: 'Foreign exchange', description: 'Exchange currencies between accounts.', requires_kyc: false },
+  { key: 'international_transfers', name: 'International transfers', description: 'Send money to external accounts abroad.', requires_kyc: true },
+];
+
+function featureStatus(rec: Rec<Customer>, f: FeatureDef): Json {
+  const activated = ((rec.x?.features as Record<string, string> | undefined) ?? {})[f.key] ?? null;
+  const reasons = f.requires_kyc && rec.obj.kyc_status !== 'approved' ? [`requires approved KYC (kyc_status is ${rec.obj.kyc_status})`] : [];
+  return {
+    object: 'feature_status',
+    customer_id: rec.id,
+    feature: f.key,
+    eligible: reasons.length === 0,
+    active: activated !== null,
+    reasons,
+    activated_at: activated,
+  };
+}
+
+function feature(ctx: Ctx): { rec: Rec<Customer>; def: FeatureDef } {
+  const rec = load<Customer>(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer');
+  const def = FEATURES.find((f) => f.key === ctx.params.feature);
+  if (!def) throw notFound('feature', ctx.params.feature ?? '');
+  return { rec, def };
+}
+
+export function customerRoutes(app: App): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/customers',
+      op: 'createCustomer',
+      handler: (ctx) => {
+        validateCustomer(ctx, true);
+        const b = ctx.body as unknown as Customer;
+        const c: Customer = {
+          ...app.base(ctx.scope, 'cus_', 'customer'),
+          first_name: b.first_name,
+          last_name: b.last_name,
+          middle_name: b.middle_name ?? null,
+          email: b.email,
+          phone: b.phone,
+          type: b.type,
+          gender: b.gender ?? null,
+          date_of_birth: b.date_of_birth,
+          address: copyAddress(b.address),
+          kyc_status: 'not_started',
+        };
+        const rec = app.store.put(ctx.tx, 'customer', ctx.scope, c);
+        app.events.emit(ctx.tx, ctx.scope, 'customer.created', c);
+        return created(rec);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/customers',
+      op: 'listCustomers',
+      list: true,
+      query: { email: qText, type: qText },
+      handler: (ctx) => {
+        const email = ctx.query.get('email')?.toLowerCase();
+        const type = ctx.query.get('type');
+        const match = email || type ? (c: Customer) => (!email || c.email.toLowerCase() === email) && (!type || c.type === type) : undefined;
+        return okRaw(app.store.page(ctx.scope, 'customer', { ...pageOf(ctx, ['email', 'type']), match }));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/customers/{customer_id}',
+      op: 'getCustomer',
+      handler: (ctx) => ok(load(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer')),
+    },
+    {
+      method: 'PATCH',
+      path: '/customers/{customer_id}',
+      op: 'updateCustomer',
+      handler: (ctx) => {
+        const rec = load<Customer>(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer');
+        validateCustomer(ctx, false);
+        const changes = { ...(ctx.body as Partial<Customer>) };
+        if (changes.address) changes.address = copyAddress(changes.address);
+        return ok(change(ctx, rec, changes, 'customer.updated'));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/features',
+      op: 'listFeatures',
+      list: true,
+      handler: (ctx) => {
+        const { limit, cursor } = pageOf(ctx, []);
+        let start = 0;
+        if (cursor !== undefined) {
+          const after = FEATURES.findIndex((f) => cursor === Buffer.from(`v1:${f.key}`).toString('base64url'));
+          if (after < 0) throw new ApiProblem(400, 'invalid_parameter', 'query parameter cursor: not a cursor this service issued', [{ field: 'cursor', code: 'invalid', message: 'not a cursor this service issued' }]);
+          start = after + 1;
+        }
+        const page = FEATURES.slice(start, start + limit);
+        const hasMore = start + limit < FEATURES.length;
+        return okJson({
+          object: 'list',
+          data: page.map((f) => ({ object: 'feature', ...f })),
+          has_more: hasMore,
+          next_cursor: hasMore ? Buffer.from(`v1:${page[page.length - 1]!.key}`).toString('base64url') : null,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/customers/{customer_id}/features/{feature}',
+      op: 'getCustomerFeature',
+      handler: (ctx) => {
+        const { rec, def } = feature(ctx);
+        return okJson(featureStatus(rec, def));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/customers/{customer_id}/features/{feature}/activate',
+      op: 'activateCustomerFeature',
+      handler: (ctx) => {
+        const { rec, def } = feature(ctx);
+        emptyOk(ctx);
+        const status = featureStatus(rec, def);
+        if (status.active) return okJson(status);
+        if (!status.eligible) throw new ApiProblem(422, 'feature_not_eligible', `the customer is not eligible for ${def.key}: ${(status.reasons as string[]).join('; ')}`);
+        const features = { ...((rec.x?.features as Record<string, string> | undefined) ?? {}), [def.key]: app.nowIso() };
+        const next = app.store.put(ctx.tx, 'customer', ctx.scope, rec.obj, { ...rec.x, features });
+        const after = featureStatus(next, def);
+        app.events.emit(ctx.tx, ctx.scope, 'feature.activated', after);
+        return okJson(after);
+      },
+    },
+  ];
+}

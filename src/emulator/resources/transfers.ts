@@ -1,0 +1,155 @@
+// Transfers: pending → completed | failed (settle, settleAfterMs after creation) ; pending →
+// cancelled. Ledger: on creation a pending entry debits the source and credits the destination
+// account (or `clearing:<cur>` for an external destination); settling posts it (and, for an
+// external destination, a second entry moves it from clearing to `external:<cur>`); failing or
+// cancelling voids it. Sandbox magic: minor units ending in 13 fail with destination_rejected.
+import type { App } from '../app.js';
+import { exponent, toMinor } from '../money.js';
+import { ApiProblem, invalidState } from '../problems.js';
+import { amount, check, oneOf, opt, orThrow, precision, req, str, id as idRule } from '../validation.js';
+import type { Account, ExternalAccount, Rec, Route, Transfer } from '../types.js';
+import { change, created, emptyOk, FIAT, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+
+const shape = {
+  source_account_id: req(idRule('acc_')),
+  destination_id: req(str({ max: 40, pattern: /^(acc|ea)_[0-9a-z]{24}$/, hint: 'must be an account id (acc_…) or an external account id (ea_…)' })),
+  amount: req(amount),
+  currency: req(oneOf(FIAT)),
+  description: opt(str({ max: 500 })),
+  reference: opt(str({ max: 140 })),
+};
+
+/** Sandbox magic value: an amount whose minor units end in 13 fails. */
+export const isMagic13 = (amountStr: string, currency: string): boolean => toMinor(amountStr, exponent(currency)) % 100n === 13n;
+
+export const insufficient = (available: string, needed: string, currency: string): ApiProblem =>
+  new ApiProblem(422, 'insufficient_funds', `the available balance (${available} ${currency}) does not cover ${needed} ${currency}`);
+
+export const currencyMismatch = (detail: string): ApiProblem => new ApiProblem(422, 'currency_mismatch', detail);
+
+function settle(app: App, id: string, now: number): void {
+  const rec = app.store.byId.get(id) as Rec<Transfer> | undefined;
+  if (!rec || rec.obj.status !== 'pending') return;
+  const due = Date.parse(rec.obj.created_at) + app.settleAfterMs;
+  if (now < due) return void app.due.push(due, 'transfer', id);
+  const tx = app.tx();
+  const t = rec.obj;
+  const entry = rec.x?.entry as string;
+  if (isMagic13(t.amount, t.currency)) {
+    app.ledger.settle(tx, rec.scope, entry, 'voided');
+    change({ app, tx }, rec, { status: 'failed', failure_reason: 'destination_rejected' }, 'transfer.failed');
+  } else {
+    app.ledger.settle(tx, rec.scope, entry, 'posted');
+    if (t.destination_type === 'external_account') {
+      const minor = toMinor(t.amount, exponent(t.currency));
+      app.ledger.post(tx, rec.scope, {
+        type: 'transfer',
+        status: 'posted',
+        source: { object: 'transfer', id: t.id },
+        description: t.description,
+        lines: [
+          { account: `clearing:${t.currency}`, currency: t.currency, amount: -minor },
+          { account: `external:${t.currency}`, currency: t.currency, amount: minor },
+        ],
+      });
+    }
+    change({ app, tx }, rec, { status: 'completed', completed_at: app.nowIso() }, 'transfer.completed');
+  }
+  app.commitInBackground(tx);
+}
+
+export function transferRoutes(app: App): Route[] {
+  app.store.index('transfer', (t: Transfer) => [`account_id=${t.source_account_id}`, ...(t.destination_type === 'account' ? [`account_id=${t.destination_id}`] : [])]);
+  app.due.register('transfer', (id, now) => settle(app, id, now));
+  app.scanners.set('transfer', (rec) => {
+    const t = rec.obj as Transfer;
+    if (t.status === 'pending') app.due.push(Date.parse(t.created_at) + app.settleAfterMs, 'transfer', t.id);
+  });
+
+  return [
+    {
+      method: 'POST',
+      path: '/transfers',
+      op: 'createTransfer',
+      handler: (ctx) => {
+        const errors = check(ctx.body, shape);
+        precision(errors, 'amount', ctx.body.amount, FIAT.includes(ctx.body.currency as never) ? ctx.body.currency : undefined);
+        if (ctx.body.source_account_id === ctx.body.destination_id && typeof ctx.body.destination_id === 'string') {
+          errors.push({ field: 'destination_id', code: 'invalid', message: 'must differ from source_account_id' });
+        }
+        orThrow(errors);
+        const b = ctx.body as { source_account_id: string; destination_id: string; amount: string; currency: string; description?: string; reference?: string };
+        const source = load<Account>(ctx, 'account', 'acc_', b.source_account_id, 'account');
+        const internal = b.destination_id.startsWith('acc_');
+        const dest = internal
+          ? load<Account>(ctx, 'account', 'acc_', b.destination_id, 'account')
+          : load<ExternalAccount>(ctx, 'external_account', 'ea_', b.destination_id, 'external account');
+        if (source.obj.status !== 'active') throw invalidState(`the source account ${source.id} is ${source.obj.status}`);
+        if (dest.obj.status !== 'active') throw invalidState(`the destination ${dest.id} is ${dest.obj.status}`);
+        if (source.obj.currency !== b.currency) throw currencyMismatch(`the source account holds ${source.obj.currency}, not ${b.currency}`);
+        if (dest.obj.currency !== b.currency) throw currencyMismatch(`the destination holds ${dest.obj.currency}, not ${b.currency}`);
+        const minor = toMinor(b.amount, exponent(b.currency));
+        if (app.ledger.available(source.id) < minor) throw insufficient(source.obj.balance.available, b.amount, b.currency);
+
+        const t: Transfer = {
+          ...app.base(ctx.scope, 'tr_', 'transfer'),
+          source_account_id: source.id,
+          destination_id: dest.id,
+          destination_type: internal ? 'account' : 'external_account',
+          amount: b.amount,
+          currency: b.currency,
+          description: b.description ?? null,
+          reference: b.reference ?? null,
+          status: 'pending',
+          failure_reason: null,
+          completed_at: null,
+        };
+        const entry = app.ledger.post(ctx.tx, ctx.scope, {
+          type: 'transfer',
+          status: 'pending',
+          source: { object: 'transfer', id: t.id },
+          description: t.description,
+          lines: [
+            { account: source.id, currency: b.currency, amount: -minor },
+            { account: internal ? dest.id : `clearing:${b.currency}`, currency: b.currency, amount: minor },
+          ],
+        });
+        const rec = app.store.put(ctx.tx, 'transfer', ctx.scope, t, { entry: entry.id });
+        app.events.emit(ctx.tx, ctx.scope, 'transfer.created', t);
+        app.due.push(Date.parse(t.created_at) + app.settleAfterMs, 'transfer', t.id);
+        return created(rec);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/transfers',
+      op: 'listTransfers',
+      list: true,
+      query: { account_id: qId('acc_'), status: qEnum(['pending', 'completed', 'failed', 'cancelled']) },
+      handler: (ctx) => {
+        const account = ctx.query.get('account_id');
+        const status = ctx.query.get('status');
+        return okRaw(
+          app.store.page(ctx.scope, 'transfer', {
+            ...pageOf(ctx, ['account_id', 'status']),
+            index: account ? `account_id=${account}` : undefined,
+            match: status ? (t: Transfer) => t.status === status : undefined,
+          }),
+        );
+      },
+    },
+    { method: 'GET', path: '/transfers/{transfer_id}', op: 'getTransfer', handler: (ctx) => ok(load(ctx, 'transfer', 'tr_', ctx.params.transfer_id, 'transfer')) },
+    {
+      method: 'POST',
+      path: '/transfers/{transfer_id}/cancel',
+      op: 'cancelTransfer',
+      handler: (ctx) => {
+        const rec = load<Transfer>(ctx, 'transfer', 'tr_', ctx.params.transfer_id, 'transfer');
+        emptyOk(ctx);
+        if (rec.obj.status !== 'pending') throw invalidState(`transfer ${rec.id} is ${rec.obj.status}; only a pending transfer can be cancelled`);
+        app.ledger.settle(ctx.tx, ctx.scope, rec.x?.entry as string, 'voided');
+        return ok(change(ctx, rec, { status: 'cancelled' }, 'transfer.cancelled'));
+      },
+    },
+  ];
+}

@@ -1,0 +1,122 @@
+// The request pipeline: route → auth → rate limit → faults → tenant → idempotency key → body →
+// query → due settlements → idempotent replay or handler → durable commit → response.
+// Every failure becomes a problem response; an unexpected exception is a 500 and the server
+// keeps serving. Timeouts bound slow clients (slowloris).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { admin } from './admin.js';
+import { App } from './app.js';
+import { tenantOf } from './auth.js';
+import { parseBody, parseQuery, readBody, send, sendProblem } from './http.js';
+import { checkKey, fingerprint, Idempotency } from './idempotency.js';
+import { randomChars } from './ids.js';
+import { ApiProblem, problemBody } from './problems.js';
+import { DEPRECATED_SINCE } from './resources/kyc.js';
+import { routeNotFound } from './router.js';
+import type { Ctx, Reply } from './types.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function createApiServer(app: App): Server {
+  const server = createServer(
+    { requestTimeout: 30_000, headersTimeout: 20_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, maxHeaderSize: 16 * 1024 },
+    (req, res) => {
+      handle(app, req, res).catch((err: unknown) => {
+        app.fault(err);
+        const rid = `req_${randomChars(24)}`;
+        if (!res.headersSent) sendProblem(res, new ApiProblem(500, 'internal_error', 'unexpected error; safe to retry'), rid);
+        else res.destroy();
+      });
+    },
+  );
+  server.maxHeadersCount = 100;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || socket.destroyed) return void socket.destroy();
+    const [status, code, text] =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'Request Timeout']
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'headers_too_large', 'Request Header Fields Too Large']
+          : [400, 'bad_request', 'Bad Request'];
+    const rid = `req_${randomChars(24)}`;
+    const body = problemBody(new ApiProblem(status, code, `malformed request (${err.code ?? 'parse error'})`), rid);
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}
+
+async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const rid = `req_${randomChars(24)}`;
+  app.counters.requests++;
+  const url = req.url ?? '/';
+  const qi = url.indexOf('?');
+  const path = qi < 0 ? url : url.slice(0, qi);
+  const qs = qi < 0 ? '' : url.slice(qi + 1);
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  let extra: Record<string, string> | undefined;
+  let inflight: string | undefined;
+  try {
+    if (path === '/__emulator' || path.startsWith('/__emulator/')) return await admin(app, req, res, rid, method, path, qs);
+    if (!path.startsWith('/v1/')) throw routeNotFound(path);
+    const { route, params } = app.router.match(method, path.slice(3));
+    const caller = app.auth.check(req.headers['api-key']);
+    app.faults.take(caller.apiKey);
+    const plan = app.faults.plan();
+    if (plan.latency > 0) await sleep(plan.latency);
+    if (plan.reset === 'before') return void req.socket.destroy();
+    if (plan.fail === 'before') throw app.faults.failure(plan);
+    const tenant = tenantOf(req.headers['x-tenant-id'], route.tenantRequired === true, app.identity.tenant_id);
+    const idemKey = method === 'POST' ? checkKey(req.headers['idempotency-key']) : undefined;
+    const raw = method === 'GET' ? '' : await readBody(req);
+    const body = parseBody(raw);
+    app.record({ method, path, query: Object.fromEntries(new URLSearchParams(qs)), headers: req.headers, body: raw === '' ? undefined : body });
+    const query = parseQuery(route, qs);
+    app.due.run();
+
+    const scope = App.scope(caller.mode, tenant);
+    const ctx: Ctx = { app, mode: caller.mode, tenant, scope, livemode: caller.mode === 'live', params, query, body, tx: app.tx(), headers: {} };
+    if (route.successor) extra = { Deprecation: DEPRECATED_SINCE, Link: route.successor(ctx) };
+
+    let fp = '';
+    if (idemKey !== undefined) {
+      const key = Idempotency.scopeKey(caller.mode, tenant, idemKey);
+      fp = fingerprint(method, path, body);
+      const stored = app.idem.begin(key, fp, app.clock.now());
+      if (stored) return send(res, stored.s, stored.b, rid, { ...extra, 'Idempotent-Replayed': 'true' });
+      inflight = key;
+    }
+
+    let reply: Reply & { headers?: Record<string, string> | undefined };
+    try {
+      reply = route.handler(ctx);
+    } catch (e) {
+      if (!(e instanceof ApiProblem) || e.status >= 500) {
+        // Keep disk equal to memory even when a handler failed half-way.
+        await app.journal.commit(ctx.tx.ops).catch(() => {});
+        throw e;
+      }
+      reply = { status: e.status, json: problemBody(e, rid), headers: e.headers };
+    }
+    if (inflight) {
+      const op = app.idem.store(inflight, { f: fp, s: reply.status, b: reply.json, t: app.clock.now() });
+      if (app.store.persist) ctx.tx.ops.push(op);
+    }
+    await app.journal.commit(ctx.tx.ops);
+    for (const f of ctx.tx.after) f();
+    if (plan.reset === 'after') return void req.socket.destroy();
+    if (plan.fail === 'after') throw app.faults.failure(plan);
+    send(res, reply.status, reply.json, rid, reply.headers ? { ...extra, ...reply.headers } : extra);
+  } catch (e) {
+    let p: ApiProblem;
+    if (e instanceof ApiProblem) p = e;
+    else {
+      app.fault(e);
+      p = new ApiProblem(500, 'internal_error', 'unexpected error; safe to retry with the same Idempotency-Key');
+    }
+    sendProblem(res, p, rid, extra);
+  } finally {
+    if (inflight) app.idem.end(inflight);
+  }
+}

@@ -1,0 +1,111 @@
+// A small validator for request bodies: closed objects (unknown fields are errors), typed
+// fields, per-field errors with dotted paths. Business rules reuse src/lib/validate.ts.
+import { COUNTRY_CODES } from '../lib/iso.js';
+import type { Check } from '../lib/validate.js';
+import { DECIMAL_RE, decimals, exponent } from './money.js';
+import { validationProblem, type FieldProblem } from './problems.js';
+import type { Json } from './types.js';
+
+export type Rule = (value: unknown, path: string, errors: FieldProblem[]) => void;
+export interface Field {
+  rule: Rule;
+  required?: boolean;
+}
+export type Shape = Record<string, Field>;
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+const err = (errors: FieldProblem[], field: string, code: string, message: string): void => void errors.push({ field, code, message });
+
+export interface StrOpts {
+  min?: number;
+  max?: number;
+  pattern?: RegExp;
+  /** Message when the pattern fails. */
+  hint?: string;
+  oneOf?: readonly string[];
+  check?: Check;
+  /** Allow control characters (never for names). */
+  multiline?: boolean;
+}
+
+export function str(o: StrOpts = {}): Rule {
+  const min = o.min ?? 1;
+  const max = o.max ?? 200;
+  return (v, path, errors) => {
+    if (typeof v !== 'string') return err(errors, path, 'type', 'must be a string');
+    if (v.length < min) return err(errors, path, 'invalid', min === 1 ? 'must not be empty' : `must be at least ${min} characters`);
+    if (v.length > max) return err(errors, path, 'too_long', `must be at most ${max} characters`);
+    if (!o.multiline && CONTROL.test(v)) return err(errors, path, 'invalid', 'must not contain control characters');
+    if (o.oneOf && !o.oneOf.includes(v)) return err(errors, path, 'invalid', `must be one of: ${o.oneOf.join(', ')}`);
+    if (o.pattern && !o.pattern.test(v)) return err(errors, path, 'invalid', o.hint ?? `must match ${o.pattern.source}`);
+    const problem = o.check?.(v);
+    if (problem) err(errors, path, 'invalid', problem);
+  };
+}
+
+export const oneOf = (values: readonly string[]): Rule => str({ oneOf: values, max: 64 });
+
+export const id = (prefix: string): Rule =>
+  str({ pattern: new RegExp(`^${prefix}[0-9a-z]{24}$`), max: 64, hint: `must be an id like ${prefix}… (${prefix} then 24 characters of 0-9a-z)` });
+
+export const country: Rule = str({ max: 2, check: (v) => (COUNTRY_CODES.has(v) ? undefined : 'must be an ISO 3166-1 alpha-2 country code (upper case), e.g. US, GB, NG') });
+
+/** A positive decimal string; the currency's precision is checked by `precision` once the currency is known. */
+export const amount: Rule = (v, path, errors) => {
+  if (typeof v !== 'string') return err(errors, path, 'type', 'must be a decimal string like "10.50" (not a JSON number)');
+  if (!DECIMAL_RE.test(v)) return err(errors, path, 'invalid', 'must be a decimal string like "10.50" (digits, optional decimal point, no sign)');
+  if (/^0(\.0+)?$/.test(v)) err(errors, path, 'invalid', 'must be greater than zero');
+};
+
+/** Checks an already well-formed amount against a currency's exponent. */
+export function precision(errors: FieldProblem[], path: string, value: unknown, code: unknown): void {
+  if (typeof value !== 'string' || typeof code !== 'string' || !DECIMAL_RE.test(value)) return;
+  if (errors.some((e) => e.field === path)) return;
+  const exp = exponent(code);
+  if (decimals(value) > exp) err(errors, path, 'invalid', `${code} allows ${exp === 0 ? 'no decimals' : `at most ${exp} decimal places`}`);
+}
+
+/** RFC 3339 date-time. */
+export const dateTime: Rule = str({
+  max: 40,
+  pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/,
+  hint: 'must be an RFC 3339 time like 2026-01-31T12:00:00Z',
+  check: (v) => (Number.isNaN(Date.parse(v)) ? 'must be a real time' : undefined),
+});
+
+export function object(shape: Shape): Rule {
+  return (v, path, errors) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return err(errors, path, 'type', 'must be an object');
+    check(v as Json, shape, errors, `${path}.`);
+  };
+}
+
+/** Validates a body against a closed shape; returns the errors. */
+export function check(body: Json, shape: Shape, errors: FieldProblem[] = [], prefix = ''): FieldProblem[] {
+  for (const [name, field] of Object.entries(shape)) {
+    const v = body[name];
+    if (v === undefined) {
+      if (field.required) err(errors, prefix + name, 'required', 'is required');
+      continue;
+    }
+    field.rule(v, prefix + name, errors);
+  }
+  for (const name of Object.keys(body)) {
+    if (!Object.hasOwn(shape, name)) err(errors, prefix + name, 'unknown_field', 'is not a known field');
+  }
+  return errors;
+}
+
+/** Throws a 422 validation_error when there are errors. */
+export function orThrow(errors: FieldProblem[]): void {
+  if (errors.length > 0) throw validationProblem(errors);
+}
+
+export const req = (rule: Rule): Field => ({ rule, required: true });
+export const opt = (rule: Rule): Field => ({ rule });
+
+/** Actions take no body (an empty object is fine). */
+export function emptyBody(body: Json): void {
+  orThrow(check(body, {}));
+}
