@@ -46,6 +46,8 @@ function __pay_sub
             echo api
         case '|openapi'
             echo openapi
+        case '|emulator'
+            echo emulator
         case '|seed'
             echo seed
         case '|doctor'
@@ -172,6 +174,8 @@ function __pay_sub
             echo remove
         case 'profiles|set'
             echo set
+        case 'emulator|start'
+            echo start
         case 'seed|apply'
             echo apply
         case 'seed|plan'
@@ -184,41 +188,49 @@ function __pay_takes_value
     switch "$argv[1]|$argv[2]"
         case 'customers create|--first-name' 'customers create|--last-name' 'customers create|--middle-name' 'customers create|--email' 'customers create|--phone' 'customers create|--type' 'customers create|--gender' 'customers create|--date-of-birth'
             return 0
-        case 'customers create|--address-line1' 'customers create|--city' 'customers create|--country' 'customers create|--postal-code' 'customers create|--state' 'customers create|--data' 'customers create|--idempotency-key' 'customers create|-o'
+        case 'customers create|--address-line1' 'customers create|--city' 'customers create|--country' 'customers create|--postal-code' 'customers create|--state' 'customers create|--data' 'customers create|--idempotency-key' 'customers create|--from-file'
             return 0
-        case 'customers create|--output' 'customers create|--fields' 'customers list|--email' 'customers list|--type' 'customers list|-o' 'customers list|--output' 'customers list|--fields' 'customers list|--limit'
+        case 'customers create|--concurrency' 'customers create|--resume' 'customers create|--batch-id' 'customers create|-o' 'customers create|--output' 'customers create|--fields' 'customers list|--email' 'customers list|--type'
             return 0
-        case 'customers get|-o' 'customers get|--output' 'customers get|--fields' 'customers update|--first-name' 'customers update|--last-name' 'customers update|--middle-name' 'customers update|--email' 'customers update|--phone'
+        case 'customers list|-o' 'customers list|--output' 'customers list|--fields' 'customers list|--limit' 'customers get|-o' 'customers get|--output' 'customers get|--fields' 'customers update|--first-name'
             return 0
-        case 'customers update|--type' 'customers update|--gender' 'customers update|--date-of-birth' 'customers update|--address-line1' 'customers update|--city' 'customers update|--country' 'customers update|--postal-code' 'customers update|--state'
+        case 'customers update|--last-name' 'customers update|--middle-name' 'customers update|--email' 'customers update|--phone' 'customers update|--type' 'customers update|--gender' 'customers update|--date-of-birth' 'customers update|--address-line1'
             return 0
-        case 'customers update|--data' 'customers update|-o' 'customers update|--output' 'customers update|--fields' 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|-o'
+        case 'customers update|--city' 'customers update|--country' 'customers update|--postal-code' 'customers update|--state' 'customers update|--data' 'customers update|-o' 'customers update|--output' 'customers update|--fields'
+            return 0
+        case 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file' 'kyc verify|--concurrency' 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o'
             return 0
         case 'kyc verify|--output' 'kyc verify|--fields' 'kyc submit-document|--type' 'kyc submit-document|--country' 'kyc submit-document|--number' 'kyc submit-document|--file-name' 'kyc submit-document|--data' 'kyc submit-document|--idempotency-key'
             return 0
-        case 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--fields' 'kyc status|-o' 'kyc status|--output' 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data'
+        case 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume' 'kyc submit-document|--batch-id' 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--fields' 'kyc status|-o'
             return 0
-        case 'kyc-legacy verify|--idempotency-key' 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--fields' 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name'
+        case 'kyc status|--output' 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key' 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume'
             return 0
-        case 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output' 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output' 'kyc-legacy status|--fields'
+        case 'kyc-legacy verify|--batch-id' 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--fields' 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name'
             return 0
-        case 'features list|-o' 'features list|--output' 'features list|--fields' 'features list|--limit' 'features check|--feature' 'features check|-o' 'features check|--output' 'features check|--fields'
+        case 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|--from-file' 'kyc-legacy submit-document|--concurrency' 'kyc-legacy submit-document|--resume' 'kyc-legacy submit-document|--batch-id' 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output'
             return 0
-        case 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output' 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency' 'accounts create|--type'
+        case 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output' 'kyc-legacy status|--fields' 'features list|-o' 'features list|--output' 'features list|--fields' 'features list|--limit'
             return 0
-        case 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key' 'accounts create|-o' 'accounts create|--output' 'accounts create|--fields' 'accounts list|--customer' 'accounts list|--currency'
+        case 'features check|--feature' 'features check|-o' 'features check|--output' 'features check|--fields' 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output'
+            return 0
+        case 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency' 'accounts create|--type' 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key' 'accounts create|--from-file'
+            return 0
+        case 'accounts create|--concurrency' 'accounts create|--resume' 'accounts create|--batch-id' 'accounts create|-o' 'accounts create|--output' 'accounts create|--fields' 'accounts list|--customer' 'accounts list|--currency'
             return 0
         case 'accounts list|--status' 'accounts list|-o' 'accounts list|--output' 'accounts list|--fields' 'accounts list|--limit' 'accounts get|-o' 'accounts get|--output' 'accounts get|--fields'
             return 0
         case 'accounts close|--idempotency-key' 'accounts close|-o' 'accounts close|--output' 'accounts close|--fields' 'external-accounts add|--customer' 'external-accounts add|--account-holder-name' 'external-accounts add|--bank-name' 'external-accounts add|--account-number'
             return 0
-        case 'external-accounts add|--routing-number' 'external-accounts add|--iban' 'external-accounts add|--country' 'external-accounts add|--currency' 'external-accounts add|--data' 'external-accounts add|--idempotency-key' 'external-accounts add|-o' 'external-accounts add|--output'
+        case 'external-accounts add|--routing-number' 'external-accounts add|--iban' 'external-accounts add|--country' 'external-accounts add|--currency' 'external-accounts add|--data' 'external-accounts add|--idempotency-key' 'external-accounts add|--from-file' 'external-accounts add|--concurrency'
             return 0
-        case 'external-accounts add|--fields' 'external-accounts list|--customer' 'external-accounts list|-o' 'external-accounts list|--output' 'external-accounts list|--fields' 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output'
+        case 'external-accounts add|--resume' 'external-accounts add|--batch-id' 'external-accounts add|-o' 'external-accounts add|--output' 'external-accounts add|--fields' 'external-accounts list|--customer' 'external-accounts list|-o' 'external-accounts list|--output'
             return 0
-        case 'external-accounts get|--fields' 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--fields' 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount' 'transfers send|--currency'
+        case 'external-accounts list|--fields' 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--fields' 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--fields'
             return 0
-        case 'transfers send|--description' 'transfers send|--reference' 'transfers send|--wait-timeout' 'transfers send|--data' 'transfers send|--idempotency-key' 'transfers send|-o' 'transfers send|--output' 'transfers send|--fields'
+        case 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount' 'transfers send|--currency' 'transfers send|--description' 'transfers send|--reference' 'transfers send|--wait-timeout' 'transfers send|--data'
+            return 0
+        case 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency' 'transfers send|--resume' 'transfers send|--batch-id' 'transfers send|-o' 'transfers send|--output' 'transfers send|--fields'
             return 0
         case 'transfers list|--account' 'transfers list|--status' 'transfers list|-o' 'transfers list|--output' 'transfers list|--fields' 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output'
             return 0
@@ -226,35 +238,41 @@ function __pay_takes_value
             return 0
         case 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval' 'cards issue|--address-line1' 'cards issue|--city' 'cards issue|--country' 'cards issue|--postal-code' 'cards issue|--state'
             return 0
-        case 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|-o' 'cards issue|--output' 'cards issue|--fields' 'cards list|--customer' 'cards list|--account' 'cards list|--status'
+        case 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file' 'cards issue|--concurrency' 'cards issue|--resume' 'cards issue|--batch-id' 'cards issue|-o' 'cards issue|--output'
             return 0
-        case 'cards list|--type' 'cards list|-o' 'cards list|--output' 'cards list|--fields' 'cards list|--limit' 'cards get|-o' 'cards get|--output' 'cards get|--fields'
+        case 'cards issue|--fields' 'cards list|--customer' 'cards list|--account' 'cards list|--status' 'cards list|--type' 'cards list|-o' 'cards list|--output' 'cards list|--fields'
             return 0
-        case 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--fields' 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output' 'cards unfreeze|--fields'
+        case 'cards list|--limit' 'cards get|-o' 'cards get|--output' 'cards get|--fields' 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--fields'
             return 0
-        case 'cards terminate|--idempotency-key' 'cards terminate|-o' 'cards terminate|--output' 'cards terminate|--fields' 'collections create|--account' 'collections create|--amount' 'collections create|--currency' 'collections create|--method'
+        case 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key' 'cards terminate|-o' 'cards terminate|--output' 'cards terminate|--fields'
             return 0
-        case 'collections create|--customer' 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider' 'collections create|--data' 'collections create|--idempotency-key' 'collections create|-o' 'collections create|--output'
+        case 'collections create|--account' 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer' 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider'
+            return 0
+        case 'collections create|--data' 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume' 'collections create|--batch-id' 'collections create|-o' 'collections create|--output'
             return 0
         case 'collections create|--fields' 'collections list|--account' 'collections list|--status' 'collections list|--method' 'collections list|-o' 'collections list|--output' 'collections list|--fields' 'collections list|--limit'
             return 0
         case 'collections get|-o' 'collections get|--output' 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount' 'payment-links create|--asset' 'payment-links create|--description' 'payment-links create|--expires-at'
             return 0
-        case 'payment-links create|--data' 'payment-links create|--idempotency-key' 'payment-links create|-o' 'payment-links create|--output' 'payment-links create|--fields' 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o'
+        case 'payment-links create|--data' 'payment-links create|--idempotency-key' 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume' 'payment-links create|--batch-id' 'payment-links create|-o' 'payment-links create|--output'
             return 0
-        case 'payment-links list|--output' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o' 'payment-links get|--output' 'payment-links get|--fields' 'payment-links disable|--idempotency-key' 'payment-links disable|-o'
+        case 'payment-links create|--fields' 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o' 'payment-links list|--output' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o'
             return 0
-        case 'payment-links disable|--output' 'payment-links disable|--fields' 'wallets create|--customer' 'wallets create|--asset' 'wallets create|--network' 'wallets create|--label' 'wallets create|--data' 'wallets create|--idempotency-key'
+        case 'payment-links get|--output' 'payment-links get|--fields' 'payment-links disable|--idempotency-key' 'payment-links disable|-o' 'payment-links disable|--output' 'payment-links disable|--fields' 'wallets create|--customer' 'wallets create|--asset'
+            return 0
+        case 'wallets create|--network' 'wallets create|--label' 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file' 'wallets create|--concurrency' 'wallets create|--resume' 'wallets create|--batch-id'
             return 0
         case 'wallets create|-o' 'wallets create|--output' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset' 'wallets list|-o' 'wallets list|--output' 'wallets list|--fields'
             return 0
         case 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--fields' 'fx rates|--base' 'fx rates|--symbols' 'fx rates|-o' 'fx rates|--output'
             return 0
-        case 'fx rates|--fields' 'fx quote|--from' 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount' 'fx quote|--data' 'fx quote|--idempotency-key' 'fx quote|-o'
+        case 'fx rates|--fields' 'fx quote|--from' 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount' 'fx quote|--data' 'fx quote|--idempotency-key' 'fx quote|--from-file'
             return 0
-        case 'fx quote|--output' 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output' 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data'
+        case 'fx quote|--concurrency' 'fx quote|--resume' 'fx quote|--batch-id' 'fx quote|-o' 'fx quote|--output' 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output'
             return 0
-        case 'fx trade|--idempotency-key' 'fx trade|-o' 'fx trade|--output' 'fx trade|--fields' 'fx trades|--account' 'fx trades|-o' 'fx trades|--output' 'fx trades|--fields'
+        case 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data' 'fx trade|--idempotency-key' 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume'
+            return 0
+        case 'fx trade|--batch-id' 'fx trade|-o' 'fx trade|--output' 'fx trade|--fields' 'fx trades|--account' 'fx trades|-o' 'fx trades|--output' 'fx trades|--fields'
             return 0
         case 'fx trades|--limit' 'fx get-trade|-o' 'fx get-trade|--output' 'fx get-trade|--fields' 'transactions list|--account' 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to'
             return 0
@@ -270,11 +288,13 @@ function __pay_takes_value
             return 0
         case 'profiles list|--output' 'profiles list|--fields' 'profiles show|-o' 'profiles show|--output' 'profiles show|--fields' 'api|--data' 'api|-F' 'api|--field'
             return 0
-        case 'api|--idempotency-key' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|-o' 'seed apply|--output' 'seed apply|--fields' 'seed plan|--state' 'seed plan|-o'
+        case 'api|--idempotency-key' 'emulator start|--host' 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency'
             return 0
-        case 'seed plan|--output' 'seed plan|--fields' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout
+        case 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|-o' 'seed apply|--output' 'seed apply|--fields'
             return 0
-        case '*|'--max-retries
+        case 'seed plan|--state' 'seed plan|-o' 'seed plan|--output' 'seed plan|--fields' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant
+            return 0
+        case '*|'--base-url '*|'--timeout '*|'--max-retries
             return 0
     end
     return 1
@@ -378,6 +398,7 @@ complete -c pay -n '__pay_cmd ""' -a logout -d 'Forget a profile\'s keys for the
 complete -c pay -n '__pay_cmd ""' -a profiles -d 'List, show, switch and edit stored profiles'
 complete -c pay -n '__pay_cmd ""' -a api -d 'Send a raw request to the API'
 complete -c pay -n '__pay_cmd ""' -a openapi -d 'Print the API contract (OpenAPI 3.1)'
+complete -c pay -n '__pay_cmd ""' -a emulator -d 'Run a local stand-in for the service'
 complete -c pay -n '__pay_cmd ""' -a seed -d 'Create declarative test data that re-runs never duplicate'
 complete -c pay -n '__pay_cmd ""' -a doctor -d 'Check the set-up and say what is wrong'
 complete -c pay -n '__pay_cmd ""' -a completion -d 'Print the shell completion script'
@@ -441,12 +462,13 @@ complete -c pay -n '__pay_cmd "profiles"' -a show -d 'Show one profile (keys mas
 complete -c pay -n '__pay_cmd "profiles"' -a use -d 'Make a profile the current one'
 complete -c pay -n '__pay_cmd "profiles"' -a remove -d 'Delete a profile and its keys'
 complete -c pay -n '__pay_cmd "profiles"' -a set -d 'Set one setting of a profile (created if new)'
+complete -c pay -n '__pay_cmd "emulator"' -a start -d 'Start the emulator (runs until Ctrl-C)'
 complete -c pay -n '__pay_cmd "seed"' -a apply -d 'Create what the file describes and is not yet done; print names and ids'
 complete -c pay -n '__pay_cmd "seed"' -a plan -d 'Show what apply would create or skip (from the state file; sends nothing)'
 
 # Flags of each command (a flag shared by several commands is one line).
 complete -c pay -n '__pay_at ""' -s v -l version -d 'print the version'
-complete -c pay -n '__pay_at "" "customers" "customers create" "customers list" "customers get" "customers update" "kyc" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features" "features list" "features check" "features activate" "accounts" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections" "collections create" "collections list" "collections get" "payment-links" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets" "wallets create" "wallets list" "wallets get" "fx" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions" "transactions list" "transactions get" "webhooks" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "login" "logout" "profiles" "profiles list" "profiles show" "profiles use" "profiles remove" "profiles set" "api" "openapi" "seed" "seed apply" "seed plan" "doctor" "completion" "help"' -s h -l help -d 'show help for a command'
+complete -c pay -n '__pay_at "" "customers" "customers create" "customers list" "customers get" "customers update" "kyc" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features" "features list" "features check" "features activate" "accounts" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections" "collections create" "collections list" "collections get" "payment-links" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets" "wallets create" "wallets list" "wallets get" "fx" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions" "transactions list" "transactions get" "webhooks" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "login" "logout" "profiles" "profiles list" "profiles show" "profiles use" "profiles remove" "profiles set" "api" "openapi" "emulator" "emulator start" "seed" "seed apply" "seed plan" "doctor" "completion" "help"' -s h -l help -d 'show help for a command'
 complete -c pay -n '__pay_at "customers create"' -l first-name -x -d 'given name (required)'
 complete -c pay -n '__pay_at "customers create"' -l last-name -x -d 'family name (required)'
 complete -c pay -n '__pay_at "customers create" "customers update"' -l middle-name -x -d 'middle name'
@@ -462,6 +484,11 @@ complete -c pay -n '__pay_at "customers create"' -l postal-code -x -d 'postal co
 complete -c pay -n '__pay_at "customers create" "customers update"' -l state -x -d 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)'
 complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l data -x -d 'request body as JSON, @file or @- for stdin; flags override its fields'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend"' -l idempotency-key -x -d 'Idempotency-Key to send (default: a fresh UUID)'
+complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l from-file -x -d 'create one per row of an NDJSON, CSV or JSON-array file ("-" for stdin); flags apply to every row'
+complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l concurrency -x -d 'with --from-file: requests in flight (1-256)'
+complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l resume -x -d 'with --from-file: skip the rows a previous run\'s results (its stdout) say were created'
+complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l fail-fast -d 'with --from-file: stop at the first failed row'
+complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l batch-id -x -d 'with --from-file: the input\'s identity in the idempotency keys (default: the file name)'
 complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -l json -d 'print JSON (same as -o json)'
 complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv json ndjson' -d 'output format'
 complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -l fields -x -d 'comma-separated fields to show (dotted paths, e.g. id,address.country)'
@@ -584,6 +611,16 @@ complete -c pay -n '__pay_at "api"' -s F -l field -x -d 'a body field (dotted ke
 complete -c pay -n '__pay_at "api"' -l idempotency-key -x -d 'Idempotency-Key to send on POST (default: a fresh UUID)'
 complete -c pay -n '__pay_at "api"' -s i -l include -d 'print the status line and response headers to stderr'
 complete -c pay -n '__pay_at "api"' -l paginate -d 'GET lists: follow next_cursor and print every item as one JSON array'
+complete -c pay -n '__pay_at "emulator start"' -l host -x -d 'address to listen on'
+complete -c pay -n '__pay_at "emulator start"' -l port -x -d 'port to listen on; 0 picks a free one'
+complete -c pay -n '__pay_at "emulator start"' -l data-dir -x -d 'keep state (and keys) in this folder across restarts'
+complete -c pay -n '__pay_at "emulator start"' -l webhook-url -x -d 'POST signed webhook events to this URL'
+complete -c pay -n '__pay_at "emulator start"' -l configure-profile -x -d 'write a profile pointing at this emulator (keys, tenant, base URL, webhook secrets)'
+complete -c pay -n '__pay_at "emulator start"' -l fail-rate -x -d 'answer this share of requests (0-1) with 500/503, half of them after the write committed'
+complete -c pay -n '__pay_at "emulator start"' -l latency -x -d 'add a random delay in ms to every request, e.g. 50-200'
+complete -c pay -n '__pay_at "emulator start"' -l reset-rate -x -d 'drop the connection without answering for this share of requests (0-1)'
+complete -c pay -n '__pay_at "emulator start"' -l rate-limit -x -d 'allow this many requests per second per key (429 with Retry-After beyond), e.g. 20/s'
+complete -c pay -n '__pay_at "emulator start"' -l settle-after -x -d 'pending transfers, collections, KYC reviews and physical cards settle after this long'
 complete -c pay -n '__pay_at "seed apply" "seed plan"' -l state -x -d 'state file (default: <file>.state.json)'
 complete -c pay -n '__pay_at "seed apply"' -l concurrency -x -d 'entries in flight at once (1-64)'
 complete -c pay -n '__pay_at "seed apply"' -l dry-run -d 'send nothing; show what would be created or skipped'
