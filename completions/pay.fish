@@ -1,5 +1,5 @@
 # fish completion for pay.
-# Generated from the pay command tree (src/completion/) by `npm run completions`; do not edit by hand.
+# Generated from the pay command tree (src/completion/) by `npm run generate`; do not edit by hand.
 # Static words (commands, flags, enum values) are embedded below, so TAB does not start Node;
 # only profile names (-p/--profile, pay profiles use|show|remove) run `pay __complete profiles`.
 #

@@ -1,5 +1,5 @@
 // Generates the three completion scripts from the commander tree. Used by
-// src/scripts/gen-completions.mjs (writes completions/) and test/completions/drift.test.ts.
+// src/scripts/generate.mjs (writes completions/) and test/completions/drift.test.ts.
 import type { Command } from 'commander';
 import { buildProgram } from '../program.js';
 import { bashScript } from './bash.js';

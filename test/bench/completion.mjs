@@ -29,7 +29,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function run() {
   if (!existsSync(SCRIPT)) {
-    console.log('completions/pay.bash is missing: run npm run completions');
+    console.log('completions/pay.bash is missing: run npm run generate');
     return false;
   }
   if (spawnSync('bash', ['-c', 'true']).status !== 0) {

@@ -25,7 +25,7 @@ describe('completions/ matches the command tree', () => {
         const line = i === -1 ? a.length : i;
         where = `first difference at line ${line + 1}:\n  committed: ${JSON.stringify(a[line]?.slice(0, 160))}\n  generated: ${JSON.stringify(b[line]?.slice(0, 160))}`;
       }
-      expect.fail(`completions/${name} is out of date with the command tree (${where}).\nRun: npm run completions`);
+      expect.fail(`completions/${name} is out of date with the command tree (${where}).\nRun: npm run generate`);
     });
   }
 });

@@ -80,7 +80,7 @@ describe('script writers', () => {
     expect(zsh.split('\n')[1]).toMatch(/^# zsh completion for pay/);
     expect(fish.split('\n')[0]).toMatch(/^# fish completion for pay/);
     for (const t of [bash, zsh, fish]) {
-      expect(t).toMatch(/Generated .*npm run completions/);
+      expect(t).toMatch(/Generated .*npm run generate/);
       expect(t).toMatch(/Install/);
     }
   });

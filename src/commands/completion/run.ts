@@ -1,5 +1,5 @@
 // pay completion <bash|zsh|fish>: prints the generated script from completions/ in the package
-// (written by `npm run completions` from the command tree, committed, shipped in the package).
+// (written by `npm run generate` from the command tree, committed, shipped in the package).
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,7 @@ export async function run(_command: Command, shell: string): Promise<void> {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new PayError(`the ${shell} completion script is missing (${path ?? 'completions/' + file}): ${(err as Error).message}`, ExitCode.ERROR, 'internal', {
-      hint: 'reinstall pay; from a checkout, run: npm run build && npm run completions',
+      hint: 'reinstall pay; from a checkout, run: npm run build && npm run generate',
     });
   }
   process.stdout.write(text);
