@@ -44,6 +44,27 @@ const baseUrl = await new Promise((resolve, reject) => {
 // Its banner holds its own generated test keys; show the address and mask the rest.
 console.log(banner.replace(/\b(sk|pk)_(test|live)_[A-Za-z0-9]+/g, (k) => `${k.slice(0, 8)}…${k.slice(-4)}`).replace(/whsec_[A-Za-z0-9+/=]+/g, (k) => `whsec_…${k.slice(-4)}`).trimEnd());
 
+// 2. A webhook receiver: `pay webhooks listen` verifies each signed delivery with the demo
+//    profile's webhook secret; the emulator is told to deliver there.
+console.log(bold('\n$ pay webhooks listen --port 0   (in the background)'));
+const listener = spawn(process.execPath, [bin, 'webhooks', 'listen', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+const listenUrl = await new Promise((resolve, reject) => {
+  let err = '';
+  const timer = setTimeout(() => reject(new Error(`the webhook listener did not start:\n${err}`)), 15_000);
+  listener.stderr.setEncoding('utf8').on('data', (d) => {
+    err += d;
+    const m = /Ready, listening on (http:\/\/[^\s,]+)/.exec(err);
+    if (m) {
+      clearTimeout(timer);
+      resolve(m[1]);
+    }
+  });
+});
+const received = [];
+listener.stdout.setEncoding('utf8').on('data', (d) => received.push(...d.split('\n').filter(Boolean)));
+await fetch(new URL('/__emulator/webhook-url', baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: listenUrl }) });
+console.log(`webhook deliveries go to ${listenUrl}`);
+
 function pay(args, { show = true, json = false } = {}) {
   if (show) console.log(`\n${bold(`$ pay ${args.map((a) => (/[\s"]/.test(a) ? `'${a}'` : a)).join(' ')}`)}`);
   const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
@@ -69,12 +90,15 @@ try {
   pay(['transactions', 'list', '--account', usd, '-o', 'table']);
   pay(['transactions', 'list', '--account', usd, '--json', '--fields', 'id,type,direction,amount,currency,balance_after']);
   pay(['accounts', 'list', '-o', 'table']);
+  await new Promise((r) => setTimeout(r, 500)); // the last deliveries arrive
   pay(['webhooks', 'list', '-o', 'table']);
+  console.log(`\n${bold('The webhook listener received and verified:')}\n${received.join('\n')}`);
   console.log(`\n${bold('Done.')} The emulator kept its state in .pay-demo/data; try: PAY_CONFIG_DIR=.pay-demo/config node bin/pay.js -p demo customers list`);
 } catch (err) {
   failed = true;
   console.error(`demo failed: ${err.message}`);
 } finally {
+  listener.kill('SIGINT');
   emulator.kill('SIGINT');
   await new Promise((r) => emulator.on('exit', r));
   console.log(bold('emulator stopped'));
