@@ -1,7 +1,7 @@
 // npm run demo: build if needed, start the emulator on a free port, run a short tour of real
 // `pay` commands against it, stop the emulator. Everything lives in .pay-demo/ (git-ignored).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -9,11 +9,10 @@ const bin = `${root}bin/pay.js`;
 const home = `${root}.pay-demo/`;
 const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${s}\u001b[22m` : s);
 
-if (!existsSync(`${root}dist/cli.js`) || process.env.PAY_DEMO_REBUILD) {
-  console.log(bold('$ npm run build'));
-  const b = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  if (b.status !== 0) process.exit(b.status ?? 1);
-}
+// Always build: a second or two, and never a tour of a stale dist/ after a pull.
+console.log(bold('$ npm run build'));
+const b = spawnSync(process.execPath, [`${root}src/scripts/build.mjs`], { cwd: root, stdio: 'inherit' });
+if (b.status !== 0) process.exit(b.status ?? 1);
 rmSync(home, { recursive: true, force: true });
 mkdirSync(home, { recursive: true });
 const env = { ...process.env, PAY_CONFIG_DIR: `${home}config`, PAY_PROFILE: 'demo', NO_COLOR: process.env.NO_COLOR ?? '' };
