@@ -9,7 +9,7 @@ describe('npm run demo', () => {
     const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
       const env = { ...process.env };
       for (const k of Object.keys(env)) if (k.startsWith('PAY_')) delete env[k];
-      const child = spawn(process.execPath, ['src/scripts/demo.mjs'], { cwd: root, env: { ...env, NO_COLOR: '1' } });
+      const child = spawn(process.execPath, ['src/scripts/demo.mjs'], { cwd: root, env: { ...env, NO_COLOR: '1', PAY_DEMO_BUILT: '1' } });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
