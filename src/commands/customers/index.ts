@@ -94,6 +94,8 @@ export const customers: GroupSpec = {
       kind: 'update',
       body: true,
       flags: optional(customerFlags),
+      // The address is replaced whole: a partial one is refused here, before the API would.
+      constraints: [{ kind: 'together', fields: ['address.address_line1', 'address.city', 'address.country', 'address.postal_code'] }],
       jsonShape: 'the updated Customer object',
     },
   ],
