@@ -9,6 +9,8 @@ export interface Row {
   line: number;
   /** The row's text as read, for its idempotency key. */
   text: string;
+  /** The text is the JSON of `value` (NDJSON and JSON-array rows; not CSV). */
+  json?: boolean;
   value?: Record<string, unknown>;
   error?: string;
 }
@@ -47,8 +49,10 @@ async function peekFirstChar(input: Readable): Promise<{ char: string; rest: Asy
     while (!char) {
       const n = await it.next();
       if (n.done) break;
-      buffered.push(n.value);
-      char = /\S/.exec(n.value)?.[0] ?? '';
+      // A byte order mark (Excel's "CSV UTF-8", Notepad) is not part of the first row.
+      const chunk = buffered.length === 0 && n.value.charCodeAt(0) === 0xfeff ? n.value.slice(1) : n.value;
+      buffered.push(chunk);
+      char = /\S/.exec(chunk)?.[0] ?? '';
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -91,7 +95,7 @@ function parseObject(line: number, text: string): Row {
   try {
     const value: unknown = JSON.parse(text);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { line, text, error: 'not a JSON object' };
-    return { line, text, value: value as Record<string, unknown> };
+    return { line, text, json: true, value: value as Record<string, unknown> };
   } catch (err) {
     return { line, text, error: `invalid JSON: ${(err as Error).message.split('\n')[0]}` };
   }

@@ -16,7 +16,7 @@ export interface BulkOptions {
   path: string;
   rows: AsyncIterable<Row>;
   /** Row → request body, or throws a UsageError naming the field at fault. */
-  toBody: (row: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  toBody: (value: Record<string, unknown>, row: Row) => Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Input identity (e.g. tenant, mode, file name); part of every key. */
   identity: string;
   concurrency: number;
@@ -74,7 +74,7 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     if (row.error || !row.value) return emit({ line: row.line, status: 'failed', error: row.error ?? 'empty row' });
     let body: Record<string, unknown>;
     try {
-      body = await o.toBody(row.value);
+      body = await o.toBody(row.value, row);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       return emit({ line: row.line, status: 'failed', error: err.message });
@@ -88,23 +88,41 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     }
   };
 
-  const inflight = new Set<Promise<void>>();
+  // A counter and one waiter, not Promise.race over the in-flight set: race attaches a reaction
+  // to every pending request per row (O(concurrency) garbage per row at 16-256 in flight).
+  let active = 0;
+  let fatal: { err: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const settled = () => {
+    active--;
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const slot = () => new Promise<void>((r) => (wake = r));
   for await (const row of o.rows) {
-    if (stop) break;
+    if (stop || fatal) break;
     s.rows++;
     if (o.done?.has(row.line)) {
       emit({ line: row.line, status: 'skipped' });
       continue;
     }
-    const p: Promise<void> = handle(row).then(() => {
-      if (o.failFast && s.failed > 0) stop = true;
-    });
-    const tracked = p.finally(() => inflight.delete(tracked));
-    inflight.add(tracked);
-    if (inflight.size >= o.concurrency) await Promise.race(inflight);
+    active++;
+    handle(row)
+      .then(
+        () => {
+          if (o.failFast && s.failed > 0) stop = true;
+        },
+        (err: unknown) => {
+          fatal ??= { err };
+        },
+      )
+      .then(settled);
+    while (active >= o.concurrency) await slot();
     if (flushing) await flushing;
   }
-  await Promise.all(inflight);
+  while (active > 0) await slot();
+  if (fatal) throw fatal.err;
   await flush();
   if (flushing) await flushing;
   o.progress.done();

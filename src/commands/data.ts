@@ -1,7 +1,7 @@
 // --data <json | @file | @->: a JSON object merged under the flags.
-import { readFile } from 'node:fs/promises';
 import type { IOStreams } from '../io/iostreams.js';
 import { UsageError } from '../lib/errors.js';
+import { readFileLimited, readProblem, TooLargeError } from '../lib/read-limited.js';
 
 const MAX_DATA_BYTES = 1024 * 1024;
 
@@ -15,10 +15,11 @@ export async function readData(spec: string, io: IOStreams): Promise<Record<stri
     const file = spec.slice(1);
     from = `--data @${file}`;
     try {
-      text = await readFile(file, 'utf8');
+      // Bounded: a huge file is refused by its size, /dev/zero or a pipe after MAX_DATA_BYTES.
+      text = (await readFileLimited(file, MAX_DATA_BYTES)).toString('utf8');
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(`${from}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? 'error')})`);
+      if (err instanceof TooLargeError) throw new UsageError(`${from}: larger than 1 MiB`);
+      throw new UsageError(`${from}: cannot read the file (${readProblem(err)})`);
     }
   } else {
     text = spec;

@@ -9,6 +9,7 @@
 //   GET  /__emulator/stats                    object counts per type, and more
 //   GET  /__emulator/ledger[?mode=&tenant=]   ledger entries with all postings, and system balances
 //   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)
+//   POST /__emulator/compact                  write a snapshot now and start a new journal (with a data dir)
 //   GET  /__emulator/health
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkUrl } from '../lib/validate.js';
@@ -77,6 +78,11 @@ export async function admin(app: App, req: IncomingMessage, res: ServerResponse,
       const limit = Number(new URLSearchParams(qs).get('limit') ?? '1000');
       return reply({ data: app.received.slice(-Math.max(1, Math.min(1000, limit || 1000))) });
     }
+    case '/compact':
+      allow('POST');
+      await app.journal.drain();
+      app.journal.compact();
+      return reply({ ok: true, enabled: app.journal.enabled });
     case '/stats':
       allow('GET');
       return reply(stats(app));
@@ -135,6 +141,7 @@ function stats(app: App): Json {
   }
   return {
     objects: app.store.stats(),
+    scopes: app.store.scopeStats(),
     idempotency_keys: app.idem.size,
     requests: app.counters.requests,
     internal_errors: app.counters.internal_errors,

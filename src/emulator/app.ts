@@ -6,7 +6,7 @@ import { Clock, iso } from './clock.js';
 import { DueQueue } from './due.js';
 import { Events } from './events.js';
 import { Faults } from './faults.js';
-import { Idempotency, type Stored } from './idempotency.js';
+import { Idempotency } from './idempotency.js';
 import { IdGen } from './ids.js';
 import { Journal, type Op } from './journal.js';
 import { Ledger } from './ledger.js';
@@ -15,11 +15,13 @@ import { Router } from './router.js';
 import { putOp, Store } from './store.js';
 import type { Base, Kind, Mode, Rec, Route, Tx } from './types.js';
 
+/** A request as received (every request outside the admin routes, also rejected ones). */
 export interface ReceivedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
+  /** The parsed JSON body; the raw text when it is not JSON; undefined without a body. */
   body: unknown;
 }
 
@@ -81,7 +83,7 @@ export class App {
 
   private apply(op: Op): void {
     if ('p' in op) this.store.apply(op.p as Kind, op.s, op.o as unknown as Base, op.x);
-    else if ('i' in op) this.idem.apply(op.i, op.r as Stored);
+    else if ('i' in op) this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: JSON.stringify(op.j) });
     else if ('c' in op) this.clock.setOffset(op.c);
   }
 
@@ -97,11 +99,17 @@ export class App {
     this.due.run();
   }
 
-  /** Standard fields of a new object in a scope. */
-  base(scope: string, prefix: string, object: string): Base & { updated_at: string } {
+  /**
+   * A new object: the standard fields, then `fields`. (Object.assign onto the standard fields,
+   * not `{...base, ...}`: spreading then adding new properties is a slow path in V8.)
+   */
+  create<T extends Base>(scope: string, prefix: string, object: string, fields: Omit<T, keyof Base>, mutable = true): T {
     const ms = this.clock.stamp();
     const at = iso(ms);
-    return { id: this.ids.make(prefix, ms), object, livemode: scope.startsWith('live|'), created_at: at, updated_at: at };
+    const id = this.ids.make(prefix, ms);
+    const livemode = scope.startsWith('live|');
+    const o: Base = mutable ? { id, object, livemode, created_at: at, updated_at: at } : { id, object, livemode, created_at: at };
+    return Object.assign(o, fields) as T;
   }
 
   nowIso(): string {
@@ -131,7 +139,7 @@ export class App {
 
   record(r: ReceivedRequest): void {
     this.received.push(r);
-    if (this.received.length > RECEIVED_MAX) this.received.splice(0, this.received.length - RECEIVED_MAX);
+    if (this.received.length > RECEIVED_MAX) this.received.shift();
   }
 
   log(line: string): void {

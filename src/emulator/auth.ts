@@ -47,7 +47,12 @@ export function loadIdentity(dataDir: string | undefined): Identity {
   if (!dataDir) return newIdentity();
   const path = join(dataDir, 'keys.json');
   if (existsSync(path)) {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      parsed = undefined;
+    }
     if (!valid(parsed)) throw new Error(`${path} is not an emulator key file; move it away to get new keys`);
     return parsed;
   }

@@ -45,4 +45,13 @@ export class Clock {
   }
 }
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+let lastMs = NaN;
+let lastIso = '';
+/** RFC 3339 UTC with milliseconds (the last conversion is cached: many objects share a millisecond). */
+export function iso(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}

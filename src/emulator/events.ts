@@ -7,7 +7,8 @@
 import { signedHeaders } from '../webhooks/signature.js';
 import type { App } from './app.js';
 import { iso } from './clock.js';
-import type { DeliveryAttempt, Mode, Rec, Tx, WebhookEvent } from './types.js';
+import { json } from './store.js';
+import type { DeliveryAttempt, Json, Mode, Rec, Tx, WebhookEvent } from './types.js';
 
 export const RETRY_DELAYS_S = [5, 30, 120, 600];
 const MAX_IN_FLIGHT = 8;
@@ -18,9 +19,10 @@ export class Events {
   url: string | undefined;
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
+  /** Events with an attempt in flight (never two at once for one event). */
+  private readonly active = new Set<string>();
   private inFlight = 0;
   private readonly abort = new AbortController();
-  private readonly idle: Array<() => void> = [];
 
   constructor(
     private readonly app: App,
@@ -34,20 +36,26 @@ export class Events {
     });
   }
 
-  /** Records an event for a state change; delivery is scheduled once the change is durable. */
-  emit(tx: Tx, scope: string, type: string, object: unknown): void {
-    const base = this.app.base(scope, 'evt_', 'event');
+  /**
+   * Records an event for a state change (the subject: the changed record, or a plain view like
+   * FeatureStatus); delivery is scheduled once the change is durable.
+   */
+  emit(tx: Tx, scope: string, type: string, subject: Rec | Json): void {
+    const isRec = (s: Rec | Json): s is Rec => typeof (s as Rec).kind === 'string' && typeof (s as Rec).obj === 'object';
+    const object = isRec(subject) ? subject.obj : subject;
     const url = this.url;
-    const event: WebhookEvent = {
-      id: base.id,
-      object: 'event',
-      livemode: base.livemode,
-      created_at: base.created_at,
-      type,
-      data: { object },
-      delivery: { status: 'pending', attempts: 0, last_response_code: null, last_attempt_at: null, next_attempt_at: url ? base.created_at : null },
-    };
-    this.app.store.put(tx, 'event', scope, event, { attempts: [] });
+    const delivery: WebhookEvent['delivery'] = { status: 'pending', attempts: 0, last_response_code: null, last_attempt_at: null, next_attempt_at: null };
+    const event = this.app.create<WebhookEvent>(scope, 'evt_', 'event', { type, data: { object }, delivery }, false);
+    if (url) delivery.next_attempt_at = event.created_at;
+    if (this.app.store.persist) {
+      // Journaled by hand, reusing the object's cached JSON; not kept in memory afterwards
+      // (events are read rarely; most are never read at all).
+      const objectJson = isRec(subject) ? json(subject) : JSON.stringify(subject);
+      const serialized =
+        `{"id":"${event.id}","object":"event","livemode":${event.livemode},"created_at":"${event.created_at}","type":"${type}",` +
+        `"data":{"object":${objectJson}},"delivery":${JSON.stringify(delivery)}}`;
+      this.app.store.put(tx, 'event', scope, event, undefined, serialized).json = undefined;
+    } else this.app.store.put(tx, 'event', scope, event);
     if (url) tx.after.push(() => this.enqueue(event.id));
   }
 
@@ -61,7 +69,7 @@ export class Events {
   }
 
   private enqueue(id: string): void {
-    if (this.queued.has(id)) return;
+    if (this.queued.has(id) || this.active.has(id)) return;
     this.queued.add(id);
     this.queue.push(id);
     this.pump();
@@ -72,11 +80,12 @@ export class Events {
       const id = this.queue.shift()!;
       this.queued.delete(id);
       this.inFlight++;
+      this.active.add(id);
       void this.attempt(id)
         .catch((err) => this.app.log(`webhook delivery of ${id} failed: ${(err as Error).message}`))
         .finally(() => {
           this.inFlight--;
-          if (this.inFlight === 0 && this.queue.length === 0) for (const f of this.idle.splice(0)) f();
+          this.active.delete(id);
           this.pump();
         });
     }
@@ -138,12 +147,6 @@ export class Events {
     const tx = this.app.tx();
     this.app.store.put(tx, 'event', rec.scope, { ...rec.obj, delivery }, x);
     this.app.commitInBackground(tx);
-  }
-
-  /** Resolves when no delivery is queued or in flight. */
-  settled(): Promise<void> {
-    if (this.inFlight === 0 && this.queue.length === 0) return Promise.resolve();
-    return new Promise((r) => this.idle.push(r));
   }
 
   clear(): void {

@@ -46,6 +46,8 @@ export function fingerprint(method: string, path: string, body: unknown): string
   return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('base64url').slice(0, 32);
 }
 
+const op = (key: string, v: Stored): string => `{"i":${JSON.stringify(key)},"f":"${v.f}","s":${v.s},"t":${v.t},"j":${v.b}}`;
+
 export class Idempotency {
   private readonly done = new Map<string, Stored>();
   private readonly inflight = new Map<string, string>();
@@ -79,10 +81,10 @@ export class Idempotency {
     this.inflight.delete(key);
   }
 
-  /** Records a finished response; returns the journal op. */
+  /** Records a finished response; returns the journal op (the body embedded as JSON, not re-escaped). */
   store(key: string, value: Stored): string {
     this.apply(key, value);
-    return `{"i":${JSON.stringify(key)},"r":${JSON.stringify(value)}}`;
+    return op(key, value);
   }
 
   apply(key: string, value: Stored): void {
@@ -97,7 +99,7 @@ export class Idempotency {
   }
 
   *ops(): Iterable<string> {
-    for (const [k, v] of this.done) yield `{"i":${JSON.stringify(k)},"r":${JSON.stringify(v)}}`;
+    for (const [k, v] of this.done) yield op(k, v);
   }
 
   get size(): number {

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type ReceivedRequest } from './app.js';
 import { isRate, type RateLimit } from './faults.js';
-import { lockDir } from './journal.js';
+import { lockDir } from './lock.js';
 import { createApiServer } from './server.js';
 
 export type { ReceivedRequest } from './app.js';

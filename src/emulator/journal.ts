@@ -1,13 +1,19 @@
 // Persistence: an append-only journal, one JSON line per committed mutation, made durable
-// (write + fdatasync) BEFORE the response is sent. Group commit: every commit queued while a
-// write is in flight, or in the same tick, goes out in one write+fdatasync, then all of them
-// are answered. On start the journal is replayed (a torn last line is dropped and cut off).
-// When it grows past a threshold, the state is compacted into a snapshot (written to a temp
-// file, fsynced, renamed) and a new journal generation starts.
+// (write + fdatasync) BEFORE the response is sent. Group commit: every commit queued during one
+// turn of the event loop goes out in ONE write, made in the loop's check phase right after the
+// poll phase that queued them, then ONE fdatasync in the thread pool; when it returns, all of
+// them are answered. Writes stay in order (they are synchronous; page cache, microseconds);
+// the syncs may overlap, so the event loop keeps serving and forming the next batch while the
+// disk works (an fdatasync started after a write covers it, whichever sync returns first).
+// On start the journal is replayed (a torn last line is dropped and cut off). When it grows past
+// 64 MiB and twice the last snapshot, the state is compacted into a snapshot (written to a temp
+// file, fsynced, renamed) and a new journal generation starts (amortized: compaction never
+// writes more than the journal did).
 import {
   closeSync,
   fdatasync,
   fsyncSync,
+  ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -15,13 +21,15 @@ import {
   renameSync,
   rmSync,
   statSync,
-  ftruncateSync,
-  write,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 
-export type Op = { p: string; s: string; o: Record<string, unknown>; x?: Record<string, unknown> } | { i: string; r: unknown } | { c: number };
+/** A put of a record, a stored idempotent response (body as JSON in `j`), or the clock offset. */
+export type Op =
+  | { p: string; s: string; o: Record<string, unknown>; x?: Record<string, unknown> }
+  | { i: string; f: string; s: number; t: number; j: unknown }
+  | { c: number };
 
 interface Waiter {
   resolve: () => void;
@@ -31,18 +39,10 @@ interface Waiter {
 const COMPACT_AT = 64 * 1024 * 1024;
 const OPS_PER_SNAPSHOT_LINE = 500;
 
-const writeAll = (fd: number, buf: Buffer): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const next = (offset: number): void =>
-      write(fd, buf, offset, buf.length - offset, null, (err, n) => {
-        if (err) reject(err);
-        else if (offset + n < buf.length) next(offset + n);
-        else resolve();
-      });
-    next(0);
-  });
-
-const sync = (fd: number): Promise<void> => new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+function writeAllSync(fd: number, buf: Buffer): void {
+  let offset = 0;
+  while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
+}
 
 export class Journal {
   private fd: number | undefined;
@@ -50,8 +50,12 @@ export class Journal {
   private bytes = 0;
   private queue: string[] = [];
   private waiters: Waiter[] = [];
-  private scheduled = false;
-  private flushing: Promise<void> | undefined;
+  private scheduled: Promise<void> | undefined;
+  /** fdatasyncs in flight, and a promise for when there are none. */
+  private syncing = 0;
+  private idle: Array<() => void> = [];
+  private compactWanted = false;
+  private snapshotBytes = 0;
   /** Every op describing the whole current state (for compaction). */
   snapshotOps: (() => Iterable<string>) | undefined;
   readonly stats = { commits: 0, writes: 0, bytes: 0 };
@@ -71,16 +75,17 @@ export class Journal {
     const gens = (re: RegExp) => files.map((f) => re.exec(f)).filter((m): m is RegExpExecArray => !!m).map((m) => Number(m[1]));
     const snapshots = gens(/^snapshot-(\d+)\.jsonl$/);
     this.gen = snapshots.length ? Math.max(...snapshots) : 0;
-    if (snapshots.length) replayFile(join(dir, `snapshot-${this.gen}.jsonl`), apply, false);
+    if (snapshots.length) this.snapshotBytes = replayFile(join(dir, `snapshot-${this.gen}.jsonl`), apply, false);
     const journal = join(dir, `journal-${this.gen}.jsonl`);
     this.bytes = files.includes(`journal-${this.gen}.jsonl`) ? replayFile(journal, apply, true) : 0;
     for (const f of files) {
       const m = /^(snapshot|journal)-(\d+)\.jsonl(\.tmp)?$/.exec(f);
-      if (m && (Number(m[2]) < this.gen || m[3])) rmSync(join(dir, f), { force: true });
+      // Older generations, and leftovers of an interrupted compaction (temp files, a newer empty journal).
+      if (m && (Number(m[2]) !== this.gen || m[3])) rmSync(join(dir, f), { force: true });
     }
     this.fd = openSync(journal, 'a', 0o600);
     syncDir(dir);
-    if (this.bytes > COMPACT_AT) this.compact();
+    if (this.tooBig()) this.compact();
   }
 
   /** Resolves once the ops are durable (at once without persistence). */
@@ -88,57 +93,90 @@ export class Journal {
     if (this.fd === undefined || ops.length === 0) return Promise.resolve();
     this.stats.commits++;
     this.queue.push(`{"ops":[${ops.join(',')}]}\n`);
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
-      if (!this.flushing && !this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.flushing ??= this.flush().finally(() => (this.flushing = undefined));
-        });
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.scheduled ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.scheduled = undefined;
+        this.flush();
+        resolve();
+      }),
+    );
+    return done;
+  }
+
+  private flush(): void {
+    const fd = this.fd;
+    if (this.queue.length === 0 || fd === undefined) return;
+    const data = Buffer.from(this.queue.join(''));
+    const waiters = this.waiters;
+    this.queue = [];
+    this.waiters = [];
+    try {
+      writeAllSync(fd, data);
+    } catch (err) {
+      for (const w of waiters) w.reject(err as Error);
+      return;
+    }
+    this.bytes += data.length;
+    this.stats.writes++;
+    this.stats.bytes += data.length;
+    this.syncing++;
+    fdatasync(fd, (err) => {
+      for (const w of waiters) err ? w.reject(err) : w.resolve();
+      if (--this.syncing === 0) {
+        if (this.compactWanted) this.tryCompact();
+        for (const f of this.idle.splice(0)) f();
       }
     });
-  }
-
-  private async flush(): Promise<void> {
-    while (this.queue.length > 0 && this.fd !== undefined) {
-      const data = Buffer.from(this.queue.join(''));
-      const waiters = this.waiters;
-      this.queue = [];
-      this.waiters = [];
-      try {
-        await writeAll(this.fd, data);
-        await sync(this.fd);
-        this.bytes += data.length;
-        this.stats.writes++;
-        this.stats.bytes += data.length;
-        for (const w of waiters) w.resolve();
-      } catch (err) {
-        for (const w of waiters) w.reject(err as Error);
-      }
-      if (this.bytes > COMPACT_AT) this.compact();
+    if (this.tooBig()) {
+      this.compactWanted = true;
+      if (this.syncing === 0) this.tryCompact();
     }
   }
 
-  /** Waits for every queued commit to be written. */
+  private tooBig(): boolean {
+    return this.bytes > COMPACT_AT && this.bytes > 2 * this.snapshotBytes;
+  }
+
+  /** Compacts when no sync is in flight on the current file; a failure leaves the journal as it is (retried later). */
+  private tryCompact(): void {
+    this.compactWanted = false;
+    try {
+      this.compact();
+    } catch {
+      this.compactWanted = this.tooBig();
+    }
+  }
+
+  /** Waits until every queued commit is written and synced. */
   async drain(): Promise<void> {
-    while (this.flushing || this.scheduled || this.queue.length > 0) {
-      if (this.flushing) await this.flushing.catch(() => {});
-      else await new Promise((r) => setImmediate(r));
+    for (;;) {
+      if (this.scheduled) await this.scheduled;
+      else if (this.syncing > 0) await new Promise<void>((r) => this.idle.push(r));
+      else return;
     }
   }
 
-  /** Writes the whole state as a snapshot and starts a new journal generation. */
+  /**
+   * Writes the whole state as a snapshot and starts a new journal generation. Crash-safe at every
+   * step: the snapshot only counts once renamed into place, and by then its (empty) journal exists;
+   * until then the old generation stays authoritative.
+   */
   compact(): void {
     const dir = this.dir;
     if (!dir || this.fd === undefined || !this.snapshotOps) return;
     const gen = this.gen + 1;
     const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
+    const nextJournal = join(dir, `journal-${gen}.jsonl`);
+    let written = 0;
     const fd = openSync(tmp, 'w', 0o600);
     try {
       let batch: string[] = [];
       const flushBatch = (): void => {
-        if (batch.length) writeSync(fd, `{"ops":[${batch.join(',')}]}\n`);
+        if (batch.length === 0) return;
+        const buf = Buffer.from(`{"ops":[${batch.join(',')}]}\n`);
+        writeAllSync(fd, buf);
+        written += buf.length;
         batch = [];
       };
       for (const op of this.snapshotOps()) {
@@ -150,15 +188,22 @@ export class Journal {
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
-    const next = openSync(join(dir, `journal-${gen}.jsonl`), 'a', 0o600);
-    syncDir(dir);
+    const next = openSync(nextJournal, 'w', 0o600);
+    try {
+      renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
+      syncDir(dir);
+    } catch (err) {
+      closeSync(next);
+      rmSync(nextJournal, { force: true });
+      throw err;
+    }
     closeSync(this.fd);
     this.fd = next;
     rmSync(join(dir, `journal-${this.gen}.jsonl`), { force: true });
     rmSync(join(dir, `snapshot-${this.gen}.jsonl`), { force: true });
     this.gen = gen;
     this.bytes = 0;
+    this.snapshotBytes = written;
   }
 
   /** Forgets everything on disk (admin reset). */
@@ -170,6 +215,7 @@ export class Journal {
     for (const f of readdirSync(dir)) if (/^(snapshot|journal)-\d+\.jsonl(\.tmp)?$/.test(f)) rmSync(join(dir, f), { force: true });
     this.gen = 0;
     this.bytes = 0;
+    this.snapshotBytes = 0;
     this.fd = openSync(join(dir, 'journal-0.jsonl'), 'a', 0o600);
     syncDir(dir);
   }
@@ -223,38 +269,6 @@ function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean): n
     }
   }
   return good;
-}
-
-/**
- * One emulator per data dir: a LOCK file holding the owner's pid. A lock left by a process that
- * no longer runs (kill -9) is taken over. Returns the release function.
- */
-export function lockDir(dir: string): () => void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, 'LOCK');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw new Error(`the data dir ${dir} is in use by another emulator (pid ${pid})`);
-      rmSync(path, { force: true });
-    }
-  }
-  throw new Error(`cannot lock the data dir ${dir}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function syncDir(dir: string): void {

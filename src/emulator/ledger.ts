@@ -88,8 +88,8 @@ export class Ledger {
     for (const [cur, sum] of sums) if (sum !== 0n) throw new Error(`unbalanced ledger entry: ${cur} sums to ${sum}`);
 
     const { store } = this.app;
-    const base = this.app.base(scope, 'ent_', 'ledger_entry');
-    const postings: LedgerEntry['postings'] = [];
+    const entry = this.app.create<LedgerEntry>(scope, 'ent_', 'ledger_entry', { type: spec.type, status: spec.status, source: spec.source, postings: [] });
+    const postings = entry.postings;
     const touched = new Set<string>();
     for (const l of spec.lines) {
       const exp = exponent(l.currency);
@@ -97,11 +97,10 @@ export class Ledger {
       if (isHolder(l.account)) {
         const before = this.available(l.account);
         const counts = l.amount < 0n || spec.status === 'posted';
-        const t: Transaction = {
-          ...this.app.base(scope, 'txn_', 'transaction'),
+        const t = this.app.create<Transaction>(scope, 'txn_', 'transaction', {
           account_id: l.account.startsWith('acc_') ? l.account : null,
           wallet_id: l.account.startsWith('wal_') ? l.account : null,
-          entry_id: base.id,
+          entry_id: entry.id,
           type: spec.type,
           direction: l.amount < 0n ? 'debit' : 'credit',
           amount: fromMinor(l.amount < 0n ? -l.amount : l.amount, exp),
@@ -110,16 +109,16 @@ export class Ledger {
           balance_after: fromMinor(counts ? before + l.amount : before, exp),
           description: spec.description,
           source: spec.source,
-        };
+        });
         store.put(tx, 'transaction', scope, t);
         transactionId = t.id;
         touched.add(l.account);
       }
       postings.push({ account: l.account, currency: l.currency, amount: fromMinor(l.amount, exp), transaction_id: transactionId });
     }
-    const entry = store.put<LedgerEntry>(tx, 'ledger_entry', scope, { ...base, type: spec.type, status: spec.status, source: spec.source, postings });
+    const rec = store.put(tx, 'ledger_entry', scope, entry);
     for (const holder of touched) this.refresh(tx, scope, holder);
-    return entry;
+    return rec;
   }
 
   /** Moves a pending entry to posted or voided, with its transactions. */

@@ -57,7 +57,7 @@ export class Router<R> {
     if (!n || n.methods.size === 0) throw routeNotFound(path);
     const route = n.methods.get(method);
     if (!route) {
-      const allow = [...n.methods.keys()].join(', ');
+      const allow = [...n.methods.keys()].sort().join(', ');
       throw new ApiProblem(405, 'method_not_allowed', `${method} is not allowed here (allowed: ${allow})`, undefined, { Allow: allow });
     }
     return { route, params };

@@ -1,11 +1,12 @@
 // The request pipeline: route → auth → rate limit → faults → tenant → idempotency key → body →
-// query → due settlements → idempotent replay or handler → durable commit → response.
+// query → due settlements → idempotent replay, or (injected latency →) handler → durable commit
+// → response.
 // Every failure becomes a problem response; an unexpected exception is a 500 and the server
 // keeps serving. Timeouts bound slow clients (slowloris).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { admin } from './admin.js';
-import { App } from './app.js';
+import { App, type ReceivedRequest } from './app.js';
 import { tenantOf } from './auth.js';
 import { parseBody, parseQuery, readBody, send, sendProblem } from './http.js';
 import { checkKey, fingerprint, Idempotency } from './idempotency.js';
@@ -30,6 +31,9 @@ export function createApiServer(app: App): Server {
     },
   );
   server.maxHeadersCount = 100;
+  // Backstop for sockets that go quiet mid-request or between requests (headersTimeout and
+  // requestTimeout bound slow requests; keepAliveTimeout bounds idle keep-alive connections).
+  server.setTimeout(120_000, (socket) => socket.destroy());
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || socket.destroyed) return void socket.destroy();
     const [status, code, text] =
@@ -59,24 +63,26 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   let inflight: string | undefined;
   try {
     if (path === '/__emulator' || path.startsWith('/__emulator/')) return await admin(app, req, res, rid, method, path, qs);
+    const seen: ReceivedRequest = { method, path, query: qs === '' ? {} : Object.fromEntries(new URLSearchParams(qs)), headers: req.headers, body: undefined };
+    app.record(seen);
     if (!path.startsWith('/v1/')) throw routeNotFound(path);
     const { route, params } = app.router.match(method, path.slice(3));
     const caller = app.auth.check(req.headers['api-key']);
     app.faults.take(caller.apiKey);
     const plan = app.faults.plan();
-    if (plan.latency > 0) await sleep(plan.latency);
     if (plan.reset === 'before') return void req.socket.destroy();
     if (plan.fail === 'before') throw app.faults.failure(plan);
     const tenant = tenantOf(req.headers['x-tenant-id'], route.tenantRequired === true, app.identity.tenant_id);
     const idemKey = method === 'POST' ? checkKey(req.headers['idempotency-key']) : undefined;
     const raw = method === 'GET' ? '' : await readBody(req);
+    if (raw !== '') seen.body = raw;
     const body = parseBody(raw);
-    app.record({ method, path, query: Object.fromEntries(new URLSearchParams(qs)), headers: req.headers, body: raw === '' ? undefined : body });
+    if (raw !== '') seen.body = body;
     const query = parseQuery(route, qs);
     app.due.run();
 
     const scope = App.scope(caller.mode, tenant);
-    const ctx: Ctx = { app, mode: caller.mode, tenant, scope, livemode: caller.mode === 'live', params, query, body, tx: app.tx(), headers: {} };
+    const ctx: Ctx = { app, mode: caller.mode, tenant, scope, livemode: caller.mode === 'live', params, query, body, tx: app.tx() };
     if (route.successor) extra = { Deprecation: DEPRECATED_SINCE, Link: route.successor(ctx) };
 
     let fp = '';
@@ -87,6 +93,8 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       if (stored) return send(res, stored.s, stored.b, rid, { ...extra, 'Idempotent-Replayed': 'true' });
       inflight = key;
     }
+    // Injected latency is processing time: a POST holds its Idempotency-Key in flight meanwhile.
+    if (plan.latency > 0) await sleep(plan.latency);
 
     let reply: Reply & { headers?: Record<string, string> | undefined };
     try {
@@ -103,7 +111,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       const op = app.idem.store(inflight, { f: fp, s: reply.status, b: reply.json, t: app.clock.now() });
       if (app.store.persist) ctx.tx.ops.push(op);
     }
-    await app.journal.commit(ctx.tx.ops);
+    if (ctx.tx.ops.length > 0) await app.journal.commit(ctx.tx.ops);
     for (const f of ctx.tx.after) f();
     if (plan.reset === 'after') return void req.socket.destroy();
     if (plan.fail === 'after') throw app.faults.failure(plan);

@@ -50,8 +50,9 @@ export class Store {
   }
 
   /** Creates or replaces an object; records the journal op in the transaction. */
-  put<T extends Base>(tx: Tx | undefined, kind: Kind, scope: string, obj: T, x?: Json): Rec<T> {
+  put<T extends Base>(tx: Tx | undefined, kind: Kind, scope: string, obj: T, x?: Json, serialized?: string): Rec<T> {
     const rec = this.apply(kind, scope, obj, x);
+    if (serialized !== undefined) rec.json = serialized;
     if (tx && this.persist) tx.ops.push(putOp(rec));
     return rec as unknown as Rec<T>;
   }
@@ -136,6 +137,17 @@ export class Store {
 
   stats(): Record<string, number> {
     return Object.fromEntries([...this.counts.entries()].sort());
+  }
+
+  /** Object counts per scope (`sandbox|<tenant>`) and kind. */
+  scopeStats(): Record<string, Record<string, number>> {
+    const out: Record<string, Record<string, number>> = {};
+    for (const [key, list] of this.lists) {
+      const parts = key.split('|');
+      if (parts.length !== 3) continue; // index lists have a fourth part
+      (out[`${parts[0]}|${parts[1]}`] ??= {})[parts[2]!] = list.length;
+    }
+    return out;
   }
 
   clear(): void {

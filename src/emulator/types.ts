@@ -255,8 +255,6 @@ export interface Ctx {
   query: Map<string, string>;
   body: Json;
   tx: Tx;
-  /** Extra response headers (deprecation). */
-  headers: Record<string, string>;
 }
 
 export interface Reply {

@@ -34,7 +34,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export async function loadSeedFile(path: string): Promise<Entry[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   } catch (err) {
     throw new UsageError(`cannot read seed file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

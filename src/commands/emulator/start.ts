@@ -48,18 +48,19 @@ function options(f: StartFlags): EmulatorOptions {
   return o;
 }
 
-function configure(name: string, emu: Emulator): string {
+function configure(name: string, emu: Emulator): { path: string; current: boolean } {
   const store = new ConfigStore(process.env.PAY_CONFIG_DIR || undefined);
   store.saveProfile(name, {
     tenant_id: emu.tenantId,
     sandbox: { secret_key: emu.keys.sandbox.secret, public_key: emu.keys.sandbox.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.sandbox },
     live: { secret_key: emu.keys.live.secret, public_key: emu.keys.live.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.live },
   });
-  if (!store.currentProfile) store.setCurrentProfile(name);
-  return store.path;
+  const current = !store.currentProfile;
+  if (current) store.setCurrentProfile(name);
+  return { path: store.path, current };
 }
 
-function banner(emu: Emulator, o: EmulatorOptions, profile: string | undefined, configPath: string | undefined): string {
+function banner(emu: Emulator, o: EmulatorOptions, profile: string | undefined, config: { path: string; current: boolean } | undefined): string {
   const rows: Array<[string, string]> = [
     ['base URL', emu.baseUrl],
     ['tenant id', emu.tenantId],
@@ -83,7 +84,9 @@ function banner(emu: Emulator, o: EmulatorOptions, profile: string | undefined, 
   const width = Math.max(...rows.map(([k]) => k.length));
   let out = `pay emulator listening on ${emu.url}\n` + rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n') + '\n';
   out += 'These are the emulator\'s own test keys; do not use them anywhere else.\n';
-  if (profile) out += `Profile "${profile}" configured in ${configPath}: run pay -p ${profile} customers list\n`;
+  if (profile && config) {
+    out += `Profile "${profile}" configured in ${config.path}${config.current ? ' (now the current profile)' : ''}: try pay -p ${profile} customers list\n`;
+  }
   out += 'Press Ctrl-C to stop.\n';
   return out;
 }
@@ -99,17 +102,25 @@ export async function run(flags: StartFlags): Promise<void> {
     const hint = e.code === 'EADDRINUSE' ? '--port 0 picks a free port' : e.code === 'EACCES' ? 'use a port above 1023' : undefined;
     throw new PayError(`cannot start the emulator: ${e.message}`, ExitCode.ERROR, 'emulator_start', { hint, cause: err });
   }
-  const stopped = new Promise<NodeJS.Signals>((done) => {
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  const stopped = new Promise<NodeJS.Signals>((done) => (onSignal = done));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // A second signal while stopping does not wait any longer.
+  const force = (): void => {
+    process.stderr.write('stopped without waiting\n');
+    process.exit(1);
+  };
   try {
-    const configPath = flags.configureProfile ? configure(flags.configureProfile, emu) : undefined;
-    process.stderr.write(banner(emu, o, flags.configureProfile, configPath));
+    const config = flags.configureProfile ? configure(flags.configureProfile, emu) : undefined;
+    process.stderr.write(banner(emu, o, flags.configureProfile, config));
     const signal = await stopped;
     process.stderr.write(`${signal === 'SIGINT' ? '\n' : ''}stopping the emulator…\n`);
+    process.on('SIGINT', force).on('SIGTERM', force);
   } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     await emu.stop();
+    process.off('SIGINT', force).off('SIGTERM', force);
   }
   process.stderr.write('emulator stopped\n');
 }

@@ -1,8 +1,8 @@
 // pay webhooks verify: checks one delivery's Standard Webhooks signature, offline.
 // Prints `valid` (exit 0), or `invalid: <reason>` on stderr (exit 1).
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
+import { readFileLimited, readProblem, TooLargeError } from '../../lib/read-limited.js';
 import type { Factory } from '../../lib/factory.js';
 import { resolveOutput } from '../../io/output.js';
 import { verify } from '../../webhooks/signature.js';
@@ -62,9 +62,10 @@ async function readPayload(spec: string, stdin: Readable): Promise<Buffer> {
   }
   const file = spec.startsWith('@') ? spec.slice(1) : spec;
   try {
-    return await readFile(file);
+    // Bounded like standard input: /dev/zero or a huge file must not fill the memory.
+    return await readFileLimited(file, MAX_PAYLOAD);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`--payload ${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? 'error')})`);
+    if (err instanceof TooLargeError) throw new UsageError(`--payload ${file}: larger than 10 MiB`);
+    throw new UsageError(`--payload ${file}: cannot read the file (${readProblem(err)})`);
   }
 }

@@ -37,8 +37,7 @@ export function accountRoutes(app: App): Route[] {
         orThrow(check(ctx.body, accountShape));
         const b = ctx.body as { customer_id: string; currency: string; type?: string; nickname?: string };
         load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
-        const a: Account = {
-          ...app.base(ctx.scope, 'acc_', 'account'),
+        const a = app.create<Account>(ctx.scope, 'acc_', 'account', {
           customer_id: b.customer_id,
           currency: b.currency,
           type: b.type ?? 'checking',
@@ -46,9 +45,9 @@ export function accountRoutes(app: App): Route[] {
           status: 'active',
           account_number: randomDigits(10),
           balance: app.ledger.balance('', b.currency),
-        };
+        });
         const rec = app.store.put(ctx.tx, 'account', ctx.scope, a);
-        app.events.emit(ctx.tx, ctx.scope, 'account.created', a);
+        app.events.emit(ctx.tx, ctx.scope, 'account.created', rec);
         return created(rec);
       },
     },
@@ -92,8 +91,7 @@ export function accountRoutes(app: App): Route[] {
         orThrow(check(ctx.body, externalShape));
         const b = ctx.body as Record<string, string>;
         load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
-        const e: ExternalAccount = {
-          ...app.base(ctx.scope, 'ea_', 'external_account'),
+        const e = app.create<ExternalAccount>(ctx.scope, 'ea_', 'external_account', {
           customer_id: b.customer_id!,
           account_holder_name: b.account_holder_name!,
           bank_name: b.bank_name!,
@@ -103,9 +101,9 @@ export function accountRoutes(app: App): Route[] {
           routing_number: b.routing_number ?? null,
           iban_last4: b.iban ? b.iban.slice(-4) : null,
           status: 'active',
-        };
+        });
         const rec = app.store.put(ctx.tx, 'external_account', ctx.scope, e);
-        app.events.emit(ctx.tx, ctx.scope, 'external_account.created', e);
+        app.events.emit(ctx.tx, ctx.scope, 'external_account.created', rec);
         return created(rec);
       },
     },

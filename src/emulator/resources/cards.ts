@@ -67,8 +67,7 @@ export function cardRoutes(app: App): Route[] {
         }
         if (account.obj.status !== 'active') throw invalidState(`account ${account.id} is ${account.obj.status}`);
         const now = new Date(app.clock.now());
-        const c: Card = {
-          ...app.base(ctx.scope, 'card_', 'card'),
+        const c = app.create<Card>(ctx.scope, 'card_', 'card', {
           customer_id: b.customer_id,
           account_id: b.account_id,
           type: b.type,
@@ -80,9 +79,9 @@ export function cardRoutes(app: App): Route[] {
           exp_month: now.getUTCMonth() + 1,
           exp_year: now.getUTCFullYear() + 3,
           status: b.type === 'virtual' ? 'active' : 'inactive',
-        };
+        });
         const rec = app.store.put(ctx.tx, 'card', ctx.scope, c);
-        app.events.emit(ctx.tx, ctx.scope, 'card.created', c);
+        app.events.emit(ctx.tx, ctx.scope, 'card.created', rec);
         if (c.status === 'inactive') app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'card', c.id);
         return created(rec);
       },

@@ -62,8 +62,7 @@ export function collectionRoutes(app: App): Route[] {
         if (b.customer_id) load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
         if (account.obj.status !== 'active') throw invalidState(`account ${account.id} is ${account.obj.status}`);
         if (account.obj.currency !== b.currency) throw currencyMismatch(`account ${account.id} holds ${account.obj.currency}, not ${b.currency}`);
-        const c: Collection = {
-          ...app.base(ctx.scope, 'col_', 'collection'),
+        const c = app.create<Collection>(ctx.scope, 'col_', 'collection', {
           account_id: account.id,
           amount: b.amount,
           currency: b.currency,
@@ -74,7 +73,7 @@ export function collectionRoutes(app: App): Route[] {
           status: 'pending',
           failure_reason: null,
           completed_at: null,
-        };
+        });
         const minor = toMinor(b.amount, exponent(b.currency));
         const entry = app.ledger.post(ctx.tx, ctx.scope, {
           type: 'collection',
@@ -87,7 +86,7 @@ export function collectionRoutes(app: App): Route[] {
           ],
         });
         const rec = app.store.put(ctx.tx, 'collection', ctx.scope, c, { entry: entry.id });
-        app.events.emit(ctx.tx, ctx.scope, 'collection.created', c);
+        app.events.emit(ctx.tx, ctx.scope, 'collection.created', rec);
         app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'collection', c.id);
         return created(rec);
       },

@@ -37,7 +37,7 @@ export function touch<T extends Base>(app: App, obj: T, changes: Partial<T>): T 
 /** A state change: store the new object and emit its event. */
 export function change<T extends Base>(ctx: { app: App; tx: Ctx['tx'] }, rec: Rec<T>, changes: Partial<T>, event?: string): Rec<T> {
   const next = ctx.app.store.put(ctx.tx, rec.kind, rec.scope, touch(ctx.app, rec.obj, changes), undefined);
-  if (event) ctx.app.events.emit(ctx.tx, rec.scope, event, next.obj);
+  if (event) ctx.app.events.emit(ctx.tx, rec.scope, event, next);
   return next;
 }
 

@@ -91,8 +91,7 @@ export function cryptoRoutes(app: App): Route[] {
         orThrow(errors);
         const b = ctx.body as { customer_id: string; asset: string; network: string; label?: string };
         load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
-        const w: Wallet = {
-          ...app.base(ctx.scope, 'wal_', 'wallet'),
+        const w = app.create<Wallet>(ctx.scope, 'wal_', 'wallet', {
           customer_id: b.customer_id,
           asset: b.asset,
           network: b.network,
@@ -100,9 +99,9 @@ export function cryptoRoutes(app: App): Route[] {
           address: address(b.network),
           balance: app.ledger.balance('', b.asset),
           status: 'active',
-        };
+        });
         const rec = app.store.put(ctx.tx, 'wallet', ctx.scope, w);
-        app.events.emit(ctx.tx, ctx.scope, 'wallet.created', w);
+        app.events.emit(ctx.tx, ctx.scope, 'wallet.created', rec);
         return created(rec);
       },
     },
@@ -140,19 +139,18 @@ export function cryptoRoutes(app: App): Route[] {
         const b = ctx.body as { wallet_id: string; amount: string; asset: string; description?: string };
         const wallet = load<Wallet>(ctx, 'wallet', 'wal_', b.wallet_id, 'wallet');
         if (wallet.obj.asset !== b.asset) throw currencyMismatch(`wallet ${wallet.id} holds ${wallet.obj.asset}, not ${b.asset}`);
-        const base = app.base(ctx.scope, 'plink_', 'payment_link');
-        const l: PaymentLink = {
-          ...base,
+        const l = app.create<PaymentLink>(ctx.scope, 'plink_', 'payment_link', {
           wallet_id: wallet.id,
           amount: b.amount,
           asset: b.asset,
           description: b.description ?? null,
           expires_at: expires !== undefined ? new Date(expires).toISOString() : null,
-          url: `https://pay.dev/l/${base.id}`,
+          url: '',
           status: 'active',
-        };
+        });
+        l.url = `https://pay.dev/l/${l.id}`;
         const rec = app.store.put(ctx.tx, 'payment_link', ctx.scope, l);
-        app.events.emit(ctx.tx, ctx.scope, 'payment_link.created', l);
+        app.events.emit(ctx.tx, ctx.scope, 'payment_link.created', rec);
         if (expires !== undefined) app.due.push(expires, 'payment_link', l.id);
         return created(rec);
       },

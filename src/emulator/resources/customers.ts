@@ -33,6 +33,7 @@ export const copyAddress = (a: Address): Address => ({
 
 function customerShape(app: App, required: boolean): Shape {
   const f = required ? req : opt;
+  const birthDate = (v: string) => checkBirthDate(new Date(app.clock.now()))(v);
   return {
     first_name: f(str()),
     last_name: f(str()),
@@ -41,13 +42,17 @@ function customerShape(app: App, required: boolean): Shape {
     phone: f(str({ max: 16, check: checkPhone })),
     type: f(str({ max: 50 })),
     gender: opt(str({ max: 50 })),
-    date_of_birth: f(str({ max: 10, check: checkBirthDate(new Date(app.clock.now())) })),
+    date_of_birth: f(str({ max: 10, check: birthDate })),
     address: f(addressRule),
   };
 }
 
+const shapes = new WeakMap<App, { create: Shape; update: Shape }>();
+
 function validateCustomer(ctx: Ctx, required: boolean): void {
-  const errors = check(ctx.body, customerShape(ctx.app, required));
+  let s = shapes.get(ctx.app);
+  if (!s) shapes.set(ctx.app, (s = { create: customerShape(ctx.app, true), update: customerShape(ctx.app, false) }));
+  const errors = check(ctx.body, required ? s.create : s.update);
   if (ctx.body.address !== undefined) checkAddress(ctx.body.address, 'address', errors);
   if (!required && Object.keys(ctx.body).length === 0) errors.push({ field: 'body', code: 'required', message: 'send at least one field to change' });
   orThrow(errors);
@@ -99,8 +104,7 @@ export function customerRoutes(app: App): Route[] {
       handler: (ctx) => {
         validateCustomer(ctx, true);
         const b = ctx.body as unknown as Customer;
-        const c: Customer = {
-          ...app.base(ctx.scope, 'cus_', 'customer'),
+        const c = app.create<Customer>(ctx.scope, 'cus_', 'customer', {
           first_name: b.first_name,
           last_name: b.last_name,
           middle_name: b.middle_name ?? null,
@@ -111,9 +115,9 @@ export function customerRoutes(app: App): Route[] {
           date_of_birth: b.date_of_birth,
           address: copyAddress(b.address),
           kyc_status: 'not_started',
-        };
+        });
         const rec = app.store.put(ctx.tx, 'customer', ctx.scope, c);
-        app.events.emit(ctx.tx, ctx.scope, 'customer.created', c);
+        app.events.emit(ctx.tx, ctx.scope, 'customer.created', rec);
         return created(rec);
       },
     },

@@ -116,15 +116,18 @@ export function fxRoutes(app: App): Route[] {
           errors.push({ field: 'target_currency', code: 'invalid', message: 'must differ from source_currency' });
         }
         orThrow(errors);
-        const base = app.base(ctx.scope, 'fxq_', 'fx_quote');
-        const q: FxQuote = {
-          ...base,
+        const amounts = quoteAmounts(b.source_currency!, b.target_currency!, b.source_amount, b.target_amount);
+        const q = app.create<FxQuote>(ctx.scope, 'fxq_', 'fx_quote', {
           source_currency: b.source_currency!,
           target_currency: b.target_currency!,
-          ...quoteAmounts(b.source_currency!, b.target_currency!, b.source_amount, b.target_amount),
-          expires_at: iso(Date.parse(base.created_at) + QUOTE_TTL_MS),
+          rate: amounts.rate,
+          source_amount: amounts.source_amount,
+          target_amount: amounts.target_amount,
+          fee: amounts.fee,
+          expires_at: '',
           status: 'open',
-        };
+        });
+        q.expires_at = iso(Date.parse(q.created_at) + QUOTE_TTL_MS);
         const rec = app.store.put(ctx.tx, 'fx_quote', ctx.scope, q);
         app.due.push(Date.parse(q.expires_at), 'fx_quote', q.id);
         return created(rec);
@@ -153,8 +156,7 @@ export function fxRoutes(app: App): Route[] {
         const buy = toMinor(q.target_amount, exponent(q.target_currency));
         if (app.ledger.available(source.id) < sell) throw insufficient(source.obj.balance.available, q.source_amount, q.source_currency);
 
-        const t: FxTrade = {
-          ...app.base(ctx.scope, 'fxt_', 'fx_trade'),
+        const t = app.create<FxTrade>(ctx.scope, 'fxt_', 'fx_trade', {
           quote_id: q.id,
           source_account_id: source.id,
           target_account_id: target.id,
@@ -164,8 +166,7 @@ export function fxRoutes(app: App): Route[] {
           source_amount: q.source_amount,
           target_amount: q.target_amount,
           status: 'completed',
-        };
-        delete t.updated_at;
+        }, false);
         app.ledger.post(ctx.tx, ctx.scope, {
           type: 'fx_trade',
           status: 'posted',
@@ -180,7 +181,7 @@ export function fxRoutes(app: App): Route[] {
         });
         app.store.put(ctx.tx, 'fx_quote', ctx.scope, { ...q, status: 'used', updated_at: app.nowIso() });
         const rec = app.store.put(ctx.tx, 'fx_trade', ctx.scope, t);
-        app.events.emit(ctx.tx, ctx.scope, 'fx_trade.completed', t);
+        app.events.emit(ctx.tx, ctx.scope, 'fx_trade.completed', rec);
         return created(rec);
       },
     },

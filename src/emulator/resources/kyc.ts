@@ -38,8 +38,7 @@ function start(ctx: Ctx, customer: Rec<Customer>, level: string): Rec<KycVerific
   if (s === 'approved' && !(current!.obj.level === 'basic' && level === 'enhanced')) {
     throw invalidState(`the customer is already approved at level ${current!.obj.level}; only an upgrade to enhanced can start`);
   }
-  const v: KycVerification = {
-    ...app.base(ctx.scope, 'kyc_', 'kyc_verification'),
+  const v = app.create<KycVerification>(ctx.scope, 'kyc_', 'kyc_verification', {
     customer_id: customer.id,
     level,
     status: 'pending',
@@ -47,10 +46,10 @@ function start(ctx: Ctx, customer: Rec<Customer>, level: string): Rec<KycVerific
     submitted_at: null,
     decided_at: null,
     rejection_reason: null,
-  };
+  });
   const rec = app.store.put(ctx.tx, 'kyc_verification', ctx.scope, v);
   setKycStatus(ctx, ctx.scope, customer.id, 'pending');
-  app.events.emit(ctx.tx, ctx.scope, 'kyc.pending', v);
+  app.events.emit(ctx.tx, ctx.scope, 'kyc.pending', rec);
   return rec;
 }
 
@@ -60,8 +59,7 @@ function submit(ctx: Ctx, customer: Rec<Customer>, b: { type: string; country: s
   if (!current) throw invalidState('no KYC verification started for this customer; start one first');
   const v = current.obj;
   if (v.status !== 'pending' && v.status !== 'in_review') throw invalidState(`the verification ${v.id} is ${v.status}; documents can no longer be added`);
-  const doc: KycDocument = {
-    ...app.base(ctx.scope, 'doc_', 'kyc_document'),
+  const doc = app.create<KycDocument>(ctx.scope, 'doc_', 'kyc_document', {
     verification_id: v.id,
     customer_id: customer.id,
     type: b.type,
@@ -69,14 +67,14 @@ function submit(ctx: Ctx, customer: Rec<Customer>, b: { type: string; country: s
     number_last4: b.number ? b.number.slice(-4) : null,
     file_name: b.file_name ?? null,
     status: 'received',
-  };
+  });
   const rejects = { ...((current.x?.rejects as Record<string, boolean> | undefined) ?? {}), ...(b.number?.endsWith('0000') ? { [doc.id]: true } : {}) };
   const first = v.status === 'pending';
   const next = touch(app, v, { documents: [...v.documents, doc], ...(first ? { status: 'in_review' as const, submitted_at: doc.created_at } : {}) });
   const rec = app.store.put(ctx.tx, 'kyc_verification', ctx.scope, next, { rejects });
   if (first) {
     setKycStatus(ctx, ctx.scope, customer.id, 'in_review');
-    app.events.emit(ctx.tx, ctx.scope, 'kyc.in_review', next);
+    app.events.emit(ctx.tx, ctx.scope, 'kyc.in_review', rec);
     app.due.push(Date.parse(doc.created_at) + app.settleAfterMs, 'kyc', v.id);
   }
   return { rec, doc };
@@ -99,9 +97,9 @@ function decide(app: App, id: string, now: number): void {
     decided_at: at,
     rejection_reason: rejected ? 'document_rejected: the document could not be verified' : null,
   });
-  app.store.put(tx, 'kyc_verification', rec.scope, next);
+  const decided = app.store.put(tx, 'kyc_verification', rec.scope, next);
   setKycStatus({ app, tx }, rec.scope, next.customer_id, next.status);
-  app.events.emit(tx, rec.scope, rejected ? 'kyc.rejected' : 'kyc.approved', next);
+  app.events.emit(tx, rec.scope, rejected ? 'kyc.rejected' : 'kyc.approved', decided);
   app.commitInBackground(tx);
 }
 

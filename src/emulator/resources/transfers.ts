@@ -91,8 +91,7 @@ export function transferRoutes(app: App): Route[] {
         const minor = toMinor(b.amount, exponent(b.currency));
         if (app.ledger.available(source.id) < minor) throw insufficient(source.obj.balance.available, b.amount, b.currency);
 
-        const t: Transfer = {
-          ...app.base(ctx.scope, 'tr_', 'transfer'),
+        const t = app.create<Transfer>(ctx.scope, 'tr_', 'transfer', {
           source_account_id: source.id,
           destination_id: dest.id,
           destination_type: internal ? 'account' : 'external_account',
@@ -103,7 +102,7 @@ export function transferRoutes(app: App): Route[] {
           status: 'pending',
           failure_reason: null,
           completed_at: null,
-        };
+        });
         const entry = app.ledger.post(ctx.tx, ctx.scope, {
           type: 'transfer',
           status: 'pending',
@@ -115,7 +114,7 @@ export function transferRoutes(app: App): Route[] {
           ],
         });
         const rec = app.store.put(ctx.tx, 'transfer', ctx.scope, t, { entry: entry.id });
-        app.events.emit(ctx.tx, ctx.scope, 'transfer.created', t);
+        app.events.emit(ctx.tx, ctx.scope, 'transfer.created', rec);
         app.due.push(Date.parse(t.created_at) + app.settleAfterMs, 'transfer', t.id);
         return created(rec);
       },

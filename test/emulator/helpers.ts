@@ -1,0 +1,119 @@
+// Shared by the emulator tests: start an emulator on a free loopback port, and a tiny raw-HTTP
+// client (fetch) that adds the key, tenant and a fresh Idempotency-Key unless told otherwise.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+
+export type { Emulator };
+
+export function start(opts: EmulatorOptions = {}): Promise<Emulator> {
+  return startEmulator({ port: 0, host: '127.0.0.1', settleAfterMs: 60_000, ...opts });
+}
+
+const made: string[] = [];
+
+/** A fresh folder under the OS temp dir; removeTempDirs() deletes every one made so far. */
+export function tempDir(prefix = 'pay-emu-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export interface Res {
+  status: number;
+  /** Parsed JSON (tests read arbitrary fields of API bodies, hence any). */
+  body: any;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  tenant?: string | null;
+  /** Idempotency-Key: a fresh UUID on POST by default; null sends none. */
+  idem?: string | null;
+  headers?: Record<string, string>;
+  /** A raw body (sent as is). */
+  raw?: string;
+}
+
+export type Api = (method: string, path: string, body?: unknown, o?: CallOptions) => Promise<Res>;
+
+/** A client for one emulator; `defaults` apply to every call (per-call options win). */
+export function client(emu: Emulator, defaults: CallOptions = {}): Api {
+  return async (method, path, body, o = {}) => {
+    const opt = { ...defaults, ...o };
+    const headers: Record<string, string> = { accept: 'application/json', ...opt.headers };
+    const key = opt.key === undefined ? emu.keys.sandbox.secret : opt.key;
+    if (key !== null) headers['api-key'] = key;
+    if (opt.tenant) headers['x-tenant-id'] = opt.tenant;
+    if (method === 'POST' && opt.idem !== null) headers['idempotency-key'] = opt.idem ?? randomUUID();
+    let payload: string | undefined = opt.raw;
+    if (payload === undefined && body !== undefined) payload = JSON.stringify(body);
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const res = await fetch(emu.baseUrl + path.replace(/^\//, ''), { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: keep the text.
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+}
+
+export function customerBody(i = 0): Record<string, unknown> {
+  return {
+    first_name: 'Ada',
+    last_name: `Lovelace${i}`,
+    email: `ada${i}@example.com`,
+    phone: '+447700900123',
+    type: 'individual',
+    gender: 'female',
+    date_of_birth: '1990-12-10',
+    address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA', state: 'GB-LND' },
+  };
+}
+
+/** Admin route call (no key). */
+export async function admin(emu: Emulator, method: string, path: string, body?: unknown): Promise<Res> {
+  const res = await fetch(`${emu.url}/__emulator/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** A customer and one funded account per currency (collections settled by moving the clock). */
+export async function fundedAccounts(emu: Emulator, api: Api, funds: Record<string, string>): Promise<{ customer: string; accounts: Record<string, string> }> {
+  const customer = (await api('POST', 'customers', customerBody())).body.id as string;
+  const accounts: Record<string, string> = {};
+  for (const [currency, amount] of Object.entries(funds)) {
+    const acc = await api('POST', 'accounts', { customer_id: customer, currency });
+    accounts[currency] = acc.body.id;
+    if (amount !== '0') await api('POST', 'collections', { account_id: acc.body.id, amount, currency, method: 'card' });
+  }
+  emu.admin.advance(120);
+  return { customer, accounts };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `fn` returns a truthy value (or throws after `ms`). */
+export async function until<T>(fn: () => Promise<T> | T, ms = 5000, step = 20): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await sleep(step);
+  }
+}

@@ -1,0 +1,145 @@
+// Webhook events: stored for every state change, delivered signed (Standard Webhooks) to the
+// configured URL only, retried after a failure, failed after the last retry, resendable.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verify } from '../../src/webhooks/signature.js';
+import { admin, client, customerBody, start, until, type Api, type Emulator } from './helpers.js';
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+let emu: Emulator;
+let api: Api;
+let receiver: Server;
+let receiverUrl: string;
+const deliveries: Delivery[] = [];
+/** Status codes the receiver answers with, in order; then 204. */
+const script: number[] = [];
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body });
+      res.writeHead(script.shift() ?? 204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  emu = await start({ settleAfterMs: 1000, webhookRetryScale: 0.001 });
+  api = client(emu);
+});
+afterAll(async () => {
+  await emu.stop();
+  await new Promise((r) => receiver.close(r));
+});
+
+const event = async (id: string) => (await api('GET', `webhooks/events/${id}`)).body;
+
+describe('webhooks', () => {
+  it('without a URL, events are recorded and stay pending', async () => {
+    const c = await api('POST', 'customers', customerBody(1));
+    const list = await api('GET', 'webhooks/events?type=customer.created');
+    const e = list.body.data[0];
+    expect(e).toMatchObject({ object: 'event', type: 'customer.created', livemode: false, data: { object: c.body } });
+    expect(e.delivery).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: null });
+    expect((await event(e.id)).attempts).toEqual([]);
+    expect(deliveries).toHaveLength(0);
+  });
+
+  it('delivers each event to the URL, signed with the mode secret (verifiable with src/webhooks/signature.ts)', async () => {
+    expect((await admin(emu, 'POST', 'webhook-url', { url: receiverUrl })).body.url).toBe(receiverUrl);
+    const c = await api('POST', 'customers', customerBody(2));
+    await api('PATCH', `customers/${c.body.id}`, { first_name: 'Augusta' });
+    await until(() => deliveries.length >= 2);
+    const [created, updated] = deliveries.map((d) => ({ ...d, json: JSON.parse(d.body) }));
+    expect(created!.json).toMatchObject({ type: 'customer.created', data: { object: { id: c.body.id } } });
+    expect(Object.keys(created!.json).sort()).toEqual(['created_at', 'data', 'id', 'type']);
+    expect(updated!.json).toMatchObject({ type: 'customer.updated', data: { object: { first_name: 'Augusta' } } });
+    for (const d of deliveries) {
+      expect(verify(emu.webhookSecrets.sandbox, d.headers, d.body)).toMatchObject({ ok: true, id: JSON.parse(d.body).id });
+      expect(verify(emu.webhookSecrets.live, d.headers, d.body).ok).toBe(false);
+      expect(d.headers['webhook-id']).toBe(JSON.parse(d.body).id);
+      expect(d.headers['content-type']).toBe('application/json');
+    }
+    const e = await until(async () => {
+      const x = await event(created!.json.id);
+      return x.delivery.status === 'delivered' ? x : undefined;
+    });
+    expect(e.delivery).toMatchObject({ attempts: 1, last_response_code: 204, next_attempt_at: null });
+    expect(e.attempts).toHaveLength(1);
+    expect(e.attempts[0]).toMatchObject({ response_code: 204, error: null, url: receiverUrl });
+    expect(e.attempts[0].id).toMatch(/^whd_[0-9a-z]{24}$/);
+  });
+
+  it('Live events are signed with the Live secret', async () => {
+    deliveries.length = 0;
+    await client(emu, { key: emu.keys.live.secret })('POST', 'customers', customerBody(3));
+    await until(() => deliveries.length >= 1);
+    expect(verify(emu.webhookSecrets.live, deliveries[0]!.headers, deliveries[0]!.body).ok).toBe(true);
+    expect(JSON.parse(deliveries[0]!.body).type).toBe('customer.created');
+  });
+
+  it('retries after a 500 from the receiver, then delivers', async () => {
+    deliveries.length = 0;
+    script.push(500);
+    const c = await api('POST', 'customers', customerBody(4));
+    await until(() => deliveries.length >= 2, 5000);
+    expect(deliveries.map((d) => JSON.parse(d.body).id)).toEqual([JSON.parse(deliveries[0]!.body).id, JSON.parse(deliveries[0]!.body).id]);
+    const id = JSON.parse(deliveries[0]!.body).id;
+    const e = await until(async () => {
+      const x = await event(id);
+      return x.delivery.status === 'delivered' ? x : undefined;
+    });
+    expect(e.delivery.attempts).toBe(2);
+    expect(e.attempts.map((a: { response_code: number }) => a.response_code)).toEqual([500, 204]);
+    expect(e.data.object.id).toBe(c.body.id);
+  });
+
+  it('fails after the last retry (5 attempts), and a resend (202) requeues it', async () => {
+    deliveries.length = 0;
+    script.push(503, 503, 500, 500, 500);
+    await api('POST', 'customers', customerBody(5));
+    await until(() => deliveries.length >= 5, 8000);
+    const id = JSON.parse(deliveries[0]!.body).id;
+    const failed = await until(async () => {
+      const x = await event(id);
+      return x.delivery.status === 'failed' ? x : undefined;
+    });
+    expect(failed.delivery).toMatchObject({ attempts: 5, last_response_code: 500, next_attempt_at: null });
+    expect((await api('GET', 'webhooks/events?status=failed')).body.data.map((x: { id: string }) => x.id)).toContain(id);
+
+    const resent = await api('POST', `webhooks/events/${id}/resend`);
+    expect(resent.status).toBe(202);
+    expect(resent.body.delivery.status).toBe('pending');
+    const delivered = await until(async () => {
+      const x = await event(id);
+      return x.delivery.status === 'delivered' ? x : undefined;
+    });
+    expect(delivered.delivery.attempts).toBe(6);
+  });
+
+  it('records connection errors as attempts and only ever posts to the configured URL', async () => {
+    await admin(emu, 'POST', 'webhook-url', { url: 'http://127.0.0.1:1/nothing-here' });
+    const c = await api('POST', 'customers', customerBody(6));
+    const e = await until(async () => {
+      const list = (await api('GET', 'webhooks/events?type=customer.created&limit=1')).body.data[0];
+      const x = await event(list.id);
+      return x.data.object.id === c.body.id && x.attempts.length > 0 ? x : undefined;
+    });
+    expect(e.attempts[0]).toMatchObject({ response_code: null, url: 'http://127.0.0.1:1/nothing-here' });
+    expect(e.attempts[0].error).toBeTruthy();
+    expect((await admin(emu, 'POST', 'webhook-url', { url: 'ftp://x' })).status).toBe(422);
+    await admin(emu, 'POST', 'webhook-url', { url: null });
+  });
+
+  it('state changes emit their event types', async () => {
+    const types = new Set((await api('GET', 'webhooks/events?limit=100')).body.data.map((e: { type: string }) => e.type));
+    expect([...types]).toEqual(expect.arrayContaining(['customer.created', 'customer.updated']));
+    expect((await api('GET', 'webhooks/events?type=nope')).status).toBe(400);
+  });
+});

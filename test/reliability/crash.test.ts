@@ -1,0 +1,294 @@
+// Crash: `pay emulator start --data-dir` (a child process) is killed with SIGKILL at a random
+// point while `pay seed apply` runs against it, then started again on the same data dir and
+// port (same keys), and the seed is applied again. Afterwards the emulator holds exactly the
+// seed's objects, each once, and no acknowledged write is lost: every id the seed's state file
+// held when the emulator died, and every id the interrupted run printed, still exists. The
+// ledger still balances.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, count, minor, PAY_BIN, pay, record, sleep, spawnEmulator, tempIn, tempRoot, type EmulatorProcess } from './helpers.js';
+
+const ROUNDS = count(2, 10);
+const CUSTOMERS = count(3, 5);
+
+const PATHS: Record<string, string> = {
+  cus_: 'customers',
+  acc_: 'accounts',
+  ea_: 'external-accounts',
+  col_: 'collections',
+  card_: 'cards',
+  wal_: 'wallets',
+  plink_: 'payment-links',
+  tr_: 'transfers',
+  fxt_: 'fx/trades',
+};
+const pathOf = (id: string): string => {
+  const prefix = Object.keys(PATHS).find((p) => id.startsWith(p));
+  if (!prefix) throw new Error(`unknown id ${id}`);
+  return `${PATHS[prefix]}/${id}`;
+};
+
+/** Per customer: two accounts, an external account, a funding collection, a card, a wallet, a link, two transfers, an FX trade (11 entries). */
+function seedDoc(tag: string): Record<string, Record<string, Record<string, unknown>>> {
+  const doc: Record<string, Record<string, Record<string, unknown>>> = {
+    customers: {},
+    accounts: {},
+    external_accounts: {},
+    collections: {},
+    cards: {},
+    wallets: {},
+    payment_links: {},
+    transfers: {},
+    fx_trades: {},
+  };
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const c = `c${i}`;
+    const next = `c${(i + 1) % CUSTOMERS}`;
+    const cus = `\${customers.${c}.id}`;
+    doc.customers[c] = {
+      first_name: `Crash${i}`,
+      last_name: 'Test',
+      email: `${c}-${tag}@crash.example.com`,
+      phone: `+1415555${String(2000 + i)}`,
+      type: 'individual',
+      date_of_birth: '1985-05-05',
+      address: { address_line1: `${i} Crash St`, city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
+    };
+    doc.accounts[`${c}_usd`] = { customer_id: cus, currency: 'USD' };
+    doc.accounts[`${c}_eur`] = { customer_id: cus, currency: 'EUR' };
+    doc.external_accounts[c] = { customer_id: cus, account_holder_name: `Crash${i} Test`, bank_name: 'Bank', account_number: `55500${i}`, country: 'US', currency: 'USD' };
+    doc.collections[`fund_${c}`] = { account_id: `\${accounts.${c}_usd.id}`, amount: '1000.00', currency: 'USD', method: 'card' };
+    doc.cards[c] = { customer_id: cus, account_id: `\${accounts.${c}_usd.id}`, type: 'virtual' };
+    doc.wallets[c] = { customer_id: cus, asset: 'USDC', network: 'polygon' };
+    doc.payment_links[c] = { wallet_id: `\${wallets.${c}.id}`, amount: '5.00', asset: 'USDC' };
+    doc.transfers[`${c}_out`] = {
+      source_account_id: `\${accounts.${c}_usd.id}`,
+      destination_id: `\${external_accounts.${c}.id}`,
+      amount: '10.00',
+      currency: 'USD',
+      reference: `out-${c}`,
+      depends_on: [`collections.fund_${c}`],
+    };
+    doc.transfers[`${c}_to_${next}`] = {
+      source_account_id: `\${accounts.${c}_usd.id}`,
+      destination_id: `\${accounts.${next}_usd.id}`,
+      amount: '20.00',
+      currency: 'USD',
+      reference: `to-${next}`,
+      depends_on: [`collections.fund_${c}`],
+    };
+    doc.fx_trades[c] = {
+      source_currency: 'USD',
+      target_currency: 'EUR',
+      source_amount: '100.00',
+      source_account_id: `\${accounts.${c}_usd.id}`,
+      target_account_id: `\${accounts.${c}_eur.id}`,
+      depends_on: [`collections.fund_${c}`],
+    };
+  }
+  return doc;
+}
+
+const EXPECTED: Record<string, number> = {
+  customer: CUSTOMERS,
+  account: 2 * CUSTOMERS,
+  external_account: CUSTOMERS,
+  collection: CUSTOMERS,
+  card: CUSTOMERS,
+  wallet: CUSTOMERS,
+  payment_link: CUSTOMERS,
+  transfer: 2 * CUSTOMERS,
+  fx_trade: CUSTOMERS,
+};
+const ENTRIES = Object.values(EXPECTED).reduce((a, b) => a + b, 0);
+
+let root: string;
+const running = new Set<EmulatorProcess>();
+beforeAll(() => {
+  root = tempRoot('crash');
+});
+afterAll(async () => {
+  for (const e of running) await e.stop();
+});
+
+async function start(dataDir: string, port: number): Promise<EmulatorProcess> {
+  // The port of a process killed a moment ago may take a moment to free.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const e = await spawnEmulator(['--port', String(port), '--data-dir', dataDir, '--settle-after', '100'], cleanEnv({ PAY_CONFIG_DIR: root }));
+      running.add(e);
+      return e;
+    } catch (err) {
+      if (attempt >= 20 || !/in use/.test(String(err))) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+function readEntries(state: string): Record<string, string> {
+  try {
+    const s = JSON.parse(readFileSync(state, 'utf8')) as { entries: Record<string, { object: { id: string } }> };
+    return Object.fromEntries(Object.entries(s.entries).map(([ref, e]) => [ref, e.object.id]));
+  } catch {
+    return {};
+  }
+}
+
+async function get(e: EmulatorProcess, path: string): Promise<{ status: number; body: any }> {
+  const r = await fetch(e.baseUrl + path, { headers: { 'api-key': e.keys.sandbox.secret, 'x-tenant-id': e.tenantId, accept: 'application/json' } });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function listAll(e: EmulatorProcess, path: string, query: Record<string, string> = {}): Promise<any[]> {
+  const out: any[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const r = await get(e, `${path}?${new URLSearchParams({ ...query, limit: '100', ...(cursor ? { cursor } : {}) })}`);
+    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status}`);
+    out.push(...r.body.data);
+    if (!r.body.has_more) return out;
+    cursor = r.body.next_cursor;
+  }
+}
+
+describe('crash: SIGKILL the emulator during pay seed apply, restart on the same data dir', () => {
+  it(`${ROUNDS} rounds of ${ENTRIES} entries: exact final state, no acknowledged write lost`, async () => {
+    const started = Date.now();
+    let lost = 0;
+    let duplicated = 0;
+    let leaked = 0;
+    let passed = 0;
+    let acknowledgedAtKill = 0;
+    const problems: string[] = [];
+    const notes: string[] = [];
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const work = tempIn(root, `round${round}-`);
+      const dataDir = join(work, 'emulator-data');
+      const file = join(work, 'seed.yaml');
+      const state = `${file}.state.json`;
+      writeFileSync(file, stringify(seedDoc(`r${round}-${Date.now()}`)));
+
+      let emu = await start(dataDir, 0);
+      const port = emu.port;
+      const keys = JSON.stringify(emu.keys);
+      const env = cleanEnv({ PAY_CONFIG_DIR: work, PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId });
+      const secrets = [emu.keys.sandbox.secret, emu.keys.live.secret, emu.webhookSecrets.sandbox, emu.webhookSecrets.live];
+
+      // The interrupted run. Even rounds: 10 retries (seconds of backoff), so it may ride out a quick
+      // restart. Odd rounds: 1 retry, and the emulator stays down until the run has given up.
+      const ridesOut = round % 2 === 0;
+      const child = spawn(process.execPath, [PAY_BIN, 'seed', 'apply', file, '--json', '--concurrency', '4', '--max-retries', ridesOut ? '10' : '1'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+      const firstExit = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+
+      // Kill at a random point: once a random number of entries is acknowledged, plus a random moment.
+      const killAfter = Math.floor(Math.random() * (ENTRIES - 1));
+      const deadline = Date.now() + 60_000;
+      while (Object.keys(readEntries(state)).length < killAfter && child.exitCode === null && Date.now() < deadline) await sleep(5);
+      await sleep(Math.random() * 150);
+      emu.child.kill('SIGKILL');
+      const { signal } = await emu.exited;
+      running.delete(emu);
+      const atKill = readEntries(state);
+      acknowledgedAtKill += Object.keys(atKill).length;
+      if (signal !== 'SIGKILL') problems.push(`round ${round}: the emulator was not killed (${signal})`);
+
+      if (ridesOut) await sleep(Math.random() * 300);
+      else await firstExit;
+      emu = await start(dataDir, port);
+      if (JSON.stringify(emu.keys) !== keys) problems.push(`round ${round}: the keys changed across the restart`);
+
+      const code1 = await firstExit;
+      let printed: Record<string, string | null> = {};
+      try {
+        printed = JSON.parse(out) as Record<string, string | null>;
+      } catch {
+        // Killed before printing, or printed nothing: the state file still counts.
+      }
+      for (const text of [out, err]) for (const s of secrets) if (text.includes(s)) leaked++;
+
+      // Every write acknowledged before (state file at the kill) or by the interrupted run (its output, its state file) still exists.
+      const acknowledged = new Map<string, string>([...Object.entries(atKill), ...Object.entries(readEntries(state))]);
+      for (const [ref, id] of Object.entries(printed)) if (id) acknowledged.set(`${ref} (printed)`, id);
+      for (const [ref, id] of acknowledged) {
+        const r = await get(emu, pathOf(id));
+        if (r.status !== 200 || r.body?.id !== id) {
+          lost++;
+          problems.push(`round ${round}: ${ref} ${id} acknowledged, then GET → ${r.status}`);
+        }
+      }
+
+      // Apply again until done (the interrupted run may have finished already: then everything is skipped).
+      const again = await pay(['seed', 'apply', file, '--json', '--max-retries', '10'], { env, timeoutMs: 180_000, secrets });
+      leaked += again.leaks.length;
+      let finalIds: Record<string, string | null> = {};
+      try {
+        finalIds = JSON.parse(again.stdout) as Record<string, string | null>;
+      } catch {
+        problems.push(`round ${round}: the re-run printed no JSON (exit ${again.code}): ${again.stderr.slice(0, 500)}`);
+      }
+      if (again.code !== 0) problems.push(`round ${round}: the re-run exited ${again.code}: ${again.stderr.slice(0, 500)}`);
+      for (const [ref, id] of Object.entries(atKill)) {
+        if (finalIds[ref] !== undefined && finalIds[ref] !== id) {
+          duplicated++;
+          problems.push(`round ${round}: ${ref} was ${id} when the emulator died, ${finalIds[ref]} after the re-run`);
+        }
+      }
+
+      // Exactly the seed's objects, each once.
+      const stats = (await (await fetch(`${emu.url}/__emulator/stats`)).json()) as { objects: Record<string, number> };
+      const got = Object.fromEntries(Object.keys(EXPECTED).map((k) => [k, stats.objects[k] ?? 0]));
+      for (const [k, n] of Object.entries(EXPECTED)) {
+        if (got[k]! > n) duplicated += got[k]! - n;
+        if (got[k] !== n) problems.push(`round ${round}: ${got[k]} ${k} objects, expected ${n}`);
+      }
+      const ids = Object.values(finalIds).filter((x): x is string => typeof x === 'string');
+      if (ids.length !== ENTRIES || new Set(ids).size !== ENTRIES) problems.push(`round ${round}: ${ids.length} ids (${new Set(ids).size} distinct) for ${ENTRIES} entries`);
+      const customers = await listAll(emu, 'customers');
+      if (new Set(customers.map((c) => c.email)).size !== customers.length) problems.push(`round ${round}: an e-mail is stored twice`);
+
+      // The ledger after the crash: every entry balanced, balances = transactions.
+      const ledger = (await (await fetch(`${emu.url}/__emulator/ledger`)).json()) as { unbalanced: string[] };
+      if (ledger.unbalanced.length) problems.push(`round ${round}: unbalanced ledger entries ${ledger.unbalanced.join(', ')}`);
+      for (const [ref, id] of Object.entries(finalIds)) {
+        if (!ref.startsWith('accounts.') || !id) continue;
+        const acc = (await get(emu, `accounts/${id}`)).body;
+        const txns = await listAll(emu, 'transactions', { account_id: id });
+        // available = posted credits - posted debits - pending debits (money on its way out is not spendable).
+        const sum = txns.filter((t) => t.status === 'posted').reduce((s, t) => s + (t.direction === 'credit' ? minor(t.amount) : -minor(t.amount)), 0n);
+        const pendingDebits = txns.filter((t) => t.status === 'pending' && t.direction === 'debit').reduce((s, t) => s + minor(t.amount), 0n);
+        if (minor(acc.balance.available) !== sum - pendingDebits) problems.push(`round ${round}: ${ref} available ${acc.balance.available}, transactions say ${sum - pendingDebits} minor units`);
+      }
+
+      const roundOk = problems.filter((p) => p.startsWith(`round ${round}:`)).length === 0;
+      if (roundOk) passed++;
+      notes.push(`round ${round}: killed after ${Object.keys(atKill).length}/${ENTRIES} acknowledged; interrupted run exit ${code1}; re-run exit ${again.code}`);
+      await emu.stop();
+      running.delete(emu);
+    }
+
+    await record(
+      'crash.seed',
+      'SIGKILL the emulator during seed apply; restart; re-apply',
+      { tried: ROUNDS, passed, lost, duplicated, leaked, extra: { entries_per_round: ENTRIES, acknowledged_at_kill: acknowledgedAtKill } },
+      started,
+    );
+    console.log(notes.join('\n'));
+    expect(problems).toEqual([]);
+    expect(lost).toBe(0);
+    expect(duplicated).toBe(0);
+    expect(leaked).toBe(0);
+    expect(passed).toBe(ROUNDS);
+  }, 900_000);
+});
