@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
-import { UsageError } from '../lib/errors.js';
+import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 
 export const MODES = ['sandbox', 'live'] as const;
 export type Mode = (typeof MODES)[number];
@@ -102,14 +102,34 @@ export class ConfigStore {
   }
 
   private write(fn: () => void): void {
+    keepFileSizeSignalIgnored();
     try {
       fn();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new PayError(`cannot write the configuration ${this.path}: ${code ?? (err as Error).message}`, ExitCode.ERROR, 'config_write', {
+        hint: code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT' ? 'free some disk space (or raise the file size limit) and run the command again' : undefined,
+        cause: err,
+      });
     } finally {
       // Re-tighten after every write, and after a failed one too.
       tighten(this.path, 0o600);
       tighten(this.dir, 0o700);
     }
   }
+}
+
+/**
+ * conf writes through `atomically`, whose exit hook (when-exit) listens for SIGXFSZ and re-raises
+ * it: a write that hits the file size limit (ulimit -f) then killed pay by signal, silently, after
+ * the write had already failed with EFBIG. Node ignores SIGXFSZ on its own; a listener of ours
+ * keeps it that way, so the failed write is reported like any other (exit 1, one line).
+ */
+let fileSizeSignalKept = false;
+function keepFileSizeSignalIgnored(): void {
+  if (fileSizeSignalKept || process.platform === 'win32') return;
+  fileSizeSignalKept = true;
+  process.on('SIGXFSZ', () => {});
 }
 
 function ensurePrivateDir(dir: string): void {

@@ -57,9 +57,22 @@ async function admin(path: string): Promise<any> {
   return r.json();
 }
 
-/** The key a failed command names: `idempotency key <k>` in the message or `--idempotency-key <k>` in the hint. */
+/**
+ * The key a failed command names. With --json the error is one JSON object on stderr whose
+ * `error.idempotency_key` holds it; as text it is `idempotency key <k>` in the message or
+ * `--idempotency-key <k>` in the hint.
+ */
 function namedKey(stderr: string): string | undefined {
-  return /idempotency key ([^\s,)]+)/.exec(stderr)?.[1] ?? /--idempotency-key ([^\s,)]+)/.exec(stderr)?.[1];
+  const text = stderr.trim();
+  if (text.startsWith('{')) {
+    try {
+      const key = (JSON.parse(text) as { error?: { idempotency_key?: unknown } }).error?.idempotency_key;
+      return typeof key === 'string' ? key : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return /idempotency key ([^\s,)]+)/.exec(text)?.[1] ?? /--idempotency-key ([^\s,)]+)/.exec(text)?.[1];
 }
 
 interface Outcome {
