@@ -17,6 +17,16 @@ export interface Row {
 
 export type InputFormat = 'ndjson' | 'csv' | 'json';
 
+/**
+ * The longest row read (in characters). A row is one object: far below this. Without a bound,
+ * a wrong file (/dev/zero, a binary, a log with no newline) would grow one row until memory ran out.
+ */
+export const MAX_ROW_CHARS = 1 << 20;
+
+function tooLong(where: string): UsageError {
+  return new UsageError(`${where}: a row longer than 1 MiB; the input is not one object per line (is it the right file?)`);
+}
+
 export function formatFor(path: string): InputFormat | undefined {
   if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';
   if (/\.csv$/i.test(path)) return 'csv';
@@ -71,13 +81,16 @@ async function peekFirstChar(input: Readable): Promise<{ char: string; rest: Asy
 
 async function* linesOf(chunks: AsyncIterable<string>): AsyncGenerator<string> {
   let carry = '';
+  let line = 0;
   for await (const chunk of chunks) {
     carry += chunk;
     let i: number;
     while ((i = carry.indexOf('\n')) >= 0) {
+      line++;
       yield carry.slice(0, i).replace(/\r$/, '');
       carry = carry.slice(i + 1);
     }
+    if (carry.length > MAX_ROW_CHARS) throw tooLong(`line ${line + 1}`);
   }
   if (carry) yield carry.replace(/\r$/, '');
 }
@@ -144,6 +157,7 @@ async function* csv(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
       if (ch === '\n') line++;
       if (ch === '\r' && state !== 'quoted') continue;
       text += ch;
+      if (text.length > MAX_ROW_CHARS) throw tooLong(`line ${startLine}`);
       if (state === 'quoted') {
         if (ch === '"') state = 'quote';
         else field += ch;
@@ -200,6 +214,7 @@ async function* jsonArray(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
       }
       if (inString) {
         current += ch;
+        if (current.length > MAX_ROW_CHARS) throw tooLong(`element ${n + 1}`);
         if (escaped) escaped = false;
         else if (ch === '\\') escaped = true;
         else if (ch === '"') inString = false;
@@ -221,6 +236,7 @@ async function* jsonArray(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
         continue;
       }
       current += ch;
+      if (current.length > MAX_ROW_CHARS) throw tooLong(`element ${n + 1}`);
     }
   }
   if (!ended) throw new UsageError('the JSON input ends before its closing ]');

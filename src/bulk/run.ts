@@ -4,7 +4,6 @@
 // rows that were created instead of duplicating them; --resume skips them without a request.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import type { Progress } from '../io/progress.js';
@@ -100,34 +99,46 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     w?.();
   };
   const slot = () => new Promise<void>((r) => (wake = r));
-  for await (const row of o.rows) {
-    if (stop || fatal) break;
-    s.rows++;
-    if (o.done?.has(row.line)) {
-      emit({ line: row.line, status: 'skipped' });
-      continue;
-    }
-    active++;
-    handle(row)
-      .then(
-        () => {
-          if (o.failFast && s.failed > 0) stop = true;
-        },
-        (err: unknown) => {
-          fatal ??= { err };
-        },
-      )
-      .then(settled);
-    while (active >= o.concurrency) await slot();
-    if (flushing) await flushing;
+  // An input that turns bad half-way (a row too long, a JSON array cut short) stops reading, but
+  // the rows already sent finish and their results are written before the error is reported.
+  let inputError: { err: unknown } | undefined;
+  try {
+    await feed();
+  } catch (err) {
+    inputError = { err };
   }
   while (active > 0) await slot();
-  if (fatal) throw fatal.err;
   await flush();
   if (flushing) await flushing;
+  if (fatal) throw fatal.err;
+  if (inputError) throw inputError.err;
   o.progress.done();
   s.ms = Date.now() - started;
   return s;
+
+  async function feed(): Promise<void> {
+    for await (const row of o.rows) {
+      if (stop || fatal) break;
+      s.rows++;
+      if (o.done?.has(row.line)) {
+        emit({ line: row.line, status: 'skipped' });
+        continue;
+      }
+      active++;
+      handle(row)
+        .then(
+          () => {
+            if (o.failFast && s.failed > 0) stop = true;
+          },
+          (err: unknown) => {
+            fatal ??= { err };
+          },
+        )
+        .then(settled);
+      while (active >= o.concurrency) await slot();
+      if (flushing) await flushing;
+    }
+  }
 }
 
 /** A set of line numbers in a bitmap: a million lines cost 125 kB. */
@@ -152,9 +163,8 @@ export class LineSet {
 export async function readResume(path: string): Promise<LineSet> {
   const done = new LineSet();
   const stream = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   try {
-    for await (const text of lines) {
+    for await (const text of boundedLines(stream, path)) {
       if (!text.trim()) continue;
       let r: Result;
       try {
@@ -165,7 +175,25 @@ export async function readResume(path: string): Promise<LineSet> {
       if (Number.isInteger(r.line) && (r.status === 'created' || r.status === 'replayed' || r.status === 'skipped')) done.add(r.line);
     }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`--resume: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  } finally {
+    stream.destroy();
   }
   return done;
+}
+
+/** Lines of a results file; one result is short, so a line past 64 KiB means the wrong file. */
+async function* boundedLines(chunks: AsyncIterable<string>, path: string): AsyncGenerator<string> {
+  let carry = '';
+  for await (const chunk of chunks) {
+    carry += chunk;
+    let i: number;
+    while ((i = carry.indexOf('\n')) >= 0) {
+      yield carry.slice(0, i);
+      carry = carry.slice(i + 1);
+    }
+    if (carry.length > 65_536) throw new UsageError(`--resume: ${path} is not a results file of pay (a line longer than 64 KiB)`);
+  }
+  if (carry) yield carry;
 }

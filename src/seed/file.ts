@@ -1,6 +1,6 @@
 // The seed file: YAML or JSON, kinds in a fixed order, entries by name, references between them
 // (`${customers.alice.id}`) and to the environment (`${env.NAME}`).
-import { readFile } from 'node:fs/promises';
+import { readFileLimited, readProblem, TooLargeError } from '../lib/read-limited.js';
 import { UsageError } from '../lib/errors.js';
 
 /** Kinds a seed file may hold, with the operation that creates each, in a sensible order. */
@@ -28,15 +28,19 @@ export interface Entry {
   deps: string[];
 }
 
+/** A seed file describes test data by hand: 16 MiB is far more than any; /dev/zero is refused. */
+const MAX_SEED_BYTES = 16 << 20;
+
 const REF = /\$\{([a-z_]+)\.([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_.]+))?\}/g;
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function loadSeedFile(path: string): Promise<Entry[]> {
   let text: string;
   try {
-    text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+    text = (await readFileLimited(path, MAX_SEED_BYTES)).toString('utf8').replace(/^\uFEFF/, '');
   } catch (err) {
-    throw new UsageError(`cannot read seed file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if (err instanceof TooLargeError) throw new UsageError(`seed file ${path} is larger than 16 MiB; split it into several files`);
+    throw new UsageError(`cannot read seed file ${path} (${readProblem(err)})`);
   }
   let doc: unknown;
   try {

@@ -33,16 +33,17 @@ const pathOf = (id: string): string => {
 
 /** Per customer: two accounts, an external account, a funding collection, a card, a wallet, a link, two transfers, an FX trade (11 entries). */
 function seedDoc(tag: string): Record<string, Record<string, Record<string, unknown>>> {
-  const doc: Record<string, Record<string, Record<string, unknown>>> = {
-    customers: {},
-    accounts: {},
-    external_accounts: {},
-    collections: {},
-    cards: {},
-    wallets: {},
-    payment_links: {},
-    transfers: {},
-    fx_trades: {},
+  const group = (): Record<string, Record<string, unknown>> => ({});
+  const doc = {
+    customers: group(),
+    accounts: group(),
+    external_accounts: group(),
+    collections: group(),
+    cards: group(),
+    wallets: group(),
+    payment_links: group(),
+    transfers: group(),
+    fx_trades: group(),
   };
   for (let i = 0; i < CUSTOMERS; i++) {
     const c = `c${i}`;
@@ -266,8 +267,8 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
         const acc = (await get(emu, `accounts/${id}`)).body;
         const txns = await listAll(emu, 'transactions', { account_id: id });
         // available = posted credits - posted debits - pending debits (money on its way out is not spendable).
-        const sum = txns.filter((t) => t.status === 'posted').reduce((s, t) => s + (t.direction === 'credit' ? minor(t.amount) : -minor(t.amount)), 0n);
-        const pendingDebits = txns.filter((t) => t.status === 'pending' && t.direction === 'debit').reduce((s, t) => s + minor(t.amount), 0n);
+        const sum = txns.filter((t) => t.status === 'posted').reduce<bigint>((s, t) => s + (t.direction === 'credit' ? minor(t.amount) : -minor(t.amount)), 0n);
+        const pendingDebits = txns.filter((t) => t.status === 'pending' && t.direction === 'debit').reduce<bigint>((s, t) => s + minor(t.amount), 0n);
         if (minor(acc.balance.available) !== sum - pendingDebits) problems.push(`round ${round}: ${ref} available ${acc.balance.available}, transactions say ${sum - pendingDebits} minor units`);
       }
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel, type CommandModel, type FlagModel } from '../../src/completion/model.js';
 import { buildProgram } from '../../src/program.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv, count, DOCUMENTED_EXIT_CODES, FULL, pay, pool, record, registerSecret, secretsOf, shown, stackTrace, tempIn, tempRoot, type Run } from './helpers.js';
+import { cleanEnv, count, DOCUMENTED_EXIT_CODES, pay, pool, record, registerSecret, secretsOf, shown, stackTrace, tempIn, tempRoot, type Run } from './helpers.js';
 
 const RUNS = count(150, 2000);
 const PARALLEL = 4;
@@ -232,7 +232,7 @@ describe('fuzz: pay argv, files and stdin', () => {
 
   it('adversarial files on every flag that reads one: bounded time, documented exit, one-line error', async () => {
     const started = Date.now();
-    const cases = adversarialCases().filter((c) => !knownBug(c));
+    const cases = adversarialCases();
     const failures: string[] = [];
     const results = await pool(cases, PARALLEL, async (argv, i) => {
       const r = await pay(argv, { env: envs[i % PARALLEL]!, timeoutMs: 20_000 });
@@ -244,25 +244,11 @@ describe('fuzz: pay argv, files and stdin', () => {
     await record(
       'fuzz.cli-files',
       'adversarial files (endless, huge, binary, deep) on every file flag',
-      { tried: cases.length, passed: results.filter(Boolean).length, lost: 0, duplicated: 0, leaked: 0, extra: { known_bugs_excluded: adversarialCases().length - cases.length } },
+      { tried: cases.length, passed: results.filter(Boolean).length, lost: 0, duplicated: 0, leaked: 0 },
       started,
     );
     expect(failures).toEqual([]);
   }, 300_000);
-
-  // Bugs found by this suite outside the files it may fix (src/bulk, src/seed), reported. Each
-  // burns a CPU for its time bound, so only the full run checks that they still fail; when one
-  // is fixed this test says so, and its entry in KNOWN_BUGS goes.
-  it.skipIf(!FULL)('known bugs (reported, outside src/commands): still failing', async () => {
-    const cases = adversarialCases().filter((c) => knownBug(c));
-    const fixed: string[] = [];
-    await pool(cases, PARALLEL, async (argv, i) => {
-      const r = await pay(argv, { env: envs[i % PARALLEL]!, timeoutMs: 8_000 });
-      const verdict = judge(r);
-      if (verdict.ok && r.ms <= 5_000) fixed.push(`${shown(argv)}: now passes (${knownBug(argv)}): remove it from KNOWN_BUGS`);
-    });
-    expect(fixed).toEqual([]);
-  }, 120_000);
 });
 
 function adversarialCases(): string[][] {
@@ -276,23 +262,4 @@ function adversarialCases(): string[][] {
   ];
   const adversarial = ['devZero', 'bigSparse', 'directory', 'binary', 'hugeLine', 'hugeField', 'deepJson', 'deepObject', 'yamlBomb', 'missing', 'devNull', 'nulJson', 'bomUtf16'];
   return adversarial.flatMap((name) => readers.map((mk) => mk(files[name]!)));
-}
-
-/**
- * Reported, not fixed here (src/bulk and src/seed are other engineers' files):
- * - `--from-file /dev/zero` (src/bulk/input.ts readRows/linesOf): reads forever, the line buffer
- *   grows without bound (no line-length limit); never exits.
- * - `--resume /dev/zero` (src/bulk/run.ts readResume): readline over an endless line dies with an
- *   uncaught "Invalid string length" and a stack trace, after seconds of CPU and ~1 GB of memory.
- * - `seed plan|apply /dev/zero` (src/seed/file.ts loadSeedFile): readFile with no size bound;
- *   ~12 s and ~600 MB before "Invalid string length".
- */
-const KNOWN_BUGS: Array<[RegExp, string]> = [
-  [/^(customers create|transfers send) --from-file \/dev\/zero\b/, 'bulk input: unbounded line buffer'],
-  [/--resume \/dev\/zero$/, 'bulk --resume: unbounded readline line'],
-  [/^seed (plan|apply) \/dev\/zero$/, 'seed file: unbounded readFile'],
-];
-function knownBug(argv: string[]): string | undefined {
-  const line = argv.join(' ');
-  return KNOWN_BUGS.find(([re]) => re.test(line))?.[1];
 }

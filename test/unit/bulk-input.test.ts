@@ -1,7 +1,11 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readRows, type Row } from '../../src/bulk/input.js';
-import { LineSet, rowKey } from '../../src/bulk/run.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MAX_ROW_CHARS, readRows, type Row } from '../../src/bulk/input.js';
+import { LineSet, readResume, rowKey } from '../../src/bulk/run.js';
+import { UsageError } from '../../src/lib/errors.js';
 
 async function rows(text: string | string[], format?: 'csv' | 'ndjson' | 'json'): Promise<Row[]> {
   const out: Row[] = [];
@@ -39,6 +43,43 @@ describe('readRows', () => {
     expect(r.map((x) => x.value)).toEqual([{ a: 'x,]}' }, { b: [1, 2] }, { c: { d: 1 } }]);
     await expect(rows('[{"a":1}')).rejects.toThrow(/ends before its closing/);
     await expect(rows('[{"a":1}] x', 'json')).rejects.toThrow(/data after/);
+  });
+});
+
+describe('endless or wrong input is bounded', () => {
+  // Chunks of 64 KiB with no newline, more than the bound in total: a file like /dev/zero.
+  const endless = (ch: string) => Array.from({ length: Math.ceil(MAX_ROW_CHARS / 65_536) + 2 }, () => ch.repeat(65_536));
+
+  it.each([
+    ['ndjson', '{"a":1}\n', 'line 2'],
+    ['csv', 'a,b\n', 'line 2'],
+    ['json', '[{"a":1},', 'element 2'],
+  ] as const)('%s: a row past 1 MiB is a usage error naming where, after the rows before it', async (format, head, where) => {
+    const seen: Row[] = [];
+    const run = async () => {
+      for await (const r of readRows(Readable.from([head, ...endless(format === 'json' ? ' ' : 'x')]), format)) seen.push(r);
+    };
+    await expect(run()).rejects.toThrow(new RegExp(`^${where}: a row longer than 1 MiB`));
+    await expect(run()).rejects.toBeInstanceOf(UsageError);
+    expect(seen.length).toBeGreaterThanOrEqual(format === 'csv' ? 0 : 1);
+  });
+
+  it('NUL bytes (a device, a binary) sniff as CSV and hit the bound too', async () => {
+    const run = async () => {
+      for await (const r of readRows(Readable.from(endless('\0')))) void r;
+    };
+    await expect(run()).rejects.toThrow(/a row longer than 1 MiB/);
+  });
+
+  it('--resume refuses a file with a line past 64 KiB, and reads a normal one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-resume-'));
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, 'x'.repeat(70_000));
+    await expect(readResume(bad)).rejects.toThrow(/not a results file of pay/);
+    const good = join(dir, 'good.ndjson');
+    writeFileSync(good, '{"line":1,"status":"created"}\n{"line":2,"status":"failed"}\n{"line":3,"status":"replayed"}\n{"line":4');
+    const done = await readResume(good);
+    expect([1, 2, 3, 4].map((n) => done.has(n))).toEqual([true, false, true, false]);
   });
 });
 
