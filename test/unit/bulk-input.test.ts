@@ -66,7 +66,7 @@ describe('endless or wrong input is bounded', () => {
 
   it('NUL bytes (a device, a binary) sniff as CSV and hit the bound too', async () => {
     const run = async () => {
-      for await (const r of readRows(Readable.from(endless('\0')))) void r;
+      for await (const r of readRows(Readable.from(endless('\0')), undefined)) void r;
     };
     await expect(run()).rejects.toThrow(/a row longer than 1 MiB/);
   });

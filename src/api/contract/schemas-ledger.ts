@@ -2,21 +2,8 @@
 import { enumOf, idOf, listOf, nullable, objectOf, requestBody, resource, schemaRef, text, timestamp, view } from './common.js';
 import { ASSETS, NETWORKS_BY_ASSET, optionalText } from './schemas-shared.js';
 import type { Schema } from './types.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../events.js';
 
-export const EVENT_TYPES = [
-  'customer.created', 'customer.updated',
-  'kyc.pending', 'kyc.in_review', 'kyc.approved', 'kyc.rejected',
-  'feature.activated',
-  'account.created', 'account.closed',
-  'external_account.created', 'external_account.removed',
-  'transfer.created', 'transfer.completed', 'transfer.failed', 'transfer.cancelled',
-  'card.created', 'card.activated', 'card.frozen', 'card.unfrozen', 'card.terminated',
-  'collection.created', 'collection.succeeded', 'collection.failed',
-  'payment_link.created', 'payment_link.disabled', 'payment_link.expired',
-  'wallet.created',
-  'fx_trade.completed',
-] as const;
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'disabled'] as const;
 
 /** Schemas an event's `data.object` can be. */
 const EVENT_OBJECTS = ['Customer', 'KycVerification', 'FeatureStatus', 'Account', 'ExternalAccount', 'Transfer', 'Card', 'Collection', 'PaymentLink', 'Wallet', 'FxTrade'];

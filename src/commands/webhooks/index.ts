@@ -2,24 +2,11 @@
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
 import type { GroupSpec } from '../spec.js';
 import { GROUP_HEADS } from '../group-index.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../../api/events.js';
 
 const EVT_ID = { name: '<id>', description: 'event id (evt_…)', idPrefix: 'evt_' };
 const EX_EVT = 'evt_0123456789abcdefghijklmn';
 
-export const EVENT_TYPES = [
-  'customer.created', 'customer.updated',
-  'kyc.pending', 'kyc.in_review', 'kyc.approved', 'kyc.rejected',
-  'feature.activated',
-  'account.created', 'account.closed',
-  'external_account.created', 'external_account.removed',
-  'transfer.created', 'transfer.completed', 'transfer.failed', 'transfer.cancelled',
-  'card.created', 'card.activated', 'card.frozen', 'card.unfrozen', 'card.terminated',
-  'collection.created', 'collection.succeeded', 'collection.failed',
-  'payment_link.created', 'payment_link.disabled', 'payment_link.expired',
-  'wallet.created',
-  'fx_trade.completed',
-] as const;
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'disabled'] as const;
 
 const SECRET_HELP = 'webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile\'s webhook secret)';
 

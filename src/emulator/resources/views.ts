@@ -3,20 +3,8 @@ import type { App } from '../app.js';
 import { json } from '../store.js';
 import type { Rec, Route, Transaction, WebhookEvent } from '../types.js';
 import { emptyOk, load, ok, okRaw, pageOf, qEnum, qId, qTime, timeBound } from './common.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../../api/events.js';
 
-export const EVENT_TYPES = [
-  'customer.created', 'customer.updated',
-  'kyc.pending', 'kyc.in_review', 'kyc.approved', 'kyc.rejected',
-  'feature.activated',
-  'account.created', 'account.closed',
-  'external_account.created', 'external_account.removed',
-  'transfer.created', 'transfer.completed', 'transfer.failed', 'transfer.cancelled',
-  'card.created', 'card.activated', 'card.frozen', 'card.unfrozen', 'card.terminated',
-  'collection.created', 'collection.succeeded', 'collection.failed',
-  'payment_link.created', 'payment_link.disabled', 'payment_link.expired',
-  'wallet.created',
-  'fx_trade.completed',
-] as const;
 
 /** An event with its delivery attempts (GET /webhooks/events/{id}). */
 const withAttempts = (rec: Rec<WebhookEvent>): string => `${json(rec).slice(0, -1)},"attempts":${JSON.stringify(rec.x?.attempts ?? [])}}`;
@@ -69,7 +57,7 @@ export function viewRoutes(app: App): Route[] {
       path: '/webhooks/events',
       op: 'listWebhookEvents',
       list: true,
-      query: { type: qEnum(EVENT_TYPES), status: qEnum(['pending', 'delivered', 'failed', 'disabled']) },
+      query: { type: qEnum(EVENT_TYPES), status: qEnum(DELIVERY_STATUSES) },
       handler: (ctx) => {
         const type = ctx.query.get('type');
         const status = ctx.query.get('status');
