@@ -4,6 +4,7 @@
 // Start-up path: this file, commander and the tree's declarations, one bundle. The error path
 // (errors.ts, handle-error.ts) loads only when something fails.
 import { CommanderError } from 'commander';
+import { hoistVerbFlags } from './argv.js';
 import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './commands/group-index.js';
 import type { GroupSpec } from './commands/spec.js';
 import { createProgram } from './program-core.js';
@@ -38,7 +39,7 @@ const ZERO_EXIT = new Set(['commander.helpDisplayed', 'commander.version']);
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   const program = createProgram(await groupsFor(argv));
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(hoistVerbFlags(argv), { from: 'user' });
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {

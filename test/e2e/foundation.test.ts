@@ -144,6 +144,28 @@ describe('customers create', () => {
   });
 });
 
+describe('global flags before the command path', () => {
+  it('--json, -o, --fields and --idempotency-key work before the group as after the verb', async () => {
+    server.fallback = { status: 200, body: ACCOUNT };
+    const json = await runPay(['--json', '--fields', 'id,balance.available', 'accounts', 'get', ACCOUNT.id], { env: envFor() });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ id: ACCOUNT.id, balance: { available: '10.50' } });
+    const tsv = await runPay(['-o', 'tsv', '--fields=id', 'accounts', 'get', ACCOUNT.id], { env: envFor() });
+    expect(tsv.stdout.trim().split('\n').at(-1)).toBe(ACCOUNT.id);
+    server.fallback = { status: 201, body: { id: 'cus_0123456789abcdefghijklmn', ...SEED_BODY } };
+    const created = await runPay(['--idempotency-key', 'early-1', '--json', 'customers', 'create', ...CUSTOMER_FLAGS], { env: envFor() });
+    expect(created.code, created.stderr).toBe(0);
+    expect(server.requests.at(-1)!.headers['idempotency-key']).toBe('early-1');
+  });
+
+  it('before a command without the flag: the same usage error as after it', async () => {
+    const r = await runPay(['--yes', 'customers', 'list'], { env: envFor() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--yes'/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('HTTP rules and exit codes', () => {
   it('429 with Retry-After is retried; persistent 429 is exit 7', async () => {
     server.queue.push({ status: 429, headers: { 'retry-after': '1' }, body: { code: 'rate_limited', status: 429 } });

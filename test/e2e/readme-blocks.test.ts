@@ -9,6 +9,8 @@ import { cleanEnv, leakedSecrets, PAY_BIN, registerSecret, tempDir } from '../he
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const blocks = [...readme.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((b) => /^pay /.test(b));
+// Files the README shows (a YAML or JSON block whose first line is `# <name>`), written where the blocks run.
+const files = [...readme.matchAll(/^```(?:yaml|json)\n# ([\w.-]+\.(?:ya?ml|json))\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!] as const);
 
 let emu: Emulator;
 let env: Record<string, string>;
@@ -18,6 +20,7 @@ beforeAll(async () => {
   emu = await startEmulator({ port: 0, settleAfterMs: 50 });
   registerSecret(emu.keys.sandbox.secret, emu.keys.live.secret, emu.webhookSecret);
   cwd = tempDir('pay-readme-');
+  for (const [name, text] of files) writeFileSync(join(cwd, name), text);
   const bin = tempDir('pay-bin-');
   writeFileSync(join(bin, 'pay'), `#!/bin/sh\nexec "${process.execPath}" "${PAY_BIN}" "$@"\n`);
   chmodSync(join(bin, 'pay'), 0o755);
@@ -48,8 +51,9 @@ function bash(script: string): Promise<{ status: number | null; stdout: string; 
 }
 
 describe('README blocks that start with pay', () => {
-  it('there are enough of them to matter', () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(6);
+  it('there are enough of them to matter, and the files they read', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(8);
+    expect(files.map(([name]) => name)).toContain('sandbox.yaml');
   });
 
   for (const [i, block] of blocks.entries()) {

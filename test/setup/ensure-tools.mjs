@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the programs the terminal and shell-completion tests drive are installed:
-// tmux (test/tty, test/completions), zsh and fish (test/completions). Run by `npm test`
+// tmux (test/tty, test/completions), zsh and fish (test/completions), jq (the README's pipelines,
+// run by test/e2e/readme-blocks). Run by `npm test`
 // (the pretest script) before vitest.
 //
 // When one is missing and this runs as root with apt-get available (a fresh Debian CI machine),
@@ -10,9 +11,9 @@
 // One line on stderr per action; stdout is left alone. No dependencies.
 import { spawnSync } from 'node:child_process';
 
-const TOOLS = ['tmux', 'zsh', 'fish'];
+const TOOLS = ['tmux', 'zsh', 'fish', 'jq'];
 // Debian package for each tool (the same names today; kept explicit).
-const PACKAGES = { tmux: 'tmux', zsh: 'zsh', fish: 'fish' };
+const PACKAGES = { tmux: 'tmux', zsh: 'zsh', fish: 'fish', jq: 'jq' };
 
 const say = (line) => process.stderr.write(`ensure-tools: ${line}\n`);
 

@@ -1,0 +1,35 @@
+// The contract lists --json, -o/--output, --fields, -y/--yes and --idempotency-key among the
+// global flags, but they belong to the verbs that print, confirm or POST (commander declares them
+// there, so `--help` shows them where they mean something). Written before the command path
+// (`pay --json customers list`), they are moved after it, where the verb parses them; a verb
+// without the flag then says "unknown option", as it would had it been written there.
+
+/** Program options that take a value: skipped with it while looking for the command path. */
+const PROGRAM_VALUE_FLAGS = new Set(['-p', '--profile', '--api-key', '--tenant', '--base-url', '--timeout', '--max-retries']);
+/** Verb options that take a value. */
+const VERB_VALUE_FLAGS = new Set(['-o', '--output', '--fields', '--idempotency-key']);
+const VERB_BOOLEAN_FLAGS = new Set(['--json', '-y', '--yes']);
+
+export function hoistVerbFlags(argv: readonly string[]): string[] {
+  const moved: string[] = [];
+  const rest: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--' || !a.startsWith('-') || a === '-') break;
+    const name = a.startsWith('--') ? a.split('=')[0]! : a.slice(0, 2);
+    const inline = a.startsWith('--') ? a.includes('=') : a.length > 2;
+    if (VERB_BOOLEAN_FLAGS.has(a)) moved.push(a);
+    else if (VERB_VALUE_FLAGS.has(name)) {
+      moved.push(a);
+      if (!inline && i + 1 < argv.length) moved.push(argv[++i]!);
+    } else {
+      rest.push(a);
+      if (PROGRAM_VALUE_FLAGS.has(name) && !inline && i + 1 < argv.length) rest.push(argv[++i]!);
+    }
+  }
+  if (moved.length === 0) return [...argv];
+  const tail = argv.slice(i);
+  const dashdash = tail.indexOf('--');
+  return dashdash < 0 ? [...rest, ...tail, ...moved] : [...rest, ...tail.slice(0, dashdash), ...moved, ...tail.slice(dashdash)];
+}
