@@ -34,6 +34,15 @@ export function createApiServer(app: App): Server {
   // Backstop for sockets that go quiet mid-request or between requests (headersTimeout and
   // requestTimeout bound slow requests; keepAliveTimeout bounds idle keep-alive connections).
   server.setTimeout(120_000, (socket) => socket.destroy());
+  // CONNECT (a proxy tunnel) and an Expect other than 100-continue bypass the request handler;
+  // Node would drop the socket or answer a bare 417. Both get a problem+json like any bad request.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    rawProblem(socket, 405, 'Method Not Allowed', 'method_not_allowed', 'CONNECT is not supported: this is an API server, not a proxy');
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    sendProblem(res, new ApiProblem(417, 'expectation_failed', `Expect: ${String(req.headers.expect).slice(0, 64)} is not supported (only 100-continue)`), `req_${randomChars(24)}`, { Connection: 'close' });
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || socket.destroyed) return void socket.destroy();
     const [status, code, text] =
@@ -42,13 +51,19 @@ export function createApiServer(app: App): Server {
         : err.code === 'HPE_HEADER_OVERFLOW'
           ? [431, 'headers_too_large', 'Request Header Fields Too Large']
           : [400, 'bad_request', 'Bad Request'];
-    const rid = `req_${randomChars(24)}`;
-    const body = problemBody(new ApiProblem(status, code, `malformed request (${err.code ?? 'parse error'})`), rid);
-    socket.end(
-      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    rawProblem(socket, status, text, code, `malformed request (${err.code ?? 'parse error'})`);
   });
   return server;
+}
+
+/** A problem+json answer written straight to a socket (outside the request handler), then closed. */
+function rawProblem(socket: Socket, status: number, text: string, code: string, detail: string): void {
+  if (!socket.writable || socket.destroyed) return void socket.destroy();
+  const rid = `req_${randomChars(24)}`;
+  const body = problemBody(new ApiProblem(status, code, detail), rid);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -271,13 +271,7 @@ function requestArb(): fc.Arbitrary<Req> {
 // ---------------------------------------------------------------------------------------------
 // Judging one answer
 
-/** A reported emulator gap, not counted as a failure: Node's default 417 (empty body) to an Expect other than 100-continue. */
-function knownGap(r: Req, a: Answer): boolean {
-  return a.status === 417 && r.headers.some(([k, v]) => k.toLowerCase() === 'expect' && v.trim().toLowerCase() !== '100-continue');
-}
-
 function judge(r: Req, a: Answer): string | undefined {
-  if (knownGap(r, a)) return undefined;
   if (a.timedOut) return `no answer within ${a.ms} ms`;
   if (a.status === undefined) {
     // A body over 1 MiB: the server answers 413 and closes; the client may still be writing and
@@ -359,13 +353,11 @@ describe('fuzz: malformed HTTP against the emulator', () => {
     const requests = fc.sample(requestArb(), { numRuns: RUNS, seed: SEED });
     let unhealthy = 0;
     let passed = 0;
-    let gaps = 0;
     for (let b = 0; b < requests.length; b += BATCH) {
       const batch = requests.slice(b, b + BATCH);
       const results = await pool(batch, PARALLEL, async (r) => {
         const a = await exchange([toBytes(r)], { head: r.method === 'HEAD', timeoutMs: 15_000 });
         statuses[String(a.status ?? 'closed')] = (statuses[String(a.status ?? 'closed')] ?? 0) + 1;
-        if (knownGap(r, a)) gaps++;
         const why = judge(r, a);
         if (why) failures.push(`${r.method} ${r.target.slice(0, 100)} [key ${r.apiKey}, ${r.framing}, body ${r.body?.length ?? 0} B]: ${why}`);
         return !why;
@@ -413,7 +405,6 @@ describe('fuzz: malformed HTTP against the emulator', () => {
         extra: {
           seed: SEED,
           slow_clients: SLOW,
-          known_gap_417: gaps,
           fuzz_ms: fuzzMs,
           internal_errors: internal,
           rss_before_mib: Math.round(rssBefore / 1048576),
@@ -496,21 +487,19 @@ describe('fuzz: malformed HTTP against the emulator', () => {
     expect(await health()).toBe(true);
   }, 120_000);
 
-  // Reported emulator bugs (src/emulator is another engineer's): recorded, never failing, so the
-  // figures show when they are fixed. See the report in README's reliability section.
-  it('known emulator gaps (reported): CONNECT and Expect get no problem+json', async () => {
-    const known: Array<[string, string]> = [
-      ['CONNECT (server.ts has no "connect" listener: the socket is dropped, no answer)', `CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n`],
-      ['Expect: other than 100-continue (Node\'s default 417, empty body, not problem+json)', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`],
+  // Found by this suite and fixed in server.ts: CONNECT was dropped without an answer, and an
+  // Expect other than 100-continue got Node's bare 417.
+  it('CONNECT and an unsupported Expect get a problem+json 4xx', async () => {
+    const cases: Array<[string, string, number]> = [
+      ['CONNECT', `CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n`, 405],
+      ['Expect: foo', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, 417],
     ];
-    const still: string[] = [];
-    for (const [name, bytes] of known) {
+    for (const [name, bytes, status] of cases) {
       const a = await exchange([bytes], { timeoutMs: 5_000 });
       const r: Req = { method: 'X', target: '/v1/x', headers: [], body: undefined, framing: 'none', apiKey: 'bad' };
-      if (judge(r, a)) still.push(name);
+      expect(judge(r, a), name).toBeUndefined();
+      expect(a.status, name).toBe(status);
     }
-    if (still.length) console.log(`known emulator gaps still present:\n  ${still.join('\n  ')}`);
     expect(await health()).toBe(true);
-    if (FULL) expect(still.length).toBeLessThanOrEqual(known.length);
   }, 30_000);
 });
