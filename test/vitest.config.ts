@@ -9,6 +9,5 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: child processes and servers in every file; keep parallelism modest.
     maxWorkers: 2,
-    reporters: process.env.CI ? ['default'] : ['default'],
   },
 });
