@@ -122,3 +122,24 @@ export function validateAgainst(operationId: string, kind: 'request' | 'response
   if (validate(body)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
 }
+
+/**
+ * The operation a request went to, from its method and its path as sent (`/v1/customers/cus_…`,
+ * query string excluded): the template that matches with the fewest parameters, so a literal
+ * segment wins over a parameter. Undefined when no operation of the contract has that shape.
+ */
+export function operationOfRequest(method: string, path: string): LocatedOperation | undefined {
+  const m = method.toLowerCase();
+  const segments = normalise(path).split('/');
+  let best: { op: LocatedOperation; params: number } | undefined;
+  for (const op of allOperations()) {
+    if (op.method !== m) continue;
+    const template = op.path.split('/');
+    if (template.length !== segments.length) continue;
+    const isParam = template.map((t) => /^\{[^}]+\}$/.test(t));
+    const match = template.every((t, i) => (isParam[i] ? segments[i] !== '' : t === segments[i]));
+    const params = isParam.filter(Boolean).length;
+    if (match && (!best || params < best.params)) best = { op, params };
+  }
+  return best?.op;
+}

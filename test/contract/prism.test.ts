@@ -1,17 +1,34 @@
-// The contract test through Prism's validating proxy: a run of commands over every group,
-// from the built pay, through Prism, to the emulator. Prism checks each request and response
-// against the published contract; any violation fails the test.
+// The contract test through Prism's validating proxy: a run of commands that reaches every
+// operation of the contract, from the built pay, through Prism, to the emulator. Prism checks each
+// request and response against the published contract; any violation fails the test, and so does
+// an operation of the contract's `paths` that no request of the run went to (a new operation needs
+// a command here). The `webhooks` delivery is the service's request to the user, not pay's: it is
+// not in the run.
+//
+// Time: the emulator settles pending things SETTLE_S of emulator time after they start, and the
+// run moves its clock (admin.advance) where it needs them settled, so a transfer stays pending
+// until it is cancelled however slow the machine is. Independent commands run concurrently.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator, type ReceivedRequest } from '../../src/emulator/index.js';
 import { startPrism, type Prism } from '../helpers/prism.js';
 import { cleanEnv, registerSecret, runPay } from '../helpers/run-pay.js';
+import { allOperations, operationOfRequest } from './contract-helpers.js';
+
+const SETTLE_S = 600;
 
 let emu: Emulator;
 let prism: Prism;
 let env: Record<string, string>;
+/** Every request the emulator received (its own `received` keeps only the last 1000). */
+const seen: ReceivedRequest[] = [];
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, settleAfterMs: 0 });
+  emu = await startEmulator({ port: 0, settleAfterMs: SETTLE_S * 1000 });
+  const push = emu.received.push.bind(emu.received);
+  emu.received.push = (...items: ReceivedRequest[]) => {
+    seen.push(...items);
+    return push(...items);
+  };
   registerSecret(emu.keys.sandbox.secret, emu.webhookSecret);
   prism = await startPrism(emu.url);
   env = cleanEnv({ PAY_BASE_URL: prism.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId });
@@ -21,65 +38,142 @@ afterAll(async () => {
   await emu?.stop();
 });
 
-async function pay(args: string[], expectCode = 0): Promise<Record<string, any>> {
+// JSON output is read field by field.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;
+
+async function pay(args: string[], expectCode = 0): Promise<Obj> {
   const r = await runPay([...args, '--json'], { env });
   expect(r.code, `pay ${args.join(' ')}\n${r.stderr}`).toBe(expectCode);
-  return expectCode === 0 && r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : {};
+  return expectCode === 0 && r.stdout ? (JSON.parse(r.stdout) as Obj) : {};
 }
 
+/** pay, for a list: the JSON array it prints. */
+const payList = async (args: string[]): Promise<Obj[]> => (await pay(args)) as unknown as Obj[];
+
+async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const customerArgs = (email: string) => ['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', email, '--phone', '+447700900123', '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA', '--state', 'GB-LND'];
+
 describe('pay → Prism (validating proxy) → emulator', () => {
-  it('a run over every group has no contract violation', async () => {
-    const cus = await pay(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123', '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA', '--state', 'GB-LND']);
-    await pay(['customers', 'get', cus.id]);
-    await pay(['customers', 'update', cus.id, '--city', 'Bath'], 2);
-    await pay(['customers', 'update', cus.id, '--email', 'ada@lovelace.example', '--address-line1', '2 High St', '--city', 'Bath', '--country', 'GB', '--postal-code', 'BA1 1AA']);
-    await pay(['customers', 'list', '--limit', '5']);
-    await pay(['kyc', 'verify', cus.id]);
-    await pay(['kyc', 'submit-document', cus.id, '--type', 'passport', '--country', 'GB', '--number', '123456789']);
-    await pay(['kyc', 'status', cus.id]);
-    await pay(['kyc-legacy', 'status', cus.id]);
-    await pay(['features', 'list']);
-    await pay(['features', 'check', cus.id, '--feature', 'cards']);
-    const usd = await pay(['accounts', 'create', '--customer', cus.id, '--currency', 'USD']);
-    const usd2 = await pay(['accounts', 'create', '--customer', cus.id, '--currency', 'USD']);
-    const eur = await pay(['accounts', 'create', '--customer', cus.id, '--currency', 'EUR']);
-    await pay(['accounts', 'list', '--customer', cus.id]);
-    await pay(['collections', 'create', '--account', usd.id, '--amount', '500.00', '--currency', 'USD', '--method', 'card']);
-    await pay(['collections', 'list', '--account', usd.id]);
-    await pay(['accounts', 'get', usd.id]);
-    const ea = await pay(['external-accounts', 'add', '--customer', cus.id, '--account-holder-name', 'Ada Lovelace', '--bank-name', 'Bank', '--account-number', '12345678', '--country', 'GB', '--currency', 'USD']);
-    await pay(['external-accounts', 'list', '--customer', cus.id]);
-    const tr = await pay(['transfers', 'send', '--from', usd.id, '--to', usd2.id, '--amount', '10.00', '--currency', 'USD', '--wait']);
-    await pay(['transfers', 'get', tr.id]);
-    await pay(['transfers', 'list', '--account', usd.id]);
-    await pay(['transfers', 'send', '--from', usd.id, '--to', ea.id, '--amount', '99999.00', '--currency', 'USD'], 1);
-    const card = await pay(['cards', 'issue', '--customer', cus.id, '--account', usd.id, '--type', 'virtual']);
-    await pay(['cards', 'freeze', card.id]);
-    await pay(['cards', 'freeze', card.id], 5);
-    await pay(['cards', 'unfreeze', card.id]);
-    await pay(['cards', 'list', '--customer', cus.id]);
-    const wal = await pay(['wallets', 'create', '--customer', cus.id, '--asset', 'USDC', '--network', 'polygon']);
-    await pay(['wallets', 'list']);
-    const link = await pay(['payment-links', 'create', '--wallet', wal.id, '--amount', '25.00', '--asset', 'USDC']);
-    await pay(['payment-links', 'disable', link.id]);
-    await pay(['payment-links', 'list']);
-    await pay(['fx', 'rates', '--base', 'USD']);
-    const quote = await pay(['fx', 'quote', '--from', 'USD', '--to', 'EUR', '--amount', '100.00']);
-    await pay(['fx', 'get-quote', quote.id]);
-    await pay(['fx', 'trade', quote.id, '--from-account', usd.id, '--to-account', eur.id]);
-    await pay(['fx', 'trades']);
-    const txns = (await pay(['transactions', 'list', '--account', usd.id])) as unknown as Array<{ id: string }>;
-    await pay(['transactions', 'get', txns[0]!.id]);
-    const events = (await pay(['webhooks', 'list', '--limit', '3'])) as unknown as Array<{ id: string }>;
-    await pay(['webhooks', 'get', events[0]!.id]);
-    await pay(['webhooks', 'resend', events[0]!.id]);
-    await pay(['customers', 'get', 'cus_000000000000000000000000'], 4);
-    await pay(['external-accounts', 'remove', ea.id]);
-    await pay(['cards', 'terminate', card.id]);
+  it('a run over every operation of the contract has no contract violation', async () => {
+    const [cus, cus2] = await Promise.all([pay(customerArgs('ada@example.com')), pay(customerArgs('ada2@example.com'))]);
+
+    const [usd, usd2, eur, spare] = await Promise.all([
+      pay(['accounts', 'create', '--customer', cus.id, '--currency', 'USD']),
+      pay(['accounts', 'create', '--customer', cus.id, '--currency', 'USD']),
+      pay(['accounts', 'create', '--customer', cus.id, '--currency', 'EUR']),
+      pay(['accounts', 'create', '--customer', cus.id, '--currency', 'GBP']),
+      pay(['customers', 'get', cus.id]),
+      pay(['customers', 'update', cus.id, '--city', 'Bath'], 2),
+      pay(['customers', 'update', cus.id, '--email', 'ada@lovelace.example', '--address-line1', '2 High St', '--city', 'Bath', '--country', 'GB', '--postal-code', 'BA1 1AA']),
+      pay(['customers', 'list', '--limit', '5']),
+      pay(['customers', 'get', 'cus_000000000000000000000000'], 4),
+      pay(['features', 'list']),
+      (async () => {
+        await pay(['kyc', 'verify', cus.id]);
+        await pay(['kyc', 'submit-document', cus.id, '--type', 'passport', '--country', 'GB', '--number', '123456789']);
+        await pay(['kyc', 'status', cus.id]);
+      })(),
+      (async () => {
+        await pay(['kyc-legacy', 'verify', cus2.id]);
+        await pay(['kyc-legacy', 'submit-document', cus2.id, '--type', 'passport', '--country', 'GB', '--number', '123456789']);
+        await pay(['kyc-legacy', 'status', cus2.id]);
+      })(),
+    ]);
+
+    // Money in (a pending collection) and the objects the rest of the run uses.
+    const [col, ea, wal] = await Promise.all([
+      pay(['collections', 'create', '--account', usd.id, '--amount', '500.00', '--currency', 'USD', '--method', 'card']),
+      pay(['external-accounts', 'add', '--customer', cus.id, '--account-holder-name', 'Ada Lovelace', '--bank-name', 'Bank', '--account-number', '12345678', '--country', 'GB', '--currency', 'USD']),
+      pay(['wallets', 'create', '--customer', cus.id, '--asset', 'USDC', '--network', 'polygon']),
+      pay(['features', 'check', cus.id, '--feature', 'cards']),
+      pay(['accounts', 'list', '--customer', cus.id]),
+      pay(['accounts', 'get', usd.id]),
+      pay(['accounts', 'close', spare.id]),
+    ]);
+
+    // The collection and both KYC reviews settle.
+    emu.admin.advance(SETTLE_S);
+
+    // A transfer sent with --wait: settled once pay polls it.
+    const polled = (r: ReceivedRequest) => r.method === 'GET' && /^\/v1\/transfers\/tr_/.test(r.path);
+    const [tr] = await Promise.all([
+      pay(['transfers', 'send', '--from', usd.id, '--to', usd2.id, '--amount', '10.00', '--currency', 'USD', '--wait']),
+      until(() => seen.some(polled), 'pay transfers send --wait to poll').then(() => emu.admin.advance(SETTLE_S)),
+      pay(['features', 'activate', cus.id, '--feature', 'cards']),
+      pay(['collections', 'get', col.id]),
+      pay(['collections', 'list', '--account', usd.id]),
+      pay(['external-accounts', 'get', ea.id]),
+      pay(['external-accounts', 'list', '--customer', cus.id]),
+      pay(['wallets', 'get', wal.id]),
+      pay(['wallets', 'list']),
+    ]);
+    expect(tr.status).toBe('completed');
+
+    // No clock moves from here on: the next transfer stays pending and the quote stays valid.
+    await Promise.all([
+      (async () => {
+        const pending = await pay(['transfers', 'send', '--from', usd.id, '--to', ea.id, '--amount', '20.00', '--currency', 'USD']);
+        await pay(['transfers', 'cancel', pending.id]);
+        await pay(['transfers', 'get', pending.id]);
+      })(),
+      pay(['transfers', 'get', tr.id]),
+      pay(['transfers', 'list', '--account', usd.id]),
+      pay(['transfers', 'send', '--from', usd.id, '--to', ea.id, '--amount', '99999.00', '--currency', 'USD'], 1),
+      (async () => {
+        const card = await pay(['cards', 'issue', '--customer', cus.id, '--account', usd.id, '--type', 'virtual']);
+        await pay(['cards', 'get', card.id]);
+        await pay(['cards', 'freeze', card.id]);
+        await pay(['cards', 'freeze', card.id], 5);
+        await pay(['cards', 'unfreeze', card.id]);
+        await pay(['cards', 'list', '--customer', cus.id]);
+        await pay(['cards', 'terminate', card.id]);
+      })(),
+      (async () => {
+        const link = await pay(['payment-links', 'create', '--wallet', wal.id, '--amount', '25.00', '--asset', 'USDC']);
+        await pay(['payment-links', 'get', link.id]);
+        await pay(['payment-links', 'disable', link.id]);
+        await pay(['payment-links', 'list']);
+      })(),
+      (async () => {
+        await pay(['fx', 'rates', '--base', 'USD']);
+        const quote = await pay(['fx', 'quote', '--from', 'USD', '--to', 'EUR', '--amount', '100.00']);
+        await pay(['fx', 'get-quote', quote.id]);
+        const trade = await pay(['fx', 'trade', quote.id, '--from-account', usd.id, '--to-account', eur.id]);
+        await pay(['fx', 'get-trade', trade.id]);
+        await pay(['fx', 'trades']);
+      })(),
+    ]);
+
+    const [txns, events] = await Promise.all([payList(['transactions', 'list', '--account', usd.id]), payList(['webhooks', 'list', '--limit', '3'])]);
+    await Promise.all([
+      pay(['transactions', 'get', txns[0]!.id]),
+      pay(['webhooks', 'get', events[0]!.id]),
+      pay(['webhooks', 'resend', events[0]!.id]),
+      pay(['external-accounts', 'remove', ea.id]),
+    ]);
 
     expect(prism.violations(), prism.log().slice(-3000)).toEqual([]);
     expect(prism.log()).toMatch(/Request received/);
-  }, 180_000);
+
+    // Every operation went through the proxy: the requests the emulator received, each matched to
+    // the contract's operation by method and path template.
+    const unmatched = seen.filter((r) => !operationOfRequest(r.method, r.path)).map((r) => `${r.method} ${r.path}`);
+    expect(unmatched, 'requests that match no operation of the contract').toEqual([]);
+    const covered = new Set(seen.map((r) => operationOfRequest(r.method, r.path)!.operation.operationId));
+    const missing = allOperations()
+      .map((o) => o.operation.operationId)
+      .filter((id) => !covered.has(id));
+    expect(missing, `operations no command of the run reached through Prism: ${missing.join(', ')}`).toEqual([]);
+    expect(covered.size).toBe(allOperations().length);
+  }, 120_000);
 
   it('Prism does catch a request the contract forbids (the check above is not vacuous)', async () => {
     const r = await runPay(['api', 'POST', 'customers', '--data', '{"first_name":"Ada","shoe_size":42}'], { env });
