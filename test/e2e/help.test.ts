@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runPay } from '../helpers/run-pay.js';
 
 describe('pay help <command>', () => {
-  it.each(['transfers send', 'profiles use'])('pay help %s is the same as --help', async (command) => {
+  it.each(['transfers send', 'profiles use', 'customers', 'seed'])('pay help %s is the same as --help', async (command) => {
     const path = command.split(' ');
     const [viaHelp, viaFlag] = await Promise.all([runPay(['help', ...path]), runPay([...path, '--help'])]);
     expect(viaHelp.code).toBe(0);
