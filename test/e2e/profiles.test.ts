@@ -139,7 +139,9 @@ describe('pay profiles set', () => {
     [['base_url', 'https://api.example.com/v2/'], /^error: base URL from the value must end with \/v1\//],
     [['secret_key', LIVE_KEY], /^error: the key from the value is a live key \(sk_live_…5Fg2\) but the mode is sandbox/],
     [['live.secret_key', 'pk_live_Pr0fPublicKey9Aa1Bb2Cc3Dd4'], /^error: the key from the value is a public key/],
-    [['public_key', 'pk_live_Pr0fPublicKey9Aa1Bb2Cc3Dd4'], /^error: a sandbox public key starts with pk_test_/],
+    [['public_key', 'pk_live_Pr0fPublicKey9Aa1Bb2Cc3Dd4'], /^error: the public key is a live key but the mode is sandbox$/],
+    [['public_key', 'pk_test_a b!'], /^error: a public key looks like pk_test_… or pk_live_…$/],
+    [['live.public_key', 'pk_live_x'], /^error: a public key looks like pk_test_… or pk_live_…$/],
     [['webhook_secret', 'not-a-secret'], /^error: a webhook secret looks like whsec_/],
   ])('refuses %j with exit 2 and changes nothing', async (args, message) => {
     const s = await setup();
