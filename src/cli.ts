@@ -13,7 +13,7 @@ import { createProgram } from './program-core.js';
 async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
   return Promise.all(
     (Object.keys(GROUP_HEADS) as GroupName[]).map((name) =>
-      argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, columns: [], verbs: [] },
+      argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, examples: [], columns: [], verbs: [] },
     ),
   );
 }

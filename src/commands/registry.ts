@@ -43,6 +43,8 @@ export function registerGroup(program: Command, group: GroupSpec): Command {
   const g = program.command(group.name).description(group.summary);
   if (group.description) g.summary(group.summary).description(`${group.summary}\n\n${group.description}`);
   if (group.deprecated) g.description(`[deprecated: use ${group.deprecated.use}] ${group.summary}`);
+  // Heads (src/cli.ts: groups argv does not name) have none; their help is never shown.
+  if (group.examples.length > 0) g.addHelpText('after', examplesText(group.examples));
   specOf.set(g, { group });
   for (const verb of group.verbs) registerVerb(g, group, verb);
   return g;

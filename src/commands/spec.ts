@@ -127,6 +127,8 @@ export interface GroupSpec {
   description?: string;
   /** Singular noun for messages (`customer`). */
   noun: string;
+  /** Shown under the group's help (`pay customers --help`): at least two, each a whole command line. */
+  examples: string[];
   /** Default table columns, in order. */
   columns: Column[];
   verbs: VerbSpec[];

@@ -15,8 +15,13 @@ export function lazyAction(cmd: Command, load: () => Promise<{ run: Run }>): Com
   });
 }
 
-function withExamples(cmd: Command, examples: string[], jsonShape?: string): Command {
-  return cmd.addHelpText('after', examplesText(examples) + (jsonShape ? `\nJSON output: ${jsonShape}\n` : ''));
+/**
+ * Examples and, for a command that runs, what it prints: `JSON output: <shape>` when it prints
+ * data, else an `Output: …` note (what goes where; these have no --json).
+ */
+function withExamples(cmd: Command, examples: string[], output?: { json: string } | { note: string }): Command {
+  const tail = !output ? '' : 'json' in output ? `\nJSON output: ${output.json}\n` : `\nOutput: ${output.note}\n`;
+  return cmd.addHelpText('after', examplesText(examples) + tail);
 }
 
 export function registerTooling(program: Command): void {
@@ -36,25 +41,32 @@ export function registerTooling(program: Command): void {
     'pay login',
     'printf %s "$PAY_SANDBOX_KEY" | pay login --with-key --tenant biz_123',
     'pay login -p acme --live --base-url https://api.example.com/v1/',
-  ]);
+  ], { note: 'nothing on stdout. On stderr, "✓ Logged in" with the profile, the mode and the secret key masked (sk_test_…a1b2). A key of the wrong mode or shape is exit 2 and nothing is stored.' });
   lazyAction(login, () => import('./auth/login.js'));
 
   const logout = program
     .command('logout')
     .summary("Forget a profile's keys for the mode in use")
     .description("Forget the secret key, public key and webhook secret of the mode in use (--live for Live). The tenant id and base URL stay; pay profiles remove deletes the whole profile.");
-  withExamples(logout, ['pay logout', 'pay logout -p acme --live']);
+  withExamples(logout, ['pay logout', 'pay logout -p acme --live'], {
+    note: 'nothing on stdout; "✓ Logged out" on stderr. The other mode\'s keys stay. Exit 2 when the profile has no keys for the mode.',
+  });
   lazyAction(logout, () => import('./auth/logout.js'));
 
   const profiles = program.command('profiles').summary('List, show, switch and edit stored profiles').description('List, show, switch and edit stored profiles. Keys are always shown masked.');
+  withExamples(profiles, ['pay profiles list', 'pay profiles use acme', 'pay profiles set tenant_id biz_123']);
   const p = (name: string) => import('./profiles/run.js').then((m) => ({ run: m[name as 'list'] }));
-  withExamples(addOutputOptions(profiles.command('list').description('List stored profiles (keys masked)'), false), ['pay profiles list', 'pay profiles list --json'], 'an array of {name, current, tenant_id, sandbox: {secret_key (masked), public_key, base_url, webhook_secret (masked)}, live: {…}}');
+  withExamples(addOutputOptions(profiles.command('list').description('List stored profiles (keys masked)'), false), ['pay profiles list', 'pay profiles list --json'], { json: 'an array of {name, current, tenant_id, sandbox: {secret_key (masked), public_key, base_url, webhook_secret (masked)}, live: {…}}' });
   lazyAction(profiles.commands.at(-1)!, () => p('list'));
-  withExamples(addOutputOptions(profiles.command('show').argument('[name]', 'profile (default: the one in use)').description('Show one profile (keys masked)'), false), ['pay profiles show', 'pay profiles show acme --json'], 'one profile object as in profiles list');
+  withExamples(addOutputOptions(profiles.command('show').argument('[name]', 'profile (default: the one in use)').description('Show one profile (keys masked)'), false), ['pay profiles show', 'pay profiles show acme --json'], { json: 'one profile object as in profiles list' });
   lazyAction(profiles.commands.at(-1)!, () => p('show'));
-  withExamples(profiles.command('use').argument('<name>', 'profile').description('Make a profile the current one'), ['pay profiles use acme']);
+  withExamples(profiles.command('use').argument('<name>', 'profile').description('Make a profile the current one'), ['pay profiles use acme', 'pay profiles use default'], {
+    note: 'nothing on stdout; "✓ Using profile" on stderr. Later commands use it unless -p or PAY_PROFILE names another. Exit 2 when there is no such profile.',
+  });
   lazyAction(profiles.commands.at(-1)!, () => p('use'));
-  withExamples(profiles.command('remove').argument('<name>', 'profile').option('-y, --yes', 'do not ask for confirmation').description('Delete a profile and its keys'), ['pay profiles remove old', 'pay profiles remove old --yes']);
+  withExamples(profiles.command('remove').argument('<name>', 'profile').option('-y, --yes', 'do not ask for confirmation').description('Delete a profile and its keys'), ['pay profiles remove old', 'pay profiles remove old --yes'], {
+    note: 'nothing on stdout; "✓ Removed profile" on stderr. Asks first on a terminal; elsewhere --yes is needed (exit 2 without it). Exit 2 when there is no such profile.',
+  });
   lazyAction(profiles.commands.at(-1)!, () => p('remove'));
   withExamples(
     profiles
@@ -63,6 +75,7 @@ export function registerTooling(program: Command): void {
       .argument('<value>', 'the value; "-" reads it from standard input (use it for secrets)')
       .description('Set one setting of a profile (created if new)'),
     ['pay profiles set tenant_id biz_123', 'pay profiles set live.base_url https://api.example.com/v1/', 'printf %s "$KEY" | pay profiles set secret_key -'],
+    { note: 'nothing on stdout; "✓ Set" on stderr, keys and secrets masked. An unknown setting or a bad value is exit 2 and changes nothing.' },
   );
   lazyAction(profiles.commands.at(-1)!, () => p('set'));
 
@@ -77,11 +90,11 @@ export function registerTooling(program: Command): void {
     .option('--idempotency-key <key>', 'Idempotency-Key to send on POST (default: a fresh UUID)')
     .option('-i, --include', 'print the status line and response headers to stderr')
     .option('--paginate', 'GET lists: follow next_cursor and print every item as one JSON array');
-  withExamples(api, ['pay api GET accounts', 'pay api POST customers --data @customer.json', 'pay api GET transactions -F account_id=acc_… --paginate'], 'the response body as the API returned it');
+  withExamples(api, ['pay api GET accounts', 'pay api POST customers --data @customer.json', 'pay api GET transactions -F account_id=acc_… --paginate'], { json: 'the response body as the API returned it' });
   lazyAction(api, () => import('./api/run.js'));
 
   const openapi = program.command('openapi').summary('Print the API contract (OpenAPI 3.1)').description('Print the OpenAPI 3.1 document of the API pay speaks: the contract the commands and the emulator follow.');
-  withExamples(openapi, ['pay openapi > pay-openapi.json', 'pay openapi | jq ".paths | keys"'], 'the OpenAPI document');
+  withExamples(openapi, ['pay openapi > pay-openapi.json', 'pay openapi | jq ".paths | keys"'], { json: 'the OpenAPI document' });
   lazyAction(openapi, () => import('./openapi/run.js'));
 
   registerEmulator(program);
@@ -90,6 +103,7 @@ export function registerTooling(program: Command): void {
     'Create the customers, accounts, external accounts, collections, cards, wallets, payment links, transfers and FX trades a YAML or JSON file describes.\n' +
       'Entries refer to earlier ones by name (${customers.alice.id}) and to the environment (${env.NAME}). Each entry\'s Idempotency-Key comes from the tenant, the mode, its name and its content, so a re-run, a retry or a killed run never duplicates anything.',
   );
+  withExamples(seed, ['pay seed plan sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json']);
   const s = (name: 'apply' | 'plan') => import('./seed/run.js').then((m) => ({ run: m[name] }));
   const seedApply = addOutputOptions(
     seed
@@ -101,13 +115,13 @@ export function registerTooling(program: Command): void {
       .option('--dry-run', 'send nothing; show what would be created or skipped'),
     false,
   );
-  withExamples(seedApply, ['pay seed apply sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json', 'pay seed apply ci.json --concurrency 16 --no-input'], 'an object mapping each entry ("customers.alice") to its id; -o ndjson: {ref, id, status, error?} per entry');
+  withExamples(seedApply, ['pay seed apply sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json', 'pay seed apply ci.json --concurrency 16 --no-input'], { json: 'an object mapping each entry ("customers.alice") to its id; -o ndjson: {ref, id, status, error?} per entry' });
   lazyAction(seedApply, () => s('apply'));
   const seedPlan = addOutputOptions(
     seed.command('plan').argument('<file>', 'seed file').description('Show what apply would create or skip (from the state file; sends nothing)').option('--state <file>', 'state file (default: <file>.state.json)'),
     false,
   );
-  withExamples(seedPlan, ['pay seed plan sandbox.yaml', 'pay seed plan sandbox.yaml -o ndjson'], 'an object mapping each entry to its id (null when it would be created)');
+  withExamples(seedPlan, ['pay seed plan sandbox.yaml', 'pay seed plan sandbox.yaml -o ndjson'], { json: 'an object mapping each entry to its id (null when it would be created)' });
   lazyAction(seedPlan, () => s('plan'));
 
   const doctor = program
@@ -115,7 +129,7 @@ export function registerTooling(program: Command): void {
     .summary('Check the set-up and say what is wrong')
     .description('Check the config file permissions, the profile and mode in use and where each setting came from, the keys (masked), the base URL, the clock skew against the service, and that the service answers with the key. Exit 0 only when every check passes.')
     .option('--json', 'print the checks as JSON');
-  withExamples(doctor, ['pay doctor', 'pay doctor --live -p acme'], '{ok, checks: [{ok, label, fix?, info?}]}');
+  withExamples(doctor, ['pay doctor', 'pay doctor --live -p acme'], { json: '{ok, checks: [{ok, label, fix?, info?}]}' });
   lazyAction(doctor, () => import('./doctor/run.js'));
 
   const completion = program
@@ -127,7 +141,7 @@ export function registerTooling(program: Command): void {
     'pay completion bash > ~/.local/share/bash-completion/completions/pay',
     'pay completion zsh > "${fpath[1]}/_pay"',
     'pay completion fish > ~/.config/fish/completions/pay.fish',
-  ]);
+  ], { note: 'the completion script on stdout. An unknown shell is exit 2.' });
   lazyAction(completion, () => import('./completion/run.js'));
 
   program.helpCommand(false);
@@ -136,7 +150,9 @@ export function registerTooling(program: Command): void {
     .argument('[topic...]', 'environment, exit-codes, or a command (e.g. customers create)')
     .summary('Show help for a command, or a topic: environment, exit-codes')
     .description('Show help for a command, or one of the topics: environment (variables and flags), exit-codes.');
-  withExamples(help, ['pay help environment', 'pay help exit-codes', 'pay help transfers send']);
+  withExamples(help, ['pay help environment', 'pay help exit-codes', 'pay help transfers send'], {
+    note: 'the topic or the command\'s help on stdout, as --help shows it. An unknown topic is exit 2.',
+  });
   lazyAction(help, () => import('./help/run.js'));
 }
 

@@ -23,6 +23,12 @@ export function isPublicKey(key: string): boolean {
   return key.startsWith('pk_');
 }
 
+/** Why a public key is refused for `mode` (not pk_test_/pk_live_ and 8+ letters or digits, or the other mode's), if it is. */
+export function publicKeyProblem(key: string, mode: Mode): string | undefined {
+  if (!/^pk_(test|live)_[A-Za-z0-9]{8,200}$/.test(key)) return 'a public key looks like pk_test_… or pk_live_…';
+  return keyMode(key) === mode ? undefined : `the public key is a ${keyMode(key)} key but the mode is ${mode}`;
+}
+
 /** Refuses a public key used as the secret key, and a key whose prefix shows the other mode. */
 export function checkSecretKey(key: string, mode: Mode, where: string): void {
   if (/[\s\u0000-\u001f\u007f]/.test(key) || key.length > 512) {

@@ -7,6 +7,11 @@ const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix
 export const accounts: GroupSpec = {
   ...GROUP_HEADS['accounts'],
   noun: 'account',
+  examples: [
+    'pay accounts create --customer cus_0123456789abcdefghijklmn --currency USD',
+    'pay accounts list --customer cus_0123456789abcdefghijklmn --json',
+    'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available',
+  ],
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'CUSTOMER', path: 'customer_id' },

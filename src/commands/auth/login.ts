@@ -1,6 +1,6 @@
 // pay login: create or update a profile's keys for one mode. Never echoes a key.
 import type { Command } from 'commander';
-import { checkSecretKey, keyMode, maskKey } from '../../config/keys.js';
+import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import type { Mode, Profile } from '../../config/store.js';
 import { PayError, UsageError } from '../../lib/errors.js';
@@ -71,11 +71,6 @@ function keyProblem(key: string, mode: Mode): string | undefined {
     throw err;
   }
   return key.length < 8 ? 'the key is too short' : undefined;
-}
-
-function publicKeyProblem(key: string, mode: Mode): string | undefined {
-  if (!/^pk_(test|live)_[A-Za-z0-9]{8,200}$/.test(key)) return 'a public key looks like pk_test_… or pk_live_…';
-  return keyMode(key) === mode ? undefined : `the public key is a ${keyMode(key)} key but the mode is ${mode}`;
 }
 
 function tenantProblem(v: string): string | undefined {

@@ -26,6 +26,11 @@ function cardAction(name: string, summary: string, done: string, status: string,
 export const cards: GroupSpec = {
   ...GROUP_HEADS['cards'],
   noun: 'card',
+  examples: [
+    'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual',
+    'pay cards freeze card_0123456789abcdefghijklmn',
+    'pay cards list --customer cus_0123456789abcdefghijklmn --json',
+  ],
   description:
     'Virtual cards are active at once; physical cards start inactive until shipped and activated.\n' +
     'active ⇄ frozen; any card can be terminated (final). pay never shows a full card number or CVV.',

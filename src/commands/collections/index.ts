@@ -10,6 +10,10 @@ export const MOBILE_PROVIDERS = ['mpesa', 'mtn', 'airtel'] as const;
 export const collections: GroupSpec = {
   ...GROUP_HEADS['collections'],
   noun: 'collection',
+  examples: [
+    'pay collections create --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
+    'pay collections list --status failed --json',
+  ],
   description: 'A collection is pending until it succeeds (the account is credited) or fails with a failure_reason.',
   columns: [
     { header: 'ID', path: 'id' },

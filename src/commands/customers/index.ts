@@ -28,6 +28,11 @@ const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPref
 export const customers: GroupSpec = {
   ...GROUP_HEADS['customers'],
   noun: 'customer',
+  examples: [
+    'pay customers create',
+    'pay customers list --email ada@example.com --json',
+    'pay customers update cus_0123456789abcdefghijklmn --email new@example.com',
+  ],
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'FIRST NAME', path: 'first_name' },

@@ -47,7 +47,9 @@ export function registerEmulator(program: Command): void {
       '  $ pay emulator start\n' +
       '  $ pay emulator start --port 0 --data-dir .pay-emulator --configure-profile local\n' +
       '  $ pay emulator start --webhook-url http://127.0.0.1:9000/hooks --settle-after 200\n' +
-      '  $ pay emulator start --fail-rate 0.1 --latency 20-200 --rate-limit 50/s   # rehearse retries\n',
+      '  $ pay emulator start --fail-rate 0.1 --latency 20-200 --rate-limit 50/s   # rehearse retries\n' +
+      '\nOutput: nothing on stdout. On stderr, the base URL, the tenant id and the emulator\'s own test keys and\n' +
+      'webhook secrets (whole: they work only here), then errors, if any. Ctrl-C or SIGTERM stops it with exit 0.\n',
   );
   start.action(async (flags: StartFlags) => {
     const { run } = await import('./start.js');

@@ -8,6 +8,11 @@ const EX_EA = 'ea_0123456789abcdefghijklmn';
 export const externalAccounts: GroupSpec = {
   ...GROUP_HEADS['external-accounts'],
   noun: 'external account',
+  examples: [
+    'pay external-accounts add --customer cus_0123456789abcdefghijklmn --data @bank-account.json',
+    'pay external-accounts list --customer cus_0123456789abcdefghijklmn --json',
+    'pay external-accounts remove ea_0123456789abcdefghijklmn --live --yes',
+  ],
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'CUSTOMER', path: 'customer_id' },

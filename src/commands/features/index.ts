@@ -21,6 +21,11 @@ const statusColumns: Column[] = [
 export const features: GroupSpec = {
   ...GROUP_HEADS['features'],
   noun: 'feature',
+  examples: [
+    'pay features list',
+    'pay features check cus_0123456789abcdefghijklmn --feature cards',
+    'pay features activate cus_0123456789abcdefghijklmn --feature cards --json',
+  ],
   description: 'Features marked requires_kyc need the customer\'s KYC to be approved before they can be activated.',
   columns: [
     { header: 'KEY', path: 'key' },

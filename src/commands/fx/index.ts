@@ -20,6 +20,11 @@ const quoteColumns: Column[] = [
 export const fx: GroupSpec = {
   ...GROUP_HEADS['fx'],
   noun: 'FX trade',
+  examples: [
+    'pay fx rates --base EUR',
+    'pay fx quote --from USD --to EUR --amount 100 --json',
+    'pay fx trade fxq_0123456789abcdefghijklmn --from-account acc_0123456789abcdefghijklmn --to-account acc_abcdefghijklmn0123456789',
+  ],
   description:
     'Convert money in two steps: pay fx quote locks a rate for 60 seconds; pay fx trade <quote-id> moves the money between two accounts of the customer at that rate.\n' +
     'pay fx trades lists trades; get-quote and get-trade show one.',

@@ -16,5 +16,8 @@ export async function run(command: Command, topicWords?: string[] | string): Pro
     if (!next) throw new UsageError(`unknown help topic or command "${topic}"`, { hint: 'topics: environment, exit-codes; or a command such as: pay help customers create' });
     target = next;
   }
-  io.out(target.helpInformation());
+  // outputHelp, not helpInformation: the examples and the output note are added after the help
+  // text (addHelpText), and `pay help <command>` shows what `pay <command> --help` shows.
+  target.configureOutput({ writeOut: (text) => io.out(text) });
+  target.outputHelp();
 }

@@ -51,6 +51,11 @@ export const documentFlags: FlagSpec[] = [
 export const kyc: GroupSpec = {
   ...GROUP_HEADS['kyc'],
   noun: 'KYC verification',
+  examples: [
+    'pay kyc verify cus_0123456789abcdefghijklmn',
+    'pay kyc submit-document cus_0123456789abcdefghijklmn --type passport --country GB --number 123456789',
+    'pay kyc status cus_0123456789abcdefghijklmn --json',
+  ],
   description:
     'A verification goes pending → in_review (first document) → approved or rejected.\n' +
     'Sandbox: a document number ending in 0000 is rejected.',

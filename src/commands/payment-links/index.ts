@@ -9,6 +9,10 @@ export const ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
 export const paymentLinks: GroupSpec = {
   ...GROUP_HEADS['payment-links'],
   noun: 'payment link',
+  examples: [
+    'pay payment-links create --wallet wal_0123456789abcdefghijklmn --amount 49.99 --asset USDC --json',
+    'pay payment-links disable plink_0123456789abcdefghijklmn',
+  ],
   description: 'A link is active until it is paid, disabled, or passes its expiry.',
   columns: [
     { header: 'ID', path: 'id' },

@@ -1,6 +1,6 @@
 // pay profiles list|show|use|remove|set. Keys leave this file masked, always.
 import type { Command } from 'commander';
-import { checkSecretKey, maskKey } from '../../config/keys.js';
+import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import { checkProfileName, MODES, type Mode, type ModeSettings, type Profile } from '../../config/store.js';
 import { Printer, resolveOutput, type Column } from '../../io/output.js';
@@ -116,9 +116,12 @@ function checked(field: ModeKey, value: string, mode: Mode): string {
         throw new UsageError((err as Error).message);
       }
       return value;
-    case 'public_key':
-      if (!value.startsWith(mode === 'live' ? 'pk_live_' : 'pk_test_')) throw new UsageError(`a ${mode} public key starts with ${mode === 'live' ? 'pk_live_' : 'pk_test_'}`);
+    case 'public_key': {
+      // The check pay login makes: a prefix alone let "pk_test_a b!" in.
+      const problem = publicKeyProblem(value, mode);
+      if (problem) throw new UsageError(problem);
       return value;
+    }
     case 'webhook_secret':
       if (!/^whsec_[A-Za-z0-9+/]{8,}={0,2}$/.test(value)) throw new UsageError('a webhook secret looks like whsec_ followed by base64');
       return value;

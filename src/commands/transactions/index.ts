@@ -9,6 +9,10 @@ export const TRANSACTION_STATUSES = ['pending', 'posted', 'voided'] as const;
 export const transactions: GroupSpec = {
   ...GROUP_HEADS['transactions'],
   noun: 'transaction',
+  examples: [
+    'pay transactions list --account acc_0123456789abcdefghijklmn --from 2026-01-01 --json',
+    'pay transactions get txn_0123456789abcdefghijklmn',
+  ],
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'ACCOUNT', path: 'account_id' },

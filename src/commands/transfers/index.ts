@@ -9,6 +9,11 @@ export const TRANSFER_STATUSES = ['pending', 'completed', 'failed', 'cancelled']
 export const transfers: GroupSpec = {
   ...GROUP_HEADS['transfers'],
   noun: 'transfer',
+  examples: [
+    'pay transfers send --from acc_0123456789abcdefghijklmn --to acc_abcdefghijklmn0123456789 --amount 10.50 --currency USD --wait',
+    'pay transfers list --account acc_0123456789abcdefghijklmn --status failed --json',
+    'pay transfers cancel tr_0123456789abcdefghijklmn',
+  ],
   description: 'A transfer is pending until it settles: completed, or failed with a failure_reason; a pending one can be cancelled.',
   columns: [
     { header: 'ID', path: 'id' },

@@ -17,6 +17,10 @@ export const ASSET_NETWORKS: Readonly<Record<string, readonly string[]>> = {
 export const wallets: GroupSpec = {
   ...GROUP_HEADS['wallets'],
   noun: 'wallet',
+  examples: [
+    'pay wallets create --customer cus_0123456789abcdefghijklmn --asset USDC --network polygon',
+    'pay wallets list --customer cus_0123456789abcdefghijklmn --json',
+  ],
   description: 'Asset and network pairs: BTC/bitcoin, ETH/ethereum, USDC/ethereum|polygon, USDT/ethereum|tron.',
   columns: [
     { header: 'ID', path: 'id' },

@@ -13,6 +13,11 @@ const SECRET_HELP = 'webhook signing secret whsec_… (default: PAY_WEBHOOK_SECR
 export const webhooks: GroupSpec = {
   ...GROUP_HEADS['webhooks'],
   noun: 'event',
+  examples: [
+    'pay webhooks list --status failed',
+    'pay webhooks resend evt_0123456789abcdefghijklmn',
+    'pay webhooks listen --port 8788 --forward-to http://localhost:3000/webhooks',
+  ],
   description:
     'Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers). ' +
     'verify and listen check signatures in constant time and refuse timestamps more than 5 minutes away; they call no API.',

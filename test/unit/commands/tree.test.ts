@@ -1,10 +1,13 @@
 // The command tree as data: every group in order, every verb documented and mapped to its
-// operation in src/api/DESIGN.md; then the registered commander tree matches.
+// operation in src/api/DESIGN.md; then the registered commander tree matches; then the whole
+// tree (tooling commands too) as help shows it: every command described, every command and group
+// with at least two examples that parse, every runnable command saying what it prints.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { CommanderError, type Command } from 'commander';
+import { hoistVerbFlags } from '../../../src/argv.js';
 import { allGroups } from '../../../src/commands/groups.js';
 import { specOf } from '../../../src/commands/registry.js';
-import './harness.js';
 import { buildProgram } from '../../../src/program.js';
 
 const ORDER = ['customers', 'kyc', 'kyc-legacy', 'features', 'accounts', 'external-accounts', 'transfers', 'cards', 'collections', 'payment-links', 'wallets', 'fx', 'transactions', 'webhooks'];
@@ -123,5 +126,150 @@ describe('commander tree', () => {
     expect(find('fx', 'list-trades').name()).toBe('trades');
     expect(find('fx', 'trade-get').name()).toBe('get-trade');
     expect(find('fx', 'quote-get').name()).toBe('get-quote');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The whole tree as `--help` shows it
+
+/** What `pay … --help` prints for a command: commander's text, then what addHelpText added. */
+function helpOf(cmd: Command): string {
+  let text = '';
+  cmd.configureOutput({ writeOut: (t) => void (text += t), writeErr: (t) => void (text += t) });
+  cmd.outputHelp();
+  return text;
+}
+
+function examplesIn(help: string): string[] {
+  const block = /\nExamples:\n((?: {2}\$ .*\n)+)/.exec(help)?.[1] ?? '';
+  return block.split('\n').filter(Boolean).map((l) => l.slice(4));
+}
+
+function pathOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+function everyCommand(cmd: Command): Command[] {
+  return [cmd, ...cmd.commands.flatMap(everyCommand)];
+}
+
+/**
+ * The argv of each `pay` command in an example's shell line, as the shell would pass it: quotes
+ * removed; other commands of a pipeline or list, redirections (`> file`, `2>&1`) and a trailing
+ * comment left out.
+ */
+export function payArgvs(line: string): string[][] {
+  const commands: string[][] = [[]];
+  let word: string | undefined;
+  let redirected = false;
+  const end = (): void => {
+    if (word !== undefined && !redirected) commands.at(-1)!.push(word);
+    word = undefined;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'" || c === '"') {
+      const close = line.indexOf(c, i + 1);
+      if (close < 0) throw new Error(`unbalanced ${c} in: ${line}`);
+      word = (word ?? '') + line.slice(i + 1, close);
+      i = close;
+    } else if (c === ' ' || c === '\t') end();
+    else if (c === '|' || c === ';' || c === '&') {
+      if (c === '&' && line[i - 1] === '>') continue; // 2>&1
+      end();
+      redirected = false;
+      if (commands.at(-1)!.length > 0) commands.push([]);
+    } else if (c === '>' || c === '<') {
+      if (word !== undefined && /^\d$/.test(word)) word = undefined; // 2>
+      end();
+      redirected = true;
+    } else if (c === '#' && word === undefined) break;
+    else word = (word ?? '') + c;
+  }
+  end();
+  return commands.filter((argv) => argv[0] === 'pay').map((argv) => argv.slice(1));
+}
+
+/**
+ * Parses argv through a fresh whole tree whose actions only record which command ran, as
+ * src/cli.ts parses it (verb flags written before the command path hoisted). Commander's errors
+ * (unknown option or command, missing or extra argument, a value outside the choices) throw.
+ */
+async function commandRun(argv: string[]): Promise<Command | undefined> {
+  const program = buildProgram();
+  let ran: Command | undefined;
+  for (const cmd of everyCommand(program)) {
+    cmd.configureOutput({ writeOut: () => {}, writeErr: () => {} });
+    if (cmd.commands.length === 0 && cmd !== program) cmd.action(() => void (ran = cmd));
+  }
+  await program.parseAsync(hoistVerbFlags(argv), { from: 'user' });
+  return ran;
+}
+
+describe('the whole tree, as help shows it', () => {
+  const program = buildProgram();
+  const all = everyCommand(program);
+  const leaves = all.filter((c) => c.commands.length === 0);
+  const groups = all.filter((c) => c.commands.length > 0);
+  const docs = new Map(all.map((c) => [c, helpOf(c)]));
+
+  it('covers the resource groups and every tooling command', () => {
+    const paths = leaves.map(pathOf);
+    for (const p of ['login', 'logout', 'profiles list', 'profiles show', 'profiles use', 'profiles remove', 'profiles set', 'api', 'openapi', 'emulator start', 'seed plan', 'seed apply', 'doctor', 'completion', 'help']) {
+      expect(paths).toContain(p);
+    }
+    expect(groups.map(pathOf)).toEqual(expect.arrayContaining(['', ...ORDER, 'profiles', 'emulator', 'seed']));
+    expect(leaves.length).toBeGreaterThan(60);
+  });
+
+  it.each(all.map((c) => [pathOf(c) || '(pay)', c] as const))('%s: described, with at least two examples', (_p, cmd) => {
+    expect(cmd.description().trim().length, 'description').toBeGreaterThan(10);
+    expect(examplesIn(docs.get(cmd)!).length, docs.get(cmd)).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(leaves.map((c) => [pathOf(c), c] as const))('%s: says what it prints', (_p, cmd) => {
+    expect(docs.get(cmd)).toMatch(/\n(JSON output|Output): \S.{10,}/);
+  });
+
+  const examples = all.flatMap((cmd) => examplesIn(docs.get(cmd)!).map((e) => [pathOf(cmd) || '(pay)', e, cmd] as const));
+  it.each(examples)('%s: example parses: %s', async (_p, example, cmd) => {
+    const argvs = payArgvs(example);
+    expect(argvs.length, 'a pay command in the example').toBeGreaterThan(0);
+    for (const argv of argvs) {
+      let ran: Command | undefined;
+      try {
+        ran = await commandRun(argv);
+      } catch (err) {
+        expect.fail(`${example}: ${err instanceof CommanderError ? err.message : String(err)}`);
+      }
+      expect(ran, `${example} runs no command`).toBeDefined();
+      // A command's examples run it; a group's, one of its commands.
+      expect(pathOf(ran!) === pathOf(cmd) || pathOf(ran!).startsWith(pathOf(cmd) ? `${pathOf(cmd)} ` : ''), `${example} runs pay ${pathOf(ran!)}`).toBe(true);
+    }
+  });
+
+  describe('the checks are not vacuous', () => {
+    it('splits shell lines as the shell would', () => {
+      expect(payArgvs(`printf %s "$KEY" | pay profiles set secret_key - # stdin`)).toEqual([['profiles', 'set', 'secret_key', '-']]);
+      expect(payArgvs(`pay customers update cus_1 --data '{"a": 1}' > out.json 2>&1`)).toEqual([['customers', 'update', 'cus_1', '--data', '{"a": 1}']]);
+      expect(payArgvs('pay completion zsh > "${fpath[1]}/_pay"')).toEqual([['completion', 'zsh']]);
+      expect(payArgvs('pay openapi | jq ".paths | keys"')).toEqual([['openapi']]);
+    });
+
+    it.each([
+      [['customers', 'list', '--no-such-flag'], /unknown option '--no-such-flag'/],
+      [['cards', 'issue', '--type', 'plastic'], /argument 'plastic' is invalid/],
+      [['profiles', 'use'], /missing required argument 'name'/],
+      [['profiles', 'use', 'a', 'b'], /too many arguments/],
+      [['customers', 'lst'], /unknown command 'lst'/],
+    ])('%j fails to parse', async (argv, message) => {
+      await expect(commandRun(argv)).rejects.toThrow(message);
+    });
+
+    it('a group alone runs no command', async () => {
+      await expect(commandRun(['customers'])).rejects.toThrow(CommanderError);
+    });
   });
 });
