@@ -34,6 +34,33 @@ export function formatFor(path: string): InputFormat | undefined {
   return undefined;
 }
 
+/**
+ * How many rows a regular file holds (its non-blank lines; less the header for CSV), for the
+ * progress bar's total; counted in a pass of its own while the rows are sent, terminals only.
+ * Undefined for stdin, a JSON array or a format still to be sniffed. A CSV with newlines inside
+ * quoted cells counts a little high.
+ */
+export async function countRows(path: string, format: InputFormat | undefined): Promise<number | undefined> {
+  if (path === '-' || (format !== 'ndjson' && format !== 'csv')) return undefined;
+  let lines = 0;
+  let blank = true;
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      for (let i = 0; i < chunk.length; i++) {
+        const b = chunk[i]!;
+        if (b === 0x0a) {
+          if (!blank) lines++;
+          blank = true;
+        } else if (blank && b !== 0x20 && b !== 0x0d && b !== 0x09) blank = false;
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  if (!blank) lines++;
+  return format === 'csv' ? Math.max(0, lines - 1) : lines;
+}
+
 export function openInput(path: string, stdin: Readable): Readable {
   if (path === '-') return stdin;
   const s = createReadStream(path);

@@ -2,7 +2,7 @@
 // create, validated like --data (the command line's flags apply to every row and win over its
 // fields), sent with a per-row deterministic Idempotency-Key, N at a time.
 import { basename } from 'node:path';
-import { formatFor, openInput, readRows } from '../bulk/input.js';
+import { countRows, formatFor, openInput, readRows } from '../bulk/input.js';
 import { readResume, runBulk } from '../bulk/run.js';
 import { progressBar } from '../io/progress.js';
 import { PayError, UsageError } from '../lib/errors.js';
@@ -32,10 +32,13 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   // per row, and a JSON row's own text instead of re-serialising it (both showed in profiles).
   const rowOpts = (data: string): Record<string, unknown> => Object.assign(Object.create(flagOpts) as Record<string, unknown>, { data });
 
+  const format = file === '-' ? undefined : formatFor(file);
+  const progress = progressBar(f.io, `${group.name} ${verb.name}`);
+  if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
   const summary = await runBulk({
     client,
     path: verb.path,
-    rows: readRows(openInput(file, f.io.stdin), file === '-' ? undefined : formatFor(file)),
+    rows: readRows(openInput(file, f.io.stdin), format),
     toBody: async (value, row) => {
       try {
         const body = await buildBody(f, verb, rowOpts(row.json ? row.text : JSON.stringify(value)));
@@ -53,7 +56,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     failFast: Boolean(opts.failFast),
     ...(done ? { done } : {}),
     out: f.io.stdout,
-    progress: progressBar(f.io, `${group.name} ${verb.name}`),
+    progress,
   });
   const rate = summary.rows / Math.max(0.001, summary.ms / 1000);
   f.io.err(

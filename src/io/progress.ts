@@ -15,8 +15,10 @@ export function progressBar(io: IOStreams, label: string, total?: number): Progr
   let count = 0;
   let max = total;
   let last = 0;
+  let finished = false;
   const started = Date.now();
   const draw = (force = false) => {
+    if (finished) return;
     const now = Date.now();
     if (!force && now - last < 100) return;
     last = now;
@@ -42,6 +44,7 @@ export function progressBar(io: IOStreams, label: string, total?: number): Progr
     },
     done() {
       draw(true);
+      finished = true;
       io.err('\r\u001b[2K');
     },
   };

@@ -1,0 +1,72 @@
+// Progress bars in a real terminal (tmux): `--from-file` bulk creates and `seed apply` draw a bar
+// with a count out of the total on stderr while they run, clear it when done, and leave stdout
+// (redirected to a file here) holding the results only.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { PAY_BIN } from '../helpers/run-pay.js';
+import { describeTty, Pane, removeScratch, scratchDir } from './tmux.js';
+
+const ROWS = 120;
+let emu: Emulator;
+let pane: Pane | undefined;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await emu?.stop();
+  removeScratch();
+});
+afterEach(async () => {
+  await pane?.kill();
+  pane = undefined;
+  emu.admin.setFaults({ latencyMs: null });
+});
+
+function env(): Record<string, string> {
+  return { PAY_CONFIG_DIR: scratchDir('pay-tty-progress-'), PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId };
+}
+
+/** `pay <args> > out; echo EXIT:$?` in a pane, in `dir`. */
+function payToFile(args: string[], dir: string, out: string): Promise<Pane> {
+  return Pane.start(['sh', '-c', '"$0" "$@" > "$OUT"; echo "EXIT:$?"', process.execPath, PAY_BIN, ...args], { env: { ...env(), OUT: join(dir, out) }, cwd: dir });
+}
+
+const customer = (i: number) => ({
+  first_name: `Bar${i}`, last_name: 'Progress', email: `bar-${i}-${Date.now()}@example.com`, phone: '+14155550123', type: 'individual',
+  date_of_birth: '1990-01-01', address: { address_line1: '1 Main St', city: 'Austin', country: 'US', postal_code: '78701', state: 'US-TX' },
+});
+
+describeTty('progress bars on a terminal (tmux)', () => {
+  it(`customers create --from-file: a bar counting to ${ROWS}, cleared at the end, results on stdout only`, async () => {
+    const dir = scratchDir('pay-tty-bulk-');
+    writeFileSync(join(dir, 'rows.ndjson'), Array.from({ length: ROWS }, (_, i) => JSON.stringify(customer(i))).join('\n') + '\n');
+    emu.admin.setFaults({ latencyMs: [30, 30] });
+    const p = (pane = await payToFile(['customers', 'create', '--from-file', 'rows.ndjson', '--concurrency', '2'], dir, 'results.ndjson'));
+    const mid = await p.waitFor(new RegExp(`customers create \\[█*░+\\] \\d+/${ROWS} \\(\\d+/s\\)`), 15_000);
+    expect(mid).not.toMatch(/"status"/);
+    const { code, screen } = await p.finish(30_000);
+    expect(code).toBe(0);
+    expect(screen).not.toMatch(/░/);
+    expect(screen).toMatch(new RegExp(`customers create: ${ROWS} rows: ${ROWS} created, 0 replayed, 0 skipped, 0 failed`));
+    const results = readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    expect(results).toHaveLength(ROWS);
+    expect(results.every((r) => r.status === 'created')).toBe(true);
+  }, 60_000);
+
+  it('seed apply: a bar counting entries to the total, cleared at the end', async () => {
+    const dir = scratchDir('pay-tty-seed-');
+    const n = 40;
+    const doc = { customers: Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, customer(1000 + i)])) };
+    writeFileSync(join(dir, 'seed.json'), JSON.stringify(doc));
+    emu.admin.setFaults({ latencyMs: [80, 80] });
+    const p = (pane = await payToFile(['seed', 'apply', 'seed.json'], dir, 'ids.txt'));
+    await p.waitFor(new RegExp(`seed \\[█*░+\\] \\d+/${n}`), 15_000);
+    const { code, screen } = await p.finish(30_000);
+    expect(code).toBe(0);
+    expect(screen).not.toMatch(/░/);
+    expect(readFileSync(join(dir, 'ids.txt'), 'utf8')).toMatch(/customers\.c39/);
+  }, 60_000);
+});
