@@ -7,6 +7,7 @@ const SECTIONS = {
   emulator: './emulator.mjs',
   transactions: './transactions.mjs',
   bulk: './bulk.mjs',
+  'bulk-memory': './bulk-memory.mjs',
   completion: './completion.mjs',
 };
 
