@@ -96,6 +96,7 @@ export function registerTooling(program: Command): void {
     seed
       .command('apply')
       .argument('<file>', 'seed file (.yaml, .yml or .json)')
+      .summary('Create what the file describes and is not yet done, update or replace edited entries; print names and ids')
       .description(
         'Create what the file describes and is not yet done, update edited entries in place; print names and ids.\n' +
           'An entry the API cannot update (an account\'s currency, or anything referring to a replaced entry) must be replaced: without --replace apply sends nothing and exits 2 naming those entries.',
