@@ -168,7 +168,7 @@ _pay_flags() {
     'profiles remove') _pay_r='-y --yes -h --help' ;;
     'api') _pay_r='--data -F --field --idempotency-key -i --include --paginate -h --help' ;;
     'emulator start') _pay_r='--host --port --data-dir --webhook-url --configure-profile --fail-rate --latency --reset-rate --rate-limit --settle-after -h --help' ;;
-    'seed apply') _pay_r='--state --concurrency --dry-run --json -o --output --fields --no-header -h --help' ;;
+    'seed apply') _pay_r='--state --concurrency --replace --dry-run --json -o --output --fields --no-header -h --help' ;;
     'seed plan') _pay_r='--state --json -o --output --fields --no-header -h --help' ;;
     'doctor') _pay_r='--json -h --help' ;;
     *) _pay_r= ;;

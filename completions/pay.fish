@@ -463,8 +463,8 @@ complete -c pay -n '__pay_cmd "profiles"' -a use -d 'Make a profile the current 
 complete -c pay -n '__pay_cmd "profiles"' -a remove -d 'Delete a profile and its keys'
 complete -c pay -n '__pay_cmd "profiles"' -a set -d 'Set one setting of a profile (created if new)'
 complete -c pay -n '__pay_cmd "emulator"' -a start -d 'Start the emulator (runs until Ctrl-C)'
-complete -c pay -n '__pay_cmd "seed"' -a apply -d 'Create what the file describes and is not yet done; print names and ids'
-complete -c pay -n '__pay_cmd "seed"' -a plan -d 'Show what apply would create or skip (from the state file; sends nothing)'
+complete -c pay -n '__pay_cmd "seed"' -a apply -d 'Create what the file describes and is not yet done, update or replace edited entries; print names and ids'
+complete -c pay -n '__pay_cmd "seed"' -a plan -d 'Show what apply would do per entry: create, skip, update (in place) or replace (from the state file; sends nothing)'
 
 # Flags of each command (a flag shared by several commands is one line).
 complete -c pay -n '__pay_at ""' -s v -l version -d 'print the version'
@@ -623,7 +623,8 @@ complete -c pay -n '__pay_at "emulator start"' -l rate-limit -x -d 'allow this m
 complete -c pay -n '__pay_at "emulator start"' -l settle-after -x -d 'pending transfers, collections, KYC reviews and physical cards settle after this long'
 complete -c pay -n '__pay_at "seed apply" "seed plan"' -l state -x -d 'state file (default: <file>.state.json)'
 complete -c pay -n '__pay_at "seed apply"' -l concurrency -x -d 'entries in flight at once (1-64)'
-complete -c pay -n '__pay_at "seed apply"' -l dry-run -d 'send nothing; show what would be created or skipped'
+complete -c pay -n '__pay_at "seed apply"' -l replace -d 'create a new object for an entry that cannot be updated in place, and retire the old one where the API allows (transfers, collections and FX trades stay: they are history)'
+complete -c pay -n '__pay_at "seed apply"' -l dry-run -d 'send nothing; show what would be created, updated, replaced or skipped'
 complete -c pay -n '__pay_at "doctor"' -l json -d 'print the checks as JSON'
 
 # Global flags: valid at any depth.

@@ -95,7 +95,8 @@ export class ApiClient {
   async request<T = unknown>(init: RequestInit): Promise<ApiResponse<T>> {
     const url = this.url(init.path, init.query);
     const isPost = init.method === 'POST';
-    const idempotencyKey = isPost ? (init.idempotencyKey ?? randomUUID()) : undefined;
+    // Every POST has a key; a PATCH carries one when the caller derives it (seed updates).
+    const idempotencyKey = isPost ? (init.idempotencyKey ?? randomUUID()) : init.method === 'PATCH' ? init.idempotencyKey : undefined;
     const headers: Record<string, string> = {
       'api-key': this.opts.apiKey,
       accept: 'application/json',

@@ -101,7 +101,8 @@ export function registerTooling(program: Command): void {
 
   const seed = program.command('seed').summary('Create declarative test data that re-runs never duplicate').description(
     'Create the customers, accounts, external accounts, collections, cards, wallets, payment links, transfers and FX trades a YAML or JSON file describes.\n' +
-      'Entries refer to earlier ones by name (${customers.alice.id}) and to the environment (${env.NAME}). Each entry\'s Idempotency-Key comes from the tenant, the mode, its name and its content, so a re-run, a retry or a killed run never duplicates anything.',
+      'Entries refer to earlier ones by name (${customers.alice.id}) and to the environment (${env.NAME}). Each entry\'s Idempotency-Key comes from the tenant, the mode, its name and its content, so a re-run, a retry or a killed run never duplicates anything.\n' +
+      'A state file (<file>.state.json) records what each entry was made from: an edited entry is updated in place where the API has an update (customers), or replaced with --replace (the old object closed, terminated, disabled or removed where the API allows). Without the state file edits are not detected.',
   );
   withExamples(seed, ['pay seed plan sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json']);
   const s = (name: 'apply' | 'plan') => import('./seed/run.js').then((m) => ({ run: m[name] }));
@@ -109,19 +110,36 @@ export function registerTooling(program: Command): void {
     seed
       .command('apply')
       .argument('<file>', 'seed file (.yaml, .yml or .json)')
-      .description('Create what the file describes and is not yet done; print names and ids')
+      .summary('Create what the file describes and is not yet done, update or replace edited entries; print names and ids')
+      .description(
+        'Create what the file describes and is not yet done, update edited entries in place; print names and ids.\n' +
+          'An entry the API cannot update (an account\'s currency, or anything referring to a replaced entry) must be replaced: without --replace apply sends nothing and exits 2 naming those entries.',
+      )
       .option('--state <file>', 'state file (default: <file>.state.json)')
       .option('--concurrency <n>', 'entries in flight at once (1-64)', '8')
-      .option('--dry-run', 'send nothing; show what would be created or skipped'),
+      .option('--replace', 'create a new object for an entry that cannot be updated in place, and retire the old one where the API allows (transfers, collections and FX trades stay: they are history)')
+      .option('--dry-run', 'send nothing; show what would be created, updated, replaced or skipped'),
     false,
   );
-  withExamples(seedApply, ['pay seed apply sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json', 'pay seed apply ci.json --concurrency 16 --no-input'], { json: 'an object mapping each entry ("customers.alice") to its id; -o ndjson: {ref, id, status, error?} per entry' });
+  withExamples(
+    seedApply,
+    ['pay seed apply sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json', 'pay seed apply sandbox.yaml --replace', 'pay seed apply ci.json --concurrency 16 --no-input'],
+    { json: 'an object mapping each entry ("customers.alice") to its id; -o ndjson: {ref, action, id, status, old_id?, old_status?, error?} per entry' },
+  );
   lazyAction(seedApply, () => s('apply'));
   const seedPlan = addOutputOptions(
-    seed.command('plan').argument('<file>', 'seed file').description('Show what apply would create or skip (from the state file; sends nothing)').option('--state <file>', 'state file (default: <file>.state.json)'),
+    seed
+      .command('plan')
+      .argument('<file>', 'seed file')
+      .description('Show what apply would do per entry: create, skip, update (in place) or replace (from the state file; sends nothing)')
+      .option('--state <file>', 'state file (default: <file>.state.json)'),
     false,
   );
-  withExamples(seedPlan, ['pay seed plan sandbox.yaml', 'pay seed plan sandbox.yaml -o ndjson'], { json: 'an object mapping each entry to its id (null when it would be created)' });
+  withExamples(
+    seedPlan,
+    ['pay seed plan sandbox.yaml', 'pay seed plan sandbox.yaml -o ndjson', 'pay seed plan sandbox.yaml -o ndjson | jq -c \'select(.action == "replace")\''],
+    { json: 'an object mapping each entry to its id (null when it would be created); -o ndjson: {ref, action, id?, detail} per entry' },
+  );
   lazyAction(seedPlan, () => s('plan'));
 
   const doctor = program

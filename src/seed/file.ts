@@ -31,7 +31,8 @@ export interface Entry {
 /** A seed file describes test data by hand: 16 MiB is far more than any; /dev/zero is refused. */
 const MAX_SEED_BYTES = 16 << 20;
 
-const REF = /\$\{([a-z_]+)\.([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_.]+))?\}/g;
+/** A reference: `${kind.name}`, `${kind.name.field.path}` or `${env.NAME}`. */
+export const REF = /\$\{([a-z_]+)\.([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_.]+))?\}/g;
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function loadSeedFile(path: string): Promise<Entry[]> {

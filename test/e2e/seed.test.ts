@@ -180,7 +180,8 @@ async function expectExactly(emu: Emulator): Promise<void> {
   expect(emails).toEqual(Object.keys(DOC.customers).map((c) => `${c}@${DOMAIN}`).sort());
 }
 
-function parseNdjson(stdout: string): Array<{ ref: string; id?: string; status: string; error?: string }> {
+type Row = { ref: string; id?: string; status: string; error?: string };
+function parseNdjson<T = Row>(stdout: string): T[] {
   return stdout
     .trim()
     .split('\n')
@@ -223,7 +224,7 @@ describe('seed apply against a faulty emulator', () => {
     const rows = parseNdjson(plan.stdout);
     expect(rows.map((r) => r.ref)).toEqual(REFS);
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['create']));
-    expect(plan.stderr).toContain(`plan: ${REFS.length} to create, 0 already done`);
+    expect(plan.stderr).toContain(`plan: ${REFS.length} to create, 0 to update, 0 to replace, 0 already done`);
     expect(dry.code, dry.stderr).toBe(0);
     expect(Object.keys(JSON.parse(dry.stdout))).toEqual(REFS);
     expect(sent).toBe(0);
@@ -240,7 +241,7 @@ describe('seed apply against a faulty emulator', () => {
     expect(Object.keys(ids)).toEqual(REFS);
     for (const [ref, id] of Object.entries(ids)) expect(id, ref).toMatch(new RegExp(`^${PREFIX[ref.split('.')[0]!]}[0-9a-z]{24}$`));
     expect(new Set(Object.values(ids)).size).toBe(REFS.length);
-    expect(r.stderr).toMatch(/^seed: \d+ created, \d+ replayed, 0 skipped, 0 failed, 0 blocked$/m);
+    expect(r.stderr).toMatch(/^seed: \d+ created, \d+ replayed, 0 updated, 0 replaced, 0 skipped, 0 failed, 0 blocked$/m);
     const s = await stats(emu);
     expect(s.faults.failed).toBeGreaterThan(10); // the faults did happen
     await expectExactly(emu);
@@ -266,7 +267,7 @@ describe('seed apply against a faulty emulator', () => {
     const plan = await runPay(['seed', 'plan', file, '--json'], { env: envFor(emu) });
     expect(plan.code, plan.stderr).toBe(0);
     expect(JSON.parse(plan.stdout)).toEqual(ids);
-    expect(plan.stderr).toContain(`plan: 0 to create, ${REFS.length} already done`);
+    expect(plan.stderr).toContain(`plan: 0 to create, 0 to update, 0 to replace, ${REFS.length} already done`);
   });
 
   it('apply again: every entry skipped from the state file, no request sent', async () => {
@@ -291,6 +292,192 @@ describe('seed apply against a faulty emulator', () => {
     expect(Object.fromEntries(rows.map((x) => [x.ref, x.id]))).toEqual(ids);
     await expectExactly(emu);
     expect(existsSync(state)).toBe(true);
+  });
+});
+
+describe('seed apply after the file is edited: update in place, or replace with --replace', () => {
+  let emu: Emulator;
+  let file: string;
+  let state: string;
+  let ids: Record<string, string>;
+  /** A small file: one customer with two accounts, a card and a link on the spare one, funding and a payout on the main one. */
+  const editable = (name: string, city: string, spareCurrency: string) => ({
+    customers: {
+      [name]: {
+        first_name: 'Alice',
+        last_name: 'Ng',
+        email: `${name}@\${env.SEED_DOMAIN}`,
+        phone: '+14155550100',
+        type: 'individual',
+        date_of_birth: '1990-01-01',
+        address: { address_line1: '1 Main St', city, country: 'US', postal_code: '78701', state: 'US-TX' },
+      },
+    },
+    accounts: {
+      main: { customer_id: `\${customers.${name}.id}`, currency: 'USD' },
+      spare: { customer_id: `\${customers.${name}.id}`, currency: spareCurrency, nickname: 'spare' },
+    },
+    external_accounts: {
+      bank: { customer_id: `\${customers.${name}.id}`, account_holder_name: 'Alice Ng', bank_name: 'Example Bank', account_number: '987654300', routing_number: '021000021', country: 'US', currency: 'USD' },
+    },
+    collections: { fund: { account_id: '${accounts.main.id}', amount: '100.00', currency: 'USD', method: 'card' } },
+    cards: { spare_card: { customer_id: `\${customers.${name}.id}`, account_id: '${accounts.spare.id}', type: 'virtual' } },
+    wallets: { w: { customer_id: `\${customers.${name}.id}`, asset: 'USDC', network: 'polygon' } },
+    payment_links: { link: { wallet_id: '${wallets.w.id}', amount: '5.00', asset: 'USDC', description: 'top up ${accounts.spare.account_number}' } },
+    transfers: { payout: { source_account_id: '${accounts.main.id}', destination_id: '${external_accounts.bank.id}', amount: '10.00', currency: 'USD', depends_on: ['collections.fund'] } },
+  });
+  const refsOf = (doc: object) => Object.entries(doc).flatMap(([kind, group]) => Object.keys(group as object).map((n) => `${kind}.${n}`));
+  const REPLACED = ['accounts.spare', 'cards.spare_card', 'payment_links.link'];
+  const get = async (what: string, id: string) => {
+    const g = await runPay([what, 'get', id, '--json', ...RETRIES], { env: envFor(emu), ...LONG });
+    expect(g.code, g.stderr).toBe(0);
+    return JSON.parse(g.stdout) as Record<string, unknown>;
+  };
+  const pay = (args: string[]) => runPay(args, { env: envFor(emu), ...LONG });
+
+  beforeAll(async () => {
+    emu = await startFaulty();
+    file = join(dir, 'edited.yaml');
+    state = `${file}.state.json`;
+    writeFileSync(file, stringify(editable('alice', 'Austin', 'USD')));
+  });
+  afterAll(() => emu?.stop());
+
+  it('apply, then a customer field edited: plan says update; apply updates the same customer, creates nothing', async () => {
+    const first = await pay(['seed', 'apply', file, '--json', ...RETRIES]);
+    expect(first.code, first.stderr).toBe(0);
+    ids = JSON.parse(first.stdout) as Record<string, string>;
+    const before = await seedCounts(emu);
+
+    writeFileSync(file, stringify(editable('alice', 'Dallas', 'USD')));
+    const plan = await pay(['seed', 'plan', file, '-o', 'ndjson']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const planned = parseNdjson<{ ref: string; action: string; id?: string; detail: string }>(plan.stdout);
+    expect(Object.fromEntries(planned.map((r) => [r.ref, r.action]))).toEqual({ ...Object.fromEntries(Object.keys(ids).map((r) => [r, 'skip'])), 'customers.alice': 'update' });
+    expect(planned.find((r) => r.ref === 'customers.alice')).toMatchObject({ id: ids['customers.alice'], detail: 'address changed' });
+    expect(plan.stderr).toContain(`plan: 0 to create, 1 to update, 0 to replace, ${Object.keys(ids).length - 1} already done`);
+
+    const r = await pay(['seed', 'apply', file, '-o', 'ndjson', ...RETRIES]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parseNdjson<{ ref: string; action: string; id: string; status: string }>(r.stdout);
+    expect(rows.find((x) => x.ref === 'customers.alice')).toMatchObject({ action: 'update', status: 'updated', id: ids['customers.alice'] });
+    expect(rows.filter((x) => x.ref !== 'customers.alice').every((x) => x.status === 'skipped')).toBe(true);
+    expect(Object.fromEntries(rows.map((x) => [x.ref, x.id]))).toEqual(ids);
+    expect((await get('customers', ids['customers.alice']!)).address).toMatchObject({ city: 'Dallas', address_line1: '1 Main St' });
+    expect(await seedCounts(emu)).toEqual(before);
+  });
+
+  it('an account currency edited: plan says replace for it and what refers to it; apply without --replace exits 2 and changes nothing', async () => {
+    writeFileSync(file, stringify(editable('alice', 'Dallas', 'EUR')));
+    const plan = await pay(['seed', 'plan', file, '-o', 'ndjson']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const planned = parseNdjson<{ ref: string; action: string; detail: string }>(plan.stdout);
+    expect(planned.filter((x) => x.action !== 'skip').map((x) => [x.ref, x.action])).toEqual(REPLACED.map((ref) => [ref, 'replace']));
+    expect(planned.find((x) => x.ref === 'accounts.spare')!.detail).toBe(
+      `currency changed; an account has no update operation; the old ${ids['accounts.spare']}: closed if its balance is zero`,
+    );
+    expect(planned.find((x) => x.ref === 'cards.spare_card')!.detail).toMatch(/^account_id changed \(follows accounts\.spare\); .*terminated$/);
+
+    const stateBefore = readFileSync(state, 'utf8');
+    const countsBefore = await seedCounts(emu);
+    let r!: Awaited<ReturnType<typeof runPay>>;
+    const sent = await requestsDuring(emu, async () => {
+      r = await pay(['seed', 'apply', file, '--json', ...RETRIES]);
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    const err = (JSON.parse(r.stderr) as { error: { message: string; hint: string; replace: Array<{ ref: string; id: string; old: string }> } }).error;
+    expect(err.message).toBe(`3 entries changed in a way the API cannot update in place: ${REPLACED.join(', ')}; nothing was sent`);
+    expect(err.replace.map((x) => [x.ref, x.id, x.old])).toEqual([
+      ['accounts.spare', ids['accounts.spare'], 'closed if its balance is zero'],
+      ['cards.spare_card', ids['cards.spare_card'], 'terminated'],
+      ['payment_links.link', ids['payment_links.link'], 'disabled if still active'],
+    ]);
+    expect(err.hint).toContain('--replace');
+    const text = await pay(['seed', 'apply', file]);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/^error: 3 entries changed in a way the API cannot update in place: /);
+    expect(text.stderr).toContain(`  cards.spare_card: account_id changed (follows accounts.spare); a card has no update operation; the old ${ids['cards.spare_card']}: terminated`);
+    expect(sent).toBe(0);
+    expect(readFileSync(state, 'utf8')).toBe(stateBefore);
+    expect(await seedCounts(emu)).toEqual(countsBefore);
+  });
+
+  it('apply --replace: a new account, card and link; the old ones closed, terminated, disabled; the rest untouched', async () => {
+    const countsBefore = await seedCounts(emu);
+    const r = await pay(['seed', 'apply', file, '-o', 'ndjson', '--replace', ...RETRIES]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parseNdjson<{ ref: string; action: string; id: string; status: string; old_id?: string; old_status?: string }>(r.stdout);
+    const byRef = Object.fromEntries(rows.map((x) => [x.ref, x]));
+    for (const ref of REPLACED) {
+      expect(byRef[ref], ref).toMatchObject({ action: 'replace', status: 'replaced', old_id: ids[ref] });
+      expect(byRef[ref]!.id).not.toBe(ids[ref]);
+    }
+    expect(byRef['accounts.spare']!.old_status).toBe('closed');
+    expect(byRef['cards.spare_card']!.old_status).toBe('terminated');
+    expect(byRef['payment_links.link']!.old_status).toBe('disabled');
+    for (const x of rows.filter((x) => !REPLACED.includes(x.ref))) expect(x, x.ref).toMatchObject({ action: 'skip', status: 'skipped', id: ids[x.ref] });
+    expect(r.stderr).toMatch(/^seed: 0 created, 0 replayed, 0 updated, 3 replaced, \d+ skipped, 0 failed, 0 blocked$/m);
+    expect(r.stderr).toContain(`old ${ids['accounts.spare']} (accounts.spare): closed`);
+
+    const account = await get('accounts', byRef['accounts.spare']!.id);
+    expect(account).toMatchObject({ currency: 'EUR', status: 'active', customer_id: ids['customers.alice'], nickname: 'spare' });
+    expect(await get('accounts', ids['accounts.spare']!)).toMatchObject({ currency: 'USD', status: 'closed' });
+    expect(await get('cards', byRef['cards.spare_card']!.id)).toMatchObject({ account_id: account.id, status: 'active' });
+    expect(await get('cards', ids['cards.spare_card']!)).toMatchObject({ status: 'terminated' });
+    expect(await get('payment-links', byRef['payment_links.link']!.id)).toMatchObject({ description: `top up ${String(account.account_number)}`, status: 'active' });
+    expect(await get('payment-links', ids['payment_links.link']!)).toMatchObject({ status: 'disabled' });
+    expect(await seedCounts(emu)).toEqual({ ...countsBefore, account: countsBefore.account! + 1, card: countsBefore.card! + 1, payment_link: countsBefore.payment_link! + 1 });
+    ids = Object.fromEntries(rows.map((x) => [x.ref, x.id]));
+  });
+
+  it('apply again: nothing to do, no request sent', async () => {
+    const countsBefore = await seedCounts(emu);
+    let r!: Awaited<ReturnType<typeof runPay>>;
+    const sent = await requestsDuring(emu, async () => {
+      r = await pay(['seed', 'apply', file, '--json', ...RETRIES]);
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(ids);
+    expect(sent).toBe(0);
+    const plan = await pay(['seed', 'plan', file]);
+    expect(plan.stderr).toContain(`plan: 0 to create, 0 to update, 0 to replace, ${Object.keys(ids).length} already done`);
+    expect(await seedCounts(emu)).toEqual(countsBefore);
+  });
+
+  it('a replacement needs no state file to be found again, and a change back makes a new object, not the retired one', async () => {
+    const other = join(dir, 'edited-bob.yaml');
+    const otherState = `${other}.state.json`;
+    writeFileSync(other, stringify(editable('bob', 'Austin', 'USD')));
+    const first = await pay(['seed', 'apply', other, '--json', ...RETRIES]);
+    expect(first.code, first.stderr).toBe(0);
+    const original = JSON.parse(first.stdout) as Record<string, string>;
+    writeFileSync(other, stringify(editable('bob', 'Austin', 'EUR')));
+    const replaced = await pay(['seed', 'apply', other, '--json', '--replace', ...RETRIES]);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const now = JSON.parse(replaced.stdout) as Record<string, string>;
+    const counts = await seedCounts(emu);
+
+    // The state file is lost: every entry, replaced ones included, is found again by its keys.
+    rmSync(otherState);
+    const again = await pay(['seed', 'apply', other, '-o', 'ndjson', ...RETRIES]);
+    expect(again.code, again.stderr).toBe(0);
+    const rows = parseNdjson(again.stdout);
+    expect(rows.map((x) => x.status)).toEqual(refsOf(editable('bob', 'Austin', 'EUR')).map(() => 'replayed'));
+    expect(Object.fromEntries(rows.map((x) => [x.ref, x.id]))).toEqual(now);
+    expect(await seedCounts(emu)).toEqual(counts);
+
+    // Back to USD: the first account's key now holds a closed account; a new one is made.
+    writeFileSync(other, stringify(editable('bob', 'Austin', 'USD')));
+    const back = await pay(['seed', 'apply', other, '--json', '--replace', ...RETRIES]);
+    expect(back.code, back.stderr).toBe(0);
+    const backIds = JSON.parse(back.stdout) as Record<string, string>;
+    for (const ref of REPLACED) expect(new Set([original[ref], now[ref], backIds[ref]]).size, ref).toBe(3);
+    expect(await get('accounts', backIds['accounts.spare']!)).toMatchObject({ currency: 'USD', status: 'active' });
+    rmSync(otherState);
+    const lost = await pay(['seed', 'apply', other, '--json', ...RETRIES]);
+    expect(lost.code, lost.stderr).toBe(0);
+    expect(JSON.parse(lost.stdout)).toEqual(backIds);
   });
 });
 

@@ -1,18 +1,30 @@
-// pay seed apply|plan <file>: declarative test data that a re-run, a retry or a kill never duplicates.
+// pay seed apply|plan <file>: declarative test data that a re-run, a retry or a kill never duplicates,
+// and that an edited file changes (update in place, or with --replace a new object for the old).
 import type { Command } from 'commander';
-import { Printer, resolveOutput, type Column } from '../../io/output.js';
+import { Printer, resolveOutput, type Column, type OutputSettings } from '../../io/output.js';
 import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import { createFactory, type Factory } from '../../lib/factory.js';
 import { checkInt } from '../../lib/validate.js';
-import { apply as applySeed, plan as planSeed, readState, type Outcome } from '../../seed/apply.js';
-import { loadSeedFile } from '../../seed/file.js';
+import { apply as applySeed, plan as planSeed, readState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
+import { describe, type Change } from '../../seed/diff.js';
+import { loadSeedFile, type Entry, type Kind } from '../../seed/file.js';
+import { fateOfOld } from '../../seed/lifecycle.js';
 
-const COLUMNS: Column[] = [
+const APPLY_COLUMNS: Column[] = [
   { header: 'ENTRY', path: 'ref' },
+  { header: 'ACTION', path: 'action' },
   { header: 'ID', path: 'id' },
   { header: 'STATUS', path: 'status', kind: 'status' },
+  { header: 'OLD ID', path: 'old_id' },
+  { header: 'OLD STATUS', path: 'old_status', kind: 'status' },
   { header: 'ERROR', path: 'error' },
+];
+const PLAN_COLUMNS: Column[] = [
+  { header: 'ENTRY', path: 'ref' },
+  { header: 'ACTION', path: 'action' },
+  { header: 'ID', path: 'id' },
+  { header: 'DETAIL', path: 'detail' },
 ];
 
 function setup(command: Command, file: string) {
@@ -21,18 +33,23 @@ function setup(command: Command, file: string) {
   const s = f.settings();
   const statePath = typeof opts.state === 'string' ? opts.state : `${file}.state.json`;
   const tenant = s.tenant.value ?? 'default';
-  return { f, opts, s, statePath, tenant };
+  const readSeedState = () => readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value });
+  return { f, opts, s, statePath, tenant, readSeedState };
 }
 
 export async function apply(command: Command, file: string): Promise<void> {
-  const { f, opts, s, statePath, tenant } = setup(command, file);
+  const { f, opts, s, statePath, tenant, readSeedState } = setup(command, file);
   const concurrency = Number(opts.concurrency ?? 8);
   const problem = checkInt(1, 64)(String(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
+  const out = resolveOutput(command.opts(), f.io);
   const entries = await loadSeedFile(file);
-  if (opts.dryRun) return print(f, command, planSeed(entries, readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value })), 'plan');
+  const state = readSeedState();
+  const changes = planSeed(entries, state, f.env);
+  if (opts.dryRun) return printPlan(f, out, entries, changes, state, opts.replace === true);
+  if (!opts.replace) refuseReplacements(f, out, entries, changes);
   const client = await f.client();
-  const outcomes = await applySeed(entries, {
+  const { outcomes, retirements } = await applySeed(entries, {
     client,
     tenant,
     mode: s.mode.value,
@@ -40,38 +57,96 @@ export async function apply(command: Command, file: string): Promise<void> {
     env: f.env,
     concurrency,
     statePath,
+    replace: opts.replace === true,
     progress: progressBar(f.io, 'seed'),
   });
-  await print(f, command, outcomes, 'apply');
+  await printApply(f, out, outcomes, retirements);
 }
 
 export async function plan(command: Command, file: string): Promise<void> {
-  const { f, s, statePath, tenant } = setup(command, file);
+  const { f, readSeedState } = setup(command, file);
   const entries = await loadSeedFile(file);
-  await print(f, command, planSeed(entries, readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value })), 'plan');
+  const state = readSeedState();
+  await printPlan(f, resolveOutput(command.opts(), f.io), entries, planSeed(entries, state, f.env), state);
 }
 
-async function print(f: Factory, command: Command, outcomes: Outcome[], what: 'apply' | 'plan'): Promise<void> {
-  const out = resolveOutput(command.opts(), f.io);
-  if (out.format === 'json' && !out.fields) {
-    // JSON maps names to ids (what a CI job wants to read back); -o ndjson gives the full rows.
-    const map = Object.fromEntries(outcomes.map((o) => [o.ref, o.id ?? null]));
-    f.io.out(`${JSON.stringify(map, null, 2)}\n`);
-  } else {
-    const rows = what === 'plan' ? outcomes.map((o) => ({ ...o, status: o.status === 'created' ? 'create' : 'skip' })) : outcomes;
-    await new Printer(f.io, out, COLUMNS).printList(
-      (async function* () {
-        yield rows;
-      })(),
-      'entries',
-    );
+const kindOf = (entries: Entry[]) => {
+  const kinds = new Map(entries.map((e) => [e.ref, e.kind]));
+  return (ref: string): Kind => kinds.get(ref) ?? (ref.split('.')[0] as Kind);
+};
+
+/** Without --replace, an entry that cannot be updated in place stops the run before anything is sent. */
+function refuseReplacements(f: Factory, out: OutputSettings, entries: Entry[], changes: Change[]): void {
+  const replaces = changes.filter((c) => c.action === 'replace');
+  if (replaces.length === 0) return;
+  const kind = kindOf(entries);
+  const n = replaces.length === 1 ? '1 entry' : `${replaces.length} entries`;
+  const message = `${n} changed in a way the API cannot update in place: ${replaces.map((c) => c.ref).join(', ')}; nothing was sent`;
+  const hint = `run again with --replace to create ${replaces.length === 1 ? 'it' : 'them'} anew; the old objects would be: ${replaces
+    .map((c) => `${c.id} ${fateOfOld(kind(c.ref))}`)
+    .join('; ')}`;
+  const json = out.format === 'json' || out.format === 'ndjson';
+  if (!json) {
+    f.io.err(`error: ${message}\n`);
+    for (const c of replaces) f.io.err(`  ${c.ref}: ${describe(c, kind(c.ref))}\n`);
+    f.io.err(`hint: ${hint}\n`);
   }
+  throw new UsageError(message, {
+    hint,
+    quiet: !json,
+    details: { replace: replaces.map((c) => ({ ref: c.ref, id: c.id, fields: c.fields, follows: c.follows, reason: c.reason, old: fateOfOld(kind(c.ref)) })) },
+  });
+}
+
+async function printRows(f: Factory, out: OutputSettings, columns: Column[], rows: object[]): Promise<void> {
+  await new Printer(f.io, out, columns).printList(
+    (async function* () {
+      yield rows;
+    })(),
+    'entries',
+  );
+}
+
+/** JSON maps names to ids (what a CI job wants to read back); the rows (-o ndjson, --fields) carry the action. */
+function printIdMap(f: Factory, rows: Array<{ ref: string; id?: string | undefined }>): void {
+  f.io.out(`${JSON.stringify(Object.fromEntries(rows.map((o) => [o.ref, o.id ?? null])), null, 2)}\n`);
+}
+
+async function printPlan(f: Factory, out: OutputSettings, entries: Entry[], changes: Change[], state: StateFile, replace = false): Promise<void> {
+  const kind = kindOf(entries);
+  const rows = changes.map((c) => ({ ref: c.ref, action: c.action, status: c.action, ...(c.id ? { id: c.id } : {}), detail: describe(c, kind(c.ref)) }));
+  if (out.format === 'json' && !out.fields) printIdMap(f, rows);
+  else await printRows(f, out, PLAN_COLUMNS, rows);
+  const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
+  f.io.err(`plan: ${count('create')} to create, ${count('update')} to update, ${count('replace')} to replace, ${count('skip')} already done\n`);
+  if (count('replace') > 0) {
+    if (out.format === 'json' && !out.fields) for (const c of changes) if (c.action === 'replace') f.io.err(`  ${c.ref}: ${describe(c, kind(c.ref))}\n`);
+    if (!replace) f.io.err(`plan: apply replaces only with --replace\n`);
+  }
+  const pending = state.retire ?? [];
+  if (pending.length > 0) f.io.err(`plan: ${pending.length} replaced ${pending.length === 1 ? 'object is' : 'objects are'} still to be retired by apply: ${pending.map((r) => `${r.id} (${r.ref})`).join(', ')}\n`);
+  const inFile = new Set(entries.map((e) => e.ref));
+  const gone = Object.keys(state.entries).filter((ref) => !inFile.has(ref));
+  if (gone.length > 0) f.io.err(`plan: ${gone.length} ${gone.length === 1 ? 'entry' : 'entries'} of the state file no longer in the file, left as they are: ${gone.join(', ')}\n`);
+}
+
+async function printApply(f: Factory, out: OutputSettings, outcomes: Outcome[], retirements: Retirement[]): Promise<void> {
+  const rows: Array<Outcome & { old_status?: string }> = outcomes.map((o) => ({ ...o }));
+  for (const r of retirements) {
+    const row = rows.find((o) => o.ref === r.ref);
+    if (row && (row.old_id === undefined || row.old_id === r.id)) Object.assign(row, { old_id: r.id, old_status: r.status });
+  }
+  if (out.format === 'json' && !out.fields) printIdMap(f, rows);
+  else await printRows(f, out, APPLY_COLUMNS, rows);
   const count = (s: Outcome['status']) => outcomes.filter((o) => o.status === s).length;
-  if (what === 'plan') {
-    f.io.err(`plan: ${count('created')} to create, ${count('skipped')} already done\n`);
-    return;
+  f.io.err(
+    `seed: ${count('created')} created, ${count('replayed')} replayed, ${count('updated')} updated, ${count('replaced')} replaced, ` +
+      `${count('skipped')} skipped, ${count('failed')} failed, ${count('blocked')} blocked\n`,
+  );
+  for (const r of retirements) {
+    const what = r.status === 'kept' ? 'left behind' : r.status === 'pending' ? 'not retired yet' : r.status;
+    f.io.err(`  old ${r.id} (${r.ref}): ${what}${r.note ? `: ${r.note}` : ''}\n`);
   }
-  f.io.err(`seed: ${count('created')} created, ${count('replayed')} replayed, ${count('skipped')} skipped, ${count('failed')} failed, ${count('blocked')} blocked\n`);
   const failures = outcomes.filter((o) => o.status === 'failed');
   if (failures.length > 0) {
     for (const o of failures.slice(0, 10)) f.io.err(`  ${o.ref}: ${o.error}\n`);

@@ -1,0 +1,74 @@
+// What the API lets a seed do to an object it made, once the file's entry changes: update it in
+// place (only customers have an update operation), or retire the old one after a replacement
+// (close, terminate, disable, remove). Transfers, collections and FX trades are history: nothing
+// undoes them. test/unit/seed/lifecycle.test.ts checks this table against the contract.
+import { customerSchemas } from '../api/contract/schemas-customers.js';
+import type { Kind } from './file.js';
+
+export interface UpdateOp {
+  operationId: string;
+  path: (id: string) => string;
+  /** Top-level body fields the update accepts (each replaced whole). */
+  fields: readonly string[];
+}
+
+export interface RetireOp {
+  operationId: string;
+  method: 'POST' | 'DELETE';
+  path: (id: string) => string;
+  /** The status the old object ends in (also what a replayed, already-retired object shows). */
+  status: string;
+  /** When the API may refuse, in words for the plan. */
+  condition?: string;
+}
+
+const properties = (schema: string): string[] => Object.keys((customerSchemas[schema] as { properties?: object }).properties ?? {});
+
+export const UPDATES: Partial<Record<Kind, UpdateOp>> = {
+  customers: { operationId: 'updateCustomer', path: (id) => `customers/${id}`, fields: properties('CustomerUpdate') },
+};
+
+export const RETIRES: Partial<Record<Kind, RetireOp>> = {
+  accounts: { operationId: 'closeAccount', method: 'POST', path: (id) => `accounts/${id}/close`, status: 'closed', condition: 'if its balance is zero' },
+  external_accounts: { operationId: 'removeExternalAccount', method: 'DELETE', path: (id) => `external-accounts/${id}`, status: 'removed' },
+  cards: { operationId: 'terminateCard', method: 'POST', path: (id) => `cards/${id}/terminate`, status: 'terminated' },
+  payment_links: { operationId: 'disablePaymentLink', method: 'POST', path: (id) => `payment-links/${id}/disable`, status: 'disabled', condition: 'if still active' },
+};
+
+const HISTORY: Partial<Record<Kind, string>> = {
+  collections: 'a collection',
+  transfers: 'a transfer',
+  fx_trades: 'an FX trade',
+};
+
+const NOUN: Record<Kind, string> = {
+  customers: 'a customer',
+  accounts: 'an account',
+  external_accounts: 'an external account',
+  collections: 'a collection',
+  cards: 'a card',
+  wallets: 'a wallet',
+  payment_links: 'a payment link',
+  transfers: 'a transfer',
+  fx_trades: 'an FX trade',
+};
+
+export const noun = (kind: Kind): string => NOUN[kind];
+
+/** Why the old object of a replaced entry of this kind stays, when no operation retires it. */
+export function whyKept(kind: Kind): string {
+  return HISTORY[kind] ? `${HISTORY[kind]} is history: nothing undoes it` : `the API has no operation that retires ${NOUN[kind]}`;
+}
+
+/** What becomes of the old object when an entry of this kind is replaced, in words. */
+export function fateOfOld(kind: Kind): string {
+  const r = RETIRES[kind];
+  if (r) return `${r.status}${r.condition ? ` ${r.condition}` : ''}`;
+  return `left behind (${whyKept(kind)})`;
+}
+
+/** True for an object that a replacement retired (a replay that returns one must not be adopted). */
+export function isRetired(kind: Kind, object: Record<string, unknown>): boolean {
+  const r = RETIRES[kind];
+  return r !== undefined && object.status === r.status;
+}
