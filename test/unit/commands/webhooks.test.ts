@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkForwardUrl, startListener, type Listener } from '../../../src/commands/webhooks/listen.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
-import { sign } from '../../../src/webhooks/signature.js';
+import { sign, verify } from '../../../src/webhooks/signature.js';
 import { pay } from './harness.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -75,6 +75,34 @@ describe('webhooks verify', () => {
     const noFile = await pay(['webhooks', 'verify', '--payload', '/nonexistent/body.json', '--secret', SECRET, '--id', EVT, '--timestamp', ts, '--signature', 'v1,x']);
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toMatch(/cannot read the file \(no such file\)/);
+  });
+});
+
+describe('signature: only the signature as signed passes', () => {
+  const ts = 1_800_000_000;
+  const good = sign(SECRET, EVT, ts, BODY);
+  const check = (signature: string) => verify(SECRET, { 'webhook-id': EVT, 'webhook-timestamp': String(ts), 'webhook-signature': signature }, BODY, ts);
+  // Node's base64 decoder reads all of these as the same 32 bytes; they were accepted (found by
+  // test/reliability/webhooks.test.ts).
+  const value = good.slice(3);
+  const last = value.length - 2; // 32 bytes: 43 characters and one "="; the 43rd has 2 unused bits
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const unusedBits = value.slice(0, last) + B64[B64.indexOf(value[last]!) ^ 1]! + value.slice(last + 1);
+  it.each([
+    ['the unused bits of the last character changed', `v1,${unusedBits}`],
+    ['no padding', `v1,${value.replace(/=$/, '')}`],
+    ['extra padding', `v1,${value}=`],
+    ['a character outside the alphabet inside', `v1,${value.slice(0, 10)}!${value.slice(10)}`],
+    ['the URL-safe alphabet', `v1,${value.replace(/\+/g, '-').replace(/\//g, '_')}${/[+/]/.test(value) ? '' : '!'}`],
+    ['more after a second comma', `${good},x`],
+  ])('refuses the signature with %s', (_name, signature) => {
+    expect(Buffer.from(signature.slice(3), 'base64').subarray(0, 32).equals(Buffer.from(value, 'base64'))).toBe(true);
+    expect(check(signature)).toEqual({ ok: false, reason: 'no signature matches' });
+  });
+
+  it('accepts the signature among others, space-separated or as Node joins repeated header lines', () => {
+    const other = sign(OTHER, EVT, ts, BODY);
+    for (const list of [`${other} ${good}`, `${good} ${other}`, `${other}, ${good}`, `${good}, ${other}`, `  ${good}  `]) expect(check(list)).toMatchObject({ ok: true });
   });
 });
 
