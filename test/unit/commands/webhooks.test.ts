@@ -185,6 +185,34 @@ describe('webhooks listen', () => {
     expect(io.stdoutText()).toMatch(/ evt_0123456789abcdefghijklmn transfer\.completed\n$/);
   });
 
+  it('copies of a delivery arriving while the first is being forwarded are replays: forwarded and accepted once', async () => {
+    // Found by test/reliability/webhooks.test.ts: all four were forwarded and answered 200.
+    const got: string[] = [];
+    let answer = 503;
+    const target = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['webhook-id']));
+        setTimeout(() => res.writeHead(answer).end(), 100);
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    servers.push(target);
+    const port = (target.address() as { port: number }).port;
+    const io = bufferIOStreams();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: new URL(`http://127.0.0.1:${port}/hooks`) });
+    const ts = now();
+    // The target fails: one forward, the copies refused meanwhile; the id stays free for a retry.
+    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([400, 400, 400, 503]);
+    expect(got).toEqual([EVT]);
+    answer = 204;
+    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+    expect(got).toEqual([EVT, EVT]);
+    expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
+    expect(io.stderrText().split('\n').filter((l) => /replayed webhook-id \(the first delivery is still being forwarded\)/.test(l))).toHaveLength(6);
+    expect((await deliver(listener.url, { ts })).status).toBe(400);
+  });
+
   it('forwards only to https or loopback http', () => {
     expect(checkForwardUrl('https://hooks.example.com/x').hostname).toBe('hooks.example.com');
     expect(checkForwardUrl('http://localhost:3000/x').port).toBe('3000');
