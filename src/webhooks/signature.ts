@@ -31,8 +31,8 @@ export type VerifyResult = { ok: true; id: string; timestamp: number } | { ok: f
 
 /**
  * Checks a delivery. Header names are case-insensitive. Any one of the space-separated `v1,`
- * signatures may match; each is compared in constant time. Timestamps more than 5 minutes
- * away from now (either way) are refused.
+ * signatures may match (each exactly as `sign` spells it: canonical base64); each is compared
+ * in constant time. Timestamps more than 5 minutes away from now (either way) are refused.
  */
 export function verify(
   secret: string,
@@ -61,10 +61,17 @@ export function verify(
     return { ok: false, reason: (err as Error).message };
   }
   let match = false;
-  for (const part of sigs.split(' ')) {
-    const [version, value] = part.split(',', 2);
-    if (version !== 'v1' || !value) continue;
+  // Space-separated; ", " too, which is how Node joins repeated webhook-signature header lines.
+  for (const part of sigs.trim().split(/,?\s+/)) {
+    const comma = part.indexOf(',');
+    const version = part.slice(0, comma);
+    const value = part.slice(comma + 1);
+    if (comma < 0 || version !== 'v1' || !value) continue;
     const given = Buffer.from(value, 'base64');
+    // Only the canonical spelling: Node's decoder skips characters outside the alphabet, takes
+    // the URL-safe one too and ignores the unused bits of the last character, so other strings
+    // decode to the same bytes. A signature changed in any way must not pass.
+    if (given.toString('base64') !== value) continue;
     // Constant time: compare every candidate fully, never stop early.
     if (given.length === expected.length && timingSafeEqual(given, expected)) match = true;
   }

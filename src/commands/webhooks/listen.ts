@@ -81,6 +81,8 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
   /** webhook-id → its timestamp, kept while a replay could still pass the time check. */
   const seen = new Map<string, number>();
+  /** webhook-ids being forwarded now: a copy arriving meanwhile is a replay too. */
+  const inFlight = new Set<string>();
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       opts.io.err(`error: ${(err as Error).message}\n`);
@@ -102,12 +104,17 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     if (!result.ok) return reject(result.reason);
     for (const [k, ts] of seen) if (Math.abs(t - ts) > TOLERANCE_SECONDS * 2) seen.delete(k);
     if (seen.has(result.id)) return reject('replayed webhook-id (already accepted)');
+    if (inFlight.has(result.id)) return reject('replayed webhook-id (the first delivery is still being forwarded)');
     const event = parseEvent(body);
     if (opts.forwardTo) {
-      const status = await forward(opts.forwardTo, req, body).catch((err: unknown) => {
-        opts.io.err(`${stamp()} forward of ${printable(result.id)} to ${opts.forwardTo!.toString()} failed: ${(err as Error).message}\n`);
-        return undefined;
-      });
+      // Held from here to the answer: the await below lets other deliveries in.
+      inFlight.add(result.id);
+      const status = await forward(opts.forwardTo, req, body)
+        .catch((err: unknown) => {
+          opts.io.err(`${stamp()} forward of ${printable(result.id)} to ${opts.forwardTo!.toString()} failed: ${(err as Error).message}\n`);
+          return undefined;
+        })
+        .finally(() => inFlight.delete(result.id));
       if (status === undefined) return reply(res, 502, { error: 'forward failed' });
       if (status < 200 || status > 299) {
         opts.io.err(`${stamp()} forward of ${printable(result.id)} answered ${status}\n`);

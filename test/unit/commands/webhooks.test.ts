@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkForwardUrl, startListener, type Listener } from '../../../src/commands/webhooks/listen.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
-import { sign } from '../../../src/webhooks/signature.js';
+import { sign, verify } from '../../../src/webhooks/signature.js';
 import { pay } from './harness.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -75,6 +75,34 @@ describe('webhooks verify', () => {
     const noFile = await pay(['webhooks', 'verify', '--payload', '/nonexistent/body.json', '--secret', SECRET, '--id', EVT, '--timestamp', ts, '--signature', 'v1,x']);
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toMatch(/cannot read the file \(no such file\)/);
+  });
+});
+
+describe('signature: only the signature as signed passes', () => {
+  const ts = 1_800_000_000;
+  const good = sign(SECRET, EVT, ts, BODY);
+  const check = (signature: string) => verify(SECRET, { 'webhook-id': EVT, 'webhook-timestamp': String(ts), 'webhook-signature': signature }, BODY, ts);
+  // Node's base64 decoder reads all of these as the same 32 bytes; they were accepted (found by
+  // test/reliability/webhooks.test.ts).
+  const value = good.slice(3);
+  const last = value.length - 2; // 32 bytes: 43 characters and one "="; the 43rd has 2 unused bits
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const unusedBits = value.slice(0, last) + B64[B64.indexOf(value[last]!) ^ 1]! + value.slice(last + 1);
+  it.each([
+    ['the unused bits of the last character changed', `v1,${unusedBits}`],
+    ['no padding', `v1,${value.replace(/=$/, '')}`],
+    ['extra padding', `v1,${value}=`],
+    ['a character outside the alphabet inside', `v1,${value.slice(0, 10)}!${value.slice(10)}`],
+    ['the URL-safe alphabet', `v1,${value.replace(/\+/g, '-').replace(/\//g, '_')}${/[+/]/.test(value) ? '' : '!'}`],
+    ['more after a second comma', `${good},x`],
+  ])('refuses the signature with %s', (_name, signature) => {
+    expect(Buffer.from(signature.slice(3), 'base64').subarray(0, 32).equals(Buffer.from(value, 'base64'))).toBe(true);
+    expect(check(signature)).toEqual({ ok: false, reason: 'no signature matches' });
+  });
+
+  it('accepts the signature among others, space-separated or as Node joins repeated header lines', () => {
+    const other = sign(OTHER, EVT, ts, BODY);
+    for (const list of [`${other} ${good}`, `${good} ${other}`, `${other}, ${good}`, `${good}, ${other}`, `  ${good}  `]) expect(check(list)).toMatchObject({ ok: true });
   });
 });
 
@@ -155,6 +183,34 @@ describe('webhooks listen', () => {
     expect(got[1]!.headers['webhook-id']).toBe(EVT);
     expect(got[1]!.headers['webhook-signature']).toBe(sign(SECRET, EVT, ts, BODY));
     expect(io.stdoutText()).toMatch(/ evt_0123456789abcdefghijklmn transfer\.completed\n$/);
+  });
+
+  it('copies of a delivery arriving while the first is being forwarded are replays: forwarded and accepted once', async () => {
+    // Found by test/reliability/webhooks.test.ts: all four were forwarded and answered 200.
+    const got: string[] = [];
+    let answer = 503;
+    const target = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['webhook-id']));
+        setTimeout(() => res.writeHead(answer).end(), 100);
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    servers.push(target);
+    const port = (target.address() as { port: number }).port;
+    const io = bufferIOStreams();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: new URL(`http://127.0.0.1:${port}/hooks`) });
+    const ts = now();
+    // The target fails: one forward, the copies refused meanwhile; the id stays free for a retry.
+    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([400, 400, 400, 503]);
+    expect(got).toEqual([EVT]);
+    answer = 204;
+    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+    expect(got).toEqual([EVT, EVT]);
+    expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
+    expect(io.stderrText().split('\n').filter((l) => /replayed webhook-id \(the first delivery is still being forwarded\)/.test(l))).toHaveLength(6);
+    expect((await deliver(listener.url, { ts })).status).toBe(400);
   });
 
   it('forwards only to https or loopback http', () => {
