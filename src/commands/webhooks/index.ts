@@ -112,8 +112,10 @@ export const webhooks: GroupSpec = {
       name: 'listen',
       summary: 'Receive deliveries locally: verify each one, print it, optionally forward it',
       description:
-        'Starts an HTTP receiver. Each POST is verified with the webhook secret; invalid signatures, stale timestamps and ' +
-        'replayed webhook-ids get 400 and a line on stderr. Accepted events print one line on stdout (<time> <event id> <type>), ' +
+        'Starts an HTTP receiver. Each POST is verified with the webhook secret; invalid signatures and stale timestamps get 400 ' +
+        'and a line on stderr. Each webhook-id is accepted once: a copy of an accepted one (a replay, a retry, a resend) is ' +
+        'acknowledged with 200 but neither printed nor forwarded again; a copy arriving while the first is being forwarded gets 409. ' +
+        'Accepted events print one line on stdout (<time> <event id> <type>), ' +
         'or the event as one JSON line with --json.\n' +
         '--forward-to relays the raw body and headers (https://, or http:// to loopback) and answers the sender with the forward\'s status. ' +
         'Ctrl-C stops it (exit 0).',

@@ -103,8 +103,19 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     const result = verify(opts.secret, req.headers, body, t);
     if (!result.ok) return reject(result.reason);
     for (const [k, ts] of seen) if (Math.abs(t - ts) > TOLERANCE_SECONDS * 2) seen.delete(k);
-    if (seen.has(result.id)) return reject('replayed webhook-id (already accepted)');
-    if (inFlight.has(result.id)) return reject('replayed webhook-id (the first delivery is still being forwarded)');
+    // A webhook-id is accepted once (Standard Webhooks: it is the message's idempotency key). A
+    // copy of an accepted one (a replay, a sender's retry after a lost answer, a resend) is not
+    // forwarded or printed again, but acknowledged with 200 so the sender stops retrying and
+    // records the event as delivered, which it was. A copy arriving while the first is being
+    // forwarded gets 409: the sender retries, and gets through if that forward failed.
+    if (seen.has(result.id)) {
+      opts.io.err(`${stamp()} duplicate ${printable(result.id)}: replayed webhook-id, already accepted; acknowledged, not forwarded again\n`);
+      return reply(res, 200, { received: true, duplicate: true });
+    }
+    if (inFlight.has(result.id)) {
+      opts.io.err(`${stamp()} rejected ${printable(result.id)}: replayed webhook-id (the first delivery is still being forwarded)\n`);
+      return reply(res, 409, { error: 'replayed webhook-id: the first delivery is still being forwarded' }, { 'retry-after': '1' });
+    }
     const event = parseEvent(body);
     if (opts.forwardTo) {
       // Held from here to the answer: the await below lets other deliveries in.

@@ -148,15 +148,16 @@ describe('pay webhooks listen as the receiver', () => {
     expect(ok(await w.pay(['webhooks', 'list', '--type', 'wallet.created', '--no-header', '--fields', 'delivery.status,delivery.attempts']))).toBe('delivered\t2\n');
   });
 
-  it('a resend of an event the listener already accepted is refused there as a replay (documented: 400)', async () => {
+  it('a resend of an event the listener already accepted is acknowledged there as a duplicate: delivered, not printed again', async () => {
     const lines = printed().length;
     json(await w.pay(['webhooks', 'resend', ids.evAccount!, '--json']));
     const e = await until(async () => {
       const x = await event(ids.evAccount!);
       return x.attempts.length >= 2 ? x : undefined;
     }, 5000, 'the second attempt');
-    expect(e.attempts[1]).toMatchObject({ response_code: 400, url: hookUrl });
-    expect(err).toContain(`rejected ${ids.evAccount}: replayed webhook-id (already accepted)\n`);
+    expect(e.attempts[1]).toMatchObject({ response_code: 200, url: hookUrl });
+    expect(e.delivery.status).toBe('delivered');
+    expect(err).toContain(`duplicate ${ids.evAccount}: replayed webhook-id, already accepted; acknowledged, not forwarded again\n`);
     expect(printed()).toHaveLength(lines);
   });
 

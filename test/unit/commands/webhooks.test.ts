@@ -127,18 +127,19 @@ describe('webhooks listen', () => {
     return { status: res.status, body: await res.text() };
   }
 
-  it('accepts a signed delivery once, prints it, and rejects bad, stale and replayed ones with 400', async () => {
+  it('accepts a signed delivery once, prints it, acknowledges a replay without printing it, rejects bad and stale ones with 400', async () => {
     const io = bufferIOStreams();
     listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io });
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect((await deliver(listener.url)).status).toBe(200);
     expect(io.stdoutText()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z ${EVT} transfer\\.completed\\n$`));
-    expect((await deliver(listener.url)).status).toBe(400);
+    const replay = await deliver(listener.url);
+    expect(replay).toEqual({ status: 200, body: '{"received":true,"duplicate":true}' });
     expect((await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', secret: OTHER })).status).toBe(400);
     expect((await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', ts: now() - 3600 })).status).toBe(400);
     const err = io.stderrText().split('\n').filter(Boolean);
     expect(err).toHaveLength(3);
-    expect(err[0]).toMatch(new RegExp(`rejected ${EVT}: replayed webhook-id`));
+    expect(err[0]).toMatch(new RegExp(`duplicate ${EVT}: replayed webhook-id, already accepted; acknowledged, not forwarded again`));
     expect(err[1]).toMatch(/rejected evt_abcdefghijklmn0123456789: no signature matches/);
     expect(err[2]).toMatch(/timestamp is too old/);
     expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
@@ -203,14 +204,16 @@ describe('webhooks listen', () => {
     listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: new URL(`http://127.0.0.1:${port}/hooks`) });
     const ts = now();
     // The target fails: one forward, the copies refused meanwhile; the id stays free for a retry.
-    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([400, 400, 400, 503]);
+    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([409, 409, 409, 503]);
     expect(got).toEqual([EVT]);
     answer = 204;
-    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
     expect(got).toEqual([EVT, EVT]);
     expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
     expect(io.stderrText().split('\n').filter((l) => /replayed webhook-id \(the first delivery is still being forwarded\)/.test(l))).toHaveLength(6);
-    expect((await deliver(listener.url, { ts })).status).toBe(400);
+    // After it was accepted: acknowledged, not forwarded again.
+    expect((await deliver(listener.url, { ts })).status).toBe(200);
+    expect(got).toEqual([EVT, EVT]);
   });
 
   it('forwards only to https or loopback http', () => {
