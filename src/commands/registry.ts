@@ -63,7 +63,8 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
     const dflt = f.default !== undefined ? ` (default: ${f.default})` : '';
     const opt = new Option(f.flags, f.description + listed + dflt + (f.required || f.pathParam ? ' (required)' : ''));
     if (strict) opt.choices(f.choices!);
-    if (f.repeatable) opt.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    // previous is false after the output options' --no-header on a verb with its own --header.
+    if (f.repeatable) opt.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? (previous as string[]) : []), value]);
     cmd.addOption(opt);
   }
   addWriteOptions(cmd, verb);

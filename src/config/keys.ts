@@ -31,8 +31,9 @@ export function publicKeyProblem(key: string, mode: Mode): string | undefined {
 
 /** Refuses a public key used as the secret key, and a key whose prefix shows the other mode. */
 export function checkSecretKey(key: string, mode: Mode, where: string): void {
-  if (/[\s\u0000-\u001f\u007f]/.test(key) || key.length > 512) {
-    throw new AuthError(`the API key from ${where} is malformed (it contains spaces or control characters)`);
+  // Keys are printable ASCII; anything else cannot even go in a header (undici refuses it).
+  if (/[^\x21-\x7e]/.test(key) || key.length > 512) {
+    throw new AuthError(`the API key from ${where} is malformed (it contains spaces, control characters or characters outside ASCII)`);
   }
   if (isPublicKey(key)) {
     throw new AuthError(`the key from ${where} is a public key (${maskKey(key)}); API calls need the secret key`, {

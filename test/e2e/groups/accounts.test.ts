@@ -36,10 +36,9 @@ describe('pay accounts', () => {
   });
 
   it('create off a terminal: one tsv record', async () => {
-    const [e, s] = await Promise.all([
-      w.pay(['accounts', 'create', '--customer', cus, '--currency', 'EUR', '--type', 'savings']),
-      w.pay(['accounts', 'create', '--customer', other, '--currency', 'JPY']),
-    ]);
+    // One after the other: the list test below expects the JPY account to be the newer one.
+    const e = await w.pay(['accounts', 'create', '--customer', cus, '--currency', 'EUR', '--type', 'savings']);
+    const s = await w.pay(['accounts', 'create', '--customer', other, '--currency', 'JPY']);
     const r = tsv(e);
     expect(r.header).toEqual(['id', 'object', 'livemode', 'created_at', 'updated_at', 'customer_id', 'currency', 'type', 'nickname', 'status', 'account_number', 'balance.available', 'balance.pending', 'balance.currency']);
     expect(r.rows[0]).toMatchObject({ customer_id: cus, currency: 'EUR', type: 'savings', nickname: '', status: 'active', 'balance.available': '0.00', 'balance.currency': 'EUR' });

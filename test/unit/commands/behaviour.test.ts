@@ -84,6 +84,25 @@ describe('live mode confirmation', () => {
   });
 });
 
+describe('found by the reliability suite (fuzz-cli, full counts)', () => {
+  it('an API key outside printable ASCII is refused before sending (undici refused the header, and pay retried it 4 times and printed a stack with --debug)', async () => {
+    for (const key of ['sk_test_馧Ąxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'sk_test_caf\u00e9xxxxxxxxxxxxxxxxxxxxxxxxxxx', '馧Ą']) {
+      const r = await pay(['features', 'list', `--api-key=${key}`, '--debug']);
+      expect(r.code).toBe(3);
+      expect(r.requests).toEqual([]);
+      expect(r.stderr).toMatch(/the API key from --api-key is malformed \(it contains spaces, control characters or characters outside ASCII\)/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('webhooks verify --no-header then --header: no internal error ("previous is not iterable")', async () => {
+    const r = await pay(['webhooks', 'verify', '--payload', '-', '--secret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '--no-header', '--header', 'webhook-id: evt_1', '--id', 'evt_1', '--timestamp', '1', '--signature', 'v1,AAAA'], { stdin: '{}' });
+    expect(r.stderr).not.toMatch(/unexpected/);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^invalid: timestamp is too old/);
+  });
+});
+
 describe('API validation errors name the flag to fix', () => {
   const problem = (errors: Array<{ field: string; message: string }>) => () => ({
     status: 422,
