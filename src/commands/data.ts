@@ -24,7 +24,7 @@ export async function readData(spec: string, io: IOStreams): Promise<Record<stri
   } else {
     text = spec;
   }
-  if (Buffer.byteLength(text) > MAX_DATA_BYTES) throw new UsageError(`${from}: larger than 1 MiB`);
+  checkDataSize(text, from);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -35,6 +35,11 @@ export async function readData(spec: string, io: IOStreams): Promise<Record<stri
     throw new UsageError(`${from} must be a JSON object ({...})`);
   }
   return value as Record<string, unknown>;
+}
+
+/** --data text over 1 MiB is refused (bulk rows are --data too: src/commands/bulk.ts). */
+export function checkDataSize(text: string, from = '--data'): void {
+  if (Buffer.byteLength(text) > MAX_DATA_BYTES) throw new UsageError(`${from}: larger than 1 MiB`);
 }
 
 export async function readStream(stream: NodeJS.ReadableStream, max = MAX_DATA_BYTES): Promise<string> {

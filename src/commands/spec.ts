@@ -153,7 +153,15 @@ export const OUTPUT_FLAGS = {
   noHeader: '--no-header',
 } as const;
 
+// Called per flag per row by bulk creates (values.ts); its inputs are the specs' flag strings.
+const camelNames = new Map<string, string>();
+
 export function camel(flag: string): string {
-  const long = /--([a-z0-9-]+)/.exec(flag)?.[1] ?? flag;
-  return long.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  let name = camelNames.get(flag);
+  if (name === undefined) {
+    const long = /--([a-z0-9-]+)/.exec(flag)?.[1] ?? flag;
+    name = long.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    camelNames.set(flag, name);
+  }
+  return name;
 }

@@ -101,6 +101,19 @@ export async function buildBody(
   argValue?: string,
 ): Promise<Record<string, unknown>> {
   const body = typeof opts.data === 'string' ? await readData(opts.data, f.io) : {};
+  return fillBody(verb, opts, body, argValue);
+}
+
+/**
+ * buildBody after --data is read: `body` is the parsed --data object (or {}); the flags go over
+ * it, then defaults, then every --data value is checked. Mutates and returns `body`.
+ */
+export function fillBody(
+  verb: VerbSpec,
+  opts: Record<string, unknown>,
+  body: Record<string, unknown>,
+  argValue?: string,
+): Record<string, unknown> {
   for (const flag of verb.flags ?? []) {
     if (!flag.field) continue;
     const raw = opts[camel(flag.flags)];

@@ -28,16 +28,48 @@ export function checkKey(value: string | string[] | undefined): string {
   return value;
 }
 
-/** JSON with object keys sorted, so equal bodies compare equal whatever their key order. */
+// JSON.stringify of object keys, which repeat from body to body (bounded: any key can come in,
+// so short keys only, and at most 1000 of them).
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(k: string): string {
+  if (k.length > 64) return JSON.stringify(k);
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size >= 1000) quotedKeys.clear();
+    quotedKeys.set(k, q);
+  }
+  return q;
+}
+
+/**
+ * JSON with object keys sorted, so equal bodies compare equal whatever their key order. Its
+ * output is part of every stored fingerprint (journals keep them): it must never change. Loops
+ * rather than map/filter/join, as it runs for every POST.
+ */
 export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) s += ',';
+      s += canonicalJson(v[i]) ?? ''; // as join() writes an undefined element
+    }
+    return `${s}]`;
+  }
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
+    const keys = Object.keys(o).sort();
+    let s = '{';
+    let first = true;
+    for (const k of keys) {
+      const x = o[k];
+      if (x === undefined) continue;
+      if (!first) s += ',';
+      first = false;
+      s += `${quotedKey(k)}:${canonicalJson(x)}`;
+    }
+    return `${s}}`;
   }
   return JSON.stringify(v);
 }

@@ -1,8 +1,23 @@
 // Dotted paths (`address.country`, `balance.available`) for --fields.
 
+// Split dotted paths, by path: bulk creates look up each flag's field per row.
+const splitPaths = new Map<string, string[]>();
+
+function partsOf(path: string): string[] {
+  let parts = splitPaths.get(path);
+  if (parts === undefined) {
+    parts = path.split('.');
+    if (splitPaths.size >= 1000) splitPaths.clear();
+    splitPaths.set(path, parts);
+  }
+  return parts;
+}
+
 export function getPath(obj: unknown, path: string): unknown {
+  // Most paths have no dot: skip the split.
+  if (!path.includes('.')) return obj === null || typeof obj !== 'object' ? undefined : (obj as Record<string, unknown>)[path];
   let cur: unknown = obj;
-  for (const part of path.split('.')) {
+  for (const part of partsOf(path)) {
     if (cur === null || typeof cur !== 'object') return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }

@@ -22,10 +22,13 @@ export function isCalendarDate(v: string): boolean {
 }
 
 export function checkBirthDate(now: Date = new Date()): Check {
-  return (v) => {
-    if (!isCalendarDate(v)) return 'must be a real date as YYYY-MM-DD, e.g. 1990-04-21';
-    return v > now.toISOString().slice(0, 10) ? 'must not be in the future' : undefined;
-  };
+  return (v) => birthDateProblem(v, () => now.toISOString().slice(0, 10));
+}
+
+/** checkBirthDate's rule, with today (YYYY-MM-DD, UTC) asked for only when `v` is a real date. */
+export function birthDateProblem(v: string, today: () => string): string | undefined {
+  if (!isCalendarDate(v)) return 'must be a real date as YYYY-MM-DD, e.g. 1990-04-21';
+  return v > today() ? 'must not be in the future' : undefined;
 }
 
 export const checkCountry: Check = (v) =>

@@ -32,9 +32,10 @@ function cleanEnv(extra = {}) {
 /** `pay emulator start --port 0`: URL, tenant and sandbox secret key from its stderr banner. */
 function startEmulator() {
   return new Promise((resolve, reject) => {
+    const configDir = mkdtempSync(join(tmpdir(), 'pay-bench-txn-emu-'));
     const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--settle-after', '86400000'], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: cleanEnv({ PAY_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pay-bench-txn-emu-')) }),
+      env: cleanEnv({ PAY_CONFIG_DIR: configDir }),
     });
     let err = '';
     const timer = setTimeout(() => {
@@ -60,7 +61,10 @@ function startEmulator() {
         stop: () =>
           new Promise((done) => {
             child.removeAllListeners('exit');
-            child.once('exit', done);
+            child.once('exit', () => {
+              rmSync(configDir, { recursive: true, force: true });
+              done();
+            });
             child.kill('SIGTERM');
           }),
       });

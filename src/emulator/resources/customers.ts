@@ -1,5 +1,5 @@
 // Customers (the seed-fixed body) and features.
-import { checkBirthDate, checkEmail, checkPhone, checkState } from '../../lib/validate.js';
+import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../lib/validate.js';
 import type { App } from '../app.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
@@ -31,9 +31,28 @@ export const copyAddress = (a: Address): Address => ({
   ...(a.state !== undefined ? { state: a.state } : {}),
 });
 
+const DAY_MS = 86_400_000;
+
+/** new Date(ms).toISOString().slice(0, 10), converted again only when the UTC day changes. */
+function utcDays(): (ms: number) => string {
+  let start = NaN;
+  let day = '';
+  return (ms) => {
+    if (!(ms >= start && ms < start + DAY_MS)) {
+      day = new Date(ms).toISOString().slice(0, 10);
+      start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+    }
+    return day;
+  };
+}
+
 function customerShape(app: App, required: boolean): Shape {
   const f = required ? req : opt;
-  const birthDate = (v: string) => checkBirthDate(new Date(app.clock.now()))(v);
+  const today = utcDays();
+  const birthDate = (v: string) => {
+    const ms = app.clock.now();
+    return birthDateProblem(v, () => today(ms));
+  };
   return {
     first_name: f(str()),
     last_name: f(str()),
