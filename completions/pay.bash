@@ -162,7 +162,7 @@ _pay_flags() {
     'fx trades') _pay_r='--account --json -o --output --fields --no-header --limit --all -h --help' ;;
     'transactions list') _pay_r='--account --wallet --from --to --type --status --json -o --output --fields --no-header --limit --all -h --help' ;;
     'webhooks list') _pay_r='--type --status --json -o --output --fields --no-header --limit --all -h --help' ;;
-    'webhooks verify') _pay_r='--payload --secret --header --id --timestamp --signature --json -o --output --fields --no-header -h --help' ;;
+    'webhooks verify') _pay_r='--payload --secret --header --id --timestamp --signature --json -o --output --fields -h --help' ;;
     'webhooks listen') _pay_r='--port --host --forward-to --secret --json -o --output --fields --no-header -h --help' ;;
     'login') _pay_r='--with-key --public-key --webhook-secret-stdin --set-current -h --help' ;;
     'profiles remove') _pay_r='-y --yes -h --help' ;;

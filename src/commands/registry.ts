@@ -14,8 +14,10 @@ export function addOutputOptions(cmd: Command, list: boolean): Command {
   cmd
     .option(OUTPUT_FLAGS.json, 'print JSON (same as -o json)')
     .addOption(new Option(OUTPUT_FLAGS.output, 'output format').choices(['table', 'tsv', 'json', 'ndjson']))
-    .option(OUTPUT_FLAGS.fields, 'comma-separated fields to show (dotted paths, e.g. id,address.country)')
-    .option(OUTPUT_FLAGS.noHeader, 'tsv: omit the header line');
+    .option(OUTPUT_FLAGS.fields, 'comma-separated fields to show (dotted paths, e.g. id,address.country)');
+  // A command with a --header of its own (webhooks verify) gets no --no-header: commander would
+  // read it as the negation of that --header and drop the headers given before it.
+  if (!cmd.options.some((o) => o.long === '--header')) cmd.option(OUTPUT_FLAGS.noHeader, 'tsv: omit the header line');
   if (list) {
     cmd
       .option('--limit <n>', 'how many items (1-1000; with --all, the page size)')
@@ -63,7 +65,6 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
     const dflt = f.default !== undefined ? ` (default: ${f.default})` : '';
     const opt = new Option(f.flags, f.description + listed + dflt + (f.required || f.pathParam ? ' (required)' : ''));
     if (strict) opt.choices(f.choices!);
-    // previous is false after the output options' --no-header on a verb with its own --header.
     if (f.repeatable) opt.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? (previous as string[]) : []), value]);
     cmd.addOption(opt);
   }

@@ -95,11 +95,17 @@ describe('found by the reliability suite (fuzz-cli, full counts)', () => {
     }
   });
 
-  it('webhooks verify --no-header then --header: no internal error ("previous is not iterable")', async () => {
-    const r = await pay(['webhooks', 'verify', '--payload', '-', '--secret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '--no-header', '--header', 'webhook-id: evt_1', '--id', 'evt_1', '--timestamp', '1', '--signature', 'v1,AAAA'], { stdin: '{}' });
-    expect(r.stderr).not.toMatch(/unexpected/);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^invalid: timestamp is too old/);
+  it('webhooks verify has no --no-header (its own --header would be negated by it): a usage error, not an internal one', async () => {
+    const args = ['webhooks', 'verify', '--payload', '-', '--secret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '--header', 'webhook-id: evt_1', '--id', 'evt_1', '--timestamp', '1', '--signature', 'v1,AAAA'];
+    for (const at of [4, args.length]) {
+      const r = await pay([...args.slice(0, at), '--no-header', ...args.slice(at)], { stdin: '{}' });
+      expect(r.stderr).not.toMatch(/unexpected/);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/unknown option '--no-header'/);
+    }
+    const ok = await pay(args, { stdin: '{}' });
+    expect(ok.code).toBe(1);
+    expect(ok.stderr).toMatch(/^invalid: timestamp is too old/);
   });
 });
 
