@@ -5,7 +5,7 @@ import { randomDigits } from '../ids.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Card, Customer, Rec, Route } from '../types.js';
-import { change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
 import { addressRule, checkAddress, copyAddress } from './customers.js';
 
 const STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
@@ -38,11 +38,7 @@ function activate(app: App, id: string, now: number): void {
 
 export function cardRoutes(app: App): Route[] {
   app.store.index('card', (c: Card) => [`customer_id=${c.customer_id}`, `account_id=${c.account_id}`]);
-  app.due.register('card', (id, now) => activate(app, id, now));
-  app.scanners.set('card', (rec) => {
-    const c = rec.obj as Card;
-    if (c.status === 'inactive') app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'card', c.id);
-  });
+  scheduled<Card>(app, 'card', 'card', activate, (c) => (c.status === 'inactive' ? Date.parse(c.created_at) + app.settleAfterMs : undefined));
 
   const routes: Route[] = [
     {

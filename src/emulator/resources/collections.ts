@@ -8,7 +8,7 @@ import { exponent, toMinor } from '../money.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Collection, Customer, Rec, Route } from '../types.js';
-import { change, created, FIAT, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { change, created, FIAT, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
 import { currencyMismatch, isMagic13 } from './transfers.js';
 
 const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
@@ -39,11 +39,7 @@ function settle(app: App, id: string, now: number): void {
 
 export function collectionRoutes(app: App): Route[] {
   app.store.index('collection', (c: Collection) => [`account_id=${c.account_id}`]);
-  app.due.register('collection', (id, now) => settle(app, id, now));
-  app.scanners.set('collection', (rec) => {
-    const c = rec.obj as Collection;
-    if (c.status === 'pending') app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'collection', c.id);
-  });
+  scheduled<Collection>(app, 'collection', 'collection', settle, (c) => (c.status === 'pending' ? Date.parse(c.created_at) + app.settleAfterMs : undefined));
 
   return [
     {

@@ -63,3 +63,17 @@ export const qTime: QueryCheck = checkDateOrTime;
 export function timeBound(v: string): string {
   return new Date(isCalendarDate(v) ? `${v}T00:00:00.000Z` : v).toISOString();
 }
+
+/**
+ * A kind whose records change by themselves later (settle, activate, expire): registers the due
+ * job, and the scanner that re-arms it for every record after a restart. `dueAt` says when a
+ * record is due (emulator ms), or undefined when it is not waiting.
+ */
+export function scheduled<T extends Base>(app: App, kind: Kind, job: string, run: (app: App, id: string, now: number) => void, dueAt: (obj: T) => number | undefined): void {
+  app.due.register(job, (id, now) => run(app, id, now));
+  app.scanners.set(kind, (rec) => {
+    const obj = rec.obj as T;
+    const at = dueAt(obj);
+    if (at !== undefined) app.due.push(at, job, obj.id);
+  });
+}

@@ -7,7 +7,7 @@ import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, dateTime, id, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Customer, PaymentLink, Rec, Route, Wallet } from '../types.js';
-import { ASSETS, change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { ASSETS, change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
 import { currencyMismatch } from './transfers.js';
 
 const NETWORKS: Record<string, readonly string[]> = { BTC: ['bitcoin'], ETH: ['ethereum'], USDC: ['ethereum', 'polygon'], USDT: ['ethereum', 'tron'] };
@@ -71,11 +71,7 @@ export function payLink(app: App, id: string): Rec<PaymentLink> {
 export function cryptoRoutes(app: App): Route[] {
   app.store.index('wallet', (w: Wallet) => [`customer_id=${w.customer_id}`, `asset=${w.asset}`]);
   app.store.index('payment_link', (l: PaymentLink) => [`wallet_id=${l.wallet_id}`]);
-  app.due.register('payment_link', (id, now) => expire(app, id, now));
-  app.scanners.set('payment_link', (rec) => {
-    const l = rec.obj as PaymentLink;
-    if (l.status === 'active' && l.expires_at) app.due.push(Date.parse(l.expires_at), 'payment_link', l.id);
-  });
+  scheduled<PaymentLink>(app, 'payment_link', 'payment_link', expire, (l) => (l.status === 'active' && l.expires_at ? Date.parse(l.expires_at) : undefined));
 
   return [
     {

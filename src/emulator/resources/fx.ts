@@ -8,7 +8,7 @@ import { ceilDiv, exponent, fromMinor, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, id, oneOf, opt, orThrow, precision, req } from '../validation.js';
 import type { Account, FxQuote, FxTrade, Rec, Route } from '../types.js';
-import { created, FIAT, load, ok, okJson, okRaw, pageOf, qId } from './common.js';
+import { created, FIAT, load, ok, okJson, okRaw, pageOf, qId, scheduled } from './common.js';
 import { currencyMismatch, insufficient } from './transfers.js';
 
 export const QUOTE_TTL_MS = 60_000;
@@ -80,11 +80,7 @@ const isFiat = (v: unknown): v is string => typeof v === 'string' && (FIAT as re
 
 export function fxRoutes(app: App): Route[] {
   app.store.index('fx_trade', (t: FxTrade) => [`account_id=${t.source_account_id}`, `account_id=${t.target_account_id}`]);
-  app.due.register('fx_quote', (id, now) => expire(app, id, now));
-  app.scanners.set('fx_quote', (rec) => {
-    const q = rec.obj as FxQuote;
-    if (q.status === 'open') app.due.push(Date.parse(q.expires_at), 'fx_quote', q.id);
-  });
+  scheduled<FxQuote>(app, 'fx_quote', 'fx_quote', expire, (q) => (q.status === 'open' ? Date.parse(q.expires_at) : undefined));
   const currencyList = (v: string) => (v.split(',').every((c) => isFiat(c)) ? undefined : `must be a comma-separated list of: ${FIAT.join(', ')}`);
 
   return [

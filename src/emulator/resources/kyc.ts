@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str, type Shape } from '../validation.js';
 import type { Ctx, Customer, KycDocument, KycVerification, Rec, Route } from '../types.js';
-import { created, load, ok, touch } from './common.js';
+import { created, load, ok, scheduled, touch } from './common.js';
 
 const LEVELS = ['basic', 'enhanced'] as const;
 const DOC_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
@@ -108,11 +108,7 @@ const successor = (customerId: unknown): string =>
 
 export function kycRoutes(app: App): Route[] {
   app.store.index('kyc_verification', (v: KycVerification) => [`customer_id=${v.customer_id}`]);
-  app.due.register('kyc', (id, now) => decide(app, id, now));
-  app.scanners.set('kyc_verification', (rec) => {
-    const v = rec.obj as KycVerification;
-    if (v.status === 'in_review' && v.submitted_at) app.due.push(Date.parse(v.submitted_at) + app.settleAfterMs, 'kyc', v.id);
-  });
+  scheduled<KycVerification>(app, 'kyc_verification', 'kyc', decide, (v) => (v.status === 'in_review' && v.submitted_at ? Date.parse(v.submitted_at) + app.settleAfterMs : undefined));
 
   const customerOf = (ctx: Ctx, idValue: unknown) => load<Customer>(ctx, 'customer', 'cus_', typeof idValue === 'string' ? idValue : undefined, 'customer');
   const getCurrent = (ctx: Ctx) => {

@@ -8,7 +8,7 @@ import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, oneOf, opt, orThrow, precision, req, str, id as idRule } from '../validation.js';
 import type { Account, ExternalAccount, Rec, Route, Transfer } from '../types.js';
-import { change, created, emptyOk, FIAT, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { change, created, emptyOk, FIAT, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
 
 const shape = {
   source_account_id: req(idRule('acc_')),
@@ -60,11 +60,7 @@ function settle(app: App, id: string, now: number): void {
 
 export function transferRoutes(app: App): Route[] {
   app.store.index('transfer', (t: Transfer) => [`account_id=${t.source_account_id}`, ...(t.destination_type === 'account' ? [`account_id=${t.destination_id}`] : [])]);
-  app.due.register('transfer', (id, now) => settle(app, id, now));
-  app.scanners.set('transfer', (rec) => {
-    const t = rec.obj as Transfer;
-    if (t.status === 'pending') app.due.push(Date.parse(t.created_at) + app.settleAfterMs, 'transfer', t.id);
-  });
+  scheduled<Transfer>(app, 'transfer', 'transfer', settle, (t) => (t.status === 'pending' ? Date.parse(t.created_at) + app.settleAfterMs : undefined));
 
   return [
     {
