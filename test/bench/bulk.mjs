@@ -11,8 +11,8 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
+import { BIN, cleanEnv, spawnEmulator } from './emulator-process.mjs';
 
-const BIN = new URL('../../bin/pay.js', import.meta.url).pathname;
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 20_000);
 const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 3);
@@ -34,50 +34,16 @@ function customer(i) {
   };
 }
 
-/** Starts `pay emulator start --port 0` and reads its URL, tenant and sandbox secret from the banner. */
-function startEmulator() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], env: cleanEnv() });
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the emulator did not start: ${err}`));
-    }, 15_000);
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      err += d;
-      const url = /listening on (http:\/\/\S+)/.exec(err)?.[1];
-      const tenant = /tenant id\s+(\S+)/.exec(err)?.[1];
-      const key = /sandbox secret key\s+(\S+)/.exec(err)?.[1];
-      if (url && tenant && key && err.includes('Ctrl-C')) {
-        clearTimeout(timer);
-        child.stderr.removeAllListeners('data');
-        child.stderr.resume();
-        resolve({
-          url,
-          baseUrl: `${url}/v1/`,
-          tenant,
-          key,
-          async count() {
-            const r = await request(`${url}/__emulator/stats`);
-            return (await r.body.json()).objects.customer ?? 0;
-          },
-          stop: () =>
-            new Promise((done) => {
-              child.once('exit', done);
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the emulator exited (${code}): ${err}`)));
-  });
+/** The emulator, and how many customers it holds. */
+async function startEmulator() {
+  const emu = await spawnEmulator();
+  emu.count = async () => {
+    const r = await request(`${emu.url}/__emulator/stats`);
+    return (await r.body.json()).objects.customer ?? 0;
+  };
+  return emu;
 }
 
-function cleanEnv(extra = {}) {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PAY_') && k !== 'CI') env[k] = v;
-  return { ...env, NO_COLOR: '1', ...extra };
-}
 
 /** Peak RSS of a pid so far (kB), from /proc. */
 function vmHWM(pid) {

@@ -22,55 +22,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { BIN, cleanEnv, spawnEmulator, stopper } from './emulator-process.mjs';
 
-const BIN = new URL('../../bin/pay.js', import.meta.url).pathname;
 const CONCURRENCY = 64;
 const SECONDS = Number(process.env.BENCH_EMU_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_EMU_ROUNDS ?? 3);
 const WARMUP_MS = 1500;
 const TARGETS = { GET: 0.5, POST: 0.35 };
 
-function cleanEnv(extra = {}) {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PAY_') && k !== 'CI' && k !== 'FORCE_COLOR') env[k] = v;
-  return { ...env, NO_COLOR: '1', ...extra };
-}
-
-const stopper = (child) => () =>
-  new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.removeAllListeners('exit');
-    child.once('exit', done);
-    child.kill('SIGTERM');
-  });
-
-/** `pay emulator start --port 0 --data-dir <dir>`: URL, tenant and sandbox secret key from its stderr banner. */
-function startEmulator(dataDir, configDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--data-dir', dataDir], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: cleanEnv({ PAY_CONFIG_DIR: configDir }),
-    });
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the emulator did not start: ${err}`));
-    }, 15_000);
-    child.once('exit', (code) => reject(new Error(`the emulator exited (${code}): ${err}`)));
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      err += d;
-      const url = /listening on (http:\/\/\S+)/.exec(err)?.[1];
-      const tenant = /tenant id\s+(\S+)/.exec(err)?.[1];
-      const key = /sandbox secret key\s+(\S+)/.exec(err)?.[1];
-      if (!(url && tenant && key && err.includes('Ctrl-C'))) return;
-      clearTimeout(timer);
-      child.stderr.removeAllListeners('data');
-      child.stderr.resume();
-      child.removeAllListeners('exit');
-      resolve({ url, tenant, key, pid: child.pid, stop: stopper(child) });
-    });
-  });
-}
+const startEmulator = (dataDir) => spawnEmulator(['--data-dir', dataDir]);
 
 // The bare server: node:http defaults (keep-alive on), one fixed JSON body for every request; a
 // body, when there is one, is read to its end first (as the emulator must before answering).
@@ -171,7 +131,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'pay-bench-emu-'));
-  const emu = await startEmulator(join(dir, 'data'), join(dir, 'config'));
+  const emu = await startEmulator(join(dir, 'data'));
   const emuPool = new Pool(emu.url, { connections: CONCURRENCY, pipelining: 1, keepAliveTimeout: 30_000 });
   let bare;
   let barePool;

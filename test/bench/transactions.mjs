@@ -15,62 +15,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
+import { BIN, cleanEnv, spawnEmulator } from './emulator-process.mjs';
 
-const BIN = new URL('../../bin/pay.js', import.meta.url).pathname;
 const SIZES = [Number(process.env.BENCH_TXN_SMALL ?? 10_000), Number(process.env.BENCH_TXN_LARGE ?? 100_000)];
 const CONCURRENCY = 64;
 const RSS_TARGET_MB = 120;
 const RATIO_TARGET = 1.15;
 const TIME = '/usr/bin/time';
 
-function cleanEnv(extra = {}) {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PAY_') && k !== 'CI' && k !== 'FORCE_COLOR') env[k] = v;
-  return { ...env, NO_COLOR: '1', ...extra };
-}
-
-/** `pay emulator start --port 0`: URL, tenant and sandbox secret key from its stderr banner. */
-function startEmulator() {
-  return new Promise((resolve, reject) => {
-    const configDir = mkdtempSync(join(tmpdir(), 'pay-bench-txn-emu-'));
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--settle-after', '86400000'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: cleanEnv({ PAY_CONFIG_DIR: configDir }),
-    });
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the emulator did not start: ${err}`));
-    }, 15_000);
-    child.once('exit', (code) => reject(new Error(`the emulator exited (${code}): ${err}`)));
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      err += d;
-      const url = /listening on (http:\/\/\S+)/.exec(err)?.[1];
-      const tenant = /tenant id\s+(\S+)/.exec(err)?.[1];
-      const key = /sandbox secret key\s+(\S+)/.exec(err)?.[1];
-      if (!(url && tenant && key && err.includes('Ctrl-C'))) return;
-      clearTimeout(timer);
-      child.stderr.removeAllListeners('data');
-      child.stderr.resume();
-      resolve({
-        url,
-        baseUrl: `${url}/v1/`,
-        tenant,
-        key,
-        pid: child.pid,
-        stop: () =>
-          new Promise((done) => {
-            child.removeAllListeners('exit');
-            child.once('exit', () => {
-              rmSync(configDir, { recursive: true, force: true });
-              done();
-            });
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
+const startEmulator = () => spawnEmulator(['--settle-after', '86400000']);
 
 /** POSTs `n` bodies from `make(i)` with CONCURRENCY requests in flight; throws on any non-201. */
 async function post(emu, agent, path, n, make) {
