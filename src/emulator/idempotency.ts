@@ -2,7 +2,7 @@
 // tenant (an API key is one mode here, so: mode + tenant), kept 24 hours of emulator time.
 // A request's fingerprint is its method, path and canonical JSON body. Only responses with
 // status < 500 are stored, in the same journal line as the mutation they describe.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ApiProblem } from './problems.js';
 
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -75,7 +75,8 @@ export function canonicalJson(v: unknown): string {
 }
 
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('base64url').slice(0, 32);
+  // One-shot hash (no Hash object per POST); same digest as createHash().update().digest().
+  return hash('sha256', `${method} ${path}\n${canonicalJson(body)}`, 'base64url').slice(0, 32);
 }
 
 const op = (key: string, v: Stored): string => `{"i":${JSON.stringify(key)},"f":"${v.f}","s":${v.s},"t":${v.t},"j":${v.b}}`;
