@@ -12,7 +12,7 @@ import { Journal, type Op } from './journal.js';
 import { Ledger } from './ledger.js';
 import { allRoutes } from './resources/index.js';
 import { Router } from './router.js';
-import { putOp, Store } from './store.js';
+import { json, putOp, Store } from './store.js';
 import type { Base, Kind, Mode, Rec, Route, Tx } from './types.js';
 
 /** A request as received (every request outside the admin routes, also rejected ones). */
@@ -83,7 +83,14 @@ export class App {
 
   private apply(op: Op): void {
     if ('p' in op) this.store.apply(op.p as Kind, op.s, op.o as unknown as Base, op.x);
-    else if ('i' in op) this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: JSON.stringify(op.j) });
+    else if ('i' in op) {
+      if ('r' in op) {
+        // The body is the record's JSON as of this op (journaled as a reference by idempotency.ts).
+        const rec = this.store.byId.get(op.r);
+        if (!rec) throw new Error(`a stored response refers to ${op.r}, which is not there`);
+        this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: json(rec), r: rec });
+      } else this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: JSON.stringify(op.j) });
+    }
     else if ('c' in op) this.clock.setOffset(op.c);
   }
 
