@@ -27,7 +27,8 @@ import { join } from 'node:path';
 
 /** A put of a record, a stored idempotent response (body as JSON in `j`, or a record's JSON by id in `r`), or the clock offset. */
 export type Op =
-  | { p: string; s: string; o: Record<string, unknown>; x?: Record<string, unknown> }
+  /** `d`: o.data.object is the object of record `d` at this point of the journal (an event about it). */
+  | { p: string; s: string; o: Record<string, unknown>; x?: Record<string, unknown>; d?: string }
   | { i: string; f: string; s: number; t: number; j: unknown }
   /** A stored idempotent response whose body is the JSON of record `r` at that point of the journal. */
   | { i: string; f: string; s: number; t: number; r: string }

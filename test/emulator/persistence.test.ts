@@ -138,20 +138,31 @@ describe('stored idempotent responses on disk', () => {
     expect([a.status, b.status]).toEqual([201, 201]);
     const journal = readFileSync(join(dir, 'journal-0.jsonl'), 'utf8');
     expect(journal).toContain(`"r":"${JSON.parse(a.text).id}"`);
+    // The customer.created events refer to their customer ("d") rather than repeating it.
+    expect(journal).toContain(`"data":{},"delivery":`);
+    expect(journal).toContain(`"d":"${JSON.parse(b.text).id}"`);
+    const eventsBefore = (await api('GET', 'webhooks/events?limit=100')).body;
     await stop(emu);
 
     emu = await boot(dir);
     api = client(emu);
     expect(await raw('ref-a', 1)).toEqual({ ...a, replayed: 'true' });
+    expect((await api('GET', 'webhooks/events?limit=100')).body).toEqual(eventsBefore);
     // b changes; its stored 201 must still replay the body as it was.
     expect((await api('PATCH', `customers/${JSON.parse(b.text).id}`, { first_name: 'Changed' })).status).toBe(200);
     expect((await admin(emu, 'POST', 'compact')).status).toBe(200);
     const snapshot = readFileSync(join(dir, 'snapshot-1.jsonl'), 'utf8');
     expect(snapshot).toContain(`"r":"${JSON.parse(a.text).id}"`);
     expect(snapshot).toContain(`"j":${b.text}`);
+    // b's customer.created event keeps b as it was when created: in full in the snapshot.
+    expect(snapshot).toContain(`"data":{"object":${b.text}}`);
+    expect(snapshot).toContain(`"d":"${JSON.parse(a.text).id}"`);
+    const eventsAfter = (await client(emu)('GET', 'webhooks/events?limit=100')).body;
+    expect(eventsAfter.data.filter((e: { type: string }) => e.type === 'customer.created')).toEqual(eventsBefore.data);
     await stop(emu);
 
     emu = await boot(dir);
+    expect((await client(emu)('GET', 'webhooks/events?limit=100')).body).toEqual(eventsAfter);
     expect(await raw('ref-a', 1)).toEqual({ ...a, replayed: 'true' });
     expect(await raw('ref-b', 2)).toEqual({ ...b, replayed: 'true' });
     await stop(emu);
