@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Auth, loadIdentity, type Identity } from './auth.js';
 import { Clock, iso } from './clock.js';
 import { DueQueue } from './due.js';
-import { Events } from './events.js';
+import { eventOp, Events } from './events.js';
 import { Faults } from './faults.js';
 import { Idempotency } from './idempotency.js';
 import { IdGen } from './ids.js';
@@ -12,8 +12,8 @@ import { Journal, type Op } from './journal.js';
 import { Ledger } from './ledger.js';
 import { allRoutes } from './resources/index.js';
 import { Router } from './router.js';
-import { putOp, Store } from './store.js';
-import type { Base, Kind, Mode, Rec, Route, Tx } from './types.js';
+import { json, putOp, Store } from './store.js';
+import type { Base, Kind, Mode, Rec, Route, Tx, WebhookEvent } from './types.js';
 
 /** A request as received (every request outside the admin routes, also rejected ones). */
 export interface ReceivedRequest {
@@ -82,14 +82,29 @@ export class App {
   }
 
   private apply(op: Op): void {
-    if ('p' in op) this.store.apply(op.p as Kind, op.s, op.o as unknown as Base, op.x);
-    else if ('i' in op) this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: JSON.stringify(op.j) });
+    if ('p' in op) {
+      if (op.d !== undefined) {
+        // An event whose data.object was journaled as a reference (events.ts eventOp).
+        const rec = this.store.byId.get(op.d);
+        if (!rec) throw new Error(`an event refers to ${op.d}, which is not there`);
+        (op.o.data as { object: unknown }).object = rec.obj;
+      }
+      this.store.apply(op.p as Kind, op.s, op.o as unknown as Base, op.x);
+    }
+    else if ('i' in op) {
+      if ('r' in op) {
+        // The body is the record's JSON as of this op (journaled as a reference by idempotency.ts).
+        const rec = this.store.byId.get(op.r);
+        if (!rec) throw new Error(`a stored response refers to ${op.r}, which is not there`);
+        this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: json(rec), r: rec });
+      } else this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: JSON.stringify(op.j) });
+    }
     else if ('c' in op) this.clock.setOffset(op.c);
   }
 
   private *snapshot(): Iterable<string> {
     yield `{"c":${this.clock.offset}}`;
-    for (const rec of this.store.every()) yield putOp(rec);
+    for (const rec of this.store.every()) yield (rec.kind === 'event' && eventOp(this.store, rec as Rec<WebhookEvent>)) || putOp(rec);
     this.idem.sweep(this.clock.now());
     yield* this.idem.ops();
   }

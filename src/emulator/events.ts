@@ -7,7 +7,7 @@
 import { signedHeaders } from '../webhooks/signature.js';
 import type { App } from './app.js';
 import { iso } from './clock.js';
-import { json } from './store.js';
+import type { Store } from './store.js';
 import type { DeliveryAttempt, Json, Mode, Rec, Tx, WebhookEvent } from './types.js';
 
 export const RETRY_DELAYS_S = [5, 30, 120, 600];
@@ -48,13 +48,15 @@ export class Events {
     const event = this.app.create<WebhookEvent>(scope, 'evt_', 'event', { type, data: { object }, delivery }, false);
     if (url) delivery.next_attempt_at = event.created_at;
     if (this.app.store.persist) {
-      // Journaled by hand, reusing the object's cached JSON; not kept in memory afterwards
-      // (events are read rarely; most are never read at all).
-      const objectJson = isRec(subject) ? json(subject) : JSON.stringify(subject);
-      const serialized =
-        `{"id":"${event.id}","object":"event","livemode":${event.livemode},"created_at":"${event.created_at}","type":"${type}",` +
-        `"data":{"object":${objectJson}},"delivery":${JSON.stringify(delivery)}}`;
-      this.app.store.put(tx, 'event', scope, event, undefined, serialized).json = undefined;
+      // Journaled by hand, its JSON not kept in memory (events are read rarely; most are never
+      // read at all). About a record as it is now (the usual case): data.object is journaled as a
+      // reference to it, the record being in the journal already; else in full.
+      const rec = this.app.store.put(undefined, 'event', scope, event);
+      tx.ops.push(
+        (isRec(subject) && eventOp(this.app.store, rec)) ||
+          `{"p":"event","s":${JSON.stringify(scope)},"o":{"id":"${event.id}","object":"event","livemode":${event.livemode},"created_at":"${event.created_at}","type":"${type}",` +
+            `"data":{"object":${JSON.stringify(subject)}},"delivery":${JSON.stringify(delivery)}}}`,
+      );
     } else this.app.store.put(tx, 'event', scope, event);
     if (url) tx.after.push(() => this.enqueue(event.id));
   }
@@ -158,6 +160,26 @@ export class Events {
     this.abort.abort();
     this.clear();
   }
+}
+
+/**
+ * The journal op of an event whose data.object is a record's object as that record stands (the
+ * same object, not a copy): written with `"data":{}` and `"d":<the record's id>`, the replay
+ * filling data.object in from the record (app.ts). Undefined for any other event.
+ */
+export function eventOp(store: Store, rec: Rec<WebhookEvent>): string | undefined {
+  const e = rec.obj;
+  const object = e.data.object as { id?: unknown } | null;
+  if (object === null || typeof object !== 'object' || typeof object.id !== 'string') return undefined;
+  // The fields written below, and no others (id, object, livemode, created_at, type, data, delivery).
+  if (Object.keys(e).length !== 7) return undefined;
+  const subject = store.byId.get(object.id);
+  if (!subject || subject.obj !== object || subject.id === rec.id) return undefined;
+  const x = rec.x === undefined ? '' : `,"x":${JSON.stringify(rec.x)}`;
+  return (
+    `{"p":"event","s":${JSON.stringify(rec.scope)},"o":{"id":"${e.id}","object":"event","livemode":${e.livemode},"created_at":"${e.created_at}","type":${JSON.stringify(e.type)},` +
+    `"data":{},"delivery":${JSON.stringify(e.delivery)}},"d":"${subject.id}"${x}}`
+  );
 }
 
 function describe(err: unknown): string {

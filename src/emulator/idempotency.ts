@@ -2,8 +2,9 @@
 // tenant (an API key is one mode here, so: mode + tenant), kept 24 hours of emulator time.
 // A request's fingerprint is its method, path and canonical JSON body. Only responses with
 // status < 500 are stored, in the same journal line as the mutation they describe.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ApiProblem } from './problems.js';
+import type { Rec } from './types.js';
 
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_RE = /^[\x20-\x7e]{1,255}$/;
@@ -16,6 +17,8 @@ export interface Stored {
   b: string;
   /** When it was stored (emulator ms). */
   t: number;
+  /** The record whose JSON `b` was when stored: while it still is, the journal refers to the record instead of repeating it. */
+  r?: Rec | undefined;
 }
 
 export function checkKey(value: string | string[] | undefined): string {
@@ -75,10 +78,15 @@ export function canonicalJson(v: unknown): string {
 }
 
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('base64url').slice(0, 32);
+  // One-shot hash (no Hash object per POST); same digest as createHash().update().digest().
+  return hash('sha256', `${method} ${path}\n${canonicalJson(body)}`, 'base64url').slice(0, 32);
 }
 
-const op = (key: string, v: Stored): string => `{"i":${JSON.stringify(key)},"f":"${v.f}","s":${v.s},"t":${v.t},"j":${v.b}}`;
+// The body is most often the JSON of a record put in the same journal line (a create's 201):
+// then only the record's id is written (`r`; the replay takes the record's JSON at that point).
+// A snapshot does the same while the record is unchanged; otherwise the body itself (`j`).
+const op = (key: string, v: Stored): string =>
+  `{"i":${JSON.stringify(key)},"f":"${v.f}","s":${v.s},"t":${v.t},${v.r !== undefined && v.r.json === v.b ? `"r":"${v.r.id}"` : `"j":${v.b}`}}`;
 
 export class Idempotency {
   private readonly done = new Map<string, Stored>();

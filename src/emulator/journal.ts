@@ -8,10 +8,12 @@
 // On start the journal is replayed (a torn last line is dropped and cut off). When it grows past
 // 64 MiB and twice the last snapshot, the state is compacted into a snapshot (written to a temp
 // file, fsynced, renamed) and a new journal generation starts (amortized: compaction never
-// writes more than the journal did).
+// writes more than the journal did). The automatic compaction fsyncs its snapshot in the thread
+// pool, not in the event loop; what is journaled meanwhile is also written to the new journal.
 import {
   closeSync,
   fdatasync,
+  fsync,
   fsyncSync,
   ftruncateSync,
   mkdirSync,
@@ -25,10 +27,13 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 
-/** A put of a record, a stored idempotent response (body as JSON in `j`), or the clock offset. */
+/** A put of a record, a stored idempotent response (body as JSON in `j`, or a record's JSON by id in `r`), or the clock offset. */
 export type Op =
-  | { p: string; s: string; o: Record<string, unknown>; x?: Record<string, unknown> }
+  /** `d`: o.data.object is the object of record `d` at this point of the journal (an event about it). */
+  | { p: string; s: string; o: Record<string, unknown>; x?: Record<string, unknown>; d?: string }
   | { i: string; f: string; s: number; t: number; j: unknown }
+  /** A stored idempotent response whose body is the JSON of record `r` at that point of the journal. */
+  | { i: string; f: string; s: number; t: number; r: string }
   | { c: number };
 
 interface Waiter {
@@ -56,11 +61,17 @@ export class Journal {
   private idle: Array<() => void> = [];
   private compactWanted = false;
   private snapshotBytes = 0;
+  /** A background compaction: its snapshot is being written; `tail` collects what is journaled meanwhile. */
+  private bg: { gen: number; tmp: string; tail: Buffer[]; written: number; ready: boolean; done: Promise<void>; finish: () => void } | undefined;
   /** Every op describing the whole current state (for compaction). */
   snapshotOps: (() => Iterable<string>) | undefined;
   readonly stats = { commits: 0, writes: 0, bytes: 0 };
 
-  constructor(readonly dir: string | undefined) {}
+  /** `compactAt`: the journal size from which it compacts (smaller in tests). */
+  constructor(
+    readonly dir: string | undefined,
+    private readonly compactAt = COMPACT_AT,
+  ) {}
 
   get enabled(): boolean {
     return this.dir !== undefined;
@@ -117,6 +128,7 @@ export class Journal {
       for (const w of waiters) w.reject(err as Error);
       return;
     }
+    this.bg?.tail.push(data);
     this.bytes += data.length;
     this.stats.writes++;
     this.stats.bytes += data.length;
@@ -124,28 +136,127 @@ export class Journal {
     fdatasync(fd, (err) => {
       for (const w of waiters) err ? w.reject(err) : w.resolve();
       if (--this.syncing === 0) {
-        if (this.compactWanted) this.tryCompact();
+        if (this.bg?.ready) this.finishBackground();
+        else if (this.compactWanted) this.tryCompact();
         for (const f of this.idle.splice(0)) f();
       }
     });
-    if (this.tooBig()) {
+    if (this.bg === undefined && this.tooBig()) {
       this.compactWanted = true;
       if (this.syncing === 0) this.tryCompact();
     }
   }
 
   private tooBig(): boolean {
-    return this.bytes > COMPACT_AT && this.bytes > 2 * this.snapshotBytes;
+    return this.bytes > this.compactAt && this.bytes > 2 * this.snapshotBytes;
   }
 
-  /** Compacts when no sync is in flight on the current file; a failure leaves the journal as it is (retried later). */
+  /** Starts a background compaction; a failure leaves the journal as it is (retried later). */
   private tryCompact(): void {
     this.compactWanted = false;
     try {
-      this.compact();
+      this.startBackground();
     } catch {
       this.compactWanted = this.tooBig();
     }
+  }
+
+  /**
+   * Compaction off the hot path: the snapshot's lines are made now (the state at this instant),
+   * written and fsynced to the temp file by the thread pool while commits go on into the current
+   * journal (and are kept in `tail`). Once it is synced and no fdatasync is in flight, the new
+   * generation's journal is written with the tail and synced, and the snapshot renamed into
+   * place: the same files, in the same order of steps, as compact().
+   */
+  private startBackground(): void {
+    const dir = this.dir;
+    if (!dir || this.fd === undefined || !this.snapshotOps || this.bg) return;
+    const gen = this.gen + 1;
+    const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
+    // Written now (page cache) in lines of OPS_PER_SNAPSHOT_LINE ops, as compact() does; only
+    // the fsync goes to the thread pool.
+    const fd = openSync(tmp, 'w', 0o600);
+    let written: number;
+    try {
+      written = this.writeSnapshot(fd);
+    } catch (err) {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+    let finish!: () => void;
+    const done = new Promise<void>((r) => (finish = r));
+    const bg = { gen, tmp, tail: [] as Buffer[], written, ready: false, done, finish };
+    this.bg = bg;
+    fsync(fd, (err) => {
+      try {
+        closeSync(fd);
+      } catch {
+        // reported by fsync, if at all
+      }
+      if (this.bg !== bg) return;
+      if (err) return this.failBackground(bg);
+      bg.ready = true;
+      if (this.syncing === 0) this.finishBackground();
+    });
+  }
+
+  private failBackground(bg: NonNullable<Journal['bg']>): void {
+    rmSync(bg.tmp, { force: true });
+    if (this.bg === bg) this.bg = undefined;
+    this.compactWanted = this.tooBig();
+    bg.finish();
+  }
+
+  /** Switches to the new generation (no fdatasync in flight on the current journal). */
+  private finishBackground(): void {
+    const bg = this.bg;
+    const dir = this.dir;
+    if (!bg || !dir || this.fd === undefined) return;
+    const nextJournal = join(dir, `journal-${bg.gen}.jsonl`);
+    const tail = Buffer.concat(bg.tail);
+    let next: number | undefined;
+    try {
+      next = openSync(nextJournal, 'w', 0o600);
+      writeAllSync(next, tail);
+      fsyncSync(next);
+      renameSync(bg.tmp, join(dir, `snapshot-${bg.gen}.jsonl`));
+      syncDir(dir);
+    } catch {
+      if (next !== undefined) closeSync(next);
+      rmSync(nextJournal, { force: true });
+      this.failBackground(bg);
+      return;
+    }
+    closeSync(this.fd);
+    this.fd = next;
+    rmSync(join(dir, `journal-${this.gen}.jsonl`), { force: true });
+    rmSync(join(dir, `snapshot-${this.gen}.jsonl`), { force: true });
+    this.gen = bg.gen;
+    this.bytes = tail.length;
+    this.snapshotBytes = bg.written;
+    this.bg = undefined;
+    bg.finish();
+    if (this.tooBig()) this.compactWanted = true;
+  }
+
+  /** Writes every op of the current state to `fd`, OPS_PER_SNAPSHOT_LINE per line; returns the bytes written. */
+  private writeSnapshot(fd: number): number {
+    let written = 0;
+    let batch: string[] = [];
+    const flushBatch = (): void => {
+      if (batch.length === 0) return;
+      const buf = Buffer.from(`{"ops":[${batch.join(',')}]}\n`);
+      writeAllSync(fd, buf);
+      written += buf.length;
+      batch = [];
+    };
+    for (const op of this.snapshotOps!()) {
+      batch.push(op);
+      if (batch.length >= OPS_PER_SNAPSHOT_LINE) flushBatch();
+    }
+    flushBatch();
+    return written;
   }
 
   /** Waits until every queued commit is written and synced. */
@@ -153,7 +264,10 @@ export class Journal {
     for (;;) {
       if (this.scheduled) await this.scheduled;
       else if (this.syncing > 0) await new Promise<void>((r) => this.idle.push(r));
-      else return;
+      else if (this.bg) {
+        if (this.bg.ready) this.finishBackground();
+        else await this.bg.done;
+      } else return;
     }
   }
 
@@ -168,22 +282,10 @@ export class Journal {
     const gen = this.gen + 1;
     const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
     const nextJournal = join(dir, `journal-${gen}.jsonl`);
-    let written = 0;
+    let written: number;
     const fd = openSync(tmp, 'w', 0o600);
     try {
-      let batch: string[] = [];
-      const flushBatch = (): void => {
-        if (batch.length === 0) return;
-        const buf = Buffer.from(`{"ops":[${batch.join(',')}]}\n`);
-        writeAllSync(fd, buf);
-        written += buf.length;
-        batch = [];
-      };
-      for (const op of this.snapshotOps()) {
-        batch.push(op);
-        if (batch.length >= OPS_PER_SNAPSHOT_LINE) flushBatch();
-      }
-      flushBatch();
+      written = this.writeSnapshot(fd);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -261,6 +261,8 @@ export interface Reply {
   status: number;
   /** The JSON body, already serialized. */
   json: string;
+  /** The record whose JSON `json` is, when it is one (a stored idempotent response then journals a reference to it). */
+  rec?: Rec | undefined;
 }
 
 /** Query parameter check: an error message, or undefined when fine. */

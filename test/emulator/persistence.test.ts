@@ -117,6 +117,67 @@ describe('restart on the same data dir', () => {
   });
 });
 
+describe('stored idempotent responses on disk', () => {
+  // A create's stored 201 is journaled as a reference to the record ("r"); a snapshot keeps the
+  // reference while the record is unchanged and writes the body ("j") once it has changed. Data
+  // dirs written before ("j" everywhere) load as they did.
+  it('replay byte-identical bodies after a restart, after an update and compaction, and from the older "j" format', async () => {
+    const dir = tempDir();
+    let emu = await boot(dir);
+    let api = client(emu);
+    const raw = async (idem: string, n: number) => {
+      const res = await fetch(`${emu.url}/v1/customers`, {
+        method: 'POST',
+        headers: { 'api-key': emu.keys.sandbox.secret, 'x-tenant-id': emu.tenantId, 'content-type': 'application/json', 'idempotency-key': idem },
+        body: JSON.stringify(customerBody(n)),
+      });
+      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
+    };
+    const a = await raw('ref-a', 1);
+    const b = await raw('ref-b', 2);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const journal = readFileSync(join(dir, 'journal-0.jsonl'), 'utf8');
+    expect(journal).toContain(`"r":"${JSON.parse(a.text).id}"`);
+    // The customer.created events refer to their customer ("d") rather than repeating it.
+    expect(journal).toContain(`"data":{},"delivery":`);
+    expect(journal).toContain(`"d":"${JSON.parse(b.text).id}"`);
+    const eventsBefore = (await api('GET', 'webhooks/events?limit=100')).body;
+    await stop(emu);
+
+    emu = await boot(dir);
+    api = client(emu);
+    expect(await raw('ref-a', 1)).toEqual({ ...a, replayed: 'true' });
+    expect((await api('GET', 'webhooks/events?limit=100')).body).toEqual(eventsBefore);
+    // b changes; its stored 201 must still replay the body as it was.
+    expect((await api('PATCH', `customers/${JSON.parse(b.text).id}`, { first_name: 'Changed' })).status).toBe(200);
+    expect((await admin(emu, 'POST', 'compact')).status).toBe(200);
+    const snapshot = readFileSync(join(dir, 'snapshot-1.jsonl'), 'utf8');
+    expect(snapshot).toContain(`"r":"${JSON.parse(a.text).id}"`);
+    expect(snapshot).toContain(`"j":${b.text}`);
+    // b's customer.created event keeps b as it was when created: in full in the snapshot.
+    expect(snapshot).toContain(`"data":{"object":${b.text}}`);
+    expect(snapshot).toContain(`"d":"${JSON.parse(a.text).id}"`);
+    const eventsAfter = (await client(emu)('GET', 'webhooks/events?limit=100')).body;
+    expect(eventsAfter.data.filter((e: { type: string }) => e.type === 'customer.created')).toEqual(eventsBefore.data);
+    await stop(emu);
+
+    emu = await boot(dir);
+    expect((await client(emu)('GET', 'webhooks/events?limit=100')).body).toEqual(eventsAfter);
+    expect(await raw('ref-a', 1)).toEqual({ ...a, replayed: 'true' });
+    expect(await raw('ref-b', 2)).toEqual({ ...b, replayed: 'true' });
+    await stop(emu);
+
+    // The older format: every stored body inline.
+    const older = readFileSync(join(dir, 'snapshot-1.jsonl'), 'utf8').replace(`"r":"${JSON.parse(a.text).id}"`, `"j":${a.text}`);
+    expect(older).not.toContain('"r":"');
+    writeFileSync(join(dir, 'snapshot-1.jsonl'), older);
+    emu = await boot(dir);
+    expect(await raw('ref-a', 1)).toEqual({ ...a, replayed: 'true' });
+    expect(await raw('ref-b', 2)).toEqual({ ...b, replayed: 'true' });
+    await stop(emu);
+  });
+});
+
 describe('admin reset', () => {
   it('forgets all data on disk and in memory; keys stay', async () => {
     const dir = tempDir();

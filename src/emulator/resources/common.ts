@@ -11,7 +11,7 @@ import type { Base, Ctx, Kind, QueryCheck, Rec, Reply } from '../types.js';
 export const FIAT = ['USD', 'EUR', 'GBP', 'NGN', 'KES', 'GHS', 'ZAR', 'JPY', 'CAD', 'KWD'] as const;
 export const ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
 
-export const reply = (status: number, rec: Rec): Reply => ({ status, json: json(rec) });
+export const reply = (status: number, rec: Rec): Reply => ({ status, json: json(rec), rec });
 export const ok = (rec: Rec): Reply => reply(200, rec);
 export const created = (rec: Rec): Reply => reply(201, rec);
 export const okJson = (value: unknown, status = 200): Reply => ({ status, json: JSON.stringify(value) });
