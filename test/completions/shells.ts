@@ -178,6 +178,8 @@ export class TmuxShell {
     this.type('clear');
     this.keys('Enter');
     await this.waitFor(() => !this.screen().includes(marker), 'the screen to clear');
+    // The prompt is drawn after the clear: keys typed before it echo ahead of it (seen under load).
+    await this.waitFor(() => this.cursorLine().x > 0, 'the prompt after clear');
   }
 
   kill(): void {
