@@ -3,6 +3,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../lib/errors.js';
+import { readProblem } from '../lib/read-limited.js';
 
 export interface Row {
   /** 1-based line (NDJSON, CSV) or element number (JSON array). */
@@ -62,9 +63,7 @@ export async function countRows(path: string, format: InputFormat | undefined): 
 }
 
 export function openInput(path: string, stdin: Readable): Readable {
-  if (path === '-') return stdin;
-  const s = createReadStream(path);
-  return s;
+  return path === '-' ? stdin : createReadStream(path);
 }
 
 /** Rows of the input; the format comes from the extension, or is sniffed from the first character. */
@@ -92,8 +91,7 @@ async function peekFirstChar(input: Readable): Promise<{ char: string; rest: Asy
       char = /\S/.exec(chunk)?.[0] ?? '';
     }
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the input file (${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)})`);
+    throw new UsageError(`cannot read the input file (${readProblem(err)})`);
   }
   async function* rest(): AsyncGenerator<string> {
     yield* buffered;
@@ -106,7 +104,12 @@ async function peekFirstChar(input: Readable): Promise<{ char: string; rest: Asy
   return { char, rest: rest() };
 }
 
-async function* linesOf(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+/** Lines without their \n or \r\n; a line past `max` characters throws `tooLongAt(its number)`. */
+export async function* linesOf(
+  chunks: AsyncIterable<string>,
+  max = MAX_ROW_CHARS,
+  tooLongAt: (line: number) => Error = (line) => tooLong(`line ${line}`),
+): AsyncGenerator<string> {
   let carry = '';
   let line = 0;
   for await (const chunk of chunks) {
@@ -117,7 +120,7 @@ async function* linesOf(chunks: AsyncIterable<string>): AsyncGenerator<string> {
       yield carry.slice(0, i).replace(/\r$/, '');
       carry = carry.slice(i + 1);
     }
-    if (carry.length > MAX_ROW_CHARS) throw tooLong(`line ${line + 1}`);
+    if (carry.length > max) throw tooLongAt(line + 1);
   }
   if (carry) yield carry.replace(/\r$/, '');
 }

@@ -8,7 +8,8 @@ import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import type { Progress } from '../io/progress.js';
 import { PayError, UsageError } from '../lib/errors.js';
-import type { Row } from './input.js';
+import { readProblem } from '../lib/read-limited.js';
+import { linesOf, type Row } from './input.js';
 
 export interface BulkOptions {
   client: ApiClient;
@@ -69,8 +70,8 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
   };
 
   const handle = async (row: Row): Promise<void> => {
-    const key = rowKey(o.identity, row.text);
     if (row.error || !row.value) return emit({ line: row.line, status: 'failed', error: row.error ?? 'empty row' });
+    const key = rowKey(o.identity, row.text);
     let body: Record<string, unknown>;
     try {
       body = await o.toBody(row.value, row);
@@ -164,7 +165,9 @@ export async function readResume(path: string): Promise<LineSet> {
   const done = new LineSet();
   const stream = createReadStream(path, { encoding: 'utf8' });
   try {
-    for await (const text of boundedLines(stream, path)) {
+    // One result is short: a line past 64 KiB means the wrong file.
+    const tooLong = () => new UsageError(`--resume: ${path} is not a results file of pay (a line longer than 64 KiB)`);
+    for await (const text of linesOf(stream, 65_536, tooLong)) {
       if (!text.trim()) continue;
       let r: Result;
       try {
@@ -176,24 +179,9 @@ export async function readResume(path: string): Promise<LineSet> {
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`--resume: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`--resume: cannot read ${path} (${readProblem(err)})`);
   } finally {
     stream.destroy();
   }
   return done;
-}
-
-/** Lines of a results file; one result is short, so a line past 64 KiB means the wrong file. */
-async function* boundedLines(chunks: AsyncIterable<string>, path: string): AsyncGenerator<string> {
-  let carry = '';
-  for await (const chunk of chunks) {
-    carry += chunk;
-    let i: number;
-    while ((i = carry.indexOf('\n')) >= 0) {
-      yield carry.slice(0, i);
-      carry = carry.slice(i + 1);
-    }
-    if (carry.length > 65_536) throw new UsageError(`--resume: ${path} is not a results file of pay (a line longer than 64 KiB)`);
-  }
-  if (carry) yield carry;
 }

@@ -11,16 +11,6 @@ import { attachFlags, checkConstraints } from './constraints.js';
 import type { GroupSpec, VerbContext, VerbSpec } from './spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
 
-export {
-  buildBody,
-  buildListQuery,
-  checkerFor,
-  checkIdempotencyKey,
-  fillPath,
-  longFlag,
-  requireFields,
-  setPath,
-} from './values.js';
 
 export interface PreparedRequest {
   path: string;
@@ -74,11 +64,16 @@ export async function runGeneric(f: Factory, ctx: VerbContext): Promise<void> {
   await sendAndPrint(f, ctx, client, req);
 }
 
+/** The checks of the options every verb shares (output format, --fields, --idempotency-key); before anything is sent. */
+export function checkCommonOptions(f: Factory, ctx: VerbContext): void {
+  resolveOutput(ctx.opts, f.io);
+  if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
+}
+
 /** Every check a verb's flags, positional and --data need; nothing is sent. */
 export async function prepare(f: Factory, ctx: VerbContext): Promise<PreparedRequest> {
   const { verb } = ctx;
-  resolveOutput(ctx.opts, f.io);
-  if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
+  checkCommonOptions(f, ctx);
   const path = fillPath(verb, ctx.argValue, ctx.opts);
   if (verb.method === 'GET' || verb.method === 'DELETE') {
     const { query } = buildListQuery(verb, ctx.opts, false);
@@ -108,8 +103,8 @@ export function nounOf(ctx: VerbContext): string {
 
 /** Sends the verb's request; API field errors come back naming this verb's flags. */
 export async function send(f: Factory, ctx: VerbContext, client: ApiClient, req: PreparedRequest): Promise<ApiResponse> {
+  // Checked before (checkCommonOptions), like every option.
   const idem = typeof ctx.opts.idempotencyKey === 'string' ? ctx.opts.idempotencyKey : undefined;
-  if (idem !== undefined) checkIdempotencyKey(idem);
   try {
     return await client.request({
       method: ctx.verb.method,

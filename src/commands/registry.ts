@@ -10,14 +10,20 @@ export function examplesText(examples: readonly string[]): string {
   return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
 }
 
-export function addOutputOptions(cmd: Command, list: boolean): Command {
+/**
+ * --json and -o; with `projection`, also --fields and --no-header. Commands that print no API
+ * objects (webhooks verify, listen) take the format only: they would ignore the others, and
+ * verify's own --header would be negated by a --no-header.
+ */
+export function addOutputOptions(cmd: Command, list: boolean, projection = true): Command {
   cmd
     .option(OUTPUT_FLAGS.json, 'print JSON (same as -o json)')
-    .addOption(new Option(OUTPUT_FLAGS.output, 'output format').choices(['table', 'tsv', 'json', 'ndjson']))
-    .option(OUTPUT_FLAGS.fields, 'comma-separated fields to show (dotted paths, e.g. id,address.country)');
-  // A command with a --header of its own (webhooks verify) gets no --no-header: commander would
-  // read it as the negation of that --header and drop the headers given before it.
-  if (!cmd.options.some((o) => o.long === '--header')) cmd.option(OUTPUT_FLAGS.noHeader, 'tsv: omit the header line');
+    .addOption(new Option(OUTPUT_FLAGS.output, 'output format').choices(['table', 'tsv', 'json', 'ndjson']));
+  if (projection) {
+    cmd
+      .option(OUTPUT_FLAGS.fields, 'comma-separated fields to show (dotted paths, e.g. id,address.country)')
+      .option(OUTPUT_FLAGS.noHeader, 'tsv: omit the header line');
+  }
   if (list) {
     cmd
       .option('--limit <n>', 'how many items (1-1000; with --all, the page size)')
@@ -69,8 +75,7 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
     cmd.addOption(opt);
   }
   addWriteOptions(cmd, verb);
-  if (verb.kind !== 'custom' || verb.method === 'GET') addOutputOptions(cmd, verb.kind === 'list');
-  else addOutputOptions(cmd, false);
+  addOutputOptions(cmd, verb.kind === 'list', !verb.offline);
   cmd.addHelpText('after', `${examplesText(verb.examples)}\nJSON output: ${verb.jsonShape}\n`);
   specOf.set(cmd, { group, verb });
   cmd.action(async (...args: unknown[]) => {
@@ -80,4 +85,3 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
   });
 }
 
-export { camel };

@@ -6,9 +6,9 @@ import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { buildModel, type CompletionModel } from './model.js';
 import { zshScript } from './zsh.js';
+import { SCRIPT_FILES } from '../commands/completion/run.js';
 
 /** File name in completions/ → script text. */
-export const COMPLETION_FILES = { bash: 'pay.bash', zsh: '_pay', fish: 'pay.fish' } as const;
 
 export interface GeneratedCompletions {
   model: CompletionModel;
@@ -20,9 +20,9 @@ export function generateCompletions(program: Command = buildProgram()): Generate
   return {
     model,
     files: {
-      [COMPLETION_FILES.bash]: bashScript(model),
-      [COMPLETION_FILES.zsh]: zshScript(model),
-      [COMPLETION_FILES.fish]: fishScript(model),
+      [SCRIPT_FILES.bash!]: bashScript(model),
+      [SCRIPT_FILES.zsh!]: zshScript(model),
+      [SCRIPT_FILES.fish!]: fishScript(model),
     },
   };
 }

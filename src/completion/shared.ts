@@ -34,12 +34,6 @@ export function pathKey(path: readonly string[]): string {
   return path.join(' ');
 }
 
-/** Flags a command path accepts: its own, then the global ones. */
-export function flagsAt(model: CompletionModel, path: readonly string[]): FlagModel[] {
-  const cmd = model.commands.find((c) => pathKey(c.path) === pathKey(path));
-  return [...(cmd?.flags ?? []), ...model.globalFlags];
-}
-
 export function flagWords(flags: readonly FlagModel[]): string {
   return flags.flatMap((f) => f.names).join(' ');
 }

@@ -13,9 +13,9 @@
 //   GET  /__emulator/health
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkUrl } from '../lib/validate.js';
-import type { App } from './app.js';
+import { App } from './app.js';
 import { iso } from './clock.js';
-import { isRate, type FaultSettings } from './faults.js';
+import { isRate, parseRateLimit, type FaultSettings } from './faults.js';
 import { parseBody, readBody, send } from './http.js';
 import { exponent, fromMinor, toMinor } from './money.js';
 import { ApiProblem } from './problems.js';
@@ -115,7 +115,9 @@ function parseFaults(b: Json): Partial<FaultSettings> {
     const r = b.rate_limit as { per_second?: unknown; burst?: unknown } | number | string | null;
     if (r === null) out.rateLimit = null;
     else {
-      const perSecond = typeof r === 'object' ? r.per_second : typeof r === 'string' ? Number(r.replace(/\/s$/, '')) : r;
+      // A string is read as the CLI's --rate-limit is ("10/s", "10").
+      const fromString = typeof r === 'string' ? parseRateLimit(r) : undefined;
+      const perSecond = typeof r === 'object' ? r.per_second : typeof r === 'string' ? fromString?.perSecond : r;
       const burst = typeof r === 'object' && r.burst !== undefined ? r.burst : typeof perSecond === 'number' ? Math.max(1, Math.ceil(perSecond)) : undefined;
       if (typeof perSecond !== 'number' || !(perSecond > 0 && perSecond <= 1e6) || typeof burst !== 'number' || !(burst >= 1 && burst <= 1e6)) {
         throw bad('rate_limit must be {per_second, burst?}, a number, "N/s", or null');
@@ -156,7 +158,7 @@ function stats(app: App): Json {
 /** Ledger entries of one scope (default: the sandbox default tenant) and every account's balance, system accounts included. */
 function ledger(app: App, q: URLSearchParams): Json {
   const mode = q.get('mode') === 'live' ? 'live' : 'sandbox';
-  const scope = `${mode}|${q.get('tenant') ?? app.identity.tenant_id}`;
+  const scope = App.scope(mode, q.get('tenant') ?? app.identity.tenant_id);
   const entries = app.store.all(scope, 'ledger_entry').map((r) => r.obj as LedgerEntry);
   const balances: Record<string, bigint> = {};
   const unbalanced: string[] = [];

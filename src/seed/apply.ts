@@ -3,11 +3,12 @@
 // run killed at any point and started again replays what was done and creates the rest, once.
 // With the state file, an edited entry is updated in place where the API can (customers), or
 // replaced (--replace) and its old object retired where the API can (see lifecycle.ts).
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
+import { readFileLimited, readProblem, TooLargeError } from '../lib/read-limited.js';
 import type { Progress } from '../io/progress.js';
-import { desiredBody, describe, diffEntry, entryHash, planChanges, recordedBody, updateKey, type Action, type Change, type Recorded } from './diff.js';
+import { desiredBody, describe, diffEntry, entryHash, recordedBody, updateKey, type Action, type Change, type Recorded } from './diff.js';
 import { canonical, isObject, KINDS, type Entry, type Kind } from './file.js';
 import { isRetired, RETIRES, UPDATES, whyKept } from './lifecycle.js';
 
@@ -63,14 +64,20 @@ export interface StateFile {
   retire?: Array<{ ref: string; id: string }>;
 }
 
-export { entryHash };
-
-export function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 'mode' | 'baseUrl'>): StateFile {
+/** The state file, or a fresh one when there is none or it belongs to another tenant, mode or service. */
+export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 'mode' | 'baseUrl'>): Promise<StateFile> {
   const fresh: StateFile = { version: 2, tenant: ctx.tenant, mode: ctx.mode, base_url: ctx.baseUrl, entries: {} };
   if (!existsSync(path)) return fresh;
+  let text: string;
+  try {
+    text = (await readFileLimited(path, MAX_STATE_BYTES)).toString('utf8');
+  } catch (err) {
+    if (err instanceof TooLargeError) throw new UsageError(`the state file ${path} is larger than 64 MiB`, { hint: 'is --state the right file?' });
+    throw new UsageError(`cannot read the state file ${path} (${readProblem(err)})`);
+  }
   let s: StateFile;
   try {
-    s = JSON.parse(readFileSync(path, 'utf8')) as StateFile;
+    s = JSON.parse(text) as StateFile;
   } catch {
     throw new UsageError(`the state file ${path} is not valid JSON`, { hint: 'remove it: the idempotency keys alone prevent duplicates of unchanged entries' });
   }
@@ -82,17 +89,15 @@ export function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 'mode'
   return { ...s, version: 2, retire: Array.isArray(s.retire) ? s.retire : [] };
 }
 
-/** What apply would do, from the state file alone (sends nothing). */
-export function plan(entries: Entry[], state: StateFile, env: NodeJS.ProcessEnv): Change[] {
-  return planChanges(entries, state, env);
-}
+/** A state file records ids and bodies of a seed file's entries: far below this. */
+const MAX_STATE_BYTES = 64 << 20;
 
 const NO_UNKNOWN: ReadonlySet<string> = new Set();
 const NO_PENDING: ReadonlyMap<string, string[]> = new Map();
 const KIND_ORDER = Object.keys(KINDS);
 
-export async function apply(entries: Entry[], ctx: SeedContext): Promise<{ outcomes: Outcome[]; retirements: Retirement[] }> {
-  const state = readState(ctx.statePath, ctx);
+/** Applies the entries over `state` (from readState, which apply updates and saves as it goes). */
+export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext): Promise<{ outcomes: Outcome[]; retirements: Retirement[] }> {
   const retire = (state.retire ??= []);
   // The bodies the recorded objects were made from, read before this run changes the records.
   const recorded = new Map(Object.entries(state.entries).map(([ref, r]) => [ref, r.object]));

@@ -4,7 +4,7 @@ import type { Query, RequestInit } from '../../api/client.js';
 import { UsageError } from '../../lib/errors.js';
 import { createFactory } from '../../lib/factory.js';
 import { readData } from '../data.js';
-import { checkIdempotencyKey, setPath } from '../execute.js';
+import { checkIdempotencyKey, setPath } from '../values.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 

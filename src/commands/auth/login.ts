@@ -65,7 +65,7 @@ export async function run(command: Command): Promise<void> {
 
 function keyProblem(key: string, mode: Mode): string | undefined {
   try {
-    checkSecretKey(key, mode, 'the key given');
+    checkSecretKey(key, mode, 'your input');
   } catch (err) {
     if (err instanceof PayError) return err.hint ? `${err.message} (${err.hint})` : err.message;
     throw err;

@@ -6,7 +6,8 @@ import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import { createFactory, type Factory } from '../../lib/factory.js';
 import { checkInt } from '../../lib/validate.js';
-import { apply as applySeed, plan as planSeed, readState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
+import { apply as applySeed, readState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
+import { planChanges as planSeed } from '../../seed/diff.js';
 import { describe, type Change } from '../../seed/diff.js';
 import { loadSeedFile, type Entry, type Kind } from '../../seed/file.js';
 import { fateOfOld } from '../../seed/lifecycle.js';
@@ -44,12 +45,12 @@ export async function apply(command: Command, file: string): Promise<void> {
   if (problem) throw new UsageError(`--concurrency ${problem}`);
   const out = resolveOutput(command.opts(), f.io);
   const entries = await loadSeedFile(file);
-  const state = readSeedState();
+  const state = await readSeedState();
   const changes = planSeed(entries, state, f.env);
   if (opts.dryRun) return printPlan(f, out, entries, changes, state, opts.replace === true);
   if (!opts.replace) refuseReplacements(f, out, entries, changes);
   const client = await f.client();
-  const { outcomes, retirements } = await applySeed(entries, {
+  const { outcomes, retirements } = await applySeed(entries, state, {
     client,
     tenant,
     mode: s.mode.value,
@@ -66,7 +67,7 @@ export async function apply(command: Command, file: string): Promise<void> {
 export async function plan(command: Command, file: string): Promise<void> {
   const { f, readSeedState } = setup(command, file);
   const entries = await loadSeedFile(file);
-  const state = readSeedState();
+  const state = await readSeedState();
   await printPlan(f, resolveOutput(command.opts(), f.io), entries, planSeed(entries, state, f.env), state);
 }
 

@@ -10,6 +10,7 @@ import type { Factory } from '../../lib/factory.js';
 import { checkInt } from '../../lib/validate.js';
 import { TOLERANCE_SECONDS, verify } from '../../webhooks/signature.js';
 import type { VerbContext } from '../spec.js';
+import { printable } from '../values.js';
 import { webhookSecret } from './secret.js';
 
 const MAX_BODY = 1024 * 1024;
@@ -70,7 +71,7 @@ export function checkForwardUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`--forward-to "${raw.slice(0, 80)}" is not a URL`);
+    throw new UsageError(`--forward-to "${printable(raw)}" is not a URL`);
   }
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
@@ -218,6 +219,3 @@ function stamp(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
-function printable(s: string): string {
-  return s.slice(0, 100).replace(/[\u0000-\u001f\u007f]/g, '?');
-}

@@ -8,6 +8,7 @@ import { resolveOutput } from '../../io/output.js';
 import { verify } from '../../webhooks/signature.js';
 import type { VerbContext } from '../spec.js';
 import { webhookSecret } from './secret.js';
+import { printable } from '../values.js';
 
 const MAX_PAYLOAD = 10 * 1024 * 1024;
 
@@ -33,7 +34,7 @@ export function deliveryHeaders(o: Record<string, unknown>): Record<string, stri
   const headers: Record<string, string> = {};
   for (const line of Array.isArray(o.header) ? (o.header as string[]) : []) {
     const i = line.indexOf(':');
-    if (i <= 0) throw new UsageError(`--header "${line.slice(0, 60)}" must look like "webhook-id: evt_…"`);
+    if (i <= 0) throw new UsageError(`--header "${printable(line)}" must look like "webhook-id: evt_…"`);
     headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
   }
   if (typeof o.id === 'string') headers['webhook-id'] = o.id;
