@@ -49,7 +49,9 @@ describe('pay doctor', () => {
     const env = cleanEnv({ PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret });
     const r = await runPay(['doctor', '--json'], { env });
     const out = JSON.parse(r.stdout) as { ok: boolean; checks: Array<{ ok: boolean; label: string }> };
-    expect(out.ok).toBe(r.code === 0);
+    expect(r.code, r.stderr).toBe(0);
+    expect(out.ok).toBe(true);
+    expect(out.checks.filter((c) => !c.ok)).toEqual([]);
     expect(out.checks.some((c) => /the service answers/.test(c.label) && c.ok)).toBe(true);
   });
 });

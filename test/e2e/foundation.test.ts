@@ -120,6 +120,17 @@ describe('customers create', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('conflicting output flags or a bad --idempotency-key are exit 2 before the customer is created', async () => {
+    for (const extra of [['--json', '-o', 'tsv'], ['--idempotency-key', 'bad key\u0001']]) {
+      const r = await runPay(['customers', 'create', ...CUSTOMER_FLAGS, ...extra], { env: envFor() });
+      expect(r.code, r.stderr).toBe(2);
+      // --json in the arguments: the error is JSON on stderr.
+      expect(r.stderr).toMatch(/conflicts with --output tsv|--idempotency-key must be/);
+      expect(r.stdout).toBe('');
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('malformed --data is exit 2 and sends nothing', async () => {
     const r = await runPay(['customers', 'create', '--data', '{"first_name": "Ada",'], { env: envFor() });
     expect(r.code).toBe(2);
@@ -303,7 +314,7 @@ describe('lists and output', () => {
     const r = await runPay(['customers', 'create', ...CUSTOMER_FLAGS, '--debug', '--json'], { env: envFor() });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/v1\/customers$/m);
-    expect(r.stderr).toMatch(/^> api-key: sk_test_…hJ2$|^> api-key: sk_test_…/m);
+    expect(r.stderr).toMatch(/^> api-key: sk_test_…0hJ2$/m);
     expect(r.stderr).toMatch(/^< 201 Created/m);
     expect(r.stderr).not.toContain(KEY);
     expect(r.stdout).not.toContain(KEY);
@@ -345,6 +356,8 @@ describe('profiles and precedence', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/is a live key/);
     expect(r.stderr).not.toContain(LIVE_KEY);
+    // conf creates the file with its defaults on open: no profile in it.
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: {} });
   });
 
   it('flag beats env beats profile for the tenant and the base URL', async () => {

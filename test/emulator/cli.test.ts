@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
 import { removeTempDirs, tempDir } from './helpers.js';
+import { cleanEnv } from '../helpers/run-pay.js';
 
 const src = (p: string) => new URL(`../../src/${p}`, import.meta.url).pathname;
 let entry: string;
@@ -58,7 +59,7 @@ interface Started {
 }
 
 function startCli(args: string[], env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [entry, 'emulator', 'start', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry, 'emulator', 'start', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -74,7 +75,7 @@ async function waitFor(s: Started, re: RegExp): Promise<RegExpExecArray> {
   throw new Error(`no ${re} in:\n${s.stderr()}`);
 }
 
-const run = (args: string[]) => spawnSync(process.execPath, [entry, 'emulator', ...args], { encoding: 'utf8', env: { ...process.env, PAY_CONFIG_DIR: tempDir() } });
+const run = (args: string[]) => spawnSync(process.execPath, [entry, 'emulator', ...args], { encoding: 'utf8', env: cleanEnv({ PAY_CONFIG_DIR: tempDir() }) });
 
 afterAll(() => removeTempDirs());
 

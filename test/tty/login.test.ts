@@ -109,6 +109,7 @@ describeTty('pay login in a real terminal (tmux)', () => {
     expect(screen).not.toMatch(/^\s+at |Error:/m);
     expect(screen).not.toContain(KEY.slice(8, 20));
     const file = join(configDir, 'config.json');
-    if (existsSync(file)) expect(JSON.stringify(JSON.parse(readFileSync(file, 'utf8')))).not.toContain(KEY.slice(0, 20));
+    // Ctrl-C before the key was stored: conf's defaults at most, no profile.
+    if (existsSync(file)) expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: {} });
   });
 });

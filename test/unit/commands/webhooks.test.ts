@@ -224,8 +224,12 @@ describe('webhooks listen', () => {
   });
 
   it('the command refuses a bad port or forward URL before listening, and needs a secret', async () => {
-    expect((await pay(['webhooks', 'listen', '--port', '70000', '--secret', SECRET])).stderr).toMatch(/--port must be a whole number from 0 to 65535/);
-    expect((await pay(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--forward-to', 'http://example.com/'])).code).toBe(2);
+    const port = await pay(['webhooks', 'listen', '--port', '70000', '--secret', SECRET]);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toMatch(/--port must be a whole number from 0 to 65535/);
+    const forward = await pay(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--forward-to', 'http://example.com/']);
+    expect(forward.code).toBe(2);
+    expect(forward.stderr).toMatch(/--forward-to must use https:\/\/, or http:\/\/ to localhost/);
     const r = await pay(['webhooks', 'listen', '--port', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no webhook secret/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonical, parseSeed, resolve } from '../../../src/seed/file.js';
-import { entryHash } from '../../../src/seed/apply.js';
+import { entryHash } from '../../../src/seed/diff.js';
 
 const DOC = {
   customers: { alice: { first_name: 'Alice', email: '${env.ALICE_EMAIL}' } },
