@@ -156,6 +156,31 @@ async function listAll(e: EmulatorProcess, path: string, query: Record<string, s
   }
 }
 
+/**
+ * An account and its transactions read as one view. Transfers created by the re-run's last
+ * requests settle a moment after it exits (--settle-after 100), and a settlement between the
+ * two reads would show a credit in the transactions that the balance read before it lacked.
+ * So: read the account, its transactions, the account again; take the view once nothing is
+ * pending and the balance did not move between the reads (or, after 10 s, the last view whose
+ * balance held still, so a real mismatch is still reported).
+ */
+async function settledView(e: EmulatorProcess, id: string): Promise<{ acc: any; txns: any[] }> {
+  const deadline = Date.now() + 10_000;
+  let stable: { acc: any; txns: any[] } | undefined;
+  for (;;) {
+    const before = (await get(e, `accounts/${id}`)).body;
+    const txns = await listAll(e, 'transactions', { account_id: id });
+    const after = (await get(e, `accounts/${id}`)).body;
+    if (JSON.stringify(before.balance) === JSON.stringify(after.balance)) {
+      stable = { acc: after, txns };
+      if (!txns.some((t) => t.status === 'pending')) return stable;
+    }
+    if (Date.now() > deadline && stable) return stable;
+    if (Date.now() > deadline + 10_000) throw new Error(`accounts/${id}: the balance kept moving for 20 s`);
+    await sleep(50);
+  }
+}
+
 describe('crash: SIGKILL the emulator during pay seed apply, restart on the same data dir', () => {
   it(`${ROUNDS} rounds of ${ENTRIES} entries: exact final state, no acknowledged write lost`, async () => {
     const started = Date.now();
@@ -264,8 +289,7 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
       if (ledger.unbalanced.length) problems.push(`round ${round}: unbalanced ledger entries ${ledger.unbalanced.join(', ')}`);
       for (const [ref, id] of Object.entries(finalIds)) {
         if (!ref.startsWith('accounts.') || !id) continue;
-        const acc = (await get(emu, `accounts/${id}`)).body;
-        const txns = await listAll(emu, 'transactions', { account_id: id });
+        const { acc, txns } = await settledView(emu, id);
         // available = posted credits - posted debits - pending debits (money on its way out is not spendable).
         const sum = txns.filter((t) => t.status === 'posted').reduce<bigint>((s, t) => s + (t.direction === 'credit' ? minor(t.amount) : -minor(t.amount)), 0n);
         const pendingDebits = txns.filter((t) => t.status === 'pending' && t.direction === 'debit').reduce<bigint>((s, t) => s + minor(t.amount), 0n);
