@@ -8,7 +8,7 @@ import { eventOp, Events } from './events.js';
 import { Faults } from './faults.js';
 import { Idempotency } from './idempotency.js';
 import { IdGen } from './ids.js';
-import { Journal, type Op } from './journal.js';
+import { Journal, type JournalOptions, type Op } from './journal.js';
 import { Ledger } from './ledger.js';
 import { allRoutes } from './resources/index.js';
 import { Router } from './router.js';
@@ -31,6 +31,8 @@ export interface AppConfig {
   webhookRetryScale: number;
   now?: (() => number) | undefined;
   log: (line: string) => void;
+  /** Journal tuning (tests: compact small and over many turns). */
+  journal?: JournalOptions | undefined;
 }
 
 const RECEIVED_MAX = 1000;
@@ -58,7 +60,7 @@ export class App {
   constructor(readonly config: AppConfig) {
     this.clock = new Clock(config.now);
     this.settleAfterMs = config.settleAfterMs;
-    this.journal = new Journal(config.dataDir);
+    this.journal = new Journal(config.dataDir, config.journal);
     this.store.persist = this.journal.enabled;
     this.due = new DueQueue(this.clock, (err) => this.fault(err));
     this.identity = loadIdentity(config.dataDir);
@@ -102,11 +104,31 @@ export class App {
     else if ('c' in op) this.clock.setOffset(op.c);
   }
 
+  /** The store's counter when the last snapshot began (see refOk). */
+  private snapshotSince = 0;
+
+  /**
+   * Whether a journal op made now may refer to `rec` instead of repeating it: always, unless a
+   * background compaction runs; then only if `rec` was put since its snapshot began (so that the
+   * put is replayed before the op, whatever state of the record the snapshot caught).
+   */
+  refOk(rec: Rec): boolean {
+    return !this.journal.compacting || rec.v > this.snapshotSince;
+  }
+
+  /**
+   * Every op of the current state. The journal may take it over several turns of the event loop
+   * (journal.ts startBackground), keeping what is committed meanwhile to replay after it: a record
+   * then reads as it is when reached, and a reference (an event's subject, a stored response's
+   * record) is only written to a record unchanged since the start, whose copy is the same.
+   */
   private *snapshot(): Iterable<string> {
+    const since = this.store.seq;
+    this.snapshotSince = since;
     yield `{"c":${this.clock.offset}}`;
-    for (const rec of this.store.every()) yield (rec.kind === 'event' && eventOp(this.store, rec as Rec<WebhookEvent>)) || putOp(rec);
+    for (const rec of this.store.every()) yield (rec.kind === 'event' && eventOp(this.store, rec as Rec<WebhookEvent>, since)) || putOp(rec);
     this.idem.sweep(this.clock.now());
-    yield* this.idem.ops();
+    yield* this.idem.ops(since);
   }
 
   private rescan(): void {

@@ -53,9 +53,9 @@ export class Events {
       // reference to it, the record being in the journal already; else in full.
       const rec = this.app.store.put(undefined, 'event', scope, event);
       tx.ops.push(
-        (isRec(subject) && eventOp(this.app.store, rec)) ||
+        (isRec(subject) && this.app.refOk(subject) && eventOp(this.app.store, rec)) ||
           `{"p":"event","s":${JSON.stringify(scope)},"o":{"id":"${event.id}","object":"event","livemode":${event.livemode},"created_at":"${event.created_at}","type":"${type}",` +
-            `"data":{"object":${JSON.stringify(subject)}},"delivery":${JSON.stringify(delivery)}}}`,
+            `"data":{"object":${(isRec(subject) && subject.json) || JSON.stringify(object)}},"delivery":${JSON.stringify(delivery)}}}`,
       );
     } else this.app.store.put(tx, 'event', scope, event);
     if (url) tx.after.push(() => this.enqueue(event.id));
@@ -167,14 +167,18 @@ export class Events {
  * same object, not a copy): written with `"data":{}` and `"d":<the record's id>`, the replay
  * filling data.object in from the record (app.ts). Undefined for any other event.
  */
-export function eventOp(store: Store, rec: Rec<WebhookEvent>): string | undefined {
+/**
+ * `since`: in a snapshot written over several turns, the store's counter when it began; the
+ * reference is only written for a subject unchanged since (its copy in the snapshot is the same).
+ */
+export function eventOp(store: Store, rec: Rec<WebhookEvent>, since = Infinity): string | undefined {
   const e = rec.obj;
   const object = e.data.object as { id?: unknown } | null;
   if (object === null || typeof object !== 'object' || typeof object.id !== 'string') return undefined;
   // The fields written below, and no others (id, object, livemode, created_at, type, data, delivery).
   if (Object.keys(e).length !== 7) return undefined;
   const subject = store.byId.get(object.id);
-  if (!subject || subject.obj !== object || subject.id === rec.id) return undefined;
+  if (!subject || subject.obj !== object || subject.id === rec.id || subject.v > since) return undefined;
   const x = rec.x === undefined ? '' : `,"x":${JSON.stringify(rec.x)}`;
   return (
     `{"p":"event","s":${JSON.stringify(rec.scope)},"o":{"id":"${e.id}","object":"event","livemode":${e.livemode},"created_at":"${e.created_at}","type":${JSON.stringify(e.type)},` +

@@ -85,8 +85,9 @@ export function fingerprint(method: string, path: string, body: unknown): string
 // The body is most often the JSON of a record put in the same journal line (a create's 201):
 // then only the record's id is written (`r`; the replay takes the record's JSON at that point).
 // A snapshot does the same while the record is unchanged; otherwise the body itself (`j`).
-const op = (key: string, v: Stored): string =>
-  `{"i":${JSON.stringify(key)},"f":"${v.f}","s":${v.s},"t":${v.t},${v.r !== undefined && v.r.json === v.b ? `"r":"${v.r.id}"` : `"j":${v.b}`}}`;
+/** `since`: as in events.ts eventOp, a reference only to a record unchanged since a snapshot began. */
+const op = (key: string, v: Stored, since = Infinity): string =>
+  `{"i":${JSON.stringify(key)},"f":"${v.f}","s":${v.s},"t":${v.t},${v.r !== undefined && v.r.json === v.b && v.r.v <= since ? `"r":"${v.r.id}"` : `"j":${v.b}`}}`;
 
 export class Idempotency {
   private readonly done = new Map<string, Stored>();
@@ -121,10 +122,13 @@ export class Idempotency {
     this.inflight.delete(key);
   }
 
-  /** Records a finished response; returns the journal op (the body embedded as JSON, not re-escaped). */
-  store(key: string, value: Stored): string {
+  /**
+   * Records a finished response; returns the journal op (the body embedded as JSON, not
+   * re-escaped). `refs` false: the body in full, never as a reference (app.ts refOk).
+   */
+  store(key: string, value: Stored, refs = true): string {
     this.apply(key, value);
-    return op(key, value);
+    return op(key, value, refs ? Infinity : -1);
   }
 
   apply(key: string, value: Stored): void {
@@ -138,8 +142,8 @@ export class Idempotency {
     for (const [k, v] of this.done) if (now - v.t >= KEY_TTL_MS) this.done.delete(k);
   }
 
-  *ops(): Iterable<string> {
-    for (const [k, v] of this.done) yield op(k, v);
+  *ops(since?: number): Iterable<string> {
+    for (const [k, v] of this.done) yield op(k, v, since);
   }
 
   get size(): number {

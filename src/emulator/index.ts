@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { App, type ReceivedRequest } from './app.js';
 import { isRate, type RateLimit } from './faults.js';
 import { lockDir } from './lock.js';
+import type { JournalOptions } from './journal.js';
 import { createApiServer } from './server.js';
 
 export type { ReceivedRequest } from './app.js';
@@ -31,6 +32,8 @@ export interface EmulatorOptions {
   webhookRetryScale?: number;
   /** Where internal errors are reported (default: nowhere). */
   log?: (line: string) => void;
+  /** Journal tuning, for tests (see journal.ts JournalOptions). */
+  journal?: JournalOptions;
 }
 
 export interface Emulator {
@@ -80,6 +83,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       webhookRetryScale: opts.webhookRetryScale ?? 1,
       now: opts.now,
       log: opts.log ?? (() => {}),
+      journal: opts.journal,
     });
     app.events.url = opts.webhookUrl;
     app.faults.set({ failRate: opts.failRate ?? 0, resetRate: opts.resetRate ?? 0, latencyMs: opts.latencyMs ?? null, rateLimit: opts.rateLimit ?? null });

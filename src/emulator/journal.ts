@@ -8,8 +8,11 @@
 // On start the journal is replayed (a torn last line is dropped and cut off). When it grows past
 // 64 MiB and twice the last snapshot, the state is compacted into a snapshot (written to a temp
 // file, fsynced, renamed) and a new journal generation starts (amortized: compaction never
-// writes more than the journal did). The automatic compaction fsyncs its snapshot in the thread
-// pool, not in the event loop; what is journaled meanwhile is also written to the new journal.
+// writes more than the journal did). The automatic compaction is incremental: the snapshot is
+// written 10 ms at a time, 40 ms apart, and fsynced in the thread pool, while requests go on
+// being served; what is journaled from its start on is also written to the new
+// journal, and replayed after the snapshot (a put replaces the whole record, so a record the
+// snapshot caught later than the start ends as the journal left it).
 import {
   closeSync,
   fdatasync,
@@ -25,6 +28,7 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** A put of a record, a stored idempotent response (body as JSON in `j`, or a record's JSON by id in `r`), or the clock offset. */
@@ -36,6 +40,30 @@ export type Op =
   | { i: string; f: string; s: number; t: number; r: string }
   | { c: number };
 
+/** Tests make these small, to compact often and over many turns. */
+export interface JournalOptions {
+  /** The journal size from which it compacts (default 64 MiB). */
+  compactAt?: number;
+  /** How long a background compaction may hold the event loop at a time (default 10 ms)... */
+  sliceMs?: number;
+  /** ...and how long it leaves it alone after each slice (default 40 ms; 0: the next turn). */
+  pauseMs?: number;
+  /** Ops per snapshot line (default 500). */
+  opsPerLine?: number;
+  /** The journal must also be this many times the last snapshot's size (default 2: compaction never writes more than the journal did). */
+  overSnapshot?: number;
+}
+
+/** A background compaction: its generation, temp snapshot, bytes written, and what is journaled meanwhile. */
+interface Background {
+  gen: number;
+  tmp: string;
+  tail: Buffer[];
+  written: number;
+  done: Promise<void>;
+  finish: () => void;
+}
+
 interface Waiter {
   resolve: () => void;
   reject: (err: Error) => void;
@@ -43,6 +71,16 @@ interface Waiter {
 
 const COMPACT_AT = 64 * 1024 * 1024;
 const OPS_PER_SNAPSHOT_LINE = 500;
+/**
+ * The background compaction takes the event loop for SLICE_MS, then leaves it for PAUSE_MS: a
+ * fifth of the time, so requests keep most of it and none waits more than a slice. (Slices in
+ * every turn cost far more than their CPU: a journaled request takes three turns, each made
+ * longer by a slice, and with a bounded number in flight that cuts throughput several times.)
+ */
+const SLICE_MS = 10;
+const PAUSE_MS = 40;
+/** The tail left for the switch itself to write and sync in the event loop (at most). */
+const CATCH_UP_REST = 1024 * 1024;
 
 function writeAllSync(fd: number, buf: Buffer): void {
   let offset = 0;
@@ -60,21 +98,51 @@ export class Journal {
   private syncing = 0;
   private idle: Array<() => void> = [];
   private compactWanted = false;
+  /** After a failed compaction: the journal size from which to try again. */
+  private retryAt = 0;
   private snapshotBytes = 0;
   /** A background compaction: its snapshot is being written; `tail` collects what is journaled meanwhile. */
-  private bg: { gen: number; tmp: string; tail: Buffer[]; written: number; ready: boolean; done: Promise<void>; finish: () => void } | undefined;
+  private bg: Background | undefined;
+  /** fdatasyncs in flight per file descriptor, and old journals to close once theirs return. */
+  private syncsOn = new Map<number, number>();
+  private retired = new Set<number>();
+  /** Files of older generations being removed. */
+  private removals = new Set<Promise<void>>();
+  /** Background compactions started, and the longest turn one of them held the loop (ms). */
+  readonly compactions = { started: 0, longestSliceMs: 0 };
   /** Every op describing the whole current state (for compaction). */
   snapshotOps: (() => Iterable<string>) | undefined;
   readonly stats = { commits: 0, writes: 0, bytes: 0 };
 
-  /** `compactAt`: the journal size from which it compacts (smaller in tests). */
+  private readonly compactAt: number;
+  private readonly sliceMs: number;
+  private readonly pauseMs: number;
+  private readonly opsPerLine: number;
+  private readonly overSnapshot: number;
+
   constructor(
     readonly dir: string | undefined,
-    private readonly compactAt = COMPACT_AT,
-  ) {}
+    opts: JournalOptions = {},
+  ) {
+    this.compactAt = opts.compactAt ?? COMPACT_AT;
+    this.sliceMs = opts.sliceMs ?? SLICE_MS;
+    this.pauseMs = opts.pauseMs ?? PAUSE_MS;
+    this.opsPerLine = opts.opsPerLine ?? OPS_PER_SNAPSHOT_LINE;
+    this.overSnapshot = opts.overSnapshot ?? 2;
+  }
 
   get enabled(): boolean {
     return this.dir !== undefined;
+  }
+
+  /**
+   * Whether a background compaction runs. What is journaled meanwhile is replayed after a
+   * snapshot whose records may have been caught later than the op was made: an op may then refer
+   * to a record only if the record was put after the snapshot began (its put is in the journal
+   * before the op). App.refOk applies this.
+   */
+  get compacting(): boolean {
+    return this.bg !== undefined;
   }
 
   /** Replays the newest snapshot and its journal through `apply`, then opens the journal for appending. */
@@ -133,141 +201,194 @@ export class Journal {
     this.stats.writes++;
     this.stats.bytes += data.length;
     this.syncing++;
+    this.syncsOn.set(fd, (this.syncsOn.get(fd) ?? 0) + 1);
     fdatasync(fd, (err) => {
       for (const w of waiters) err ? w.reject(err) : w.resolve();
-      if (--this.syncing === 0) {
-        if (this.bg?.ready) this.finishBackground();
-        else if (this.compactWanted) this.tryCompact();
-        for (const f of this.idle.splice(0)) f();
+      const left = this.syncsOn.get(fd)! - 1;
+      if (left > 0) this.syncsOn.set(fd, left);
+      else {
+        this.syncsOn.delete(fd);
+        // A journal of an older generation, switched away from while this sync was in flight.
+        if (this.retired.delete(fd)) closeQuietly(fd);
       }
+      if (--this.syncing === 0) for (const f of this.idle.splice(0)) f();
     });
-    if (this.bg === undefined && this.tooBig()) {
+    if (this.bg === undefined && !this.compactWanted && this.tooBig()) {
       this.compactWanted = true;
-      if (this.syncing === 0) this.tryCompact();
+      setImmediate(() => this.tryCompact());
     }
   }
 
   private tooBig(): boolean {
-    return this.bytes > this.compactAt && this.bytes > 2 * this.snapshotBytes;
+    return this.bytes > this.compactAt && this.bytes > this.overSnapshot * this.snapshotBytes && this.bytes > this.retryAt;
   }
 
   /** Starts a background compaction; a failure leaves the journal as it is (retried later). */
   private tryCompact(): void {
     this.compactWanted = false;
+    if (this.bg || !this.tooBig()) return;
     try {
       this.startBackground();
     } catch {
-      this.compactWanted = this.tooBig();
+      // Retried once the journal has grown again.
     }
   }
 
   /**
-   * Compaction off the hot path: the snapshot's lines are made now (the state at this instant),
-   * written and fsynced to the temp file by the thread pool while commits go on into the current
-   * journal (and are kept in `tail`). Once it is synced and no fdatasync is in flight, the new
-   * generation's journal is written with the tail and synced, and the snapshot renamed into
-   * place: the same files, in the same order of steps, as compact().
+   * Compaction off the hot path, in three steps, none of which waits for the commits in flight:
+   * 1. the snapshot's lines are made and written (page cache) in slices of sliceMs, pauseMs
+   *    apart, then fsynced in the thread pool, while commits go on into the current journal and
+   *    are also kept in `tail` (from the first slice on);
+   * 2. the tail is written to the new generation's journal, in slices as the snapshot, until less
+   *    than CATCH_UP_REST is left, and fsynced in the thread pool;
+   * 3. what came meanwhile (a few milliseconds' worth) is written and fsynced here, the snapshot
+   *    renamed into place, and commits go to the new journal. The old journal is closed once the
+   *    fdatasyncs in flight on it return (what they cover is in the new journal too, synced).
+   * The same files, in the same order of steps, as compact(): until the rename, the old
+   * generation is the one a restart loads.
    */
   private startBackground(): void {
     const dir = this.dir;
     if (!dir || this.fd === undefined || !this.snapshotOps || this.bg) return;
+    // What is queued now was made before the snapshot's start (and may refer to records): it goes
+    // to the current journal only, so that the tail holds exactly what is made from here on.
+    this.flush();
     const gen = this.gen + 1;
     const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
-    // Written now (page cache) in lines of OPS_PER_SNAPSHOT_LINE ops, as compact() does; only
-    // the fsync goes to the thread pool.
+    const nextJournal = join(dir, `journal-${gen}.jsonl`);
     const fd = openSync(tmp, 'w', 0o600);
-    let written: number;
-    try {
-      written = this.writeSnapshot(fd);
-    } catch (err) {
-      closeSync(fd);
-      rmSync(tmp, { force: true });
-      throw err;
-    }
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
-    const bg = { gen, tmp, tail: [] as Buffer[], written, ready: false, done, finish };
+    const bg: Background = { gen, tmp, tail: [], written: 0, done, finish };
+    const ops = this.snapshotOps()[Symbol.iterator]();
     this.bg = bg;
-    fsync(fd, (err) => {
-      try {
-        closeSync(fd);
-      } catch {
-        // reported by fsync, if at all
-      }
-      if (this.bg !== bg) return;
-      if (err) return this.failBackground(bg);
-      bg.ready = true;
-      if (this.syncing === 0) this.finishBackground();
-    });
-  }
-
-  private failBackground(bg: NonNullable<Journal['bg']>): void {
-    rmSync(bg.tmp, { force: true });
-    if (this.bg === bg) this.bg = undefined;
-    this.compactWanted = this.tooBig();
-    bg.finish();
-  }
-
-  /** Switches to the new generation (no fdatasync in flight on the current journal). */
-  private finishBackground(): void {
-    const bg = this.bg;
-    const dir = this.dir;
-    if (!bg || !dir || this.fd === undefined) return;
-    const nextJournal = join(dir, `journal-${bg.gen}.jsonl`);
-    const tail = Buffer.concat(bg.tail);
+    this.compactions.started++;
     let next: number | undefined;
-    try {
-      next = openSync(nextJournal, 'w', 0o600);
-      writeAllSync(next, tail);
-      fsyncSync(next);
-      renameSync(bg.tmp, join(dir, `snapshot-${bg.gen}.jsonl`));
-      syncDir(dir);
-    } catch {
-      if (next !== undefined) closeSync(next);
-      rmSync(nextJournal, { force: true });
+    const fail = (): void => {
+      closeQuietly(fd);
+      if (next !== undefined) {
+        closeQuietly(next);
+        rmSync(nextJournal, { force: true });
+      }
       this.failBackground(bg);
-      return;
-    }
-    closeSync(this.fd);
-    this.fd = next;
-    rmSync(join(dir, `journal-${this.gen}.jsonl`), { force: true });
-    rmSync(join(dir, `snapshot-${this.gen}.jsonl`), { force: true });
-    this.gen = bg.gen;
-    this.bytes = tail.length;
-    this.snapshotBytes = bg.written;
-    this.bg = undefined;
-    bg.finish();
-    if (this.tooBig()) this.compactWanted = true;
+    };
+    const live = (): boolean => this.bg === bg;
+
+    // 1. The snapshot.
+    const slice = (): void => {
+      if (!live()) return fail(); // reset meanwhile
+      const began = performance.now();
+      let finished: boolean;
+      try {
+        do {
+          const line = nextLine(ops, this.opsPerLine);
+          finished = line === undefined;
+          if (line) {
+            writeAllSync(fd, line);
+            bg.written += line.length;
+          }
+        } while (!finished && performance.now() - began < this.sliceMs);
+      } catch {
+        return fail();
+      }
+      this.compactions.longestSliceMs = Math.max(this.compactions.longestSliceMs, performance.now() - began);
+      if (!finished) return void (this.pauseMs > 0 ? setTimeout(slice, this.pauseMs) : setImmediate(slice));
+      fsync(fd, (err) => {
+        closeQuietly(fd);
+        if (!live()) return void rmSync(tmp, { force: true });
+        if (err) return fail();
+        catchUp();
+      });
+    };
+
+    // 2. The tail, into the new journal: a slice at a time (as the snapshot), until what is left
+    // is small; then fsynced in the thread pool.
+    let tailBytes = 0;
+    const catchUp = (): void => {
+      if (!live()) return fail();
+      const began = performance.now();
+      try {
+        next ??= openSync(nextJournal, 'w', 0o600);
+        for (let chunk = bg.tail.shift(); chunk; chunk = performance.now() - began < this.sliceMs ? bg.tail.shift() : undefined) {
+          writeAllSync(next, chunk);
+          tailBytes += chunk.length;
+        }
+      } catch {
+        return fail();
+      }
+      if (bg.tail.reduce((n, b) => n + b.length, 0) > CATCH_UP_REST) return void (this.pauseMs > 0 ? setTimeout(catchUp, this.pauseMs) : setImmediate(catchUp));
+      fsync(next, (err) => {
+        if (!live()) return fail();
+        if (err) return fail();
+        switchOver();
+      });
+    };
+
+    // 3. The rest, and the switch.
+    const switchOver = (): void => {
+      const rest = Buffer.concat(bg.tail);
+      try {
+        writeAllSync(next!, rest);
+        fsyncSync(next!);
+        renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
+        syncDir(dir);
+      } catch {
+        return fail();
+      }
+      const old = this.fd!;
+      if (this.syncsOn.has(old)) this.retired.add(old);
+      else closeSync(old);
+      this.fd = next;
+      // Unlinking hundreds of MB can take the file system a while: in the thread pool. (A restart
+      // meanwhile removes them itself: only the newest generation is loaded.)
+      this.removeLater(join(dir, `journal-${this.gen}.jsonl`), join(dir, `snapshot-${this.gen}.jsonl`));
+      this.gen = gen;
+      this.bytes = tailBytes + rest.length;
+      this.snapshotBytes = bg.written;
+      this.retryAt = 0;
+      this.bg = undefined;
+      bg.finish();
+    };
+
+    slice();
   }
 
-  /** Writes every op of the current state to `fd`, OPS_PER_SNAPSHOT_LINE per line; returns the bytes written. */
-  private writeSnapshot(fd: number): number {
-    let written = 0;
-    let batch: string[] = [];
-    const flushBatch = (): void => {
-      if (batch.length === 0) return;
-      const buf = Buffer.from(`{"ops":[${batch.join(',')}]}\n`);
-      writeAllSync(fd, buf);
-      written += buf.length;
-      batch = [];
-    };
-    for (const op of this.snapshotOps!()) {
-      batch.push(op);
-      if (batch.length >= OPS_PER_SNAPSHOT_LINE) flushBatch();
+  private removeLater(...paths: string[]): void {
+    for (const path of paths) {
+      const done: Promise<void> = rm(path, { force: true })
+        .catch(() => {})
+        .finally(() => this.removals.delete(done));
+      this.removals.add(done);
     }
-    flushBatch();
+  }
+
+  private failBackground(bg: Background): void {
+    rmSync(bg.tmp, { force: true });
+    this.retryAt = this.bytes + this.compactAt;
+    if (this.bg === bg) this.bg = undefined;
+    bg.finish();
+  }
+
+  /** Writes every op of the current state to `fd`, `opsPerLine` per line; returns the bytes written. */
+  private writeSnapshot(fd: number): number {
+    const ops = this.snapshotOps!()[Symbol.iterator]();
+    let written = 0;
+    for (let line = nextLine(ops, this.opsPerLine); line; line = nextLine(ops, this.opsPerLine)) {
+      writeAllSync(fd, line);
+      written += line.length;
+    }
     return written;
   }
 
-  /** Waits until every queued commit is written and synced. */
+  /** Waits until every queued commit is written and synced, and a background compaction has ended. */
   async drain(): Promise<void> {
     for (;;) {
       if (this.scheduled) await this.scheduled;
+      else if (this.bg) await this.bg.done;
       else if (this.syncing > 0) await new Promise<void>((r) => this.idle.push(r));
-      else if (this.bg) {
-        if (this.bg.ready) this.finishBackground();
-        else await this.bg.done;
-      } else return;
+      // Before a reset reuses their names.
+      else if (this.removals.size > 0) await Promise.all(this.removals);
+      else return;
     }
   }
 
@@ -371,6 +492,24 @@ function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean): n
     }
   }
   return good;
+}
+
+/** The next snapshot line: up to `perLine` ops; undefined when there are none left. */
+function nextLine(ops: Iterator<string>, perLine: number): Buffer | undefined {
+  const batch: string[] = [];
+  for (let r = ops.next(); !r.done; r = ops.next()) {
+    batch.push(r.value);
+    if (batch.length >= perLine) break;
+  }
+  return batch.length ? Buffer.from(`{"ops":[${batch.join(',')}]}\n`) : undefined;
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed, or an error the sync reported
+  }
 }
 
 function syncDir(dir: string): void {

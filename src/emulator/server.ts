@@ -123,7 +123,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       reply = { status: e.status, json: problemBody(e, rid), headers: e.headers };
     }
     if (inflight) {
-      const op = app.idem.store(inflight, { f: fp, s: reply.status, b: reply.json, t: app.clock.now(), r: reply.rec });
+      const op = app.idem.store(inflight, { f: fp, s: reply.status, b: reply.json, t: app.clock.now(), r: reply.rec }, reply.rec === undefined || app.refOk(reply.rec));
       if (app.store.persist) ctx.tx.ops.push(op);
     }
     if (ctx.tx.ops.length > 0) await app.journal.commit(ctx.tx.ops);

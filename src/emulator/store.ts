@@ -31,6 +31,8 @@ export class Store {
   private readonly counts = new Map<Kind, number>();
   /** Journal ops are serialized only when something persists them. */
   persist = false;
+  /** Counts puts; each record keeps the count of its last one in `v`. */
+  seq = 0;
   /** Called for every new id (the id generator keeps ids increasing after a replay). */
   onNewId: ((id: string) => void) | undefined;
 
@@ -65,8 +67,9 @@ export class Store {
       rec.obj = obj;
       if (x !== undefined) rec.x = x;
       rec.json = undefined;
+      rec.v = ++this.seq;
     } else {
-      rec = { kind, id: obj.id, scope, obj, x, json: undefined };
+      rec = { kind, id: obj.id, scope, obj, x, json: undefined, v: ++this.seq };
       this.byId.set(obj.id, rec);
       this.push(`${scope}|${kind}`, rec);
       const indexer = this.indexers.get(kind) as ((o: Base) => string[]) | undefined;

@@ -235,6 +235,8 @@ export interface Rec<T extends Base = Base> {
   obj: T;
   x: Json | undefined;
   json: string | undefined;
+  /** The store's change counter at this record's last put (a snapshot written over several turns refers only to records unchanged since it began). */
+  v: number;
 }
 
 /** The mutations of one request (or one settlement), committed to the journal together. */

@@ -11,7 +11,8 @@
 // Rounds are interleaved (bare GET, emulator GET, bare POST, emulator POST) and the medians of
 // the per-round ratios reported, as a busy machine drifts. Every answer must be 200/201.
 // Targets: emulator/bare >= 0.5 for GET and >= 0.35 for POST.
-// Also printed: each server's CPU per request (from /proc) and how busy the generator was. On 2
+// Also printed: each server's CPU per request (from /proc), how busy the generator was, and the
+// slowest answer of each round (a compaction shows there: it runs in slices). On 2
 // cores the generator itself caps the bare server's rate (and the GET rates), so the CPU figures
 // say more about the emulator's own cost than the ratios do. The emulator's state grows through
 // the run (every POST leaves a customer, its event and a stored response; the journal compacts
@@ -102,12 +103,15 @@ async function load(pool, ms, make, expect, serverPid) {
   const self0 = process.cpuUsage();
   let bad = 0;
   let firstBad = '';
+  let slowest = 0;
   const started = process.hrtime.bigint();
   const until = Date.now() + ms;
   const worker = async () => {
     while (Date.now() < until) {
+      const sent = performance.now();
       const res = await pool.request(make());
       const text = await res.body.text();
+      slowest = Math.max(slowest, performance.now() - sent);
       if (res.statusCode !== expect) {
         bad++;
         firstBad ||= `${res.statusCode}: ${text.slice(0, 300)}`;
@@ -124,6 +128,7 @@ async function load(pool, ms, make, expect, serverPid) {
     rate: done / secs,
     serverUs: ((cpuMs(serverPid) - server0) * 1000) / done,
     loadShare: (self.user + self.system) / 1e6 / secs,
+    slowestMs: slowest,
   };
 }
 
@@ -196,6 +201,8 @@ export async function run() {
         `  server CPU per request (median): bare ${cpu('bare').toFixed(1)} µs, emulator ${cpu('emulator').toFixed(1)} µs (${(cpu('bare') / cpu('emulator')).toFixed(2)}); ` +
           `generator CPU share: ${gen('bare').toFixed(2)} vs bare, ${gen('emulator').toFixed(2)} vs emulator`,
       );
+      const slow = (who) => detail[`${who} ${method}`].map((m) => `${m.slowestMs.toFixed(0)}`).join(', ');
+      console.log(`  slowest answer per round (ms): bare ${slow('bare')}; emulator ${slow('emulator')}`);
     }
     const customers = stats.objects?.customer;
     const journal = stats.journal ? `; journal ${JSON.stringify(stats.journal)}` : '';

@@ -1,4 +1,4 @@
-// The journal's automatic compaction (snapshot written in the loop, fsynced in the thread pool,
+// The journal's automatic compaction (snapshot written a slice per loop turn, fsynced in the thread pool,
 // commits meanwhile carried into the new generation's journal): nothing committed is lost, and
 // the data dir loads whatever step a restart finds it at.
 import { readdirSync } from 'node:fs';
@@ -15,7 +15,7 @@ const apply = (state: State) => (op: Op) => {
 const putOp = (id: string, n: number): string => `{"p":"thing","s":"t","o":{"id":"${id}","n":${n},"pad":"${'x'.repeat(200)}"}}`;
 
 function journalOn(dir: string, state: State): Journal {
-  const j = new Journal(dir, 16 * 1024);
+  const j = new Journal(dir, { compactAt: 16 * 1024 });
   j.open(apply(state));
   j.snapshotOps = function* () {
     for (const [id, n] of state) yield putOp(id, n);
