@@ -10,6 +10,7 @@
 //   3. the checks are not vacuous: a body with an undeclared field, a misspelt field name in a
 //      spec, a misspelt query name and a wrong path are all caught.
 // Needs dist/ (npm run build).
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -89,7 +90,8 @@ function sampleValue(flag: FlagSpec): string | true {
   const key = (flag.field ?? flag.query ?? flag.pathParam ?? '').split('.').pop()!;
   switch (flag.kind) {
     case 'id':
-      return idFor(flag.idPrefix ?? '');
+      // An id of its own per flag: two id flags swapped on their way to the request show.
+      return `${(flag.idPrefix ?? '').split('|')[0]}${createHash('sha256').update(longFlag(flag)).digest('hex').slice(0, 24)}`;
     case 'enum':
       return flag.choices?.[0] ?? TEXT[key] ?? 'sample';
     case 'email':
@@ -431,10 +433,16 @@ describe.concurrent('every command sends a request the contract accepts', () => 
     // Every flag given reached the request where its spec says: the body field, the query
     // parameter or the path parameter (so a typo in a field name shows as a schema error above).
     const pathValues = matchPath(c.op.path, req!.path)!;
-    for (const { flag } of c.given) {
-      if (flag.field) expect(getPath(req!.json, flag.field), `${longFlag(flag)} → body ${flag.field}`).toBeDefined();
-      if (flag.query) expect(req!.query[flag.query], `${longFlag(flag)} → query ${flag.query}`).toBeDefined();
-      if (flag.pathParam) expect(pathValues[flag.pathParam], `${longFlag(flag)} → path {${flag.pathParam}}`).toBeDefined();
+    // With the value given (as the wire carries it: an integer flag as a number in a body, every
+    // query value as text).
+    for (const { flag, value } of c.given) {
+      const text = value === true ? 'true' : value;
+      // An amount is written out to its currency's precision ("1500" → "1500.00"): the same number, as a string.
+      const sent = flag.field ? getPath(req!.json, flag.field) : undefined;
+      if (flag.field && flag.kind === 'amount') expect([typeof sent, Number(sent)], `${longFlag(flag)} → body ${flag.field}: ${String(sent)}`).toEqual(['string', Number(value)]);
+      else if (flag.field) expect(sent, `${longFlag(flag)} → body ${flag.field}`).toEqual(value === true ? true : flag.kind === 'int' ? Number(value) : value);
+      if (flag.query) expect(req!.query[flag.query], `${longFlag(flag)} → query ${flag.query}`).toBe(text);
+      if (flag.pathParam) expect(pathValues[flag.pathParam], `${longFlag(flag)} → path {${flag.pathParam}}`).toBe(text);
     }
     if (c.ref.verb.arg?.field) expect(getPath(req!.json, c.ref.verb.arg.field)).toBe(c.argValue);
     else if (c.argValue) expect(Object.values(pathValues)).toContain(c.argValue);
