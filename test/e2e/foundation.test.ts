@@ -213,9 +213,16 @@ describe('HTTP rules and exit codes', () => {
 
   it('409 is exit 5; 422 idempotency_key_reused is exit 5', async () => {
     server.queue.push({ status: 409, body: { code: 'invalid_state', status: 409, detail: 'account is closed' } });
-    expect((await runPay(['accounts', 'close', ACCOUNT.id], { env: envFor() })).code).toBe(5);
+    const closed = await runPay(['accounts', 'close', ACCOUNT.id, '--yes'], { env: envFor() });
+    expect([closed.code, closed.stdout]).toEqual([5, '']);
+    expect(closed.stderr).toMatch(/^error: HTTP 409 invalid_state: account is closed/);
+    expect(closed.stderr.trim().split('\n')).toHaveLength(1);
     server.queue.push({ status: 422, body: { code: 'idempotency_key_reused', status: 422, detail: 'other body' } });
-    expect((await runPay(['customers', 'create', ...CUSTOMER_FLAGS], { env: envFor() })).code).toBe(5);
+    const reused = await runPay(['customers', 'create', ...CUSTOMER_FLAGS, '--idempotency-key', 'seed-cus-1'], { env: envFor() });
+    expect([reused.code, reused.stdout]).toEqual([5, '']);
+    expect(reused.stderr).toMatch(/^error: HTTP 422 idempotency_key_reused: other body/);
+    // Says which key, so that the user can tell a re-run from a clash.
+    expect(reused.stderr).toContain('seed-cus-1');
   });
 
   it('a refused connection is exit 6 after retries', async () => {
@@ -369,6 +376,20 @@ describe('profiles and precedence', () => {
     await runPay(['accounts', 'list'], { env: { ...e, PAY_TENANT_ID: 'from_env' } });
     await runPay(['accounts', 'list', '--tenant', 'from_flag'], { env: { ...e, PAY_TENANT_ID: 'from_env' } });
     expect(server.requests.map((q) => q.headers['x-tenant-id'])).toEqual(['from_profile', 'from_env', 'from_flag']);
+
+    // The base URL: each of three servers gets exactly the requests sent its way.
+    const fromEnv = await startRecordingServer({ status: 200, body: { object: 'list', data: [], has_more: false, next_cursor: null } });
+    const fromFlag = await startRecordingServer({ status: 200, body: { object: 'list', data: [], has_more: false, next_cursor: null } });
+    try {
+      server.requests.length = 0;
+      expect((await runPay(['accounts', 'list'], { env: { ...e, PAY_BASE_URL: fromEnv.baseUrl } })).code).toBe(0);
+      expect((await runPay(['accounts', 'list', '--base-url', fromFlag.baseUrl], { env: { ...e, PAY_BASE_URL: fromEnv.baseUrl } })).code).toBe(0);
+      expect((await runPay(['accounts', 'list'], { env: e })).code).toBe(0);
+      expect([server.requests.length, fromEnv.requests.length, fromFlag.requests.length]).toEqual([1, 1, 1]);
+    } finally {
+      await fromEnv.close();
+      await fromFlag.close();
+    }
   });
 });
 
