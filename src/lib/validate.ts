@@ -1,6 +1,10 @@
 // Field validators shared by flags, prompts and --data checks (contract sections 7 and 8).
 // Each returns an error message, or undefined when the value is fine.
+import { PHONE_PATTERN, STATE_PATTERN } from './domain.js';
 import { COUNTRY_CODES, currencyExponent } from './iso.js';
+
+const PHONE = new RegExp(PHONE_PATTERN);
+const STATE = new RegExp(STATE_PATTERN);
 
 export type Check = (value: string) => string | undefined;
 
@@ -10,7 +14,7 @@ export const checkEmail: Check = (v) =>
   v.length <= 254 && EMAIL.test(v) ? undefined : 'must be an e-mail address like ada@example.com';
 
 export const checkPhone: Check = (v) =>
-  /^\+[1-9][0-9]{7,14}$/.test(v) ? undefined : 'must be in international format: + then 8 to 15 digits, e.g. +14155550123';
+  PHONE.test(v) ? undefined : 'must be in international format: + then 8 to 15 digits, e.g. +14155550123';
 
 /** A real calendar date YYYY-MM-DD. */
 export function isCalendarDate(v: string): boolean {
@@ -37,7 +41,7 @@ export const checkCountry: Check = (v) =>
 /** ISO 3166-2 shape `<country>-<subdivision>` whose country part equals the country. */
 export function checkState(country: string | undefined): Check {
   return (v) => {
-    const m = /^([A-Z]{2})-[A-Z0-9]{1,3}$/.exec(v);
+    const m = STATE.exec(v);
     if (!m) return 'must be an ISO 3166-2 code like US-CA or NG-LA';
     if (country && m[1] !== country) return `must start with the country code ${country}- (got ${m[1]}-)`;
     return undefined;

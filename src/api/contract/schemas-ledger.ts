@@ -1,6 +1,6 @@
 // Payment links, wallets, FX, transactions and webhook events.
 import { enumOf, idOf, listOf, nullable, objectOf, requestBody, resource, schemaRef, text, timestamp, view } from './common.js';
-import { ASSETS, NETWORKS_BY_ASSET, optionalText } from './schemas-shared.js';
+import { ASSETS, NETWORKS, NETWORKS_BY_ASSET, optionalText } from './schemas-shared.js';
 import type { Schema } from './types.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../events.js';
 
@@ -20,7 +20,7 @@ const paymentLinkFields = {
 const walletFields = {
   customer_id: idOf('cus_', 'The owner.'),
   asset: schemaRef('Asset'),
-  network: enumOf(['bitcoin', 'ethereum', 'polygon', 'tron'], 'Network; pairs: BTC/bitcoin, ETH/ethereum, USDC/ethereum|polygon, USDT/ethereum|tron.'),
+  network: enumOf([...NETWORKS], 'Network; pairs: BTC/bitcoin, ETH/ethereum, USDC/ethereum|polygon, USDT/ethereum|tron.'),
   label: text('A label for people.', 100),
 };
 

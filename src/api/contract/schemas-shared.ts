@@ -1,21 +1,14 @@
 // Schemas shared across resources: money, currencies, countries, addresses, balances,
 // problem details (RFC 9457) and the empty body of action operations.
+import { ASSETS, FIAT_CURRENCIES, STATE_PATTERN } from '../../lib/domain.js';
 import { COUNTRY_CODES } from '../../lib/iso.js';
+
+export { ASSETS, FIAT_CURRENCIES, NETWORKS, NETWORKS_BY_ASSET, PHONE_PATTERN, STATE_PATTERN } from '../../lib/domain.js';
 import { enumOf, nullable, objectOf, requestBody, schemaRef, text } from './common.js';
 import type { Schema } from './types.js';
 
 /** Decimal string: no sign, no leading zeros, up to 15 integer digits and 18 decimals. */
 export const DECIMAL_PATTERN = '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,18})?$';
-export const FIAT_CURRENCIES = ['USD', 'EUR', 'GBP', 'NGN', 'KES', 'GHS', 'ZAR', 'JPY', 'CAD', 'KWD'] as const;
-export const ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
-export const NETWORKS_BY_ASSET: Readonly<Record<(typeof ASSETS)[number], readonly string[]>> = {
-  BTC: ['bitcoin'],
-  ETH: ['ethereum'],
-  USDC: ['ethereum', 'polygon'],
-  USDT: ['ethereum', 'tron'],
-};
-export const PHONE_PATTERN = '^\\+[1-9][0-9]{7,14}$';
-export const STATE_PATTERN = '^[A-Z]{2}-[A-Z0-9]{1,3}$';
 
 const PRECISION =
   'Decimals allowed = the currency\'s exponent (USD 2, JPY 0, KWD 3, BTC 8, ETH 18, USDC 6, USDT 6); more is a 422 `validation_error`.';

@@ -1,18 +1,10 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
 import type { GroupSpec } from '../spec.js';
 import { GROUP_HEADS } from '../group-index.js';
+import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../lib/domain.js';
 
 const WAL_ID = { name: '<id>', description: 'wallet id (wal_…)', idPrefix: 'wal_' };
 const EX_WAL = 'wal_0123456789abcdefghijklmn';
-export const WALLET_ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
-export const NETWORKS = ['bitcoin', 'ethereum', 'polygon', 'tron'] as const;
-/** Which networks carry which asset (DESIGN.md, wallets). */
-export const ASSET_NETWORKS: Readonly<Record<string, readonly string[]>> = {
-  BTC: ['bitcoin'],
-  ETH: ['ethereum'],
-  USDC: ['ethereum', 'polygon'],
-  USDT: ['ethereum', 'tron'],
-};
 
 export const wallets: GroupSpec = {
   ...GROUP_HEADS['wallets'],
@@ -48,11 +40,11 @@ export const wallets: GroupSpec = {
       body: true,
       flags: [
         { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },
-        { flags: '--asset <asset>', field: 'asset', kind: 'currency', choices: WALLET_ASSETS, description: 'crypto asset', required: true },
+        { flags: '--asset <asset>', field: 'asset', kind: 'currency', choices: ASSETS, description: 'crypto asset', required: true },
         { flags: '--network <network>', field: 'network', kind: 'enum', choices: NETWORKS, description: 'blockchain network carrying the asset', required: true },
         { flags: '--label <text>', field: 'label', description: 'a label for people' },
       ],
-      constraints: [{ kind: 'pairs', field: 'asset', other: 'network', allowed: ASSET_NETWORKS }],
+      constraints: [{ kind: 'pairs', field: 'asset', other: 'network', allowed: NETWORKS_BY_ASSET }],
       jsonShape: 'the created Wallet object ({id: "wal_…", customer_id, asset, network, address, balance: {available, pending, currency}, status, …})',
     },
     {
@@ -65,7 +57,7 @@ export const wallets: GroupSpec = {
       kind: 'list',
       flags: [
         { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'only this customer\'s wallets' },
-        { flags: '--asset <asset>', query: 'asset', kind: 'currency', choices: WALLET_ASSETS, description: 'only this asset' },
+        { flags: '--asset <asset>', query: 'asset', kind: 'currency', choices: ASSETS, description: 'only this asset' },
       ],
       jsonShape: 'an array of Wallet objects',
     },

@@ -8,8 +8,7 @@ import { emptyBody } from '../validation.js';
 import { json, type PageQuery } from '../store.js';
 import type { Base, Ctx, Kind, QueryCheck, Rec, Reply } from '../types.js';
 
-export const FIAT = ['USD', 'EUR', 'GBP', 'NGN', 'KES', 'GHS', 'ZAR', 'JPY', 'CAD', 'KWD'] as const;
-export const ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
+export { ASSETS, FIAT_CURRENCIES as FIAT } from '../../lib/domain.js';
 
 export const reply = (status: number, rec: Rec): Reply => ({ status, json: json(rec), rec });
 export const ok = (rec: Rec): Reply => reply(200, rec);

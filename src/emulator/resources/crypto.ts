@@ -2,6 +2,7 @@
 // expires_at) | paid (the admin route POST /__emulator/payment-links/{id}/pay stands in for a
 // payer; it credits the wallet from `external:<asset>`); the others are final.
 import type { App } from '../app.js';
+import { NETWORKS, NETWORKS_BY_ASSET } from '../../lib/domain.js';
 import { randomChars } from '../ids.js';
 import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
@@ -10,13 +11,13 @@ import type { Customer, PaymentLink, Rec, Route, Wallet } from '../types.js';
 import { ASSETS, change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
 import { currencyMismatch } from './transfers.js';
 
-const NETWORKS: Record<string, readonly string[]> = { BTC: ['bitcoin'], ETH: ['ethereum'], USDC: ['ethereum', 'polygon'], USDT: ['ethereum', 'tron'] };
+const BY_ASSET: Readonly<Record<string, readonly string[]>> = NETWORKS_BY_ASSET;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 const walletShape = {
   customer_id: req(id('cus_')),
   asset: req(oneOf(ASSETS)),
-  network: req(oneOf(['bitcoin', 'ethereum', 'polygon', 'tron'])),
+  network: req(oneOf(NETWORKS)),
   label: opt(str({ max: 100 })),
 };
 
@@ -81,8 +82,8 @@ export function cryptoRoutes(app: App): Route[] {
       handler: (ctx) => {
         const errors = check(ctx.body, walletShape);
         const { asset, network } = ctx.body as { asset?: string; network?: string };
-        if (asset && network && NETWORKS[asset] && !errors.some((e) => e.field === 'network') && !NETWORKS[asset]!.includes(network)) {
-          errors.push({ field: 'network', code: 'invalid', message: `${asset} is on ${NETWORKS[asset]!.join(' or ')}` });
+        if (asset && network && BY_ASSET[asset] && !errors.some((e) => e.field === 'network') && !BY_ASSET[asset]!.includes(network)) {
+          errors.push({ field: 'network', code: 'invalid', message: `${asset} is on ${BY_ASSET[asset]!.join(' or ')}` });
         }
         orThrow(errors);
         const b = ctx.body as { customer_id: string; asset: string; network: string; label?: string };

@@ -1,5 +1,6 @@
 // Customers (the seed-fixed body) and features.
 import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../lib/validate.js';
+import { STATE_PATTERN } from '../../lib/domain.js';
 import type { App } from '../app.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
@@ -11,7 +12,7 @@ export const addressRule = object({
   city: req(str({ max: 100 })),
   country: req(country),
   postal_code: req(str({ max: 20 })),
-  state: opt(str({ max: 6, pattern: /^[A-Z]{2}-[A-Z0-9]{1,3}$/, hint: 'must be an ISO 3166-2 code like US-CA or NG-LA' })),
+  state: opt(str({ max: 6, pattern: new RegExp(STATE_PATTERN), hint: 'must be an ISO 3166-2 code like US-CA or NG-LA' })),
 });
 
 /** Address rules beyond the shape: the state's country part equals the country. */
