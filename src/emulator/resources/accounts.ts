@@ -4,7 +4,7 @@ import { randomDigits } from '../ids.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str } from '../validation.js';
 import type { Account, Customer, ExternalAccount, Route } from '../types.js';
-import { change, created, emptyOk, FIAT, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
 
 const accountShape = {
   customer_id: req(id('cus_')),
@@ -46,8 +46,7 @@ export function accountRoutes(app: App): Route[] {
           account_number: randomDigits(10),
           balance: app.ledger.balance('', b.currency),
         });
-        const rec = app.store.put(ctx.tx, 'account', ctx.scope, a);
-        app.events.emit(ctx.tx, ctx.scope, 'account.created', rec);
+        const rec = insert(ctx, 'account', a, 'account.created');
         return created(rec);
       },
     },
@@ -102,8 +101,7 @@ export function accountRoutes(app: App): Route[] {
           iban_last4: b.iban ? b.iban.slice(-4) : null,
           status: 'active',
         });
-        const rec = app.store.put(ctx.tx, 'external_account', ctx.scope, e);
-        app.events.emit(ctx.tx, ctx.scope, 'external_account.created', rec);
+        const rec = insert(ctx, 'external_account', e, 'external_account.created');
         return created(rec);
       },
     },

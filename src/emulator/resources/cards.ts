@@ -5,7 +5,7 @@ import { randomDigits } from '../ids.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Card, Customer, Rec, Route } from '../types.js';
-import { change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
+import { change, created, emptyOk, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
 import { addressRule, checkAddress, copyAddress } from './customers.js';
 
 const STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
@@ -26,19 +26,13 @@ const ACTIONS = {
   terminate: { from: ['active', 'frozen', 'inactive'], to: 'terminated', event: 'card.terminated', op: 'terminateCard' },
 } as const;
 
-function activate(app: App, id: string, now: number): void {
-  const rec = app.store.byId.get(id) as Rec<Card> | undefined;
-  if (!rec || rec.obj.status !== 'inactive') return;
-  const due = Date.parse(rec.obj.created_at) + app.settleAfterMs;
-  if (now < due) return void app.due.push(due, 'card', id);
-  const tx = app.tx();
-  change({ app, tx }, rec, { status: 'active' }, 'card.activated');
-  app.commitInBackground(tx);
+function activate(ctx: TxCtx, rec: Rec<Card>): void {
+  change(ctx, rec, { status: 'active' }, 'card.activated');
 }
 
 export function cardRoutes(app: App): Route[] {
   app.store.index('card', (c: Card) => [`customer_id=${c.customer_id}`, `account_id=${c.account_id}`]);
-  scheduled<Card>(app, 'card', 'card', activate, (c) => (c.status === 'inactive' ? Date.parse(c.created_at) + app.settleAfterMs : undefined));
+  scheduled<Card>(app, 'card', (c) => (c.status === 'inactive' ? Date.parse(c.created_at) + app.settleAfterMs : undefined), activate);
 
   const routes: Route[] = [
     {
@@ -76,9 +70,7 @@ export function cardRoutes(app: App): Route[] {
           exp_year: now.getUTCFullYear() + 3,
           status: b.type === 'virtual' ? 'active' : 'inactive',
         });
-        const rec = app.store.put(ctx.tx, 'card', ctx.scope, c);
-        app.events.emit(ctx.tx, ctx.scope, 'card.created', rec);
-        if (c.status === 'inactive') app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'card', c.id);
+        const rec = insert(ctx, 'card', c, 'card.created');
         return created(rec);
       },
     },

@@ -8,7 +8,7 @@ import { exponent, toMinor } from '../money.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Collection, Customer, Rec, Route } from '../types.js';
-import { change, created, FIAT, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
+import { change, created, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
 import { currencyMismatch, isMagic13 } from './transfers.js';
 
 const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
@@ -23,23 +23,17 @@ const shape = {
   mobile_money: opt(object({ phone: req(str({ max: 16, check: checkPhone })), provider: req(oneOf(['mpesa', 'mtn', 'airtel'])) })),
 };
 
-function settle(app: App, id: string, now: number): void {
-  const rec = app.store.byId.get(id) as Rec<Collection> | undefined;
-  if (!rec || rec.obj.status !== 'pending') return;
-  const due = Date.parse(rec.obj.created_at) + app.settleAfterMs;
-  if (now < due) return void app.due.push(due, 'collection', id);
-  const tx = app.tx();
+function settle({ app, tx }: TxCtx, rec: Rec<Collection>): void {
   const c = rec.obj;
   const fail = isMagic13(c.amount, c.currency);
   app.ledger.settle(tx, rec.scope, rec.x?.entry as string, fail ? 'voided' : 'posted');
   if (fail) change({ app, tx }, rec, { status: 'failed', failure_reason: 'payment_declined' }, 'collection.failed');
   else change({ app, tx }, rec, { status: 'succeeded', completed_at: app.nowIso() }, 'collection.succeeded');
-  app.commitInBackground(tx);
 }
 
 export function collectionRoutes(app: App): Route[] {
   app.store.index('collection', (c: Collection) => [`account_id=${c.account_id}`]);
-  scheduled<Collection>(app, 'collection', 'collection', settle, (c) => (c.status === 'pending' ? Date.parse(c.created_at) + app.settleAfterMs : undefined));
+  scheduled<Collection>(app, 'collection', (c) => (c.status === 'pending' ? Date.parse(c.created_at) + app.settleAfterMs : undefined), settle);
 
   return [
     {
@@ -81,9 +75,7 @@ export function collectionRoutes(app: App): Route[] {
             { account: account.id, currency: b.currency, amount: minor },
           ],
         });
-        const rec = app.store.put(ctx.tx, 'collection', ctx.scope, c, { entry: entry.id });
-        app.events.emit(ctx.tx, ctx.scope, 'collection.created', rec);
-        app.due.push(Date.parse(c.created_at) + app.settleAfterMs, 'collection', c.id);
+        const rec = insert(ctx, 'collection', c, 'collection.created', { entry: entry.id });
         return created(rec);
       },
     },

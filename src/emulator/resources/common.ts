@@ -6,7 +6,7 @@ import { isId } from '../ids.js';
 import { notFound } from '../problems.js';
 import { emptyBody } from '../validation.js';
 import { json, type PageQuery } from '../store.js';
-import type { Base, Ctx, Kind, QueryCheck, Rec, Reply } from '../types.js';
+import type { Base, Ctx, Json, Kind, QueryCheck, Rec, Reply } from '../types.js';
 
 export { ASSETS, FIAT_CURRENCIES as FIAT } from '../../lib/domain.js';
 
@@ -34,7 +34,21 @@ export function touch<T extends Base>(app: App, obj: T, changes: Partial<T>): T 
 }
 
 /** A state change: store the new object and emit its event. */
-export function change<T extends Base>(ctx: { app: App; tx: Ctx['tx'] }, rec: Rec<T>, changes: Partial<T>, event?: string): Rec<T> {
+/**
+ * A new record in the request's scope: stored, announced by `event` (if any) and, for a
+ * scheduled() kind, armed for its due job.
+ */
+export function insert<T extends Base>(ctx: Ctx, kind: Kind, obj: T, event?: string, x?: Json): Rec<T> {
+  const rec = ctx.app.store.put(ctx.tx, kind, ctx.scope, obj, x);
+  if (event) ctx.app.events.emit(ctx.tx, ctx.scope, event, rec);
+  arm(ctx.app, rec);
+  return rec;
+}
+
+/** An app and the transaction a change goes into. */
+export type TxCtx = { app: App; tx: Ctx['tx'] };
+
+export function change<T extends Base>(ctx: TxCtx, rec: Rec<T>, changes: Partial<T>, event?: string): Rec<T> {
   const next = ctx.app.store.put(ctx.tx, rec.kind, rec.scope, touch(ctx.app, rec.obj, changes), undefined);
   if (event) ctx.app.events.emit(ctx.tx, rec.scope, event, next);
   return next;
@@ -64,15 +78,31 @@ export function timeBound(v: string): string {
 }
 
 /**
- * A kind whose records change by themselves later (settle, activate, expire): registers the due
- * job, and the scanner that re-arms it for every record after a restart. `dueAt` says when a
- * record is due (emulator ms), or undefined when it is not waiting.
+ * A kind whose records change by themselves later (settle, activate, expire). `dueAt` says when a
+ * record is due (emulator ms), or undefined when it is not waiting. When its time comes, the
+ * record is looked up again and `run` makes the change in a transaction of its own, committed
+ * in the background; a record no longer waiting is left alone, one not yet due is queued again
+ * (the clock may have been set back). Arm a new or changed record with arm(); after a restart
+ * every record is armed by the app's scan.
  */
-export function scheduled<T extends Base>(app: App, kind: Kind, job: string, run: (app: App, id: string, now: number) => void, dueAt: (obj: T) => number | undefined): void {
-  app.due.register(job, (id, now) => run(app, id, now));
-  app.scanners.set(kind, (rec) => {
-    const obj = rec.obj as T;
-    const at = dueAt(obj);
-    if (at !== undefined) app.due.push(at, job, obj.id);
+export function scheduled<T extends Base>(app: App, kind: Kind, dueAt: (obj: T) => number | undefined, run: (ctx: TxCtx, rec: Rec<T>) => void): void {
+  app.due.register(kind, (id, now) => {
+    const rec = app.store.byId.get(id) as Rec<T> | undefined;
+    if (!rec || rec.kind !== kind) return;
+    const at = dueAt(rec.obj);
+    if (at === undefined) return;
+    if (now < at) return void app.due.push(at, kind, id);
+    const tx = app.tx();
+    run({ app, tx }, rec);
+    app.commitInBackground(tx);
   });
+  app.scanners.set(kind, (rec) => {
+    const at = dueAt(rec.obj as T);
+    if (at !== undefined) app.due.push(at, kind, rec.id);
+  });
+}
+
+/** Queues the due job of a record of a scheduled() kind, if it is waiting for one. */
+export function arm(app: App, rec: Rec): void {
+  app.scanners.get(rec.kind)?.(rec);
 }

@@ -8,7 +8,7 @@ import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, dateTime, id, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Customer, PaymentLink, Rec, Route, Wallet } from '../types.js';
-import { ASSETS, change, created, emptyOk, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
+import { ASSETS, change, created, emptyOk, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
 import { currencyMismatch } from './transfers.js';
 
 const BY_ASSET: Readonly<Record<string, readonly string[]>> = NETWORKS_BY_ASSET;
@@ -35,14 +35,8 @@ function address(network: string): string {
   return `0x${randomChars(40, '0123456789abcdef')}`;
 }
 
-function expire(app: App, id: string, now: number): void {
-  const rec = app.store.byId.get(id) as Rec<PaymentLink> | undefined;
-  if (!rec || rec.obj.status !== 'active' || !rec.obj.expires_at) return;
-  const due = Date.parse(rec.obj.expires_at);
-  if (now < due) return void app.due.push(due, 'payment_link', id);
-  const tx = app.tx();
-  change({ app, tx }, rec, { status: 'expired' }, 'payment_link.expired');
-  app.commitInBackground(tx);
+function expire(ctx: TxCtx, rec: Rec<PaymentLink>): void {
+  change(ctx, rec, { status: 'expired' }, 'payment_link.expired');
 }
 
 /** A payer pays a link (admin route): the wallet is credited and the link becomes paid. */
@@ -72,7 +66,7 @@ export function payLink(app: App, id: string): Rec<PaymentLink> {
 export function cryptoRoutes(app: App): Route[] {
   app.store.index('wallet', (w: Wallet) => [`customer_id=${w.customer_id}`, `asset=${w.asset}`]);
   app.store.index('payment_link', (l: PaymentLink) => [`wallet_id=${l.wallet_id}`]);
-  scheduled<PaymentLink>(app, 'payment_link', 'payment_link', expire, (l) => (l.status === 'active' && l.expires_at ? Date.parse(l.expires_at) : undefined));
+  scheduled<PaymentLink>(app, 'payment_link', (l) => (l.status === 'active' && l.expires_at ? Date.parse(l.expires_at) : undefined), expire);
 
   return [
     {
@@ -97,8 +91,7 @@ export function cryptoRoutes(app: App): Route[] {
           balance: app.ledger.balance('', b.asset),
           status: 'active',
         });
-        const rec = app.store.put(ctx.tx, 'wallet', ctx.scope, w);
-        app.events.emit(ctx.tx, ctx.scope, 'wallet.created', rec);
+        const rec = insert(ctx, 'wallet', w, 'wallet.created');
         return created(rec);
       },
     },
@@ -146,9 +139,7 @@ export function cryptoRoutes(app: App): Route[] {
           status: 'active',
         });
         l.url = `https://pay.dev/l/${l.id}`;
-        const rec = app.store.put(ctx.tx, 'payment_link', ctx.scope, l);
-        app.events.emit(ctx.tx, ctx.scope, 'payment_link.created', rec);
-        if (expires !== undefined) app.due.push(expires, 'payment_link', l.id);
+        const rec = insert(ctx, 'payment_link', l, 'payment_link.created');
         return created(rec);
       },
     },

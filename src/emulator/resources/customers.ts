@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
 import type { Address, Ctx, Customer, Json, Rec, Route } from '../types.js';
-import { change, created, emptyOk, load, ok, okJson, okRaw, pageOf, qText } from './common.js';
+import { change, created, emptyOk, insert, load, ok, okJson, okRaw, pageOf, qText } from './common.js';
 
 export const addressRule = object({
   address_line1: req(str()),
@@ -136,8 +136,7 @@ export function customerRoutes(app: App): Route[] {
           address: copyAddress(b.address),
           kyc_status: 'not_started',
         });
-        const rec = app.store.put(ctx.tx, 'customer', ctx.scope, c);
-        app.events.emit(ctx.tx, ctx.scope, 'customer.created', rec);
+        const rec = insert(ctx, 'customer', c, 'customer.created');
         return created(rec);
       },
     },

@@ -8,7 +8,7 @@ import { ceilDiv, exponent, fromMinor, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, id, oneOf, opt, orThrow, precision, req } from '../validation.js';
 import type { Account, FxQuote, FxTrade, Rec, Route } from '../types.js';
-import { created, FIAT, load, ok, okJson, okRaw, pageOf, qId, scheduled } from './common.js';
+import { created, FIAT, insert, load, ok, okJson, okRaw, pageOf, qId, scheduled, type TxCtx } from './common.js';
 import { currencyMismatch, insufficient } from './transfers.js';
 
 export const QUOTE_TTL_MS = 60_000;
@@ -67,20 +67,15 @@ const quoteShape = {
 };
 const tradeShape = { quote_id: req(id('fxq_')), source_account_id: req(id('acc_')), target_account_id: req(id('acc_')) };
 
-function expire(app: App, id: string, now: number): void {
-  const rec = app.store.byId.get(id) as Rec<FxQuote> | undefined;
-  if (!rec || rec.obj.status !== 'open') return;
-  if (now < Date.parse(rec.obj.expires_at)) return void app.due.push(Date.parse(rec.obj.expires_at), 'fx_quote', id);
-  const tx = app.tx();
+function expire({ app, tx }: TxCtx, rec: Rec<FxQuote>): void {
   app.store.put(tx, 'fx_quote', rec.scope, { ...rec.obj, status: 'expired', updated_at: app.nowIso() });
-  app.commitInBackground(tx);
 }
 
 const isFiat = (v: unknown): v is string => typeof v === 'string' && (FIAT as readonly string[]).includes(v);
 
 export function fxRoutes(app: App): Route[] {
   app.store.index('fx_trade', (t: FxTrade) => [`account_id=${t.source_account_id}`, `account_id=${t.target_account_id}`]);
-  scheduled<FxQuote>(app, 'fx_quote', 'fx_quote', expire, (q) => (q.status === 'open' ? Date.parse(q.expires_at) : undefined));
+  scheduled<FxQuote>(app, 'fx_quote', (q) => (q.status === 'open' ? Date.parse(q.expires_at) : undefined), expire);
   const currencyList = (v: string) => (v.split(',').every((c) => isFiat(c)) ? undefined : `must be a comma-separated list of: ${FIAT.join(', ')}`);
 
   return [
@@ -124,8 +119,7 @@ export function fxRoutes(app: App): Route[] {
           status: 'open',
         });
         q.expires_at = iso(Date.parse(q.created_at) + QUOTE_TTL_MS);
-        const rec = app.store.put(ctx.tx, 'fx_quote', ctx.scope, q);
-        app.due.push(Date.parse(q.expires_at), 'fx_quote', q.id);
+        const rec = insert(ctx, 'fx_quote', q);
         return created(rec);
       },
     },
@@ -176,8 +170,7 @@ export function fxRoutes(app: App): Route[] {
           ],
         });
         app.store.put(ctx.tx, 'fx_quote', ctx.scope, { ...q, status: 'used', updated_at: app.nowIso() });
-        const rec = app.store.put(ctx.tx, 'fx_trade', ctx.scope, t);
-        app.events.emit(ctx.tx, ctx.scope, 'fx_trade.completed', rec);
+        const rec = insert(ctx, 'fx_trade', t, 'fx_trade.completed');
         return created(rec);
       },
     },

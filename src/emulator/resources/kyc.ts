@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str, type Shape } from '../validation.js';
 import type { Ctx, Customer, KycDocument, KycVerification, Rec, Route } from '../types.js';
-import { created, load, ok, scheduled, touch } from './common.js';
+import { arm, created, load, ok, scheduled, touch, type TxCtx } from './common.js';
 
 const LEVELS = ['basic', 'enhanced'] as const;
 const DOC_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
@@ -75,22 +75,17 @@ function submit(ctx: Ctx, customer: Rec<Customer>, b: { type: string; country: s
   if (first) {
     setKycStatus(ctx, ctx.scope, customer.id, 'in_review');
     app.events.emit(ctx.tx, ctx.scope, 'kyc.in_review', rec);
-    app.due.push(Date.parse(doc.created_at) + app.settleAfterMs, 'kyc', v.id);
+    arm(app, rec);
   }
   return { rec, doc };
 }
 
 /** Decides a verification in review once its time has come. */
-function decide(app: App, id: string, now: number): void {
-  const rec = app.store.byId.get(id) as Rec<KycVerification> | undefined;
-  if (!rec || rec.obj.status !== 'in_review' || !rec.obj.submitted_at) return;
-  const due = Date.parse(rec.obj.submitted_at) + app.settleAfterMs;
-  if (now < due) return void app.due.push(due, 'kyc', id);
+function decide({ app, tx }: TxCtx, rec: Rec<KycVerification>): void {
   const rejects = (rec.x?.rejects as Record<string, boolean> | undefined) ?? {};
   const rejected = Object.keys(rejects).length > 0;
   const at = app.nowIso();
   const documents = rec.obj.documents.map((d) => ({ ...d, status: rejects[d.id] ? ('rejected' as const) : ('accepted' as const), updated_at: at }));
-  const tx = app.tx();
   const next = touch(app, rec.obj, {
     status: rejected ? 'rejected' : 'approved',
     documents,
@@ -100,7 +95,6 @@ function decide(app: App, id: string, now: number): void {
   const decided = app.store.put(tx, 'kyc_verification', rec.scope, next);
   setKycStatus({ app, tx }, rec.scope, next.customer_id, next.status);
   app.events.emit(tx, rec.scope, rejected ? 'kyc.rejected' : 'kyc.approved', decided);
-  app.commitInBackground(tx);
 }
 
 const successor = (customerId: unknown): string =>
@@ -108,7 +102,7 @@ const successor = (customerId: unknown): string =>
 
 export function kycRoutes(app: App): Route[] {
   app.store.index('kyc_verification', (v: KycVerification) => [`customer_id=${v.customer_id}`]);
-  scheduled<KycVerification>(app, 'kyc_verification', 'kyc', decide, (v) => (v.status === 'in_review' && v.submitted_at ? Date.parse(v.submitted_at) + app.settleAfterMs : undefined));
+  scheduled<KycVerification>(app, 'kyc_verification', (v) => (v.status === 'in_review' && v.submitted_at ? Date.parse(v.submitted_at) + app.settleAfterMs : undefined), decide);
 
   const customerOf = (ctx: Ctx, idValue: unknown) => load<Customer>(ctx, 'customer', 'cus_', typeof idValue === 'string' ? idValue : undefined, 'customer');
   const getCurrent = (ctx: Ctx) => {

@@ -8,7 +8,7 @@ import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, oneOf, opt, orThrow, precision, req, str, id as idRule } from '../validation.js';
 import type { Account, ExternalAccount, Rec, Route, Transfer } from '../types.js';
-import { change, created, emptyOk, FIAT, load, ok, okRaw, pageOf, qEnum, qId, scheduled } from './common.js';
+import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
 
 const shape = {
   source_account_id: req(idRule('acc_')),
@@ -27,12 +27,7 @@ export const insufficient = (available: string, needed: string, currency: string
 
 export const currencyMismatch = (detail: string): ApiProblem => new ApiProblem(422, 'currency_mismatch', detail);
 
-function settle(app: App, id: string, now: number): void {
-  const rec = app.store.byId.get(id) as Rec<Transfer> | undefined;
-  if (!rec || rec.obj.status !== 'pending') return;
-  const due = Date.parse(rec.obj.created_at) + app.settleAfterMs;
-  if (now < due) return void app.due.push(due, 'transfer', id);
-  const tx = app.tx();
+function settle({ app, tx }: TxCtx, rec: Rec<Transfer>): void {
   const t = rec.obj;
   const entry = rec.x?.entry as string;
   if (isMagic13(t.amount, t.currency)) {
@@ -55,12 +50,11 @@ function settle(app: App, id: string, now: number): void {
     }
     change({ app, tx }, rec, { status: 'completed', completed_at: app.nowIso() }, 'transfer.completed');
   }
-  app.commitInBackground(tx);
 }
 
 export function transferRoutes(app: App): Route[] {
   app.store.index('transfer', (t: Transfer) => [`account_id=${t.source_account_id}`, ...(t.destination_type === 'account' ? [`account_id=${t.destination_id}`] : [])]);
-  scheduled<Transfer>(app, 'transfer', 'transfer', settle, (t) => (t.status === 'pending' ? Date.parse(t.created_at) + app.settleAfterMs : undefined));
+  scheduled<Transfer>(app, 'transfer', (t) => (t.status === 'pending' ? Date.parse(t.created_at) + app.settleAfterMs : undefined), settle);
 
   return [
     {
@@ -109,9 +103,7 @@ export function transferRoutes(app: App): Route[] {
             { account: internal ? dest.id : `clearing:${b.currency}`, currency: b.currency, amount: minor },
           ],
         });
-        const rec = app.store.put(ctx.tx, 'transfer', ctx.scope, t, { entry: entry.id });
-        app.events.emit(ctx.tx, ctx.scope, 'transfer.created', rec);
-        app.due.push(Date.parse(t.created_at) + app.settleAfterMs, 'transfer', t.id);
+        const rec = insert(ctx, 'transfer', t, 'transfer.created', { entry: entry.id });
         return created(rec);
       },
     },
