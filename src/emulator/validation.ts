@@ -58,9 +58,12 @@ export const amount: Rule = (v, path, errors) => {
   if (/^0(\.0+)?$/.test(v)) err(errors, path, 'invalid', 'must be greater than zero');
 };
 
-/** Checks an already well-formed amount against a currency's exponent. */
-export function precision(errors: FieldProblem[], path: string, value: unknown, code: unknown): void {
-  if (typeof value !== 'string' || typeof code !== 'string' || !DECIMAL_RE.test(value)) return;
+/**
+ * Checks an already well-formed amount against its currency's (or asset's) exponent; nothing to
+ * say when the code is not one of `among` (its own rule reports that).
+ */
+export function precision(errors: FieldProblem[], path: string, value: unknown, code: unknown, among: readonly string[]): void {
+  if (typeof value !== 'string' || typeof code !== 'string' || !among.includes(code) || !DECIMAL_RE.test(value)) return;
   if (errors.some((e) => e.field === path)) return;
   const exp = exponent(code);
   if (decimals(value) > exp) err(errors, path, 'invalid', `${code} allows ${exp === 0 ? 'no decimals' : `at most ${exp} decimal places`}`);

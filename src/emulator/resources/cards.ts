@@ -5,7 +5,7 @@ import { randomDigits } from '../ids.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Card, Customer, Rec, Route } from '../types.js';
-import { change, created, emptyOk, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
 import { addressRule, checkAddress, copyAddress } from './customers.js';
 
 const STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
@@ -52,7 +52,7 @@ export function cardRoutes(app: App): Route[] {
         if (account.obj.customer_id !== b.customer_id) orThrow([{ field: 'account_id', code: 'invalid', message: 'must be an account of the customer' }]);
         if (b.spending_limit) {
           const limitErrors = [] as Parameters<typeof orThrow>[0];
-          precision(limitErrors, 'spending_limit.amount', b.spending_limit.amount, account.obj.currency);
+          precision(limitErrors, 'spending_limit.amount', b.spending_limit.amount, account.obj.currency, FIAT);
           orThrow(limitErrors);
         }
         if (account.obj.status !== 'active') throw invalidState(`account ${account.id} is ${account.obj.status}`);

@@ -42,7 +42,7 @@ export function collectionRoutes(app: App): Route[] {
       op: 'createCollection',
       handler: (ctx) => {
         const errors = check(ctx.body, shape);
-        precision(errors, 'amount', ctx.body.amount, FIAT.includes(ctx.body.currency as never) ? ctx.body.currency : undefined);
+        precision(errors, 'amount', ctx.body.amount, ctx.body.currency, FIAT);
         if (ctx.body.method === 'mobile_money' && ctx.body.mobile_money === undefined) {
           errors.push({ field: 'mobile_money', code: 'required', message: 'is required when method is mobile_money' });
         }

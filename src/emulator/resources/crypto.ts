@@ -120,7 +120,7 @@ export function cryptoRoutes(app: App): Route[] {
       op: 'createPaymentLink',
       handler: (ctx) => {
         const errors = check(ctx.body, linkShape);
-        precision(errors, 'amount', ctx.body.amount, ASSETS.includes(ctx.body.asset as never) ? ctx.body.asset : undefined);
+        precision(errors, 'amount', ctx.body.amount, ctx.body.asset, ASSETS);
         const expires = typeof ctx.body.expires_at === 'string' ? Date.parse(ctx.body.expires_at) : undefined;
         if (expires !== undefined && !errors.some((e) => e.field === 'expires_at') && expires <= app.clock.now()) {
           errors.push({ field: 'expires_at', code: 'invalid', message: 'must be in the future' });

@@ -98,8 +98,8 @@ export function fxRoutes(app: App): Route[] {
       handler: (ctx) => {
         const b = ctx.body as { source_currency?: string; target_currency?: string; source_amount?: string; target_amount?: string };
         const errors = check(ctx.body, quoteShape);
-        precision(errors, 'source_amount', b.source_amount, isFiat(b.source_currency) ? b.source_currency : undefined);
-        precision(errors, 'target_amount', b.target_amount, isFiat(b.target_currency) ? b.target_currency : undefined);
+        precision(errors, 'source_amount', b.source_amount, b.source_currency, FIAT);
+        precision(errors, 'target_amount', b.target_amount, b.target_currency, FIAT);
         if ((b.source_amount === undefined) === (b.target_amount === undefined)) {
           errors.push({ field: 'source_amount', code: 'invalid', message: 'give exactly one of source_amount and target_amount' });
         }

@@ -63,7 +63,7 @@ export function transferRoutes(app: App): Route[] {
       op: 'createTransfer',
       handler: (ctx) => {
         const errors = check(ctx.body, shape);
-        precision(errors, 'amount', ctx.body.amount, FIAT.includes(ctx.body.currency as never) ? ctx.body.currency : undefined);
+        precision(errors, 'amount', ctx.body.amount, ctx.body.currency, FIAT);
         if (ctx.body.source_account_id === ctx.body.destination_id && typeof ctx.body.destination_id === 'string') {
           errors.push({ field: 'destination_id', code: 'invalid', message: 'must differ from source_account_id' });
         }
