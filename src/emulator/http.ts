@@ -102,11 +102,11 @@ function depth(v: unknown, d: number): number {
 }
 
 /** Query parameters checked against the route: unknown, repeated or invalid ones are 400 invalid_parameter. */
-export function parseQuery(route: Route, qs: string): Map<string, string> {
+export function parseQuery(route: Route, pairs: ReadonlyArray<[string, string]>): Map<string, string> {
   const out = new Map<string, string>();
-  if (qs === '') return out;
+  if (pairs.length === 0) return out;
   const errors: FieldProblem[] = [];
-  for (const [k, v] of new URLSearchParams(qs)) {
+  for (const [k, v] of pairs) {
     let problem: string | undefined;
     if (out.has(k)) problem = 'is given more than once';
     else if (route.list && k === 'limit') problem = /^[0-9]{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 ? undefined : 'must be a whole number from 1 to 100';

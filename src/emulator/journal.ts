@@ -335,17 +335,9 @@ export class Journal {
       } catch {
         return fail();
       }
-      const old = this.fd!;
-      if (this.syncsOn.has(old)) this.retired.add(old);
-      else closeSync(old);
-      this.fd = next;
       // Unlinking hundreds of MB can take the file system a while: in the thread pool. (A restart
       // meanwhile removes them itself: only the newest generation is loaded.)
-      this.removeLater(join(dir, `journal-${this.gen}.jsonl`), join(dir, `snapshot-${this.gen}.jsonl`));
-      this.gen = gen;
-      this.bytes = tailBytes + rest.length;
-      this.snapshotBytes = bg.written;
-      this.retryAt = 0;
+      this.adopt(gen, next!, bg.written, tailBytes + rest.length, (...paths) => this.removeLater(...paths));
       this.bg = undefined;
       bg.finish();
     };
@@ -420,13 +412,27 @@ export class Journal {
       rmSync(nextJournal, { force: true });
       throw err;
     }
-    closeSync(this.fd);
+    this.adopt(gen, next, written, 0, (...paths) => {
+      for (const path of paths) rmSync(path, { force: true });
+    });
+  }
+
+  /**
+   * Makes generation `gen` (its snapshot renamed into place, its journal open as `next`) the
+   * current one: later commits go to `next`; the old journal is closed (once the fdatasyncs in
+   * flight on it return) and the old generation's files removed with `remove`.
+   */
+  private adopt(gen: number, next: number, snapshotBytes: number, journalBytes: number, remove: (...paths: string[]) => void): void {
+    const dir = this.dir!;
+    const old = this.fd!;
+    if (this.syncsOn.has(old)) this.retired.add(old);
+    else closeSync(old);
     this.fd = next;
-    rmSync(join(dir, `journal-${this.gen}.jsonl`), { force: true });
-    rmSync(join(dir, `snapshot-${this.gen}.jsonl`), { force: true });
+    remove(join(dir, `journal-${this.gen}.jsonl`), join(dir, `snapshot-${this.gen}.jsonl`));
     this.gen = gen;
-    this.bytes = 0;
-    this.snapshotBytes = written;
+    this.bytes = journalBytes;
+    this.snapshotBytes = snapshotBytes;
+    this.retryAt = 0;
   }
 
   /** Forgets everything on disk (admin reset). */

@@ -78,7 +78,9 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   let inflight: string | undefined;
   try {
     if (path === '/__emulator' || path.startsWith('/__emulator/')) return await admin(app, req, res, rid, method, path, qs);
-    const seen: ReceivedRequest = { method, path, query: qs === '' ? {} : Object.fromEntries(new URLSearchParams(qs)), headers: req.headers, body: undefined };
+    // Parsed once: recorded as given, then checked against the route.
+    const pairs: Array<[string, string]> = qs === '' ? [] : [...new URLSearchParams(qs)];
+    const seen: ReceivedRequest = { method, path, query: Object.fromEntries(pairs), headers: req.headers, body: undefined };
     app.record(seen);
     if (!path.startsWith('/v1/')) throw routeNotFound(path);
     const { route, params } = app.router.match(method, path.slice(3));
@@ -93,7 +95,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     if (raw !== '') seen.body = raw;
     const body = parseBody(raw);
     if (raw !== '') seen.body = body;
-    const query = parseQuery(route, qs);
+    const query = parseQuery(route, pairs);
     app.due.run();
 
     const scope = App.scope(caller.mode, tenant);
