@@ -13,9 +13,8 @@ import { Idempotency } from '../../src/emulator/idempotency.js';
 import { Journal } from '../../src/emulator/journal.js';
 import { Store } from '../../src/emulator/store.js';
 import type { Base, Rec, WebhookEvent } from '../../src/emulator/types.js';
-import { admin, client, customerBody, removeTempDirs, start, tempDir, type Api, type Emulator } from './helpers.js';
+import { admin, client, customerBody, removeTempDirs, start, tempDir, until, type Api, type Emulator } from './helpers.js';
 
-const WAVES = 16;
 const running: Emulator[] = [];
 afterAll(async () => {
   for (const e of running) await e.stop();
@@ -91,8 +90,12 @@ describe('incremental compaction', () => {
     await post('collections', { account_id: usd.id, amount: '5000.00', currency: 'USD', method: 'card' });
     const card = await post('cards', { customer_id: cus.id, account_id: usd.id, type: 'virtual' });
 
-    // Waves of concurrent work; each wave's requests share loop turns with the compaction's slices.
-    for (let wave = 0; wave < WAVES; wave++) {
+    // Waves of concurrent work (their requests share loop turns with the compaction's slices),
+    // until the journal has compacted at least 4 times in the background (some 10 waves).
+    let waves = 0;
+    const compactions = async (): Promise<number> => (await admin(emu, 'GET', 'stats')).body.journal.background_compactions;
+    for (; waves < 80 && (waves < 8 || (await compactions()) < 4); waves++) {
+      const wave = waves;
       const work: Promise<unknown>[] = [];
       for (let i = 0; i < 15; i++) {
         const n = wave * 100 + i + 1;
@@ -104,17 +107,18 @@ describe('incremental compaction', () => {
         );
       }
       work.push(post('transfers', { source_account_id: usd.id, destination_id: usd2.id, amount: `${wave + 1}.00`, currency: 'USD' }));
-      // An action that changes the card, then one that leaves it as it is (its stored response refers to the card).
+      // An action on the card: freeze, then unfreeze (its stored response refers to the card).
       work.push(post(`cards/${card.id}/${wave % 2 === 0 ? 'freeze' : 'unfreeze'}`, {}));
       await Promise.all(work);
     }
-    await new Promise((r) => setTimeout(r, 100)); // the transfers settle
+    // The transfers settle (30 ms after creation); after that nothing changes by itself.
+    await until(async () => (await listAll(api, 'transfers')).every((t) => (t as { status: string }).status !== 'pending'), 10_000);
     const stats = (await admin(emu, 'GET', 'stats')).body;
     console.log(`${stats.journal.background_compactions} background compactions, longest slice ${stats.journal.longest_compaction_slice_ms} ms`);
     expect(stats.journal.background_compactions).toBeGreaterThanOrEqual(4);
 
     const before = await view(emu, keys);
-    expect((before.customers as unknown[]).length).toBe(1 + WAVES * 15);
+    expect((before.customers as unknown[]).length).toBe(1 + waves * 15);
     await emu.stop();
     running.splice(running.indexOf(emu), 1);
 
@@ -226,9 +230,11 @@ describe('references while a snapshot is being written', () => {
     };
     for (let i = 0; i < 50; i++) state.set(`t${i}`, 'x');
     expect(j.compacting).toBe(false);
-    await j.commit([`{"p":"thing","s":"t","o":{"id":"t0","v":"y"}}`]);
-    // The journal is past its size: a compaction begins (a turn later) and takes a turn per line.
+    const committed = j.commit([`{"p":"thing","s":"t","o":{"id":"t0","v":"y"}}`]);
+    // The journal is past its size once this is written: a compaction begins a turn later and
+    // takes a turn per line (looked at every turn: it may end before the commit's own sync returns).
     await turnsUntil(() => j.compacting);
+    await committed;
     expect(j.compacting).toBe(true);
     await j.drain();
     expect(j.compacting).toBe(false);
@@ -247,11 +253,12 @@ describe('references while a snapshot is being written', () => {
     const older = app.store.put(undefined, 'customer', 's', { ...customer('a'), id: 'cus_00000000000000000000000a' });
     for (let i = 0; i < 20; i++) app.store.put(undefined, 'customer', 's', { ...customer('x'), id: `cus_0000000000000000000000${String(i).padStart(2, '0')}` });
     expect(app.refOk(older)).toBe(true);
-    await app.journal.commit(['{"c":0}']);
+    const committed = app.journal.commit(['{"c":0}']);
     await turnsUntil(() => app.journal.compacting);
     expect(app.refOk(older)).toBe(false);
     const changed = app.store.put(undefined, 'customer', 's', { ...older.obj, name: 'b' } as Base);
     expect(app.refOk(changed)).toBe(true);
+    await committed;
     await app.journal.drain();
     expect(app.journal.compacting).toBe(false);
     expect(app.refOk(older)).toBe(true);
