@@ -7,7 +7,7 @@
 import { signedHeaders } from '../webhooks/signature.js';
 import type { App } from './app.js';
 import { iso } from './clock.js';
-import type { Store } from './store.js';
+import { json, type Store } from './store.js';
 import type { DeliveryAttempt, Json, Mode, Rec, Tx, WebhookEvent } from './types.js';
 
 export const RETRY_DELAYS_S = [5, 30, 120, 600];
@@ -54,8 +54,7 @@ export class Events {
       const rec = this.app.store.put(undefined, 'event', scope, event);
       tx.ops.push(
         (isRec(subject) && this.app.refOk(subject) && eventOp(this.app.store, rec)) ||
-          `{"p":"event","s":${JSON.stringify(scope)},"o":{"id":"${event.id}","object":"event","livemode":${event.livemode},"created_at":"${event.created_at}","type":"${type}",` +
-            `"data":{"object":${(isRec(subject) && subject.json) || JSON.stringify(object)}},"delivery":${JSON.stringify(delivery)}}}`,
+          eventLine(rec, `{"object":${isRec(subject) ? json(subject) : JSON.stringify(object)}}`),
       );
     } else this.app.store.put(tx, 'event', scope, event);
     if (url) tx.after.push(() => this.enqueue(event.id));
@@ -166,8 +165,6 @@ export class Events {
  * The journal op of an event whose data.object is a record's object as that record stands (the
  * same object, not a copy): written with `"data":{}` and `"d":<the record's id>`, the replay
  * filling data.object in from the record (app.ts). Undefined for any other event.
- */
-/**
  * `since`: in a snapshot written over several turns, the store's counter when it began; the
  * reference is only written for a subject unchanged since (its copy in the snapshot is the same).
  */
@@ -179,10 +176,16 @@ export function eventOp(store: Store, rec: Rec<WebhookEvent>, since = Infinity):
   if (Object.keys(e).length !== 7) return undefined;
   const subject = store.byId.get(object.id);
   if (!subject || subject.obj !== object || subject.id === rec.id || subject.v > since) return undefined;
+  return eventLine(rec, '{}', subject.id);
+}
+
+/** An event's put op with `data` as given (JSON text), and `"d"` when data.object is a reference. */
+function eventLine(rec: Rec<WebhookEvent>, data: string, ref?: string): string {
+  const e = rec.obj;
   const x = rec.x === undefined ? '' : `,"x":${JSON.stringify(rec.x)}`;
   return (
     `{"p":"event","s":${JSON.stringify(rec.scope)},"o":{"id":"${e.id}","object":"event","livemode":${e.livemode},"created_at":"${e.created_at}","type":${JSON.stringify(e.type)},` +
-    `"data":{},"delivery":${JSON.stringify(e.delivery)}},"d":"${subject.id}"${x}}`
+    `"data":${data},"delivery":${JSON.stringify(e.delivery)}}${ref === undefined ? '' : `,"d":"${ref}"`}${x}}`
   );
 }
 

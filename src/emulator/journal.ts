@@ -54,14 +54,11 @@ export interface JournalOptions {
   overSnapshot?: number;
 }
 
-/** A background compaction: its generation, temp snapshot, bytes written, and what is journaled meanwhile. */
+/** A background compaction: what is journaled meanwhile (and its size), and when it has ended. */
 interface Background {
-  gen: number;
-  tmp: string;
   tail: Buffer[];
-  written: number;
+  tailBytes: number;
   done: Promise<void>;
-  finish: () => void;
 }
 
 interface Waiter {
@@ -163,8 +160,9 @@ export class Journal {
       if (m && (Number(m[2]) !== this.gen || m[3])) rmSync(join(dir, f), { force: true });
     }
     this.fd = openSync(journal, 'a', 0o600);
+    // A journal loaded past its size compacts in the background after the first commit (the
+    // snapshot's ops are only known once the app has opened).
     syncDir(dir);
-    if (this.tooBig()) this.compact();
   }
 
   /** Resolves once the ops are durable (at once without persistence). */
@@ -196,7 +194,10 @@ export class Journal {
       for (const w of waiters) w.reject(err as Error);
       return;
     }
-    this.bg?.tail.push(data);
+    if (this.bg) {
+      this.bg.tail.push(data);
+      this.bg.tailBytes += data.length;
+    }
     this.bytes += data.length;
     this.stats.writes++;
     this.stats.bytes += data.length;
@@ -223,14 +224,14 @@ export class Journal {
     return this.bytes > this.compactAt && this.bytes > this.overSnapshot * this.snapshotBytes && this.bytes > this.retryAt;
   }
 
-  /** Starts a background compaction; a failure leaves the journal as it is (retried later). */
+  /** Starts a background compaction; a failure leaves the journal as it is (retried once it has grown). */
   private tryCompact(): void {
     this.compactWanted = false;
     if (this.bg || !this.tooBig()) return;
     try {
       this.startBackground();
     } catch {
-      // Retried once the journal has grown again.
+      this.retryAt = this.bytes + this.compactAt;
     }
   }
 
@@ -245,7 +246,7 @@ export class Journal {
    *    renamed into place, and commits go to the new journal. The old journal is closed once the
    *    fdatasyncs in flight on it return (what they cover is in the new journal too, synced).
    * The same files, in the same order of steps, as compact(): until the rename, the old
-   * generation is the one a restart loads.
+   * generation is the one a restart loads. reset() and close() wait for it to end (drain).
    */
   private startBackground(): void {
     const dir = this.dir;
@@ -256,46 +257,45 @@ export class Journal {
     const gen = this.gen + 1;
     const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
     const nextJournal = join(dir, `journal-${gen}.jsonl`);
-    const fd = openSync(tmp, 'w', 0o600);
+    let snapshot: number | undefined = openSync(tmp, 'w', 0o600);
+    let next: number | undefined;
     let finish!: () => void;
-    const done = new Promise<void>((r) => (finish = r));
-    const bg: Background = { gen, tmp, tail: [], written: 0, done, finish };
+    const bg: Background = { tail: [], tailBytes: 0, done: new Promise<void>((r) => (finish = r)) };
     const ops = this.snapshotOps()[Symbol.iterator]();
     this.bg = bg;
     this.compactions.started++;
-    let next: number | undefined;
-    const fail = (): void => {
-      closeQuietly(fd);
-      if (next !== undefined) {
-        closeQuietly(next);
-        rmSync(nextJournal, { force: true });
-      }
-      this.failBackground(bg);
+    let written = 0;
+    let caughtUp = 0;
+    const later = (step: () => void): void => void (this.pauseMs > 0 ? setTimeout(step, this.pauseMs) : setImmediate(step));
+    const end = (): void => {
+      this.bg = undefined;
+      finish();
     };
-    const live = (): boolean => this.bg === bg;
+    const fail = (): void => {
+      if (snapshot !== undefined) closeQuietly(snapshot);
+      if (next !== undefined) closeQuietly(next);
+      rmSync(tmp, { force: true });
+      rmSync(nextJournal, { force: true });
+      this.retryAt = this.bytes + this.compactAt;
+      end();
+    };
 
     // 1. The snapshot.
     const slice = (): void => {
-      if (!live()) return fail(); // reset meanwhile
       const began = performance.now();
       let finished: boolean;
       try {
-        do {
-          const line = nextLine(ops, this.opsPerLine);
-          finished = line === undefined;
-          if (line) {
-            writeAllSync(fd, line);
-            bg.written += line.length;
-          }
-        } while (!finished && performance.now() - began < this.sliceMs);
+        const w = this.writeLines(snapshot!, ops, began + this.sliceMs);
+        written += w.bytes;
+        finished = w.finished;
       } catch {
         return fail();
       }
       this.compactions.longestSliceMs = Math.max(this.compactions.longestSliceMs, performance.now() - began);
-      if (!finished) return void (this.pauseMs > 0 ? setTimeout(slice, this.pauseMs) : setImmediate(slice));
-      fsync(fd, (err) => {
-        closeQuietly(fd);
-        if (!live()) return void rmSync(tmp, { force: true });
+      if (!finished) return later(slice);
+      fsync(snapshot!, (err) => {
+        closeQuietly(snapshot!);
+        snapshot = undefined;
         if (err) return fail();
         catchUp();
       });
@@ -303,25 +303,20 @@ export class Journal {
 
     // 2. The tail, into the new journal: a slice at a time (as the snapshot), until what is left
     // is small; then fsynced in the thread pool.
-    let tailBytes = 0;
     const catchUp = (): void => {
-      if (!live()) return fail();
       const began = performance.now();
       try {
         next ??= openSync(nextJournal, 'w', 0o600);
         for (let chunk = bg.tail.shift(); chunk; chunk = performance.now() - began < this.sliceMs ? bg.tail.shift() : undefined) {
           writeAllSync(next, chunk);
-          tailBytes += chunk.length;
+          bg.tailBytes -= chunk.length;
+          caughtUp += chunk.length;
         }
       } catch {
         return fail();
       }
-      if (bg.tail.reduce((n, b) => n + b.length, 0) > CATCH_UP_REST) return void (this.pauseMs > 0 ? setTimeout(catchUp, this.pauseMs) : setImmediate(catchUp));
-      fsync(next, (err) => {
-        if (!live()) return fail();
-        if (err) return fail();
-        switchOver();
-      });
+      if (bg.tailBytes > CATCH_UP_REST) return later(catchUp);
+      fsync(next, (err) => (err ? fail() : switchOver()));
     };
 
     // 3. The rest, and the switch.
@@ -337,9 +332,8 @@ export class Journal {
       }
       // Unlinking hundreds of MB can take the file system a while: in the thread pool. (A restart
       // meanwhile removes them itself: only the newest generation is loaded.)
-      this.adopt(gen, next!, bg.written, tailBytes + rest.length, (...paths) => this.removeLater(...paths));
-      this.bg = undefined;
-      bg.finish();
+      this.adopt(gen, next!, written, caughtUp + rest.length, (...paths) => this.removeLater(...paths));
+      end();
     };
 
     slice();
@@ -354,22 +348,19 @@ export class Journal {
     }
   }
 
-  private failBackground(bg: Background): void {
-    rmSync(bg.tmp, { force: true });
-    this.retryAt = this.bytes + this.compactAt;
-    if (this.bg === bg) this.bg = undefined;
-    bg.finish();
-  }
-
-  /** Writes every op of the current state to `fd`, `opsPerLine` per line; returns the bytes written. */
-  private writeSnapshot(fd: number): number {
-    const ops = this.snapshotOps!()[Symbol.iterator]();
-    let written = 0;
-    for (let line = nextLine(ops, this.opsPerLine); line; line = nextLine(ops, this.opsPerLine)) {
+  /**
+   * Writes the ops to `fd`, `opsPerLine` per line, until they run out or (with `until`) the
+   * clock passes it after a line.
+   */
+  private writeLines(fd: number, ops: Iterator<string>, until = Infinity): { bytes: number; finished: boolean } {
+    let bytes = 0;
+    for (;;) {
+      const line = nextLine(ops, this.opsPerLine);
+      if (!line) return { bytes, finished: true };
       writeAllSync(fd, line);
-      written += line.length;
+      bytes += line.length;
+      if (performance.now() >= until) return { bytes, finished: false };
     }
-    return written;
   }
 
   /** Waits until every queued commit is written and synced, and a background compaction has ended. */
@@ -398,7 +389,7 @@ export class Journal {
     let written: number;
     const fd = openSync(tmp, 'w', 0o600);
     try {
-      written = this.writeSnapshot(fd);
+      written = this.writeLines(fd, this.snapshotOps()[Symbol.iterator]()).bytes;
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -445,6 +436,7 @@ export class Journal {
     this.gen = 0;
     this.bytes = 0;
     this.snapshotBytes = 0;
+    this.retryAt = 0;
     this.fd = openSync(join(dir, 'journal-0.jsonl'), 'a', 0o600);
     syncDir(dir);
   }

@@ -141,6 +141,7 @@ describe('incremental compaction, crashed at any step', () => {
     const stepOf = (files: string[]): string =>
       files.some((f) => f.endsWith('.tmp')) ? (files.filter((f) => f.startsWith('journal-')).length > 1 ? 'catching up' : 'snapshot') : 'settled';
     const seen = new Set<string>();
+    let taken = 0;
     // Waves until the copies have caught every step (a few waves; each step lasts a few turns).
     for (let wave = 0; seen.size < 3 && wave < 60; wave++) {
       await Promise.all(
@@ -163,7 +164,7 @@ describe('incremental compaction, crashed at any step', () => {
           const files = readdirSync(at).sort();
           const step = stepOf(files);
           // Every copy of a step not yet loaded, and one in ten of the others.
-          if (!seen.has(step) || copies.length % 10 === 0) copies.push({ at, ids: [...acknowledged], files });
+          if (!seen.has(step) || taken++ % 10 === 0) copies.push({ at, ids: [...acknowledged], files });
           else rmSync(at, { recursive: true, force: true });
           seen.add(step);
         }),
@@ -235,7 +236,6 @@ describe('references while a snapshot is being written', () => {
     // takes a turn per line (looked at every turn: it may end before the commit's own sync returns).
     await turnsUntil(() => j.compacting);
     await committed;
-    expect(j.compacting).toBe(true);
     await j.drain();
     expect(j.compacting).toBe(false);
     await j.close();
