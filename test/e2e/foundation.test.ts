@@ -121,11 +121,14 @@ describe('customers create', () => {
   });
 
   it('conflicting output flags or a bad --idempotency-key are exit 2 before the customer is created', async () => {
-    for (const extra of [['--json', '-o', 'tsv'], ['--idempotency-key', 'bad key\u0001']]) {
+    const cases: Array<[string[], RegExp]> = [
+      [['--json', '-o', 'tsv'], /conflicts with --output tsv/],
+      [['--idempotency-key', 'bad key\u0001'], /^error: --idempotency-key must be/],
+    ];
+    for (const [extra, message] of cases) {
       const r = await runPay(['customers', 'create', ...CUSTOMER_FLAGS, ...extra], { env: envFor() });
       expect(r.code, r.stderr).toBe(2);
-      // --json in the arguments: the error is JSON on stderr.
-      expect(r.stderr).toMatch(/conflicts with --output tsv|--idempotency-key must be/);
+      expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
     }
     expect(server.requests).toHaveLength(0);
@@ -162,7 +165,8 @@ describe('global flags before the command path', () => {
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ id: ACCOUNT.id, balance: { available: '10.50' } });
     const tsv = await runPay(['-o', 'tsv', '--fields=id', 'accounts', 'get', ACCOUNT.id], { env: envFor() });
-    expect(tsv.stdout.trim().split('\n').at(-1)).toBe(ACCOUNT.id);
+    expect(tsv.code, tsv.stderr).toBe(0);
+    expect(tsv.stdout).toBe(`id\n${ACCOUNT.id}\n`);
     server.fallback = { status: 201, body: { id: 'cus_0123456789abcdefghijklmn', ...SEED_BODY } };
     const created = await runPay(['--idempotency-key', 'early-1', '--json', 'customers', 'create', ...CUSTOMER_FLAGS], { env: envFor() });
     expect(created.code, created.stderr).toBe(0);

@@ -4,12 +4,11 @@
 // seed's objects, each once, and no acknowledged write is lost: every id the seed's state file
 // held when the emulator died, and every id the interrupted run printed, still exists. The
 // ledger still balances.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, count, minor, PAY_BIN, pay, record, sleep, spawnEmulator, tempIn, tempRoot, type EmulatorProcess } from './helpers.js';
+import { cleanEnv, count, minor, pay, record, sleep, spawnEmulator, spawnPay, tempIn, tempRoot, type EmulatorProcess } from './helpers.js';
 
 const ROUNDS = count(2, 10);
 const CUSTOMERS = count(3, 5);
@@ -208,15 +207,9 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
       // The interrupted run. Even rounds: 10 retries (seconds of backoff), so it may ride out a quick
       // restart. Odd rounds: 1 retry, and the emulator stays down until the run has given up.
       const ridesOut = round % 2 === 0;
-      const child = spawn(process.execPath, [PAY_BIN, 'seed', 'apply', file, '--json', '--concurrency', '4', '--max-retries', ridesOut ? '10' : '1'], {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-      const firstExit = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+      const run = spawnPay(['seed', 'apply', file, '--json', '--concurrency', '4', '--max-retries', ridesOut ? '10' : '1'], env);
+      const { child } = run;
+      const firstExit = run.closed;
 
       // Kill at a random point: once a random number of entries is acknowledged, plus a random moment.
       const killAfter = Math.floor(Math.random() * (ENTRIES - 1));
@@ -238,11 +231,11 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
       const code1 = await firstExit;
       let printed: Record<string, string | null> = {};
       try {
-        printed = JSON.parse(out) as Record<string, string | null>;
+        printed = JSON.parse(run.out()) as Record<string, string | null>;
       } catch {
         // Killed before printing, or printed nothing: the state file still counts.
       }
-      for (const text of [out, err]) for (const s of secrets) if (text.includes(s)) leaked++;
+      for (const text of [run.out(), run.err()]) for (const s of secrets) if (text.includes(s)) leaked++;
 
       // Every write acknowledged before (state file at the kill) or by the interrupted run (its output, its state file) still exists.
       const acknowledged = new Map<string, string>([...Object.entries(atKill), ...Object.entries(readEntries(state))]);

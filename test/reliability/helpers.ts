@@ -178,6 +178,24 @@ function payOnce(args: string[], o: PayOptions): Promise<Run> {
 }
 
 /** `pay …` for messages: arguments quoted and cut short. */
+/** A pay process left running: its output so far, and its exit code once its output is all read ('close'). */
+export interface Spawned {
+  child: ChildProcessWithoutNullStreams;
+  out: () => string;
+  err: () => string;
+  closed: Promise<number | null>;
+}
+
+export function spawnPay(args: string[], env: Record<string, string>): Spawned {
+  const child = spawn(process.execPath, [PAY_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const closed = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  return { child, out: () => out, err: () => err, closed };
+}
+
 export function shown(args: readonly string[]): string {
   return `pay ${args.map((a) => (a.length > 60 ? `${JSON.stringify(a.slice(0, 60))}…` : JSON.stringify(a))).join(' ')}`;
 }

@@ -13,7 +13,7 @@
 // throwing.
 //
 // Reproduce a failing vector: PAY_FUZZ_SEED=<seed printed in the failure> npm run test:reliability -- webhooks
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as realCrypto from 'node:crypto';
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sign, TOLERANCE_SECONDS, verify } from '../../src/webhooks/signature.js';
-import { cleanEnv, count, PAY_BIN, pay, pool, record, registerSecret, shown, sleep, stackTrace, tempIn, tempRoot, type Counts } from './helpers.js';
+import { cleanEnv, count, pay, pool, record, registerSecret, shown, sleep, spawnPay, stackTrace, tempIn, tempRoot, type Counts } from './helpers.js';
 
 // Counts the calls of timingSafeEqual made by the signature module (the real function runs).
 vi.mock('node:crypto', async (importOriginal) => {
@@ -484,33 +484,26 @@ interface ListenProcess {
 }
 
 async function spawnListen(secret: string, extra: string[] = []): Promise<ListenProcess> {
-  const child = spawn(process.execPath, [PAY_BIN, 'webhooks', 'listen', '--port', '0', '--json', ...extra], {
-    env: cleanEnv({ PAY_WEBHOOK_SECRET: secret }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const { child, out, err, closed } = spawnPay(['webhooks', 'listen', '--port', '0', '--json', ...extra], cleanEnv({ PAY_WEBHOOK_SECRET: secret }));
   const deadline = Date.now() + 20_000;
-  while (!/Ready, listening on (\S+)/.test(err)) {
+  while (!/Ready, listening on (\S+)/.test(err())) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`pay webhooks listen did not start:\n${err}`);
+      throw new Error(`pay webhooks listen did not start:\n${err()}`);
     }
     await sleep(20);
   }
-  const url = /Ready, listening on (http:\/\/\S+?)[,\s]/.exec(err)![1]!;
+  const url = /Ready, listening on (http:\/\/\S+?)[,\s]/.exec(err())![1]!;
   return {
     child,
     url,
-    out: () => out,
-    err: () => err,
+    out,
+    err,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      const code = await exited;
+      // 'close': the last of its output read too (the "Stopped." line).
+      const code = await closed;
       clearTimeout(t);
       return code;
     },

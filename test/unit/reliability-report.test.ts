@@ -3,26 +3,15 @@
 // stale; and the report prefers full-count figures, keeps rows it has no figures for, and
 // leaves the rest of the README alone.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { END, recordIds, START } from '../reliability/report.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const REPORT = join(ROOT, 'test/reliability/report.mjs');
-const START = '<!-- reliability:start -->';
-const END = '<!-- reliability:end -->';
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-
-/** Every id passed to record('<id>', …) in test/reliability/*.test.ts. */
-function recordIds(): string[] {
-  const dir = join(ROOT, 'test/reliability');
-  const ids = new Set<string>();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.test.ts'))) {
-    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/\brecord\(\s*'([^']+)'/g)) ids.add(m[1]!);
-  }
-  return [...ids];
-}
 
 function section(text: string): string {
   const i = text.indexOf('\n## Reliability\n');

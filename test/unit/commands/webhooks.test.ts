@@ -190,11 +190,15 @@ describe('webhooks listen', () => {
     // Found by test/reliability/webhooks.test.ts: all four were forwarded and answered 200.
     const got: string[] = [];
     let answer = 503;
+    // The target holds its answer until the test releases it: the copies are sure to arrive while
+    // the first is being forwarded, however slow the machine.
+    let release = (): void => {};
+    let held = Promise.resolve();
     const target = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
         got.push(String(req.headers['webhook-id']));
-        setTimeout(() => res.writeHead(answer).end(), 100);
+        void held.then(() => res.writeHead(answer).end());
       });
     });
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
@@ -203,11 +207,20 @@ describe('webhooks listen', () => {
     const io = bufferIOStreams();
     listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: new URL(`http://127.0.0.1:${port}/hooks`) });
     const ts = now();
+    /** Four copies at once; the target answers once the three copies have been answered. */
+    const fourCopies = async (): Promise<number[]> => {
+      held = new Promise<void>((r) => (release = r));
+      const answered: number[] = [];
+      const all = [0, 1, 2, 3].map(() => deliver(listener!.url, { ts }).then((r) => (answered.push(r.status), r.status)));
+      for (const deadline = Date.now() + 10_000; answered.length < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+      release();
+      return (await Promise.all(all)).sort();
+    };
     // The target fails: one forward, the copies refused meanwhile; the id stays free for a retry.
-    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([409, 409, 409, 503]);
+    expect(await fourCopies()).toEqual([409, 409, 409, 503]);
     expect(got).toEqual([EVT]);
     answer = 204;
-    expect((await Promise.all([0, 1, 2, 3].map(() => deliver(listener!.url, { ts })))).map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    expect(await fourCopies()).toEqual([200, 409, 409, 409]);
     expect(got).toEqual([EVT, EVT]);
     expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
     expect(io.stderrText().split('\n').filter((l) => /replayed webhook-id \(the first delivery is still being forwarded\)/.test(l))).toHaveLength(6);
