@@ -1,7 +1,7 @@
 // --data <json | @file | @->: a JSON object merged under the flags.
 import type { IOStreams } from '../io/iostreams.js';
 import { UsageError } from '../lib/errors.js';
-import { readFileLimited, readProblem, TooLargeError } from '../lib/read-limited.js';
+import { readUserFile } from '../lib/read-limited.js';
 
 const MAX_DATA_BYTES = 1024 * 1024;
 
@@ -14,13 +14,9 @@ export async function readData(spec: string, io: IOStreams): Promise<Record<stri
   } else if (spec.startsWith('@')) {
     const file = spec.slice(1);
     from = `--data @${file}`;
-    try {
-      // Bounded: a huge file is refused by its size, /dev/zero or a pipe after MAX_DATA_BYTES.
-      text = (await readFileLimited(file, MAX_DATA_BYTES)).toString('utf8');
-    } catch (err) {
-      if (err instanceof TooLargeError) throw new UsageError(`${from}: larger than 1 MiB`);
-      throw new UsageError(`${from}: cannot read the file (${readProblem(err)})`);
-    }
+    // Bounded: a huge file is refused by its size, /dev/zero or a pipe after MAX_DATA_BYTES.
+    const read = await readUserFile(file, MAX_DATA_BYTES, { tooLarge: `${from}: larger than 1 MiB`, unreadable: (p) => `${from}: cannot read the file (${p})` });
+    text = read.toString('utf8');
   } else {
     text = spec;
   }

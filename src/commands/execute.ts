@@ -30,6 +30,8 @@ export async function runVerbWith(f: Factory, ctx: VerbContext): Promise<void> {
   if (deprecated) {
     f.io.err(`warning: "pay ${group.name} ${verb.name}" uses a deprecated API; use "${deprecated.use}" instead\n`);
   }
+  // Here, once for every path (bulk, a verb's own implementation, the generic one).
+  checkCommonOptions(f, ctx);
   if (ctx.opts.fromFile !== undefined && verb.kind === 'create') {
     const { runBulkVerb } = await import('./bulk.js');
     return runBulkVerb(f, ctx);
@@ -70,10 +72,9 @@ export function checkCommonOptions(f: Factory, ctx: VerbContext): void {
   if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
 }
 
-/** Every check a verb's flags, positional and --data need; nothing is sent. */
+/** Every check a verb's flags, positional and --data need (the common options: runVerbWith); nothing is sent. */
 export async function prepare(f: Factory, ctx: VerbContext): Promise<PreparedRequest> {
   const { verb } = ctx;
-  checkCommonOptions(f, ctx);
   const path = fillPath(verb, ctx.argValue, ctx.opts);
   if (verb.method === 'GET' || verb.method === 'DELETE') {
     const { query } = buildListQuery(verb, ctx.opts, false);

@@ -2,6 +2,7 @@
 // limit is refused from its size alone, and anything else (/dev/zero, a device, a pipe) is read
 // at most `max + 1` bytes. Plain readFile would read /dev/zero until memory runs out.
 import { open } from 'node:fs/promises';
+import { UsageError } from './errors.js';
 
 export class TooLargeError extends Error {
   constructor(readonly max: number) {
@@ -47,5 +48,18 @@ export function readProblem(err: unknown): string {
       return 'permission denied';
     default:
       return e.code ?? (e.message || 'error');
+  }
+}
+
+/**
+ * readFileLimited for a file the user named: too large, or unreadable, is a one-line usage error
+ * (`unreadable` gets readProblem's words).
+ */
+export async function readUserFile(path: string, max: number, say: { tooLarge: string; unreadable: (problem: string) => string; hint?: string }): Promise<Buffer> {
+  try {
+    return await readFileLimited(path, max);
+  } catch (err) {
+    if (err instanceof TooLargeError) throw new UsageError(say.tooLarge, say.hint === undefined ? {} : { hint: say.hint });
+    throw new UsageError(say.unreadable(readProblem(err)));
   }
 }

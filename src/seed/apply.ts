@@ -6,10 +6,10 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
-import { readFileLimited, readProblem, TooLargeError } from '../lib/read-limited.js';
+import { readUserFile } from '../lib/read-limited.js';
 import type { Progress } from '../io/progress.js';
 import { desiredBody, describe, diffEntry, entryHash, recordedBody, updateKey, type Action, type Change, type Recorded } from './diff.js';
-import { canonical, isObject, KINDS, type Entry, type Kind } from './file.js';
+import { canonical, isObject, kindOfRef, KINDS, type Entry, type Kind } from './file.js';
 import { isRetired, RETIRES, UPDATES, whyKept } from './lifecycle.js';
 
 export type OutcomeStatus = 'created' | 'replayed' | 'updated' | 'replaced' | 'skipped' | 'failed' | 'blocked';
@@ -68,13 +68,13 @@ export interface StateFile {
 export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 'mode' | 'baseUrl'>): Promise<StateFile> {
   const fresh: StateFile = { version: 2, tenant: ctx.tenant, mode: ctx.mode, base_url: ctx.baseUrl, entries: {} };
   if (!existsSync(path)) return fresh;
-  let text: string;
-  try {
-    text = (await readFileLimited(path, MAX_STATE_BYTES)).toString('utf8');
-  } catch (err) {
-    if (err instanceof TooLargeError) throw new UsageError(`the state file ${path} is larger than 64 MiB`, { hint: 'is --state the right file?' });
-    throw new UsageError(`cannot read the state file ${path} (${readProblem(err)})`);
-  }
+  const text = (
+    await readUserFile(path, MAX_STATE_BYTES, {
+      tooLarge: `the state file ${path} is larger than 64 MiB`,
+      hint: 'is --state the right file?',
+      unreadable: (p) => `cannot read the state file ${path} (${p})`,
+    })
+  ).toString('utf8');
   let s: StateFile;
   try {
     s = JSON.parse(text) as StateFile;
@@ -141,6 +141,13 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
     let change: Change = { ref: e.ref, action: 'create' };
     try {
       const { body } = desiredBody(e, created, NO_UNKNOWN, ctx.env);
+      /** The entry's object as this run leaves it: recorded, saved, and its dependents let go. */
+      const done = (object: Record<string, unknown>, outcome: Outcome): void => {
+        created.set(e.ref, object);
+        state.entries[e.ref] = { hash, body, object };
+        saveState();
+        finish(e, outcome);
+      };
       if (rec) change = diffEntry(e, rec, body, NO_PENDING, before.get(e.ref));
       if (rec && change.action === 'skip') {
         created.set(e.ref, rec.object);
@@ -158,10 +165,7 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
           body: Object.fromEntries(fields.map((f) => [f, body[f]])),
           idempotencyKey: updateKey(ctx.tenant, ctx.mode, e.ref, body),
         });
-        created.set(e.ref, res.body);
-        state.entries[e.ref] = { hash, body, object: res.body };
-        saveState();
-        return finish(e, { ref: e.ref, action: 'update', id: String(res.body.id ?? change.id), status: 'updated' });
+        return done(res.body, { ref: e.ref, action: 'update', id: String(res.body.id ?? change.id), status: 'updated' });
       }
       if (rec && !ctx.replace) {
         throw new PayError(`${e.ref} must be replaced (${describe(change, e.kind)}); nothing was sent for it`, ExitCode.USAGE, 'seed_replace_needed', {
@@ -169,7 +173,6 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
         });
       }
       const { object, replayed } = await createWithKeys(ctx, e, body, `seed_${hash}`, (dependents.get(e.ref) ?? []).length > 0);
-      created.set(e.ref, object);
       const id = String(object.id ?? '');
       if (rec) {
         // The old object: retired once nothing in the file refers to it any more (after the run).
@@ -178,13 +181,9 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
           if (RETIRES[e.kind]) retire.push({ ref: e.ref, id: oldId });
           else retirements.push({ ref: e.ref, id: oldId, status: 'kept', note: whyKept(e.kind) });
         }
-        state.entries[e.ref] = { hash, body, object };
-        saveState();
-        return finish(e, { ref: e.ref, action: 'replace', id, status: 'replaced', old_id: oldId });
+        return done(object, { ref: e.ref, action: 'replace', id, status: 'replaced', old_id: oldId });
       }
-      state.entries[e.ref] = { hash, body, object };
-      saveState();
-      finish(e, { ref: e.ref, action: 'create', id, status: replayed ? 'replayed' : 'created' });
+      done(object, { ref: e.ref, action: 'create', id, status: replayed ? 'replayed' : 'created' });
     } catch (err) {
       const pe = err instanceof PayError ? err : undefined;
       finish(e, { ref: e.ref, action: change.action, status: 'failed', error: (err as Error).message, exitCode: pe?.exitCode ?? 1 });
@@ -215,14 +214,15 @@ async function retireOld(ctx: SeedContext, entries: Entry[], state: StateFile): 
   const inFile = new Set(entries.map((e) => e.ref));
   const out: Retirement[] = [];
   const left: Array<{ ref: string; id: string }> = [];
-  const kindOf = (ref: string) => ref.split('.')[0] as Kind;
-  const order = [...(state.retire ?? [])].sort((a, b) => KIND_ORDER.indexOf(kindOf(b.ref)) - KIND_ORDER.indexOf(kindOf(a.ref)));
+  const order = [...(state.retire ?? [])].sort((a, b) => KIND_ORDER.indexOf(kindOfRef(b.ref)) - KIND_ORDER.indexOf(kindOfRef(a.ref)));
+  // What each entry of the file refers to, as text (an old id found in it is still in use).
+  const texts = Object.entries(state.entries)
+    .filter(([ref]) => inFile.has(ref))
+    .map(([ref, rec]) => [ref, canonical(rec.body ?? rec.object)] as const);
   for (const r of order) {
-    const op = RETIRES[kindOf(r.ref)];
+    const op = RETIRES[kindOfRef(r.ref)];
     if (!op) continue;
-    const users = Object.entries(state.entries)
-      .filter(([ref, rec]) => inFile.has(ref) && canonical(rec.body ?? rec.object).includes(r.id))
-      .map(([ref]) => ref);
+    const users = texts.filter(([, text]) => text.includes(r.id)).map(([ref]) => ref);
     if (users.length > 0) {
       out.push({ ...r, status: 'pending', note: `still referred to by ${users.join(', ')}` });
       left.push(r);
@@ -249,11 +249,11 @@ const firstLine = (s: string) => s.split('\n')[0]!;
 
 /** A retire the API refuses as a wrong state: done before (a retried request whose answer was lost), or the object moved on (an expired link). */
 async function alreadyRetired(ctx: SeedContext, r: { ref: string; id: string }, status: string, err: ApiError): Promise<Retirement> {
-  const path = KINDS[r.ref.split('.')[0] as Kind].path;
+  const kind = kindOfRef(r.ref);
   try {
-    const now = await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `${path}/${r.id}` });
-    if (now.body.status === status) return { ...r, status };
-    return { ...r, status: 'kept', note: `it is ${String(now.body.status)}` };
+    const now = await readObject(ctx, kind, r.id);
+    if (isRetired(kind, now)) return { ...r, status };
+    return { ...r, status: 'kept', note: `it is ${String(now.status)}` };
   } catch {
     return { ...r, status: 'kept', note: firstLine(err.message) };
   }
@@ -281,9 +281,9 @@ async function createWithKeys(
       const r = await createEntry(ctx, e, body, gen === 1 ? base : `${base}_${gen}`, hasDependents);
       if (!r.replayed || !RETIRES[e.kind]) return r;
       // A replay answers the object as it was created: whether it has been retired since, only a read tells.
-      const now = await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `${KINDS[e.kind].path}/${String(r.object.id)}` });
-      if (isRetired(e.kind, now.body)) continue;
-      return { object: now.body, replayed: true };
+      const now = await readObject(ctx, e.kind, String(r.object.id));
+      if (isRetired(e.kind, now)) continue;
+      return { object: now, replayed: true };
     } catch (err) {
       if (err instanceof ApiError && err.apiCode === 'idempotency_key_reused') continue;
       throw err;
@@ -292,7 +292,12 @@ async function createWithKeys(
   throw new PayError(`${e.ref}: ${MAX_GENERATIONS} earlier versions of this entry hold its keys`, 1, 'seed_keys_exhausted');
 }
 
-const SETTLING: Partial<Record<Entry['kind'], string>> = { collections: 'collections', transfers: 'transfers' };
+/** Money movements: others build on them once settled. */
+const SETTLING: ReadonlySet<Kind> = new Set(['collections', 'transfers']);
+
+async function readObject(ctx: SeedContext, kind: Kind, id: string): Promise<Record<string, unknown>> {
+  return (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `${KINDS[kind].path}/${id}` })).body;
+}
 
 async function createEntry(
   ctx: SeedContext,
@@ -304,22 +309,22 @@ async function createEntry(
   if (e.kind === 'fx_trades') return fxTrade(ctx, body, key);
   const res = await ctx.client.request<Record<string, unknown>>({ method: 'POST', path: KINDS[e.kind].path, body, idempotencyKey: key });
   let object = res.body;
-  const collection = SETTLING[e.kind];
+  const settling = SETTLING.has(e.kind);
   // Others build on this money movement: wait until it has settled.
-  if (collection && hasDependents && object.status === 'pending') object = await settle(ctx, collection, String(object.id));
-  if (collection && (object.status === 'failed' || object.status === 'cancelled')) {
+  if (settling && hasDependents && object.status === 'pending') object = await settle(ctx, e.kind, String(object.id));
+  if (settling && (object.status === 'failed' || object.status === 'cancelled')) {
     throw new PayError(`${e.ref} ${String(object.id)} ${String(object.status)}: ${String(object.failure_reason ?? 'no reason')}`, 1, 'seed_failed');
   }
   return { object, replayed: res.replayed };
 }
 
-async function settle(ctx: SeedContext, collection: string, id: string): Promise<Record<string, unknown>> {
+async function settle(ctx: SeedContext, kind: Kind, id: string): Promise<Record<string, unknown>> {
   const sleep = ctx.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const deadline = Date.now() + (ctx.settleTimeoutMs ?? 60_000);
   let interval = 200;
   for (;;) {
-    const res = await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `${collection}/${id}` });
-    if (res.body.status !== 'pending') return res.body;
+    const now = await readObject(ctx, kind, id);
+    if (now.status !== 'pending') return now;
     if (Date.now() > deadline) throw new PayError(`${id} is still pending`, 1, 'seed_settle_timeout');
     await sleep(interval);
     interval = Math.min(2000, interval * 2);

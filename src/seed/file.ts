@@ -1,6 +1,6 @@
 // The seed file: YAML or JSON, kinds in a fixed order, entries by name, references between them
 // (`${customers.alice.id}`) and to the environment (`${env.NAME}`).
-import { readFileLimited, readProblem, TooLargeError } from '../lib/read-limited.js';
+import { readUserFile } from '../lib/read-limited.js';
 import { UsageError } from '../lib/errors.js';
 
 /** Kinds a seed file may hold, with the operation that creates each, in a sensible order. */
@@ -35,14 +35,15 @@ const MAX_SEED_BYTES = 16 << 20;
 export const REF = /\$\{([a-z_]+)\.([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_.]+))?\}/g;
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** The kind of an entry from its ref (`<kind>.<name>`). */
+export const kindOfRef = (ref: string): Kind => ref.slice(0, ref.indexOf('.')) as Kind;
+
 export async function loadSeedFile(path: string): Promise<Entry[]> {
-  let text: string;
-  try {
-    text = (await readFileLimited(path, MAX_SEED_BYTES)).toString('utf8').replace(/^\uFEFF/, '');
-  } catch (err) {
-    if (err instanceof TooLargeError) throw new UsageError(`seed file ${path} is larger than 16 MiB; split it into several files`);
-    throw new UsageError(`cannot read seed file ${path} (${readProblem(err)})`);
-  }
+  const read = await readUserFile(path, MAX_SEED_BYTES, {
+    tooLarge: `seed file ${path} is larger than 16 MiB; split it into several files`,
+    unreadable: (p) => `cannot read seed file ${path} (${p})`,
+  });
+  const text = read.toString('utf8').replace(/^\uFEFF/, '');
   let doc: unknown;
   try {
     if (/\.json$/i.test(path)) doc = JSON.parse(text);

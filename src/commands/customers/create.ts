@@ -3,7 +3,7 @@
 import { getPath } from '../../io/fields.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../lib/factory.js';
-import { checkCommonOptions, clientNeeds, sendAndPrint } from '../execute.js';
+import { clientNeeds, sendAndPrint } from '../execute.js';
 import { buildBody, checkerFor, longFlag, setPath } from '../values.js';
 import type { VerbContext } from '../spec.js';
 
@@ -24,7 +24,6 @@ const LABELS: Record<string, string> = {
 };
 
 export async function run(f: Factory, ctx: VerbContext): Promise<void> {
-  checkCommonOptions(f, ctx);
   const flags = ctx.verb.flags ?? [];
   const body = await buildBody(f, ctx.verb, ctx.opts);
   const missing = flags.filter((fl) => fl.field && getPath(body, fl.field) === undefined);

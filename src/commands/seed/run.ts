@@ -9,7 +9,7 @@ import { checkInt } from '../../lib/validate.js';
 import { apply as applySeed, readState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
 import { planChanges as planSeed } from '../../seed/diff.js';
 import { describe, type Change } from '../../seed/diff.js';
-import { loadSeedFile, type Entry, type Kind } from '../../seed/file.js';
+import { kindOfRef, loadSeedFile, type Entry } from '../../seed/file.js';
 import { fateOfOld } from '../../seed/lifecycle.js';
 
 const APPLY_COLUMNS: Column[] = [
@@ -48,7 +48,7 @@ export async function apply(command: Command, file: string): Promise<void> {
   const state = await readSeedState();
   const changes = planSeed(entries, state, f.env);
   if (opts.dryRun) return printPlan(f, out, entries, changes, state, opts.replace === true);
-  if (!opts.replace) refuseReplacements(f, out, entries, changes);
+  if (!opts.replace) refuseReplacements(f, out, changes);
   const client = await f.client();
   const { outcomes, retirements } = await applySeed(entries, state, {
     client,
@@ -71,31 +71,25 @@ export async function plan(command: Command, file: string): Promise<void> {
   await printPlan(f, resolveOutput(command.opts(), f.io), entries, planSeed(entries, state, f.env), state);
 }
 
-const kindOf = (entries: Entry[]) => {
-  const kinds = new Map(entries.map((e) => [e.ref, e.kind]));
-  return (ref: string): Kind => kinds.get(ref) ?? (ref.split('.')[0] as Kind);
-};
-
 /** Without --replace, an entry that cannot be updated in place stops the run before anything is sent. */
-function refuseReplacements(f: Factory, out: OutputSettings, entries: Entry[], changes: Change[]): void {
+function refuseReplacements(f: Factory, out: OutputSettings, changes: Change[]): void {
   const replaces = changes.filter((c) => c.action === 'replace');
   if (replaces.length === 0) return;
-  const kind = kindOf(entries);
   const n = replaces.length === 1 ? '1 entry' : `${replaces.length} entries`;
   const message = `${n} changed in a way the API cannot update in place: ${replaces.map((c) => c.ref).join(', ')}; nothing was sent`;
   const hint = `run again with --replace to create ${replaces.length === 1 ? 'it' : 'them'} anew; the old objects would be: ${replaces
-    .map((c) => `${c.id} ${fateOfOld(kind(c.ref))}`)
+    .map((c) => `${c.id} ${fateOfOld(kindOfRef(c.ref))}`)
     .join('; ')}`;
   const json = out.format === 'json' || out.format === 'ndjson';
   if (!json) {
     f.io.err(`error: ${message}\n`);
-    for (const c of replaces) f.io.err(`  ${c.ref}: ${describe(c, kind(c.ref))}\n`);
+    for (const c of replaces) f.io.err(`  ${c.ref}: ${describe(c, kindOfRef(c.ref))}\n`);
     f.io.err(`hint: ${hint}\n`);
   }
   throw new UsageError(message, {
     hint,
     quiet: !json,
-    details: { replace: replaces.map((c) => ({ ref: c.ref, id: c.id, fields: c.fields, follows: c.follows, reason: c.reason, old: fateOfOld(kind(c.ref)) })) },
+    details: { replace: replaces.map((c) => ({ ref: c.ref, id: c.id, fields: c.fields, follows: c.follows, reason: c.reason, old: fateOfOld(kindOfRef(c.ref)) })) },
   });
 }
 
@@ -114,14 +108,13 @@ function printIdMap(f: Factory, rows: Array<{ ref: string; id?: string | undefin
 }
 
 async function printPlan(f: Factory, out: OutputSettings, entries: Entry[], changes: Change[], state: StateFile, replace = false): Promise<void> {
-  const kind = kindOf(entries);
-  const rows = changes.map((c) => ({ ref: c.ref, action: c.action, status: c.action, ...(c.id ? { id: c.id } : {}), detail: describe(c, kind(c.ref)) }));
+  const rows = changes.map((c) => ({ ref: c.ref, action: c.action, status: c.action, ...(c.id ? { id: c.id } : {}), detail: describe(c, kindOfRef(c.ref)) }));
   if (out.format === 'json' && !out.fields) printIdMap(f, rows);
   else await printRows(f, out, PLAN_COLUMNS, rows);
   const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
   f.io.err(`plan: ${count('create')} to create, ${count('update')} to update, ${count('replace')} to replace, ${count('skip')} already done\n`);
   if (count('replace') > 0) {
-    if (out.format === 'json' && !out.fields) for (const c of changes) if (c.action === 'replace') f.io.err(`  ${c.ref}: ${describe(c, kind(c.ref))}\n`);
+    if (out.format === 'json' && !out.fields) for (const c of changes) if (c.action === 'replace') f.io.err(`  ${c.ref}: ${describe(c, kindOfRef(c.ref))}\n`);
     if (!replace) f.io.err(`plan: apply replaces only with --replace\n`);
   }
   const pending = state.retire ?? [];

@@ -2,7 +2,7 @@
 // Prints `valid` (exit 0), or `invalid: <reason>` on stderr (exit 1).
 import type { Readable } from 'node:stream';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
-import { readFileLimited, readProblem, TooLargeError } from '../../lib/read-limited.js';
+import { readUserFile } from '../../lib/read-limited.js';
 import type { Factory } from '../../lib/factory.js';
 import { resolveOutput } from '../../io/output.js';
 import { verify } from '../../webhooks/signature.js';
@@ -62,11 +62,6 @@ async function readPayload(spec: string, stdin: Readable): Promise<Buffer> {
     return Buffer.concat(chunks);
   }
   const file = spec.startsWith('@') ? spec.slice(1) : spec;
-  try {
-    // Bounded like standard input: /dev/zero or a huge file must not fill the memory.
-    return await readFileLimited(file, MAX_PAYLOAD);
-  } catch (err) {
-    if (err instanceof TooLargeError) throw new UsageError(`--payload ${file}: larger than 10 MiB`);
-    throw new UsageError(`--payload ${file}: cannot read the file (${readProblem(err)})`);
-  }
+  // Bounded like standard input: /dev/zero or a huge file must not fill the memory.
+  return readUserFile(file, MAX_PAYLOAD, { tooLarge: `--payload ${file}: larger than 10 MiB`, unreadable: (p) => `--payload ${file}: cannot read the file (${p})` });
 }
