@@ -1,6 +1,6 @@
 // webhooks verify (offline signature check) and webhooks listen (a local receiver), with
 // signatures made by src/webhooks/signature.ts sign().
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +109,12 @@ describe('signature: only the signature as signed passes', () => {
 describe('webhooks listen', () => {
   let listener: Listener | undefined;
   const servers: Array<{ close(): void }> = [];
+  /** Starts a forwarding target on a free loopback port (closed after the tests); its /hooks URL. */
+  async function listening(target: Server): Promise<URL> {
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    servers.push(target);
+    return new URL(`http://127.0.0.1:${(target.address() as { port: number }).port}/hooks`);
+  }
   afterEach(async () => {
     await listener?.close();
     listener = undefined;
@@ -167,11 +173,8 @@ describe('webhooks listen', () => {
         res.writeHead(answer).end();
       });
     });
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    servers.push(target);
-    const port = (target.address() as { port: number }).port;
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: new URL(`http://127.0.0.1:${port}/hooks`) });
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: await listening(target) });
     const ts = now();
     expect((await deliver(listener.url, { ts })).status).toBe(500);
     expect(io.stdoutText()).toBe('');
@@ -201,11 +204,8 @@ describe('webhooks listen', () => {
         void held.then(() => res.writeHead(answer).end());
       });
     });
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    servers.push(target);
-    const port = (target.address() as { port: number }).port;
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: new URL(`http://127.0.0.1:${port}/hooks`) });
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: await listening(target) });
     const ts = now();
     /** Four copies at once; the target answers once the three copies have been answered. */
     const fourCopies = async (): Promise<number[]> => {
