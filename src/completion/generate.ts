@@ -8,10 +8,9 @@ import { buildModel, type CompletionModel } from './model.js';
 import { zshScript } from './zsh.js';
 import { SCRIPT_FILES } from '../commands/completion/run.js';
 
-/** File name in completions/ → script text. */
-
 export interface GeneratedCompletions {
   model: CompletionModel;
+  /** File name in completions/ → script text. */
   files: Record<string, string>;
 }
 
@@ -20,9 +19,9 @@ export function generateCompletions(program: Command = buildProgram()): Generate
   return {
     model,
     files: {
-      [SCRIPT_FILES.bash!]: bashScript(model),
-      [SCRIPT_FILES.zsh!]: zshScript(model),
-      [SCRIPT_FILES.fish!]: fishScript(model),
+      [SCRIPT_FILES.bash]: bashScript(model),
+      [SCRIPT_FILES.zsh]: zshScript(model),
+      [SCRIPT_FILES.fish]: fishScript(model),
     },
   };
 }

@@ -42,7 +42,7 @@ export function updateKey(tenant: string, mode: string, ref: string, body: Recor
 }
 
 /** Entries in an order where every entry comes after those it depends on (file order otherwise). */
-export function dependencyOrder(entries: readonly Entry[]): Entry[] {
+function dependencyOrder(entries: readonly Entry[]): Entry[] {
   const byRef = new Map(entries.map((e) => [e.ref, e]));
   const seen = new Set<string>();
   const out: Entry[] = [];

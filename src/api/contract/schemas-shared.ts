@@ -3,7 +3,7 @@
 import { ASSETS, FIAT_CURRENCIES, STATE_PATTERN } from '../../lib/domain.js';
 import { COUNTRY_CODES } from '../../lib/iso.js';
 
-export { ASSETS, FIAT_CURRENCIES, NETWORKS, NETWORKS_BY_ASSET, PHONE_PATTERN, STATE_PATTERN } from '../../lib/domain.js';
+export { ASSETS, NETWORKS, NETWORKS_BY_ASSET, PHONE_PATTERN } from '../../lib/domain.js';
 import { enumOf, nullable, objectOf, requestBody, schemaRef, text } from './common.js';
 import type { Schema } from './types.js';
 

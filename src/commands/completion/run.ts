@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 
-export const SCRIPT_FILES: Readonly<Record<string, string>> = { bash: 'pay.bash', zsh: '_pay', fish: 'pay.fish' };
+export const SCRIPT_FILES = { bash: 'pay.bash', zsh: '_pay', fish: 'pay.fish' } as const;
 
 /** The package root: the nearest folder up from this file (dist/cli.js, dist/chunks/…, or src/… in tests) whose package.json is pay-cli's. */
 export function packageRoot(from: string = fileURLToPath(import.meta.url)): string | undefined {
@@ -27,7 +27,7 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
 }
 
 export async function run(_command: Command, shell: string): Promise<void> {
-  const file = Object.hasOwn(SCRIPT_FILES, shell) ? SCRIPT_FILES[shell] : undefined;
+  const file = Object.hasOwn(SCRIPT_FILES, shell) ? SCRIPT_FILES[shell as keyof typeof SCRIPT_FILES] : undefined;
   if (!file) throw new UsageError(`unknown shell "${shell}": pay completion supports bash, zsh and fish`);
   const root = packageRoot();
   const path = root ? join(root, 'completions', file) : undefined;
