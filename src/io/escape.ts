@@ -31,14 +31,17 @@ function escapeChar(ch: string): string {
  * One line of text safe for a terminal: every control, bidi and invisible format character
  * (newline and tab included) written as an escape. Strings without any come back unchanged.
  */
-export function escapeText(s: string): string {
+export function escapeText(text: string): string {
+  // String(): a hostile answer may put a number or an object where a string was promised.
+  const s = typeof text === 'string' ? text : String(text);
   UNSAFE_ONE_LINE.lastIndex = 0;
   if (!UNSAFE_ONE_LINE.test(s)) return s;
   return s.replace(UNSAFE_ONE_LINE, escapeChar);
 }
 
 /** As escapeText, but newlines and tabs are kept (a stack trace, a text body shown whole). */
-export function escapeMultiline(s: string): string {
+export function escapeMultiline(text: string): string {
+  const s = typeof text === 'string' ? text : String(text);
   UNSAFE_MULTILINE.lastIndex = 0;
   if (!UNSAFE_MULTILINE.test(s)) return s;
   return s.replace(UNSAFE_MULTILINE, escapeChar);

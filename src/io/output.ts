@@ -214,8 +214,9 @@ const BORDERLESS = {
   'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
 };
 
+/** Two spaces before each line. Only \n ends a line: a /^/m regex would also indent after a U+2028 or U+2029 inside a string and change the data. */
 function indent(json: string): string {
-  return json.replace(/^/gm, '  ');
+  return `  ${json.replace(/\n/g, '\n  ')}`;
 }
 
 function siblingPath(path: string, name: string): string {

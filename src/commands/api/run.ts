@@ -35,7 +35,7 @@ export async function run(command: Command, rawMethod: string, path: string): Pr
   if (opts.paginate) {
     let n = 0;
     for await (const page of client.pages<unknown>(path, query ?? {}, { all: true })) {
-      for (const item of page) f.io.out(`${n++ === 0 ? '[\n' : ',\n'}${JSON.stringify(item, null, 2).replace(/^/gm, '  ')}`);
+      for (const item of page) f.io.out(`${n++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(item, null, 2).replace(/\n/g, '\n  ')}`);
     }
     f.io.out(n === 0 ? '[]\n' : '\n]\n');
     return;
