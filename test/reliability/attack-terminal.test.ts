@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeMultiline, escapeText } from '../../src/io/escape.js';
-import { cleanEnv, count, pay, pool, record, sleep, spawnPay, stackTrace, tempRoot, type Counts } from './helpers.js';
+import { cleanEnv, count, FULL, pay, pool, record, sleep, spawnPay, stackTrace, tempRoot, type Counts } from './helpers.js';
 
 const SEED = process.env.PAY_FUZZ_SEED ? Number(process.env.PAY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 /** Child-process runs per class; each run carries STRINGS strings. Full: 50 × 20 = 1,000 strings per class. */
@@ -33,6 +33,8 @@ const STRINGS = count(5, 20);
 const SINGLES = count(6, 1000);
 const MODULE_RUNS = count(2000, 20_000);
 const PARALLEL = 3;
+/** Per test: the full counts run pay a thousand times or more. */
+const LONG = FULL ? 3_600_000 : 300_000;
 const KEY = 'sk_test_Tq4Wm8Zr2Kx6Pn0Vb3Yh7Jc5Ld9Fs1Ga';
 
 // ---------------------------------------------------------------------------------------------
@@ -266,7 +268,7 @@ describe('attack.terminal', () => {
       expect(ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(items);
       t.passed += items.length;
     });
-  }, 300_000);
+  }, LONG);
 
   it('one object: the get view (keys from the data too), tsv and --json', async () => {
     const t = tally('get');
@@ -295,7 +297,7 @@ describe('attack.terminal', () => {
       expect(JSON.parse(json.stdout)).toEqual(obj);
       t.passed += values.length;
     });
-  }, 300_000);
+  }, LONG);
 
   it('API errors: message, problem details, field errors, a text body; one line each, and exact under --json', async () => {
     const t = tally('errors');
@@ -333,7 +335,7 @@ describe('attack.terminal', () => {
         t.passed++;
       }
     });
-  }, 300_000);
+  }, LONG);
 
   it('file contents: a --data file that is not JSON is quoted escaped in a one-line usage error', async () => {
     const t = tally('files');
@@ -349,7 +351,7 @@ describe('attack.terminal', () => {
       expect(r.stderr.replace(/\n$/, '').split('\n')).toHaveLength(1);
       t.passed++;
     });
-  }, 300_000);
+  }, LONG);
 
   it('webhooks listen: hostile webhook-ids (C1 in the header) and event types; lines escaped, --json exact', async () => {
     const t = tally('listen');
@@ -411,5 +413,5 @@ describe('attack.terminal', () => {
         await l.closed;
       }
     }
-  }, 300_000);
+  }, LONG);
 });
