@@ -3,6 +3,7 @@
 // confirms live money movements, sends, prints. Hand-written verbs (`impl`) reuse its pieces.
 import type { Command } from 'commander';
 import type { ApiClient, ApiResponse, Query } from '../api/client.js';
+import { escapeText, escapeValue } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
 import { Printer, resolveOutput, type Column } from '../io/output.js';
 import { createFactory, type Factory } from '../lib/factory.js';
@@ -139,7 +140,8 @@ export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, re
     const id = (getPath(obj, 'id') as string | undefined) ?? ctx.argValue ?? '';
     const status = getPath(obj, 'status');
     const replay = replayed ? ' (replayed: this request had already succeeded)' : '';
-    f.io.err(`✓ ${doneText(verb)} ${nounOf(ctx)} ${id}${typeof status === 'string' && verb.kind !== 'create' ? ` (${status})` : ''}${replay}\n`);
+    // The id and status come from the service: escaped.
+    f.io.err(`✓ ${doneText(verb)} ${nounOf(ctx)} ${escapeValue(id)}${typeof status === 'string' && verb.kind !== 'create' ? ` (${escapeText(status)})` : ''}${replay}\n`);
   }
 }
 

@@ -2,6 +2,7 @@
 // `pathParam` flags), the query (list filters), the body (--data under the flags). Every value
 // goes through the checker of its FlagKind; a bad one is a UsageError (exit 2).
 import type { Query } from '../api/client.js';
+import { escapeText } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
 import type { Factory } from '../lib/factory.js';
 import { UsageError } from '../lib/errors.js';
@@ -29,9 +30,9 @@ export function longFlag(flag: FlagSpec): string {
   return /--[a-z0-9-]+/.exec(flag.flags)?.[0] ?? flag.flags;
 }
 
+/** A value the user gave, quoted in a message: cut to 60 characters and escaped (src/io/escape.ts). */
 export function printable(s: string): string {
-  const cut = s.length > 60 ? `${s.slice(0, 60)}…` : s;
-  return cut.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return escapeText(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 }
 
 export function checkIdempotencyKey(key: string): void {

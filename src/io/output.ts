@@ -1,8 +1,11 @@
 // The printers: table (people), tsv (pipes, the default off a terminal), json, ndjson.
-// stdout carries data only; notes about the data (an empty list) go to stderr.
+// stdout carries data only; notes about the data (an empty list) go to stderr. Every text cell and
+// key goes through escapeText (no control or bidi character from the data reaches the terminal);
+// json and ndjson are the data exactly.
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { UsageError } from '../lib/errors.js';
+import { escapeText, escapeValue } from './escape.js';
 import { getPath, parseFieldList, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 
@@ -104,7 +107,7 @@ export class Printer {
     if (format === 'ndjson') return this.io.out(`${JSON.stringify(this.project(obj))}\n`);
     if (format === 'tsv') {
       const cols = this.settings.fields ? this.activeColumns() : flattenColumns(obj);
-      if (this.settings.header) this.io.out(`${cols.map((c) => c.path).join('\t')}\n`);
+      if (this.settings.header) this.io.out(`${cols.map((c) => escapeText(c.path)).join('\t')}\n`);
       this.io.out(`${cols.map((c) => tsvCell(getPath(obj, c.path))).join('\t')}\n`);
       return;
     }
@@ -113,7 +116,7 @@ export class Printer {
     const cols = (this.settings.fields ? this.activeColumns() : flattenColumns(obj)).filter((c) => !skip.has(c.path));
     const table = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 } });
     for (const c of cols) {
-      table.push([this.chalk.dim(c.path), this.cell(obj, this.columns.find((k) => k.path === c.path) ?? c)]);
+      table.push([this.chalk.dim(escapeText(c.path)), this.cell(obj, this.columns.find((k) => k.path === c.path) ?? c)]);
     }
     this.io.out(`${table.toString()}\n`);
     for (const t of sub) {
@@ -186,14 +189,14 @@ export class Printer {
     switch (col.kind) {
       case 'money': {
         const cur = getPath(obj, col.currencyPath ?? siblingPath(col.path, 'currency'));
-        return typeof cur === 'string' ? `${String(value)} ${cur}` : String(value);
+        return typeof cur === 'string' ? `${escapeValue(value)} ${escapeText(cur)}` : escapeValue(value);
       }
       case 'status':
         return this.status(String(value));
       case 'time':
-        return formatTime(String(value));
+        return escapeText(formatTime(String(value)));
       default:
-        return typeof value === 'object' ? JSON.stringify(value) : String(value);
+        return escapeValue(value);
     }
   }
 
@@ -202,7 +205,7 @@ export class Printer {
     if (WAITING.has(s)) return this.chalk.yellow(s);
     if (BAD.has(s)) return this.chalk.red(s);
     if (s === 'frozen') return this.chalk.cyan(s);
-    return s;
+    return escapeText(s);
   }
 }
 
@@ -211,8 +214,9 @@ const BORDERLESS = {
   'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
 };
 
+/** Two spaces before each line. Only \n ends a line: a /^/m regex would also indent after a U+2028 or U+2029 inside a string and change the data. */
 function indent(json: string): string {
-  return json.replace(/^/gm, '  ');
+  return `  ${json.replace(/\n/g, '\n  ')}`;
 }
 
 function siblingPath(path: string, name: string): string {
@@ -226,10 +230,10 @@ export function formatTime(iso: string): string {
   return m ? `${m[1]} ${m[2]}Z` : iso;
 }
 
+/** A TSV cell: no raw tab or newline (shown `\t`, `\n`), nor any other control character. */
 function tsvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  const s = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return s.replace(/[\t\n\r]/g, ' ');
+  return escapeValue(value);
 }
 
 /** Every leaf of an object as a column (for the key/value view of one object). */

@@ -1,5 +1,7 @@
 // A progress bar on stderr, for terminals only (seed apply, bulk create). Redrawn at most every
 // 100 ms with \r; cleared when done. Off a terminal it draws nothing: the summary line says it all.
+// The label is shown escaped (escape.ts): only the bar's own \r and line clear reach the terminal.
+import { escapeText } from './escape.js';
 import type { IOStreams } from './iostreams.js';
 
 export interface Progress {
@@ -12,6 +14,7 @@ const NONE: Progress = { tick() {}, total() {}, done() {} };
 
 export function progressBar(io: IOStreams, label: string, total?: number): Progress {
   if (!io.stderrIsTTY) return NONE;
+  const shown = escapeText(label);
   let count = 0;
   let max = total;
   let last = 0;
@@ -31,7 +34,7 @@ export function progressBar(io: IOStreams, label: string, total?: number): Progr
     } else {
       bar = `${count}`;
     }
-    io.err(`\r\u001b[2K${label} ${bar} (${rate.toFixed(0)}/s)`);
+    io.err(`\r\u001b[2K${shown} ${bar} (${rate.toFixed(0)}/s)`);
   };
   return {
     tick(n = 1) {

@@ -1,8 +1,13 @@
-// The prompter: @inquirer/prompts drawn on stderr (stdout stays data only), Ctrl-C and a
-// closed terminal turned into CancelledError (exit 130, one line).
+// The prompter: @inquirer/prompts drawn on stderr (stdout stays data only). Ctrl-C, Ctrl-D (end
+// of input, at any prompt, typed text or not), a closed terminal and an aborted prompt all become
+// CancelledError (exit 130, one line; the caller sends and saves nothing). Everything shown
+// that may come from data (the message, a default, the choices, the typed or filled-in value, a
+// validation message) goes through escapeText: a prompt never lets data drive the terminal.
 import { confirm, input, password, search } from '@inquirer/prompts';
+import { Chalk } from 'chalk';
 import { CancelledError } from '../lib/errors.js';
 import type { Check } from '../lib/validate.js';
+import { escapeText } from './escape.js';
 import type { IOStreams } from './iostreams.js';
 
 export interface Prompter {
@@ -13,54 +18,94 @@ export interface Prompter {
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
 }
 
+interface Key {
+  name?: string;
+  ctrl?: boolean;
+}
+
+const CANCELS = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError']);
+
 export function createPrompter(io: IOStreams): Prompter {
-  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false } as const;
-  const guard = async <T>(p: Promise<T>): Promise<T> => {
+  const chalk = new Chalk({ level: io.colorEnabled ? 1 : 0 });
+  const base = { input: io.stdin, output: io.stderr, clearPromptOnDone: false } as const;
+
+  /**
+   * Runs one prompt. Ctrl-D cancels it: readline closes itself on Ctrl-D at an empty line and
+   * would leave the prompt pending forever (pay then ended with exit 0); elsewhere on the line
+   * it would delete a character. Either way the key aborts the prompt here, and so does the end
+   * of the input stream.
+   */
+  const ask = async <T>(start: (context: typeof base & { signal: AbortSignal }) => Promise<T>): Promise<T> => {
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    const onKey = (_s: unknown, key: Key | undefined) => {
+      if (key?.ctrl && key.name === 'd') abort();
+    };
+    // The prompt creates its readline (which makes stdin emit 'keypress') before this listens:
+    // readline sees the key first.
+    const pending = start({ ...base, signal: controller.signal });
+    io.stdin.on('keypress', onKey);
+    io.stdin.once('end', abort);
+    io.stdin.once('close', abort);
     try {
-      return await p;
+      return await pending;
     } catch (err) {
-      const name = (err as Error)?.name;
-      if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new CancelledError();
+      if (CANCELS.has((err as Error)?.name)) throw new CancelledError();
       throw err;
+    } finally {
+      io.stdin.off('keypress', onKey);
+      io.stdin.off('end', abort);
+      io.stdin.off('close', abort);
     }
   };
+
+  /** What the user typed (or Tab filled in from the default), shown escaped; the answer in cyan. */
+  const shownValue = (value: string, { isFinal }: { isFinal: boolean }) => (isFinal ? chalk.cyan(escapeText(value)) : escapeText(value));
+  const theme = { style: { defaultAnswer: (text: string) => chalk.dim(`(${escapeText(text)})`) } };
+
   return {
     text: (message, opts = {}) =>
-      guard(
+      ask((context) =>
         input(
           {
-            message: opts.optional ? `${message} (optional, Enter to skip)` : message,
+            message: escapeText(opts.optional ? `${message} (optional, Enter to skip)` : message),
             ...(opts.default !== undefined ? { default: opts.default } : {}),
+            transformer: shownValue,
+            theme,
             validate: (raw: string) => {
               const v = raw.trim();
               if (v === '') return opts.optional ? true : 'required';
               const problem = opts.validate?.(v);
-              return problem ?? true;
+              return problem === undefined ? true : escapeText(problem);
             },
           },
           context,
         ),
       ).then((v) => v.trim()),
     secret: (message, opts = {}) =>
-      guard(
+      ask((context) =>
         password(
           {
-            message,
+            message: escapeText(message),
             mask: '*',
-            validate: (v: string) => (v.trim() === '' ? 'required' : (opts.validate?.(v.trim()) ?? true)),
+            validate: (v: string) => {
+              if (v.trim() === '') return 'required';
+              const problem = opts.validate?.(v.trim());
+              return problem === undefined ? true : escapeText(problem);
+            },
           },
           context,
         ),
       ).then((v) => v.trim()),
     choose: (message, choices, opts = {}) =>
-      guard(
+      ask((context) =>
         search<string>(
           {
-            message: `${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`,
+            message: escapeText(`${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`),
             source: (term) => {
               const t = (term ?? '').trim();
-              const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: c, value: c }));
-              if (opts.open && t && !choices.includes(t)) list.push({ name: `${t} (other)`, value: t });
+              const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: escapeText(c), value: c }));
+              if (opts.open && t && !choices.includes(t)) list.push({ name: `${escapeText(t)} (other)`, value: t });
               // First, so that Enter alone skips an optional field, as it does at a text prompt.
               if (opts.optional && !t) list.unshift({ name: 'skip', value: '' });
               return list;
@@ -69,6 +114,6 @@ export function createPrompter(io: IOStreams): Prompter {
           context,
         ),
       ),
-    confirm: (message, defaultValue = false) => guard(confirm({ message, default: defaultValue }, context)),
+    confirm: (message, defaultValue = false) => ask((context) => confirm({ message: escapeText(message), default: defaultValue }, context)),
   };
 }

@@ -6,6 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import { checkSecretKey } from '../config/keys.js';
 import { resolveSettings, type GlobalFlags, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
+import { escapeMultiline } from '../io/escape.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from './errors.js';
 
@@ -82,7 +83,8 @@ export function createFactory(init: FactoryInit): Factory {
         credentialLabel: label,
         secrets: [s.webhookSecret.value],
         ...(init.dispatcher ? { dispatcher: init.dispatcher } : {}),
-        ...(debugEnabled ? { debug: (line: string) => io.err(`${line}\n`) } : {}),
+        // Bodies and headers come from the service: escaped, a body's own line breaks kept.
+        ...(debugEnabled ? { debug: (line: string) => io.err(`${escapeMultiline(line)}\n`) } : {}),
         ...backoffFromEnv(env),
       });
     },

@@ -1,5 +1,9 @@
 // The one place that turns an error into stderr text and an exit code (contract section 6).
-// Kept free of heavy imports: it is part of the start-up chunk.
+// Kept free of heavy imports: it is part of the start-up chunk. Every text it prints from an
+// error (the service's messages, field errors and hints, file contents quoted in a message, a
+// --debug stack) goes through escape.ts: nothing in an error drives the terminal. --json errors
+// are JSON.stringify'd as they are.
+import { escapeMultiline, escapeText } from '../io/escape.js';
 import { ExitCode, PayError, type FieldError } from './errors.js';
 
 export interface ErrorOutput {
@@ -15,7 +19,7 @@ export function flagForField(field: string): string {
 }
 
 function fieldLine(e: FieldError): string {
-  return `  ${e.field}: ${e.message} (${e.flag ?? flagForField(e.field)})`;
+  return `  ${escapeText(e.field)}: ${oneLine(e.message)} (${escapeText(e.flag ?? flagForField(e.field))})`;
 }
 
 export function reportError(error: unknown, out: ErrorOutput): number {
@@ -30,9 +34,9 @@ export function reportError(error: unknown, out: ErrorOutput): number {
     for (const fe of e.fieldErrors) out.err(`${fieldLine(fe)}\n`);
     if (e.hint) out.err(`hint: ${oneLine(e.hint)}\n`);
   }
-  if (out.debug && !(error instanceof PayError) && error instanceof Error && error.stack) out.err(`${error.stack}\n`);
+  if (out.debug && !(error instanceof PayError) && error instanceof Error && error.stack) out.err(`${escapeMultiline(error.stack)}\n`);
   else if (out.debug && error instanceof PayError && error.cause instanceof Error && error.cause.stack) {
-    out.err(`cause: ${error.cause.stack}\n`);
+    out.err(`cause: ${escapeMultiline(error.cause.stack)}\n`);
   }
   return e.exitCode;
 }
@@ -45,8 +49,9 @@ function normalize(error: unknown): PayError {
   });
 }
 
+/** Line breaks become a space (a message stays one line), then everything unsafe is escaped. */
 function oneLine(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '?');
+  return escapeText(String(s).replace(/[\r\n]+/g, ' '));
 }
 
 function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {

@@ -150,6 +150,11 @@ export class Pane {
     return text.replace(/\s+$/, '');
   }
 
+  /** The pane's title (what an OSC 0/2 sequence written to the terminal would change). */
+  async title(): Promise<string> {
+    return (await this.tmux(['display-message', '-p', '-t', 'pay', '#{pane_title}'])).replace(/\n$/, '');
+  }
+
   /** Polls the screen until it contains `what`; returns that screen. */
   async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
     const test =

@@ -59,10 +59,10 @@ describe('Printer', () => {
     expect(io.stdoutText().trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(['tr_1', 'tr_2']);
   });
 
-  it('tsv cells never break lines or columns', async () => {
+  it('tsv cells never break lines or columns: tabs and line breaks are shown escaped', async () => {
     const io = bufferIOStreams();
-    await new Printer(io, resolveOutput({ header: false }, io), [{ header: 'D', path: 'd' }]).printList(pages([{ d: 'a\tb\nc' }]), 'x');
-    expect(io.stdoutText()).toBe('a b c\n');
+    await new Printer(io, resolveOutput({ header: false }, io), [{ header: 'D', path: 'd' }]).printList(pages([{ d: 'a\tb\nc\rd' }]), 'x');
+    expect(io.stdoutText()).toBe('a\\tb\\nc\\rd\n');
   });
 
   it('refuses bad --output, --json with another format, and bad field names (usage errors)', () => {

@@ -1,6 +1,7 @@
 // pay api <METHOD> <path>: a raw request with the profile's credentials (like gh api).
 import type { Command } from 'commander';
 import type { Query, RequestInit } from '../../api/client.js';
+import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { UsageError } from '../../lib/errors.js';
 import { createFactory } from '../../lib/factory.js';
 import { readData } from '../data.js';
@@ -34,7 +35,7 @@ export async function run(command: Command, rawMethod: string, path: string): Pr
   if (opts.paginate) {
     let n = 0;
     for await (const page of client.pages<unknown>(path, query ?? {}, { all: true })) {
-      for (const item of page) f.io.out(`${n++ === 0 ? '[\n' : ',\n'}${JSON.stringify(item, null, 2).replace(/^/gm, '  ')}`);
+      for (const item of page) f.io.out(`${n++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(item, null, 2).replace(/\n/g, '\n  ')}`);
     }
     f.io.out(n === 0 ? '[]\n' : '\n]\n');
     return;
@@ -48,10 +49,14 @@ export async function run(command: Command, rawMethod: string, path: string): Pr
   });
   if (opts.include) {
     f.io.err(`HTTP ${res.status}\n`);
-    for (const [k, v] of Object.entries(res.headers)) f.io.err(`${k}: ${v}\n`);
+    for (const [k, v] of Object.entries(res.headers)) f.io.err(`${escapeText(`${k}: ${v}`)}\n`);
     f.io.err('\n');
   }
-  if (res.body !== undefined) f.io.out(typeof res.body === 'string' ? `${res.body}\n` : `${JSON.stringify(res.body, null, 2)}\n`);
+  if (res.body === undefined) return;
+  // A text (non-JSON) body is passed on exactly into a pipe or file; on a terminal it is shown
+  // escaped (its line breaks and tabs kept) so that it cannot drive the terminal.
+  if (typeof res.body === 'string') f.io.out(`${f.io.stdoutIsTTY ? escapeMultiline(res.body) : res.body}\n`);
+  else f.io.out(`${JSON.stringify(res.body, null, 2)}\n`);
 }
 
 function parseFields(raw: string[] = []): Array<[string, string]> {

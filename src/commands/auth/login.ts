@@ -1,8 +1,10 @@
-// pay login: create or update a profile's keys for one mode. Never echoes a key.
+// pay login: create or update a profile's keys for one mode. Never echoes a key. Names and the
+// tenant id (which may come from the config file) are shown escaped (src/io/escape.ts).
 import type { Command } from 'commander';
 import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import type { Mode, Profile } from '../../config/store.js';
+import { escapeText } from '../../io/escape.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import { createFactory } from '../../lib/factory.js';
 import { readStream } from '../data.js';
@@ -38,7 +40,7 @@ export async function run(command: Command): Promise<void> {
     }
     const { createPrompter } = await import('../../io/prompt.js');
     const prompter = createPrompter(f.io);
-    f.io.err(`Logging in to profile "${name}" (${mode}).\n`);
+    f.io.err(`Logging in to profile "${escapeText(name)}" (${mode}).\n`);
     secret = await prompter.secret(`Secret key (${mode === 'live' ? 'sk_live_' : 'sk_test_'}…)`, { validate: (v) => keyProblem(v, mode) });
     publicKey ??= (await prompter.text('Public key', { optional: true, validate: (v) => publicKeyProblem(v, mode) })) || undefined;
     tenant ??= (await prompter.text('Tenant id (x-tenant-id)', { optional: true, ...(existing.tenant_id ? { default: existing.tenant_id } : {}), validate: tenantProblem })) || undefined;
@@ -59,7 +61,7 @@ export async function run(command: Command): Promise<void> {
   });
   if (!store.currentProfile || opts.setCurrent) store.setCurrentProfile(name);
   const tenantNote = tenant ?? existing.tenant_id;
-  f.io.err(`✓ Logged in: profile "${name}" (${mode}), secret key ${maskKey(secret)}${tenantNote ? `, tenant ${tenantNote}` : ''}\n`);
+  f.io.err(`✓ Logged in: profile "${escapeText(name)}" (${mode}), secret key ${maskKey(secret)}${tenantNote ? `, tenant ${escapeText(tenantNote)}` : ''}\n`);
   if (!tenantNote) f.io.err('note: no tenant id stored; pay accounts list needs one (pay profiles set tenant_id <id>)\n');
 }
 

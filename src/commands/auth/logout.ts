@@ -1,5 +1,6 @@
 // pay logout: drop the keys of the mode in use from a profile; tenant and base URL stay.
 import type { Command } from 'commander';
+import { escapeText } from '../../io/escape.js';
 import { UsageError } from '../../lib/errors.js';
 import { createFactory } from '../../lib/factory.js';
 
@@ -14,5 +15,5 @@ export async function run(command: Command): Promise<void> {
   }
   const { secret_key: _s, public_key: _p, webhook_secret: _w, ...kept } = keys;
   store.saveProfile(profileName.value, { ...profile, [mode.value]: kept });
-  f.io.err(`✓ Logged out: profile "${profileName.value}" (${mode.value}) has no keys now\n`);
+  f.io.err(`✓ Logged out: profile "${escapeText(profileName.value)}" (${mode.value}) has no keys now\n`);
 }

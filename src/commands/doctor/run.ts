@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { checkSecretKey, maskKey } from '../../config/keys.js';
 import { isLoopbackHost, type Setting, type Settings } from '../../config/settings.js';
+import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError } from '../../lib/errors.js';
 import { createFactory, type Factory } from '../../lib/factory.js';
 
@@ -37,8 +38,9 @@ export async function run(command: Command): Promise<void> {
     f.io.out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`);
   } else {
     for (const c of checks) {
-      f.io.out(`${c.info ? '•' : c.ok ? '✓' : '✗'} ${c.label}\n`);
-      if (!c.ok && c.fix) f.io.out(`    fix: ${c.fix}\n`);
+      // Labels and fixes quote settings, files and the service's answers: escaped.
+      f.io.out(`${c.info ? '•' : c.ok ? '✓' : '✗'} ${escapeText(c.label)}\n`);
+      if (!c.ok && c.fix) f.io.out(`    fix: ${escapeText(c.fix)}\n`);
     }
   }
   const failed = checks.filter((c) => !c.ok).length;

@@ -1,6 +1,7 @@
 // pay seed apply|plan <file>: declarative test data that a re-run, a retry or a kill never duplicates,
 // and that an edited file changes (update in place, or with --replace a new object for the old).
 import type { Command } from 'commander';
+import { escapeText } from '../../io/escape.js';
 import { Printer, resolveOutput, type Column, type OutputSettings } from '../../io/output.js';
 import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
@@ -82,9 +83,9 @@ function refuseReplacements(f: Factory, out: OutputSettings, changes: Change[]):
     .join('; ')}`;
   const json = out.format === 'json' || out.format === 'ndjson';
   if (!json) {
-    f.io.err(`error: ${message}\n`);
-    for (const c of replaces) f.io.err(`  ${c.ref}: ${describe(c, kindOfRef(c.ref))}\n`);
-    f.io.err(`hint: ${hint}\n`);
+    f.io.err(`error: ${escapeText(message)}\n`);
+    for (const c of replaces) f.io.err(`  ${escapeText(`${c.ref}: ${describe(c, kindOfRef(c.ref))}`)}\n`);
+    f.io.err(`hint: ${escapeText(hint)}\n`);
   }
   throw new UsageError(message, {
     hint,
@@ -114,14 +115,14 @@ async function printPlan(f: Factory, out: OutputSettings, entries: Entry[], chan
   const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
   f.io.err(`plan: ${count('create')} to create, ${count('update')} to update, ${count('replace')} to replace, ${count('skip')} already done\n`);
   if (count('replace') > 0) {
-    if (out.format === 'json' && !out.fields) for (const c of changes) if (c.action === 'replace') f.io.err(`  ${c.ref}: ${describe(c, kindOfRef(c.ref))}\n`);
+    if (out.format === 'json' && !out.fields) for (const c of changes) if (c.action === 'replace') f.io.err(`  ${escapeText(`${c.ref}: ${describe(c, kindOfRef(c.ref))}`)}\n`);
     if (!replace) f.io.err(`plan: apply replaces only with --replace\n`);
   }
   const pending = state.retire ?? [];
-  if (pending.length > 0) f.io.err(`plan: ${pending.length} replaced ${pending.length === 1 ? 'object is' : 'objects are'} still to be retired by apply: ${pending.map((r) => `${r.id} (${r.ref})`).join(', ')}\n`);
+  if (pending.length > 0) f.io.err(`plan: ${pending.length} replaced ${pending.length === 1 ? 'object is' : 'objects are'} still to be retired by apply: ${escapeText(pending.map((r) => `${r.id} (${r.ref})`).join(', '))}\n`);
   const inFile = new Set(entries.map((e) => e.ref));
   const gone = Object.keys(state.entries).filter((ref) => !inFile.has(ref));
-  if (gone.length > 0) f.io.err(`plan: ${gone.length} ${gone.length === 1 ? 'entry' : 'entries'} of the state file no longer in the file, left as they are: ${gone.join(', ')}\n`);
+  if (gone.length > 0) f.io.err(`plan: ${gone.length} ${gone.length === 1 ? 'entry' : 'entries'} of the state file no longer in the file, left as they are: ${escapeText(gone.join(', '))}\n`);
 }
 
 async function printApply(f: Factory, out: OutputSettings, outcomes: Outcome[], retirements: Retirement[]): Promise<void> {
@@ -139,11 +140,11 @@ async function printApply(f: Factory, out: OutputSettings, outcomes: Outcome[], 
   );
   for (const r of retirements) {
     const what = r.status === 'kept' ? 'left behind' : r.status === 'pending' ? 'not retired yet' : r.status;
-    f.io.err(`  old ${r.id} (${r.ref}): ${what}${r.note ? `: ${r.note}` : ''}\n`);
+    f.io.err(`  ${escapeText(`old ${r.id} (${r.ref}): ${what}${r.note ? `: ${r.note}` : ''}`)}\n`);
   }
   const failures = outcomes.filter((o) => o.status === 'failed');
   if (failures.length > 0) {
-    for (const o of failures.slice(0, 10)) f.io.err(`  ${o.ref}: ${o.error}\n`);
+    for (const o of failures.slice(0, 10)) f.io.err(`  ${escapeText(`${o.ref}: ${o.error}`)}\n`);
     throw new PayError(`${failures.length} seed ${failures.length === 1 ? 'entry' : 'entries'} failed; run the same command again to finish (nothing is duplicated)`, (failures[0]!.exitCode ?? 1) as 1, 'seed_failed');
   }
 }

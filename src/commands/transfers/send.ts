@@ -2,6 +2,7 @@
 // `pending` (0.5 s growing to 2 s, bounded by --wait-timeout), a spinner on stderr when it is a
 // terminal; exit 0 when completed, 1 when failed or cancelled.
 import type { ApiClient } from '../../api/client.js';
+import { escapeText } from '../../io/escape.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../lib/factory.js';
@@ -79,7 +80,8 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 export function startSpinner(io: IOStreams, text: string): { stop(): void } {
   let i = 0;
   const started = Date.now();
-  const draw = () => io.err(`\r${FRAMES[i++ % FRAMES.length]} ${text} (${Math.floor((Date.now() - started) / 1000)} s)`);
+  const shown = escapeText(text);
+  const draw = () => io.err(`\r${FRAMES[i++ % FRAMES.length]} ${shown} (${Math.floor((Date.now() - started) / 1000)} s)`);
   draw();
   const timer = setInterval(draw, 100);
   timer.unref?.();

@@ -1,19 +1,36 @@
 // pay webhooks listen: a local receiver for deliveries. Verifies each with the webhook secret
-// (constant time, 5-minute tolerance), refuses replayed webhook-ids, prints accepted events on
-// stdout, optionally forwards the raw body and headers; stops cleanly on SIGINT/SIGTERM (exit 0).
+// (constant time, 5-minute tolerance), recognises repeated webhook-ids for as long as a sender
+// may still retry (REPEAT_WINDOW_SECONDS, at most MAX_REMEMBERED_IDS remembered), prints accepted
+// events on stdout, optionally forwards the raw body and headers; stops cleanly on SIGINT/SIGTERM
+// (exit 0). Every text line it prints quotes the sender's data escaped (src/io/escape.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../../config/settings.js';
+import { escapeText } from '../../io/escape.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { resolveOutput } from '../../io/output.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../lib/factory.js';
 import { checkInt } from '../../lib/validate.js';
-import { TOLERANCE_SECONDS, verify } from '../../webhooks/signature.js';
+import { verify } from '../../webhooks/signature.js';
 import type { VerbContext } from '../spec.js';
 import { printable } from '../values.js';
 import { webhookSecret } from './secret.js';
 
 const MAX_BODY = 1024 * 1024;
+
+/**
+ * How long an accepted webhook-id is remembered, counted from its last delivery: 24 hours. The
+ * emulator's schedule (src/emulator/events.ts RETRY_DELAYS_S: 5 s, 30 s, 2 min, 10 min, each
+ * attempt allowed 10 s) spans under 14 minutes of its clock, but an emulator stopped with
+ * --data-dir resumes its pending deliveries when started again, and hosted Standard Webhooks
+ * senders retry for about a day: a day covers them all with margin. A repeat refreshes the time.
+ */
+export const REPEAT_WINDOW_SECONDS = 24 * 60 * 60;
+/**
+ * At most this many webhook-ids are remembered (about 10 MB). Past it the least recently seen id
+ * is forgotten first (a warning says so, once): a repeat of a forgotten id is accepted again.
+ */
+export const MAX_REMEMBERED_IDS = 100_000;
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
 
 export interface ListenOptions {
@@ -25,6 +42,9 @@ export interface ListenOptions {
   io: IOStreams;
   /** Unix seconds (tests move the clock). */
   now?: () => number;
+  /** Tests only: a shorter window and a smaller cap than REPEAT_WINDOW_SECONDS and MAX_REMEMBERED_IDS. */
+  repeatWindowSeconds?: number;
+  maxRemembered?: number;
 }
 
 export interface Listener {
@@ -80,13 +100,35 @@ export function checkForwardUrl(raw: string): URL {
 
 export async function startListener(opts: ListenOptions): Promise<Listener> {
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
-  /** webhook-id → its timestamp, kept while a replay could still pass the time check. */
+  const windowS = opts.repeatWindowSeconds ?? REPEAT_WINDOW_SECONDS;
+  const cap = opts.maxRemembered ?? MAX_REMEMBERED_IDS;
+  /** webhook-id → when it was last delivered (our clock); least recently seen first. */
   const seen = new Map<string, number>();
+  let warnedFull = false;
+  const remember = (id: string, t: number) => {
+    seen.delete(id); // re-inserted last: the most recently seen
+    seen.set(id, t);
+    for (const [oldest] of seen) {
+      if (seen.size <= cap) break;
+      seen.delete(oldest);
+      if (!warnedFull) {
+        warnedFull = true;
+        opts.io.err(`${stamp()} warning: more than ${cap} webhook-ids seen within ${windowS % 3600 === 0 ? `${windowS / 3600} h` : `${windowS} s`}; the least recently seen are forgotten, and a repeat of one of them would be accepted again\n`);
+      }
+    }
+  };
+  /** Forgets ids last seen longer ago than the window (oldest first, so it stops at the first kept). */
+  const expire = (t: number) => {
+    for (const [id, last] of seen) {
+      if (t - last <= windowS) break;
+      seen.delete(id);
+    }
+  };
   /** webhook-ids being forwarded now: a copy arriving meanwhile is a replay too. */
   const inFlight = new Set<string>();
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      opts.io.err(`error: ${(err as Error).message}\n`);
+      opts.io.err(`error: ${escapeText((err as Error).message)}\n`);
       if (!res.headersSent) reply(res, 500, { error: 'internal error' });
     });
   });
@@ -97,19 +139,20 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     if (body === undefined) return reply(res, 413, { error: 'body larger than 1 MiB' });
     const id = header(req, 'webhook-id');
     const reject = (reason: string) => {
-      opts.io.err(`${stamp()} rejected ${printable(id ?? '-')}: ${reason}\n`);
+      opts.io.err(`${stamp()} rejected ${printable(id ?? '-')}: ${escapeText(reason)}\n`);
       reply(res, 400, { error: reason });
     };
     const t = now();
     const result = verify(opts.secret, req.headers, body, t);
     if (!result.ok) return reject(result.reason);
-    for (const [k, ts] of seen) if (Math.abs(t - ts) > TOLERANCE_SECONDS * 2) seen.delete(k);
+    expire(t);
     // A webhook-id is accepted once (Standard Webhooks: it is the message's idempotency key). A
     // copy of an accepted one (a replay, a sender's retry after a lost answer, a resend) is not
     // forwarded or printed again, but acknowledged with 200 so the sender stops retrying and
     // records the event as delivered, which it was. A copy arriving while the first is being
     // forwarded gets 409: the sender retries, and gets through if that forward failed.
     if (seen.has(result.id)) {
+      remember(result.id, t);
       opts.io.err(`${stamp()} duplicate ${printable(result.id)}: replayed webhook-id, already accepted; acknowledged, not forwarded again\n`);
       return reply(res, 200, { received: true, duplicate: true });
     }
@@ -123,7 +166,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
       inFlight.add(result.id);
       const status = await forward(opts.forwardTo, req, body)
         .catch((err: unknown) => {
-          opts.io.err(`${stamp()} forward of ${printable(result.id)} to ${opts.forwardTo!.toString()} failed: ${(err as Error).message}\n`);
+          opts.io.err(`${stamp()} forward of ${printable(result.id)} to ${opts.forwardTo!.toString()} failed: ${escapeText((err as Error).message)}\n`);
           return undefined;
         })
         .finally(() => inFlight.delete(result.id));
@@ -133,7 +176,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
         return reply(res, status >= 400 ? status : 502, { error: `forward answered ${status}` });
       }
     }
-    seen.set(result.id, result.timestamp);
+    remember(result.id, t);
     const type = typeof event?.type === 'string' ? event.type : '-';
     opts.io.out(opts.json ? `${JSON.stringify(event ?? { id: result.id, raw: body.toString('utf8') })}\n` : `${stamp()} ${printable(result.id)} ${printable(type)}\n`);
     reply(res, 200, { received: true });

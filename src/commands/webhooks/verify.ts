@@ -1,6 +1,7 @@
 // pay webhooks verify: checks one delivery's Standard Webhooks signature, offline.
 // Prints `valid` (exit 0), or `invalid: <reason>` on stderr (exit 1).
 import type { Readable } from 'node:stream';
+import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { readUserFile } from '../../lib/read-limited.js';
 import type { Factory } from '../../lib/factory.js';
@@ -25,7 +26,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     f.io.out(json ? `${JSON.stringify({ valid: true, webhook_id: result.id, timestamp: result.timestamp })}\n` : 'valid\n');
     return;
   }
-  if (!json) f.io.err(`invalid: ${result.reason}\n`);
+  if (!json) f.io.err(`invalid: ${escapeText(result.reason)}\n`);
   throw new PayError(`invalid: ${result.reason}`, ExitCode.ERROR, 'invalid_signature', { quiet: true });
 }
 
