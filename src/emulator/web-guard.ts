@@ -85,8 +85,8 @@ export function webGuard(req: IncomingMessage, o: WebGuardOptions): ApiProblem |
   }
   const origin = h.origin;
   if (origin !== undefined) {
-    const o2 = parseOrigin(origin);
-    if (o2 === undefined || !o.allowOrigins?.includes(o2)) {
+    // Browsers send the serialized origin: it must be one of the allowed ones exactly.
+    if (!o.allowOrigins?.includes(origin)) {
       return refuse('origin_not_allowed', 'requests from web pages (with an Origin header) are refused; pay emulator start --allow-origin <origin> allows one');
     }
   } else {
