@@ -5,7 +5,8 @@
 //   POST /__emulator/faults {fail_rate, latency_ms: [a, b] | null, reset_rate, rate_limit: {per_second, burst} | "N/s" | null}
 //   GET  /__emulator/faults
 //   POST /__emulator/webhook-url {url | null} where events are delivered
-//   GET  /__emulator/requests                 the last 1000 API requests received
+//   GET  /__emulator/requests[?limit=]        the last API requests received (request-log.ts: at most
+//                                             1000 and 8 MiB, bodies cut at 64 KiB, keys and secrets masked)
 //   GET  /__emulator/stats                    object counts per type, and more
 //   GET  /__emulator/ledger[?mode=&tenant=]   ledger entries with all postings, and system balances
 //   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)

@@ -1,6 +1,5 @@
 // The emulator's state and services in one place: clock, ids, store, journal, idempotency,
 // ledger, events, the due queue, faults, identity and routes. Handlers get it through Ctx.
-import type { IncomingHttpHeaders } from 'node:http';
 import { Auth, loadIdentity, type Identity } from './auth.js';
 import { Clock, iso } from './clock.js';
 import { DueQueue } from './due.js';
@@ -10,20 +9,13 @@ import { Idempotency } from './idempotency.js';
 import { IdGen } from './ids.js';
 import { Journal, type JournalOptions, type Op } from './journal.js';
 import { Ledger } from './ledger.js';
+import { RequestLog } from './request-log.js';
 import { allRoutes } from './resources/index.js';
 import { Router } from './router.js';
 import { json, putOp, Store } from './store.js';
 import type { Base, Kind, Mode, Rec, Route, Tx, WebhookEvent } from './types.js';
 
-/** A request as received (every request outside the admin routes, also rejected ones). */
-export interface ReceivedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: IncomingHttpHeaders;
-  /** The parsed JSON body; the raw text when it is not JSON; undefined without a body. */
-  body: unknown;
-}
+export type { ReceivedRequest } from './request-log.js';
 
 export interface AppConfig {
   dataDir?: string | undefined;
@@ -34,8 +26,6 @@ export interface AppConfig {
   /** Journal tuning (tests: compact small and over many turns). */
   journal?: JournalOptions | undefined;
 }
-
-const RECEIVED_MAX = 1000;
 
 export class App {
   readonly clock: Clock;
@@ -52,7 +42,9 @@ export class App {
   readonly router = new Router<Route>();
   /** Per kind: after a replay, re-arms the due items of a record (settlements, expiries, retries). */
   readonly scanners = new Map<Kind, (rec: Rec) => void>();
-  readonly received: ReceivedRequest[] = [];
+  /** The API requests received (request-log.ts: bounded, bodies as text). */
+  readonly requests = new RequestLog();
+  readonly received = this.requests.items;
   readonly counters = { requests: 0, internal_errors: 0 };
   readonly settleAfterMs: number;
   url = '';
@@ -174,11 +166,6 @@ export class App {
     this.due.run();
   }
 
-  record(r: ReceivedRequest): void {
-    this.received.push(r);
-    if (this.received.length > RECEIVED_MAX) this.received.shift();
-  }
-
   log(line: string): void {
     this.config.log(line);
   }
@@ -198,7 +185,7 @@ export class App {
     this.events.clear();
     this.clock.reset();
     this.ids.reset();
-    this.received.length = 0;
+    this.requests.clear();
   }
 
   static scope(mode: Mode, tenant: string): string {

@@ -10,6 +10,7 @@ import { isRate, type RateLimit } from './faults.js';
 import { lockDir } from './lock.js';
 import type { JournalOptions } from './journal.js';
 import { createApiServer } from './server.js';
+import { parseOrigin } from './web-guard.js';
 
 export type { ReceivedRequest } from './app.js';
 
@@ -34,6 +35,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Journal tuning, for tests (see journal.ts JournalOptions). */
   journal?: JournalOptions;
+  /** Origins whose requests (with that Origin header) are served; any other Origin is refused (web-guard.ts). */
+  allowOrigins?: string[];
 }
 
 export interface Emulator {
@@ -47,7 +50,7 @@ export interface Emulator {
   /** The Sandbox webhook secret (webhookSecrets has both modes). */
   webhookSecret: string;
   webhookSecrets: { sandbox: string; live: string };
-  /** The last 1000 API requests received. */
+  /** The last API requests received, oldest first (at most 1000 and 8 MiB; request-log.ts). Headers as received. */
   received: ReceivedRequest[];
   admin: {
     reset(): Promise<void>;
@@ -70,6 +73,7 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.rateLimit && !(o.rateLimit.perSecond > 0 && o.rateLimit.burst >= 1)) fail('rateLimit needs perSecond > 0 and burst >= 1');
   if (o.settleAfterMs !== undefined && !(Number.isFinite(o.settleAfterMs) && o.settleAfterMs >= 0)) fail('settleAfterMs must be >= 0');
   if (o.webhookUrl !== undefined && !/^https?:\/\//.test(o.webhookUrl)) fail('webhookUrl must be an http(s) URL');
+  for (const origin of o.allowOrigins ?? []) if (parseOrigin(origin) === undefined) fail(`allowOrigins: ${origin} is not an origin like http://localhost:3000`);
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
@@ -93,8 +97,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     throw err;
   }
 
-  const server = createApiServer(app);
   const host = opts.host ?? '127.0.0.1';
+  const server = createApiServer(app, { listenHost: host, allowOrigins: opts.allowOrigins?.map((o) => parseOrigin(o)!) });
   try {
     await listen(server, opts.port ?? DEFAULT_PORT, host);
   } catch (err) {

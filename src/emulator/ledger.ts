@@ -7,14 +7,20 @@
 //   pending   = net of pending postings (incoming positive, outgoing negative)
 // balance_after of a transaction = the available balance right after it counted (debits when
 // created, credits when posted).
+// No balance may outgrow the contract's Amount (15 digits before the point): post() refuses
+// (422 out_of_range, before changing anything) a credit that could take a holder's available
+// balance past it once every pending credit lands (posted + pending credits + this credit).
+// Every other figure shown is bounded by that one.
 import type { App } from './app.js';
-import { exponent, fromMinor, toMinor } from './money.js';
+import { exponent, fits, fromMinor, MAX_WHOLE_DIGITS, toMinor } from './money.js';
+import { validationProblem } from './problems.js';
 import type { Account, Balance, LedgerEntry, Rec, Transaction, TxnStatus, Tx, Wallet } from './types.js';
 
 interface Agg {
   posted: bigint;
   pendingDebit: bigint;
   pendingNet: bigint;
+  pendingCredit: bigint;
   pendingCount: number;
 }
 
@@ -32,6 +38,8 @@ export interface PostSpec {
   source: { object: string; id: string };
   description: string | null;
   lines: Line[];
+  /** The request field a refused credit is reported on (default `amount`). */
+  field?: string;
 }
 
 const isHolder = (account: string): boolean => account.startsWith('acc_') || account.startsWith('wal_');
@@ -54,12 +62,13 @@ export class Ledger {
     const holder = t.account_id ?? t.wallet_id;
     if (!holder || t.status === 'voided') return;
     let a = this.agg.get(holder);
-    if (!a) this.agg.set(holder, (a = { posted: 0n, pendingDebit: 0n, pendingNet: 0n, pendingCount: 0 }));
+    if (!a) this.agg.set(holder, (a = { posted: 0n, pendingDebit: 0n, pendingNet: 0n, pendingCredit: 0n, pendingCount: 0 }));
     const v = sign === 1 ? signed(t) : -signed(t);
     if (t.status === 'posted') a.posted += v;
     else {
       a.pendingNet += v;
       if (t.direction === 'debit') a.pendingDebit += v;
+      else a.pendingCredit += v;
       a.pendingCount += sign;
     }
   }
@@ -81,11 +90,32 @@ export class Ledger {
     return { available: fromMinor(a ? a.posted + a.pendingDebit : 0n, exp), pending: fromMinor(a?.pendingNet ?? 0n, exp), currency };
   }
 
-  /** Records an entry and its customer-visible transactions; refreshes the balances shown on accounts and wallets. */
+  /** The highest available balance a holder can reach: everything posted plus every pending credit. */
+  private ceiling(holder: string): bigint {
+    const a = this.agg.get(holder);
+    return a ? a.posted + a.pendingCredit : 0n;
+  }
+
+  /**
+   * Records an entry and its customer-visible transactions; refreshes the balances shown on
+   * accounts and wallets. Throws 422 out_of_range (changing nothing) when a credit could take a
+   * balance past the largest amount.
+   */
   post(tx: Tx, scope: string, spec: PostSpec): Rec<LedgerEntry> {
     const sums = new Map<string, bigint>();
     for (const l of spec.lines) sums.set(l.currency, (sums.get(l.currency) ?? 0n) + l.amount);
     for (const [cur, sum] of sums) if (sum !== 0n) throw new Error(`unbalanced ledger entry: ${cur} sums to ${sum}`);
+    const credits = new Map<string, bigint>();
+    for (const l of spec.lines) {
+      if (!isHolder(l.account) || l.amount <= 0n) continue;
+      const reach = (credits.get(l.account) ?? this.ceiling(l.account)) + l.amount;
+      credits.set(l.account, reach);
+      if (!fits(reach, exponent(l.currency))) {
+        throw validationProblem([
+          { field: spec.field ?? 'amount', code: 'out_of_range', message: `would take the balance of ${l.account} over ${MAX_WHOLE_DIGITS} digits before the decimal point (the largest amount)` },
+        ]);
+      }
+    }
 
     const { store } = this.app;
     const entry = this.app.create<LedgerEntry>(scope, 'ent_', 'ledger_entry', { type: spec.type, status: spec.status, source: spec.source, postings: [] });

@@ -37,5 +37,11 @@ export function fromMinor(v: bigint, exp: number): string {
 /** Canonical form of a valid amount for a currency ("10.5" → "10.50"). */
 export const canonical = (s: string, code: string): string => fromMinor(toMinor(s, exponent(code)), exponent(code));
 
+/** Digits before the decimal point an amount may have (the contract's Amount pattern). */
+export const MAX_WHOLE_DIGITS = 15;
+
+/** Whether minor units at an exponent write as an amount the contract allows (at most 15 digits before the point). */
+export const fits = (minor: bigint, exp: number): boolean => (minor < 0n ? -minor : minor) < 10n ** BigInt(MAX_WHOLE_DIGITS + exp);
+
 /** Integer division rounding up (both positive). */
 export const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;

@@ -2,11 +2,12 @@
 // query → due settlements → idempotent replay, or (injected latency →) handler → durable commit
 // → response.
 // Every failure becomes a problem response; an unexpected exception is a 500 and the server
-// keeps serving. Timeouts bound slow clients (slowloris).
+// keeps serving. Timeouts bound slow clients (slowloris). Before anything, web-guard.ts refuses
+// what a web page could send (a foreign Host, an Origin, a CORS preflight).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { admin } from './admin.js';
-import { App, type ReceivedRequest } from './app.js';
+import { App } from './app.js';
 import { tenantOf } from './auth.js';
 import { parseBody, parseQuery, readBody, send, sendProblem } from './http.js';
 import { checkKey, fingerprint, Idempotency } from './idempotency.js';
@@ -15,14 +16,15 @@ import { ApiProblem, problemBody } from './problems.js';
 import { DEPRECATED_SINCE } from './resources/kyc.js';
 import { routeNotFound } from './router.js';
 import type { Ctx, Reply } from './types.js';
+import { webGuard, type WebGuardOptions } from './web-guard.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function createApiServer(app: App): Server {
+export function createApiServer(app: App, web: WebGuardOptions = {}): Server {
   const server = createServer(
     { requestTimeout: 30_000, headersTimeout: 20_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, maxHeaderSize: 16 * 1024 },
     (req, res) => {
-      handle(app, req, res).catch((err: unknown) => {
+      handle(app, web, req, res).catch((err: unknown) => {
         app.fault(err);
         const rid = `req_${randomChars(24)}`;
         if (!res.headersSent) sendProblem(res, new ApiProblem(500, 'internal_error', 'unexpected error; safe to retry'), rid);
@@ -66,9 +68,11 @@ function rawProblem(socket: Socket, status: number, text: string, code: string, 
   );
 }
 
-async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const rid = `req_${randomChars(24)}`;
   app.counters.requests++;
+  const refused = webGuard(req, web);
+  if (refused) return sendProblem(res, refused, rid);
   const url = req.url ?? '/';
   const qi = url.indexOf('?');
   const path = qi < 0 ? url : url.slice(0, qi);
@@ -80,8 +84,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     if (path === '/__emulator' || path.startsWith('/__emulator/')) return await admin(app, req, res, rid, method, path, qs);
     // Parsed once: recorded as given, then checked against the route.
     const pairs: Array<[string, string]> = qs === '' ? [] : [...new URLSearchParams(qs)];
-    const seen: ReceivedRequest = { method, path, query: Object.fromEntries(pairs), headers: req.headers, body: undefined };
-    app.record(seen);
+    const seen = app.requests.record(method, path, Object.fromEntries(pairs), req.headers);
     if (!path.startsWith('/v1/')) throw routeNotFound(path);
     const { route, params } = app.router.match(method, path.slice(3));
     const caller = app.auth.check(req.headers['api-key']);
@@ -92,9 +95,8 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     const tenant = tenantOf(req.headers['x-tenant-id'], route.tenantRequired === true, app.identity.tenant_id);
     const idemKey = method === 'POST' ? checkKey(req.headers['idempotency-key']) : undefined;
     const raw = method === 'GET' ? '' : await readBody(req);
-    if (raw !== '') seen.body = raw;
+    if (raw !== '') app.requests.attach(seen, raw);
     const body = parseBody(raw);
-    if (raw !== '') seen.body = body;
     const query = parseQuery(route, pairs);
     app.due.run();
 

@@ -3,7 +3,7 @@
 import { COUNTRY_CODES } from '../lib/iso.js';
 import type { Check } from '../lib/validate.js';
 import { DECIMAL_RE, decimals, exponent } from './money.js';
-import { validationProblem, type FieldProblem } from './problems.js';
+import { ApiProblem, validationProblem, type FieldProblem } from './problems.js';
 import type { Json } from './types.js';
 
 export type Rule = (value: unknown, path: string, errors: FieldProblem[]) => void;
@@ -107,8 +107,14 @@ export function check(body: Json, shape: Shape, errors: FieldProblem[] = [], pre
   return errors;
 }
 
-/** Throws a 422 validation_error when there are errors. */
+/** Field errors listed in one answer at most (a body of 100,000 unknown fields must not answer, and store, megabytes). */
+export const MAX_FIELD_ERRORS = 100;
+
+/** Throws a 422 validation_error when there are errors (the first MAX_FIELD_ERRORS listed). */
 export function orThrow(errors: FieldProblem[]): void {
+  if (errors.length > MAX_FIELD_ERRORS) {
+    throw new ApiProblem(422, 'validation_error', `${errors.length} fields are invalid (the first ${MAX_FIELD_ERRORS} are listed)`, errors.slice(0, MAX_FIELD_ERRORS));
+  }
   if (errors.length > 0) throw validationProblem(errors);
 }
 

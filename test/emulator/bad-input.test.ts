@@ -63,11 +63,11 @@ describe('bad input', () => {
     expect(r.body.code).toBe('payload_too_large');
     // Chunked, with no length: cut off at the limit.
     const chunked = await raw(
-      `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: big-1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
+      `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: big-1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
         `100000\r\n${'x'.repeat(0x100000)}\r\n100000\r\n${'x'.repeat(0x100000)}\r\n0\r\n\r\n`,
     );
     expect(chunked).toMatch(/^HTTP\/1\.1 413/);
-    const declared = await raw(`POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: big-2\r\nContent-Type: application/json\r\nContent-Length: 99999999\r\n\r\n{`);
+    const declared = await raw(`POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: big-2\r\nContent-Type: application/json\r\nContent-Length: 99999999\r\n\r\n{`);
     expect(declared).toMatch(/^HTTP\/1\.1 413/);
     expect((await api('GET', 'features')).status).toBe(200);
   });
@@ -80,7 +80,7 @@ describe('bad input', () => {
 
   it('garbage and traversal paths are 404 route_not_found; wrong methods are 405 with Allow', async () => {
     for (const p of ['/v1/nope', '/v1/customers/../accounts', '/v1/%2e%2e/etc/passwd', '/v1//customers', '/v1/customers%2Fx', '/etc/passwd', '/', '/v2/customers', `/v1/${'a'.repeat(2000)}`]) {
-      const text = await raw(`GET ${p} HTTP/1.1\r\nHost: x\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nConnection: close\r\n\r\n`);
+      const text = await raw(`GET ${p} HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nConnection: close\r\n\r\n`);
       expect(text, p).toMatch(/^HTTP\/1\.1 404/);
       expect(text).toContain('route_not_found');
     }
@@ -93,8 +93,8 @@ describe('bad input', () => {
 
   it('header abuse and broken HTTP get a 4xx, not a crash', async () => {
     expect(await raw('GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
-    expect(await raw(`GET /v1/features HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431/);
-    const dupTenant = await raw(`GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nx-tenant-id: a\r\nx-tenant-id: b\r\nConnection: close\r\n\r\n`);
+    expect(await raw(`GET /v1/features HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431/);
+    const dupTenant = await raw(`GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nx-tenant-id: a\r\nx-tenant-id: b\r\nConnection: close\r\n\r\n`);
     expect(dupTenant).toMatch(/^HTTP\/1\.1 400/);
     expect(dupTenant).toContain('invalid_tenant');
     const ctl = await api('POST', 'customers', { ...customerBody(), first_name: 'A\u0000B' });

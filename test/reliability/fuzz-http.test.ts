@@ -339,14 +339,14 @@ describe('fuzz: malformed HTTP against the emulator', () => {
     // The partial bodies wait for the server's 30 s cut-off in the full run; by default they are
     // held for the whole fuzz run (the server must keep serving) and then dropped by the client.
     const slow = Array.from({ length: SLOW }, (_, i) => {
-      const head = `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: slow-${i}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+      const head = `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: slow-${i}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
       return i % 2 === 0
         ? exchange(head.split(''), { gapMs: 700, timeoutMs: HEADERS_TIMEOUT_MS + 8_000 }).then((a) => ({ kind: 'headers', a }))
         : exchange([head, '{"first_name":'], { timeoutMs: FULL ? REQUEST_TIMEOUT_MS + 8_000 : HEADERS_TIMEOUT_MS }).then((a) => ({ kind: 'body', a }));
     });
 
     // Warm up, then the memory baseline.
-    await exchange([`GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nConnection: close\r\n\r\n`], { timeoutMs: 5_000 });
+    await exchange([`GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nConnection: close\r\n\r\n`], { timeoutMs: 5_000 });
     const rssBefore = rssOf(emu.pid) ?? 0;
     const before = await stats();
 
@@ -428,40 +428,40 @@ describe('fuzz: malformed HTTP against the emulator', () => {
     const pollution = '{"__proto__":{"admin":true},"constructor":{"x":true}}';
     /** [name, request bytes, a 2xx is acceptable (a valid key alone, a target that routes)]. */
     const catalogue: Array<[string, string | Buffer, boolean?]> = [
-      ...TRAVERSALS.map((t): [string, string, boolean] => [`traversal ${t}`, `GET ${t} HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`, t === '/v1//customers']),
-      ['CL+TE smuggling', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n0\r\n\r\nGET /v1/customers HTTP/1.1\r\nHost: x\r\n\r\n`],
-      ['TE obfuscated', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nTransfer-Encoding: xchunked\r\nContent-Type: application/json\r\n\r\n`],
-      ['TE gzip', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nTransfer-Encoding: gzip\r\nContent-Type: application/json\r\n\r\n`],
-      ['two lengths', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\nContent-Type: application/json\r\n\r\n{}`],
-      ['negative length', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\nContent-Type: application/json\r\n\r\n{}`],
-      ['length 2^64', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nIdempotency-Key: k\r\nContent-Length: 18446744073709551616\r\nContent-Type: application/json\r\n\r\n{}`],
-      ['length 10 GiB', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nIdempotency-Key: k\r\nContent-Length: 10737418240\r\nContent-Type: application/json\r\n\r\n{}`],
-      ['CRLF in header value', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nX-A: a\r\nX-Injected: 1\r\nConnection: close\r\n\r\n`, true],
-      ['bare LF lines', `GET /v1/customers HTTP/1.1\nHost: x\nApi-Key: ${key}\nConnection: close\n\n`, true],
-      ['bare CR in value', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\rX-Injected: 1\r\nConnection: close\r\n\r\n`],
-      ['NUL in header', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\0\r\nConnection: close\r\n\r\n`],
-      ['obs-fold', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\n X-Injected: 1\r\nConnection: close\r\n\r\n`],
-      ['header over 16 KiB', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`],
-      ['150 headers', `GET /v1/customers HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 150 }, (_, i) => `X-H${i}: 1\r\n`).join('')}Connection: close\r\n\r\n`],
-      ['lower-case method', `get /v1/customers HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
-      ['unknown method', `BREW /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
-      ['TRACE', `TRACE /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
+      ...TRAVERSALS.map((t): [string, string, boolean] => [`traversal ${t}`, `GET ${t} HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`, t === '/v1//customers']),
+      ['CL+TE smuggling', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n0\r\n\r\nGET /v1/customers HTTP/1.1\r\nHost: localhost\r\n\r\n`],
+      ['TE obfuscated', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nTransfer-Encoding: xchunked\r\nContent-Type: application/json\r\n\r\n`],
+      ['TE gzip', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nTransfer-Encoding: gzip\r\nContent-Type: application/json\r\n\r\n`],
+      ['two lengths', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nContent-Length: 3\r\nContent-Type: application/json\r\n\r\n{}`],
+      ['negative length', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\nContent-Type: application/json\r\n\r\n{}`],
+      ['length 2^64', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: k\r\nContent-Length: 18446744073709551616\r\nContent-Type: application/json\r\n\r\n{}`],
+      ['length 10 GiB', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: k\r\nContent-Length: 10737418240\r\nContent-Type: application/json\r\n\r\n{}`],
+      ['CRLF in header value', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nX-A: a\r\nX-Injected: 1\r\nConnection: close\r\n\r\n`, true],
+      ['bare LF lines', `GET /v1/customers HTTP/1.1\nHost: localhost\nApi-Key: ${key}\nConnection: close\n\n`, true],
+      ['bare CR in value', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\rX-Injected: 1\r\nConnection: close\r\n\r\n`],
+      ['NUL in header', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\0\r\nConnection: close\r\n\r\n`],
+      ['obs-fold', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\n X-Injected: 1\r\nConnection: close\r\n\r\n`],
+      ['header over 16 KiB', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`],
+      ['150 headers', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\n${Array.from({ length: 150 }, (_, i) => `X-H${i}: 1\r\n`).join('')}Connection: close\r\n\r\n`],
+      ['lower-case method', `get /v1/customers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`],
+      ['unknown method', `BREW /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
+      ['TRACE', `TRACE /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
       ['HTTP/0.9 line', `GET /v1/customers\r\n\r\n`],
-      ['HTTP/9.9', `GET /v1/customers HTTP/9.9\r\nHost: x\r\n\r\n`],
+      ['HTTP/9.9', `GET /v1/customers HTTP/9.9\r\nHost: localhost\r\n\r\n`],
       ['HTTP/1.0 no host', `GET /v1/customers HTTP/1.0\r\n\r\n`],
-      ['NUL in path', `GET /v1/cus\0tomers HTTP/1.1\r\nHost: x\r\n\r\n`],
-      ['raw UTF-8 in path', Buffer.concat([Buffer.from('GET /v1/customers/cus_'), Buffer.from('é😀', 'utf8'), Buffer.from(` HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`)])],
-      ['absolute-form target', `GET http://evil.example.com/v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
-      ['asterisk target', `OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
-      ['upgrade: websocket', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: bad\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`],
-      ['expect 100-continue', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, true],
-      ['form body', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=1`],
-      ['JSON in UTF-16', Buffer.concat([Buffer.from(`POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/json; charset=utf-16\r\nContent-Length: 16\r\nConnection: close\r\n\r\n`), Buffer.from('\ufeff{"a":1}', 'utf16le')])],
-      ['prototype pollution', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/json\r\nContent-Length: ${pollution.length}\r\nConnection: close\r\n\r\n${pollution}`],
-      ['public key', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: ${emu.keys.sandbox.public}\r\nConnection: close\r\n\r\n`],
-      ['key with spaces', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key:   ${key}   \r\nConnection: close\r\n\r\n`, true],
-      ['two api keys', `GET /v1/customers HTTP/1.1\r\nHost: x\r\nApi-Key: bad\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
-      ['admin from traversal', `POST /v1/../__emulator/reset HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`],
+      ['NUL in path', `GET /v1/cus\0tomers HTTP/1.1\r\nHost: localhost\r\n\r\n`],
+      ['raw UTF-8 in path', Buffer.concat([Buffer.from('GET /v1/customers/cus_'), Buffer.from('é😀', 'utf8'), Buffer.from(` HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`)])],
+      ['absolute-form target', `GET http://evil.example.com/v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
+      ['asterisk target', `OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`],
+      ['upgrade: websocket', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: bad\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`],
+      ['expect 100-continue', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, true],
+      ['form body', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=1`],
+      ['JSON in UTF-16', Buffer.concat([Buffer.from(`POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/json; charset=utf-16\r\nContent-Length: 16\r\nConnection: close\r\n\r\n`), Buffer.from('\ufeff{"a":1}', 'utf16le')])],
+      ['prototype pollution', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/json\r\nContent-Length: ${pollution.length}\r\nConnection: close\r\n\r\n${pollution}`],
+      ['public key', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.public}\r\nConnection: close\r\n\r\n`],
+      ['key with spaces', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key:   ${key}   \r\nConnection: close\r\n\r\n`, true],
+      ['two api keys', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: bad\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
+      ['admin from traversal', `POST /v1/../__emulator/reset HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`],
     ];
     const failures: string[] = [];
     const beforeStats = await stats();
@@ -492,7 +492,7 @@ describe('fuzz: malformed HTTP against the emulator', () => {
   it('CONNECT and an unsupported Expect get a problem+json 4xx', async () => {
     const cases: Array<[string, string, number]> = [
       ['CONNECT', `CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n`, 405],
-      ['Expect: foo', `POST /v1/customers HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, 417],
+      ['Expect: foo', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, 417],
     ];
     for (const [name, bytes, status] of cases) {
       const a = await exchange([bytes], { timeoutMs: 5_000 });

@@ -75,7 +75,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
       tag: 'external-accounts',
       kind: 'delete',
       summary: 'Remove an external bank account',
-      description: 'States: `active` → `removed`. Answers 200 with the object (`status: removed`); already removed → 409 `invalid_state`. Emits `external_account.removed`.',
+      description: 'States: `active` → `removed`. Answers 200 with the object (`status: removed`); already removed → 409 `invalid_state`. A pending transfer to it (money on its way) → 409 `invalid_state` and nothing changes: cancel the transfer or wait until it settles, then remove. Emits `external_account.removed`.',
       result: 'ExternalAccount',
       pathParams: ['ExternalAccountId'],
     },

@@ -11,7 +11,8 @@ import type { Schema } from './types.js';
 export const DECIMAL_PATTERN = '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,18})?$';
 
 const PRECISION =
-  'Decimals allowed = the currency\'s exponent (USD 2, JPY 0, KWD 3, BTC 8, ETH 18, USDC 6, USDT 6); more is a 422 `validation_error`.';
+  'Decimals allowed = the currency\'s exponent (USD 2, JPY 0, KWD 3, BTC 8, ETH 18, USDC 6, USDT 6); more is a 422 `validation_error`. ' +
+  'At most 15 digits before the point, in requests and answers alike: a request whose result would need more (an FX quote\'s other side, a balance a credit would take past it) is a 422 `validation_error` with an `out_of_range` field error.';
 
 export const sharedSchemas: Record<string, Schema> = {
   Amount: {

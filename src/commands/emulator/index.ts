@@ -12,6 +12,7 @@ export interface StartFlags {
   resetRate?: string;
   rateLimit?: string;
   settleAfter?: string;
+  allowOrigin?: string[];
 }
 
 export function registerEmulator(program: Command): void {
@@ -29,7 +30,9 @@ export function registerEmulator(program: Command): void {
         'State is in memory unless --data-dir is given; with a data dir it survives restarts (even kill -9) and keeps the same keys.\n\n' +
         'Accounts get money from collections: `pay collections create --account acc_… --amount 1000.00 --currency USD --method card` ' +
         'credits the account once it settles (--settle-after).\n\n' +
-        'Admin routes (no key, loopback clients only) live under /__emulator/: reset, clock/advance, faults, webhook-url, requests, stats, ledger.',
+        'Admin routes (no key, loopback clients only) live under /__emulator/: reset, clock/advance, faults, webhook-url, requests, stats, ledger.\n\n' +
+        'Web pages cannot reach it: a request whose Host is not localhost, 127.x.x.x, [::1] or the --host address is refused (403), ' +
+        'so is one with an Origin header (unless --allow-origin names it) and every CORS preflight; no answer carries Access-Control-* headers.',
     )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on; 0 picks a free one', '8787')
@@ -40,7 +43,8 @@ export function registerEmulator(program: Command): void {
     .option('--latency <min-max>', 'add a random delay in ms to every request, e.g. 50-200')
     .option('--reset-rate <p>', 'drop the connection without answering for this share of requests (0-1)')
     .option('--rate-limit <n/s>', 'allow this many requests per second per key (429 with Retry-After beyond), e.g. 20/s')
-    .option('--settle-after <ms>', 'pending transfers, collections, KYC reviews and physical cards settle after this long', '1000');
+    .option('--settle-after <ms>', 'pending transfers, collections, KYC reviews and physical cards settle after this long', '1000')
+    .option('--allow-origin <origin>', 'serve requests carrying this Origin header (e.g. http://localhost:3000; repeatable); others are refused', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
   start.addHelpText(
     'after',
     '\nExamples:\n' +

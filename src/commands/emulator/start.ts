@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { checkProfileName, ConfigStore } from '../../config/store.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
+import { parseOrigin } from '../../emulator/web-guard.js';
 import { isRate, parseLatency, parseRateLimit } from '../../emulator/faults.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { checkUrl } from '../../lib/validate.js';
@@ -45,6 +46,11 @@ function options(f: StartFlags): EmulatorOptions {
     if (!/^\d{1,9}$/.test(f.settleAfter)) throw new UsageError(`invalid --settle-after "${f.settleAfter}" (milliseconds, e.g. 1000)`);
     o.settleAfterMs = Number(f.settleAfter);
   }
+  for (const origin of f.allowOrigin ?? []) {
+    const parsed = parseOrigin(origin);
+    if (parsed === undefined) throw new UsageError(`invalid --allow-origin "${origin.slice(0, 100)}" (an origin: http(s)://host[:port], e.g. http://localhost:3000)`);
+    (o.allowOrigins ??= []).push(parsed);
+  }
   return o;
 }
 
@@ -81,6 +87,7 @@ function banner(emu: Emulator, o: EmulatorOptions, profile: string | undefined, 
     o.rateLimit ? `rate limit ${o.rateLimit.perSecond}/s` : '',
   ].filter(Boolean);
   if (faults.length) rows.push(['faults', faults.join(', ')]);
+  if (o.allowOrigins?.length) rows.push(['allowed origins', o.allowOrigins.join(', ')]);
   const width = Math.max(...rows.map(([k]) => k.length));
   let out = `pay emulator listening on ${emu.url}\n` + rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n') + '\n';
   out += 'These are the emulator\'s own test keys; do not use them anywhere else.\n';

@@ -1,9 +1,10 @@
-// Accounts (internal, holding a ledger balance) and external bank accounts.
+// Accounts (internal, holding a ledger balance) and external bank accounts. An external account
+// with a pending transfer to it cannot be removed (409 invalid_state).
 import type { App } from '../app.js';
 import { randomDigits } from '../ids.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str } from '../validation.js';
-import type { Account, Customer, ExternalAccount, Route } from '../types.js';
+import type { Account, Customer, ExternalAccount, Route, Transfer } from '../types.js';
 import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
 
 const accountShape = {
@@ -129,6 +130,13 @@ export function accountRoutes(app: App): Route[] {
       handler: (ctx) => {
         const rec = load<ExternalAccount>(ctx, 'external_account', 'ea_', ctx.params.external_account_id, 'external account');
         if (rec.obj.status === 'removed') throw invalidState(`external account ${rec.id} is already removed`);
+        // Money on its way there would have nowhere to go: refused until those transfers settle or are cancelled.
+        const pending = app.store.all(ctx.scope, 'transfer').filter((r) => (r.obj as Transfer).destination_id === rec.id && (r.obj as Transfer).status === 'pending');
+        if (pending.length > 0) {
+          throw invalidState(
+            `external account ${rec.id} has ${pending.length === 1 ? 'a pending transfer' : `${pending.length} pending transfers`} (${pending[0]!.id}${pending.length > 1 ? ', …' : ''}); cancel ${pending.length === 1 ? 'it' : 'them'} or wait until ${pending.length === 1 ? 'it settles' : 'they settle'}, then remove it`,
+          );
+        }
         return ok(change(ctx, rec, { status: 'removed' }, 'external_account.removed'));
       },
     },

@@ -2,9 +2,10 @@
 // quote between two accounts. A trade posts one ledger entry: source −source_amount,
 // fx:<source> +source_amount, fx:<target> −target_amount, target +target_amount. The fee (0.5%
 // of source_amount, included in it) stays with fx:<source>. All arithmetic in BigInt minor units.
+// A quote whose computed side would not fit the contract's Amount is refused (422 out_of_range).
 import type { App } from '../app.js';
 import { iso } from '../clock.js';
-import { ceilDiv, exponent, fromMinor, toMinor } from '../money.js';
+import { ceilDiv, exponent, fits, fromMinor, MAX_WHOLE_DIGITS, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, id, oneOf, opt, orThrow, precision, req } from '../validation.js';
 import type { Account, FxQuote, FxTrade, Rec, Route } from '../types.js';
@@ -56,6 +57,11 @@ function quoteAmounts(source: string, target: string, sourceAmount: string | und
     gross = ceilDiv(net * 10_000n, 10_000n - FEE_BPS);
   }
   const fee = (gross * FEE_BPS + 5_000n) / 10_000n;
+  // The other side of a large amount can outgrow the largest amount (1e15 USD is 1.5e18 NGN).
+  if (!fits(gross, es) || !fits(out, et)) {
+    const [field, other] = sourceAmount !== undefined ? ['source_amount', `target_amount (${target})`] : ['target_amount', `source_amount (${source})`];
+    orThrow([{ field, code: 'out_of_range', message: `is too large: the quote's ${other} would have more than ${MAX_WHOLE_DIGITS} digits before the decimal point` }]);
+  }
   return { rate: rateString(r), source_amount: fromMinor(gross, es), target_amount: fromMinor(out, et), fee: fromMinor(fee, es) };
 }
 
