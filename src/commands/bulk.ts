@@ -92,7 +92,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const again = resumeAdvice(f);
   if (sm.stopped === 'signal') {
     throw new PayError(
-      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted} rows in flight were given up on and written as "interrupted" with their key` : ''}; the rows after them were not sent`,
+      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted} rows in flight were given up on and written as "interrupted" with their key` : ''}`,
       ExitCode.CANCELLED,
       'cancelled',
       { hint: `to finish, run the same command with ${again}: done rows are skipped, interrupted ones sent again with their key (replayed if they went through), the rest sent` },
@@ -181,7 +181,10 @@ function graceMs(env: NodeJS.ProcessEnv): number {
 
 /**
  * SIGINT/SIGTERM during the run: the first stops it (no new row) and says so; the next gives up on
- * the rows in flight at once. Handlers are on only while rows are being sent.
+ * the rows in flight at once. Handlers are on only while rows are being sent. Other listeners are
+ * set aside meanwhile and put back after: conf's `atomically` hooks every signal through
+ * when-exit, which re-raises it (a second signal, as if the user had pressed Ctrl-C twice) and,
+ * once ours is gone, would end pay by the signal instead of exit 130.
  */
 function onSignals(f: Factory, progress: { done(): void }, grace: number): { stop: AbortSignal; abandon: AbortSignal; graceMs: number; off(): void } {
   const stop = new AbortController();
@@ -193,15 +196,20 @@ function onSignals(f: Factory, progress: { done(): void }, grace: number): { sto
       stop.abort();
     } else abandon.abort();
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  const kept = (['SIGINT', 'SIGTERM'] as const).map((sig) => ({ sig, listeners: process.rawListeners(sig) as Array<(...args: unknown[]) => void> }));
+  for (const { sig } of kept) {
+    process.removeAllListeners(sig);
+    process.on(sig, handler);
+  }
   return {
     stop: stop.signal,
     abandon: abandon.signal,
     graceMs: grace,
     off: () => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+      for (const { sig, listeners } of kept) {
+        process.off(sig, handler);
+        for (const l of listeners) process.on(sig, l);
+      }
     },
   };
 }
