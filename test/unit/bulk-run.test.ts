@@ -197,6 +197,40 @@ describe('runBulk', () => {
     expect(s).toMatchObject({ stopped: 'signal', interrupted: 4, created: 2, rows: 6 });
   });
 
+  it('a second signal (abandon) gives up on the rows in flight at once, whatever the grace', async () => {
+    const stop = new AbortController();
+    const abandon = new AbortController();
+    const c = client((init) => {
+      if (c.sent.length === 2) queueMicrotask(() => stop.abort());
+      return new Promise(() => {});
+    });
+    const out = new Sink();
+    const run = runBulk(opts(c, ['{"n":1}', '{"n":2}', '{"n":3}'], { out, stop: stop.signal, abandon: abandon.signal, graceMs: 600_000, concurrency: 2 }));
+    while (!stop.signal.aborted) await new Promise((r) => setImmediate(r));
+    abandon.abort();
+    const s = await run;
+    expect(out.results().map((x) => [x.line, x.status])).toEqual([
+      [1, 'interrupted'],
+      [2, 'interrupted'],
+    ]);
+    expect(s).toMatchObject({ stopped: 'signal', interrupted: 2, rows: 2 });
+  });
+
+  it('--fail-fast: no row is started after the first failure', async () => {
+    const c = client(async (init) => {
+      if ((init.body as { n: number }).n === 2) throw new ApiError('HTTP 400 invalid', { status: 400, apiCode: 'invalid' });
+      return created(init);
+    });
+    const out = new Sink();
+    const s = await runBulk(opts(c, ['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}'], { out, concurrency: 1, failFast: true }));
+    expect(c.sent).toHaveLength(2);
+    expect(out.results().map((x) => [x.line, x.status])).toEqual([
+      [1, 'created'],
+      [2, 'failed'],
+    ]);
+    expect(s).toMatchObject({ stopped: 'fail-fast', refused: 1, rows: 2 });
+  });
+
   it('rows that finish within the grace are written as they are', async () => {
     const stop = new AbortController();
     const release: Array<() => void> = [];
