@@ -63,8 +63,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
 }
 
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  // `pay … | head`: the reader went away; stop quietly.
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  // `pay … | head`: the reader went away; stop quietly, unless the command listens for it itself
+  // (a bulk run: it stops sending, then reports what was not written).
+  if (err.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
 });
 
 async function run(argv: readonly string[]): Promise<number> {

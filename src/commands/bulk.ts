@@ -1,11 +1,15 @@
 // `--from-file` on create verbs: every row of an NDJSON, CSV or JSON-array file (or stdin) is one
 // create, validated like --data (the command line's flags apply to every row and win over its
-// fields), sent with a per-row deterministic Idempotency-Key, N at a time.
-import { basename } from 'node:path';
+// fields), sent with a per-row deterministic Idempotency-Key, N at a time. SIGINT/SIGTERM stop
+// it (no new row, a grace for the rows in flight, every result written, the summary, exit 130);
+// a closed stdout stops it too (exit 1); the hints say what will finish the job.
+import { fstatSync, readlinkSync, statSync } from 'node:fs';
+import { basename, isAbsolute, relative } from 'node:path';
 import { countRows, formatFor, openInput, readRows } from '../bulk/input.js';
-import { readResume, runBulk } from '../bulk/run.js';
+import { identityTag, readResume, type ResumeIndex } from '../bulk/resume.js';
+import { runBulk, type BulkSummary } from '../bulk/run.js';
 import { progressBar } from '../io/progress.js';
-import { PayError, UsageError } from '../lib/errors.js';
+import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 import type { Factory } from '../lib/factory.js';
 import { checkInt } from '../lib/validate.js';
 import { checkConstraints } from './constraints.js';
@@ -33,13 +37,17 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   // per row, and a JSON row's own text instead of re-serialising it (both showed in profiles).
   const rowOpts = (data: string): Record<string, unknown> => Object.assign(Object.create(flagOpts) as Record<string, unknown>, { data });
 
+  if (done) checkResume(f, String(opts.resume), done, identity);
+
   const format = file === '-' ? undefined : formatFor(file);
   const progress = progressBar(f.io, `${group.name} ${verb.name}`);
   if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
-  const summary = await runBulk({
+  const input = openInput(file, f.io.stdin);
+  const signals = onSignals(f, progress, graceMs(f.env));
+  const sm = await runBulk({
     client,
     path: verb.path,
-    rows: readRows(openInput(file, f.io.stdin), format),
+    rows: readRows(input, format),
     toBody: (value, row) => {
       const finish = (body: Record<string, unknown>) => {
         requireFields(verb, body);
@@ -66,17 +74,150 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     identity,
     concurrency,
     failFast: Boolean(opts.failFast),
-    ...(done ? { done } : {}),
+    ...(done ? { resume: done } : {}),
     out: f.io.stdout,
     progress,
-  });
-  const rate = summary.rows / Math.max(0.001, summary.ms / 1000);
+    stop: signals.stop,
+    abandon: signals.abandon,
+    graceMs: signals.graceMs,
+    closeInput: () => void input.destroy(),
+  }).finally(signals.off);
+  // Rows given up on are still in flight (their sockets, their retry timers): nothing else may
+  // keep pay from exiting once the error below is printed.
+  if (sm.interrupted > 0) exitWhenReported();
+  const rate = sm.rows / Math.max(0.001, sm.ms / 1000);
   f.io.err(
-    `${group.name} ${verb.name}: ${summary.rows} rows: ${summary.created} created, ${summary.replayed} replayed, ${summary.skipped} skipped, ${summary.failed} failed in ${(summary.ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
+    `${group.name} ${verb.name}: ${sm.rows} rows: ${sm.created} created, ${sm.replayed} replayed, ${sm.skipped} skipped, ${sm.failed} failed${sm.interrupted ? `, ${sm.interrupted} interrupted` : ''}${sm.unwritten ? ` (${sm.unwritten} results not written: stdout was closed)` : ''} in ${(sm.ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
   );
-  if (summary.failed > 0) {
-    throw new PayError(`${summary.failed} of ${summary.rows} rows failed`, 1, 'bulk_failed', {
-      hint: 'the per-row results on stdout say why; run the same command again (created rows are replayed, not duplicated) or pass --resume <results file>',
+  const again = resumeAdvice(f);
+  if (sm.stopped === 'signal') {
+    throw new PayError(
+      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted} rows in flight were given up on and written as "interrupted" with their key` : ''}`,
+      ExitCode.CANCELLED,
+      'cancelled',
+      { hint: `to finish, run the same command with ${again}: done rows are skipped, interrupted ones sent again with their key (replayed if they went through), the rest sent` },
+    );
+  }
+  if (sm.stopped === 'stdout') {
+    throw new PayError(`stdout was closed: ${sm.unwritten} results could not be written, and no row was started after that`, ExitCode.ERROR, 'stdout_closed', {
+      hint: `keep every result: run the same command with --resume <the results that were kept> into a file; the rows whose results are missing are sent again with their key (replayed, not duplicated)`,
     });
   }
+  if (sm.failed > 0) {
+    throw new PayError(`${sm.failed} of ${sm.rows} rows failed`, ExitCode.ERROR, 'bulk_failed', { hint: failureHint(sm, again) });
+  }
+}
+
+/** One hint for the failures: what will actually get each kind of row through. */
+function failureHint(s: BulkSummary, again: string): string {
+  const rows = (n: number) => (n === 1 ? '1 row was' : `${n} rows were`);
+  const parts: string[] = [];
+  if (s.refused > 0) {
+    const replays = s.replayedRefusals > 0 ? ` (${s.replayedRefusals === 1 ? 'one was a replay' : `${s.replayedRefusals} were replays`} of an earlier refusal: the same key gets the same answer, so the same command again would fail the same way)` : '';
+    parts.push(
+      `${rows(s.refused)} refused and nothing was created${replays}: fix what they need (the row, or e.g. top up the account), then run the same command with ${again}: refused rows are sent with a new key`,
+    );
+  }
+  if (s.unknown > 0) {
+    parts.push(`${s.unknown === 1 ? '1 row' : `${s.unknown} rows`} failed in a way that may pass (network, 5xx, conflict): run the same command with ${again}; they are sent with the same key (replayed if they did go through)`);
+  }
+  if (s.invalid > 0) parts.push(`${s.invalid === 1 ? '1 row is' : `${s.invalid} rows are`} invalid (its result names the field): fix them; a fixed row is sent as a new row`);
+  return parts.join('; ');
+}
+
+/**
+ * `--resume <file>` as the user will type it: the file stdout writes to when that is a regular
+ * file (Linux names it in /proc), with the advice to write the next results elsewhere or append.
+ */
+function resumeAdvice(f: Factory): string {
+  const generic = '--resume <this run\'s results>, writing to a new file or appending (>>)';
+  if (f.io.stdout !== process.stdout) return generic;
+  try {
+    if (!fstatSync(1).isFile()) return generic;
+    const path = readlinkSync('/proc/self/fd/1');
+    if (!isAbsolute(path)) return generic;
+    const rel = relative(process.cwd(), path);
+    const shown = rel && !rel.startsWith('..') && !/[\s'"$`\\]/.test(rel) ? rel : path;
+    return `--resume ${shown} >> ${shown} (appending: > would empty it before pay reads it)`;
+  } catch {
+    return generic;
+  }
+}
+
+/**
+ * Refuses a --resume file that cannot help: the one stdout writes to, emptied by the shell's `>`
+ * before pay could read it; or one whose rows were sent as another input (another file name,
+ * --batch-id, command, tenant or mode), whose keys match none of this run's rows, so every row
+ * would be sent again under a new key.
+ */
+function checkResume(f: Factory, path: string, done: ResumeIndex, identity: string): void {
+  if (f.io.stdout === process.stdout) {
+    try {
+      const a = statSync(path);
+      const b = fstatSync(1);
+      if (a.size === 0 && a.dev === b.dev && a.ino === b.ino) {
+        throw new UsageError(`--resume ${path} is the file stdout writes to, emptied by the shell's > before pay could read it`, {
+          hint: 'write the results to another file, or append to it with >>',
+        });
+      }
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+    }
+  }
+  if (done.size > 0 && !done.tags.has(identityTag(identity))) {
+    throw new UsageError(`--resume ${path}: its rows were sent as another input (another file name, --batch-id, command, tenant or mode), so none of them can match a row of this one`, {
+      hint: 'if the input file was renamed, pass its first name as --batch-id <name>',
+    });
+  }
+}
+
+/** PAY_BULK_GRACE_MS: how long the rows in flight get to finish after SIGINT/SIGTERM (default 5000). */
+function graceMs(env: NodeJS.ProcessEnv): number {
+  const v = env.PAY_BULK_GRACE_MS;
+  if (v === undefined || v === '') return 5000;
+  if (!/^\d{1,7}$/.test(v)) throw new UsageError('PAY_BULK_GRACE_MS must be a whole number of milliseconds (0-9999999)');
+  return Number(v);
+}
+
+/**
+ * SIGINT/SIGTERM during the run: the first stops it (no new row) and says so; the next gives up on
+ * the rows in flight at once. Handlers are on only while rows are being sent. Other listeners are
+ * set aside meanwhile and put back after: conf's `atomically` hooks every signal through
+ * when-exit, which re-raises it (a second signal, as if the user had pressed Ctrl-C twice) and,
+ * once ours is gone, would end pay by the signal instead of exit 130.
+ */
+function onSignals(f: Factory, progress: { done(): void }, grace: number): { stop: AbortSignal; abandon: AbortSignal; graceMs: number; off(): void } {
+  const stop = new AbortController();
+  const abandon = new AbortController();
+  const handler = (sig: NodeJS.Signals) => {
+    if (!stop.signal.aborted) {
+      progress.done();
+      f.io.err(`\n${sig}: starting no new row; waiting up to ${(grace / 1000).toFixed(1)} s for the rows in flight (again to stop waiting)\n`);
+      stop.abort();
+    } else abandon.abort();
+  };
+  const kept = (['SIGINT', 'SIGTERM'] as const).map((sig) => ({ sig, listeners: process.rawListeners(sig) as Array<(...args: unknown[]) => void> }));
+  for (const { sig } of kept) {
+    process.removeAllListeners(sig);
+    process.on(sig, handler);
+  }
+  return {
+    stop: stop.signal,
+    abandon: abandon.signal,
+    graceMs: grace,
+    off: () => {
+      for (const { sig, listeners } of kept) {
+        process.off(sig, handler);
+        for (const l of listeners) process.on(sig, l);
+      }
+    },
+  };
+}
+
+/** Exits as soon as the error is reported (src/cli.ts sets process.exitCode then), whatever is left in flight. */
+function exitWhenReported(): void {
+  const t = setInterval(() => {
+    if (process.exitCode !== undefined) process.exit();
+  }, 20);
+  t.unref();
 }

@@ -1,5 +1,5 @@
 // Bulk create against a recording server: per-row results, deterministic keys, invalid rows,
-// --resume, exit codes.
+// --resume (by content; refused rows under the next attempt's key; another input's results refused), exit codes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -56,6 +56,52 @@ describe('accounts create --from-file', () => {
     const again = await runPay(['accounts', 'create', '--from-file', file, '--type', 'savings', '--resume', results1], { env: env() });
     expect(server.requests).toHaveLength(0);
     expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).status).sort()).toEqual(['failed', 'skipped', 'skipped', 'skipped']);
+  });
+
+  it('a refused row is marked refused, the hint names --resume, and --resume sends it under the next key only', async () => {
+    const file = join(dir, 'refused.ndjson');
+    writeFileSync(file, [`{"customer_id":"${CUS}","currency":"USD","nickname":"A"}`, `{"customer_id":"${CUS}","currency":"USD","nickname":"B"}`].join('\n'));
+    server.queue.push({ status: 422, body: { code: 'insufficient_funds', detail: 'not enough money' } });
+    const r = await runPay(['accounts', 'create', '--from-file', file, '--concurrency', '1'], { env: env() });
+    expect(r.code).toBe(1);
+    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).sort((a, b) => a.line - b.line);
+    const key = server.requests[0]!.headers['idempotency-key'];
+    expect(results[0]).toEqual({ line: 1, status: 'failed', error: expect.stringMatching(/^HTTP 422 insufficient_funds: not enough money/), code: 'insufficient_funds', refused: true, idempotency_key: key });
+    expect(results[1]).toMatchObject({ line: 2, status: 'created', idempotency_key: server.requests[1]!.headers['idempotency-key'] });
+    expect(r.stderr).toMatch(/^hint: 1 row was refused and nothing was created: .* --resume .*refused rows are sent with a new key$/m);
+    expect(r.stderr).not.toMatch(/run the same command again/);
+
+    const results1 = join(dir, 'refused-results.ndjson');
+    writeFileSync(results1, r.stdout);
+    server.requests.length = 0;
+    const again = await runPay(['accounts', 'create', '--from-file', file, '--resume', results1], { env: env() });
+    expect(again.code).toBe(0);
+    expect(server.requests.map((q) => q.headers['idempotency-key'])).toEqual([`${key}_2`]);
+    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l)).sort((a, b) => a.line - b.line).map((x) => [x.line, x.status, x.attempt])).toEqual([
+      [1, 'created', 2],
+      [2, 'skipped', undefined],
+    ]);
+  });
+
+  it('--resume with the results of another input (another file name) is refused before anything is sent', async () => {
+    const a = join(dir, 'first.ndjson');
+    const b = join(dir, 'renamed.ndjson');
+    const rows = `{"customer_id":"${CUS}","currency":"USD"}\n`;
+    writeFileSync(a, rows);
+    writeFileSync(b, rows);
+    const r = await runPay(['accounts', 'create', '--from-file', a], { env: env() });
+    const results1 = join(dir, 'first-results.ndjson');
+    writeFileSync(results1, r.stdout);
+    server.requests.length = 0;
+    const wrong = await runPay(['accounts', 'create', '--from-file', b, '--resume', results1], { env: env() });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^error: --resume .*first-results\.ndjson: its rows were sent as another input/m);
+    expect(wrong.stderr).toMatch(/^hint: .*--batch-id/m);
+    expect(server.requests).toHaveLength(0);
+    const right = await runPay(['accounts', 'create', '--from-file', b, '--batch-id', 'first.ndjson', '--resume', results1], { env: env() });
+    expect(right.code).toBe(0);
+    expect(JSON.parse(right.stdout).status).toBe('skipped');
+    expect(server.requests).toHaveLength(0);
   });
 
   it('reads NDJSON from stdin; the key depends on --batch-id', async () => {

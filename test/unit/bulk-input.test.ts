@@ -1,10 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MAX_ROW_CHARS, readRows, type Row } from '../../src/bulk/input.js';
-import { LineSet, readResume, rowKey } from '../../src/bulk/run.js';
 import { UsageError } from '../../src/lib/errors.js';
 
 async function rows(text: string | string[], format?: 'csv' | 'ndjson' | 'json'): Promise<Row[]> {
@@ -71,30 +67,5 @@ describe('endless or wrong input is bounded', () => {
       for await (const r of readRows(Readable.from(endless('\0')), undefined)) void r;
     };
     await expect(run()).rejects.toThrow(/a row longer than 1 MiB/);
-  });
-
-  it('--resume refuses a file with a line past 64 KiB, and reads a normal one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pay-resume-'));
-    const bad = join(dir, 'bad.ndjson');
-    writeFileSync(bad, 'x'.repeat(70_000));
-    await expect(readResume(bad)).rejects.toThrow(/not a results file of pay/);
-    const good = join(dir, 'good.ndjson');
-    writeFileSync(good, '{"line":1,"status":"created"}\n{"line":2,"status":"failed"}\n{"line":3,"status":"replayed"}\n{"line":4');
-    const done = await readResume(good);
-    expect([1, 2, 3, 4].map((n) => done.has(n))).toEqual([true, false, true, false]);
-  });
-});
-
-describe('keys and resume', () => {
-  it('row keys depend on the identity and the text only', () => {
-    expect(rowKey('t|sandbox|a.csv', 'x')).toBe(rowKey('t|sandbox|a.csv', 'x'));
-    expect(rowKey('t|sandbox|a.csv', 'x')).not.toBe(rowKey('t|live|a.csv', 'x'));
-    expect(rowKey('t|sandbox|a.csv', 'x')).toMatch(/^bulk_[0-9a-f]{40}$/);
-  });
-  it('LineSet grows and answers membership', () => {
-    const s = new LineSet();
-    s.add(3);
-    s.add(1_000_000);
-    expect([s.has(3), s.has(4), s.has(1_000_000), s.has(2_000_000)]).toEqual([true, false, true, false]);
   });
 });
