@@ -118,7 +118,9 @@ export function registerTooling(program: Command): void {
       .option('--state <file>', 'state file (default: <file>.state.json)')
       .option('--concurrency <n>', 'entries in flight at once (1-64)', '8')
       .option('--replace', 'create a new object for an entry that cannot be updated in place, and retire the old one where the API allows (transfers, collections and FX trades stay: they are history)')
-      .option('--dry-run', 'send nothing; show what would be created, updated, replaced or skipped'),
+      .option('--dry-run', 'send nothing; show what would be created, updated, replaced or skipped')
+      .option('-y, --yes', 'live mode: move money and retire objects without asking (needed where no terminal can ask)')
+      .option('--allow-env <name>', 'let ${env.NAME} read this secret-looking variable (repeatable)', (v: string, prev: string[] = []) => [...prev, v]),
     false,
   );
   withExamples(
@@ -132,7 +134,8 @@ export function registerTooling(program: Command): void {
       .command('plan')
       .argument('<file>', 'seed file')
       .description('Show what apply would do per entry: create, skip, update (in place) or replace (from the state file; sends nothing)')
-      .option('--state <file>', 'state file (default: <file>.state.json)'),
+      .option('--state <file>', 'state file (default: <file>.state.json)')
+      .option('--allow-env <name>', 'let ${env.NAME} read this secret-looking variable (repeatable)', (v: string, prev: string[] = []) => [...prev, v]),
     false,
   );
   withExamples(
