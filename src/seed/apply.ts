@@ -55,6 +55,8 @@ export interface SeedContext {
   progress: Progress;
   /** Create a new object for an entry that cannot be updated in place, and retire the old one. */
   replace?: boolean;
+  /** What verifyState read back (without it, each recorded entry is read back as it comes). */
+  verified?: Verified;
   /** The state file readState set aside: moved to `movedTo` before the fresh state is first saved. */
   setAside?: { path: string; movedTo: string } | undefined;
   /** How long to wait for a pending collection or transfer that others depend on. */
@@ -258,28 +260,29 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
         saveState();
         finish(e, outcome);
       };
-      let gone: string | undefined;
+      /** The object the state recorded for this entry, which the service no longer has. */
+      let gone = ctx.verified?.gone.get(e.ref);
       if (rec) {
         change = diffEntry(e, rec, kept, NO_PENDING, before.get(e.ref));
-        // What the state file says is done is read back first: it may be gone, or not what was recorded.
-        const live = await verifyRecorded(ctx, e, rec, change.action === 'replace' ? before.get(e.ref) : body);
+        // What the state file says is done is read back first (verifyState did, before anything was sent).
+        const live = ctx.verified?.live.get(e.ref) ?? (await readRecorded(ctx, e.kind, rec));
         if (!live) {
           gone = String(rec.object.id);
-          if (ctx.mode === 'live' && MONEY.has(e.kind)) {
-            throw new PayError(`${e.ref}: the state file records ${gone} as done, but the service does not have it; live money is not moved again unasked`, ExitCode.ERROR, 'seed_state_gone', {
-              hint: `remove ${e.ref} from the state file to make it anew`,
-            });
-          }
+          if (ctx.mode === 'live' && MONEY.has(e.kind)) throw goneLive(e.ref, gone);
           delete state.entries[e.ref];
           rec = undefined;
           change = { ref: e.ref, action: 'create' };
-        } else if (change.action === 'skip') {
-          if (!rec.body) {
-            rec.body = kept; // a version 1 record: now with the body it was made from
-            dirty = true;
+        } else {
+          // The object must also carry the links of what it is to be now (skip, update) or was made from (replace).
+          checkRecorded(e, live, rec, change.action === 'replace' ? before.get(e.ref) : body);
+          if (change.action === 'skip') {
+            if (!rec.body) {
+              rec.body = kept; // a version 1 record: now with the body it was made from
+              dirty = true;
+            }
+            created.set(e.ref, live);
+            return finish(e, { ref: e.ref, action: 'skip', id: change.id, status: 'skipped' });
           }
-          created.set(e.ref, live);
-          return finish(e, { ref: e.ref, action: 'skip', id: change.id, status: 'skipped' });
         }
       }
       if (rec && change.action === 'update') {
@@ -357,20 +360,76 @@ function isRefusalOf(err: ApiError): boolean {
   return err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403 && err.status !== 409 && err.status !== 429 && err.apiCode !== 'idempotency_key_reused';
 }
 
+/** What verifyState found: each recorded entry's object as the service has it, or the id it no longer has. */
+export interface Verified {
+  live: Map<string, Record<string, unknown>>;
+  gone: Map<string, string>;
+}
+
+const goneLive = (ref: string, id: string) =>
+  new PayError(`${ref}: the state file records ${id} as done, but the service does not have it; live money is not moved again unasked`, ExitCode.ERROR, 'seed_state_gone', {
+    hint: `remove ${ref} from the state file to make it anew`,
+  });
+
 /**
- * Reads back an object the state file records as done. Gone (404): undefined. It must be the id
- * recorded, of the entry's kind, with the links (customer, account, ... and currency) recorded and
- * those of `body` (what it was, or is to be, made from); anything else stops the entry (exit 1).
+ * Reads back every object the state file records for an entry of the file (GETs, at most
+ * `concurrency` at once), before anything is planned or sent. Each must be the id recorded, of the
+ * entry's kind, with the links (customer, account, ... and currency) of the recorded object and of
+ * the body it was made from: any that is not stops the run (exit 1, naming them), nothing sent.
+ * What the service no longer has (404: a reset emulator, another sandbox) is dropped from the
+ * state, to be created again; in live mode a money movement is not (exit 1).
  */
-async function verifyRecorded(ctx: SeedContext, e: Entry, rec: Recorded, body: Record<string, unknown> | undefined): Promise<Record<string, unknown> | undefined> {
-  const id = idSegment(e.kind, rec.object.id);
-  let live: Record<string, unknown>;
+export async function verifyState(client: ApiClient, entries: readonly Entry[], state: StateFile, mode: string, concurrency: number): Promise<Verified> {
+  const out: Verified = { live: new Map(), gone: new Map() };
+  const todo = entries.filter((e) => state.entries[e.ref]);
+  const problems: PayError[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      const e = todo[next++]!;
+      const rec = state.entries[e.ref]!;
+      try {
+        const live = await readRecorded({ client }, e.kind, rec);
+        if (!live) {
+          const id = String(rec.object.id);
+          if (mode === 'live' && MONEY.has(e.kind)) throw goneLive(e.ref, id);
+          out.gone.set(e.ref, id);
+          continue;
+        }
+        checkRecorded(e, live, rec, rec.body);
+        out.live.set(e.ref, live);
+      } catch (err) {
+        if (err instanceof PayError && (err.code === 'seed_state_mismatch' || err.code === 'seed_state_gone')) problems.push(err);
+        else throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, todo.length)) }, worker));
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) {
+    throw new PayError(`${problems.length} entries of the state file do not match the service: ${problems.map((p) => p.message).join('; ')}`, ExitCode.ERROR, problems[0]!.code, { hint: problems[0]!.hint });
+  }
+  for (const ref of out.gone.keys()) delete state.entries[ref];
+  return out;
+}
+
+/** An object the state file records, read back: undefined when the service no longer has it (404). */
+async function readRecorded(ctx: Pick<SeedContext, 'client'>, kind: Kind, rec: Recorded): Promise<Record<string, unknown> | undefined> {
   try {
-    live = await readObject(ctx, e.kind, id);
+    return await readObject(ctx, kind, idSegment(kind, rec.object.id));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return undefined;
     throw err;
   }
+}
+
+/**
+ * The object read back must be the id recorded, with the links (customer, account, ... and
+ * currency) recorded and those of `body` (what it was, or is to be, made from); anything else
+ * stops the entry (exit 1) and what depends on it.
+ */
+function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, body: Record<string, unknown> | undefined): void {
+  const id = String(rec.object.id);
   const problems: string[] = [];
   if (!isObject(live) || live.id !== id) problems.push(`the service answered ${String(isObject(live) ? live.id : live)}`);
   else {
@@ -387,7 +446,6 @@ async function verifyRecorded(ctx: SeedContext, e: Entry, rec: Recorded, body: R
       hint: 'the state file was edited or belongs to other data: remove the entry (or the file) and run again',
     });
   }
-  return live;
 }
 
 /**
@@ -505,7 +563,7 @@ async function createWithKeys(
 /** Money movements: others build on them once settled. */
 const SETTLING: ReadonlySet<Kind> = new Set(['collections', 'transfers']);
 
-async function readObject(ctx: SeedContext, kind: Kind, id: string): Promise<Record<string, unknown>> {
+async function readObject(ctx: Pick<SeedContext, 'client'>, kind: Kind, id: string): Promise<Record<string, unknown>> {
   return (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `${KINDS[kind].path}/${idSegment(kind, id)}` })).body;
 }
 

@@ -8,7 +8,7 @@ import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import { createFactory, type Factory } from '../../lib/factory.js';
 import { checkInt } from '../../lib/validate.js';
-import { apply as applySeed, IMPLIED_TENANT, readState, type LoadedState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
+import { apply as applySeed, IMPLIED_TENANT, readState, verifyState, type LoadedState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
 import { checkEnvNames, describe, planChanges as planSeed, type Change } from '../../seed/diff.js';
 import { kindOfRef, loadSeedFile, type Entry } from '../../seed/file.js';
 import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';
@@ -89,12 +89,19 @@ export async function apply(command: Command, file: string): Promise<void> {
   const out = resolveOutput(command.opts(), f.io);
   const { entries, loaded } = await load();
   const state = loaded.state;
-  const changes = planSeed(entries, state, f.env);
-  if (opts.dryRun) return printPlan(f, out, entries, changes, loaded, opts.replace === true);
+  if (opts.dryRun) return printPlan(f, out, entries, planSeed(entries, state, f.env), loaded, opts.replace === true);
   const note = setAsideNote(f, loaded, true);
+  // What the state file alone already shows is refused before any request, even a read: a replace
+  // without --replace, and off a terminal a live apply that moves money without --yes.
+  const unverified = planSeed(entries, state, f.env);
+  if (!opts.replace) refuseReplacements(f, out, unverified);
+  if (!f.canPrompt) await confirmLive(f, opts, entries, unverified, state);
+  const client = await f.client();
+  // The state file is not trusted: what it records is read back (GETs only) before the plan is made.
+  const verified = await verifyState(client, entries, state, s.mode.value, concurrency);
+  const changes = planSeed(entries, state, f.env);
   if (!opts.replace) refuseReplacements(f, out, changes);
   await confirmLive(f, opts, entries, changes, state);
-  const client = await f.client();
   const { outcomes, retirements } = await applySeed(entries, state, {
     client,
     tenant,
@@ -105,6 +112,7 @@ export async function apply(command: Command, file: string): Promise<void> {
     statePath,
     replace: opts.replace === true,
     setAside: loaded.setAside,
+    verified,
     progress: progressBar(f.io, 'seed'),
   });
   await printApply(f, out, outcomes, retirements, note);
