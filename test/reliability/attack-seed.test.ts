@@ -203,7 +203,9 @@ describe('attack: a tampered seed state file', () => {
           expect(rows.filter((row) => row.action === 'retire').map((row) => row.id), 'plan lists the retire list').toEqual([id]);
           r = await w.pay(['seed', 'apply', seedFile, '--state', p, '--no-input', ...(v.replace ? ['--replace'] : [])], LONG);
           expect(r.code, r.stderr).toBe(0);
+          // Only --replace looks at the retire list at all (and then leaves what is not this seed's).
           if (v.replace) expect(r.stderr).toContain(`old ${id} (${ref}): left behind`);
+          else expect(r.stderr).not.toContain(`old ${id}`);
           expect(writes(mark), 'nothing written').toEqual([]);
         }
         expect(touchingBob(mark), 'no request names bob\'s objects').toEqual([]);
@@ -264,6 +266,31 @@ describe('attack: a tampered seed state file', () => {
         if (r.code === 0 && JSON.stringify(JSON.parse(r.stdout)) !== JSON.stringify(ids0)) duplicated++;
       }
     }
+    // A state file of another tenant (named explicitly) or mode is set aside, said so and kept aside.
+    for (const [field, value, reason] of [
+      ['tenant', 'biz_other', `it records tenant biz_other, this run is tenant ${w.emu.tenantId}`],
+      ['mode', 'live', 'it records live mode, this run is sandbox'],
+    ] as const) {
+      const file = seedWith(`aside-${field}`, seedDoc());
+      const statePath = `${file}.state.json`;
+      const foreignState = { ...structuredClone(base), [field]: value };
+      writeFileSync(statePath, JSON.stringify(foreignState));
+      try {
+        const plan = await w.pay(['seed', 'plan', file, '--json'], LONG);
+        expect(plan.code, plan.stderr).toBe(0);
+        expect(plan.stderr).toContain(`warning: the state file ${statePath} is set aside: ${reason}; apply would move it to ${statePath}.set-aside`);
+        expect((JSON.parse(plan.stdout) as Obj).state_set_aside).toEqual({ path: statePath, reason, moved_to: `${statePath}.set-aside` });
+        const r = await w.pay(['seed', 'apply', file, '--json'], LONG);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toContain(`warning: the state file ${statePath} is set aside: ${reason}; it is moved to ${statePath}.set-aside`);
+        expect((JSON.parse(r.stdout) as Obj).state_set_aside.reason).toBe(reason);
+        expect(JSON.parse(readFileSync(`${statePath}.set-aside`, 'utf8'))).toEqual(foreignState);
+        expect((JSON.parse(readFileSync(statePath, 'utf8')) as Obj)[field]).not.toBe(value);
+        passed++;
+      } catch (err) {
+        failures.push(`set aside (${field}): ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
     // An emulator reset: every recorded object is gone; apply creates the set again, once.
     const mark = w.mark();
     await w.emu.admin.reset();
@@ -284,7 +311,7 @@ describe('attack: a tampered seed state file', () => {
       lost++;
       failures.push(`after reset: ${(err as Error).message.split('\n')[0]}`);
     }
-    await record('attack.seed-state-identity', 'seed state: explicit default tenant, objects gone after a reset', { tried: subsets.length + 1, passed, lost, duplicated, leaked: 0, extra: { seed: SEED } }, startedAt);
+    await record('attack.seed-state-identity', 'seed state: explicit default tenant, objects gone after a reset', { tried: subsets.length + 3, passed, lost, duplicated, leaked: 0, extra: { seed: SEED } }, startedAt);
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 600_000);
 });
