@@ -113,7 +113,8 @@ export function registerTooling(program: Command): void {
       .summary('Create what the file describes and is not yet done, update or replace edited entries; print names and ids')
       .description(
         'Create what the file describes and is not yet done, update edited entries in place; print names and ids.\n' +
-          'An entry the API cannot update (an account\'s currency, or anything referring to a replaced entry) must be replaced: without --replace apply sends nothing and exits 2 naming those entries.',
+          'An entry the API cannot update (an account\'s currency, or anything referring to a replaced entry) must be replaced: without --replace apply sends nothing and exits 2 naming those entries.\n' +
+          'The state file is checked before anything is sent: what it records is read back, what the service no longer has is created again, and a record that is not what the service has (another object, other links) stops the run (exit 1). Live mode asks before moving money or retiring objects (--yes where no terminal can ask).',
       )
       .option('--state <file>', 'state file (default: <file>.state.json)')
       .option('--concurrency <n>', 'entries in flight at once (1-64)', '8')
