@@ -127,7 +127,7 @@ export function registerTooling(program: Command): void {
   withExamples(
     seedApply,
     ['pay seed apply sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json', 'pay seed apply sandbox.yaml --replace', 'pay seed apply ci.json --concurrency 16 --no-input'],
-    { json: 'an object mapping each entry ("customers.alice") to its id; -o ndjson: {ref, action, id, status, old_id?, old_status?, error?} per entry' },
+    { json: 'an object mapping each entry ("customers.alice") to its id (and state_set_aside: {path, reason, moved_to} when the state file was set aside); -o ndjson: {ref, action, id, status, old_id?, old_status?, error?, refused?, mismatch?} per entry' },
   );
   lazyAction(seedApply, () => s('apply'));
   const seedPlan = addOutputOptions(
@@ -142,7 +142,7 @@ export function registerTooling(program: Command): void {
   withExamples(
     seedPlan,
     ['pay seed plan sandbox.yaml', 'pay seed plan sandbox.yaml -o ndjson', 'pay seed plan sandbox.yaml -o ndjson | jq -c \'select(.action == "replace")\''],
-    { json: 'an object mapping each entry to its id (null when it would be created); -o ndjson: {ref, action, id?, detail} per entry' },
+    { json: 'an object mapping each entry to its id (null when it would be created), retire: [{ref, id}] (what apply --replace would retire) and state_set_aside when the state file would be set aside; -o ndjson: {ref, action, id?, detail} per entry, action "retire" for what apply --replace would retire' },
   );
   lazyAction(seedPlan, () => s('plan'));
 
