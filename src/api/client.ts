@@ -208,7 +208,7 @@ export class ApiClient {
       }
       const body = parseBody(text);
       const requestId = resHeaders['request-id'] ?? resHeaders['x-request-id'] ?? (body as { request_id?: string })?.request_id;
-      if (status >= 400) throw this.toError(init, url, status, body, requestId, idempotencyKey, attempt);
+      if (status >= 400) throw this.toError(init, url, status, body, requestId, idempotencyKey, attempt, resHeaders['idempotent-replayed'] === 'true');
       return {
         status,
         headers: resHeaders,
@@ -251,6 +251,7 @@ export class ApiClient {
     requestId: string | undefined,
     idempotencyKey: string | undefined,
     attempt: number,
+    replayed = false,
   ): ApiError | AuthError {
     const problem = (body && typeof body === 'object' ? body : {}) as {
       code?: string;
@@ -262,7 +263,8 @@ export class ApiClient {
     const refs = [requestId && `request ${requestId}`, idempotencyKey && `idempotency key ${idempotencyKey}`].filter(Boolean);
     const suffix = refs.length ? ` (${refs.join(', ')})` : '';
     const code = problem.code ? ` ${problem.code}` : '';
-    const details = { status, code: problem.code, request_id: requestId, idempotency_key: idempotencyKey, method: init.method, path: url.pathname };
+    // replayed: the service answered a stored refusal of this key again (nothing was tried anew).
+    const details = { status, code: problem.code, request_id: requestId, idempotency_key: idempotencyKey, method: init.method, path: url.pathname, ...(replayed ? { replayed } : {}) };
     if (status === 401) {
       return new ApiError(
         `HTTP 401${code}: the API key for ${this.opts.credentialLabel} is missing or invalid${suffix}`,

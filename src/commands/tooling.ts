@@ -113,18 +113,21 @@ export function registerTooling(program: Command): void {
       .summary('Create what the file describes and is not yet done, update or replace edited entries; print names and ids')
       .description(
         'Create what the file describes and is not yet done, update edited entries in place; print names and ids.\n' +
-          'An entry the API cannot update (an account\'s currency, or anything referring to a replaced entry) must be replaced: without --replace apply sends nothing and exits 2 naming those entries.',
+          'An entry the API cannot update (an account\'s currency, or anything referring to a replaced entry) must be replaced: without --replace apply sends nothing and exits 2 naming those entries.\n' +
+          'The state file is checked before anything is sent: what it records is read back, what the service no longer has is created again, and a record that is not what the service has (another object, other links) stops the run (exit 1). Live mode asks before moving money or retiring objects (--yes where no terminal can ask).',
       )
       .option('--state <file>', 'state file (default: <file>.state.json)')
       .option('--concurrency <n>', 'entries in flight at once (1-64)', '8')
       .option('--replace', 'create a new object for an entry that cannot be updated in place, and retire the old one where the API allows (transfers, collections and FX trades stay: they are history)')
-      .option('--dry-run', 'send nothing; show what would be created, updated, replaced or skipped'),
+      .option('--dry-run', 'send nothing; show what would be created, updated, replaced or skipped')
+      .option('-y, --yes', 'live mode: move money and retire objects without asking (needed where no terminal can ask)')
+      .option('--allow-env <name>', 'let ${env.NAME} read this secret-looking variable (repeatable)', (v: string, prev: string[] = []) => [...prev, v]),
     false,
   );
   withExamples(
     seedApply,
     ['pay seed apply sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json', 'pay seed apply sandbox.yaml --replace', 'pay seed apply ci.json --concurrency 16 --no-input'],
-    { json: 'an object mapping each entry ("customers.alice") to its id; -o ndjson: {ref, action, id, status, old_id?, old_status?, error?} per entry' },
+    { json: 'an object mapping each entry ("customers.alice") to its id (and state_set_aside: {path, reason, moved_to} when the state file was set aside); -o ndjson: {ref, action, id, status, old_id?, old_status?, error?, refused?, mismatch?} per entry' },
   );
   lazyAction(seedApply, () => s('apply'));
   const seedPlan = addOutputOptions(
@@ -132,13 +135,14 @@ export function registerTooling(program: Command): void {
       .command('plan')
       .argument('<file>', 'seed file')
       .description('Show what apply would do per entry: create, skip, update (in place) or replace (from the state file; sends nothing)')
-      .option('--state <file>', 'state file (default: <file>.state.json)'),
+      .option('--state <file>', 'state file (default: <file>.state.json)')
+      .option('--allow-env <name>', 'let ${env.NAME} read this secret-looking variable (repeatable)', (v: string, prev: string[] = []) => [...prev, v]),
     false,
   );
   withExamples(
     seedPlan,
     ['pay seed plan sandbox.yaml', 'pay seed plan sandbox.yaml -o ndjson', 'pay seed plan sandbox.yaml -o ndjson | jq -c \'select(.action == "replace")\''],
-    { json: 'an object mapping each entry to its id (null when it would be created); -o ndjson: {ref, action, id?, detail} per entry' },
+    { json: 'an object mapping each entry to its id (null when it would be created), retire: [{ref, id}] (what apply --replace would retire) and state_set_aside when the state file would be set aside; -o ndjson: {ref, action, id?, detail} per entry, action "retire" for what apply --replace would retire' },
   );
   lazyAction(seedPlan, () => s('plan'));
 

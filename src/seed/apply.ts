@@ -3,16 +3,22 @@
 // run killed at any point and started again replays what was done and creates the rest, once.
 // With the state file, an edited entry is updated in place where the API can (customers), or
 // replaced (--replace) and its old object retired where the API can (see lifecycle.ts).
+// The state file is untrusted input (CI caches are shared, stale, edited): its ids must be plain ids
+// of their kind, every object it records as done is read back and checked against the record and
+// the file (its kind and links) before it is skipped or referred to, what the service no longer has
+// is created again, and only objects it records as replaced by this seed are retired (--replace).
+// An entry the service refused (4xx: nothing created) is sent with a new key on the next run.
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { readUserFile } from '../lib/read-limited.js';
 import type { Progress } from '../io/progress.js';
-import { desiredBody, describe, diffEntry, entryHash, recordedBody, updateKey, type Action, type Change, type Recorded } from './diff.js';
+import { desiredBody, describe, diffEntry, entryHash, envFields, recordable, recordedBody, updateKey, type Action, type Change, type Recorded } from './diff.js';
 import { canonical, isObject, kindOfRef, KINDS, type Entry, type Kind } from './file.js';
-import { isRetired, RETIRES, UPDATES, whyKept } from './lifecycle.js';
+import { idSegment, isIdOf, isRetired, noun, RETIRES, UPDATES, whyKept } from './lifecycle.js';
 
-export type OutcomeStatus = 'created' | 'replayed' | 'updated' | 'replaced' | 'skipped' | 'failed' | 'blocked';
+/** `recreated`: the state recorded the entry as done, but the service no longer has its object. */
+export type OutcomeStatus = 'created' | 'replayed' | 'recreated' | 'updated' | 'replaced' | 'skipped' | 'failed' | 'blocked';
 export interface Outcome {
   ref: string;
   /** What was to be done (absent when a failed dependency blocked the entry before it was looked at). */
@@ -23,6 +29,10 @@ export interface Outcome {
   old_id?: string;
   error?: string;
   exitCode?: number;
+  /** failed: the service refused it (4xx, nothing created); the next run sends it with a new key. */
+  refused?: boolean;
+  /** failed: the state file does not match what the service has. */
+  mismatch?: boolean;
 }
 
 /** What became of an object a replacement superseded. */
@@ -45,6 +55,10 @@ export interface SeedContext {
   progress: Progress;
   /** Create a new object for an entry that cannot be updated in place, and retire the old one. */
   replace?: boolean;
+  /** What verifyState read back (without it, each recorded entry is read back as it comes). */
+  verified?: Verified;
+  /** The state file readState set aside: moved to `movedTo` before the fresh state is first saved. */
+  setAside?: { path: string; movedTo: string } | undefined;
   /** How long to wait for a pending collection or transfer that others depend on. */
   settleTimeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -61,13 +75,57 @@ export interface StateFile {
   mode: string;
   base_url: string;
   entries: Record<string, Recorded>;
-  retire?: Array<{ ref: string; id: string }>;
+  /** Objects replaced by this seed (`replaced_by` the entry's new object), to retire with --replace. */
+  retire?: RetireItem[];
+  /** Entries the service refused (4xx) at their last attempt: the next one is sent with a new key. */
+  refused?: Record<string, Refusal>;
 }
 
-/** The state file, or a fresh one when there is none or it belongs to another tenant, mode or service. */
-export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 'mode' | 'baseUrl'>): Promise<StateFile> {
+export interface RetireItem {
+  ref: string;
+  id: string;
+  /** The entry's object that replaced it: without it (or with another) the item is not this seed's to retire. */
+  replaced_by?: string;
+}
+
+export interface Refusal {
+  /** entryHash of the entry refused (an edited entry starts again at attempt 0). */
+  hash: string;
+  /** Attempts refused so far: the next one's key ends in `_a<attempt>`. */
+  attempt: number;
+  status: number;
+  code?: string;
+}
+
+/** The tenant pay names when none is set: the API key's default tenant. */
+export const IMPLIED_TENANT = 'default';
+
+/** The state file, and why an existing one was set aside (a fresh state is used instead). */
+export interface LoadedState {
+  state: StateFile;
+  setAside?: { reason: string; path: string; movedTo: string };
+}
+
+/** A base URL as one text: origin and path, no trailing slash. */
+export function normalBaseUrl(u: string): string {
+  try {
+    const url = new URL(u);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return u;
+  }
+}
+
+/**
+ * The state file, or a fresh one when there is none or it belongs to another tenant, mode or
+ * service (then `setAside` says why, and apply moves it to `<state>.set-aside`). The tenant pay
+ * implies when none is set and a tenant named explicitly may be the same one (the API key's
+ * default): such a file is kept, and its objects are read back before anything builds on them.
+ * An id that is not a plain id of its kind stops here (exit 1), before any request.
+ */
+export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 'mode' | 'baseUrl'>): Promise<LoadedState> {
   const fresh: StateFile = { version: 2, tenant: ctx.tenant, mode: ctx.mode, base_url: ctx.baseUrl, entries: {} };
-  if (!existsSync(path)) return fresh;
+  if (!existsSync(path)) return { state: fresh };
   const text = (
     await readUserFile(path, MAX_STATE_BYTES, {
       tooLarge: `the state file ${path} is larger than 64 MiB`,
@@ -85,8 +143,42 @@ export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 
     throw new UsageError(`the state file ${path} was written by a newer pay (version ${s.version})`, { hint: 'upgrade pay' });
   }
   // A state file of another tenant, mode or service says nothing about this one.
-  if (!isObject(s) || s.tenant !== ctx.tenant || s.mode !== ctx.mode || s.base_url !== ctx.baseUrl || !isObject(s.entries)) return fresh;
-  return { ...s, version: 2, retire: Array.isArray(s.retire) ? s.retire : [] };
+  const reason = !isObject(s) || !isObject(s.entries) || typeof s.tenant !== 'string' || typeof s.mode !== 'string' || typeof s.base_url !== 'string'
+    ? 'it is not a seed state file'
+    : String(s.mode).toLowerCase() !== ctx.mode.toLowerCase()
+      ? `it records ${String(s.mode)} mode, this run is ${ctx.mode}`
+      : s.tenant !== ctx.tenant && s.tenant !== IMPLIED_TENANT && ctx.tenant !== IMPLIED_TENANT
+        ? `it records tenant ${String(s.tenant)}, this run is tenant ${ctx.tenant}`
+        : normalBaseUrl(String(s.base_url)) !== normalBaseUrl(ctx.baseUrl)
+          ? `it records the service ${String(s.base_url)}, this run is ${ctx.baseUrl}`
+          : undefined;
+  if (reason) return { state: fresh, setAside: { reason, path, movedTo: `${path}.set-aside` } };
+  checkIds(path, s);
+  return { state: { ...s, version: 2, retire: Array.isArray(s.retire) ? s.retire : [], refused: isObject(s.refused) ? (s.refused as Record<string, Refusal>) : {} } };
+}
+
+/** Every id a state file holds is a plain id of its entry's kind, or the run stops before any request (exit 1). */
+function checkIds(path: string, s: StateFile): void {
+  const bad = (ref: string, what: string) =>
+    new PayError(`the state file ${path}: ${ref} ${what}; nothing was sent`, ExitCode.ERROR, 'seed_state_invalid', {
+      hint: 'the state file was edited or damaged: remove the entry (or the file) and run again',
+    });
+  const kindOf = (ref: string): Kind | undefined => {
+    const k = kindOfRef(ref);
+    return Object.hasOwn(KINDS, k) && /^[a-z_]+\.[A-Za-z0-9_-]{1,64}$/.test(ref) ? k : undefined;
+  };
+  for (const [ref, rec] of Object.entries(s.entries)) {
+    const kind = kindOf(ref);
+    if (!kind) throw bad(JSON.stringify(ref).slice(0, 80), 'is not an entry name');
+    if (!isObject(rec) || !isObject(rec.object) || typeof rec.hash !== 'string' || (rec.body !== undefined && !isObject(rec.body))) throw bad(ref, 'is not a recorded entry');
+    if (!isIdOf(kind, rec.object.id)) throw bad(ref, `records ${JSON.stringify(String(rec.object.id)).slice(0, 80)}, not ${noun(kind)} id`);
+  }
+  for (const r of Array.isArray(s.retire) ? (s.retire as unknown[]) : []) {
+    const item = isObject(r) ? r : {};
+    const kind = typeof item.ref === 'string' ? kindOf(item.ref) : undefined;
+    if (!kind) throw bad('a retire item', 'names no entry');
+    if (!isIdOf(kind, item.id) || (item.replaced_by !== undefined && !isIdOf(kind, item.replaced_by))) throw bad(`retire ${String(item.ref)}`, `holds an id that is not ${noun(kind)} id`);
+  }
 }
 
 /** A state file records ids and bodies of a seed file's entries: far below this. */
@@ -95,13 +187,24 @@ const MAX_STATE_BYTES = 64 << 20;
 const NO_UNKNOWN: ReadonlySet<string> = new Set();
 const NO_PENDING: ReadonlyMap<string, string[]> = new Map();
 const KIND_ORDER = Object.keys(KINDS);
+/** Money movements: nothing undoes them, and in live mode one recorded as done is never made again unasked. */
+const MONEY: ReadonlySet<Kind> = new Set(['collections', 'transfers', 'fx_trades']);
+
+/** Fields that tie an object to others (and its currency): what a recorded object must still show. */
+const isLink = (field: string): boolean => field.endsWith('_id') || field === 'currency';
+const isScalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** Applies the entries over `state` (from readState, which apply updates and saves as it goes). */
 export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext): Promise<{ outcomes: Outcome[]; retirements: Retirement[] }> {
   const retire = (state.retire ??= []);
+  const refused = (state.refused ??= {});
+  const fromEnv = envFields(entries);
   // The bodies the recorded objects were made from, read before this run changes the records.
   const recorded = new Map(Object.entries(state.entries).map(([ref, r]) => [ref, r.object]));
-  const before = new Map(entries.map((e) => [e.ref, state.entries[e.ref] && recordedBody(e, state.entries[e.ref]!, ctx.tenant, ctx.mode, recorded, ctx.env)]));
+  const before = new Map(
+    entries.map((e) => [e.ref, state.entries[e.ref] && recordable(recordedBody(e, state.entries[e.ref]!, state.tenant, ctx.mode, recorded, ctx.env), fromEnv.get(e.ref))]),
+  );
+  /** Each entry's object as this run found or made it (what references resolve against). */
   const created = new Map<string, Record<string, unknown>>();
   const outcomes = new Map<string, Outcome>();
   const retirements: Retirement[] = [];
@@ -110,9 +213,12 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
   const waiting = new Map(entries.map((e) => [e.ref, new Set(e.deps)]));
   const ready: Entry[] = entries.filter((e) => e.deps.length === 0);
   ctx.progress.total(entries.length);
+  /** Set when the state file proved not to match the service: nothing more is started. */
+  let stopped: string | undefined;
 
   let dirty = false;
   const saveState = () => {
+    if (ctx.setAside && existsSync(ctx.setAside.path) && !existsSync(ctx.setAside.movedTo)) renameSync(ctx.setAside.path, ctx.setAside.movedTo);
     const tmp = `${ctx.statePath}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, ctx.statePath);
@@ -136,26 +242,48 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
   };
 
   const runOne = async (e: Entry): Promise<void> => {
-    const hash = entryHash(ctx.tenant, ctx.mode, e);
-    const rec = state.entries[e.ref];
+    if (stopped) return finish(e, { ref: e.ref, status: 'blocked', error: stopped });
+    const hash = entryHash(state.tenant, ctx.mode, e);
+    const mine = fromEnv.get(e.ref);
+    let rec = state.entries[e.ref];
     let change: Change = { ref: e.ref, action: 'create' };
+    const lastRefusal = refused[e.ref];
+    const attempt = lastRefusal && lastRefusal.hash === hash && Number.isSafeInteger(lastRefusal.attempt) && lastRefusal.attempt > 0 ? Math.min(lastRefusal.attempt, 10_000) : 0;
     try {
       const { body } = desiredBody(e, created, NO_UNKNOWN, ctx.env);
-      /** The entry's object as this run leaves it: recorded, saved, and its dependents let go. */
+      const kept = recordable(body, mine);
+      /** The entry's object as this run leaves it: recorded (values from the environment hashed), saved, and its dependents let go. */
       const done = (object: Record<string, unknown>, outcome: Outcome): void => {
         created.set(e.ref, object);
-        state.entries[e.ref] = { hash, body, object };
+        state.entries[e.ref] = { hash, body: kept, object: recordable(object, mine) };
+        delete refused[e.ref];
         saveState();
         finish(e, outcome);
       };
-      if (rec) change = diffEntry(e, rec, body, NO_PENDING, before.get(e.ref));
-      if (rec && change.action === 'skip') {
-        created.set(e.ref, rec.object);
-        if (!rec.body) {
-          rec.body = body; // a version 1 record: now with the body it was made from
-          dirty = true;
+      /** The object the state recorded for this entry, which the service no longer has. */
+      let gone = ctx.verified?.gone.get(e.ref);
+      if (rec) {
+        change = diffEntry(e, rec, kept, NO_PENDING, before.get(e.ref));
+        // What the state file says is done is read back first (verifyState did, before anything was sent).
+        const live = ctx.verified?.live.get(e.ref) ?? (await readRecorded(ctx, e.kind, rec));
+        if (!live) {
+          gone = String(rec.object.id);
+          if (ctx.mode === 'live' && MONEY.has(e.kind)) throw goneLive(e.ref, gone);
+          delete state.entries[e.ref];
+          rec = undefined;
+          change = { ref: e.ref, action: 'create' };
+        } else {
+          // The object must also carry the links of what it is to be now (skip, update) or was made from (replace).
+          checkRecorded(e, live, rec, change.action === 'replace' ? before.get(e.ref) : body);
+          if (change.action === 'skip') {
+            if (!rec.body) {
+              rec.body = kept; // a version 1 record: now with the body it was made from
+              dirty = true;
+            }
+            created.set(e.ref, live);
+            return finish(e, { ref: e.ref, action: 'skip', id: change.id, status: 'skipped' });
+          }
         }
-        return finish(e, { ref: e.ref, action: 'skip', id: change.id, status: 'skipped' });
       }
       if (rec && change.action === 'update') {
         const fields = change.fields!;
@@ -163,7 +291,7 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
           method: 'PATCH',
           path: UPDATES[e.kind]!.path(change.id!),
           body: Object.fromEntries(fields.map((f) => [f, body[f]])),
-          idempotencyKey: updateKey(ctx.tenant, ctx.mode, e.ref, body),
+          idempotencyKey: updateKey(state.tenant, ctx.mode, e.ref, kept),
         });
         return done(res.body, { ref: e.ref, action: 'update', id: String(res.body.id ?? change.id), status: 'updated' });
       }
@@ -172,21 +300,42 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
           hint: 'run again with --replace',
         });
       }
-      const { object, replayed } = await createWithKeys(ctx, e, body, `seed_${hash}`, (dependents.get(e.ref) ?? []).length > 0);
+      const base = attempt > 0 ? `seed_${hash}_a${attempt}` : `seed_${hash}`;
+      const { object, replayed } = await createWithKeys(ctx, e, body, base, (dependents.get(e.ref) ?? []).length > 0, gone);
       const id = String(object.id ?? '');
       if (rec) {
-        // The old object: retired once nothing in the file refers to it any more (after the run).
+        // The old object: retired (--replace) once nothing in the file refers to it any more (after the run).
         const oldId = String(rec.object.id ?? '');
         if (oldId && oldId !== id) {
-          if (RETIRES[e.kind]) retire.push({ ref: e.ref, id: oldId });
+          if (RETIRES[e.kind]) retire.push({ ref: e.ref, id: oldId, replaced_by: id });
           else retirements.push({ ref: e.ref, id: oldId, status: 'kept', note: whyKept(e.kind) });
         }
         return done(object, { ref: e.ref, action: 'replace', id, status: 'replaced', old_id: oldId });
       }
+      if (gone) return done(object, { ref: e.ref, action: 'create', id, status: 'recreated', old_id: gone });
       done(object, { ref: e.ref, action: 'create', id, status: replayed ? 'replayed' : 'created' });
     } catch (err) {
       const pe = err instanceof PayError ? err : undefined;
-      finish(e, { ref: e.ref, action: change.action, status: 'failed', error: (err as Error).message, exitCode: pe?.exitCode ?? 1 });
+      let error = (err as Error).message;
+      let isRefusal = false;
+      if (err instanceof ApiError && isRefusalOf(err) && (change.action === 'create' || change.action === 'replace')) {
+        // Refused, nothing created: the next run sends it with a new key (a replay of this key would only repeat the refusal).
+        isRefusal = true;
+        refused[e.ref] = { hash, attempt: attempt + 1, status: err.status, ...(err.apiCode ? { code: err.apiCode } : {}) };
+        if (err.details.replayed === true) error += ' (the service replayed an earlier refusal of this key)';
+        saveState();
+      }
+      const mismatch = pe?.code === 'seed_state_mismatch';
+      if (mismatch) stopped = `not started: ${e.ref} does not match the state file`;
+      finish(e, {
+        ref: e.ref,
+        action: change.action,
+        status: 'failed',
+        error,
+        exitCode: pe?.exitCode ?? 1,
+        ...(isRefusal ? { refused: true } : {}),
+        ...(mismatch ? { mismatch: true } : {}),
+      });
     }
   };
 
@@ -198,30 +347,136 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
     }
     if (running.size > 0) await Promise.race(running);
   }
-  const retiring = retire.length > 0;
-  if (retiring) retirements.push(...(await retireOld(ctx, entries, state)));
+  // Retirements only with --replace, and never after the state file proved not to match the service.
+  const retiring = ctx.replace === true && !stopped && retire.length > 0;
+  if (retiring) retirements.push(...(await retireOld(ctx, entries, state, created)));
   if (dirty || retiring) saveState();
   ctx.progress.done();
   return { outcomes: entries.map((e) => outcomes.get(e.ref)!), retirements };
 }
 
+/** A 4xx that created nothing: the request was refused as it stood (not a conflict of keys, not in progress). */
+function isRefusalOf(err: ApiError): boolean {
+  return err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403 && err.status !== 409 && err.status !== 429 && err.apiCode !== 'idempotency_key_reused';
+}
+
+/** What verifyState found: each recorded entry's object as the service has it, or the id it no longer has. */
+export interface Verified {
+  live: Map<string, Record<string, unknown>>;
+  gone: Map<string, string>;
+}
+
+const goneLive = (ref: string, id: string) =>
+  new PayError(`${ref}: the state file records ${id} as done, but the service does not have it; live money is not moved again unasked`, ExitCode.ERROR, 'seed_state_gone', {
+    hint: `remove ${ref} from the state file to make it anew`,
+  });
+
+/**
+ * Reads back every object the state file records for an entry of the file (GETs, at most
+ * `concurrency` at once), before anything is planned or sent. Each must be the id recorded, of the
+ * entry's kind, with the links (customer, account, ... and currency) of the recorded object and of
+ * the body it was made from: any that is not stops the run (exit 1, naming them), nothing sent.
+ * What the service no longer has (404: a reset emulator, another sandbox) is dropped from the
+ * state, to be created again; in live mode a money movement is not (exit 1).
+ */
+export async function verifyState(client: ApiClient, entries: readonly Entry[], state: StateFile, mode: string, concurrency: number): Promise<Verified> {
+  const out: Verified = { live: new Map(), gone: new Map() };
+  const todo = entries.filter((e) => state.entries[e.ref]);
+  const problems: PayError[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      const e = todo[next++]!;
+      const rec = state.entries[e.ref]!;
+      try {
+        const live = await readRecorded({ client }, e.kind, rec);
+        if (!live) {
+          const id = String(rec.object.id);
+          if (mode === 'live' && MONEY.has(e.kind)) throw goneLive(e.ref, id);
+          out.gone.set(e.ref, id);
+          continue;
+        }
+        checkRecorded(e, live, rec, rec.body);
+        out.live.set(e.ref, live);
+      } catch (err) {
+        if (err instanceof PayError && (err.code === 'seed_state_mismatch' || err.code === 'seed_state_gone')) problems.push(err);
+        else throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, todo.length)) }, worker));
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) {
+    throw new PayError(`${problems.length} entries of the state file do not match the service: ${problems.map((p) => p.message).join('; ')}`, ExitCode.ERROR, problems[0]!.code, { hint: problems[0]!.hint });
+  }
+  for (const ref of out.gone.keys()) delete state.entries[ref];
+  return out;
+}
+
+/** An object the state file records, read back: undefined when the service no longer has it (404). */
+async function readRecorded(ctx: Pick<SeedContext, 'client'>, kind: Kind, rec: Recorded): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await readObject(ctx, kind, idSegment(kind, rec.object.id));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The object read back must be the id recorded, with the links (customer, account, ... and
+ * currency) recorded and those of `body` (what it was, or is to be, made from); anything else
+ * stops the entry (exit 1) and what depends on it.
+ */
+function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, body: Record<string, unknown> | undefined): void {
+  const id = String(rec.object.id);
+  const problems: string[] = [];
+  if (!isObject(live) || live.id !== id) problems.push(`the service answered ${String(isObject(live) ? live.id : live)}`);
+  else {
+    const check = (from: Record<string, unknown> | undefined, what: string) => {
+      for (const [f, v] of Object.entries(from ?? {})) {
+        if (isLink(f) && f !== 'id' && isScalar(v) && f in live && live[f] !== v) problems.push(`${f} is ${String(live[f])}, ${what} ${String(v)}`);
+      }
+    };
+    check(rec.object, 'the state file records');
+    check(body, 'the entry has');
+  }
+  if (problems.length > 0) {
+    throw new PayError(`${e.ref}: ${id} is not the object the state file says (${[...new Set(problems)].join('; ')}); nothing that depends on it was sent`, ExitCode.ERROR, 'seed_state_mismatch', {
+      hint: 'the state file was edited or belongs to other data: remove the entry (or the file) and run again',
+    });
+  }
+}
+
 /**
  * Retires the objects replacements superseded, dependents first (cards before their account),
- * each once no entry of the file refers to it any more. The API may refuse (an account holding
- * money): that object is left behind, and said so. A transient failure leaves it for the next apply.
+ * each once no entry of the file refers to it any more. Only what this state recorded as replaced
+ * by this seed: the entry is in the file, the item names the entry's current object as what
+ * replaced it, and the object read back is of the kind and tied only to objects of this seed.
+ * The API may refuse (an account holding money): that object is left behind, and said so. A
+ * transient failure leaves it for the next apply.
  */
-async function retireOld(ctx: SeedContext, entries: Entry[], state: StateFile): Promise<Retirement[]> {
+async function retireOld(ctx: SeedContext, entries: Entry[], state: StateFile, created: ReadonlyMap<string, Record<string, unknown>>): Promise<Retirement[]> {
   const inFile = new Set(entries.map((e) => e.ref));
+  const recordedAsReplaced = (r: RetireItem) =>
+    inFile.has(r.ref) && created.has(r.ref) && !!r.replaced_by && r.replaced_by !== r.id && r.replaced_by === state.entries[r.ref]?.object.id;
+  // This seed's objects: those of this run, and the old ones recorded as replaced by them (an old card's old account).
+  const ours = new Set([...[...created.values()].map((o) => String(o.id)), ...(state.retire ?? []).filter(recordedAsReplaced).map((r) => r.id)]);
   const out: Retirement[] = [];
-  const left: Array<{ ref: string; id: string }> = [];
+  const left: RetireItem[] = [];
   const order = [...(state.retire ?? [])].sort((a, b) => KIND_ORDER.indexOf(kindOfRef(b.ref)) - KIND_ORDER.indexOf(kindOfRef(a.ref)));
   // What each entry of the file refers to, as text (an old id found in it is still in use).
   const texts = Object.entries(state.entries)
     .filter(([ref]) => inFile.has(ref))
     .map(([ref, rec]) => [ref, canonical(rec.body ?? rec.object)] as const);
   for (const r of order) {
-    const op = RETIRES[kindOfRef(r.ref)];
+    const kind = kindOfRef(r.ref);
+    const op = RETIRES[kind];
     if (!op) continue;
+    if (!recordedAsReplaced(r)) {
+      out.push({ ...r, status: 'kept', note: 'the state file does not record it as replaced by this seed: not retired' });
+      continue;
+    }
     const users = texts.filter(([, text]) => text.includes(r.id)).map(([ref]) => ref);
     if (users.length > 0) {
       out.push({ ...r, status: 'pending', note: `still referred to by ${users.join(', ')}` });
@@ -229,11 +484,22 @@ async function retireOld(ctx: SeedContext, entries: Entry[], state: StateFile): 
       continue;
     }
     try {
+      const old = await readObject(ctx, kind, r.id);
+      const foreign = Object.entries(old).find(([f, v]) => isLink(f) && f !== 'currency' && typeof v === 'string' && !ours.has(v));
+      if (old.id !== r.id || foreign) {
+        out.push({ ...r, status: 'kept', note: `not one of this seed's objects (${foreign ? `its ${foreign[0]} ${String(foreign[1])} is not` : 'another object answered'}): not retired` });
+        continue;
+      }
+      if (isRetired(kind, old)) {
+        out.push({ ...r, status: op.status });
+        continue;
+      }
       await ctx.client.request({ method: op.method, path: op.path(r.id), ...(op.method === 'POST' ? { idempotencyKey: `seed_retire_${r.id}` } : {}) });
       out.push({ ...r, status: op.status });
     } catch (err) {
       const api = err instanceof ApiError ? err : undefined;
-      if (api?.apiCode === 'invalid_state') out.push(await alreadyRetired(ctx, r, op.status, api));
+      if (api?.status === 404) out.push({ ...r, status: 'kept', note: 'the service no longer has it' });
+      else if (api?.apiCode === 'invalid_state') out.push(await alreadyRetired(ctx, r, op.status, api));
       else if (api && api.status >= 400 && api.status < 500) out.push({ ...r, status: 'kept', note: firstLine(api.message) });
       else {
         out.push({ ...r, status: 'pending', note: `${firstLine((err as Error).message)}; the next apply tries again` });
@@ -267,7 +533,7 @@ const MAX_GENERATIONS = 50;
  * always derived from the written entry. A key that made an earlier version of the entry (another
  * resolved body: 422 idempotency_key_reused) or an object a replacement has since retired (read back: a replay shows it as created) is
  * passed over for the next one, so a replacement gets a key of its own that a re-run finds again,
- * with or without the state file.
+ * with or without the state file. A replay of `gone` (an object the service no longer has) is passed over too.
  */
 async function createWithKeys(
   ctx: SeedContext,
@@ -275,10 +541,12 @@ async function createWithKeys(
   body: Record<string, unknown>,
   base: string,
   hasDependents: boolean,
+  gone?: string,
 ): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
   for (let gen = 1; gen <= MAX_GENERATIONS; gen++) {
     try {
       const r = await createEntry(ctx, e, body, gen === 1 ? base : `${base}_${gen}`, hasDependents);
+      if (r.replayed && gone !== undefined && r.object.id === gone) continue;
       if (!r.replayed || !RETIRES[e.kind]) return r;
       // A replay answers the object as it was created: whether it has been retired since, only a read tells.
       const now = await readObject(ctx, e.kind, String(r.object.id));
@@ -295,8 +563,8 @@ async function createWithKeys(
 /** Money movements: others build on them once settled. */
 const SETTLING: ReadonlySet<Kind> = new Set(['collections', 'transfers']);
 
-async function readObject(ctx: SeedContext, kind: Kind, id: string): Promise<Record<string, unknown>> {
-  return (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `${KINDS[kind].path}/${id}` })).body;
+async function readObject(ctx: Pick<SeedContext, 'client'>, kind: Kind, id: string): Promise<Record<string, unknown>> {
+  return (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `${KINDS[kind].path}/${idSegment(kind, id)}` })).body;
 }
 
 async function createEntry(

@@ -2,8 +2,11 @@
 // create (not in the state), skip (the body it would send equals the one recorded), update (it
 // differs only in fields the kind's update operation accepts), replace (anything else). The body
 // compared is the resolved one, so an entry that refers to a replaced entry changes with it.
+// The state file never holds a value read from the environment: fields made from one (directly or
+// through another entry's field) are recorded as a sha256 of their value (recordable()).
 import { createHash } from 'node:crypto';
-import { canonical, REF, resolve, type Entry, type Kind } from './file.js';
+import { UsageError } from '../lib/errors.js';
+import { canonical, isObject, REF, resolve, type Entry, type Kind } from './file.js';
 import { fateOfOld, noun, UPDATES } from './lifecycle.js';
 
 export type Action = 'create' | 'skip' | 'update' | 'replace';
@@ -117,7 +120,7 @@ export function diffEntry(
   const id = String(rec.object.id ?? '');
   const base = old ?? rec.object;
   const changed = [
-    ...Object.keys(body).filter((f) => !(f in base) || canonical(body[f]) !== canonical(base[f])),
+    ...Object.keys(body).filter((f) => !(f in base) || !sameValue(body[f], base[f])),
     ...pending.keys(),
   ].sort();
   const removed = old ? Object.keys(old).filter((f) => !(f in body) && !pending.has(f)) : [];
@@ -132,6 +135,67 @@ export function diffEntry(
   return change;
 }
 
+/** Names `${env.NAME}` may read only when given with --allow-env: the API key and anything named like a secret. */
+const SECRET_ENV = /^PAY_API_KEY$|(KEY|SECRET|TOKEN|PASSWORD)$/i;
+
+/** Refuses (exit 2, before anything is sent) an entry that reads a secret from the environment without --allow-env NAME. */
+export function checkEnvNames(entries: readonly Entry[], allowed: readonly string[]): void {
+  for (const e of entries) {
+    for (const m of JSON.stringify(e.body).matchAll(REF)) {
+      if (m[1] === 'env' && SECRET_ENV.test(m[2]!) && !allowed.includes(m[2]!)) {
+        throw new UsageError(`${e.ref}: \${env.${m[2]}} reads a secret from the environment; refused`, { hint: `pass --allow-env ${m[2]} if the seed really needs it` });
+      }
+    }
+  }
+}
+
+/**
+ * Per entry, the top-level fields whose value comes from the environment: written with `${env.…}`,
+ * or with a reference to such a field of another entry.
+ */
+export function envFields(entries: readonly Entry[]): Map<string, Set<string>> {
+  const out = new Map(entries.map((e) => [e.ref, new Set<string>()]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const e of entries) {
+      const mine = out.get(e.ref)!;
+      for (const [field, value] of Object.entries(e.body)) {
+        if (mine.has(field)) continue;
+        for (const m of JSON.stringify(value).matchAll(REF)) {
+          const from = m[1] === 'env' || out.get(`${m[1]}.${m[2]}`)?.has((m[3] ?? 'id').split('.')[0]!);
+          if (from) {
+            mine.add(field);
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A recorded stand-in for a value from the environment. */
+const isHashed = (v: unknown): boolean => isObject(v) && Object.keys(v).length === 1 && typeof v.sha256 === 'string';
+const sha256Of = (v: unknown): { sha256: string } => ({ sha256: createHash('sha256').update(canonical(v)).digest('hex') });
+
+/** Equal values, where a hashed one equals the value it is the hash of (an older record holds the value itself). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (isHashed(a) && !isHashed(b)) b = sha256Of(b);
+  else if (isHashed(b) && !isHashed(a)) a = sha256Of(a);
+  return canonical(a) === canonical(b);
+}
+
+/** The body or object as the state file records it: the given fields replaced by a sha256 of their value. */
+export function recordable<T extends Record<string, unknown> | undefined>(value: T, fields: ReadonlySet<string> | undefined): T {
+  if (!value || !fields || fields.size === 0) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const f of fields) {
+    if (f in out && !isHashed(out[f])) out[f] = sha256Of(out[f]);
+  }
+  return out as T;
+}
+
 export interface StateView {
   tenant: string;
   mode: string;
@@ -140,6 +204,7 @@ export interface StateView {
 
 /** What apply would do to each entry (in the file's order), from the state file alone. */
 export function planChanges(entries: readonly Entry[], state: StateView, env: NodeJS.ProcessEnv): Change[] {
+  const fromEnv = envFields(entries);
   const recorded = new Map(Object.entries(state.entries).map(([ref, r]) => [ref, r.object]));
   const after = new Map<string, Record<string, unknown>>();
   const unknown = new Set<string>();
@@ -152,10 +217,12 @@ export function planChanges(entries: readonly Entry[], state: StateView, env: No
       continue;
     }
     const { body, pending } = desiredBody(e, after, unknown, env);
-    const c = diffEntry(e, rec, body, pending, recordedBody(e, rec, state.tenant, state.mode, recorded, env));
+    const mine = fromEnv.get(e.ref);
+    const c = diffEntry(e, rec, recordable(body, mine), pending, recordable(recordedBody(e, rec, state.tenant, state.mode, recorded, env), mine));
     out.set(e.ref, c);
     if (c.action === 'replace') unknown.add(e.ref);
-    else if (c.action === 'skip') after.set(e.ref, rec.object);
+    // The recorded object holds hashes for values from the environment: the body's are the same values.
+    else if (c.action === 'skip') after.set(e.ref, { ...rec.object, ...Object.fromEntries([...(mine ?? [])].filter((f) => f in body).map((f) => [f, body[f]])) });
     else {
       // An update keeps the id; the fields it changes take the new values (or become unknown).
       const object = { ...rec.object };

@@ -2,7 +2,9 @@
 // place (only customers have an update operation), or retire the old one after a replacement
 // (close, terminate, disable, remove). Transfers, collections and FX trades are history: nothing
 // undoes them. test/unit/seed/lifecycle.test.ts checks this table against the contract (the update's
-// fields are written out here so that `pay seed` does not load the contract to list them).
+// fields are written out here so that `pay seed` does not load the contract to list them). Ids read
+// from a state file become path segments only through idSegment(): a plain id of the kind.
+import { ExitCode, PayError } from '../lib/errors.js';
 import type { Kind } from './file.js';
 
 export interface UpdateOp {
@@ -23,14 +25,14 @@ export interface RetireOp {
 }
 
 export const UPDATES: Partial<Record<Kind, UpdateOp>> = {
-  customers: { operationId: 'updateCustomer', path: (id) => `customers/${id}`, fields: ['first_name', 'last_name', 'middle_name', 'email', 'phone', 'type', 'gender', 'date_of_birth', 'address'] },
+  customers: { operationId: 'updateCustomer', path: (id) => `customers/${idSegment('customers', id)}`, fields: ['first_name', 'last_name', 'middle_name', 'email', 'phone', 'type', 'gender', 'date_of_birth', 'address'] },
 };
 
 export const RETIRES: Partial<Record<Kind, RetireOp>> = {
-  accounts: { operationId: 'closeAccount', method: 'POST', path: (id) => `accounts/${id}/close`, status: 'closed', condition: 'if its balance is zero' },
-  external_accounts: { operationId: 'removeExternalAccount', method: 'DELETE', path: (id) => `external-accounts/${id}`, status: 'removed' },
-  cards: { operationId: 'terminateCard', method: 'POST', path: (id) => `cards/${id}/terminate`, status: 'terminated' },
-  payment_links: { operationId: 'disablePaymentLink', method: 'POST', path: (id) => `payment-links/${id}/disable`, status: 'disabled', condition: 'if still active' },
+  accounts: { operationId: 'closeAccount', method: 'POST', path: (id) => `accounts/${idSegment('accounts', id)}/close`, status: 'closed', condition: 'if its balance is zero' },
+  external_accounts: { operationId: 'removeExternalAccount', method: 'DELETE', path: (id) => `external-accounts/${idSegment('external_accounts', id)}`, status: 'removed' },
+  cards: { operationId: 'terminateCard', method: 'POST', path: (id) => `cards/${idSegment('cards', id)}/terminate`, status: 'terminated' },
+  payment_links: { operationId: 'disablePaymentLink', method: 'POST', path: (id) => `payment-links/${idSegment('payment_links', id)}/disable`, status: 'disabled', condition: 'if still active' },
 };
 
 /** Money movements: nothing undoes them. */
@@ -66,4 +68,31 @@ export function fateOfOld(kind: Kind): string {
 export function isRetired(kind: Kind, object: Record<string, unknown>): boolean {
   const r = RETIRES[kind];
   return r !== undefined && object.status === r.status;
+}
+
+/** Each kind's id prefix (the contract's pattern: the prefix and 24 characters of [0-9a-z]). */
+const ID_PREFIX: Record<Kind, string> = {
+  customers: 'cus_',
+  accounts: 'acc_',
+  external_accounts: 'ea_',
+  collections: 'col_',
+  cards: 'card_',
+  wallets: 'wal_',
+  payment_links: 'plink_',
+  transfers: 'tr_',
+  fx_trades: 'fxt_',
+};
+
+/** True for a plain id of this kind (nothing to decode, no separator, no dot segment). */
+export function isIdOf(kind: Kind, id: unknown): id is string {
+  return typeof id === 'string' && id.startsWith(ID_PREFIX[kind]) && /^[0-9a-z]{24}$/.test(id.slice(ID_PREFIX[kind].length));
+}
+
+/**
+ * An id that goes into a path. The ids come from the state file, which is untrusted input: only a
+ * plain id of the kind may become a path segment (never `..`, `%2e%2e`, `%2f` or another kind's id).
+ */
+export function idSegment(kind: Kind, id: unknown): string {
+  if (!isIdOf(kind, id)) throw new PayError(`refusing to use ${JSON.stringify(String(id)).slice(0, 80)} as ${NOUN[kind]} id (not ${ID_PREFIX[kind]} and 24 letters or digits)`, ExitCode.ERROR, 'seed_state_invalid_id');
+  return id;
 }

@@ -1,5 +1,7 @@
 // pay seed apply|plan <file>: declarative test data that a re-run, a retry or a kill never duplicates,
 // and that an edited file changes (update in place, or with --replace a new object for the old).
+// Also what users must hear before anything is sent: a state file set aside (and why), what a
+// live apply would move or retire (asked on a terminal, --yes elsewhere), secrets from the environment.
 import type { Command } from 'commander';
 import { escapeText } from '../../io/escape.js';
 import { Printer, resolveOutput, type Column, type OutputSettings } from '../../io/output.js';
@@ -7,11 +9,10 @@ import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import { createFactory, type Factory } from '../../lib/factory.js';
 import { checkInt } from '../../lib/validate.js';
-import { apply as applySeed, readState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
-import { planChanges as planSeed } from '../../seed/diff.js';
-import { describe, type Change } from '../../seed/diff.js';
+import { apply as applySeed, IMPLIED_TENANT, readState, verifyState, type LoadedState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
+import { checkEnvNames, describe, planChanges as planSeed, type Change } from '../../seed/diff.js';
 import { kindOfRef, loadSeedFile, type Entry } from '../../seed/file.js';
-import { fateOfOld } from '../../seed/lifecycle.js';
+import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';
 
 const APPLY_COLUMNS: Column[] = [
   { header: 'ENTRY', path: 'ref' },
@@ -34,23 +35,74 @@ function setup(command: Command, file: string) {
   const f = createFactory({ flags: command.optsWithGlobals() });
   const s = f.settings();
   const statePath = typeof opts.state === 'string' ? opts.state : `${file}.state.json`;
-  const tenant = s.tenant.value ?? 'default';
-  const readSeedState = () => readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value });
-  return { f, opts, s, statePath, tenant, readSeedState };
+  const tenant = s.tenant.value ?? IMPLIED_TENANT;
+  const allowEnv: string[] = Array.isArray(opts.allowEnv) ? (opts.allowEnv as string[]) : [];
+  const load = async () => {
+    const entries = await loadSeedFile(file);
+    checkEnvNames(entries, allowEnv);
+    return { entries, loaded: await readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value }) };
+  };
+  return { f, opts, s, statePath, tenant, load };
+}
+
+/** A state file set aside is never silent: a warning on stderr, and `state_set_aside` in the JSON map. */
+function setAsideNote(f: Factory, loaded: LoadedState, sending: boolean): Record<string, unknown> {
+  const a = loaded.setAside;
+  if (!a) return {};
+  f.io.err(`warning: ${escapeText(`the state file ${a.path} is set aside: ${a.reason}; ${sending ? 'it is moved' : 'apply would move it'} to ${a.movedTo} and every entry is looked at anew`)}\n`);
+  return { state_set_aside: { path: a.path, reason: a.reason, moved_to: a.movedTo } };
+}
+
+/** Money movements: what a live apply asks about before sending. */
+const MONEY = new Set(['collections', 'transfers', 'fx_trades']);
+
+/** Live mode: entries that move money, and objects apply would retire, need a yes on a terminal or --yes (exit 2, nothing sent). */
+async function confirmLive(f: Factory, opts: Record<string, unknown>, entries: Entry[], changes: Change[], state: StateFile): Promise<void> {
+  const s = f.settings();
+  if (s.mode.value !== 'live' || opts.yes === true) return;
+  const byRef = new Map(entries.map((e) => [e.ref, e]));
+  const lines: string[] = [];
+  for (const c of changes) {
+    const kind = kindOfRef(c.ref);
+    if ((c.action === 'create' || c.action === 'replace') && MONEY.has(kind)) {
+      const b = byRef.get(c.ref)!.body;
+      const amount = [b.amount ?? b.source_amount ?? b.target_amount, b.currency ?? b.source_currency].filter((v) => v !== undefined).join(' ');
+      lines.push(`${c.ref}: moves ${amount || 'money'}${c.action === 'replace' ? ` (replaces ${c.id})` : ''}`);
+    }
+    if (opts.replace === true && c.action === 'replace' && RETIRES[kind]) lines.push(`${c.ref}: retires ${c.id} (${fateOfOld(kind)})`);
+  }
+  if (opts.replace === true) for (const r of state.retire ?? []) lines.push(`${r.ref}: retires ${r.id} (replaced earlier)`);
+  if (lines.length === 0) return;
+  const what = `${lines.length} live ${lines.length === 1 ? 'change' : 'changes'} that move money or retire objects`;
+  if (!f.canPrompt) {
+    throw new UsageError(`refusing to apply ${what} without confirmation: pass --yes`, { hint: `nothing was sent: ${lines.join('; ')}` });
+  }
+  f.io.err(`LIVE mode, profile "${s.profileName.value}": seed apply would send\n${lines.map((l) => `  ${escapeText(l)}\n`).join('')}`);
+  const { createPrompter } = await import('../../io/prompt.js');
+  if (!(await createPrompter(f.io).confirm(`Apply ${what}?`, false))) throw new UsageError('not confirmed; nothing was sent');
 }
 
 export async function apply(command: Command, file: string): Promise<void> {
-  const { f, opts, s, statePath, tenant, readSeedState } = setup(command, file);
+  const { f, opts, s, statePath, tenant, load } = setup(command, file);
   const concurrency = Number(opts.concurrency ?? 8);
   const problem = checkInt(1, 64)(String(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
   const out = resolveOutput(command.opts(), f.io);
-  const entries = await loadSeedFile(file);
-  const state = await readSeedState();
-  const changes = planSeed(entries, state, f.env);
-  if (opts.dryRun) return printPlan(f, out, entries, changes, state, opts.replace === true);
-  if (!opts.replace) refuseReplacements(f, out, changes);
+  const { entries, loaded } = await load();
+  const state = loaded.state;
+  if (opts.dryRun) return printPlan(f, out, entries, planSeed(entries, state, f.env), loaded, opts.replace === true);
+  const note = setAsideNote(f, loaded, true);
+  // What the state file alone already shows is refused before any request, even a read: a replace
+  // without --replace, and off a terminal a live apply that moves money without --yes.
+  const unverified = planSeed(entries, state, f.env);
+  if (!opts.replace) refuseReplacements(f, out, unverified);
+  if (!f.canPrompt) await confirmLive(f, opts, entries, unverified, state);
   const client = await f.client();
+  // The state file is not trusted: what it records is read back (GETs only) before the plan is made.
+  const verified = await verifyState(client, entries, state, s.mode.value, concurrency);
+  const changes = planSeed(entries, state, f.env);
+  if (!opts.replace) refuseReplacements(f, out, changes);
+  await confirmLive(f, opts, entries, changes, state);
   const { outcomes, retirements } = await applySeed(entries, state, {
     client,
     tenant,
@@ -60,16 +112,17 @@ export async function apply(command: Command, file: string): Promise<void> {
     concurrency,
     statePath,
     replace: opts.replace === true,
+    setAside: loaded.setAside,
+    verified,
     progress: progressBar(f.io, 'seed'),
   });
-  await printApply(f, out, outcomes, retirements);
+  await printApply(f, out, outcomes, retirements, note);
 }
 
 export async function plan(command: Command, file: string): Promise<void> {
-  const { f, readSeedState } = setup(command, file);
-  const entries = await loadSeedFile(file);
-  const state = await readSeedState();
-  await printPlan(f, resolveOutput(command.opts(), f.io), entries, planSeed(entries, state, f.env), state);
+  const { f, load } = setup(command, file);
+  const { entries, loaded } = await load();
+  await printPlan(f, resolveOutput(command.opts(), f.io), entries, planSeed(entries, loaded.state, f.env), loaded);
 }
 
 /** Without --replace, an entry that cannot be updated in place stops the run before anything is sent. */
@@ -103,15 +156,33 @@ async function printRows(f: Factory, out: OutputSettings, columns: Column[], row
   );
 }
 
-/** JSON maps names to ids (what a CI job wants to read back); the rows (-o ndjson, --fields) carry the action. */
-function printIdMap(f: Factory, rows: Array<{ ref: string; id?: string | undefined }>): void {
-  f.io.out(`${JSON.stringify(Object.fromEntries(rows.map((o) => [o.ref, o.id ?? null])), null, 2)}\n`);
+/**
+ * JSON maps names to ids (what a CI job wants to read back); the rows (-o ndjson, --fields) carry the
+ * action. Keys without a dot are not entries: `retire` (plan: what apply --replace would retire),
+ * `state_set_aside`.
+ */
+function printIdMap(f: Factory, rows: Array<{ ref: string; id?: string | undefined }>, extra: Record<string, unknown> = {}): void {
+  f.io.out(`${JSON.stringify({ ...Object.fromEntries(rows.map((o) => [o.ref, o.id ?? null])), ...extra }, null, 2)}\n`);
 }
 
-async function printPlan(f: Factory, out: OutputSettings, entries: Entry[], changes: Change[], state: StateFile, replace = false): Promise<void> {
-  const rows = changes.map((c) => ({ ref: c.ref, action: c.action, status: c.action, ...(c.id ? { id: c.id } : {}), detail: describe(c, kindOfRef(c.ref)) }));
-  if (out.format === 'json' && !out.fields) printIdMap(f, rows);
-  else await printRows(f, out, PLAN_COLUMNS, rows);
+async function printPlan(f: Factory, out: OutputSettings, entries: Entry[], changes: Change[], loaded: LoadedState, replace = false): Promise<void> {
+  const state = loaded.state;
+  const note = setAsideNote(f, loaded, false);
+  const rows: Array<{ ref: string; action: string; status: string; id?: string; detail: string }> = changes.map((c) => ({
+    ref: c.ref,
+    action: c.action,
+    status: c.action,
+    ...(c.id ? { id: c.id } : {}),
+    detail: describe(c, kindOfRef(c.ref)),
+  }));
+  // What apply --replace would retire, before it does: objects replaced earlier, and those this plan replaces.
+  const retire = [
+    ...(state.retire ?? []).map((r) => ({ ref: r.ref, id: r.id, detail: `replaced earlier${r.replaced_by ? ` by ${r.replaced_by}` : ''}; apply --replace: ${fateOfOld(kindOfRef(r.ref))}` })),
+    ...changes.filter((c) => c.action === 'replace' && c.id && RETIRES[kindOfRef(c.ref)]).map((c) => ({ ref: c.ref, id: c.id!, detail: `replaced by this apply; apply --replace: ${fateOfOld(kindOfRef(c.ref))}` })),
+  ];
+  const retireRows = retire.map((r) => ({ ref: r.ref, action: 'retire', status: 'retire', id: r.id, detail: r.detail }));
+  if (out.format === 'json' && !out.fields) printIdMap(f, rows, { ...(retire.length ? { retire: retire.map(({ ref, id }) => ({ ref, id })) } : {}), ...note });
+  else await printRows(f, out, PLAN_COLUMNS, [...rows, ...retireRows]);
   const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
   f.io.err(`plan: ${count('create')} to create, ${count('update')} to update, ${count('replace')} to replace, ${count('skip')} already done\n`);
   if (count('replace') > 0) {
@@ -125,18 +196,18 @@ async function printPlan(f: Factory, out: OutputSettings, entries: Entry[], chan
   if (gone.length > 0) f.io.err(`plan: ${gone.length} ${gone.length === 1 ? 'entry' : 'entries'} of the state file no longer in the file, left as they are: ${escapeText(gone.join(', '))}\n`);
 }
 
-async function printApply(f: Factory, out: OutputSettings, outcomes: Outcome[], retirements: Retirement[]): Promise<void> {
+async function printApply(f: Factory, out: OutputSettings, outcomes: Outcome[], retirements: Retirement[], note: Record<string, unknown>): Promise<void> {
   const rows: Array<Outcome & { old_status?: string }> = outcomes.map((o) => ({ ...o }));
   for (const r of retirements) {
     const row = rows.find((o) => o.ref === r.ref);
     if (row && (row.old_id === undefined || row.old_id === r.id)) Object.assign(row, { old_id: r.id, old_status: r.status });
   }
-  if (out.format === 'json' && !out.fields) printIdMap(f, rows);
+  if (out.format === 'json' && !out.fields) printIdMap(f, rows, note);
   else await printRows(f, out, APPLY_COLUMNS, rows);
   const count = (s: Outcome['status']) => outcomes.filter((o) => o.status === s).length;
   f.io.err(
     `seed: ${count('created')} created, ${count('replayed')} replayed, ${count('updated')} updated, ${count('replaced')} replaced, ` +
-      `${count('skipped')} skipped, ${count('failed')} failed, ${count('blocked')} blocked\n`,
+      `${count('skipped')} skipped, ${count('failed')} failed, ${count('blocked')} blocked${count('recreated') ? `, ${count('recreated')} recreated (the service no longer had them)` : ''}\n`,
   );
   for (const r of retirements) {
     const what = r.status === 'kept' ? 'left behind' : r.status === 'pending' ? 'not retired yet' : r.status;
@@ -145,6 +216,21 @@ async function printApply(f: Factory, out: OutputSettings, outcomes: Outcome[], 
   const failures = outcomes.filter((o) => o.status === 'failed');
   if (failures.length > 0) {
     for (const o of failures.slice(0, 10)) f.io.err(`  ${escapeText(`${o.ref}: ${o.error}`)}\n`);
-    throw new PayError(`${failures.length} seed ${failures.length === 1 ? 'entry' : 'entries'} failed; run the same command again to finish (nothing is duplicated)`, (failures[0]!.exitCode ?? 1) as 1, 'seed_failed');
+    const n = `${failures.length} seed ${failures.length === 1 ? 'entry' : 'entries'} failed`;
+    const mismatched = failures.filter((o) => o.mismatch);
+    if (mismatched.length > 0) {
+      throw new PayError(`${n}: the state file does not match the service for ${mismatched.map((o) => o.ref).join(', ')}; nothing that depends on ${mismatched.length === 1 ? 'it' : 'them'} was sent`, 1, 'seed_state_mismatch', {
+        hint: 'the state file was edited or belongs to other data: remove those entries (or the file) and run again',
+      });
+    }
+    // The action that finishes the job: a refusal needs its cause fixed first (its retry gets a new key); anything else, the same command.
+    const refused = failures.filter((o) => o.refused);
+    const hint =
+      refused.length === failures.length
+        ? `the service refused ${refused.map((o) => o.ref).join(', ')}: fix the cause (e.g. fund the account), then run the same command again; a refused entry is sent with a new idempotency key`
+        : refused.length > 0
+          ? `fix what the service refused (${refused.map((o) => o.ref).join(', ')}), then run the same command again to finish (nothing is duplicated; a refused entry is sent with a new idempotency key)`
+          : 'run the same command again to finish (nothing is duplicated)';
+    throw new PayError(n, (failures[0]!.exitCode ?? 1) as 1, 'seed_failed', { hint });
   }
 }

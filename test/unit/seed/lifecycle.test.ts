@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../../src/api/openapi.js';
 import { KINDS, type Kind } from '../../../src/seed/file.js';
-import { fateOfOld, RETIRES, UPDATES } from '../../../src/seed/lifecycle.js';
+import { fateOfOld, idSegment, RETIRES, UPDATES } from '../../../src/seed/lifecycle.js';
 
 type Op = { operationId: string; requestBody?: { content: Record<string, { schema: { $ref?: string } }> } };
 const ops = new Map<string, { method: string; path: string; op: Op }>();
 for (const [path, item] of Object.entries(openapi.paths)) {
   for (const [method, op] of Object.entries(item as Record<string, Op>)) ops.set(op.operationId, { method: method.toUpperCase(), path, op });
 }
-const templated = (path: string) => `/${path.replace(/(cus|acc|ea|card|plink)_x/, '{id}')}`;
+const templated = (path: string) => `/${path.replace(/(cus|acc|ea|card|plink)_0123456789abcdefghijklmn/, '{id}')}`;
 const normal = (path: string) => path.replace(/\{[a-z_]+\}/g, '{id}');
 
 describe('seed lifecycle table', () => {
@@ -19,7 +19,7 @@ describe('seed lifecycle table', () => {
       const found = ops.get(u.operationId)!;
       expect(found, u.operationId).toBeDefined();
       expect(found.method).toBe('PATCH');
-      expect(normal(found.path)).toBe(templated(u.path('cus_x')));
+      expect(normal(found.path)).toBe(templated(u.path('cus_0123456789abcdefghijklmn')));
       const ref = found.op.requestBody!.content['application/json']!.schema.$ref!.split('/').pop()!;
       const schema = openapi.components.schemas[ref] as { properties: object };
       expect(u.fields, kind).toEqual(Object.keys(schema.properties));
@@ -34,7 +34,7 @@ describe('seed lifecycle table', () => {
   });
 
   it('retire operations exist as the contract has them', () => {
-    const ids: Partial<Record<Kind, string>> = { accounts: 'acc_x', external_accounts: 'ea_x', cards: 'card_x', payment_links: 'plink_x' };
+    const ids: Partial<Record<Kind, string>> = { accounts: 'acc_0123456789abcdefghijklmn', external_accounts: 'ea_0123456789abcdefghijklmn', cards: 'card_0123456789abcdefghijklmn', payment_links: 'plink_0123456789abcdefghijklmn' };
     for (const [kind, r] of Object.entries(RETIRES) as Array<[Kind, (typeof RETIRES)[Kind] & object]>) {
       const found = ops.get(r.operationId)!;
       expect(found, r.operationId).toBeDefined();
@@ -55,5 +55,28 @@ describe('seed lifecycle table', () => {
       transfers: 'left behind (a transfer is history: nothing undoes it)',
       fx_trades: 'left behind (an FX trade is history: nothing undoes it)',
     });
+  });
+});
+
+describe('idSegment: only a plain id of the kind becomes a path segment', () => {
+  it('takes the id as it is', () => {
+    expect(idSegment('accounts', 'acc_0123456789abcdefghijklmn')).toBe('acc_0123456789abcdefghijklmn');
+  });
+  it.each([
+    'acc_x',
+    '..',
+    '%2e%2e',
+    'acc_0123456789abcdefghijklmn/../../customers',
+    'acc_%2e%2e%2fcustomers%2fcus_0123456789',
+    'acc_0123456789abcdefghijklm%2f',
+    'cus_0123456789abcdefghijklmn',
+    'acc_0123456789ABCDEFGHIJKLMN',
+    'acc_0123456789abcdefghijklmn\n',
+    '',
+  ])('refuses %j (exit 1)', (id) => {
+    expect(() => idSegment('accounts', id)).toThrow(expect.objectContaining({ exitCode: 1, code: 'seed_state_invalid_id' }));
+  });
+  it('refuses what is not a string', () => {
+    for (const v of [undefined, null, 42, { id: 'acc_0123456789abcdefghijklmn' }]) expect(() => idSegment('accounts', v)).toThrow(/not acc_/);
   });
 });
