@@ -484,18 +484,18 @@ class TooLarge extends Error {}
  * dropped) instead of buffered.
  */
 async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, max: number): Promise<string> {
-  if (contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) > max) {
+  // Destroying the body makes undici emit a RequestAbortedError on it: expected, so swallowed.
+  const stop = (): never => {
+    body.on('error', () => {});
     body.destroy();
     throw new TooLarge();
-  }
+  };
+  if (contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) > max) stop();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      throw new TooLarge();
-    }
+    if (size > max) stop();
     chunks.push(chunk);
   }
   return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
