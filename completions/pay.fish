@@ -294,7 +294,7 @@ function __pay_takes_value
             return 0
         case 'seed plan|--output' 'seed plan|--fields' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout
             return 0
-        case '*|'--max-retries
+        case '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -636,6 +636,7 @@ complete -c pay -n __pay_at_any -l base-url -x -d 'service address ending in /v1
 complete -c pay -n __pay_at_any -l no-input -d 'never prompt (env PAY_NO_INPUT=1, or CI set)'
 complete -c pay -n __pay_at_any -l timeout -x -d 'per-attempt timeout, default 30 (env PAY_TIMEOUT)'
 complete -c pay -n __pay_at_any -l max-retries -x -d 'retries on network errors, 429 and 5xx, default 3 (env PAY_MAX_RETRIES)'
+complete -c pay -n __pay_at_any -l max-response-bytes -x -d 'refuse an answer larger than this (e.g. 64MiB), default 32MiB (env PAY_MAX_RESPONSE_BYTES)'
 complete -c pay -n __pay_at_any -l debug -d 'log requests and responses to stderr, keys redacted (env PAY_DEBUG=1)'
 complete -c pay -n __pay_at_any -l no-color -d 'no colours (env NO_COLOR)'
 

@@ -27,6 +27,7 @@ export function createProgram(groups: readonly GroupSpec[]): Command {
     .option('--no-input', 'never prompt (env PAY_NO_INPUT=1, or CI set)')
     .option('--timeout <seconds>', 'per-attempt timeout, default 30 (env PAY_TIMEOUT)')
     .option('--max-retries <n>', 'retries on network errors, 429 and 5xx, default 3 (env PAY_MAX_RETRIES)')
+    .option('--max-response-bytes <n>', 'refuse an answer larger than this (e.g. 64MiB), default 32MiB (env PAY_MAX_RESPONSE_BYTES)')
     .option('--debug', 'log requests and responses to stderr, keys redacted (env PAY_DEBUG=1)')
     .addOption(new Option('--no-color', 'no colours (env NO_COLOR)'));
 

@@ -1,12 +1,17 @@
 // The HTTP client (contract section 4): one keep-alive pool, an injectable dispatcher, the
 // headers every request carries, one Idempotency-Key per command reused across retries,
-// exponential backoff with full jitter that honours Retry-After, a per-attempt timeout,
-// typed errors, --debug logging with secrets redacted, and a page iterator.
+// exponential backoff with full jitter that honours Retry-After (also on a 409
+// idempotency_request_in_progress: the first request with the key is waited out), a per-attempt
+// timeout, typed errors, --debug logging with secrets redacted, and a page iterator that refuses a
+// cursor that repeats. Every URL is built by resolveUnder(): it stays under the base URL or the
+// request is a usage error before anything is sent. An answer counts only as a 2xx with the JSON
+// the caller expects (no redirect is followed), read with a byte cap (--max-response-bytes).
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { maskKey, redact } from '../config/keys.js';
-import { ApiError, AuthError, NetworkError, type FieldError } from '../lib/errors.js';
+import { MAX_RESPONSE_BYTES_DEFAULT } from '../config/settings.js';
+import { ApiError, AuthError, ExitCode, NetworkError, PayError, UsageError, type FieldError } from '../lib/errors.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -27,7 +32,21 @@ export interface ClientOptions {
   /** Backoff base and cap in ms (tests shorten them). */
   backoffBaseMs?: number;
   backoffCapMs?: number;
+  /** The most bytes of one answer's body pay reads (error answers too); default DEFAULT_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
 }
+
+/** 32 MiB: a page of 100 objects is a few hundred KiB; --max-response-bytes / PAY_MAX_RESPONSE_BYTES change it. */
+export const DEFAULT_MAX_RESPONSE_BYTES = MAX_RESPONSE_BYTES_DEFAULT;
+
+/**
+ * What a 2xx answer must carry for the request to count as a success:
+ * - `any`: JSON, or nothing (pay api);
+ * - `object`: a JSON object (not an array, not null; `id` and `object`, when present, strings);
+ * - `resource`: an object with a string `id` (what a create makes);
+ * - `{ id }`: the object with this id (a get, update, delete or action on `<things>/{thing_id}`).
+ */
+export type Expect = 'any' | 'object' | 'resource' | { id: string };
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -37,6 +56,8 @@ export interface RequestInit {
   query?: Query;
   body?: unknown;
   idempotencyKey?: string;
+  /** What the 2xx answer must be; default `object`. */
+  expect?: Expect;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -119,17 +140,9 @@ export class ApiClient {
     this.secrets = [opts.apiKey, ...(opts.secrets ?? [])];
   }
 
-  /** Resolves a path relative to the base URL (`customers/cus_1` or `/customers/cus_1`). */
+  /** The URL of a path under the base URL (`customers/cus_1` or `/customers/cus_1`); UsageError when it would leave it. */
   url(path: string, query?: Query): URL {
-    const rel = path.replace(/^\/+/, '');
-    if (/^[a-z][a-z0-9+.-]*:/i.test(rel) || rel.split('/').some((s) => s === '..' || s === '.')) {
-      throw new ApiError(`invalid API path "${path}"`, { status: 0 });
-    }
-    const url = new URL(rel, this.base);
-    for (const [k, v] of Object.entries(query ?? {})) {
-      if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
-    }
-    return url;
+    return resolveUnder(this.base, path, query);
   }
 
   /** The URL of a request, and its origin and path as undici's request(url) would split it. */
@@ -162,6 +175,8 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
     }
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const what = `${init.method} ${url.pathname}`;
+    const maxBytes = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
     const maxAttempts = 1 + this.opts.maxRetries;
     for (let attempt = 1; ; attempt++) {
@@ -173,6 +188,7 @@ export class ApiClient {
       const deadline = new AttemptTimeout(this.opts.timeoutMs);
       try {
         // dispatcher.request is what request(url, {dispatcher}) calls once it has split the URL.
+        // It follows no redirect (undici follows one only through its redirect interceptor).
         const res = await this.dispatcher.request({
           origin: target.origin,
           path: target.path,
@@ -185,17 +201,18 @@ export class ApiClient {
         });
         status = res.statusCode;
         resHeaders = flattenHeaders(res.headers);
-        text = await res.body.text();
+        text = await readCapped(res.body, resHeaders['content-length'], maxBytes);
         deadline.clear();
       } catch (err) {
         deadline.clear();
+        if (err instanceof TooLarge) throw this.tooLarge(what, maxBytes, idempotencyKey);
         const reason = describeNetworkError(err, this.opts.timeoutMs);
         this.debug(`! ${reason} after ${Date.now() - started} ms`);
         if (attempt < maxAttempts) {
           await this.backoff(attempt, undefined);
           continue;
         }
-        throw new NetworkError(`${init.method} ${url.pathname} failed: ${reason}${attempts(attempt)}`, {
+        throw new NetworkError(`${what} failed: ${reason}${attempts(attempt)}`, {
           hint: idempotencyKey ? `retry safely with --idempotency-key ${idempotencyKey}` : undefined,
           details: { idempotency_key: idempotencyKey, url: url.toString() },
           cause: err,
@@ -207,8 +224,16 @@ export class ApiClient {
         continue;
       }
       const body = parseBody(text);
+      // The first request with this key is still running (ours timed out, or a twin is in
+      // flight): wait it out with the same key, then its result is replayed.
+      if (status === 409 && idempotencyKey && problemCode(body) === 'idempotency_request_in_progress' && attempt < maxAttempts) {
+        await this.backoff(attempt, resHeaders['retry-after']);
+        continue;
+      }
       const requestId = resHeaders['request-id'] ?? resHeaders['x-request-id'] ?? (body as { request_id?: string })?.request_id;
       if (status >= 400) throw this.toError(init, url, status, body, requestId, idempotencyKey, attempt, resHeaders['idempotent-replayed'] === 'true');
+      const problem = badAnswer(status, resHeaders, text, body, init.expect ?? 'object');
+      if (problem) throw this.badResponse(what, status, problem, requestId, idempotencyKey, status >= 300 && status < 400 ? 'redirect' : 'bad_response');
       return {
         status,
         headers: resHeaders,
@@ -223,24 +248,59 @@ export class ApiClient {
 
   /**
    * Streams a list page by page, following `next_cursor`. `limit` caps the number of items
-   * (undefined with all = every item); the page size is at most 100.
+   * (undefined with all = every item); the page size is at most 100. Each page must be a list
+   * envelope of objects; a cursor that repeats, or a page that says has_more without a new cursor
+   * or without items, is an error (exit 1): never an endless --all.
    */
   async *pages<T>(path: string, query: Query, opts: { limit?: number | undefined; all?: boolean }): AsyncGenerator<T[]> {
     let remaining = opts.all ? Infinity : (opts.limit ?? 20);
-    let cursor: string | null | undefined;
+    let cursor: string | undefined;
+    const seen = new Set<string>();
     while (remaining > 0) {
       const pageSize = Math.min(100, opts.all ? (opts.limit ?? 100) : remaining);
       const res = await this.request<ListPage<T>>({ method: 'GET', path, query: { ...query, limit: pageSize, cursor } });
       const page = res.body;
-      if (!page || !Array.isArray(page.data)) {
-        throw new ApiError(`GET ${path}: the service answered a list without a data array`, { status: res.status });
-      }
+      const what = `GET ${this.url(path).pathname}`;
+      const problem = badPage(page);
+      if (problem) throw this.badResponse(what, res.status, problem, res.requestId, undefined, 'bad_response');
       const items = opts.all ? page.data : page.data.slice(0, remaining);
       remaining -= items.length;
       yield items;
-      if (!page.has_more || !page.next_cursor || page.data.length === 0) return;
-      cursor = page.next_cursor;
+      if (!page.has_more || remaining <= 0) return;
+      const next = page.next_cursor;
+      let loop: string | undefined;
+      if (typeof next !== 'string' || next === '') loop = 'says has_more but gives no next_cursor';
+      else if (page.data.length === 0) loop = 'says has_more but the page is empty';
+      else if (next === cursor) loop = 'gave the same cursor again';
+      else if (seen.has(next)) loop = 'gave a cursor it had given before';
+      if (loop) {
+        throw new PayError(`${what}: the list does not advance: the service ${loop} (after ${seen.size + 1} pages)`, ExitCode.ERROR, 'cursor_loop', {
+          details: { path: this.url(path).pathname, cursor: next, request_id: res.requestId },
+          hint: 'the items printed so far are complete pages; report it to the service',
+        });
+      }
+      seen.add(next as string);
+      cursor = next as string;
     }
+  }
+
+  private badResponse(what: string, status: number, problem: string, requestId: string | undefined, idempotencyKey: string | undefined, code: string): PayError {
+    const refs = [requestId && `request ${printable(requestId)}`, idempotencyKey && `idempotency key ${idempotencyKey}`].filter(Boolean);
+    return new PayError(`${what}: ${redact(problem, this.secrets)}${refs.length ? ` (${refs.join(', ')})` : ''}`, ExitCode.ERROR, code, {
+      details: { status, request_id: requestId, idempotency_key: idempotencyKey },
+      hint: idempotencyKey
+        ? `it may or may not have been done: run it again with --idempotency-key ${idempotencyKey} to get its result without doing it twice`
+        : code === 'redirect'
+          ? 'pay follows no redirect: check the base URL (pay doctor), or whether a proxy or captive portal answers'
+          : 'check the base URL (pay doctor), or whether a proxy or captive portal answers',
+    });
+  }
+
+  private tooLarge(what: string, max: number, idempotencyKey: string | undefined): PayError {
+    return new PayError(`${what}: the answer is larger than ${formatBytes(max)}; pay stopped reading it`, ExitCode.ERROR, 'response_too_large', {
+      details: { max_response_bytes: max, idempotency_key: idempotencyKey },
+      hint: `raise the cap with --max-response-bytes or PAY_MAX_RESPONSE_BYTES${idempotencyKey ? `; run it again with --idempotency-key ${idempotencyKey} to get its result without doing it twice` : ''}`,
+    });
   }
 
   private toError(
@@ -282,7 +342,7 @@ export class ApiClient {
       hint:
         status === 403
           ? `the key for ${this.opts.credentialLabel} is not allowed to do this`
-          : status >= 500 && idempotencyKey
+          : (status >= 500 || problem.code === 'idempotency_request_in_progress') && idempotencyKey
             ? `retry safely with --idempotency-key ${idempotencyKey}`
             : undefined,
     });
@@ -335,6 +395,165 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
     if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   }
   return out;
+}
+
+/** A segment may hold RFC 3986 path characters only, `%` only as `%XX`. */
+const SEGMENT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*$/;
+const ENCODED = /%[0-9A-Fa-f]{2}/;
+
+/**
+ * Why a path may not be sent under the base URL, or undefined. Refused: anything but printable
+ * ASCII (tabs and newlines, which a WHATWG parser drops, spaces, unicode look-alikes), `\`, `#`,
+ * empty segments (`//host`), a scheme (`https:`), characters a parser would re-encode, and
+ * segments that are, or decode (once or more: `%2e%2e`, `%252e`) to, `.` or `..` or hold a
+ * `/`, `\`, `?`, `#` or anything but printable ASCII: a server that decodes them would resolve
+ * another path.
+ */
+function pathProblem(pathPart: string): string | undefined {
+  if (/[^\x21-\x7e]/.test(pathPart)) return 'it holds a space, a control character or a non-ASCII character';
+  if (pathPart.includes('\\')) return 'it holds a backslash';
+  if (pathPart.includes('#')) return 'it holds a "#"';
+  const rel = pathPart.startsWith('/') ? pathPart.slice(1) : pathPart;
+  const segments = rel.split('/');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(segments[0] ?? '')) return 'it is an absolute URL';
+  for (let i = 0; i < segments.length; i++) {
+    let seg = segments[i]!;
+    if (seg === '') {
+      if (i === segments.length - 1 && i > 0) continue; // a trailing slash
+      if (rel === '') continue; // the base URL itself
+      return 'it has an empty segment ("//")';
+    }
+    if (!SEGMENT.test(seg)) return `segment "${seg}" holds a character that is not allowed in a path`;
+    for (let round = 0; ; round++) {
+      if (seg === '.' || seg === '..') return 'it has a dot segment ("." or "..", encoded or not)';
+      if (/[/\\?#]|[^\x21-\x7e]/.test(seg)) return `segment "${segments[i]}" decodes to a "/", "\\", "?", "#", space, control or non-ASCII character`;
+      if (!ENCODED.test(seg)) break;
+      if (round === 4) return `segment "${segments[i]}" is percent-encoded too many times`;
+      try {
+        seg = decodeURIComponent(seg);
+      } catch {
+        return `segment "${segments[i]}" holds invalid percent-encoding`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The one URL builder: `path` (relative to the base URL; pay api may add `?a=b`) and `query`
+ * under `base`. The URL is parsed from the base's own text plus the path, and must come out
+ * exactly as written (no dot segment removed, nothing re-encoded), on the base's origin and under
+ * its path; anything else is a UsageError (exit 2) before any request.
+ */
+export function resolveUnder(base: URL, path: string, query?: Query): URL {
+  const q = path.indexOf('?');
+  const pathPart = q < 0 ? path : path.slice(0, q);
+  const queryPart = q < 0 ? '' : path.slice(q + 1);
+  const refuse = (why: string) =>
+    new UsageError(`refused API path "${printable(path)}": ${why}`, {
+      hint: 'a path is relative to the base URL, e.g. customers/cus_…; nothing was sent (pass --base-url to talk to another service)',
+    });
+  const problem = pathProblem(pathPart) ?? (/[^\x21-\x7e]|#/.test(queryPart) ? 'its query holds a space, "#", a control or a non-ASCII character' : undefined);
+  if (problem) throw refuse(problem);
+  const href = `${base.href}${pathPart.startsWith('/') ? pathPart.slice(1) : pathPart}`;
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    throw refuse('it does not make a valid URL');
+  }
+  if (url.href !== href || url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
+    throw refuse(`it would resolve to ${printable(url.href)}, not under ${base.href}`);
+  }
+  if (queryPart) for (const [k, v] of new URLSearchParams(queryPart)) url.searchParams.append(k, v);
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+  }
+  return url;
+}
+
+/** At most 80 characters, controls shown as "?": for messages that quote input. */
+function printable(s: string): string {
+  const cut = s.length > 80 ? `${s.slice(0, 80)}…` : s;
+  return cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
+class TooLarge extends Error {}
+
+/**
+ * The body as text, read chunk by chunk and never past `max` bytes: a larger Content-Length is
+ * refused before reading, and a body that grows past the cap is destroyed (the connection is
+ * dropped) instead of buffered.
+ */
+async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, max: number): Promise<string> {
+  // Destroying the body makes undici emit a RequestAbortedError on it: expected, so swallowed.
+  const stop = (): never => {
+    body.on('error', () => {});
+    body.destroy();
+    throw new TooLarge();
+  };
+  if (contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) > max) stop();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) stop();
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+}
+
+function formatBytes(n: number): string {
+  for (const [unit, size] of [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const) {
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+function problemCode(body: unknown): string | undefined {
+  const code = body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Why a non-error answer is not the success the caller expects, or undefined when it is. */
+function badAnswer(status: number, headers: Record<string, string>, text: string, body: unknown, expect: Expect): string | undefined {
+  if (status < 200 || status >= 300) {
+    const location = headers['location'];
+    return status >= 300 && status < 400
+      ? `the service answered ${status} (a redirect${location ? ` to ${printable(location)}` : ''}); pay follows no redirect`
+      : `the service answered ${status}, not a success`;
+  }
+  const type = headers['content-type'];
+  if (text.trim() === '') return expect === 'any' ? undefined : `the service answered ${status} with no body where ${expectText(expect)} was expected`;
+  if (typeof body === 'string') {
+    return `the service answered ${status} with ${type ? printable(type.split(';')[0]!) : 'a body'} that is not JSON where ${expect === 'any' ? 'JSON' : expectText(expect)} was expected`;
+  }
+  if (expect === 'any') return undefined;
+  if (!isObject(body)) return `the service answered ${status} with JSON ${Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body} where ${expectText(expect)} was expected`;
+  if ('object' in body && typeof body.object !== 'string') return `the service answered ${status} with an object whose "object" is not a string`;
+  if ('id' in body && (typeof body.id !== 'string' || body.id === '')) return `the service answered ${status} with an object whose "id" is not a string`;
+  if (expect === 'object') return undefined;
+  if (typeof body.id !== 'string') return `the service answered ${status} with an object without an "id" where ${expectText(expect)} was expected`;
+  if (typeof expect === 'object' && body.id !== expect.id) return `the service answered ${status} with object ${printable(body.id)} where ${expect.id} was expected`;
+  return undefined;
+}
+
+function expectText(expect: Expect): string {
+  if (typeof expect === 'object') return `object ${expect.id}`;
+  return expect === 'resource' ? 'an object with an id' : expect === 'object' ? 'a JSON object' : 'JSON';
+}
+
+/** Why a list answer is not a page of objects, or undefined. */
+function badPage(page: unknown): string | undefined {
+  if (!isObject(page) || !Array.isArray(page.data)) return 'the service answered a list without a data array';
+  if ('has_more' in page && typeof page.has_more !== 'boolean') return 'the service answered a list whose has_more is not true or false';
+  if (page.next_cursor !== undefined && page.next_cursor !== null && typeof page.next_cursor !== 'string') return 'the service answered a list whose next_cursor is not a string';
+  if (!page.data.every(isObject)) return 'the service answered a list whose items are not all objects';
+  return undefined;
 }
 
 function parseBody(text: string): unknown {

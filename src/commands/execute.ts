@@ -2,7 +2,7 @@
 // query or body (flags over --data; values.ts), checks cross-field constraints (constraints.ts),
 // confirms live money movements, sends, prints. Hand-written verbs (`impl`) reuse its pieces.
 import type { Command } from 'commander';
-import type { ApiClient, ApiResponse, Query } from '../api/client.js';
+import type { ApiClient, ApiResponse, Expect, Query } from '../api/client.js';
 import { escapeText, escapeValue } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
 import { Printer, resolveOutput, type Column } from '../io/output.js';
@@ -114,11 +114,28 @@ export async function send(f: Factory, ctx: VerbContext, client: ApiClient, req:
       ...(req.body !== undefined ? { body: req.body } : {}),
       ...(req.query ? { query: req.query } : {}),
       ...(idem ? { idempotencyKey: idem } : {}),
+      expect: expectFor(ctx),
     });
   } catch (err) {
     attachFlags(err, ctx.verb, req.body !== undefined ? 'body' : 'query');
     throw err;
   }
+}
+
+/**
+ * What a verb's 2xx answer must be (the client refuses anything else, exit 1): a create makes an
+ * object with an id; a get, update or delete of `<things>/{thing_id}`, or an action on
+ * `<things>/{thing_id}/<action>`, answers the object it named; any other verb, a JSON object.
+ */
+export function expectFor(ctx: VerbContext): Expect {
+  const { verb, argValue } = ctx;
+  if (verb.kind === 'create') return 'resource';
+  const m = /(?:^|\/)([a-z-]+)\/\{([a-z_]+)\}(\/[a-z-]+)?$/.exec(verb.path);
+  if (!m || argValue === undefined || !verb.arg?.idPrefix || verb.arg.field || verb.path.split('{').length !== 2) return 'object';
+  const [, things, param, action] = m;
+  const namesIt = `${things!.replace(/-/g, '_').replace(/s$/, '')}_id` === param;
+  const fits = action ? verb.kind === 'action' : verb.kind === 'get' || verb.kind === 'update' || verb.kind === 'delete';
+  return namesIt && fits ? { id: argValue } : 'object';
 }
 
 export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClient, req: PreparedRequest): Promise<unknown> {

@@ -23,6 +23,7 @@ export interface GlobalFlags {
   color?: boolean;
   timeout?: string;
   maxRetries?: string;
+  maxResponseBytes?: string;
 }
 
 export interface Settings {
@@ -36,6 +37,8 @@ export interface Settings {
   baseUrl: Setting<string>;
   timeoutMs: Setting<number>;
   maxRetries: Setting<number>;
+  /** The cap on one answer's body, in bytes. */
+  maxResponseBytes: Setting<number>;
 }
 
 /** With no profile base URL, pay talks to the local emulator's default address. */
@@ -127,7 +130,28 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, stor
       if (!Number.isInteger(n)) throw new UsageError('--max-retries must be a whole number');
       return n;
     }),
+    maxResponseBytes: byteSetting(flags.maxResponseBytes, env.PAY_MAX_RESPONSE_BYTES),
   };
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, k: 2 ** 10, kib: 2 ** 10, m: 2 ** 20, mib: 2 ** 20, g: 2 ** 30, gib: 2 ** 30 };
+export const MAX_RESPONSE_BYTES_DEFAULT = 32 * 2 ** 20;
+
+/** --max-response-bytes / PAY_MAX_RESPONSE_BYTES: bytes, or with KiB, MiB, GiB (K, M, G); 1 KiB to 512 MiB. */
+function byteSetting(flag: string | undefined, envValue: string | undefined): Setting<number> {
+  const s = pick<string>(
+    [
+      ['flag', '--max-response-bytes', flag],
+      ['env', 'PAY_MAX_RESPONSE_BYTES', envValue],
+    ],
+    ['default', String(MAX_RESPONSE_BYTES_DEFAULT)],
+  );
+  const m = /^\s*(\d{1,12})\s*([a-z]*)\s*$/i.exec(s.value);
+  const n = m ? Number(m[1]) * (BYTE_UNITS[m[2]!.toLowerCase()] ?? NaN) : NaN;
+  if (!(n >= 2 ** 10 && n <= 2 ** 29)) {
+    throw new UsageError(`invalid ${s.origin} "${s.value}" (bytes from 1024 to 512 MiB, e.g. 33554432 or 32MiB)`);
+  }
+  return { value: n, source: s.source, origin: s.origin };
 }
 
 function numberSetting(

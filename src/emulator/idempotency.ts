@@ -104,7 +104,7 @@ export class Idempotency {
    */
   begin(key: string, fp: string, now: number): Stored | undefined {
     if (this.inflight.has(key)) {
-      throw new ApiProblem(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly');
+      throw new ApiProblem(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', undefined, { 'Retry-After': '1' });
     }
     const stored = this.done.get(key);
     if (stored && now - stored.t < KEY_TTL_MS) {

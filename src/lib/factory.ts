@@ -80,6 +80,7 @@ export function createFactory(init: FactoryInit): Factory {
         userAgent: `pay-cli/${payVersion()}`,
         timeoutMs: s.timeoutMs.value,
         maxRetries: s.maxRetries.value,
+        maxResponseBytes: s.maxResponseBytes.value,
         credentialLabel: label,
         secrets: [s.webhookSecret.value],
         ...(init.dispatcher ? { dispatcher: init.dispatcher } : {}),

@@ -10,6 +10,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [variable: string, flag: string
   ['PAY_NO_INPUT=1, or CI set', '--no-input', 'never prompt'],
   ['PAY_TIMEOUT', '--timeout', 'seconds per attempt, default 30'],
   ['PAY_MAX_RETRIES', '--max-retries', 'default 3'],
+  ['PAY_MAX_RESPONSE_BYTES', '--max-response-bytes', 'refuse an answer larger than this (bytes, or with KiB, MiB), default 32MiB'],
   ['PAY_DEBUG=1', '--debug', 'log requests and responses to stderr, keys redacted'],
   ['NO_COLOR', '--no-color', 'no colours'],
   ['PAY_WEBHOOK_SECRET', '', 'webhook secret for `pay webhooks verify/listen`'],

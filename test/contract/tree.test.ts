@@ -203,7 +203,9 @@ function objectFor(op: LocatedOperation): Record<string, unknown> {
   if (op.operation.operationId === 'getFxRates') return { object: 'fx_rates', base: 'GBP', rates: { EUR: '1.15', USD: '1.27' }, as_of: '2026-01-01T00:00:00.000Z' };
   const response = resolve<ResponseObject>(op.operation.responses[successStatus(op.operation)]!);
   const schema = resolve<Schema>(response.content?.['application/json']?.schema as Schema);
-  const props = (schema.properties ?? {}) as Record<string, Schema>;
+  // An allOf (an event with its attempts) takes the properties of its parts.
+  const parts = [schema, ...((schema.allOf ?? []) as Schema[]).map((s) => resolve<Schema>(s))];
+  const props = Object.assign({}, ...parts.map((s) => s.properties ?? {})) as Record<string, Schema>;
   const prefix = /^\^([a-z]+_)/.exec(String(props.id?.pattern ?? ''))?.[1] ?? 'obj_';
   const object = typeof props.object?.const === 'string' ? props.object.const : 'object';
   return { id: idFor(prefix), object, livemode: false, status: 'completed', created_at: '2026-01-01T00:00:00.000Z' };

@@ -2,7 +2,7 @@
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, parseRetryAfter } from '../../src/api/client.js';
-import { ApiError, NetworkError } from '../../src/lib/errors.js';
+import { ApiError, NetworkError, PayError, UsageError } from '../../src/lib/errors.js';
 
 const KEY = 'sk_test_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4';
 const ORIGIN = 'https://api.example.com';
@@ -101,11 +101,109 @@ describe('ApiClient', () => {
     expect(all).not.toContain(KEY);
   });
 
-  it('refuses paths that leave the base URL', () => {
+  it('refuses paths that leave the base URL (exit 2), and builds those that stay', () => {
     const { client } = setup();
-    expect(() => client.url('../admin')).toThrow(/invalid API path/);
-    expect(() => client.url('https://evil.example.com/')).toThrow(/invalid API path/);
+    for (const bad of ['../admin', 'https://evil.example.com/', '//evil.example.com/v1/', 'customers/%2e%2e/x', 'customers/..%2fx', 'a\\b', 'customers/c\tus', '%252e%252e/x', 'customers/%255c', '\uff0e\uff0e/x']) {
+      const err = (() => { try { client.url(bad); } catch (e) { return e; } })() as UsageError;
+      expect(err, bad).toBeInstanceOf(UsageError);
+      expect(err.exitCode).toBe(2);
+      expect(err.message).toMatch(/^refused API path/);
+    }
     expect(client.url('/customers/cus_1', { limit: 5, cursor: undefined }).toString()).toBe(`${ORIGIN}/v1/customers/cus_1?limit=5`);
+    expect(client.url('customers?email=a%40b.c', { limit: 1 }).toString()).toBe(`${ORIGIN}/v1/customers?email=a%40b.c&limit=1`);
+  });
+
+  it('waits out 409 idempotency_request_in_progress with the same key, honouring Retry-After, then returns the result', async () => {
+    const sleeps: number[] = [];
+    const { pool, client } = setup({ sleeps });
+    const keys: string[] = [];
+    const capture = (o: { headers?: unknown }) => void keys.push((o.headers as Record<string, string>)['idempotency-key']!);
+    const inProgress = { code: 'idempotency_request_in_progress', detail: 'still running' };
+    pool.intercept({ path: '/v1/transfers', method: 'POST' }).reply(409, (o) => (capture(o), inProgress), { headers: { 'retry-after': '2' } });
+    pool.intercept({ path: '/v1/transfers', method: 'POST' }).reply(409, (o) => (capture(o), inProgress), { headers: { 'retry-after': '1' } });
+    pool.intercept({ path: '/v1/transfers', method: 'POST' }).reply(201, (o) => (capture(o), { id: 'tr_1', object: 'transfer' }), { headers: { 'idempotent-replayed': 'true' } });
+    const res = await client.request({ method: 'POST', path: 'transfers', body: { a: 1 } });
+    expect(res.body).toEqual({ id: 'tr_1', object: 'transfer' });
+    expect(res.replayed).toBe(true);
+    expect(sleeps).toEqual([2000, 1000]);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('a 409 in progress past the retry budget is exit 5 with the key to retry with; other 409s are not retried', async () => {
+    const { pool, client } = setup({ maxRetries: 1 });
+    pool.intercept({ path: '/v1/transfers', method: 'POST' }).reply(409, { code: 'idempotency_request_in_progress', detail: 'still running' }).times(2);
+    const err = (await client.request({ method: 'POST', path: 'transfers', body: {}, idempotencyKey: 'k1' }).catch((e: unknown) => e)) as ApiError;
+    expect(err.exitCode).toBe(5);
+    expect(err.hint).toBe('retry safely with --idempotency-key k1');
+    pool.intercept({ path: '/v1/cards/card_1/freeze', method: 'POST' }).reply(409, { code: 'invalid_state', detail: 'terminated' });
+    const other = (await client.request({ method: 'POST', path: 'cards/card_1/freeze' }).catch((e: unknown) => e)) as ApiError;
+    expect(other.exitCode).toBe(5);
+    expect(other.apiCode).toBe('invalid_state');
+  });
+
+  it('a success is a 2xx with the JSON expected: redirects, empty, non-JSON and wrong kinds are exit 1', async () => {
+    const { pool, client } = setup();
+    const cases: Array<[number, string, Record<string, string>, string, RegExp]> = [
+      [302, '', { location: 'https://evil.example.com/' }, 'object', /answered 302 \(a redirect to https:\/\/evil\.example\.com\/\); pay follows no redirect/],
+      [204, '', {}, 'object', /answered 204 with no body where a JSON object was expected/],
+      [200, '<html>portal</html>', { 'content-type': 'text/html' }, 'object', /text\/html that is not JSON/],
+      [200, '[1,2]', {}, 'object', /JSON array where a JSON object was expected/],
+      [200, '{"object":"customer"}', {}, 'resource', /without an "id"/],
+      [200, '{"id":"cus_2","object":"customer"}', {}, 'cus_1', /object cus_2 where cus_1 was expected/],
+      [200, '{"id":7}', {}, 'object', /"id" is not a string/],
+    ];
+    for (const [status, body, headers, expect_, message] of cases) {
+      pool.intercept({ path: '/v1/customers/cus_1', method: 'GET' }).reply(status, body, { headers });
+      const expectation = expect_ === 'object' || expect_ === 'resource' ? expect_ : { id: expect_ };
+      const err = (await client.request({ method: 'GET', path: 'customers/cus_1', expect: expectation }).catch((e: unknown) => e)) as PayError;
+      expect(err, `${status} ${body}`).toBeInstanceOf(PayError);
+      expect(err.exitCode).toBe(1);
+      expect(err.message).toMatch(message);
+    }
+    pool.intercept({ path: '/v1/customers/cus_1', method: 'DELETE' }).reply(204, '');
+    expect((await client.request({ method: 'DELETE', path: 'customers/cus_1', expect: 'any' })).body).toBeUndefined();
+  });
+
+  it('refuses an answer over the byte cap, error answers too, without retrying', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const pool = agent.get(ORIGIN);
+    const client = new ApiClient({
+      baseUrl: `${ORIGIN}/v1/`, apiKey: KEY, userAgent: 't', timeoutMs: 1000, maxRetries: 3, dispatcher: agent,
+      credentialLabel: 'x', sleep: async () => {}, maxResponseBytes: 1024,
+    });
+    pool.intercept({ path: '/v1/customers', method: 'GET' }).reply(200, JSON.stringify({ object: 'list', data: [], pad: 'x'.repeat(2000) }));
+    const err = (await client.request({ method: 'GET', path: 'customers' }).catch((e: unknown) => e)) as PayError;
+    expect(err.code).toBe('response_too_large');
+    expect(err.message).toBe('GET /v1/customers: the answer is larger than 1 KiB; pay stopped reading it');
+    pool.intercept({ path: '/v1/customers', method: 'GET' }).reply(503, 'y'.repeat(5000));
+    const err5 = (await client.request({ method: 'GET', path: 'customers' }).catch((e: unknown) => e)) as PayError;
+    expect(err5.code).toBe('response_too_large');
+    expect(err5.exitCode).toBe(1);
+  });
+
+  it('a cursor that repeats or does not advance ends --all with exit 1', async () => {
+    const { pool, client } = setup();
+    const page = (ids: number[], next: string | null, hasMore = next !== null) => ({ object: 'list', data: ids.map((id) => ({ id: `x_${id}` })), has_more: hasMore, next_cursor: next });
+    pool.intercept({ path: '/v1/transfers?limit=100', method: 'GET' }).reply(200, page([1], 'a'));
+    pool.intercept({ path: '/v1/transfers?limit=100&cursor=a', method: 'GET' }).reply(200, page([2], 'b'));
+    pool.intercept({ path: '/v1/transfers?limit=100&cursor=b', method: 'GET' }).reply(200, page([3], 'a'));
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const p of client.pages<{ id: string }>('transfers', {}, { all: true })) seen.push(...p.map((x) => x.id));
+    })().catch((e: unknown) => e) as PayError;
+    expect(seen).toEqual(['x_1', 'x_2', 'x_3']);
+    expect(err.exitCode).toBe(1);
+    expect(err.code).toBe('cursor_loop');
+    expect(err.message).toMatch(/gave a cursor it had given before/);
+    for (const bad of [page([1], 'a', true), page([1], null, true), page([], 'z', true)]) {
+      pool.intercept({ path: '/v1/transfers?limit=100&cursor=a', method: 'GET' }).reply(200, bad);
+      pool.intercept({ path: '/v1/transfers?limit=100', method: 'GET' }).reply(200, page([1], 'a'));
+      const e = await (async () => {
+        for await (const _ of client.pages('transfers', {}, { all: true }));
+      })().catch((x: unknown) => x) as PayError;
+      expect(e.code).toBe('cursor_loop');
+    }
   });
 });
 

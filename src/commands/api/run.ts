@@ -1,6 +1,7 @@
-// pay api <METHOD> <path>: a raw request with the profile's credentials (like gh api).
+// pay api <METHOD> <path>: a raw request with the profile's credentials (like gh api). The path
+// must stay under the base URL (exit 2 before anything is sent); the answer must be JSON or empty.
 import type { Command } from 'commander';
-import type { Query, RequestInit } from '../../api/client.js';
+import { resolveUnder, type Query, type RequestInit } from '../../api/client.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { UsageError } from '../../lib/errors.js';
 import { createFactory } from '../../lib/factory.js';
@@ -14,9 +15,8 @@ export async function run(command: Command, rawMethod: string, path: string): Pr
   const f = createFactory({ flags: command.optsWithGlobals() });
   const method = rawMethod.toUpperCase() as RequestInit['method'];
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`unknown method "${rawMethod}" (use ${METHODS.join(', ')})`);
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) {
-    throw new UsageError('the path is relative to the base URL (e.g. customers); pass --base-url to change the service');
-  }
+  // The client's one URL builder, here before --data is read: a path that leaves the base URL is exit 2.
+  resolveUnder(new URL(f.settings().baseUrl.value), path);
   const fields = parseFields(opts.field as string[]);
   const hasBody = method !== 'GET' && method !== 'DELETE';
   if (!hasBody && opts.data !== undefined) throw new UsageError(`--data cannot be sent with ${method}; use -F for query parameters`);
@@ -46,6 +46,8 @@ export async function run(command: Command, rawMethod: string, path: string): Pr
     ...(body !== undefined ? { body } : {}),
     ...(query ? { query } : {}),
     ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
+    // Any JSON, or nothing (a 204); not a redirect, not HTML.
+    expect: 'any',
   });
   if (opts.include) {
     f.io.err(`HTTP ${res.status}\n`);

@@ -1,6 +1,7 @@
 // pay transfers send: the generic create, plus --wait: poll the transfer until it leaves
 // `pending` (0.5 s growing to 2 s, bounded by --wait-timeout), a spinner on stderr when it is a
-// terminal; exit 0 when completed, 1 when failed or cancelled.
+// terminal; exit 0 when completed, 1 when failed or cancelled. Every answer waited on must be
+// that transfer with a known status (else exit 1, bad_response): never "transfer undefined".
 import type { ApiClient } from '../../api/client.js';
 import { escapeText } from '../../io/escape.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -9,6 +10,7 @@ import type { Factory } from '../../lib/factory.js';
 import { checkInt } from '../../lib/validate.js';
 import { clientNeeds, confirmLive, prepare, printResult, send } from '../execute.js';
 import type { VerbContext } from '../spec.js';
+import { TRANSFER_STATUSES } from './index.js';
 
 interface Transfer {
   id: string;
@@ -23,7 +25,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   await confirmLive(f, ctx, req.body);
   const res = await send(f, ctx, client, req);
   if (!ctx.opts.wait) return printResult(f, ctx, res.body, res.replayed);
-  const final = await waitForTransfer(client, res.body as Transfer, { timeoutMs: timeoutSeconds * 1000, io: f.io });
+  const final = await waitForTransfer(client, asTransfer(res.body, 'POST /transfers', undefined), { timeoutMs: timeoutSeconds * 1000, io: f.io });
   if (final.status === 'completed') return printResult(f, ctx, final, res.replayed);
   const why = final.status === 'failed' ? `failed: ${final.failure_reason ?? 'no reason given'}` : `was ${final.status}`;
   throw new PayError(`transfer ${final.id} ${why}`, ExitCode.ERROR, `transfer_${final.status}`, {
@@ -65,13 +67,33 @@ export async function waitForTransfer(client: ApiClient, created: Transfer, opts
       }
       await sleep(Math.min(interval, left));
       interval = Math.min(2000, Math.round(interval * 1.5));
-      const res = await client.request<Transfer>({ method: 'GET', path: `transfers/${encodeURIComponent(created.id)}` });
-      current = res.body;
+      const res = await client.request<Transfer>({ method: 'GET', path: `transfers/${encodeURIComponent(created.id)}`, expect: { id: created.id } });
+      current = asTransfer(res.body, `GET /transfers/${created.id}`, res.requestId);
     }
     return current;
   } finally {
     spinner?.stop();
   }
+}
+
+const TRANSFER_ID = /^tr_[0-9a-z]{24}$/;
+
+/** The answer as a Transfer: an id like tr_… and a known status; else a PayError (exit 1). */
+export function asTransfer(body: unknown, what: string, requestId: string | undefined): Transfer {
+  const t = (body ?? {}) as Partial<Transfer>;
+  const problem =
+    typeof t.id !== 'string' || !TRANSFER_ID.test(t.id)
+      ? 'the answer has no transfer id (tr_…)'
+      : !(TRANSFER_STATUSES as readonly unknown[]).includes(t.status)
+        ? `transfer ${t.id} has no known status (${TRANSFER_STATUSES.join(', ')})`
+        : undefined;
+  if (problem) {
+    throw new PayError(`${what}: ${problem}`, ExitCode.ERROR, 'bad_response', {
+      details: { request_id: requestId },
+      hint: typeof t.id === 'string' && TRANSFER_ID.test(t.id) ? `see it with: pay transfers get ${t.id}` : 'list recent transfers with: pay transfers list',
+    });
+  }
+  return t as Transfer;
 }
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
