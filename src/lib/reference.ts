@@ -15,6 +15,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [variable: string, flag: string
   ['NO_COLOR', '--no-color', 'no colours'],
   ['PAY_WEBHOOK_SECRET', '', 'webhook secret for `pay webhooks verify/listen`'],
   ['PAY_CONFIG_DIR', '', 'where profiles are stored'],
+  ['PAY_BULK_GRACE_MS', '', 'with `--from-file`: milliseconds the rows in flight get to finish after SIGINT/SIGTERM, default 5000'],
 ];
 
 export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]> = [
@@ -26,7 +27,7 @@ export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]>
   [5, 'conflict: 409, or an idempotency key reused with a different body'],
   [6, 'network failure, timeout, or 5xx after retries'],
   [7, 'rate limited (429) after retries'],
-  [130, 'cancelled (Ctrl-C, an aborted prompt)'],
+  [130, 'cancelled (Ctrl-C or Ctrl-D at a prompt, an aborted prompt, SIGINT/SIGTERM during a bulk run)'],
 ];
 
 function plain(s: string): string {
