@@ -1,6 +1,7 @@
 // The request pipeline: route → auth → rate limit → faults → tenant → idempotency key → body →
 // query → due settlements → idempotent replay, or (injected latency →) handler → durable commit
-// → response.
+// → response. A response is sent only once every change made before it is durable (a read waits
+// for the commits in flight); while the data dir cannot be written, changes get 503 + Retry-After.
 // Every failure becomes a problem response; an unexpected exception is a 500 and the server
 // keeps serving. Timeouts bound slow clients (slowloris).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -10,6 +11,7 @@ import { App, type ReceivedRequest } from './app.js';
 import { tenantOf } from './auth.js';
 import { parseBody, parseQuery, readBody, send, sendProblem } from './http.js';
 import { checkKey, fingerprint, Idempotency } from './idempotency.js';
+import { DiskUnavailable } from './journal.js';
 import { randomChars } from './ids.js';
 import { ApiProblem, problemBody } from './problems.js';
 import { DEPRECATED_SINCE } from './resources/kyc.js';
@@ -83,6 +85,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     const seen: ReceivedRequest = { method, path, query: Object.fromEntries(pairs), headers: req.headers, body: undefined };
     app.record(seen);
     if (!path.startsWith('/v1/')) throw routeNotFound(path);
+    if (!app.journal.readable) throw app.journal.unavailable();
     const { route, params } = app.router.match(method, path.slice(3));
     const caller = app.auth.check(req.headers['api-key']);
     app.faults.take(caller.apiKey);
@@ -112,6 +115,8 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     }
     // Injected latency is processing time: a POST holds its Idempotency-Key in flight meanwhile.
     if (plan.latency > 0) await sleep(plan.latency);
+    // A change now could not be kept (an idempotent replay above still can be answered).
+    if (method !== 'GET' && !app.journal.writable) throw app.journal.unavailable();
 
     let reply: Reply & { headers?: Record<string, string> | undefined };
     try {
@@ -129,6 +134,10 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       if (app.store.persist) ctx.tx.ops.push(op);
     }
     if (ctx.tx.ops.length > 0) await app.journal.commit(ctx.tx.ops);
+    else {
+      const durable = app.journal.barrier();
+      if (durable) await durable;
+    }
     for (const f of ctx.tx.after) f();
     if (plan.reset === 'after') return void req.socket.destroy();
     if (plan.fail === 'after') throw app.faults.failure(plan);
@@ -136,6 +145,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   } catch (e) {
     let p: ApiProblem;
     if (e instanceof ApiProblem) p = e;
+    else if (e instanceof DiskUnavailable) p = new ApiProblem(503, 'service_unavailable', `${e.message}; retry later`, undefined, { 'Retry-After': String(e.retryAfterS) });
     else {
       app.fault(e);
       p = new ApiProblem(500, 'internal_error', 'unexpected error; safe to retry with the same Idempotency-Key');
