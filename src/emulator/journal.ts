@@ -46,7 +46,7 @@ export type Op =
 
 /** The file operations a commit, a compaction and a recovery make (tests inject failures here). */
 export interface FileLayer {
-  openSync(path: string, flags: string, mode?: number): number;
+  openSync(path: string, flags: string | number, mode?: number): number;
   writeSync(fd: number, buf: Buffer, offset: number, length: number): number;
   fdatasync(fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void;
   fdatasyncSync(fd: number): void;
@@ -119,6 +119,11 @@ interface Batch {
 }
 
 const COMPACT_AT = 64 * 1024 * 1024;
+/**
+ * A new generation's journal: emptied, and appending (a journal cut back after a failed write
+ * must be written at its new end, not at the old file position, which would leave a hole).
+ */
+const NEW_JOURNAL = nodeFs.constants.O_WRONLY | nodeFs.constants.O_CREAT | nodeFs.constants.O_TRUNC | nodeFs.constants.O_APPEND;
 const OPS_PER_SNAPSHOT_LINE = 500;
 /**
  * The background compaction takes the event loop for SLICE_MS, then leaves it for PAUSE_MS: a
@@ -551,7 +556,7 @@ export class Journal {
       if (bg.aborted) return fail();
       const began = performance.now();
       try {
-        next ??= this.files.openSync(nextJournal, 'w', 0o600);
+        next ??= this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
         for (let chunk = bg.tail.shift(); chunk; chunk = performance.now() - began < this.sliceMs ? bg.tail.shift() : undefined) {
           writeAllSync(this.files, next, chunk);
           bg.tailBytes -= chunk.length;
@@ -645,7 +650,7 @@ export class Journal {
       } finally {
         closeSync(fd);
       }
-      next = this.files.openSync(nextJournal, 'w', 0o600);
+      next = this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
       this.files.renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
       syncDir(dir);
     } catch (err) {
