@@ -154,8 +154,6 @@ export class Journal {
   private batches: Batch[] = [];
   /** The journal's length up to the last acknowledged commit (what a failure cuts it back to). */
   private durable = 0;
-  /** The promise of the newest commit not yet acknowledged (what a read waits for). */
-  private newest: Promise<void> | undefined;
   /** Set while the disk fails: why, and whether the journal still has to be cut back. */
   private failure: { reason: string; trimmed: boolean; timer: NodeJS.Timeout | undefined } | undefined;
   /** The state in memory could not be reloaded from disk: nothing may be served until it is. */
@@ -230,7 +228,9 @@ export class Journal {
    * when there is none in flight (a read made now shows only durable state).
    */
   barrier(): Promise<void> | undefined {
-    return this.newest;
+    const last = this.queue.length > 0 ? this.waiters : this.batches[this.batches.length - 1]?.waiters;
+    if (!last) return undefined;
+    return new Promise<void>((resolve, reject) => last.push({ resolve, reject }));
   }
 
   get enabled(): boolean {
@@ -297,17 +297,6 @@ export class Journal {
     this.stats.commits++;
     this.queue.push(`{"ops":[${ops.join(',')}]}\n`);
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    const newest = done.then(
-      () => {
-        if (this.newest === newest) this.newest = undefined;
-      },
-      (err: unknown) => {
-        if (this.newest === newest) this.newest = undefined;
-        throw err;
-      },
-    );
-    newest.catch(() => {});
-    this.newest = newest;
     this.scheduled ??= new Promise<void>((resolve) =>
       setImmediate(() => {
         this.scheduled = undefined;
