@@ -461,7 +461,8 @@ export class Journal {
   /** Starts a background compaction; a failure leaves the journal as it is (retried once it has grown). */
   private tryCompact(): void {
     this.compactWanted = false;
-    if (this.bg || !this.tooBig()) return;
+    // Not while the disk fails: the episode ends first (the probe), then a commit asks again.
+    if (this.bg || !this.tooBig() || !this.writable) return;
     try {
       this.startBackground();
     } catch {
