@@ -167,6 +167,8 @@ async function episode(tag: string, dir: string, emu: Emulator, heal: () => void
   const during = await listEmails(api);
   if (during.status === 200) for (const e of during.emails) seenInLists.add(e);
   else problems.push(`a list GET while the disk fails answered ${during.status}`);
+  const stats = async () => (await (await fetch(`${emu.url}/__emulator/stats`)).json()) as { journal: { writable: boolean; disk_errors: { episodes: number } } };
+  if (strict && (await stats()).journal.writable) problems.push('the stats say the journal is writable while the disk fails');
   if (failed()) {
     const extra = await post(api, `${tag}-down@disk.example.com`, `${tag}-down`, 0);
     if (extra.status === 503 && extra.retryAfter) refusedOnce.push(extra);
@@ -191,6 +193,8 @@ async function episode(tag: string, dir: string, emu: Emulator, heal: () => void
     p.status = r.status;
     p.id = r.id;
   }
+  const after = (await stats()).journal;
+  if (!after.writable || after.disk_errors.episodes < 1) problems.push(`the stats after recovery: ${JSON.stringify(after)}`);
   const acked = posts.filter((p) => p.status === 201 && !refusedOnce.includes(p));
   const ackedEmails = new Set(acked.map((p) => p.email));
   const refusedEmails = new Set(refusedOnce.map((p) => p.email));
