@@ -151,7 +151,7 @@ function stats(app: App): Json {
     faults: app.faults.counts,
     webhooks: { url: app.events.url ?? null, ...deliveries },
     due: app.due.size,
-    journal: { enabled: app.journal.enabled, size: app.journal.size, ...app.journal.stats, background_compactions: app.journal.compactions.started, longest_compaction_slice_ms: Math.round(app.journal.compactions.longestSliceMs * 10) / 10 },
+    journal: { enabled: app.journal.enabled, size: app.journal.size, ...app.journal.stats, background_compactions: app.journal.compactions.started, longest_compaction_slice_ms: Math.round(app.journal.compactions.longestSliceMs * 10) / 10, writable: app.journal.writable, disk_errors: app.journal.diskErrors },
     clock: { now: iso(app.clock.now()), offset_ms: app.clock.offset },
   };
 }

@@ -72,6 +72,40 @@ export class App {
     }
     this.clock.atLeast(this.ids.lastMs);
     this.journal.snapshotOps = () => this.snapshot();
+    for (const w of this.journal.warnings) this.log(`warning: ${w}`);
+    this.journal.onLost = () => this.reload();
+    this.journal.onRecovered = () => {
+      this.diskDown = false;
+      this.log('the data dir can be written again');
+      this.due.resume();
+      this.due.run();
+    };
+    this.rescan();
+  }
+
+  /**
+   * After a commit was refused (the disk failed): the state in memory becomes what is on disk
+   * again, so no refused change stays visible (objects, stored responses, the clock). Ids stay
+   * increasing; requests in flight keep their Idempotency-Keys. Background work (settlements,
+   * webhook retries) waits until the disk works again.
+   */
+  private reload(): void {
+    if (!this.diskDown) this.log(`the data dir cannot be written (${this.journal.diskErrors.last}): changes are answered 503 until it can; state reloaded from disk`);
+    this.diskDown = true;
+    this.due.pause();
+    this.store.clear();
+    this.ledger.clear();
+    this.idem.clearStored();
+    this.due.clear();
+    this.events.clear();
+    this.clock.setOffset(0);
+    this.store.onNewId = (id) => this.ids.seen(id);
+    try {
+      this.journal.replay((op) => this.apply(op));
+    } finally {
+      this.store.onNewId = undefined;
+    }
+    this.clock.atLeast(this.ids.lastMs);
     this.rescan();
   }
 
@@ -95,6 +129,9 @@ export class App {
     }
     else if ('c' in op) this.clock.setOffset(op.c);
   }
+
+  /** Between a refused commit and the disk working again (background work is paused). */
+  private diskDown = false;
 
   /** The store's counter when the last snapshot began (see refOk). */
   private snapshotSince = 0;
@@ -177,15 +214,21 @@ export class App {
 
   /** Forgets all data (objects, idempotency keys, events, clock offset); keys and settings stay. */
   async reset(): Promise<void> {
-    await this.journal.reset();
-    this.store.clear();
-    this.ledger.clear();
-    this.idem.clear();
-    this.due.clear();
-    this.events.clear();
-    this.clock.reset();
-    this.ids.reset();
-    this.requests.clear();
+    try {
+      await this.journal.reset();
+      this.diskDown = false;
+      this.due.resume();
+    } finally {
+      // Also when the new journal could not be opened: the files are gone either way.
+      this.store.clear();
+      this.ledger.clear();
+      this.idem.clear();
+      this.due.clear();
+      this.events.clear();
+      this.clock.reset();
+      this.ids.reset();
+      this.requests.clear();
+    }
   }
 
   static scope(mode: Mode, tenant: string): string {

@@ -19,6 +19,8 @@ export class DueQueue {
   private timerAt = Infinity;
   private running = false;
   private stopped = false;
+  /** While the disk fails nothing runs (its changes could not be kept); resume() re-arms. */
+  private paused = false;
 
   constructor(
     private readonly clock: Clock,
@@ -65,7 +67,7 @@ export class DueQueue {
 
   /** Runs every item due by now. Cheap when nothing is due. */
   run(): void {
-    if (this.running || this.stopped) return;
+    if (this.running || this.stopped || this.paused) return;
     const now = this.clock.now();
     if (this.heap.length === 0 || this.heap[0]!.at > now) return;
     this.running = true;
@@ -87,6 +89,12 @@ export class DueQueue {
   /** One timer, for the earliest item. */
   private arm(): void {
     if (this.stopped) return;
+    if (this.paused) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      return;
+    }
     const next = this.heap[0]?.at ?? Infinity;
     if (next === this.timerAt && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
@@ -109,6 +117,16 @@ export class DueQueue {
 
   clear(): void {
     this.heap = [];
+    this.arm();
+  }
+
+  pause(): void {
+    this.paused = true;
+    this.arm();
+  }
+
+  resume(): void {
+    this.paused = false;
     this.arm();
   }
 

@@ -1,7 +1,9 @@
 // Idempotency keys (draft-ietf-httpapi-idempotency-key-header). Keys are scoped by API key and
 // tenant (an API key is one mode here, so: mode + tenant), kept 24 hours of emulator time.
 // A request's fingerprint is its method, path and canonical JSON body. Only responses with
-// status < 500 are stored, in the same journal line as the mutation they describe.
+// status < 500 are stored, in the same journal line as the mutation they describe; a stored
+// response is replayed only once that line is durable (the key stays in flight until then, and a
+// refused commit reloads the state from disk, which drops it).
 import { hash } from 'node:crypto';
 import { ApiProblem } from './problems.js';
 import type { Rec } from './types.js';
@@ -153,5 +155,10 @@ export class Idempotency {
   clear(): void {
     this.done.clear();
     this.inflight.clear();
+  }
+
+  /** Forgets the stored responses only (a reload from disk: requests in flight keep their keys). */
+  clearStored(): void {
+    this.done.clear();
   }
 }

@@ -13,20 +13,24 @@
 // being served; what is journaled from its start on is also written to the new
 // journal, and replayed after the snapshot (a put replaces the whole record, so a record the
 // snapshot caught later than the start ends as the journal left it).
+// Disk errors (ENOSPC, EIO, a short write): commits are acknowledged in journal order, each only
+// once its own fdatasync and every earlier one succeeded. On the first failure every commit not
+// yet acknowledged is refused (DiskUnavailable), the journal is cut back to the end of the last
+// acknowledged one, and `onLost` has the app reload its state from disk (so nothing refused stays
+// visible, in memory or as a stored idempotent response). Until a probe (a no-op line written and
+// fdatasynced every retryMs) succeeds, the journal is not writable; then it recovers by itself.
+// All writes go through a FileLayer (tests inject one that fails).
+import * as nodeFs from 'node:fs';
 import {
   closeSync,
-  fdatasync,
-  fsync,
+  existsSync,
   fsyncSync,
   ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
-  statSync,
-  writeSync,
 } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,8 +44,45 @@ export type Op =
   | { i: string; f: string; s: number; t: number; r: string }
   | { c: number };
 
+/** The file operations a commit, a compaction and a recovery make (tests inject failures here). */
+export interface FileLayer {
+  openSync(path: string, flags: string | number, mode?: number): number;
+  writeSync(fd: number, buf: Buffer, offset: number, length: number): number;
+  fdatasync(fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void;
+  fdatasyncSync(fd: number): void;
+  fsync(fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void;
+  fsyncSync(fd: number): void;
+  ftruncateSync(fd: number, len: number): void;
+  renameSync(from: string, to: string): void;
+}
+
+export const realFiles: FileLayer = {
+  openSync: (path, flags, mode) => nodeFs.openSync(path, flags, mode),
+  writeSync: (fd, buf, offset, length) => nodeFs.writeSync(fd, buf, offset, length),
+  fdatasync: (fd, cb) => nodeFs.fdatasync(fd, cb),
+  fdatasyncSync: (fd) => nodeFs.fdatasyncSync(fd),
+  fsync: (fd, cb) => nodeFs.fsync(fd, cb),
+  fsyncSync: (fd) => nodeFs.fsyncSync(fd),
+  ftruncateSync: (fd, len) => nodeFs.ftruncateSync(fd, len),
+  renameSync: (from, to) => nodeFs.renameSync(from, to),
+};
+
+/** A commit refused because the disk could not make it durable (the API answers 503 + Retry-After). */
+export class DiskUnavailable extends Error {
+  constructor(
+    readonly retryAfterS: number,
+    readonly reason: string,
+  ) {
+    super(`the data dir cannot be written (${reason}); nothing of this request was kept`);
+  }
+}
+
 /** Tests make these small, to compact often and over many turns. */
 export interface JournalOptions {
+  /** The file layer (default: node:fs). */
+  files?: FileLayer;
+  /** While the disk fails: how often to probe it (default 1000 ms; also the Retry-After). */
+  retryMs?: number;
   /** The journal size from which it compacts (default 64 MiB). */
   compactAt?: number;
   /** How long a background compaction may hold the event loop at a time (default 10 ms)... */
@@ -59,6 +100,8 @@ interface Background {
   tail: Buffer[];
   tailBytes: number;
   done: Promise<void>;
+  /** A commit failed meanwhile: the tail may hold refused commits, so the compaction is abandoned. */
+  aborted: boolean;
 }
 
 interface Waiter {
@@ -66,7 +109,21 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
+/** One write of queued commits: acknowledged in order, once its fdatasync and every earlier one succeeded. */
+interface Batch {
+  gen: number;
+  /** The journal's length after it (in generation `gen`). */
+  end: number;
+  waiters: Waiter[];
+  synced: boolean;
+}
+
 const COMPACT_AT = 64 * 1024 * 1024;
+/**
+ * A new generation's journal: emptied, and appending (a journal cut back after a failed write
+ * must be written at its new end, not at the old file position, which would leave a hole).
+ */
+const NEW_JOURNAL = nodeFs.constants.O_WRONLY | nodeFs.constants.O_CREAT | nodeFs.constants.O_TRUNC | nodeFs.constants.O_APPEND;
 const OPS_PER_SNAPSHOT_LINE = 500;
 /**
  * The background compaction takes the event loop for SLICE_MS, then leaves it for PAUSE_MS: a
@@ -79,10 +136,12 @@ const PAUSE_MS = 40;
 /** The tail left for the switch itself to write and sync in the event loop (at most). */
 const CATCH_UP_REST = 1024 * 1024;
 
-function writeAllSync(fd: number, buf: Buffer): void {
+function writeAllSync(files: FileLayer, fd: number, buf: Buffer): void {
   let offset = 0;
-  while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
+  while (offset < buf.length) offset += files.writeSync(fd, buf, offset, buf.length - offset);
 }
+
+const errText = (err: unknown): string => (err as NodeJS.ErrnoException).code ?? (err as Error).message ?? String(err);
 
 export class Journal {
   private fd: number | undefined;
@@ -91,6 +150,23 @@ export class Journal {
   private queue: string[] = [];
   private waiters: Waiter[] = [];
   private scheduled: Promise<void> | undefined;
+  /** Written batches not yet acknowledged, oldest first. */
+  private batches: Batch[] = [];
+  /** The journal's length up to the last acknowledged commit (what a failure cuts it back to). */
+  private durable = 0;
+  /** Set while the disk fails: why, and whether the journal still has to be cut back. */
+  private failure: { reason: string; trimmed: boolean; timer: NodeJS.Timeout | undefined } | undefined;
+  /** The state in memory could not be reloaded from disk: nothing may be served until it is. */
+  private stale = false;
+  private closed = false;
+  /** Disk-error episodes, and probes that failed. */
+  readonly diskErrors = { episodes: 0, probes: 0, last: '' };
+  /** Called on a failure, before the refused commits' callers hear of it: reload the state from disk (replay()). */
+  onLost: (() => void) | undefined;
+  /** Called when the disk works again (with onLost: pause and resume background work). */
+  onRecovered: (() => void) | undefined;
+  /** Warnings of the last open() (a torn last line dropped). */
+  readonly warnings: string[] = [];
   /** fdatasyncs in flight, and a promise for when there are none. */
   private syncing = 0;
   private idle: Array<() => void> = [];
@@ -116,6 +192,8 @@ export class Journal {
   private readonly pauseMs: number;
   private readonly opsPerLine: number;
   private readonly overSnapshot: number;
+  private readonly files: FileLayer;
+  private readonly retryMs: number;
 
   constructor(
     readonly dir: string | undefined,
@@ -126,6 +204,33 @@ export class Journal {
     this.pauseMs = opts.pauseMs ?? PAUSE_MS;
     this.opsPerLine = opts.opsPerLine ?? OPS_PER_SNAPSHOT_LINE;
     this.overSnapshot = opts.overSnapshot ?? 2;
+    this.files = opts.files ?? realFiles;
+    this.retryMs = opts.retryMs ?? 1000;
+  }
+
+  /** Whether commits can be made now (false while the disk fails). */
+  get writable(): boolean {
+    return this.failure === undefined && !this.stale;
+  }
+
+  /** Whether the state in memory is the one on disk (false only if a reload after a failure failed). */
+  get readable(): boolean {
+    return !this.stale;
+  }
+
+  /** The error to answer with while not writable. */
+  unavailable(): DiskUnavailable {
+    return new DiskUnavailable(Math.max(1, Math.ceil(this.retryMs / 1000)), this.failure?.reason ?? 'reload failed');
+  }
+
+  /**
+   * Resolves once every commit made so far is acknowledged; rejects if one is refused. Undefined
+   * when there is none in flight (a read made now shows only durable state).
+   */
+  barrier(): Promise<void> | undefined {
+    const last = this.queue.length > 0 ? this.waiters : this.batches[this.batches.length - 1]?.waiters;
+    if (!last) return undefined;
+    return new Promise<void>((resolve, reject) => last.push({ resolve, reject }));
   }
 
   get enabled(): boolean {
@@ -151,23 +256,44 @@ export class Journal {
     const gens = (re: RegExp) => files.map((f) => re.exec(f)).filter((m): m is RegExpExecArray => !!m).map((m) => Number(m[1]));
     const snapshots = gens(/^snapshot-(\d+)\.jsonl$/);
     this.gen = snapshots.length ? Math.max(...snapshots) : 0;
+    this.warnings.length = 0;
     if (snapshots.length) this.snapshotBytes = replayFile(join(dir, `snapshot-${this.gen}.jsonl`), apply, false);
     const journal = join(dir, `journal-${this.gen}.jsonl`);
-    this.bytes = files.includes(`journal-${this.gen}.jsonl`) ? replayFile(journal, apply, true) : 0;
+    this.bytes = files.includes(`journal-${this.gen}.jsonl`) ? replayFile(journal, apply, true, Infinity, (w) => this.warnings.push(w)) : 0;
+    this.durable = this.bytes;
     for (const f of files) {
       const m = /^(snapshot|journal)-(\d+)\.jsonl(\.tmp)?$/.exec(f);
       // Older generations, and leftovers of an interrupted compaction (temp files, a newer empty journal).
       if (m && (Number(m[2]) !== this.gen || m[3])) rmSync(join(dir, f), { force: true });
     }
-    this.fd = openSync(journal, 'a', 0o600);
+    this.fd = this.files.openSync(journal, 'a', 0o600);
     // A journal loaded past its size compacts in the background after the first commit (the
     // snapshot's ops are only known once the app has opened).
     syncDir(dir);
   }
 
-  /** Resolves once the ops are durable (at once without persistence). */
+  /** Replays what is durable of the current generation (after a failure: the app's reload). */
+  replay(apply: (op: Op) => void): void {
+    const dir = this.dir;
+    if (!dir) return;
+    const snapshot = join(dir, `snapshot-${this.gen}.jsonl`);
+    if (existsSync(snapshot)) replayFile(snapshot, apply, false);
+    const journal = join(dir, `journal-${this.gen}.jsonl`);
+    if (existsSync(journal)) replayFile(journal, apply, true, this.durable);
+  }
+
+  /**
+   * Resolves once the ops are durable (at once without persistence); rejects with DiskUnavailable
+   * if they cannot be made so. The caller has applied them in memory already: a refusal reloads
+   * the state from disk first (onLost).
+   */
   commit(ops: string[]): Promise<void> {
-    if (this.fd === undefined || ops.length === 0) return Promise.resolve();
+    if (this.dir === undefined || ops.length === 0 || this.closed) return Promise.resolve();
+    if (!this.writable || this.fd === undefined) {
+      // Made while the disk fails (background work): memory is ahead of the disk again.
+      this.reload();
+      return Promise.reject(this.unavailable());
+    }
     this.stats.commits++;
     this.queue.push(`{"ops":[${ops.join(',')}]}\n`);
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
@@ -185,14 +311,15 @@ export class Journal {
     const fd = this.fd;
     if (this.queue.length === 0 || fd === undefined) return;
     const data = Buffer.from(this.queue.join(''));
-    const waiters = this.waiters;
+    const batch: Batch = { gen: this.gen, end: this.bytes + data.length, waiters: this.waiters, synced: false };
     this.queue = [];
     this.waiters = [];
+    this.batches.push(batch);
     try {
-      writeAllSync(fd, data);
+      writeAllSync(this.files, fd, data);
     } catch (err) {
-      for (const w of waiters) w.reject(err as Error);
-      return;
+      // Part of it may be in the file: lose() cuts it back.
+      return this.lose(err);
     }
     if (this.bg) {
       this.bg.tail.push(data);
@@ -203,14 +330,22 @@ export class Journal {
     this.stats.bytes += data.length;
     this.syncing++;
     this.syncsOn.set(fd, (this.syncsOn.get(fd) ?? 0) + 1);
-    fdatasync(fd, (err) => {
-      for (const w of waiters) err ? w.reject(err) : w.resolve();
+    this.files.fdatasync(fd, (err) => {
       const left = this.syncsOn.get(fd)! - 1;
       if (left > 0) this.syncsOn.set(fd, left);
       else {
         this.syncsOn.delete(fd);
         // A journal of an older generation, switched away from while this sync was in flight.
         if (this.retired.delete(fd)) closeQuietly(fd);
+      }
+      // Refused meanwhile (an earlier batch failed) or not: a batch of an older generation is in
+      // its snapshot or new journal, both synced, whatever this sync says.
+      if (this.batches.includes(batch)) {
+        if (err && batch.gen === this.gen) this.lose(err);
+        else {
+          batch.synced = true;
+          this.acknowledge();
+        }
       }
       if (--this.syncing === 0) for (const f of this.idle.splice(0)) f();
     });
@@ -220,6 +355,105 @@ export class Journal {
     }
   }
 
+  /** Answers the synced batches at the front, in order. */
+  private acknowledge(): void {
+    while (this.batches.length > 0 && this.batches[0]!.synced) {
+      const b = this.batches.shift()!;
+      if (b.gen === this.gen) this.durable = Math.max(this.durable, b.end);
+      for (const w of b.waiters) w.resolve();
+    }
+  }
+
+  /**
+   * A write or fdatasync failed: every commit not yet acknowledged is refused, the journal cut
+   * back to the last acknowledged one, the state reloaded from disk (onLost), a running
+   * compaction abandoned, and probes start. Until one succeeds, the journal is not writable.
+   */
+  private lose(err: unknown): void {
+    const refused = [...this.batches.flatMap((b) => b.waiters), ...this.waiters];
+    this.batches = [];
+    this.queue = [];
+    this.waiters = [];
+    this.bytes = this.durable;
+    if (this.bg) this.bg.aborted = true;
+    const reason = errText(err);
+    this.diskErrors.episodes++;
+    this.diskErrors.last = reason;
+    this.failure = { reason, trimmed: false, timer: undefined };
+    this.trim();
+    this.reload();
+    const e = this.unavailable();
+    for (const w of refused) w.reject(e);
+    this.scheduleProbe();
+  }
+
+  /** Cuts the journal back to its acknowledged part (again on each probe until it works). */
+  private trim(): void {
+    const f = this.failure;
+    if (!f || f.trimmed || this.fd === undefined) return;
+    try {
+      this.files.ftruncateSync(this.fd, this.durable);
+      this.files.fdatasyncSync(this.fd);
+      f.trimmed = true;
+    } catch {
+      // The probe tries again; nothing is appended meanwhile.
+    }
+  }
+
+  /** Has the app reload its state from disk; if that fails, nothing is served until a probe manages it. */
+  private reload(): void {
+    try {
+      this.onLost?.();
+      this.stale = false;
+    } catch (err) {
+      this.stale = true;
+      this.diskErrors.last = `reload: ${errText(err)}`;
+    }
+  }
+
+  private scheduleProbe(): void {
+    const f = this.failure;
+    if (!f || f.timer) return;
+    f.timer = setTimeout(() => {
+      f.timer = undefined;
+      this.probe();
+    }, this.retryMs);
+    f.timer.unref();
+  }
+
+  /** While the disk fails: cut back, reload if needed, then write and sync a no-op line; success ends the episode. */
+  private probe(): void {
+    const f = this.failure;
+    if (!f || this.closed) return;
+    if (this.fd === undefined) {
+      // A reset could not open its new journal.
+      try {
+        this.fd = this.files.openSync(join(this.dir!, `journal-${this.gen}.jsonl`), 'a', 0o600);
+      } catch {
+        this.diskErrors.probes++;
+        return this.scheduleProbe();
+      }
+    }
+    this.trim();
+    if (this.stale) this.reload();
+    if (f.trimmed && !this.stale) {
+      const line = Buffer.from('{"ops":[]}\n');
+      try {
+        writeAllSync(this.files, this.fd, line);
+        this.files.fdatasyncSync(this.fd);
+        this.bytes = this.durable += line.length;
+        this.failure = undefined;
+        this.onRecovered?.();
+        return;
+      } catch {
+        f.trimmed = false;
+        this.trim();
+      }
+    }
+    this.diskErrors.probes++;
+    this.scheduleProbe();
+  }
+
   private tooBig(): boolean {
     return this.bytes > this.compactAt && this.bytes > this.overSnapshot * this.snapshotBytes && this.bytes > this.retryAt;
   }
@@ -227,7 +461,8 @@ export class Journal {
   /** Starts a background compaction; a failure leaves the journal as it is (retried once it has grown). */
   private tryCompact(): void {
     this.compactWanted = false;
-    if (this.bg || !this.tooBig()) return;
+    // Not while the disk fails: the episode ends first (the probe), then a commit asks again.
+    if (this.bg || !this.tooBig() || !this.writable) return;
     try {
       this.startBackground();
     } catch {
@@ -257,10 +492,10 @@ export class Journal {
     const gen = this.gen + 1;
     const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
     const nextJournal = join(dir, `journal-${gen}.jsonl`);
-    let snapshot: number | undefined = openSync(tmp, 'w', 0o600);
+    let snapshot: number | undefined = this.files.openSync(tmp, 'w', 0o600);
     let next: number | undefined;
     let finish!: () => void;
-    const bg: Background = { tail: [], tailBytes: 0, done: new Promise<void>((r) => (finish = r)) };
+    const bg: Background = { tail: [], tailBytes: 0, done: new Promise<void>((r) => (finish = r)), aborted: false };
     const ops = this.snapshotOps()[Symbol.iterator]();
     this.bg = bg;
     this.compactions.started++;
@@ -282,6 +517,10 @@ export class Journal {
 
     // 1. The snapshot.
     const slice = (): void => {
+      // Written first, so that the snapshot holds no change that is not in a write (and, if
+      // that write fails, the compaction is abandoned).
+      this.flush();
+      if (bg.aborted) return fail();
       const began = performance.now();
       let finished: boolean;
       try {
@@ -293,10 +532,10 @@ export class Journal {
       }
       this.compactions.longestSliceMs = Math.max(this.compactions.longestSliceMs, performance.now() - began);
       if (!finished) return later(slice);
-      fsync(snapshot!, (err) => {
+      this.files.fsync(snapshot!, (err) => {
         closeQuietly(snapshot!);
         snapshot = undefined;
-        if (err) return fail();
+        if (err || bg.aborted) return fail();
         catchUp();
       });
     };
@@ -304,11 +543,12 @@ export class Journal {
     // 2. The tail, into the new journal: a slice at a time (as the snapshot), until what is left
     // is small; then fsynced in the thread pool.
     const catchUp = (): void => {
+      if (bg.aborted) return fail();
       const began = performance.now();
       try {
-        next ??= openSync(nextJournal, 'w', 0o600);
+        next ??= this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
         for (let chunk = bg.tail.shift(); chunk; chunk = performance.now() - began < this.sliceMs ? bg.tail.shift() : undefined) {
-          writeAllSync(next, chunk);
+          writeAllSync(this.files, next, chunk);
           bg.tailBytes -= chunk.length;
           caughtUp += chunk.length;
         }
@@ -316,16 +556,17 @@ export class Journal {
         return fail();
       }
       if (bg.tailBytes > CATCH_UP_REST) return later(catchUp);
-      fsync(next, (err) => (err ? fail() : switchOver()));
+      this.files.fsync(next, (err) => (err || bg.aborted ? fail() : switchOver()));
     };
 
     // 3. The rest, and the switch.
     const switchOver = (): void => {
+      if (bg.aborted) return fail();
       const rest = Buffer.concat(bg.tail);
       try {
-        writeAllSync(next!, rest);
-        fsyncSync(next!);
-        renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
+        writeAllSync(this.files, next!, rest);
+        this.files.fsyncSync(next!);
+        this.files.renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
         syncDir(dir);
       } catch {
         return fail();
@@ -357,7 +598,7 @@ export class Journal {
     for (;;) {
       const line = nextLine(ops, this.opsPerLine);
       if (!line) return { bytes, finished: true };
-      writeAllSync(fd, line);
+      writeAllSync(this.files, fd, line);
       bytes += line.length;
       if (performance.now() >= until) return { bytes, finished: false };
     }
@@ -383,25 +624,31 @@ export class Journal {
   compact(): void {
     const dir = this.dir;
     if (!dir || this.fd === undefined || !this.snapshotOps) return;
+    // What is queued goes to the current journal first: the snapshot then holds only written changes.
+    this.flush();
+    if (!this.writable) throw this.unavailable();
     const gen = this.gen + 1;
     const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
     const nextJournal = join(dir, `journal-${gen}.jsonl`);
     let written: number;
-    const fd = openSync(tmp, 'w', 0o600);
+    let next: number | undefined;
     try {
-      written = this.writeLines(fd, this.snapshotOps()[Symbol.iterator]()).bytes;
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    const next = openSync(nextJournal, 'w', 0o600);
-    try {
-      renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
+      const fd = this.files.openSync(tmp, 'w', 0o600);
+      try {
+        written = this.writeLines(fd, this.snapshotOps()[Symbol.iterator]()).bytes;
+        this.files.fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      next = this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
+      this.files.renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
       syncDir(dir);
     } catch (err) {
-      closeSync(next);
+      // The old generation stays the one a restart loads; the journal goes on as it was.
+      if (next !== undefined) closeQuietly(next);
+      rmSync(tmp, { force: true });
       rmSync(nextJournal, { force: true });
-      throw err;
+      throw new DiskUnavailable(Math.max(1, Math.ceil(this.retryMs / 1000)), `compaction: ${errText(err)}`);
     }
     this.adopt(gen, next, written, 0, (...paths) => {
       for (const path of paths) rmSync(path, { force: true });
@@ -421,27 +668,41 @@ export class Journal {
     this.fd = next;
     remove(join(dir, `journal-${this.gen}.jsonl`), join(dir, `snapshot-${this.gen}.jsonl`));
     this.gen = gen;
-    this.bytes = journalBytes;
+    // All of it synced: also the commits whose fdatasync on the old journal is still in flight.
+    this.bytes = this.durable = journalBytes;
     this.snapshotBytes = snapshotBytes;
     this.retryAt = 0;
   }
 
-  /** Forgets everything on disk (admin reset). */
+  /** Forgets everything on disk (admin reset); also ends a disk-error episode (the space is freed). */
   async reset(): Promise<void> {
     const dir = this.dir;
     if (!dir || this.fd === undefined) return;
     await this.drain();
     closeSync(this.fd);
+    this.fd = undefined;
     for (const f of readdirSync(dir)) if (/^(snapshot|journal)-\d+\.jsonl(\.tmp)?$/.test(f)) rmSync(join(dir, f), { force: true });
     this.gen = 0;
-    this.bytes = 0;
+    this.bytes = this.durable = 0;
     this.snapshotBytes = 0;
     this.retryAt = 0;
-    this.fd = openSync(join(dir, 'journal-0.jsonl'), 'a', 0o600);
+    this.stale = false;
+    if (this.failure?.timer) clearTimeout(this.failure.timer);
+    this.failure = undefined;
+    try {
+      this.fd = this.files.openSync(join(dir, 'journal-0.jsonl'), 'a', 0o600);
+    } catch (err) {
+      // The probe opens it once it can.
+      this.failure = { reason: errText(err), trimmed: true, timer: undefined };
+      this.scheduleProbe();
+      throw this.unavailable();
+    }
     syncDir(dir);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.failure?.timer) clearTimeout(this.failure.timer);
     await this.drain();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
@@ -453,12 +714,14 @@ export class Journal {
 }
 
 /**
- * Applies every line of a file; returns the length of its good part. In the journal (`tolerant`)
- * a torn last line is dropped and the file is cut back to the last whole line; anywhere else a
- * bad line is an error.
+ * Applies every line of a file (of its first `limit` bytes); returns the length of its good part.
+ * In the journal (`tolerant`) a torn last line (a write never acknowledged: the process or the
+ * disk failed during it) is dropped with a warning and, when the whole file is read, cut off;
+ * anywhere else a bad line is an error.
  */
-function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean): number {
-  const text = readFileSync(path, 'utf8');
+function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean, limit = Infinity, warn?: (w: string) => void): number {
+  const whole = readFileSync(path);
+  const text = (limit < whole.length ? whole.subarray(0, limit) : whole).toString('utf8');
   let start = 0;
   let good = 0;
   let lineNo = 0;
@@ -480,7 +743,8 @@ function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean): n
     good += Buffer.byteLength(line) + 1;
     start = end + 1;
   }
-  if (tolerant && good < statSync(path).size) {
+  if (tolerant && limit === Infinity && good < whole.length) {
+    warn?.(`${path}: dropped a torn last line (${whole.length - good} bytes of a write that was never acknowledged)`);
     const fd = openSync(path, 'r+');
     try {
       ftruncateSync(fd, good);

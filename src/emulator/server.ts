@@ -1,6 +1,7 @@
 // The request pipeline: route → auth → rate limit → faults → tenant → idempotency key → body →
 // query → due settlements → idempotent replay, or (injected latency →) handler → durable commit
-// → response.
+// → response. A response is sent only once every change made before it is durable (a read waits
+// for the commits in flight); while the data dir cannot be written, changes get 503 + Retry-After.
 // Every failure becomes a problem response; an unexpected exception is a 500 and the server
 // keeps serving. Timeouts bound slow clients (slowloris). Before anything, web-guard.ts refuses
 // what a web page could send (a foreign Host, an Origin, a CORS preflight).
@@ -11,6 +12,7 @@ import { App } from './app.js';
 import { tenantOf } from './auth.js';
 import { parseBody, parseQuery, readBody, send, sendProblem } from './http.js';
 import { checkKey, fingerprint, Idempotency } from './idempotency.js';
+import { DiskUnavailable } from './journal.js';
 import { randomChars } from './ids.js';
 import { ApiProblem, problemBody } from './problems.js';
 import { DEPRECATED_SINCE } from './resources/kyc.js';
@@ -86,6 +88,7 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
     const pairs: Array<[string, string]> = qs === '' ? [] : [...new URLSearchParams(qs)];
     const seen = app.requests.record(method, path, Object.fromEntries(pairs), req.headers);
     if (!path.startsWith('/v1/')) throw routeNotFound(path);
+    if (!app.journal.readable) throw app.journal.unavailable();
     const { route, params } = app.router.match(method, path.slice(3));
     const caller = app.auth.check(req.headers['api-key']);
     app.faults.take(caller.apiKey);
@@ -114,6 +117,8 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
     }
     // Injected latency is processing time: a POST holds its Idempotency-Key in flight meanwhile.
     if (plan.latency > 0) await sleep(plan.latency);
+    // A change now could not be kept (an idempotent replay above still can be answered).
+    if (method !== 'GET' && !app.journal.writable) throw app.journal.unavailable();
 
     let reply: Reply & { headers?: Record<string, string> | undefined };
     try {
@@ -131,6 +136,10 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
       if (app.store.persist) ctx.tx.ops.push(op);
     }
     if (ctx.tx.ops.length > 0) await app.journal.commit(ctx.tx.ops);
+    else {
+      const durable = app.journal.barrier();
+      if (durable) await durable;
+    }
     for (const f of ctx.tx.after) f();
     if (plan.reset === 'after') return void req.socket.destroy();
     if (plan.fail === 'after') throw app.faults.failure(plan);
@@ -138,6 +147,7 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
   } catch (e) {
     let p: ApiProblem;
     if (e instanceof ApiProblem) p = e;
+    else if (e instanceof DiskUnavailable) p = new ApiProblem(503, 'service_unavailable', `${e.message}; retry later`, undefined, { 'Retry-After': String(e.retryAfterS) });
     else {
       app.fault(e);
       p = new ApiProblem(500, 'internal_error', 'unexpected error; safe to retry with the same Idempotency-Key');
