@@ -359,7 +359,7 @@ describe('profiles and precedence', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const bad = await runPay(['profiles', 'set', 'base_url', 'http://evil.example.com/v1/'], { env: e });
     expect(bad.code).toBe(2);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('a key piped to login with the wrong mode is refused (exit 2) and nothing is stored', async () => {
     const dir = tempDir('pay-cfg-');
@@ -394,7 +394,7 @@ describe('profiles and precedence', () => {
       await fromEnv.close();
       await fromFlag.close();
     }
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 });
 
 describe('pay api', () => {

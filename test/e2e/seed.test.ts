@@ -478,7 +478,7 @@ describe('seed apply after the file is edited: update in place, or replace with 
     const lost = await pay(['seed', 'apply', other, '--json', ...RETRIES]);
     expect(lost.code, lost.stderr).toBe(0);
     expect(JSON.parse(lost.stdout)).toEqual(backIds);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 });
 
 describe('seed apply killed half-way, then run again', () => {
