@@ -14,10 +14,10 @@
 //          other mode is read, and a write leaves it 0600), a symbolic link (to a file, to nothing),
 //          a FIFO, a folder, a file of another user (root chowns it to nobody); the folder a shared
 //          1777 one or an existing 0755 one (pay leaves its mode and owner alone), or missing
-//          (created 0700).
+//          (created 0700); a stale lock left by a killed pay is taken over.
 //
 // Reproduce a failing vector: PAY_FUZZ_SEED=<seed printed in the failure> npx vitest run … attack-config
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -512,6 +512,14 @@ function fixedCases(): PermCase[] {
       mkdirSync(dir);
       chmodSync(dir, 0o755);
       return { configDir: dir, check: () => (mode(dir) !== 0o755 ? [`the folder is now ${mode(dir).toString(8)}`] : []) };
+    }),
+    login('a stale lock left by a killed pay', (dir) => {
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(join(dir, 'config.json'), GOOD, { mode: 0o600 });
+      mkdirSync(join(dir, 'config.json.lock'));
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(join(dir, 'config.json.lock'), old, old);
+      return { configDir: dir, check: () => [...(existsSync(join(dir, 'config.json.lock')) ? ['the lock is still there'] : []), ...(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.acme?.tenant_id !== 'biz_perm' ? ['the tenant was lost'] : [])] };
     }),
     login('missing nested folders', (dir) => {
       mkdirSync(dir);
