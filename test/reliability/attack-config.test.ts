@@ -22,7 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, count, pay, pool, record, registerSecret, shown, spawnEmulator, stackTrace, tempIn, tempRoot, type Run } from './helpers.js';
+import { cleanEnv, count, FULL, pay, pool, record, registerSecret, shown, spawnEmulator, stackTrace, tempIn, tempRoot, type Run } from './helpers.js';
 
 const SEED = process.env.PAY_FUZZ_SEED ? Number(process.env.PAY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const root = tempRoot('attack-config');
@@ -202,7 +202,7 @@ describe('attack: parallel writers', () => {
     await record('attack.config-writers', 'parallel config writers lose no profile', { tried, passed, lost, duplicated: 0, leaked: 0, extra: { rounds: round, processes, round_size: ROUND } }, started);
     expect(failures, `seed ${SEED}`).toEqual([]);
     expect(result.failed, `seed ${SEED}`).toBe(false);
-  }, 600_000);
+  }, FULL ? 3_600_000 : 600_000);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -361,7 +361,7 @@ describe('attack: malformed config files', () => {
     });
     await record('attack.config-shape', 'malformed config files: exit 2 naming file and key, nothing written', { tried: cases.length, passed, lost: 0, duplicated: 0, leaked, extra: { seed: SEED } }, started);
     expect(failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
-  }, 600_000);
+  }, FULL ? 3_600_000 : 600_000);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -550,5 +550,5 @@ describe('attack: config file and folder permissions', () => {
     });
     await record('attack.config-perms', 'config perms: links, foreign/writable files refused; folders left alone', { tried: cases.length, passed, lost: 0, duplicated: 0, leaked, extra: { generated_modes: generated.length, fixed: cases.length - generated.length, as_root: isRoot ? 1 : 0 } }, started);
     expect(failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
-  }, 600_000);
+  }, FULL ? 3_600_000 : 600_000);
 });
