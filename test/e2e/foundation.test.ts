@@ -1,6 +1,6 @@
 // The built binary against a recording loopback server: the exact request, stdout, stderr and
 // exit code, for the foundation commands and the HTTP rules of contract sections 4 and 6.
-import { statSync, readFileSync } from 'node:fs';
+import { existsSync, statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
@@ -359,7 +359,7 @@ describe('profiles and precedence', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const bad = await runPay(['profiles', 'set', 'base_url', 'http://evil.example.com/v1/'], { env: e });
     expect(bad.code).toBe(2);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('a key piped to login with the wrong mode is refused (exit 2) and nothing is stored', async () => {
     const dir = tempDir('pay-cfg-');
@@ -367,8 +367,8 @@ describe('profiles and precedence', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/is a live key/);
     expect(r.stderr).not.toContain(LIVE_KEY);
-    // conf creates the file with its defaults on open: no profile in it.
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: {} });
+    // A refused login writes nothing: no config.json at all (reading never writes).
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
   it('flag beats env beats profile for the tenant and the base URL', async () => {
@@ -394,7 +394,7 @@ describe('profiles and precedence', () => {
       await fromEnv.close();
       await fromFlag.close();
     }
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 });
 
 describe('pay api', () => {

@@ -3,8 +3,10 @@
 // as their help says (read back through `profiles show --json`, the file, and the next command's
 // request), refuse what they should with exit 2 and the file untouched, print nothing on stdout,
 // and never print a key whole (run-pay.ts fails a run that does).
-// Needs dist/ (npm run build).
-import { readFileSync } from 'node:fs';
+// Needs dist/ (npm run build). The profiles are made once with pay login and copied into a fresh
+// folder per test; each test still runs several pay processes, so it gets SPAWNS_MS (a hang guard,
+// not a timing window: a loaded machine makes every process slow).
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
@@ -19,12 +21,19 @@ const WEBHOOK_SECRET = 'whsec_UHJvZmlsZXNXZWJob29rU2VjcmV0MDE=';
 const NEW_WEBHOOK_SECRET = 'whsec_TmV3V2ViaG9va1NlY3JldEZvclRlc3Q=';
 const EMPTY_LIST = { object: 'list', data: [], has_more: false, next_cursor: null };
 
+const SPAWNS_MS = 120_000;
+/** A pay process that takes longer than this is hung, not slow. */
+const RUN_MS = 60_000;
+
 let server: RecordingServer;
+/** config.json as the three logins of setup() left it. */
+let template: string;
 
 beforeAll(async () => {
   registerSecret(SANDBOX_KEY, LIVE_KEY, ACME_KEY, NEW_KEY, PUBLIC_KEY, WEBHOOK_SECRET, NEW_WEBHOOK_SECRET);
   server = await startRecordingServer({ status: 200, body: EMPTY_LIST });
-});
+  template = await loggedIn();
+}, SPAWNS_MS);
 afterAll(() => server.close());
 afterEach(() => {
   server.requests.length = 0;
@@ -46,13 +55,13 @@ interface Setup {
 /**
  * A config folder with two profiles, both pointing at the recording server: "default" (current;
  * tenant biz_default; sandbox: secret key, public key, webhook secret; live: secret key) and
- * "acme" (tenant biz_acme; sandbox secret key). Made with pay login, as a user would.
+ * "acme" (tenant biz_acme; sandbox secret key). Made with pay login, as a user would; returns its
+ * config.json.
  */
-async function setup(): Promise<Setup> {
+async function loggedIn(): Promise<string> {
   const dir = tempDir('pay-profiles-');
   const env = cleanEnv({ PAY_CONFIG_DIR: dir });
-  const file = join(dir, 'config.json');
-  const pay = (args: string[], stdin?: string) => runPay(args, { env, ...(stdin !== undefined ? { stdin } : {}) });
+  const pay = (args: string[], stdin?: string) => runPay(args, { env, timeoutMs: RUN_MS, ...(stdin !== undefined ? { stdin } : {}) });
   const logins: Array<[string[], string]> = [
     [['login', '--with-key', '--webhook-secret-stdin', '--tenant', 'biz_default', '--public-key', PUBLIC_KEY, '--base-url', server.baseUrl], `${SANDBOX_KEY}\n${WEBHOOK_SECRET}\n`],
     [['login', '--with-key', '--live', '--base-url', server.baseUrl], LIVE_KEY],
@@ -62,6 +71,16 @@ async function setup(): Promise<Setup> {
     const r = await pay(args, stdin);
     expect(r.code, r.stderr).toBe(0);
   }
+  return join(dir, 'config.json');
+}
+
+/** A fresh folder holding a copy of the logged-in config.json (0600, as pay wrote it). */
+function setup(): Setup {
+  const dir = tempDir('pay-profiles-');
+  const env = cleanEnv({ PAY_CONFIG_DIR: dir });
+  const file = join(dir, 'config.json');
+  copyFileSync(template, file);
+  const pay = (args: string[], stdin?: string) => runPay(args, { env, timeoutMs: RUN_MS, ...(stdin !== undefined ? { stdin } : {}) });
   const raw = () => readFileSync(file, 'utf8');
   return { env, file, pay, raw, read: () => JSON.parse(raw()) as Stored };
 }
@@ -89,7 +108,7 @@ function expectRefused(r: PayResult, message: RegExp): void {
 
 describe('pay profiles set', () => {
   it('changes the stored value: profiles show --json and config.json read it back', async () => {
-    const s = await setup();
+    const s = setup();
     const before = s.read();
 
     expectDone(await s.pay(['profiles', 'set', 'tenant_id', 'biz_new']), /^✓ Set tenant_id of profile "default"$/m);
@@ -119,15 +138,15 @@ describe('pay profiles set', () => {
     expect(after.profiles.acme).toEqual(before.profiles.acme);
     expect(after.profiles.default!.sandbox!.public_key).toBe(PUBLIC_KEY);
     expect(after.current_profile).toBe('default');
-  });
+  }, SPAWNS_MS);
 
   it('-p names the profile, which is created when new; the current one stays', async () => {
-    const s = await setup();
+    const s = setup();
     expectDone(await s.pay(['profiles', 'set', 'tenant_id', 'biz_fresh', '-p', 'fresh']), /^✓ Set tenant_id of profile "fresh"$/m);
     expect(s.read().profiles.fresh).toEqual({ tenant_id: 'biz_fresh' });
     expect(s.read().current_profile).toBe('default');
     expect((await showJson(s, 'fresh')).tenant_id).toBe('biz_fresh');
-  });
+  }, SPAWNS_MS);
 
   it.each([
     [['colour', 'blue'], /^error: unknown setting "colour"/],
@@ -144,16 +163,16 @@ describe('pay profiles set', () => {
     [['live.public_key', 'pk_live_x'], /^error: a public key looks like pk_test_… or pk_live_…$/],
     [['webhook_secret', 'not-a-secret'], /^error: a webhook secret looks like whsec_/],
   ])('refuses %j with exit 2 and changes nothing', async (args, message) => {
-    const s = await setup();
+    const s = setup();
     const before = s.raw();
     expectRefused(await s.pay(['profiles', 'set', ...args]), message);
     expect(s.raw()).toBe(before);
-  });
+  }, SPAWNS_MS);
 });
 
 describe('pay profiles use', () => {
   it('switches the current profile: the next command uses its key and tenant', async () => {
-    const s = await setup();
+    const s = setup();
     expect((await s.pay(['accounts', 'list', '--json'])).code).toBe(0);
 
     expectDone(await s.pay(['profiles', 'use', 'acme']), /^✓ Using profile "acme"$/m);
@@ -165,7 +184,7 @@ describe('pay profiles use', () => {
     expect((await s.pay(['accounts', 'list', '--json'])).code).toBe(0);
     // -p and PAY_PROFILE still win over the current profile.
     expect((await s.pay(['accounts', 'list', '--json', '-p', 'default'])).code).toBe(0);
-    expect((await runPay(['accounts', 'list', '--json'], { env: { ...s.env, PAY_PROFILE: 'default' } })).code).toBe(0);
+    expect((await runPay(['accounts', 'list', '--json'], { env: { ...s.env, PAY_PROFILE: 'default' }, timeoutMs: RUN_MS })).code).toBe(0);
     expect(server.requests.map((q) => [q.headers['api-key'], q.headers['x-tenant-id']])).toEqual([
       [SANDBOX_KEY, 'biz_default'],
       [ACME_KEY, 'biz_acme'],
@@ -175,31 +194,31 @@ describe('pay profiles use', () => {
 
     expectDone(await s.pay(['profiles', 'use', 'default']), /^✓ Using profile "default"$/m);
     expect(s.read().current_profile).toBe('default');
-  });
+  }, SPAWNS_MS);
 
   it.each([
     ['nope', /^error: no profile named "nope"$/],
     ['../etc', /^error: invalid profile name "\.\.\/etc"/],
   ])('refuses %s with exit 2 and changes nothing', async (name, message) => {
-    const s = await setup();
+    const s = setup();
     const before = s.raw();
     const r = await s.pay(['profiles', 'use', name]);
     expectRefused(r, message);
     expect(s.raw()).toBe(before);
     expect(s.read().current_profile).toBe('default');
-  });
+  }, SPAWNS_MS);
 });
 
 describe('pay profiles remove', () => {
   it('without a terminal, needs --yes (exit 2, nothing removed)', async () => {
-    const s = await setup();
+    const s = setup();
     const before = s.raw();
     expectRefused(await s.pay(['profiles', 'remove', 'acme']), /^error: refusing to remove profile "acme" without confirmation: pass --yes$/);
     expect(s.raw()).toBe(before);
-  });
+  }, SPAWNS_MS);
 
   it('with --yes, deletes the profile and its keys and leaves the others', async () => {
-    const s = await setup();
+    const s = setup();
     const before = s.read();
     expectDone(await s.pay(['profiles', 'remove', 'acme', '--yes']), /^✓ Removed profile "acme"$/m);
     expect(s.read()).toEqual({ current_profile: 'default', profiles: { default: before.profiles.default } });
@@ -207,29 +226,29 @@ describe('pay profiles remove', () => {
     const list = await s.pay(['profiles', 'list', '--json']);
     expect((JSON.parse(list.stdout) as Array<{ name: string }>).map((p) => p.name)).toEqual(['default']);
     expectRefused(await s.pay(['profiles', 'show', 'acme']), /^error: no profile named "acme"$/);
-  });
+  }, SPAWNS_MS);
 
   it('removing the current profile makes the next command fall back to "default"', async () => {
-    const s = await setup();
+    const s = setup();
     expectDone(await s.pay(['profiles', 'use', 'acme']), /Using profile "acme"/);
     expectDone(await s.pay(['profiles', 'remove', 'acme', '-y']), /^✓ Removed profile "acme"$/m);
     expect(s.read().current_profile).toBeUndefined();
     expect((await showJson(s)).name).toBe('default');
     expect((await s.pay(['accounts', 'list', '--json'])).code).toBe(0);
     expect(server.requests.map((q) => q.headers['api-key'])).toEqual([SANDBOX_KEY]);
-  });
+  }, SPAWNS_MS);
 
   it('refuses an unknown profile with exit 2, even with --yes', async () => {
-    const s = await setup();
+    const s = setup();
     const before = s.raw();
     expectRefused(await s.pay(['profiles', 'remove', 'nope', '--yes']), /^error: no profile named "nope"$/);
     expect(s.raw()).toBe(before);
-  });
+  }, SPAWNS_MS);
 });
 
 describe('pay logout', () => {
   it("forgets the keys of the mode in use only: the tenant, the base URL, the other mode's keys and the other profiles stay", async () => {
-    const s = await setup();
+    const s = setup();
     const before = s.read();
     expectDone(await s.pay(['logout']), /^✓ Logged out: profile "default" \(sandbox\) has no keys now$/m);
     const after = s.read();
@@ -249,10 +268,10 @@ describe('pay logout', () => {
     const raw = s.raw();
     expectRefused(await s.pay(['logout']), /^error: profile "default" has no sandbox keys to forget$/);
     expect(s.raw()).toBe(raw);
-  });
+  }, SPAWNS_MS);
 
   it('--live forgets the Live keys; -p names the profile', async () => {
-    const s = await setup();
+    const s = setup();
     const before = s.read();
     expectDone(await s.pay(['logout', '--live']), /^✓ Logged out: profile "default" \(live\) has no keys now$/m);
     expect(s.read().profiles.default).toEqual({ ...before.profiles.default, live: { base_url: server.baseUrl } });
@@ -262,12 +281,12 @@ describe('pay logout', () => {
     expect(s.read().profiles.default!.sandbox).toEqual(before.profiles.default!.sandbox);
     expect(s.raw()).not.toContain(LIVE_KEY);
     expect(s.raw()).not.toContain(ACME_KEY);
-  });
+  }, SPAWNS_MS);
 
   it('refuses a profile that does not exist with exit 2, creating nothing', async () => {
-    const s = await setup();
+    const s = setup();
     const before = s.raw();
     expectRefused(await s.pay(['logout', '-p', 'nope']), /^error: profile "nope" has no sandbox keys to forget$/);
     expect(s.raw()).toBe(before);
-  });
+  }, SPAWNS_MS);
 });

@@ -64,7 +64,7 @@ export function runPay(args: string[], opts: PayRunOptions = {}): Promise<PayRes
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -5,9 +5,9 @@ import { normalizeBaseUrl, resolveSettings } from '../../src/config/settings.js'
 import { ConfigStore } from '../../src/config/store.js';
 import { tempDir } from '../helpers/run-pay.js';
 
-function storeWith(): ConfigStore {
+async function storeWith(): Promise<ConfigStore> {
   const store = new ConfigStore(tempDir('pay-unit-'));
-  store.saveProfile('default', {
+  await store.saveProfile('default', {
     tenant_id: 'from_profile',
     sandbox: { secret_key: 'sk_test_profileprofileprofile12', base_url: 'https://profile.example.com/v1/' },
     live: { secret_key: 'sk_live_profileprofileprofile12' },
@@ -16,8 +16,8 @@ function storeWith(): ConfigStore {
 }
 
 describe('resolveSettings', () => {
-  it('takes flag, then env, then profile, then default, and says where each came from', () => {
-    const store = storeWith();
+  it('takes flag, then env, then profile, then default, and says where each came from', async () => {
+    const store = await storeWith();
     const p = resolveSettings({}, {}, store);
     expect([p.tenant.value, p.tenant.source, p.apiKey.source, p.baseUrl.value]).toEqual(['from_profile', 'profile', 'profile', 'https://profile.example.com/v1/']);
     const e = resolveSettings({}, { PAY_TENANT_ID: 'from_env', PAY_BASE_URL: 'https://env.example.com/v1' }, store);
@@ -28,8 +28,8 @@ describe('resolveSettings', () => {
     expect([d.baseUrl.source, d.maxRetries.value, d.timeoutMs.value, d.mode.value]).toEqual(['default', 3, 30_000, 'sandbox']);
   });
 
-  it('--live or PAY_MODE=live selects the live pair; a bad PAY_MODE is a usage error', () => {
-    const store = storeWith();
+  it('--live or PAY_MODE=live selects the live pair; a bad PAY_MODE is a usage error', async () => {
+    const store = await storeWith();
     expect(resolveSettings({ live: true }, {}, store).apiKey.value).toBe('sk_live_profileprofileprofile12');
     expect(resolveSettings({}, { PAY_MODE: 'LIVE' }, store).mode.value).toBe('live');
     expect(() => resolveSettings({}, { PAY_MODE: 'prod' }, store)).toThrow(/invalid PAY_MODE "prod"/);

@@ -17,7 +17,6 @@ export async function run(command: Command): Promise<void> {
   const mode = settings.mode.value;
   const store = f.config();
   const existing: Profile = store.profile(name) ?? {};
-  const current = existing[mode] ?? {};
 
   let secret: string | undefined;
   let webhookSecret: string | undefined;
@@ -53,14 +52,23 @@ export async function run(command: Command): Promise<void> {
   const problem = problems.find(Boolean);
   if (problem) throw new UsageError(problem);
 
-  const baseUrl = opts.baseUrl ? normalizeBaseUrl(opts.baseUrl, '--base-url') : current.base_url;
-  store.saveProfile(name, {
-    ...existing,
-    ...(tenant ? { tenant_id: tenant } : {}),
-    [mode]: { ...current, secret_key: secret, ...(publicKey ? { public_key: publicKey } : {}), ...(baseUrl ? { base_url: baseUrl } : {}), ...(webhookSecret ? { webhook_secret: webhookSecret } : {}) },
-  });
-  if (!store.currentProfile || opts.setCurrent) store.setCurrentProfile(name);
-  const tenantNote = tenant ?? existing.tenant_id;
+  const baseUrl = opts.baseUrl ? normalizeBaseUrl(opts.baseUrl, '--base-url') : undefined;
+  // Merged with the profile as stored when the lock is held, not as read above: a parallel write stays.
+  let storedTenant: string | undefined;
+  await store.updateProfile(
+    name,
+    (now = {}) => {
+      storedTenant = now.tenant_id;
+      const m = now[mode] ?? {};
+      return {
+        ...now,
+        ...(tenant ? { tenant_id: tenant } : {}),
+        [mode]: { ...m, secret_key: secret, ...(publicKey ? { public_key: publicKey } : {}), ...(baseUrl ? { base_url: baseUrl } : {}), ...(webhookSecret ? { webhook_secret: webhookSecret } : {}) },
+      };
+    },
+    { makeCurrent: opts.setCurrent ? 'always' : 'if-none' },
+  );
+  const tenantNote = tenant ?? storedTenant;
   f.io.err(`✓ Logged in: profile "${escapeText(name)}" (${mode}), secret key ${maskKey(secret)}${tenantNote ? `, tenant ${escapeText(tenantNote)}` : ''}\n`);
   if (!tenantNote) f.io.err('note: no tenant id stored; pay accounts list needs one (pay profiles set tenant_id <id>)\n');
 }

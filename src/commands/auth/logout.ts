@@ -7,13 +7,14 @@ import { createFactory } from '../../lib/factory.js';
 export async function run(command: Command): Promise<void> {
   const f = createFactory({ flags: command.optsWithGlobals() });
   const { profileName, mode } = f.settings();
-  const store = f.config();
-  const profile = store.profile(profileName.value);
-  const keys = profile?.[mode.value];
-  if (!profile || !keys?.secret_key) {
-    throw new UsageError(`profile "${profileName.value}" has no ${mode.value} keys to forget`, { hint: 'pay profiles list shows what is stored' });
-  }
-  const { secret_key: _s, public_key: _p, webhook_secret: _w, ...kept } = keys;
-  store.saveProfile(profileName.value, { ...profile, [mode.value]: kept });
+  // Checked and changed under the config lock, on the profile as stored then.
+  await f.config().updateProfile(profileName.value, (profile) => {
+    const keys = profile?.[mode.value];
+    if (!profile || !keys?.secret_key) {
+      throw new UsageError(`profile "${profileName.value}" has no ${mode.value} keys to forget`, { hint: 'pay profiles list shows what is stored' });
+    }
+    const { secret_key: _s, public_key: _p, webhook_secret: _w, ...kept } = keys;
+    return { ...profile, [mode.value]: kept };
+  });
   f.io.err(`✓ Logged out: profile "${escapeText(profileName.value)}" (${mode.value}) has no keys now\n`);
 }

@@ -54,15 +54,17 @@ function options(f: StartFlags): EmulatorOptions {
   return o;
 }
 
-function configure(name: string, emu: Emulator): { path: string; current: boolean } {
+async function configure(name: string, emu: Emulator): Promise<{ path: string; current: boolean }> {
   const store = new ConfigStore(process.env.PAY_CONFIG_DIR || undefined);
-  store.saveProfile(name, {
-    tenant_id: emu.tenantId,
-    sandbox: { secret_key: emu.keys.sandbox.secret, public_key: emu.keys.sandbox.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.sandbox },
-    live: { secret_key: emu.keys.live.secret, public_key: emu.keys.live.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.live },
-  });
-  const current = !store.currentProfile;
-  if (current) store.setCurrentProfile(name);
+  const current = await store.saveProfile(
+    name,
+    {
+      tenant_id: emu.tenantId,
+      sandbox: { secret_key: emu.keys.sandbox.secret, public_key: emu.keys.sandbox.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.sandbox },
+      live: { secret_key: emu.keys.live.secret, public_key: emu.keys.live.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.live },
+    },
+    { makeCurrent: 'if-none' },
+  );
   return { path: store.path, current };
 }
 
@@ -119,7 +121,7 @@ export async function run(flags: StartFlags): Promise<void> {
     process.exit(1);
   };
   try {
-    const config = flags.configureProfile ? configure(flags.configureProfile, emu) : undefined;
+    const config = flags.configureProfile ? await configure(flags.configureProfile, emu) : undefined;
     process.stderr.write(banner(emu, o, flags.configureProfile, config));
     const signal = await stopped;
     process.stderr.write(`${signal === 'SIGINT' ? '\n' : ''}stopping the emulator…\n`);

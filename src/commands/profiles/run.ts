@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
+import { MODE_KEYS, type ModeKey } from '../../config/shape.js';
 import { checkProfileName, MODES, type Mode, type ModeSettings, type Profile } from '../../config/store.js';
 import { Printer, resolveOutput, type Column } from '../../io/output.js';
 import { UsageError } from '../../lib/errors.js';
@@ -57,9 +58,7 @@ export async function show(command: Command, name?: string): Promise<void> {
 
 export async function use(command: Command, name: string): Promise<void> {
   const f = factory(command);
-  const store = f.config();
-  if (!store.profile(checkProfileName(name))) throw notFound(name);
-  store.setCurrentProfile(name);
+  if (!(await f.config().setCurrentProfile(checkProfileName(name)))) throw notFound(name);
   f.io.err(`✓ Using profile "${name}"\n`);
 }
 
@@ -72,12 +71,11 @@ export async function remove(command: Command, name: string): Promise<void> {
     const { createPrompter } = await import('../../io/prompt.js');
     if (!(await createPrompter(f.io).confirm(`Remove profile "${name}" and its keys?`, false))) throw new UsageError('not confirmed; nothing was removed');
   }
-  store.removeProfile(name);
+  // Removed meanwhile by another pay: nothing to do, and say so.
+  if (!(await store.removeProfile(name))) throw notFound(name);
   f.io.err(`✓ Removed profile "${name}"\n`);
 }
 
-const MODE_KEYS = ['secret_key', 'public_key', 'base_url', 'webhook_secret'] as const;
-type ModeKey = (typeof MODE_KEYS)[number];
 
 export async function set(command: Command, key: string, rawValue: string): Promise<void> {
   const f = factory(command);
@@ -85,11 +83,9 @@ export async function set(command: Command, key: string, rawValue: string): Prom
   const value = rawValue === '-' ? (await readStream(f.io.stdin, 64 * 1024)).trim() : rawValue.trim();
   if (value === '') throw new UsageError(`empty value for ${key}`);
   const store = f.config();
-  const profile: Profile = { ...(store.profile(profileName.value) ?? {}) };
   if (key === 'tenant_id') {
     if (!TENANT_PATTERN.test(value)) throw new UsageError('a tenant id is 1-64 letters, digits, "-" or "_"');
-    profile.tenant_id = value;
-    store.saveProfile(profileName.value, profile);
+    await store.updateProfile(profileName.value, (profile) => ({ ...profile, tenant_id: value }));
     f.io.err(`✓ Set tenant_id of profile "${profileName.value}"\n`);
     return;
   }
@@ -99,8 +95,9 @@ export async function set(command: Command, key: string, rawValue: string): Prom
   if (!field || !(MODE_KEYS as readonly string[]).includes(field) || !(MODES as readonly string[]).includes(mode)) {
     throw new UsageError(`unknown setting "${key}" (tenant_id, or [sandbox.|live.]${MODE_KEYS.join('|')})`);
   }
-  profile[mode] = { ...(profile[mode] ?? {}), [field]: checked(field, value, mode) };
-  store.saveProfile(profileName.value, profile);
+  const stored = checked(field, value, mode);
+  // Set on the profile as stored when the lock is held: a parallel change to another key stays.
+  await store.updateProfile(profileName.value, (profile = {}) => ({ ...profile, [mode]: { ...(profile[mode] ?? {}), [field]: stored } }));
   const shown = field === 'base_url' ? value : maskKey(value);
   f.io.err(`✓ Set ${mode}.${field} of profile "${profileName.value}" to ${shown}\n`);
 }

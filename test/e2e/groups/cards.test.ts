@@ -88,7 +88,7 @@ describe('pay cards', () => {
     expect((json(byType) as unknown as Obj[]).map((c) => c.id)).toEqual([phys]);
     expect(ok(byStatus)).toBe(`${virt}\n`);
     expect(ndjson(nd).map((c) => [c.id, c.status])).toEqual([[phys, 'terminated'], [virt, 'active']]);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('usage errors send nothing: physical without an address, a limit without its interval, a bad type; unknown id is exit 4', async () => {
     const m = w.mark();

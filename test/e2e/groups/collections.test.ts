@@ -83,7 +83,7 @@ describe('pay collections', () => {
     expect(w.since(m, 'GET', '/v1/collections').map((r) => r.query)).toEqual(
       expect.arrayContaining([{ limit: '20', status: 'failed' }, { limit: '20', method: 'mobile_money' }, { limit: '20', account_id: usd, status: 'succeeded' }]),
     );
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('usage errors send nothing: mobile money without phone, too many decimals, a bad method; a currency the account does not hold is an API error', async () => {
     const m = w.mark();
@@ -100,5 +100,5 @@ describe('pay collections', () => {
     apiError(mismatch, 1, 422, 'currency_mismatch', true);
     apiError(nf, 4, 404, 'not_found');
     expect(w.since(m).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /v1/collections/col_000000000000000000000000', 'POST /v1/collections']);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 });

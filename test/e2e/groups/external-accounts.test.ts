@@ -61,7 +61,7 @@ describe('pay external-accounts', () => {
     expect(tbl.rows[1]).toEqual([us, cus, 'Ada Lovelace', 'First Bank', '6789', 'US', 'USD', 'active', expect.stringMatching(TABLE_TIME)]);
     expect((json(j) as unknown as Obj[]).map((e) => e.id)).toEqual([gb]);
     expect(ndjson(nd)).toEqual([{ id: gb, account_number_last4: '6819' }, { id: us, account_number_last4: '6789' }]);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('a transfer pays out to it and completes', async () => {
     const acc = await account(w, cus);

@@ -118,7 +118,7 @@ describe('pay fx', () => {
     expect(json(g)).toMatchObject({ id: trade.id, quote_id: quote.id, status: 'completed' });
     // sold = bought / rate within the fee: the target never exceeds source × rate.
     expect(cents(quote.target_amount) <= (cents('100.00') * cents(quote.rate)) / 100n).toBe(true);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('usage errors send nothing: both amounts, neither, an unknown currency; unknown quote is exit 4', async () => {
     const m = w.mark();

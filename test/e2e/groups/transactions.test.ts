@@ -97,7 +97,7 @@ describe('pay transactions', () => {
     expect(w.since(m, 'GET', '/v1/transactions').map((r) => r.query)).toEqual(
       expect.arrayContaining([{ limit: '20', account_id: a, type: 'transfer', status: 'voided' }, { limit: '20', status: 'pending' }]),
     );
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('--from / --to (RFC 3339 and dates; --to exclusive) split the two phases', async () => {
     const next = new Date(Date.parse(t1) + 86_400_000 * 2).toISOString().slice(0, 10);
@@ -173,7 +173,7 @@ describe('pay transactions', () => {
     const kv = keyValues(gt);
     expect([kv.get('amount'), kv.get('balance_after'), kv.get('source.id')]).toEqual(['500.00 USD', '500.00 USD', src.collection]);
     expect(ok(await w.pay(['transactions', 'list', '--account', a, '--type', 'fx_trade', '--no-header', '--fields', 'amount,currency,source.id']))).toBe(`100.00\tUSD\t${src.fx}\n`);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('usage errors send nothing: --from after --to, an unknown type, a date that is not one', async () => {
     const m = w.mark();

@@ -111,7 +111,7 @@ describe('pay transfers', () => {
     usageError(negative, /^error: --amount: "-1" is not an amount/);
     usageError(badDest, /^error: --to "cus_000000000000000000000000" must be an id like acc_… or ea_…/);
     expect(w.since(m).map((r) => r.path)).toEqual(['/v1/transfers', '/v1/transfers']);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('--idempotency-key: the same body replays the same transfer; another body is exit 5', async () => {
     const args = ['transfers', 'send', '--from', a, '--to', b, '--amount', '3.00', '--currency', 'USD', '--idempotency-key', 'tr-e2e-1', '--json'];
@@ -151,7 +151,7 @@ describe('pay transfers', () => {
     expect(all).toHaveLength(6);
     expect(new Set(all.map((x) => x.id)).size).toBe(6);
     expect(Object.fromEntries(all.map((x) => [x.id, x.status]))).toMatchObject({ [sent.first!]: 'completed', [sent.waited!]: 'completed', [sent.cancelled!]: 'cancelled', [sent.idem!]: 'completed' });
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('balances add up: 100 − 10.50 − 20 − 3 on the source, the same in on the destination', async () => {
     const [src, dst] = await Promise.all([w.api('GET', `accounts/${a}`), w.api('GET', `accounts/${b}`)]);

@@ -105,7 +105,7 @@ describe('pay webhooks listen as the receiver', () => {
     expect(list[1]).toMatchObject({ object: 'event', type: 'customer.created', data: { object: { id: ids.customer } }, delivery: { status: 'delivered', attempts: 1, last_response_code: 200, next_attempt_at: null } });
     expect(ndjson(byType)).toEqual([{ id: ids.evAccount, delivery: { status: 'delivered' } }]);
     expect(ok(delivered)).toBe(`${ids.evAccount}\n${ids.evCustomer}\n`);
-  });
+  }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('webhooks get: the event and its attempts (json; a table of attempts)', async () => {
     const [j, t] = await Promise.all([w.pay(['webhooks', 'get', ids.evCustomer!, '--json']), w.pay(['webhooks', 'get', ids.evCustomer!, '-o', 'table'])]);
