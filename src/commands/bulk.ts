@@ -182,9 +182,9 @@ function graceMs(env: NodeJS.ProcessEnv): number {
 /**
  * SIGINT/SIGTERM during the run: the first stops it (no new row) and says so; the next gives up on
  * the rows in flight at once. Handlers are on only while rows are being sent. Other listeners are
- * set aside meanwhile and put back after: conf's `atomically` hooks every signal through
- * when-exit, which re-raises it (a second signal, as if the user had pressed Ctrl-C twice) and,
- * once ours is gone, would end pay by the signal instead of exit 130.
+ * set aside meanwhile and put back after: an exit hook a library installs (signal-exit, when-exit)
+ * re-raises the signal (a second signal, as if the user had pressed Ctrl-C twice) and, once ours is
+ * gone, would end pay by the signal instead of exit 130.
  */
 function onSignals(f: Factory, progress: { done(): void }, grace: number): { stop: AbortSignal; abandon: AbortSignal; graceMs: number; off(): void } {
   const stop = new AbortController();

@@ -1,5 +1,5 @@
 // `pay __complete <what>`: the dynamic words of shell completion, printed one per line.
-// Runs on TAB, routed by src/cli.ts before commander loads: node built-ins only (no conf, no
+// Runs on TAB, routed by src/cli.ts before commander loads: node built-ins only (no config store, no
 // commander), never throws, never prints an error, always exits 0. Unknown requests print nothing.
 //   profiles   the stored profile names (config.json, read directly)
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /**
- * The folder conf uses for `projectName: 'pay', projectSuffix: ''` (env-paths), or PAY_CONFIG_DIR.
+ * The platform's config folder for `pay` (where earlier versions kept it through conf), or PAY_CONFIG_DIR.
  * Keep in step with src/config/store.ts and src/lib/factory.ts.
  */
 export function configDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
