@@ -1,6 +1,6 @@
 // pay doctor against a real emulator: a line per check, a fix for each failure, exit 0 only when
 // all pass.
-import { chmodSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
@@ -29,6 +29,20 @@ describe('pay doctor', () => {
     expect(r.stdout).toMatch(/^✓ clock skew against the service: -?\d+ s$/m);
     expect(r.stdout).not.toContain('✗');
   });
+
+  it('a shared sticky folder (1777) passes, its mode untouched; one others may write without the sticky bit fails with a fix', async () => {
+    const dir = tempDir('pay-doc-');
+    const env = cleanEnv({ PAY_CONFIG_DIR: dir });
+    chmodSync(dir, 0o1777);
+    expect((await runPay(['login', '--with-key', '--tenant', emu.tenantId, '--base-url', emu.baseUrl], { env, stdin: emu.keys.sandbox.secret })).code).toBe(0);
+    const shared = await runPay(['doctor'], { env });
+    expect(shared.stdout).toMatch(/^✓ config folder .* is mode 1777 \(shared; the file itself is checked\)$/m);
+    expect(statSync(dir).mode & 0o7777).toBe(0o1777);
+    chmodSync(dir, 0o777);
+    const open = await runPay(['doctor'], { env });
+    expect(open.code).toBe(1);
+    expect(open.stdout).toMatch(/^✗ config folder .* is mode 0777\n {4}fix: chmod 700 '.*' \(or chmod \+t for a shared folder\)$/m);
+  }, 120_000);
 
   it('fails with a fix for each problem: loose permissions, --api-key in argv, a rejected key', async () => {
     const dir = tempDir('pay-doc-');

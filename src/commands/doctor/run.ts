@@ -52,7 +52,7 @@ function configChecks(f: Factory): Check[] {
   const out: Check[] = [];
   const mode = (p: string) => {
     try {
-      return statSync(p).mode & 0o777;
+      return statSync(p).mode & 0o7777;
     } catch {
       return undefined;
     }
@@ -66,8 +66,12 @@ function configChecks(f: Factory): Check[] {
     out.push({ ok, label: `config file ${store.path} is mode ${fileMode.toString(8).padStart(4, '0')}`, fix: `chmod 600 '${store.path}'` });
   }
   if (dirMode !== undefined) {
-    const ok = (dirMode & 0o077) === 0;
-    out.push({ ok, label: `config folder ${store.dir} is mode ${dirMode.toString(8).padStart(4, '0')}`, fix: `chmod 700 '${store.dir}'` });
+    // pay creates its folder 0700 but leaves the mode of a folder that was already there to its owner
+    // (PAY_CONFIG_DIR may be a shared one). Only a folder others may write without the sticky bit
+    // fails: there another user could rename the config file away.
+    const sticky = (dirMode & 0o1000) !== 0;
+    const ok = (dirMode & 0o022) === 0 || sticky;
+    out.push({ ok, label: `config folder ${store.dir} is mode ${dirMode.toString(8).padStart(4, '0')}${ok && (dirMode & 0o077) !== 0 ? ' (shared; the file itself is checked)' : ''}`, fix: `chmod 700 '${store.dir}' (or chmod +t for a shared folder)` });
   }
   return out;
 }
