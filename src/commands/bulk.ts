@@ -2,7 +2,7 @@
 // create, validated like --data (the command line's flags apply to every row and win over its
 // fields), sent with a per-row deterministic Idempotency-Key, N at a time.
 import { basename } from 'node:path';
-import { countRows, formatFor, openInput, readRows } from '../bulk/input.js';
+import { checkInput, countRows, formatFor, openInput, readRows } from '../bulk/input.js';
 import { readResume, runBulk } from '../bulk/run.js';
 import { progressBar } from '../io/progress.js';
 import { PayError, UsageError } from '../lib/errors.js';
@@ -25,6 +25,10 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   if (opts.batchId !== undefined && !/^[\x21-\x7e]{1,100}$/.test(String(opts.batchId))) throw new UsageError('--batch-id must be 1-100 printable characters');
   const s = f.settings();
   const done = typeof opts.resume === 'string' ? await readResume(opts.resume) : undefined;
+  const format = file === '-' ? undefined : formatFor(file);
+  const name = file === '-' ? 'standard input' : file;
+  // A file with a forbidden key, a bad header or a row too long is refused before any row is sent.
+  await checkInput(file, format, name);
   const client = await f.client(clientNeeds(ctx));
   if (verb.confirmLive) await confirmLive(f, ctx, { from_file: file });
   const identity = [s.tenant.value ?? '', s.mode.value, verb.operationId, opts.batchId ?? (file === '-' ? 'stdin' : basename(file))].join('|');
@@ -33,13 +37,12 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   // per row, and a JSON row's own text instead of re-serialising it (both showed in profiles).
   const rowOpts = (data: string): Record<string, unknown> => Object.assign(Object.create(flagOpts) as Record<string, unknown>, { data });
 
-  const format = file === '-' ? undefined : formatFor(file);
   const progress = progressBar(f.io, `${group.name} ${verb.name}`);
   if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
   const summary = await runBulk({
     client,
     path: verb.path,
-    rows: readRows(openInput(file, f.io.stdin), format),
+    rows: readRows(openInput(file, f.io.stdin), format, name),
     toBody: (value, row) => {
       const finish = (body: Record<string, unknown>) => {
         requireFields(verb, body);
