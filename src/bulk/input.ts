@@ -194,7 +194,7 @@ function headerColumns(header: readonly string[], where: string): string[][] {
   const columns: string[][] = [];
   const seen = new Set<string>();
   for (const h of header) {
-    const shown = JSON.stringify(h.length > 60 ? `${h.slice(0, 60)}…` : h);
+    const shown = JSON.stringify(h.length > 120 ? `${h.slice(0, 120)}…` : h);
     if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(h)) {
       throw new UsageError(`${where}: invalid column name ${shown} (use names like first_name or address.city)`);
     }

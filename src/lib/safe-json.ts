@@ -107,12 +107,13 @@ export function parseJson(text: string, where: string): unknown {
  */
 export function setPath(obj: Record<string, unknown>, path: string | readonly string[], value: unknown, where = 'key'): void {
   const parts = typeof path === 'string' ? path.split('.') : path;
-  const shown = typeof path === 'string' ? path : parts.join('.');
-  if (parts.length > MAX_DEPTH) throw new UsageError(`${where} ${segment(shown)}: nested deeper than ${MAX_DEPTH} levels`);
-  for (const p of parts) {
+  // The path up to the key at fault, as the shape messages show it.
+  const upTo = (n: number) => parts.slice(0, n + 1).reduce((acc: string, k) => joinPath(acc, k), '');
+  if (parts.length > MAX_DEPTH) throw new UsageError(`${where} ${upTo(MAX_DEPTH)}: nested deeper than ${MAX_DEPTH} levels`);
+  parts.forEach((p, i) => {
     const problem = keyProblem(p);
-    if (problem) throw new UsageError(`${where} ${segment(shown)}: ${problem}`);
-  }
+    if (problem) throw new UsageError(`${where} ${upTo(i)}: ${problem}`);
+  });
   let cur = obj;
   for (const p of parts.slice(0, -1)) {
     const next = Object.hasOwn(cur, p) ? cur[p] : undefined;
