@@ -2,7 +2,8 @@
 // array, from a file or stdin, one row at a time: memory stays flat for a million-line file.
 // Keys and shapes go through src/lib/safe-json.ts: a row or column with a key `__proto__`,
 // `constructor` or `prototype`, an over-long key or nesting too deep stops the input with a
-// UsageError naming the input, the line and the key path (checkInput: before any row is sent).
+// UsageError naming the input, the line and the key path (a forbidden key in a file: checkInput,
+// before any row is sent).
 import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../lib/errors.js';
@@ -87,12 +88,14 @@ export async function* readRows(input: Readable, format: InputFormat | undefined
 }
 
 /**
- * Reads a regular file through once, before any row is sent, for the errors that stop an input
- * (a forbidden or over-long key, nesting too deep, a bad CSV header, a row past 1 MiB, a JSON array
- * cut short): so such a file is refused whole instead of after the rows before the bad one. A row
- * that is merely invalid (not JSON, a wrong cell count) is the run's to report. Standard input, a
- * pipe or a device is read once only: there the run stops at the bad row. Read failures are left to
- * the run, which reports them.
+ * Checks a regular file, before any row is sent, for a key `__proto__`, `constructor` or
+ * `prototype` (and a bad CSV header): such a file is refused whole, not after the rows before the
+ * poisoned one. A native scan of the raw bytes looks for those names and for \u escapes (which
+ * could spell one); only a file where it finds one is read through row by row (reporting the first
+ * error that stops the input, whatever it is), otherwise just its first row (a CSV's header). A
+ * row nested too deep, with an over-long key or past 1 MiB stops the run at that row, as does any
+ * such error from standard input, a pipe or a device (read once only). A row that is merely invalid
+ * (not JSON, a wrong cell count) is the run's to report; read failures too.
  */
 export async function checkInput(path: string, format: InputFormat | undefined, name = path): Promise<void> {
   if (path === '-') return;
@@ -101,11 +104,32 @@ export async function checkInput(path: string, format: InputFormat | undefined, 
   } catch {
     return;
   }
+  const whole = await mayHoldForbiddenKey(path).catch(() => false);
   const stream = createReadStream(path);
   try {
-    for await (const row of readRows(stream, format, name)) void row;
+    for await (const row of readRows(stream, format, name)) if (!whole) break;
   } catch (err) {
     if (err instanceof UsageError) throw err;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Byte patterns a forbidden key needs: its name as written, or a \u escape in it. */
+const SUSPECT = ['__proto__', 'constructor', 'prototype', '\\u'].map((p) => Buffer.from(p));
+
+/** Whether the file's bytes hold one of SUSPECT (Buffer.indexOf: memchr speed, no decoding). */
+async function mayHoldForbiddenKey(path: string): Promise<boolean> {
+  let tail = Buffer.alloc(0);
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      // The last bytes of the chunk before: a name split between two chunks is still seen.
+      const bytes = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+      if (SUSPECT.some((p) => bytes.includes(p))) return true;
+      tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 16)));
+    }
+    return false;
   } finally {
     stream.destroy();
   }

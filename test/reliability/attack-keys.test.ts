@@ -13,8 +13,10 @@
 // attack.shapes: nesting past the limit (objects and arrays, up to 150,000 deep), keys past 256
 // characters (up to 100,000), values of the wrong JSON type, CSV headers with a column twice or a
 // column that is also another's parent, and odd YAML (alias cycles, !!binary, keys that are
-// lists, unknown tags): exit 2 naming the input and the place (a wrong-typed bulk row is that
-// row's failure: exit 1, its result names the field, the other rows go), never a stack overflow.
+// lists, unknown tags): exit 2 naming the input and the place, never a stack overflow, nothing
+// sent (a bulk row too deep or with a huge key stops the run at that row: the rows before it were
+// sent, each as written; a wrong-typed bulk row is that row's failure: exit 1, its result names
+// the field, the other rows go).
 //
 // Reproduce a failing vector: PAY_FUZZ_SEED=<seed printed in the failure> npx vitest run … attack-keys
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -340,7 +342,9 @@ function shapeCase(s: ShapeSpec, dir: string): Case {
         ...(stdin ? { stdin: text } : {}),
         code,
         says: [`${where}: ${place}: `, says, ...more],
-        sent: stdin ? exactly(Array.from({ length: at }, (_, i) => i)) : nothingSent,
+        // Only a forbidden key makes pay read a file through before sending: a row too deep or
+        // with a huge key stops the run there, after the rows before it (each as written).
+        sent: exactly(Array.from({ length: at }, (_, i) => i)),
       };
     }
     const spec = reader === 'data-inline' ? odd : reader === 'data-file' ? `@${file('json', odd)}` : '@-';
