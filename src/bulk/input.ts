@@ -1,9 +1,14 @@
 // Streaming readers for bulk input: NDJSON, CSV (header row, dotted column names nest) and a JSON
 // array, from a file or stdin, one row at a time: memory stays flat for a million-line file.
-import { createReadStream } from 'node:fs';
+// Keys and shapes go through src/lib/safe-json.ts: a row or column with a key `__proto__`,
+// `constructor` or `prototype`, an over-long key or nesting too deep stops the input with a
+// UsageError naming the input, the line and the key path (a forbidden key in a file: checkInput,
+// before any row is sent).
+import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../lib/errors.js';
 import { readProblem } from '../lib/read-limited.js';
+import { keyProblem, MAX_DEPTH, setPath, shapeMessage, shapeProblem } from '../lib/safe-json.js';
 
 export interface Row {
   /** 1-based line (NDJSON, CSV) or element number (JSON array). */
@@ -66,15 +71,68 @@ export function openInput(path: string, stdin: Readable): Readable {
   return path === '-' ? stdin : createReadStream(path);
 }
 
-/** Rows of the input; the format comes from the extension, or is sniffed from the first character. */
-export async function* readRows(input: Readable, format: InputFormat | undefined): AsyncGenerator<Row> {
+/**
+ * Rows of the input; the format comes from the extension, or is sniffed from the first character.
+ * `name` (the file as the user gave it, or "standard input") starts the messages of errors that stop
+ * the input; without it they start with the line.
+ */
+export async function* readRows(input: Readable, format: InputFormat | undefined, name?: string): AsyncGenerator<Row> {
   input.setEncoding('utf8');
   const first = await peekFirstChar(input);
   const fmt = format ?? (first.char === '[' ? 'json' : first.char === '{' ? 'ndjson' : 'csv');
   const source = first.rest;
-  if (fmt === 'json') yield* jsonArray(source);
-  else if (fmt === 'ndjson') yield* ndjson(source);
-  else yield* csv(source);
+  const at = (place: string): string => (name ? `${name}: ${place}` : place);
+  if (fmt === 'json') yield* jsonArray(source, at);
+  else if (fmt === 'ndjson') yield* ndjson(source, at);
+  else yield* csv(source, at);
+}
+
+/**
+ * Checks a regular file, before any row is sent, for a key `__proto__`, `constructor` or
+ * `prototype` (and a bad CSV header): such a file is refused whole, not after the rows before the
+ * poisoned one. A native scan of the raw bytes looks for those names and for \u escapes (which
+ * could spell one); only a file where it finds one is read through row by row (reporting the first
+ * error that stops the input, whatever it is), otherwise just its first row (a CSV's header). A
+ * row nested too deep, with an over-long key or past 1 MiB stops the run at that row, as does any
+ * such error from standard input, a pipe or a device (read once only). A row that is merely invalid
+ * (not JSON, a wrong cell count) is the run's to report; read failures too.
+ */
+export async function checkInput(path: string, format: InputFormat | undefined, name = path): Promise<void> {
+  if (path === '-') return;
+  try {
+    if (!statSync(path).isFile()) return;
+  } catch {
+    return;
+  }
+  const whole = await mayHoldForbiddenKey(path).catch(() => false);
+  const stream = createReadStream(path);
+  try {
+    for await (const row of readRows(stream, format, name)) if (!whole) break;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Byte patterns a forbidden key needs: its name as written, or a \u escape in it. */
+const SUSPECT = ['__proto__', 'constructor', 'prototype', '\\u'].map((p) => Buffer.from(p));
+
+/** Whether the file's bytes hold one of SUSPECT (Buffer.indexOf: memchr speed, no decoding). */
+async function mayHoldForbiddenKey(path: string): Promise<boolean> {
+  let tail = Buffer.alloc(0);
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      // The last bytes of the chunk before: a name split between two chunks is still seen.
+      const bytes = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+      if (SUSPECT.some((p) => bytes.includes(p))) return true;
+      tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 16)));
+    }
+    return false;
+  } finally {
+    stream.destroy();
+  }
 }
 
 async function peekFirstChar(input: Readable): Promise<{ char: string; rest: AsyncIterable<string> }> {
@@ -125,28 +183,66 @@ export async function* linesOf(
   if (carry) yield carry.replace(/\r$/, '');
 }
 
-async function* ndjson(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
+async function* ndjson(chunks: AsyncIterable<string>, at: (place: string) => string): AsyncGenerator<Row> {
   let line = 0;
-  for await (const text of linesOf(chunks)) {
+  for await (const text of linesOf(chunks, MAX_ROW_CHARS, (n) => tooLong(at(`line ${n}`)))) {
     line++;
     if (!text.trim()) continue;
-    yield parseObject(line, text);
+    yield parseObject(line, text, () => at(`line ${line}`));
   }
 }
 
-function parseObject(line: number, text: string): Row {
+/**
+ * One JSON row. Invalid JSON or a non-object is that row's failure; a bad key or shape (see
+ * safe-json.ts) throws: the input is hostile or broken, not one row of it.
+ */
+function parseObject(line: number, text: string, where: () => string): Row {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { line, text, error: 'not a JSON object' };
-    return { line, text, json: true, value: value as Record<string, unknown> };
+    value = JSON.parse(text);
   } catch (err) {
     return { line, text, error: `invalid JSON: ${(err as Error).message.split('\n')[0]}` };
   }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { line, text, error: 'not a JSON object' };
+  const problem = shapeProblem(value);
+  if (problem) throw new UsageError(shapeMessage(where(), problem));
+  return { line, text, json: true, value: value as Record<string, unknown> };
+}
+
+/**
+ * The header's column names split at their dots, or a UsageError naming the column: names like
+ * first_name or address.city, no forbidden or over-long key, not too deep, no column twice and
+ * no column that is also the parent of another (`address` and `address.city`).
+ */
+function headerColumns(header: readonly string[], where: string): string[][] {
+  const columns: string[][] = [];
+  const seen = new Set<string>();
+  for (const h of header) {
+    const shown = JSON.stringify(h.length > 120 ? `${h.slice(0, 120)}…` : h);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(h)) {
+      throw new UsageError(`${where}: invalid column name ${shown} (use names like first_name or address.city)`);
+    }
+    const parts = h.split('.');
+    for (const p of parts) {
+      const problem = keyProblem(p);
+      if (problem) throw new UsageError(`${where}: column ${shown}: ${problem}`);
+    }
+    if (parts.length > MAX_DEPTH) throw new UsageError(`${where}: column ${shown}: nested deeper than ${MAX_DEPTH} levels`);
+    if (seen.has(h)) throw new UsageError(`${where}: column ${shown} appears twice`);
+    seen.add(h);
+    columns.push(parts);
+  }
+  for (const h of seen) {
+    for (let i = h.indexOf('.'); i > 0; i = h.indexOf('.', i + 1)) {
+      if (seen.has(h.slice(0, i))) throw new UsageError(`${where}: column "${h.slice(0, i)}" is a value, and column "${h}" would make it an object`);
+    }
+  }
+  return columns;
 }
 
 /** CSV per RFC 4180 (quoted fields, doubled quotes, newlines inside quotes); empty cells are left out. */
-async function* csv(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
-  let header: string[] | undefined;
+async function* csv(chunks: AsyncIterable<string>, at: (place: string) => string): AsyncGenerator<Row> {
+  let header: string[][] | undefined;
   let record: string[] = [];
   let field = '';
   let text = '';
@@ -163,15 +259,13 @@ async function* csv(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
     state = 'start';
     if (cells.length === 1 && cells[0] === '') return undefined;
     if (!header) {
-      header = cells.map((h) => h.trim());
-      const bad = header.find((h) => !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(h));
-      if (bad !== undefined) throw new UsageError(`CSV header: invalid column name "${bad}" (use names like first_name or address.city)`);
+      header = headerColumns(cells.map((h) => h.trim()), at(`line ${startLine}: CSV header`));
       return undefined;
     }
     if (cells.length !== header.length) return { line: startLine, text: raw, error: `has ${cells.length} cells, the header has ${header.length}` };
     const value: Record<string, unknown> = {};
-    header.forEach((h, i) => {
-      if (cells[i] !== '') setNested(value, h, cells[i]!);
+    header.forEach((parts, i) => {
+      if (cells[i] !== '') setPath(value, parts, cells[i]!);
     });
     return { line: startLine, text: raw, value };
   };
@@ -187,7 +281,7 @@ async function* csv(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
       if (ch === '\n') line++;
       if (ch === '\r' && state !== 'quoted') continue;
       text += ch;
-      if (text.length > MAX_ROW_CHARS) throw tooLong(`line ${startLine}`);
+      if (text.length > MAX_ROW_CHARS) throw tooLong(at(`line ${startLine}`));
       if (state === 'quoted') {
         if (ch === '"') state = 'quote';
         else field += ch;
@@ -212,18 +306,8 @@ async function* csv(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
   }
 }
 
-function setNested(obj: Record<string, unknown>, path: string, value: string): void {
-  const parts = path.split('.');
-  let cur = obj;
-  for (const p of parts.slice(0, -1)) {
-    if (typeof cur[p] !== 'object' || cur[p] === null) cur[p] = {};
-    cur = cur[p] as Record<string, unknown>;
-  }
-  cur[parts[parts.length - 1]!] = value;
-}
-
 /** Elements of a top-level JSON array, split by a small scanner (strings and nesting aware). */
-async function* jsonArray(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
+async function* jsonArray(chunks: AsyncIterable<string>, at: (place: string) => string): AsyncGenerator<Row> {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -234,17 +318,17 @@ async function* jsonArray(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
   for await (const chunk of chunks) {
     for (const ch of chunk) {
       if (ended) {
-        if (/\S/.test(ch)) throw new UsageError('the JSON input has data after its closing ]');
+        if (/\S/.test(ch)) throw new UsageError(at('the JSON input has data after its closing ]'));
         continue;
       }
       if (!started) {
         if (ch === '[') started = true;
-        else if (/\S/.test(ch)) throw new UsageError('the JSON input must be an array of objects');
+        else if (/\S/.test(ch)) throw new UsageError(at('the JSON input must be an array of objects'));
         continue;
       }
       if (inString) {
         current += ch;
-        if (current.length > MAX_ROW_CHARS) throw tooLong(`element ${n + 1}`);
+        if (current.length > MAX_ROW_CHARS) throw tooLong(at(`element ${n + 1}`));
         if (escaped) escaped = false;
         else if (ch === '\\') escaped = true;
         else if (ch === '"') inString = false;
@@ -254,21 +338,25 @@ async function* jsonArray(chunks: AsyncIterable<string>): AsyncGenerator<Row> {
       if (ch === '{' || ch === '[') depth++;
       if (ch === '}' || ch === ']') {
         if (depth === 0 && ch === ']') {
-          if (current.trim()) yield parseObject(++n, current.trim());
+          if (current.trim()) yield element(++n, current.trim());
           ended = true;
           continue;
         }
         depth--;
       }
       if (ch === ',' && depth === 0) {
-        yield parseObject(++n, current.trim());
+        yield element(++n, current.trim());
         current = '';
         continue;
       }
       current += ch;
-      if (current.length > MAX_ROW_CHARS) throw tooLong(`element ${n + 1}`);
+      if (current.length > MAX_ROW_CHARS) throw tooLong(at(`element ${n + 1}`));
     }
   }
-  if (!ended) throw new UsageError('the JSON input ends before its closing ]');
+  if (!ended) throw new UsageError(at('the JSON input ends before its closing ]'));
+
+  function element(k: number, text: string): Row {
+    return parseObject(k, text, () => at(`element ${k}`));
+  }
 }
 

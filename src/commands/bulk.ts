@@ -5,7 +5,7 @@
 // a closed stdout stops it too (exit 1); the hints say what will finish the job.
 import { fstatSync, readlinkSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative } from 'node:path';
-import { countRows, formatFor, openInput, readRows } from '../bulk/input.js';
+import { checkInput, countRows, formatFor, openInput, readRows } from '../bulk/input.js';
 import { identityTag, readResume, type ResumeIndex } from '../bulk/resume.js';
 import { runBulk, type BulkSummary } from '../bulk/run.js';
 import { progressBar } from '../io/progress.js';
@@ -29,6 +29,10 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   if (opts.batchId !== undefined && !/^[\x21-\x7e]{1,100}$/.test(String(opts.batchId))) throw new UsageError('--batch-id must be 1-100 printable characters');
   const s = f.settings();
   const done = typeof opts.resume === 'string' ? await readResume(opts.resume) : undefined;
+  const format = file === '-' ? undefined : formatFor(file);
+  const name = file === '-' ? 'standard input' : file;
+  // A file with a key __proto__, constructor or prototype, or a bad CSV header, is refused before any row is sent.
+  await checkInput(file, format, name);
   const client = await f.client(clientNeeds(ctx));
   if (verb.confirmLive) await confirmLive(f, ctx, { from_file: file });
   const identity = [s.tenant.value ?? '', s.mode.value, verb.operationId, opts.batchId ?? (file === '-' ? 'stdin' : basename(file))].join('|');
@@ -39,7 +43,6 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
 
   if (done) checkResume(f, String(opts.resume), done, identity);
 
-  const format = file === '-' ? undefined : formatFor(file);
   const progress = progressBar(f.io, `${group.name} ${verb.name}`);
   if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
   const input = openInput(file, f.io.stdin);
@@ -47,7 +50,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const sm = await runBulk({
     client,
     path: verb.path,
-    rows: readRows(input, format),
+    rows: readRows(input, format, name),
     toBody: (value, row) => {
       const finish = (body: Record<string, unknown>) => {
         requireFields(verb, body);

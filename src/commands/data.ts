@@ -1,7 +1,9 @@
-// --data <json | @file | @->: a JSON object merged under the flags.
+// --data <json | @file | @->: a JSON object merged under the flags; a forbidden or over-long key
+// or nesting too deep is a usage error naming the key path (src/lib/safe-json.ts).
 import type { IOStreams } from '../io/iostreams.js';
 import { UsageError } from '../lib/errors.js';
 import { readUserFile } from '../lib/read-limited.js';
+import { parseJson } from '../lib/safe-json.js';
 
 const MAX_DATA_BYTES = 1024 * 1024;
 
@@ -21,12 +23,8 @@ export async function readData(spec: string, io: IOStreams): Promise<Record<stri
     text = spec;
   }
   checkDataSize(text, from);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${from} is not valid JSON: ${(err as Error).message.replace(/\s+/g, ' ').slice(0, 160)}`);
-  }
+  // Parsed and checked (keys, depth) by the one reader of untrusted JSON: src/lib/safe-json.ts.
+  const value = parseJson(text, from);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UsageError(`${from} must be a JSON object ({...})`);
   }

@@ -1,11 +1,13 @@
 // From flags to request parts, checked before anything is sent: the path (positional and
 // `pathParam` flags), the query (list filters), the body (--data under the flags). Every value
-// goes through the checker of its FlagKind; a bad one is a UsageError (exit 2).
+// goes through the checker of its FlagKind; a bad one, or a --data value of the wrong JSON type,
+// is a UsageError (exit 2). Bodies are built with the safe setter of src/lib/safe-json.ts.
 import type { Query } from '../api/client.js';
 import { escapeText } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
 import type { Factory } from '../lib/factory.js';
 import { UsageError } from '../lib/errors.js';
+import { setPath } from '../lib/safe-json.js';
 import {
   checkBirthDate,
   checkCountry,
@@ -127,19 +129,28 @@ export function fillBody(
       setPath(body, flag.field, convert(flag, flag.default, opts, body));
     }
   }
-  // Values that came through --data are checked with the same rules as flags.
+  // Values that came through --data are checked with the same rules as flags, and their JSON type
+  // first: a field's value is a string (a JSON null too for an update), its parents are objects.
   for (const flag of verb.flags ?? []) {
     if (!flag.field || opts[camel(flag.flags)] !== undefined) continue;
-    const value = getPath(body, flag.field);
-    if (value === undefined) continue;
+    const value = dataValue(body, flag.field);
+    if (value === undefined || (value === null && verb.kind === 'update')) continue;
+    if (flag.kind === 'bool') {
+      if (typeof value !== 'boolean') throw new UsageError(`--data: ${flag.field} must be true or false, not ${jsonType(value)}`);
+      continue;
+    }
+    const text = flag.kind === 'int' && typeof value === 'number' ? String(value) : value;
+    if (typeof text !== 'string') {
+      const like = flag.kind === 'amount' || flag.kind === 'decimal' ? 'a decimal string such as "10.50"' : 'a string';
+      throw new UsageError(`--data: ${flag.field} must be ${like}, not ${jsonType(value)}`);
+    }
     if (flag.kind === 'amount' || flag.kind === 'decimal') {
-      if (typeof value !== 'string') throw new UsageError(`--data: ${flag.field} must be a decimal string such as "10.50", not a JSON ${typeof value}`);
       const currency = flag.kind === 'amount' ? getPath(body, flag.currencyField ?? siblingField(flag.field, 'currency')) : undefined;
       const problem =
-        typeof currency === 'string' ? parseAmount(value, currency.toUpperCase()).error : checkDecimal(value);
+        typeof currency === 'string' ? parseAmount(text, currency.toUpperCase()).error : checkDecimal(text);
       if (problem) throw new UsageError(`--data: ${flag.field}: ${problem}`);
-    } else if (typeof value === 'string') {
-      const problem = checkerFor(flag, body)?.(value);
+    } else {
+      const problem = checkerFor(flag, body)?.(text);
       if (problem) throw new UsageError(`--data: ${flag.field} ${problem}`);
     }
   }
@@ -153,14 +164,30 @@ export function requireFields(verb: VerbSpec, body: Record<string, unknown>): vo
   }
 }
 
-export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let cur = obj;
-  for (const p of parts.slice(0, -1)) {
-    if (cur[p] === null || typeof cur[p] !== 'object' || Array.isArray(cur[p])) cur[p] = {};
-    cur = cur[p] as Record<string, unknown>;
+/** The one setter for dotted paths (flags, -F, prompts): it refuses forbidden keys and follows own properties only. */
+export { setPath };
+
+/**
+ * The value at a dotted field of a --data body (undefined when absent); a parent that is there but
+ * is not an object (`"address": "x"` for address.city) is a usage error naming it.
+ */
+function dataValue(body: Record<string, unknown>, field: string): unknown {
+  let cur: unknown = body;
+  let at = '';
+  for (const part of field.split('.')) {
+    if (cur === undefined) return undefined;
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) throw new UsageError(`--data: ${at} must be an object, not ${jsonType(cur)}`);
+    cur = Object.hasOwn(cur, part) ? (cur as Record<string, unknown>)[part] : undefined;
+    at = at ? `${at}.${part}` : part;
   }
-  cur[parts[parts.length - 1]!] = value;
+  return cur;
+}
+
+/** "a JSON number", "a JSON array", … for messages. */
+function jsonType(v: unknown): string {
+  if (v === null) return 'a JSON null';
+  if (Array.isArray(v)) return 'a JSON array';
+  return typeof v === 'object' ? 'a JSON object' : `a JSON ${typeof v}`;
 }
 
 /** RFC 3339 date-time with a zone. */

@@ -1,7 +1,10 @@
 // The seed file: YAML or JSON, kinds in a fixed order, entries by name, references between them
-// (`${customers.alice.id}`) and to the environment (`${env.NAME}`).
+// (`${customers.alice.id}`) and to the environment (`${env.NAME}`). Its keys and shape are checked
+// by src/lib/safe-json.ts (no __proto__/constructor/prototype, no key too long, not too deep), a
+// YAML key must be a scalar and every value plain JSON: a usage error naming the file and the place.
 import { readUserFile } from '../lib/read-limited.js';
 import { UsageError } from '../lib/errors.js';
+import { checkShape, keyProblem, MAX_DEPTH, parseJson } from '../lib/safe-json.js';
 
 /** Kinds a seed file may hold, with the operation that creates each, in a sensible order. */
 export const KINDS = {
@@ -44,32 +47,62 @@ export async function loadSeedFile(path: string): Promise<Entry[]> {
     unreadable: (p) => `cannot read seed file ${path} (${p})`,
   });
   const text = read.toString('utf8').replace(/^\uFEFF/, '');
-  let doc: unknown;
-  try {
-    if (/\.json$/i.test(path)) doc = JSON.parse(text);
-    else {
-      const { parse } = await import('yaml');
-      doc = parse(text, { maxAliasCount: 100 });
-    }
-  } catch (err) {
-    throw new UsageError(`${path} is not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`);
-  }
+  const doc = /\.json$/i.test(path) ? parseJson(text, path) : await parseYaml(text, path);
   return parseSeed(doc, path);
+}
+
+/**
+ * YAML text → plain JSON values, or a UsageError naming the file and the line: a syntax error, an
+ * unknown tag (`!!js/function`, whose text would be sent as a string), a key that is a list or a
+ * mapping, nesting too deep for the parser (a stack overflow inside it) or for checkShape.
+ */
+async function parseYaml(text: string, path: string): Promise<unknown> {
+  const { isCollection, LineCounter, parseDocument, visit } = await import('yaml');
+  const lines = new LineCounter();
+  const at = (offset: number | undefined): string => {
+    if (offset === undefined) return '';
+    const pos = lines.linePos(offset);
+    return ` (line ${pos.line}, column ${pos.col})`;
+  };
+  const tooDeep = (offset: number | undefined) => new UsageError(`${path}: nested deeper than ${MAX_DEPTH} levels${at(offset)}`);
+  try {
+    const doc = parseDocument(text, { lineCounter: lines, logLevel: 'silent', uniqueKeys: true });
+    const problem = doc.errors[0] ?? doc.warnings[0];
+    if (problem && /Maximum call stack/.test(problem.message)) throw tooDeep(problem.pos[0]);
+    if (problem) throw new UsageError(`${path} is not valid YAML: ${problem.message.split('\n')[0]}`);
+    visit(doc, {
+      Pair(_key, pair) {
+        if (isCollection(pair.key)) throw new UsageError(`${path}: a key that is a list or a mapping${at(pair.key.range?.[0])}; keys are names`);
+      },
+    });
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    if (err instanceof RangeError || /Maximum call stack/.test((err as Error).message)) throw tooDeep(undefined);
+    throw new UsageError(`${path} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
 }
 
 export function parseSeed(doc: unknown, where = 'seed file'): Entry[] {
   if (!isObject(doc)) throw new UsageError(`${where}: the top level must be a mapping of kinds (${Object.keys(KINDS).join(', ')})`);
+  // Keys, depth, and values that are not plain JSON (a YAML !!binary, an alias cycle): before anything else reads it.
+  checkShape(doc, where);
   const entries: Entry[] = [];
   for (const [kind, group] of Object.entries(doc)) {
     if (kind === 'version') continue;
-    if (!(kind in KINDS)) throw new UsageError(`${where}: unknown kind "${kind}" (known: ${Object.keys(KINDS).join(', ')})`);
+    if (!Object.hasOwn(KINDS, kind)) throw new UsageError(`${where}: unknown kind "${kind}" (known: ${Object.keys(KINDS).join(', ')})`);
     if (!isObject(group)) throw new UsageError(`${where}: ${kind} must be a mapping of names to objects`);
     for (const [name, raw] of Object.entries(group)) {
       if (!NAME.test(name)) throw new UsageError(`${where}: ${kind}.${name}: names are 1-64 letters, digits, "-" or "_"`);
       if (!isObject(raw)) throw new UsageError(`${where}: ${kind}.${name} must be an object`);
       const { depends_on: dependsOn, ...body } = raw;
       const deps = new Set<string>();
-      for (const m of JSON.stringify(body).matchAll(REF)) if (m[1] !== 'env') deps.add(`${m[1]}.${m[2]}`);
+      for (const m of JSON.stringify(body).matchAll(REF)) {
+        // A reference names keys too (`${customers.alice.address.city}`): the same rule as the file's own.
+        const bad = [m[2]!, ...(m[3]?.split('.') ?? [])].find((k) => keyProblem(k));
+        if (bad !== undefined) throw new UsageError(`${where}: ${kind}.${name}: reference ${m[0]}: ${keyProblem(bad)}`);
+        if (m[1] !== 'env') deps.add(`${m[1]}.${m[2]}`);
+      }
       if (dependsOn !== undefined) {
         if (!Array.isArray(dependsOn) || !dependsOn.every((d) => typeof d === 'string')) {
           throw new UsageError(`${where}: ${kind}.${name}.depends_on must be a list like [collections.fund_alice]`);
@@ -115,7 +148,7 @@ export function resolve(body: unknown, created: ReadonlyMap<string, Record<strin
     const obj = created.get(`${kind}.${name}`);
     if (!obj) throw new UsageError(`${ref}: ${kind}.${name} has not been created`);
     let cur: unknown = obj;
-    for (const part of (field ?? 'id').split('.')) cur = isObject(cur) ? cur[part] : undefined;
+    for (const part of (field ?? 'id').split('.')) cur = isObject(cur) && Object.hasOwn(cur, part) ? cur[part] : undefined;
     if (cur === undefined) throw new UsageError(`${ref}: ${kind}.${name} has no field ${field}`);
     return cur;
   };

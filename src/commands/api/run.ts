@@ -27,7 +27,7 @@ export async function run(command: Command, rawMethod: string, path: string): Pr
   let query: Query | undefined;
   if (hasBody) {
     body = opts.data !== undefined ? await readData(opts.data, f.io) : {};
-    for (const [k, v] of fields) setPath(body, k, v);
+    for (const [k, v] of fields) setPath(body, k, v, '-F');
   } else {
     query = Object.fromEntries(fields);
   }
