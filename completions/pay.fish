@@ -290,11 +290,11 @@ function __pay_takes_value
             return 0
         case 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit'
             return 0
-        case 'emulator start|--settle-after' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|-o' 'seed apply|--output' 'seed apply|--fields' 'seed plan|--state' 'seed plan|-o'
+        case 'emulator start|--settle-after' 'emulator start|--allow-origin' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--fields'
             return 0
-        case 'seed plan|--output' 'seed plan|--fields' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout
+        case 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--fields' '*|'-p '*|'--profile '*|'--api-key
             return 0
-        case '*|'--max-retries '*|'--max-response-bytes
+        case '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -621,10 +621,13 @@ complete -c pay -n '__pay_at "emulator start"' -l latency -x -d 'add a random de
 complete -c pay -n '__pay_at "emulator start"' -l reset-rate -x -d 'drop the connection without answering for this share of requests (0-1)'
 complete -c pay -n '__pay_at "emulator start"' -l rate-limit -x -d 'allow this many requests per second per key (429 with Retry-After beyond), e.g. 20/s'
 complete -c pay -n '__pay_at "emulator start"' -l settle-after -x -d 'pending transfers, collections, KYC reviews and physical cards settle after this long'
+complete -c pay -n '__pay_at "emulator start"' -l allow-origin -x -d 'serve requests carrying this Origin header (e.g. http://localhost:3000; repeatable); others are refused'
 complete -c pay -n '__pay_at "seed apply" "seed plan"' -l state -x -d 'state file (default: <file>.state.json)'
 complete -c pay -n '__pay_at "seed apply"' -l concurrency -x -d 'entries in flight at once (1-64)'
 complete -c pay -n '__pay_at "seed apply"' -l replace -d 'create a new object for an entry that cannot be updated in place, and retire the old one where the API allows (transfers, collections and FX trades stay: they are history)'
 complete -c pay -n '__pay_at "seed apply"' -l dry-run -d 'send nothing; show what would be created, updated, replaced or skipped'
+complete -c pay -n '__pay_at "seed apply"' -s y -l yes -d 'live mode: move money and retire objects without asking (needed where no terminal can ask)'
+complete -c pay -n '__pay_at "seed apply" "seed plan"' -l allow-env -x -d 'let ${env.NAME} read this secret-looking variable (repeatable)'
 complete -c pay -n '__pay_at "doctor"' -l json -d 'print the checks as JSON'
 
 # Global flags: valid at any depth.

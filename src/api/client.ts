@@ -528,7 +528,9 @@ function badAnswer(status: number, headers: Record<string, string>, text: string
       : `the service answered ${status}, not a success`;
   }
   const type = headers['content-type'];
-  if (text.trim() === '') return expect === 'any' ? undefined : `the service answered ${status} with no body where ${expectText(expect)} was expected`;
+  // Only a 204 (No Content) may be empty, and only for a raw request: every operation of the
+  // contract answers JSON, so an empty 200 or 201 is a failure (a create that never happened).
+  if (text.trim() === '') return expect === 'any' && status === 204 ? undefined : `the service answered ${status} with no body where ${expectText(expect)} was expected`;
   if (typeof body === 'string') {
     return `the service answered ${status} with ${type ? printable(type.split(';')[0]!) : 'a body'} that is not JSON where ${expect === 'any' ? 'JSON' : expectText(expect)} was expected`;
   }

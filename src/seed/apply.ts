@@ -12,6 +12,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { readUserFile } from '../lib/read-limited.js';
+import { parseJson } from '../lib/safe-json.js';
 import type { Progress } from '../io/progress.js';
 import { desiredBody, describe, diffEntry, entryHash, envFields, recordable, recordedBody, updateKey, type Action, type Change, type Recorded } from './diff.js';
 import { canonical, isObject, kindOfRef, KINDS, type Entry, type Kind } from './file.js';
@@ -133,11 +134,14 @@ export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 
       unreadable: (p) => `cannot read the state file ${path} (${p})`,
     })
   ).toString('utf8');
+  // Untrusted like any input: not JSON, a key that could reach a prototype (__proto__, constructor,
+  // prototype), or nesting past the limit is exit 2 naming the file (and the key path).
   let s: StateFile;
   try {
-    s = JSON.parse(text) as StateFile;
-  } catch {
-    throw new UsageError(`the state file ${path} is not valid JSON`, { hint: 'remove it: the idempotency keys alone prevent duplicates of unchanged entries' });
+    s = parseJson(text, `the state file ${path}`) as StateFile;
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(err.message, { hint: 'remove it: the idempotency keys alone prevent duplicates of unchanged entries' });
+    throw err;
   }
   if (isObject(s) && typeof s.version === 'number' && s.version > 2) {
     throw new UsageError(`the state file ${path} was written by a newer pay (version ${s.version})`, { hint: 'upgrade pay' });

@@ -275,8 +275,9 @@ describe('attack.terminal', () => {
     await pool(Array.from({ length: RUNS }, () => ++runNo), PARALLEL, async (run) => {
       const values = strings(STRINGS, run * 3);
       const keys = strings(STRINGS, run * 3 + 1).map((k, i) => `k${i}${k.replace(/\./g, ',')}`);
-      const obj: Record<string, unknown> = { ...customer(0, values[0]!, values[1 % values.length]!), metadata: Object.fromEntries(keys.map((k, i) => [k, values[i]])) };
       const id = `cus_${String(run).padStart(24, '0')}`;
+      // The object asked for (pay refuses a get answered with another object's id).
+      const obj: Record<string, unknown> = { ...customer(0, values[0]!, values[1 % values.length]!), id, metadata: Object.fromEntries(keys.map((k, i) => [k, values[i]])) };
       answers.set(`/v1/customers/${id}`, { status: 200, body: obj });
       const view = await pay(['customers', 'get', id, '-o', 'table'], { env: env() });
       const tsv = await pay(['customers', 'get', id], { env: env() });

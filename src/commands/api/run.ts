@@ -1,5 +1,5 @@
 // pay api <METHOD> <path>: a raw request with the profile's credentials (like gh api). The path
-// must stay under the base URL (exit 2 before anything is sent); the answer must be JSON or empty.
+// must stay under the base URL (exit 2 before anything is sent); the answer must be JSON (or a 204 with no body).
 import type { Command } from 'commander';
 import { resolveUnder, type Query, type RequestInit } from '../../api/client.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';

@@ -23,6 +23,21 @@ const stateWith = (s: unknown): string => {
 const good = (extra: object = {}) => ({ version: 2, tenant: 'biz_a', mode: 'sandbox', base_url: 'http://127.0.0.1:4010/v1', entries: { 'accounts.a': { hash: 'h', object: { id: ID } } }, ...extra });
 
 describe('readState', () => {
+  it.each([
+    ['{"version":2,"__proto__":{"polluted":1},"entries":{}}', /__proto__/],
+    ['{"version":2,"entries":{"accounts.a":{"hash":"h","object":{"id":"x","constructor":{"prototype":{"p":1}}}}}}', /constructor/],
+    ['[' + '['.repeat(40) + ']'.repeat(40) + ']', /deeper|nest/],
+    ['{"version":', /not valid JSON/],
+  ])('refuses %s with exit 2 naming the file, and pollutes nothing', async (text, message) => {
+    const p = join(dir, `raw${n++}.json`);
+    writeFileSync(p, text);
+    const err = await readState(p, CTX).then(() => undefined, (e: unknown) => e as { exitCode: number; message: string });
+    expect(err?.exitCode).toBe(2);
+    expect(err?.message).toContain(p);
+    expect(err?.message).toMatch(message);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('keeps a state file of the same tenant, mode and service (a trailing slash is the same service)', async () => {
     const r = await readState(stateWith(good()), CTX);
     expect(r.setAside).toBeUndefined();
