@@ -23,7 +23,8 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** A profile name; never one that reaches an object's prototype when used as a key (the read path refuses those too). */
+export const PROFILE_NAME = /^(?!(?:constructor|prototype)$)[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** Keys that reach an object's prototype when assigned; named apart in the message. */
 const POLLUTING = new Set(['__proto__', 'constructor', 'prototype']);

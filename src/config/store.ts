@@ -35,7 +35,7 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name "${name}" (letters, digits, "-" and "_", up to 64, starting with a letter or digit)`);
+    throw new UsageError(`invalid profile name "${name}" (letters, digits, "-" and "_", up to 64, starting with a letter or digit; not "constructor" or "prototype")`);
   }
   return name;
 }

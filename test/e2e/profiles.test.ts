@@ -209,6 +209,29 @@ describe('pay profiles use', () => {
   }, SPAWNS_MS);
 });
 
+describe('profile names that would reach a prototype', () => {
+  // Every writer refuses them (exit 2, the file unchanged), so no write can leave a config file that
+  // the read path then refuses for every profile.
+  const writers: Array<[string, (name: string) => [string[], string?]]> = [
+    ['login', (name) => [['login', '--with-key', '--tenant', 'biz_x', '-p', name], SANDBOX_KEY]],
+    ['profiles set', (name) => [['profiles', 'set', 'tenant_id', 'biz_x', '-p', name]]],
+    ['profiles use', (name) => [['profiles', 'use', name]]],
+  ];
+  it.each(['constructor', 'prototype', '__proto__'].flatMap((name) => writers.map(([what, argv]) => [name, what, argv] as const)))(
+    '%s through %s: exit 2, nothing written, every profile still readable',
+    async (name, _what, argv) => {
+      const s = setup();
+      const before = s.raw();
+      const [args, stdin] = argv(name);
+      const r = await s.pay(args, stdin);
+      expectRefused(r, /^error: invalid profile name/);
+      expect(s.raw()).toBe(before);
+      expect((await s.pay(['profiles', 'list'])).code).toBe(0);
+    },
+    SPAWNS_MS,
+  );
+});
+
 describe('pay profiles remove', () => {
   it('without a terminal, needs --yes (exit 2, nothing removed)', async () => {
     const s = setup();

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** Same rule as src/config/store.ts PROFILE_NAME: anything else is not printed (the shells expand nothing, but be strict). */
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const PROFILE_NAME = /^(?!(?:constructor|prototype)$)[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * The platform's config folder for `pay` (where earlier versions kept it through conf), or PAY_CONFIG_DIR.
