@@ -444,6 +444,11 @@ function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, b
     };
     check(rec.object, 'the state file records');
     check(body, 'the entry has');
+    // Identity beyond links (a customer has none): the kind and the creation time the service gave
+    // the object never change, so another object put under this entry's name differs in them.
+    for (const f of ['object', 'created_at'] as const) {
+      if (f in live && isScalar(live[f]) && rec.object[f] !== live[f]) problems.push(`its ${f} is ${String(live[f])}, the state file records ${rec.object[f] === undefined ? 'none' : String(rec.object[f])}`);
+    }
   }
   if (problems.length > 0) {
     throw new PayError(`${e.ref}: ${id} is not the object the state file says (${[...new Set(problems)].join('; ')}); nothing that depends on it was sent`, ExitCode.ERROR, 'seed_state_mismatch', {

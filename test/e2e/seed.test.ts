@@ -406,9 +406,12 @@ describe('seed apply after the file is edited: update in place, or replace with 
     const stateBefore = readFileSync(state, 'utf8');
     const countsBefore = await seedCounts(emu);
     let r!: Awaited<ReturnType<typeof runPay>>;
-    const sent = await requestsDuring(emu, async () => {
+    // The recorded objects are read back first (a tampered state file must stop as a mismatch, not
+    // as an edit needing --replace); nothing is written.
+    const sent = await writesDuring(emu, async () => {
       r = await pay(['seed', 'apply', file, '--json', ...RETRIES]);
     });
+    expect(sent.writes).toBe(0);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     const err = (JSON.parse(r.stderr) as { error: { message: string; hint: string; replace: Array<{ ref: string; id: string; old: string }> } }).error;
@@ -423,7 +426,6 @@ describe('seed apply after the file is edited: update in place, or replace with 
     expect(text.code).toBe(2);
     expect(text.stderr).toMatch(/^error: 3 entries changed in a way the API cannot update in place: /);
     expect(text.stderr).toContain(`  cards.spare_card: account_id changed (follows accounts.spare); a card has no update operation; the old ${ids['cards.spare_card']}: terminated`);
-    expect(sent).toBe(0);
     expect(readFileSync(state, 'utf8')).toBe(stateBefore);
     expect(await seedCounts(emu)).toEqual(countsBefore);
   });

@@ -92,10 +92,11 @@ export async function apply(command: Command, file: string): Promise<void> {
   const state = loaded.state;
   if (opts.dryRun) return printPlan(f, out, entries, planSeed(entries, state, f.env), loaded, opts.replace === true);
   const note = setAsideNote(f, loaded, true);
-  // What the state file alone already shows is refused before any request, even a read: a replace
-  // without --replace, and off a terminal a live apply that moves money without --yes.
+  // Off a terminal, a live apply that moves money without --yes is refused before any request, even
+  // a read. A replace without --replace is refused after the read-back below: a tampered state file
+  // also looks like an edit (a card whose account id changed), and its mismatch (exit 1) must win
+  // over a hint to pass --replace.
   const unverified = planSeed(entries, state, f.env);
-  if (!opts.replace) refuseReplacements(f, out, unverified);
   if (!f.canPrompt) await confirmLive(f, opts, entries, unverified, state);
   const client = await f.client();
   // The state file is not trusted: what it records is read back (GETs only) before the plan is made.
