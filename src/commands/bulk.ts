@@ -3,7 +3,7 @@
 // fields), sent with a per-row deterministic Idempotency-Key, N at a time. SIGINT/SIGTERM stop
 // it (no new row, a grace for the rows in flight, every result written, the summary, exit 130);
 // a closed stdout stops it too (exit 1); the hints say what will finish the job.
-import { fstatSync, readlinkSync, statSync } from 'node:fs';
+import { constants, fstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative } from 'node:path';
 import { checkInput, countRows, formatFor, openInput, readRows } from '../bulk/input.js';
 import { identityTag, readResume, type ResumeIndex } from '../bulk/resume.js';
@@ -148,6 +148,20 @@ function resumeAdvice(f: Factory): string {
 }
 
 /**
+ * Whether stdout was opened for appending (`>>`): then an empty --resume file that is stdout is a
+ * first run (the shell created it), not one that `>` emptied. Linux says so in /proc; elsewhere
+ * the answer is no (the refusal stays, with its hint).
+ */
+function stdoutAppends(): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/fdinfo/1', 'utf8'))?.[1];
+    return flags !== undefined && (parseInt(flags, 8) & constants.O_APPEND) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Refuses a --resume file that cannot help: the one stdout writes to, emptied by the shell's `>`
  * before pay could read it; or one whose rows were sent as another input (another file name,
  * --batch-id, command, tenant or mode), whose keys match none of this run's rows, so every row
@@ -158,7 +172,7 @@ function checkResume(f: Factory, path: string, done: ResumeIndex, identity: stri
     try {
       const a = statSync(path);
       const b = fstatSync(1);
-      if (a.size === 0 && a.dev === b.dev && a.ino === b.ino) {
+      if (a.size === 0 && a.dev === b.dev && a.ino === b.ino && !stdoutAppends()) {
         throw new UsageError(`--resume ${path} is the file stdout writes to, emptied by the shell's > before pay could read it`, {
           hint: 'write the results to another file, or append to it with >>',
         });

@@ -1,10 +1,11 @@
 // Bulk create against a recording server: per-row results, deterministic keys, invalid rows,
 // --resume (by content; refused rows under the next attempt's key; another input's results refused), exit codes.
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { cleanEnv, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
+import { cleanEnv, PAY_BIN, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
 
 const KEY = 'sk_test_BulkBulkBulkBulkBulkBulkBulk1234';
 let server: RecordingServer;
@@ -117,6 +118,35 @@ describe('accounts create --from-file', () => {
     const missing = await runPay(['accounts', 'create', '--from-file', join(dir, 'nope.csv')], { env: env() });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error: cannot read the input file \(no such file\)$/m);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('--resume into the file stdout writes to', () => {
+  // Through a real shell: `>>` on a first run creates the file empty, which is not a file `>` emptied.
+  // Async: the recording server answers from this process.
+  const sh = (script: string) =>
+    new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn('bash', ['-c', script], { cwd: dir, env: { ...env(), PAY: `${process.execPath} ${PAY_BIN}` }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+
+  it('>> on a first run (the file does not exist yet) sends the rows and appends their results', async () => {
+    writeFileSync(join(dir, 'first.ndjson'), `{"customer_id":"${CUS}","currency":"USD"}\n`);
+    const r = await sh('rm -f first.out; $PAY accounts create --from-file first.ndjson --resume first.out >> first.out');
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'first.out'), 'utf8')).toMatch(/"status":"created"/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('> empties it before pay reads it: exit 2, nothing sent', async () => {
+    writeFileSync(join(dir, 'second.ndjson'), `{"customer_id":"${CUS}","currency":"USD"}\n`);
+    const r = await sh('printf "{}\\n" > second.out; $PAY accounts create --from-file second.ndjson --resume second.out > second.out');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^error: --resume second\.out is the file stdout writes to, emptied by the shell's >/);
     expect(server.requests).toHaveLength(0);
   });
 });
