@@ -425,7 +425,9 @@ function pathProblem(pathPart: string): string | undefined {
     }
     if (!SEGMENT.test(seg)) return `segment "${seg}" holds a character that is not allowed in a path`;
     for (let round = 0; ; round++) {
-      if (seg === '.' || seg === '..') return 'it has a dot segment ("." or "..", encoded or not)';
+      // A path parameter (";x") does not hide a dot segment: some servers read "..;" as "..".
+      const bare = seg.split(';')[0]!;
+      if (bare === '.' || bare === '..') return 'it has a dot segment ("." or "..", encoded or not)';
       if (/[/\\?#]|[^\x21-\x7e]/.test(seg)) return `segment "${segments[i]}" decodes to a "/", "\\", "?", "#", space, control or non-ASCII character`;
       if (!ENCODED.test(seg)) break;
       if (round === 4) return `segment "${segments[i]}" is percent-encoded too many times`;

@@ -49,9 +49,9 @@ function normalize(error: unknown): PayError {
   });
 }
 
-/** Line breaks become a space (a message stays one line), then everything unsafe is escaped. */
+/** Everything unsafe is escaped, line breaks too (`\r`, `\n`): a message stays one line and says what it held. */
 function oneLine(s: string): string {
-  return escapeText(String(s).replace(/[\r\n]+/g, ' '));
+  return escapeText(String(s));
 }
 
 function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {

@@ -150,6 +150,7 @@ const PREFIXES = [
 const SAFE_ATOMS = ['customers', CUS, 'v1', '__emulator', 'requests', '127.0.0.1:OTHER', 'user@127.0.0.1:OTHER', 'x', 'a.b', '...', '%40'];
 const BAD_ATOMS = [
   '..', '.', '%2e%2e', '%2E%2E', '.%2e', '%2e.', '%2e', '%252e%252e', '%25252e%25252e', '..%2f', '..%5c', '%2f', '%5c', '%2F..', '%252f', '%255c',
+  '..;', '..;x=1', '.;', '%2e%2e;', // a path parameter after a dot segment (Tomcat-style servers read "..;" as "..")
   '\uff0e\uff0e', '\u2024\u2024', '\u3002', '\u2025', '.\t.', '.\n.', '..\t', '\r', '\x01', '\x1b', '\x7f', '\u0085', ' ', '%00', '%0a', '%09', '%zz',
   '#', '#/../..', '?x=/../', '..;', '..\\', '\\..', '\f', '\v', '\u00a0', '\u200b', '\u2028', '%c0%ae%c0%ae', '%e3%80%82', 'localhost:OTHER', 'HTTP:', 'a\\b',
 ];
@@ -168,7 +169,8 @@ function decodedTraversal(path: string): boolean {
   const pathPart = path.split(/[?#]/)[0]!;
   return pathPart.split(/[/\\]/).some((seg) => {
     for (let i = 0; i < 6; i++) {
-      if (seg === '.' || seg === '..' || /[/\\]/.test(seg)) return true;
+      const bare = seg.split(';')[0]!;
+      if (bare === '.' || bare === '..' || /[/\\]/.test(seg)) return true;
       let next: string;
       try {
         next = decodeURIComponent(seg);

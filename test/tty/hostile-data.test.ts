@@ -87,7 +87,7 @@ describeTty('data never drives the terminal (tmux)', () => {
     const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');
     expect(lines, screen).toHaveLength(2);
     expect(lines[0]).toMatch(/^error: HTTP 422 invalid: bad\\x1b\]0;pwned\\x07\\x1b\[2J\\x1b\[H/);
-    expect(lines[1]).toMatch(/^ {2}email\\x1b\]2;pwned\\x1b\\: no cus_fake/);
+    expect(lines[1]).toMatch(/^ {2}email\\x1b\]2;pwned\\x1b\\: no\\ncus_fake/);
   });
 
   it('a config file value quoted in an error (login, a bad tenant id) is shown escaped', async () => {
