@@ -6,6 +6,7 @@
 // cursor that repeats. Every URL is built by resolveUnder(): it stays under the base URL or the
 // request is a usage error before anything is sent. An answer counts only as a 2xx with the JSON
 // the caller expects (no redirect is followed), read with a byte cap (--max-response-bytes).
+import { escapeText } from '../io/escape.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
@@ -474,10 +475,9 @@ export function resolveUnder(base: URL, path: string, query?: Query): URL {
   return url;
 }
 
-/** At most 80 characters, controls shown as "?": for messages that quote input. */
+/** At most 80 characters, shown escaped by the one escaping function: for messages that quote input. */
 function printable(s: string): string {
-  const cut = s.length > 80 ? `${s.slice(0, 80)}…` : s;
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return escapeText(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 }
 
 class TooLarge extends Error {}
