@@ -6,7 +6,7 @@ import type { ApiClient, ApiResponse, Expect, Query } from '../api/client.js';
 import { escapeText, escapeValue } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
 import { Printer, resolveOutput, type Column } from '../io/output.js';
-import { createFactory, type Factory } from '../lib/factory.js';
+import { createFactory, type Factory } from '../cmdutil/factory.js';
 import { UsageError } from '../lib/errors.js';
 import { attachFlags, checkConstraints } from './constraints.js';
 import type { GroupSpec, VerbContext, VerbSpec } from './spec.js';

@@ -5,7 +5,7 @@
 import type { Query } from '../api/client.js';
 import { escapeText } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
-import type { Factory } from '../lib/factory.js';
+import type { Factory } from '../cmdutil/factory.js';
 import { UsageError } from '../lib/errors.js';
 import { setPath } from '../lib/safe-json.js';
 import {
@@ -22,7 +22,7 @@ import {
   checkUrl,
   parseAmount,
   type Check,
-} from '../lib/validate.js';
+} from '../shared/validate.js';
 import { readData } from './data.js';
 import { camel, type FlagSpec, type VerbSpec } from './spec.js';
 

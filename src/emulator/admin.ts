@@ -13,7 +13,7 @@
 //   POST /__emulator/compact                  write a snapshot now and start a new journal (with a data dir)
 //   GET  /__emulator/health
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkUrl } from '../lib/validate.js';
+import { checkUrl } from '../shared/validate.js';
 import { App } from './app.js';
 import { iso } from './clock.js';
 import { isRate, parseRateLimit, type FaultSettings } from './faults.js';

@@ -3,7 +3,7 @@
 // restarts; without one they are new on every start.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { newWebhookSecret } from '../webhooks/signature.js';
+import { newWebhookSecret } from '../shared/signature.js';
 import { randomChars } from './ids.js';
 import { ApiProblem } from './problems.js';
 import type { Mode } from './types.js';

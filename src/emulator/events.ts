@@ -4,7 +4,7 @@
 // 5 s, 30 s, 2 min and 10 min of emulator time (times `retryScale`), then `failed`. Without a
 // URL an event stays `pending` (next_attempt_at null) until it is resent with a URL set.
 // Deliveries go to the configured URL only: redirects are not followed.
-import { signedHeaders } from '../webhooks/signature.js';
+import { signedHeaders } from '../shared/signature.js';
 import type { App } from './app.js';
 import { iso } from './clock.js';
 import { json, type Store } from './store.js';

@@ -13,6 +13,9 @@ import { createApiServer } from './server.js';
 import { parseOrigin } from './web-guard.js';
 
 export type { ReceivedRequest } from './app.js';
+// What `pay emulator start` parses its flags with: the emulator's one entry point is this file.
+export { isRate, parseLatency, parseRateLimit } from './faults.js';
+export { parseOrigin } from './web-guard.js';
 
 export interface EmulatorOptions {
   host?: string;

@@ -1,5 +1,5 @@
 // Exact money: decimal strings in, BigInt minor units inside, decimal strings out. No floats.
-import { currencyExponent } from '../lib/iso.js';
+import { currencyExponent } from '../shared/iso.js';
 
 export const DECIMAL_RE = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,18})?$/;
 

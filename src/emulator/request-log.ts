@@ -4,7 +4,7 @@
 // In-process (tests) the headers are as received; GET /__emulator/requests shows each request
 // through toJSON(), with keys and anything secret-looking masked.
 import type { IncomingHttpHeaders } from 'node:http';
-import { maskKey } from '../config/keys.js';
+import { maskKey } from '../shared/keys.js';
 
 export const LOG_MAX_COUNT = 1000;
 export const LOG_MAX_BYTES = 8 * 1024 * 1024;

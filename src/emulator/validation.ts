@@ -1,7 +1,7 @@
 // A small validator for request bodies: closed objects (unknown fields are errors), typed
-// fields, per-field errors with dotted paths. Business rules reuse src/lib/validate.ts.
-import { COUNTRY_CODES } from '../lib/iso.js';
-import type { Check } from '../lib/validate.js';
+// fields, per-field errors with dotted paths. Business rules reuse src/shared/validate.ts.
+import { COUNTRY_CODES } from '../shared/iso.js';
+import type { Check } from '../shared/validate.js';
 import { DECIMAL_RE, decimals, exponent } from './money.js';
 import { ApiProblem, validationProblem, type FieldProblem } from './problems.js';
 import type { Json } from './types.js';

@@ -6,7 +6,7 @@
 import { confirm, input, password, search } from '@inquirer/prompts';
 import { Chalk } from 'chalk';
 import { CancelledError } from '../lib/errors.js';
-import type { Check } from '../lib/validate.js';
+import type { Check } from '../shared/validate.js';
 import { escapeText } from './escape.js';
 import type { IOStreams } from './iostreams.js';
 

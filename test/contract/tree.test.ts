@@ -23,7 +23,7 @@ import { specOf } from '../../src/commands/registry.js';
 import { camel, type FlagSpec, type GroupSpec, type VerbSpec } from '../../src/commands/spec.js';
 import { buildBody, buildListQuery, longFlag } from '../../src/commands/values.js';
 import { getPath } from '../../src/io/fields.js';
-import type { Factory } from '../../src/lib/factory.js';
+import type { Factory } from '../../src/cmdutil/factory.js';
 import { buildProgram } from '../../src/program.js';
 import { startRecordingServer, type Recorded, type Scripted } from '../helpers/recording-server.js';
 import { cleanEnv, registerSecret, runPay, tempDir, type PayResult } from '../helpers/run-pay.js';

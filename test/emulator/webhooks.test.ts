@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verify } from '../../src/webhooks/signature.js';
+import { verify } from '../../src/shared/signature.js';
 import { admin, client, customerBody, start, until, type Api, type Emulator } from './helpers.js';
 
 interface Delivery {
@@ -51,7 +51,7 @@ describe('webhooks', () => {
     expect(deliveries).toHaveLength(0);
   });
 
-  it('delivers each event to the URL, signed with the mode secret (verifiable with src/webhooks/signature.ts)', async () => {
+  it('delivers each event to the URL, signed with the mode secret (verifiable with src/shared/signature.ts)', async () => {
     expect((await admin(emu, 'POST', 'webhook-url', { url: receiverUrl })).body.url).toBe(receiverUrl);
     const c = await api('POST', 'customers', customerBody(2));
     await api('PATCH', `customers/${c.body.id}`, { first_name: 'Augusta' });

@@ -14,8 +14,8 @@
 // transfer to the removed account is refused. Cancelled money is back on the source account.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASSETS, FIAT_CURRENCIES } from '../../src/lib/domain.js';
-import { currencyExponent } from '../../src/lib/iso.js';
+import { ASSETS, FIAT_CURRENCIES } from '../../src/shared/domain.js';
+import { currencyExponent } from '../../src/shared/iso.js';
 import { sharedSchemas } from '../../src/api/contract/schemas-shared.js';
 import { operationOfRequest, validateAgainst } from '../contract/contract-helpers.js';
 import { client, customerBody, start, type Api, type Emulator, type Res } from '../emulator/helpers.js';

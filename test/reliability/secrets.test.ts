@@ -12,7 +12,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writ
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { sign } from '../../src/webhooks/signature.js';
+import { sign } from '../../src/shared/signature.js';
 import { cleanEnv, DOCUMENTED_EXIT_CODES, filesUnder, pay, pool, record, registerSecret, secretsInFiles, secretsOf, shown, stackTrace, tempIn, tempRoot, type Run } from './helpers.js';
 
 let emu: Emulator;

@@ -1,4 +1,4 @@
-// Webhook verification (issue 7, point 5): the signature module (src/webhooks/signature.ts)
+// Webhook verification (issue 7, point 5): the signature module (src/shared/signature.ts)
 // directly, `pay webhooks verify` and `pay webhooks listen` as child processes. Generated
 // deliveries (fast-check) with a wrong secret, a tampered body (one byte), a tampered id,
 // timestamp or signature (one character, or the same bytes spelt differently), the valid
@@ -21,7 +21,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sign, TOLERANCE_SECONDS, verify } from '../../src/webhooks/signature.js';
+import { sign, TOLERANCE_SECONDS, verify } from '../../src/shared/signature.js';
 import { cleanEnv, count, pay, pool, record, registerSecret, shown, sleep, spawnPay, stackTrace, tempIn, tempRoot, type Counts } from './helpers.js';
 
 // Counts the calls of timingSafeEqual made by the signature module (the real function runs).
@@ -400,7 +400,7 @@ describe('webhooks.verify', () => {
     const check = (what: string, ok: boolean): void => void checks.push([what, ok]);
 
     // The source: the expected MAC is only ever measured or handed to timingSafeEqual.
-    const src = readFileSync(new URL('../../src/webhooks/signature.ts', import.meta.url), 'utf8');
+    const src = readFileSync(new URL('../../src/shared/signature.ts', import.meta.url), 'utf8');
     check('signature.ts imports timingSafeEqual from node:crypto', /import \{[^}]*\btimingSafeEqual\b[^}]*\} from 'node:crypto'/.test(src));
     const body = src.slice(src.indexOf('export function verify('));
     const decl = /(?:let|const) (\w+): Buffer;?[\s\S]*?\1 = Buffer\.from\(sign\(/.exec(body) ?? /const (\w+) = Buffer\.from\(sign\(/.exec(body);

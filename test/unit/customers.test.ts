@@ -9,7 +9,7 @@ import { run as createCustomer } from '../../src/commands/customers/create.js';
 import { runGeneric } from '../../src/commands/execute.js';
 import type { VerbContext } from '../../src/commands/spec.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';
-import { createFactory } from '../../src/lib/factory.js';
+import { createFactory } from '../../src/cmdutil/factory.js';
 import { buildProgram } from '../../src/program.js';
 
 const KEY = 'sk_test_unitunitunitunitunitunit1234';

@@ -1,7 +1,7 @@
 // Operations of payment links, wallets, FX, transactions and webhook events.
 import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, type OpSpec } from './operations.js';
 import { queryParam } from './parameters.js';
-import { DELIVERY_STATUSES, EVENT_TYPES } from '../events.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 import type { Schema } from './types.js';
 
 const dateOrTime = (bound: string): Schema => ({

@@ -2,7 +2,7 @@
 import { enumOf, idOf, listOf, nullable, objectOf, requestBody, resource, schemaRef, text, timestamp, view } from './common.js';
 import { ASSETS, NETWORKS, NETWORKS_BY_ASSET, optionalText } from './schemas-shared.js';
 import type { Schema } from './types.js';
-import { DELIVERY_STATUSES, EVENT_TYPES } from '../events.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
 
 /** Schemas an event's `data.object` can be. */

@@ -1,9 +1,9 @@
 // Schemas shared across resources: money, currencies, countries, addresses, balances,
 // problem details (RFC 9457) and the empty body of action operations.
-import { ASSETS, FIAT_CURRENCIES, STATE_PATTERN } from '../../lib/domain.js';
-import { COUNTRY_CODES } from '../../lib/iso.js';
+import { ASSETS, FIAT_CURRENCIES, STATE_PATTERN } from '../../shared/domain.js';
+import { COUNTRY_CODES } from '../../shared/iso.js';
 
-export { ASSETS, NETWORKS, NETWORKS_BY_ASSET, PHONE_PATTERN } from '../../lib/domain.js';
+export { ASSETS, NETWORKS, NETWORKS_BY_ASSET, PHONE_PATTERN } from '../../shared/domain.js';
 import { enumOf, nullable, objectOf, requestBody, schemaRef, text } from './common.js';
 import type { Schema } from './types.js';
 

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { resolveUnder, type Query, type RequestInit } from '../../api/client.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { UsageError } from '../../lib/errors.js';
-import { createFactory } from '../../lib/factory.js';
+import { createFactory } from '../../cmdutil/factory.js';
 import { readData } from '../data.js';
 import { checkIdempotencyKey, setPath } from '../values.js';
 

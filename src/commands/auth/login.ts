@@ -6,7 +6,7 @@ import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import type { Mode, Profile } from '../../config/store.js';
 import { escapeText } from '../../io/escape.js';
 import { PayError, UsageError } from '../../lib/errors.js';
-import { createFactory } from '../../lib/factory.js';
+import { createFactory } from '../../cmdutil/factory.js';
 import { readStream } from '../data.js';
 
 export async function run(command: Command): Promise<void> {

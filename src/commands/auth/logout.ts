@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { escapeText } from '../../io/escape.js';
 import { UsageError } from '../../lib/errors.js';
-import { createFactory } from '../../lib/factory.js';
+import { createFactory } from '../../cmdutil/factory.js';
 
 export async function run(command: Command): Promise<void> {
   const f = createFactory({ flags: command.optsWithGlobals() });

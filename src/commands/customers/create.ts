@@ -2,7 +2,7 @@
 // (in the seed's field order, validated as typed); otherwise exit 2 naming the missing flags.
 import { getPath } from '../../io/fields.js';
 import { UsageError } from '../../lib/errors.js';
-import type { Factory } from '../../lib/factory.js';
+import type { Factory } from '../../cmdutil/factory.js';
 import { clientNeeds, sendAndPrint } from '../execute.js';
 import { buildBody, checkerFor, longFlag, setPath } from '../values.js';
 import type { VerbContext } from '../spec.js';

@@ -7,7 +7,7 @@ import { checkSecretKey, maskKey } from '../../config/keys.js';
 import { isLoopbackHost, type Setting, type Settings } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError } from '../../lib/errors.js';
-import { createFactory, type Factory } from '../../lib/factory.js';
+import { createFactory, type Factory } from '../../cmdutil/factory.js';
 
 interface Check {
   ok: boolean;

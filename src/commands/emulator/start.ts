@@ -3,11 +3,9 @@
 // a profile pointing at it, and runs until SIGINT or SIGTERM, then stops cleanly (exit 0).
 import { resolve } from 'node:path';
 import { checkProfileName, ConfigStore } from '../../config/store.js';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
-import { parseOrigin } from '../../emulator/web-guard.js';
-import { isRate, parseLatency, parseRateLimit } from '../../emulator/faults.js';
+import { isRate, parseLatency, parseOrigin, parseRateLimit, startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
-import { checkUrl } from '../../lib/validate.js';
+import { checkUrl } from '../../shared/validate.js';
 import type { StartFlags } from './index.js';
 
 function options(f: StartFlags): EmulatorOptions {

@@ -1,7 +1,7 @@
 // pay payment-links: a URL a payer opens to pay crypto into a wallet.
 import type { GroupSpec } from '../spec.js';
 import { GROUP_HEADS } from '../group-index.js';
-import { ASSETS } from '../../lib/domain.js';
+import { ASSETS } from '../../shared/domain.js';
 
 const PLINK_ID = { name: '<id>', description: 'payment link id (plink_…)', idPrefix: 'plink_' };
 const EX_PLINK = 'plink_0123456789abcdefghijklmn';

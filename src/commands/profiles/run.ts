@@ -6,7 +6,7 @@ import { MODE_KEYS, type ModeKey } from '../../config/shape.js';
 import { checkProfileName, MODES, type Mode, type ModeSettings, type Profile } from '../../config/store.js';
 import { Printer, resolveOutput, type Column } from '../../io/output.js';
 import { UsageError } from '../../lib/errors.js';
-import { createFactory, type Factory } from '../../lib/factory.js';
+import { createFactory, type Factory } from '../../cmdutil/factory.js';
 import { readStream } from '../data.js';
 
 const COLUMNS: Column[] = [

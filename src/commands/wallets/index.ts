@@ -1,7 +1,7 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
 import type { GroupSpec } from '../spec.js';
 import { GROUP_HEADS } from '../group-index.js';
-import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../lib/domain.js';
+import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 
 const WAL_ID = { name: '<id>', description: 'wallet id (wal_…)', idPrefix: 'wal_' };
 const EX_WAL = 'wal_0123456789abcdefghijklmn';

@@ -2,7 +2,7 @@
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
 import type { GroupSpec } from '../spec.js';
 import { GROUP_HEADS } from '../group-index.js';
-import { DELIVERY_STATUSES, EVENT_TYPES } from '../../api/events.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
 const EVT_ID = { name: '<id>', description: 'event id (evt_…)', idPrefix: 'evt_' };
 const EX_EVT = 'evt_0123456789abcdefghijklmn';

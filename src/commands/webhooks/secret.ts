@@ -1,7 +1,7 @@
 // The webhook signing secret for verify and listen: --secret, then PAY_WEBHOOK_SECRET, then the
 // profile's webhook secret for the mode in use. Never printed.
 import { UsageError } from '../../lib/errors.js';
-import type { Factory } from '../../lib/factory.js';
+import type { Factory } from '../../cmdutil/factory.js';
 
 const SHAPE = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
 

@@ -2,7 +2,7 @@
 // This is how an account gets money in the first place. Ledger: a pending entry credits the
 // account from `external:<cur>`; success posts it, failure voids it. Sandbox magic: minor
 // units ending in 13 fail with payment_declined.
-import { checkPhone } from '../../lib/validate.js';
+import { checkPhone } from '../../shared/validate.js';
 import type { App } from '../app.js';
 import { exponent, toMinor } from '../money.js';
 import { invalidState } from '../problems.js';

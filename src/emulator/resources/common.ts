@@ -1,6 +1,6 @@
 // Helpers shared by the resource modules: loading by id (404 for malformed or foreign ids),
 // replies from records, list parameters, filters.
-import { checkDateOrTime, isCalendarDate } from '../../lib/validate.js';
+import { checkDateOrTime, isCalendarDate } from '../../shared/validate.js';
 import type { App } from '../app.js';
 import { isId } from '../ids.js';
 import { notFound } from '../problems.js';
@@ -8,7 +8,7 @@ import { emptyBody } from '../validation.js';
 import { json, type PageQuery } from '../store.js';
 import type { Base, Ctx, Json, Kind, QueryCheck, Rec, Reply } from '../types.js';
 
-export { ASSETS, FIAT_CURRENCIES as FIAT } from '../../lib/domain.js';
+export { ASSETS, FIAT_CURRENCIES as FIAT } from '../../shared/domain.js';
 
 export const reply = (status: number, rec: Rec): Reply => ({ status, json: json(rec), rec });
 export const ok = (rec: Rec): Reply => reply(200, rec);

@@ -2,7 +2,7 @@
 // expires_at) | paid (the admin route POST /__emulator/payment-links/{id}/pay stands in for a
 // payer; it credits the wallet from `external:<asset>`); the others are final.
 import type { App } from '../app.js';
-import { NETWORKS, NETWORKS_BY_ASSET } from '../../lib/domain.js';
+import { NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 import { randomChars } from '../ids.js';
 import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';

@@ -1,6 +1,6 @@
 // Customers (the seed-fixed body) and features.
-import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../lib/validate.js';
-import { STATE_PATTERN } from '../../lib/domain.js';
+import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../shared/validate.js';
+import { STATE_PATTERN } from '../../shared/domain.js';
 import type { App } from '../app.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';

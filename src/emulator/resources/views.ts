@@ -3,7 +3,7 @@ import type { App } from '../app.js';
 import { json } from '../store.js';
 import type { Rec, Route, Transaction, WebhookEvent } from '../types.js';
 import { emptyOk, load, ok, okRaw, pageOf, qEnum, qId, qTime, timeBound } from './common.js';
-import { DELIVERY_STATUSES, EVENT_TYPES } from '../../api/events.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
 
 /** An event with its delivery attempts (GET /webhooks/events/{id}). */

@@ -7,7 +7,7 @@ import { vi } from 'vitest';
 import { runVerbWith } from '../../../src/commands/execute.js';
 import { specOf } from '../../../src/commands/registry.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
-import { createFactory } from '../../../src/lib/factory.js';
+import { createFactory } from '../../../src/cmdutil/factory.js';
 import { reportError } from '../../../src/lib/handle-error.js';
 import { buildProgram } from '../../../src/program.js';
 

@@ -1,5 +1,5 @@
 // webhooks verify (offline signature check) and webhooks listen (a local receiver), with
-// signatures made by src/webhooks/signature.ts sign().
+// signatures made by src/shared/signature.ts sign().
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkForwardUrl, startListener, type Listener } from '../../../src/commands/webhooks/listen.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
-import { sign, verify } from '../../../src/webhooks/signature.js';
+import { sign, verify } from '../../../src/shared/signature.js';
 import { pay } from './harness.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

@@ -8,7 +8,7 @@ import { resolveSettings, type GlobalFlags, type Settings } from '../config/sett
 import { ConfigStore } from '../config/store.js';
 import { escapeMultiline } from '../io/escape.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
-import { AuthError, UsageError } from './errors.js';
+import { AuthError, UsageError } from '../lib/errors.js';
 
 export interface Factory {
   readonly io: IOStreams;
