@@ -5,7 +5,16 @@
 // without the flag then says "unknown option", as it would had it been written there.
 
 /** Program options that take a value: skipped with it while looking for the command path. */
-const PROGRAM_VALUE_FLAGS = new Set(['-p', '--profile', '--api-key', '--tenant', '--base-url', '--timeout', '--max-retries', '--max-response-bytes']);
+const PROGRAM_VALUE_FLAGS = new Set([
+  '-p',
+  '--profile',
+  '--api-key',
+  '--tenant',
+  '--base-url',
+  '--timeout',
+  '--max-retries',
+  '--max-response-bytes',
+]);
 /** Verb options that take a value. */
 const VERB_VALUE_FLAGS = new Set(['-o', '--output', '--fields', '--idempotency-key']);
 const VERB_BOOLEAN_FLAGS = new Set(['--json', '-y', '--yes']);

@@ -232,9 +232,18 @@ export class ApiClient {
         continue;
       }
       const requestId = resHeaders['request-id'] ?? resHeaders['x-request-id'] ?? (body as { request_id?: string })?.request_id;
-      if (status >= 400) throw this.toError(init, url, status, body, requestId, idempotencyKey, attempt, resHeaders['idempotent-replayed'] === 'true');
+      if (status >= 400)
+        throw this.toError(init, url, status, body, requestId, idempotencyKey, attempt, resHeaders['idempotent-replayed'] === 'true');
       const problem = badAnswer(status, resHeaders, text, body, init.expect ?? 'object');
-      if (problem) throw this.badResponse(what, status, problem, requestId, idempotencyKey, status >= 300 && status < 400 ? 'redirect' : 'bad_response');
+      if (problem)
+        throw this.badResponse(
+          what,
+          status,
+          problem,
+          requestId,
+          idempotencyKey,
+          status >= 300 && status < 400 ? 'redirect' : 'bad_response',
+        );
       return {
         status,
         headers: resHeaders,
@@ -275,17 +284,29 @@ export class ApiClient {
       else if (next === cursor) loop = 'gave the same cursor again';
       else if (seen.has(next)) loop = 'gave a cursor it had given before';
       if (loop) {
-        throw new PayError(`${what}: the list does not advance: the service ${loop} (after ${seen.size + 1} pages)`, ExitCode.ERROR, 'cursor_loop', {
-          details: { path: this.url(path).pathname, cursor: next, request_id: res.requestId },
-          hint: 'the items printed so far are complete pages; report it to the service',
-        });
+        throw new PayError(
+          `${what}: the list does not advance: the service ${loop} (after ${seen.size + 1} pages)`,
+          ExitCode.ERROR,
+          'cursor_loop',
+          {
+            details: { path: this.url(path).pathname, cursor: next, request_id: res.requestId },
+            hint: 'the items printed so far are complete pages; report it to the service',
+          },
+        );
       }
       seen.add(next as string);
       cursor = next as string;
     }
   }
 
-  private badResponse(what: string, status: number, problem: string, requestId: string | undefined, idempotencyKey: string | undefined, code: string): PayError {
+  private badResponse(
+    what: string,
+    status: number,
+    problem: string,
+    requestId: string | undefined,
+    idempotencyKey: string | undefined,
+    code: string,
+  ): PayError {
     const refs = [requestId && `request ${printable(requestId)}`, idempotencyKey && `idempotency key ${idempotencyKey}`].filter(Boolean);
     return new PayError(`${what}: ${redact(problem, this.secrets)}${refs.length ? ` (${refs.join(', ')})` : ''}`, ExitCode.ERROR, code, {
       details: { status, request_id: requestId, idempotency_key: idempotencyKey },
@@ -298,10 +319,15 @@ export class ApiClient {
   }
 
   private tooLarge(what: string, max: number, idempotencyKey: string | undefined): PayError {
-    return new PayError(`${what}: the answer is larger than ${formatBytes(max)}; pay stopped reading it`, ExitCode.ERROR, 'response_too_large', {
-      details: { max_response_bytes: max, idempotency_key: idempotencyKey },
-      hint: `raise the cap with --max-response-bytes or PAY_MAX_RESPONSE_BYTES${idempotencyKey ? `; run it again with --idempotency-key ${idempotencyKey} to get its result without doing it twice` : ''}`,
-    });
+    return new PayError(
+      `${what}: the answer is larger than ${formatBytes(max)}; pay stopped reading it`,
+      ExitCode.ERROR,
+      'response_too_large',
+      {
+        details: { max_response_bytes: max, idempotency_key: idempotencyKey },
+        hint: `raise the cap with --max-response-bytes or PAY_MAX_RESPONSE_BYTES${idempotencyKey ? `; run it again with --idempotency-key ${idempotencyKey} to get its result without doing it twice` : ''}`,
+      },
+    );
   }
 
   private toError(
@@ -325,12 +351,24 @@ export class ApiClient {
     const suffix = refs.length ? ` (${refs.join(', ')})` : '';
     const code = problem.code ? ` ${problem.code}` : '';
     // replayed: the service answered a stored refusal of this key again (nothing was tried anew).
-    const details = { status, code: problem.code, request_id: requestId, idempotency_key: idempotencyKey, method: init.method, path: url.pathname, ...(replayed ? { replayed } : {}) };
+    const details = {
+      status,
+      code: problem.code,
+      request_id: requestId,
+      idempotency_key: idempotencyKey,
+      method: init.method,
+      path: url.pathname,
+      ...(replayed ? { replayed } : {}),
+    };
     if (status === 401) {
-      return new ApiError(
-        `HTTP 401${code}: the API key for ${this.opts.credentialLabel} is missing or invalid${suffix}`,
-        { status, apiCode: problem.code, requestId, idempotencyKey, details, hint: 'check the key with pay profiles show, or log in again with pay login' },
-      );
+      return new ApiError(`HTTP 401${code}: the API key for ${this.opts.credentialLabel} is missing or invalid${suffix}`, {
+        status,
+        apiCode: problem.code,
+        requestId,
+        idempotencyKey,
+        details,
+        hint: 'check the key with pay profiles show, or log in again with pay login',
+      });
     }
     const retried = RETRY_STATUS.has(status) ? attempts(attempt) : '';
     return new ApiError(`HTTP ${status}${code}: ${redact(what, this.secrets)}${retried}${suffix}`, {
@@ -429,7 +467,8 @@ function pathProblem(pathPart: string): string | undefined {
       // A path parameter (";x") does not hide a dot segment: some servers read "..;" as "..".
       const bare = seg.split(';')[0]!;
       if (bare === '.' || bare === '..') return 'it has a dot segment ("." or "..", encoded or not)';
-      if (/[/\\?#]|[^\x21-\x7e]/.test(seg)) return `segment "${segments[i]}" decodes to a "/", "\\", "?", "#", space, control or non-ASCII character`;
+      if (/[/\\?#]|[^\x21-\x7e]/.test(seg))
+        return `segment "${segments[i]}" decodes to a "/", "\\", "?", "#", space, control or non-ASCII character`;
       if (!ENCODED.test(seg)) break;
       if (round === 4) return `segment "${segments[i]}" is percent-encoded too many times`;
       try {
@@ -456,7 +495,9 @@ export function resolveUnder(base: URL, path: string, query?: Query): URL {
     new UsageError(`refused API path "${printable(path)}": ${why}`, {
       hint: 'a path is relative to the base URL, e.g. customers/cus_…; nothing was sent (pass --base-url to talk to another service)',
     });
-  const problem = pathProblem(pathPart) ?? (/[^\x21-\x7e]|#/.test(queryPart) ? 'its query holds a space, "#", a control or a non-ASCII character' : undefined);
+  const problem =
+    pathProblem(pathPart) ??
+    (/[^\x21-\x7e]|#/.test(queryPart) ? 'its query holds a space, "#", a control or a non-ASCII character' : undefined);
   if (problem) throw refuse(problem);
   const href = `${base.href}${pathPart.startsWith('/') ? pathPart.slice(1) : pathPart}`;
   let url: URL;
@@ -506,7 +547,11 @@ async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: 
 }
 
 function formatBytes(n: number): string {
-  for (const [unit, size] of [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const) {
+  for (const [unit, size] of [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const) {
     if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   }
   return `${n} bytes`;
@@ -532,17 +577,25 @@ function badAnswer(status: number, headers: Record<string, string>, text: string
   const type = headers['content-type'];
   // Only a 204 (No Content) may be empty, and only for a raw request: every operation of the
   // contract answers JSON, so an empty 200 or 201 is a failure (a create that never happened).
-  if (text.trim() === '') return expect === 'any' && status === 204 ? undefined : `the service answered ${status} with no body where ${expectText(expect)} was expected`;
+  if (text.trim() === '')
+    return expect === 'any' && status === 204
+      ? undefined
+      : `the service answered ${status} with no body where ${expectText(expect)} was expected`;
   if (typeof body === 'string') {
     return `the service answered ${status} with ${type ? printable(type.split(';')[0]!) : 'a body'} that is not JSON where ${expect === 'any' ? 'JSON' : expectText(expect)} was expected`;
   }
   if (expect === 'any') return undefined;
-  if (!isObject(body)) return `the service answered ${status} with JSON ${Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body} where ${expectText(expect)} was expected`;
-  if ('object' in body && typeof body.object !== 'string') return `the service answered ${status} with an object whose "object" is not a string`;
-  if ('id' in body && (typeof body.id !== 'string' || body.id === '')) return `the service answered ${status} with an object whose "id" is not a string`;
+  if (!isObject(body))
+    return `the service answered ${status} with JSON ${Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body} where ${expectText(expect)} was expected`;
+  if ('object' in body && typeof body.object !== 'string')
+    return `the service answered ${status} with an object whose "object" is not a string`;
+  if ('id' in body && (typeof body.id !== 'string' || body.id === ''))
+    return `the service answered ${status} with an object whose "id" is not a string`;
   if (expect === 'object') return undefined;
-  if (typeof body.id !== 'string') return `the service answered ${status} with an object without an "id" where ${expectText(expect)} was expected`;
-  if (typeof expect === 'object' && body.id !== expect.id) return `the service answered ${status} with object ${printable(body.id)} where ${expect.id} was expected`;
+  if (typeof body.id !== 'string')
+    return `the service answered ${status} with an object without an "id" where ${expectText(expect)} was expected`;
+  if (typeof expect === 'object' && body.id !== expect.id)
+    return `the service answered ${status} with object ${printable(body.id)} where ${expect.id} was expected`;
   return undefined;
 }
 
@@ -555,7 +608,8 @@ function expectText(expect: Expect): string {
 function badPage(page: unknown): string | undefined {
   if (!isObject(page) || !Array.isArray(page.data)) return 'the service answered a list without a data array';
   if ('has_more' in page && typeof page.has_more !== 'boolean') return 'the service answered a list whose has_more is not true or false';
-  if (page.next_cursor !== undefined && page.next_cursor !== null && typeof page.next_cursor !== 'string') return 'the service answered a list whose next_cursor is not a string';
+  if (page.next_cursor !== undefined && page.next_cursor !== null && typeof page.next_cursor !== 'string')
+    return 'the service answered a list whose next_cursor is not a string';
   if (!page.data.every(isObject)) return 'the service answered a list whose items are not all objects';
   return undefined;
 }
@@ -595,10 +649,24 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
 }
 
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
-  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large',
-  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error',
-  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 function httpReason(status: number): string {
   return REASONS[status] ?? 'HTTP error';

@@ -64,7 +64,8 @@ export const openapi: OpenApiDocument = {
   servers: [
     {
       url: 'https://{host}/v1',
-      description: 'The service. Its address is not in the seed spec: set your base URL (ending in /v1/) with `--base-url` or `PAY_BASE_URL`.',
+      description:
+        'The service. Its address is not in the seed spec: set your base URL (ending in /v1/) with `--base-url` or `PAY_BASE_URL`.',
       variables: { host: { default: 'api.example.com', description: 'The service host.' } },
     },
     { url: 'http://127.0.0.1:8787/v1', description: 'The local emulator (`pay emulator start`).' },

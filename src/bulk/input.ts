@@ -234,7 +234,8 @@ function headerColumns(header: readonly string[], where: string): string[][] {
   }
   for (const h of seen) {
     for (let i = h.indexOf('.'); i > 0; i = h.indexOf('.', i + 1)) {
-      if (seen.has(h.slice(0, i))) throw new UsageError(`${where}: column "${h.slice(0, i)}" is a value, and column "${h}" would make it an object`);
+      if (seen.has(h.slice(0, i)))
+        throw new UsageError(`${where}: column "${h.slice(0, i)}" is a value, and column "${h}" would make it an object`);
     }
   }
   return columns;
@@ -259,10 +260,14 @@ async function* csv(chunks: AsyncIterable<string>, at: (place: string) => string
     state = 'start';
     if (cells.length === 1 && cells[0] === '') return undefined;
     if (!header) {
-      header = headerColumns(cells.map((h) => h.trim()), at(`line ${startLine}: CSV header`));
+      header = headerColumns(
+        cells.map((h) => h.trim()),
+        at(`line ${startLine}: CSV header`),
+      );
       return undefined;
     }
-    if (cells.length !== header.length) return { line: startLine, text: raw, error: `has ${cells.length} cells, the header has ${header.length}` };
+    if (cells.length !== header.length)
+      return { line: startLine, text: raw, error: `has ${cells.length} cells, the header has ${header.length}` };
     const value: Record<string, unknown> = {};
     header.forEach((parts, i) => {
       if (cells[i] !== '') setPath(value, parts, cells[i]!);
@@ -359,4 +364,3 @@ async function* jsonArray(chunks: AsyncIterable<string>, at: (place: string) => 
     return parseObject(k, text, () => at(`element ${k}`));
   }
 }
-

@@ -191,7 +191,8 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     }
     const base = rowKey(o.identity, row.text, tag);
     const before = o.resume?.get(base);
-    if (before?.done) return emit({ line: row.line, status: 'skipped', idempotency_key: attemptKey(base, before.attempt), ...attemptOf(before.attempt) });
+    if (before?.done)
+      return emit({ line: row.line, status: 'skipped', idempotency_key: attemptKey(base, before.attempt), ...attemptOf(before.attempt) });
     const attempt = before?.attempt ?? 1;
     const key = attemptKey(base, attempt);
     let body: Record<string, unknown>;
@@ -212,7 +213,13 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     inFlight.set(id, { line: row.line, key, attempt });
     try {
       const res = await o.client.request<{ id?: string }>({ method: 'POST', path: o.path, body, idempotencyKey: key });
-      finish(id, { line: row.line, id: res.body?.id ?? null, status: res.replayed ? 'replayed' : 'created', idempotency_key: key, ...attemptOf(attempt) });
+      finish(id, {
+        line: row.line,
+        id: res.body?.id ?? null,
+        status: res.replayed ? 'replayed' : 'created',
+        idempotency_key: key,
+        ...attemptOf(attempt),
+      });
     } catch (err) {
       if (!(err instanceof PayError)) {
         inFlight.delete(id);

@@ -25,8 +25,10 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const problem = checkInt(1, 256)(String(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
   if (opts.data !== undefined) throw new UsageError('--from-file and --data cannot be used together: put shared fields in flags');
-  if (opts.idempotencyKey !== undefined) throw new UsageError('--from-file derives one Idempotency-Key per row; --idempotency-key cannot be used with it');
-  if (opts.batchId !== undefined && !/^[\x21-\x7e]{1,100}$/.test(String(opts.batchId))) throw new UsageError('--batch-id must be 1-100 printable characters');
+  if (opts.idempotencyKey !== undefined)
+    throw new UsageError('--from-file derives one Idempotency-Key per row; --idempotency-key cannot be used with it');
+  if (opts.batchId !== undefined && !/^[\x21-\x7e]{1,100}$/.test(String(opts.batchId)))
+    throw new UsageError('--batch-id must be 1-100 printable characters');
   const s = f.settings();
   const done = typeof opts.resume === 'string' ? await readResume(opts.resume) : undefined;
   const format = file === '-' ? undefined : formatFor(file);
@@ -35,7 +37,9 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   await checkInput(file, format, name);
   const client = await f.client(clientNeeds(ctx));
   if (verb.confirmLive) await confirmLive(f, ctx, { from_file: file });
-  const identity = [s.tenant.value ?? '', s.mode.value, verb.operationId, opts.batchId ?? (file === '-' ? 'stdin' : basename(file))].join('|');
+  const identity = [s.tenant.value ?? '', s.mode.value, verb.operationId, opts.batchId ?? (file === '-' ? 'stdin' : basename(file))].join(
+    '|',
+  );
   const flagOpts = { ...opts, fromFile: undefined };
   // Per row, the flags with the row as --data. A prototype instead of a spread of every option
   // per row, and a JSON row's own text instead of re-serialising it (both showed in profiles).
@@ -98,13 +102,20 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
       `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted} rows in flight were given up on and written as "interrupted" with their key` : ''}`,
       ExitCode.CANCELLED,
       'cancelled',
-      { hint: `to finish, run the same command with ${again}: done rows are skipped, interrupted ones sent again with their key (replayed if they went through), the rest sent` },
+      {
+        hint: `to finish, run the same command with ${again}: done rows are skipped, interrupted ones sent again with their key (replayed if they went through), the rest sent`,
+      },
     );
   }
   if (sm.stopped === 'stdout') {
-    throw new PayError(`stdout was closed: ${sm.unwritten} results could not be written, and no row was started after that`, ExitCode.ERROR, 'stdout_closed', {
-      hint: `keep every result: run the same command with --resume <the results that were kept> into a file; the rows whose results are missing are sent again with their key (replayed, not duplicated)`,
-    });
+    throw new PayError(
+      `stdout was closed: ${sm.unwritten} results could not be written, and no row was started after that`,
+      ExitCode.ERROR,
+      'stdout_closed',
+      {
+        hint: `keep every result: run the same command with --resume <the results that were kept> into a file; the rows whose results are missing are sent again with their key (replayed, not duplicated)`,
+      },
+    );
   }
   if (sm.failed > 0) {
     throw new PayError(`${sm.failed} of ${sm.rows} rows failed`, ExitCode.ERROR, 'bulk_failed', { hint: failureHint(sm, again) });
@@ -116,15 +127,23 @@ function failureHint(s: BulkSummary, again: string): string {
   const rows = (n: number) => (n === 1 ? '1 row was' : `${n} rows were`);
   const parts: string[] = [];
   if (s.refused > 0) {
-    const replays = s.replayedRefusals > 0 ? ` (${s.replayedRefusals === 1 ? 'one was a replay' : `${s.replayedRefusals} were replays`} of an earlier refusal: the same key gets the same answer, so the same command again would fail the same way)` : '';
+    const replays =
+      s.replayedRefusals > 0
+        ? ` (${s.replayedRefusals === 1 ? 'one was a replay' : `${s.replayedRefusals} were replays`} of an earlier refusal: the same key gets the same answer, so the same command again would fail the same way)`
+        : '';
     parts.push(
       `${rows(s.refused)} refused and nothing was created${replays}: fix what they need (the row, or e.g. top up the account), then run the same command with ${again}: refused rows are sent with a new key`,
     );
   }
   if (s.unknown > 0) {
-    parts.push(`${s.unknown === 1 ? '1 row' : `${s.unknown} rows`} failed in a way that may pass (network, 5xx, conflict): run the same command with ${again}; they are sent with the same key (replayed if they did go through)`);
+    parts.push(
+      `${s.unknown === 1 ? '1 row' : `${s.unknown} rows`} failed in a way that may pass (network, 5xx, conflict): run the same command with ${again}; they are sent with the same key (replayed if they did go through)`,
+    );
   }
-  if (s.invalid > 0) parts.push(`${s.invalid === 1 ? '1 row is' : `${s.invalid} rows are`} invalid (its result names the field): fix them; a fixed row is sent as a new row`);
+  if (s.invalid > 0)
+    parts.push(
+      `${s.invalid === 1 ? '1 row is' : `${s.invalid} rows are`} invalid (its result names the field): fix them; a fixed row is sent as a new row`,
+    );
   return parts.join('; ');
 }
 
@@ -133,7 +152,7 @@ function failureHint(s: BulkSummary, again: string): string {
  * file (Linux names it in /proc), with the advice to write the next results elsewhere or append.
  */
 function resumeAdvice(f: Factory): string {
-  const generic = '--resume <this run\'s results>, writing to a new file or appending (>>)';
+  const generic = "--resume <this run's results>, writing to a new file or appending (>>)";
   if (f.io.stdout !== process.stdout) return generic;
   try {
     if (!fstatSync(1).isFile()) return generic;
@@ -182,9 +201,12 @@ function checkResume(f: Factory, path: string, done: ResumeIndex, identity: stri
     }
   }
   if (done.size > 0 && !done.tags.has(identityTag(identity))) {
-    throw new UsageError(`--resume ${path}: its rows were sent as another input (another file name, --batch-id, command, tenant or mode), so none of them can match a row of this one`, {
-      hint: 'if the input file was renamed, pass its first name as --batch-id <name>',
-    });
+    throw new UsageError(
+      `--resume ${path}: its rows were sent as another input (another file name, --batch-id, command, tenant or mode), so none of them can match a row of this one`,
+      {
+        hint: 'if the input file was renamed, pass its first name as --batch-id <name>',
+      },
+    );
   }
 }
 
@@ -203,17 +225,26 @@ function graceMs(env: NodeJS.ProcessEnv): number {
  * re-raises the signal (a second signal, as if the user had pressed Ctrl-C twice) and, once ours is
  * gone, would end pay by the signal instead of exit 130.
  */
-function onSignals(f: Factory, progress: { done(): void }, grace: number): { stop: AbortSignal; abandon: AbortSignal; graceMs: number; off(): void } {
+function onSignals(
+  f: Factory,
+  progress: { done(): void },
+  grace: number,
+): { stop: AbortSignal; abandon: AbortSignal; graceMs: number; off(): void } {
   const stop = new AbortController();
   const abandon = new AbortController();
   const handler = (sig: NodeJS.Signals) => {
     if (!stop.signal.aborted) {
       progress.done();
-      f.io.err(`\n${sig}: starting no new row; waiting up to ${(grace / 1000).toFixed(1)} s for the rows in flight (again to stop waiting)\n`);
+      f.io.err(
+        `\n${sig}: starting no new row; waiting up to ${(grace / 1000).toFixed(1)} s for the rows in flight (again to stop waiting)\n`,
+      );
       stop.abort();
     } else abandon.abort();
   };
-  const kept = (['SIGINT', 'SIGTERM'] as const).map((sig) => ({ sig, listeners: process.rawListeners(sig) as Array<(...args: unknown[]) => void> }));
+  const kept = (['SIGINT', 'SIGTERM'] as const).map((sig) => ({
+    sig,
+    listeners: process.rawListeners(sig) as Array<(...args: unknown[]) => void>,
+  }));
   for (const { sig } of kept) {
     process.removeAllListeners(sig);
     process.on(sig, handler);

@@ -87,4 +87,3 @@ export function attachFlags(err: unknown, verb: VerbSpec, where: 'body' | 'query
     else if (verb.body && where === 'body') fe.flag = '--data';
   }
 }
-

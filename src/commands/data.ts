@@ -17,7 +17,10 @@ export async function readData(spec: string, io: IOStreams): Promise<Record<stri
     const file = spec.slice(1);
     from = `--data @${file}`;
     // Bounded: a huge file is refused by its size, /dev/zero or a pipe after MAX_DATA_BYTES.
-    const read = await readUserFile(file, MAX_DATA_BYTES, { tooLarge: `${from}: larger than 1 MiB`, unreadable: (p) => `${from}: cannot read the file (${p})` });
+    const read = await readUserFile(file, MAX_DATA_BYTES, {
+      tooLarge: `${from}: larger than 1 MiB`,
+      unreadable: (p) => `${from}: cannot read the file (${p})`,
+    });
     text = read.toString('utf8');
   } else {
     text = spec;

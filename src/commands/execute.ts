@@ -12,7 +12,6 @@ import { attachFlags, checkConstraints } from './constraints.js';
 import type { GroupSpec, VerbContext, VerbSpec } from './spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
 
-
 export interface PreparedRequest {
   path: string;
   body?: Record<string, unknown> | undefined;
@@ -158,7 +157,9 @@ export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, re
     const status = getPath(obj, 'status');
     const replay = replayed ? ' (replayed: this request had already succeeded)' : '';
     // The id and status come from the service: escaped.
-    f.io.err(`✓ ${doneText(verb)} ${nounOf(ctx)} ${escapeValue(id)}${typeof status === 'string' && verb.kind !== 'create' ? ` (${escapeText(status)})` : ''}${replay}\n`);
+    f.io.err(
+      `✓ ${doneText(verb)} ${nounOf(ctx)} ${escapeValue(id)}${typeof status === 'string' && verb.kind !== 'create' ? ` (${escapeText(status)})` : ''}${replay}\n`,
+    );
   }
 }
 

@@ -25,9 +25,7 @@ export function addOutputOptions(cmd: Command, list: boolean, projection = true)
       .option(OUTPUT_FLAGS.noHeader, 'tsv: omit the header line');
   }
   if (list) {
-    cmd
-      .option('--limit <n>', 'how many items (1-1000; with --all, the page size)')
-      .option('--all', 'follow cursors and print every page');
+    cmd.option('--limit <n>', 'how many items (1-1000; with --all, the page size)').option('--all', 'follow cursors and print every page');
   }
   return cmd;
 }
@@ -40,9 +38,9 @@ export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
     cmd
       .option('--from-file <file>', 'create one per row of an NDJSON, CSV or JSON-array file ("-" for stdin); flags apply to every row')
       .option('--concurrency <n>', 'with --from-file: requests in flight (1-256)', '8')
-      .option('--resume <results>', 'with --from-file: skip the rows a previous run\'s results (its stdout) say were created')
+      .option('--resume <results>', "with --from-file: skip the rows a previous run's results (its stdout) say were created")
       .option('--fail-fast', 'with --from-file: stop at the first failed row')
-      .option('--batch-id <id>', 'with --from-file: the input\'s identity in the idempotency keys (default: the file name)');
+      .option('--batch-id <id>', "with --from-file: the input's identity in the idempotency keys (default: the file name)");
   }
   return cmd;
 }
@@ -71,7 +69,8 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
     const dflt = f.default !== undefined ? ` (default: ${f.default})` : '';
     const opt = new Option(f.flags, f.description + listed + dflt + (f.required || f.pathParam ? ' (required)' : ''));
     if (strict) opt.choices(f.choices!);
-    if (f.repeatable) opt.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? (previous as string[]) : []), value]);
+    if (f.repeatable)
+      opt.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? (previous as string[]) : []), value]);
     cmd.addOption(opt);
   }
   addWriteOptions(cmd, verb);
@@ -84,4 +83,3 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
     await runVerb(command, group, verb, verb.arg ? (args[0] as string) : undefined);
   });
 }
-

@@ -146,8 +146,7 @@ export function fillBody(
     }
     if (flag.kind === 'amount' || flag.kind === 'decimal') {
       const currency = flag.kind === 'amount' ? getPath(body, flag.currencyField ?? siblingField(flag.field, 'currency')) : undefined;
-      const problem =
-        typeof currency === 'string' ? parseAmount(text, currency.toUpperCase()).error : checkDecimal(text);
+      const problem = typeof currency === 'string' ? parseAmount(text, currency.toUpperCase()).error : checkDecimal(text);
       if (problem) throw new UsageError(`--data: ${flag.field}: ${problem}`);
     } else {
       const problem = checkerFor(flag, body)?.(text);
@@ -176,7 +175,8 @@ function dataValue(body: Record<string, unknown>, field: string): unknown {
   let at = '';
   for (const part of field.split('.')) {
     if (cur === undefined) return undefined;
-    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) throw new UsageError(`--data: ${at} must be an object, not ${jsonType(cur)}`);
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur))
+      throw new UsageError(`--data: ${at} must be an object, not ${jsonType(cur)}`);
     cur = Object.hasOwn(cur, part) ? (cur as Record<string, unknown>)[part] : undefined;
     at = at ? `${at}.${part}` : part;
   }
@@ -249,7 +249,10 @@ function siblingField(field: string, name: string): string {
 export function convert(flag: FlagSpec, raw: unknown, opts: Record<string, unknown>, body?: Record<string, unknown>): Scalar {
   if (flag.kind === 'bool' || typeof raw === 'boolean') return Boolean(raw);
   if (flag.list) {
-    const items = String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+    const items = String(raw)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (items.length === 0) throw new UsageError(`${longFlag(flag)} needs at least one value`);
     return items.map((item) => convertOne(flag, item, opts, body)).join(',');
   }
@@ -262,11 +265,16 @@ function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, 
   if (flag.kind === 'amount') {
     const fromFlag = opts[flag.currencyFrom ?? 'currency'];
     const fromBody = body ? getPath(body, flag.currencyField ?? siblingField(flag.field ?? '', 'currency')) : undefined;
-    const currency = String(fromFlag ?? fromBody ?? '').trim().toUpperCase();
+    const currency = String(fromFlag ?? fromBody ?? '')
+      .trim()
+      .toUpperCase();
     const currencyFlag = `--${(flag.currencyFrom ?? 'currency').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     if (!currency) throw new UsageError(`${name} needs a currency (${currencyFlag})`);
     const bad = checkCurrency(currency);
-    if (bad) throw new UsageError(`${fromFlag !== undefined ? currencyFlag : `--data ${flag.currencyField ?? 'currency'}`} "${printable(currency)}" ${bad}`);
+    if (bad)
+      throw new UsageError(
+        `${fromFlag !== undefined ? currencyFlag : `--data ${flag.currencyField ?? 'currency'}`} "${printable(currency)}" ${bad}`,
+      );
     const parsed = parseAmount(value, currency);
     if (parsed.error) throw new UsageError(`${name}: ${parsed.error}`);
     return parsed.value!;

@@ -17,7 +17,9 @@ export function bashScript(model: CompletionModel): string {
   line(`#   ${prog} completion bash > ~/.${prog}-completion.bash`);
   line(`#   echo 'source ~/.${prog}-completion.bash' >> ~/.bashrc`);
   line('# or, with bash-completion installed, let it load the file on demand:');
-  line(`#   ${prog} completion bash > "\${BASH_COMPLETION_USER_DIR:-\${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion}/completions/${prog}"`);
+  line(
+    `#   ${prog} completion bash > "\${BASH_COMPLETION_USER_DIR:-\${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion}/completions/${prog}"`,
+  );
   line();
 
   // Subcommand (or alias) word at a path → its name.
@@ -36,7 +38,9 @@ export function bashScript(model: CompletionModel): string {
   line();
 
   const subs = new Groups<string>();
-  for (const c of model.commands) if (c.subcommands.length) subs.add(c.subcommands.map((s) => s.name).join(' '), c.subcommands.map((s) => s.name).join(' '), pathKey(c.path));
+  for (const c of model.commands)
+    if (c.subcommands.length)
+      subs.add(c.subcommands.map((s) => s.name).join(' '), c.subcommands.map((s) => s.name).join(' '), pathKey(c.path));
   line(`# ${fn}_subs PATH: the subcommands of PATH, in ${fn}_r.`);
   line(`${fn}_subs() {`);
   line('  case $1 in');
@@ -90,7 +94,9 @@ export function bashScript(model: CompletionModel): string {
   const args = new Groups<string>();
   for (const c of model.commands) {
     if (c.subcommands.length) continue;
-    const body = c.argumentChoices ? `${fn}_k=c ${fn}_r=${sq(c.argumentChoices.join(' '))}` : `${fn}_k=${c.argumentDynamic === 'profiles' ? 'p' : c.takesArguments ? 'a' : 'n'}`;
+    const body = c.argumentChoices
+      ? `${fn}_k=c ${fn}_r=${sq(c.argumentChoices.join(' '))}`
+      : `${fn}_k=${c.argumentDynamic === 'profiles' ? 'p' : c.takesArguments ? 'a' : 'n'}`;
     args.add(body, body, sq(pathKey(c.path)));
   }
   line(`# ${fn}_args PATH: what PATH's first positional word is, in ${fn}_k (c: one of ${fn}_r, p: a profile name,`);

@@ -56,7 +56,8 @@ export function fishScript(model: CompletionModel): string {
   line();
 
   const values = new Groups<null>();
-  for (const c of model.commands) for (const f of c.flags) if (valueKind(f)) for (const n of f.names) values.add('', null, fq(`${pathKey(c.path)}|${n}`));
+  for (const c of model.commands)
+    for (const f of c.flags) if (valueKind(f)) for (const n of f.names) values.add('', null, fq(`${pathKey(c.path)}|${n}`));
   for (const f of model.globalFlags) if (valueKind(f)) for (const n of f.names) values.add('', null, `${fq('*|')}${n}`);
   line(`# ${fn}_takes_value PATH FLAG: whether FLAG takes a value (the next word) at PATH.`);
   line(`function ${fn}_takes_value`);
@@ -153,7 +154,9 @@ export function fishScript(model: CompletionModel): string {
   line('# Subcommands.');
   for (const c of model.commands) {
     for (const s of c.subcommands) {
-      line(`complete -c ${prog} -n ${fq(`${fn}_cmd ${pathArgs([pathKey(c.path)])}`)} -a ${s.name}${s.summary ? ` -d ${fq(s.summary)}` : ''}`);
+      line(
+        `complete -c ${prog} -n ${fq(`${fn}_cmd ${pathArgs([pathKey(c.path)])}`)} -a ${s.name}${s.summary ? ` -d ${fq(s.summary)}` : ''}`,
+      );
     }
   }
   line();
@@ -169,6 +172,7 @@ export function fishScript(model: CompletionModel): string {
   const withChoices = model.commands.filter((c) => c.argumentChoices);
   if (dyn.length || withChoices.length) line('# First positional argument.');
   if (dyn.length) line(`complete -c ${prog} -n ${fq(`${fn}_arg0 ${pathArgs(dyn)}`)} -a ${fq(`(${fn}_profiles)`)} -d profile`);
-  for (const c of withChoices) line(`complete -c ${prog} -n ${fq(`${fn}_arg0 ${pathArgs([pathKey(c.path)])}`)} -a ${fq(c.argumentChoices!.join(' '))}`);
+  for (const c of withChoices)
+    line(`complete -c ${prog} -n ${fq(`${fn}_arg0 ${pathArgs([pathKey(c.path)])}`)} -a ${fq(c.argumentChoices!.join(' '))}`);
   return `${out.join('\n')}\n`;
 }

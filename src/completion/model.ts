@@ -110,7 +110,9 @@ export function buildModel(program: Command): CompletionModel {
       const shadowed = f.names.filter((n) => globalNames.has(n));
       if (shadowed.length) {
         // The program parses its own options wherever they appear, so this one never gets them.
-        warnings.push(`${where}: ${shadowed.join(', ')} is also a global flag; the global one wins (left out of completion for this command)`);
+        warnings.push(
+          `${where}: ${shadowed.join(', ')} is also a global flag; the global one wins (left out of completion for this command)`,
+        );
         f.names = f.names.filter((n) => !globalNames.has(n));
         if (!f.names.length) continue;
       }

@@ -77,7 +77,8 @@ export function zshScript(model: CompletionModel): string {
     const k = valueKind(f);
     return k === 'c' ? `REPLY=c reply=(${f.choices!.map(sq).join(' ')})` : `REPLY=${k} reply=()`;
   };
-  for (const c of model.commands) for (const f of c.flags) if (valueKind(f)) for (const n of f.names) values.add(body(f), body(f), sq(`${pathKey(c.path)}|${n}`));
+  for (const c of model.commands)
+    for (const f of c.flags) if (valueKind(f)) for (const n of f.names) values.add(body(f), body(f), sq(`${pathKey(c.path)}|${n}`));
   for (const f of model.globalFlags) if (valueKind(f)) for (const n of f.names) values.add(body(f), body(f), `*${sq(`|${n}`)}`);
   line(`# ${fn}_value PATH FLAG: whether FLAG takes a value at PATH, in REPLY (c: the choices in reply,`);
   line('# p: a profile name, a: anything, empty: no value).');
@@ -92,7 +93,9 @@ export function zshScript(model: CompletionModel): string {
   const args = new Groups<string>();
   for (const c of model.commands) {
     if (c.subcommands.length) continue;
-    const body = c.argumentChoices ? `REPLY=c reply=(${c.argumentChoices.map(sq).join(' ')})` : `REPLY=${c.argumentDynamic === 'profiles' ? 'p' : c.takesArguments ? 'a' : 'n'}`;
+    const body = c.argumentChoices
+      ? `REPLY=c reply=(${c.argumentChoices.map(sq).join(' ')})`
+      : `REPLY=${c.argumentDynamic === 'profiles' ? 'p' : c.takesArguments ? 'a' : 'n'}`;
     args.add(body, body, sq(pathKey(c.path)));
   }
   line(`# ${fn}_args PATH: what PATH's first positional word is, in REPLY (c: one of reply, p: a profile name,`);

@@ -45,10 +45,7 @@ export interface Settings {
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787/v1/';
 export const TENANT_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-function pick<T>(
-  candidates: Array<[Source, string, T | undefined]>,
-  fallback: [string, T],
-): Setting<T> {
+function pick<T>(candidates: Array<[Source, string, T | undefined]>, fallback: [string, T]): Setting<T> {
   for (const [source, origin, value] of candidates) {
     if (value !== undefined && value !== '') return { value, source, origin };
   }
@@ -197,7 +194,9 @@ export function normalizeBaseUrl(raw: string, origin: string): string {
     throw new UsageError(`base URL from ${origin} must use https:// (got ${url.protocol}//)`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(`refusing plain http:// to ${url.hostname} (from ${origin}): use https://, or http:// only for localhost or 127.0.0.1`);
+    throw new UsageError(
+      `refusing plain http:// to ${url.hostname} (from ${origin}): use https://, or http:// only for localhost or 127.0.0.1`,
+    );
   }
   if (url.username || url.password) throw new UsageError(`base URL from ${origin} must not contain credentials`);
   if (url.search || url.hash) throw new UsageError(`base URL from ${origin} must not have a query or fragment`);

@@ -32,10 +32,17 @@ const POLLUTING = new Set(['__proto__', 'constructor', 'prototype']);
 export class ConfigFileError extends PayError {
   /** `problem` is about `key` (a key path), or the whole file; `refused` says pay will not read it at all. */
   constructor(file: string, key: string | undefined, problem: string, hint?: string, refused = false) {
-    super(`${refused ? 'refusing the configuration' : 'invalid configuration'} ${file}${key ? ` at ${key}` : ''}: ${problem}`, ExitCode.USAGE, 'config_invalid', {
-      hint: hint ?? `fix ${key ? 'that key' : 'the file'} by hand, or move the file away and log in again (PAY_CONFIG_DIR selects another folder)`,
-      details: { file, ...(key ? { key } : {}) },
-    });
+    super(
+      `${refused ? 'refusing the configuration' : 'invalid configuration'} ${file}${key ? ` at ${key}` : ''}: ${problem}`,
+      ExitCode.USAGE,
+      'config_invalid',
+      {
+        hint:
+          hint ??
+          `fix ${key ? 'that key' : 'the file'} by hand, or move the file away and log in again (PAY_CONFIG_DIR selects another folder)`,
+        details: { file, ...(key ? { key } : {}) },
+      },
+    );
   }
 }
 
@@ -69,7 +76,12 @@ function checkConfig(raw: unknown, file: string): ConfigData {
       for (const name of Object.keys(profiles)) {
         const path = [key, name];
         if (POLLUTING.has(name)) unknown(path, file);
-        profileName(name, path, file, 'is not a valid profile name (letters, digits, "-" and "_", up to 64, starting with a letter or digit)');
+        profileName(
+          name,
+          path,
+          file,
+          'is not a valid profile name (letters, digits, "-" and "_", up to 64, starting with a letter or digit)',
+        );
         out.profiles[name] = checkProfile(profiles[name], path, file);
       }
     } else {

@@ -25,7 +25,16 @@ import {
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
-import { ConfigFileError, emptyConfig, parseConfig, PROFILE_NAME, MODES, type ConfigData, type ModeSettings, type Profile } from './shape.js';
+import {
+  ConfigFileError,
+  emptyConfig,
+  parseConfig,
+  PROFILE_NAME,
+  MODES,
+  type ConfigData,
+  type ModeSettings,
+  type Profile,
+} from './shape.js';
 
 export { ConfigFileError, MODES, PROFILE_NAME, type ConfigData, type Mode, type ModeSettings, type Profile } from './shape.js';
 
@@ -35,7 +44,9 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name "${name}" (letters, digits, "-" and "_", up to 64, starting with a letter or digit; not "constructor" or "prototype")`);
+    throw new UsageError(
+      `invalid profile name "${name}" (letters, digits, "-" and "_", up to 64, starting with a letter or digit; not "constructor" or "prototype")`,
+    );
   }
   return name;
 }
@@ -44,7 +55,11 @@ export function checkProfileName(name: string): string {
  * The folder: PAY_CONFIG_DIR, else the one conf and env-paths use for `pay` (so existing
  * configurations stay where they are). Keep in step with src/commands/completion/dynamic.ts.
  */
-export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function defaultConfigDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'pay');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'pay', 'Config');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'pay');
@@ -102,7 +117,11 @@ export class ConfigStore {
    * Stores what `build` makes of the profile as stored now (undefined if there is none); `makeCurrent`
    * makes it the current profile always, or when there is none. True when it became the current one.
    */
-  updateProfile(name: string, build: (existing: Profile | undefined) => Profile, opts: { makeCurrent?: 'always' | 'if-none' } = {}): Promise<boolean> {
+  updateProfile(
+    name: string,
+    build: (existing: Profile | undefined) => Profile,
+    opts: { makeCurrent?: 'always' | 'if-none' } = {},
+  ): Promise<boolean> {
     checkProfileName(name);
     return this.update((config) => {
       config.profiles[name] = build(Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined);
@@ -151,7 +170,8 @@ export class ConfigStore {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return emptyConfig();
-      if (code === 'ELOOP') throw this.refuse('it is a symbolic link', `pay reads only a regular file: replace the link by the file it points to (mode 600)`);
+      if (code === 'ELOOP')
+        throw this.refuse('it is a symbolic link', `pay reads only a regular file: replace the link by the file it points to (mode 600)`);
       throw new PayError(`cannot read the configuration ${this.path}: ${code ?? (err as Error).message}`, ExitCode.USAGE, 'config_read', {
         hint: 'check the permissions of the file and its folder; PAY_CONFIG_DIR selects another folder',
         cause: err,
@@ -170,14 +190,21 @@ export class ConfigStore {
   /** What ssh checks of its files: a regular file of ours (or root's) that nobody else may change. */
   private checkFile(st: Stats): void {
     if (!st.isFile()) throw this.refuse('it is not a regular file', 'move it away; pay writes a new one on the next login');
-    if (st.size > MAX_CONFIG_BYTES) throw this.refuse(`it is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`, 'move it away; pay writes a new one on the next login');
+    if (st.size > MAX_CONFIG_BYTES)
+      throw this.refuse(`it is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`, 'move it away; pay writes a new one on the next login');
     const uid = process.getuid?.();
     if (uid === undefined) return;
     if (st.uid !== uid && st.uid !== 0) {
-      throw this.refuse(`it belongs to another user (uid ${st.uid})`, `take it over (chown ${uid} '${this.path}') or move it away and log in again`);
+      throw this.refuse(
+        `it belongs to another user (uid ${st.uid})`,
+        `take it over (chown ${uid} '${this.path}') or move it away and log in again`,
+      );
     }
     if ((st.mode & 0o022) !== 0) {
-      throw this.refuse(`group or others may write it (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`, `chmod 600 '${this.path}'`);
+      throw this.refuse(
+        `group or others may write it (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`,
+        `chmod 600 '${this.path}'`,
+      );
     }
   }
 
@@ -236,7 +263,7 @@ export class ConfigStore {
       try {
         if (process.platform !== 'win32') fchmodSync(fd, 0o600);
         const buf = Buffer.from(text, 'utf8');
-        for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at);
+        for (let at = 0; at < buf.length;) at += writeSync(fd, buf, at, buf.length - at);
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -257,7 +284,10 @@ export class ConfigStore {
     if (err instanceof PayError) return err;
     const code = (err as NodeJS.ErrnoException).code;
     return new PayError(`cannot write the configuration ${this.path}: ${code ?? (err as Error).message}`, ExitCode.ERROR, 'config_write', {
-      hint: code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT' ? 'free some disk space (or raise the file size limit) and run the command again' : undefined,
+      hint:
+        code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT'
+          ? 'free some disk space (or raise the file size limit) and run the command again'
+          : undefined,
       cause: err,
     });
   }
@@ -271,7 +301,14 @@ function readAll(fd: number, path: string): string {
     const n = readSync(fd, buf, 0, buf.length, null);
     if (n === 0) break;
     total += n;
-    if (total > MAX_CONFIG_BYTES) throw new ConfigFileError(path, undefined, `it is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`, 'move it away; pay writes a new one on the next login', true);
+    if (total > MAX_CONFIG_BYTES)
+      throw new ConfigFileError(
+        path,
+        undefined,
+        `it is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`,
+        'move it away; pay writes a new one on the next login',
+        true,
+      );
     chunks.push(buf.subarray(0, n));
   }
   return Buffer.concat(chunks, total).toString('utf8');

@@ -27,15 +27,25 @@ import type { Json, LedgerEntry, WebhookEvent } from './types.js';
 
 const isLoopback = (addr: string | undefined): boolean => !!addr && (addr === '::1' || /^(::ffff:)?127\./.test(addr));
 
-const bad = (detail: string): ApiProblem => new ApiProblem(422, 'validation_error', detail, [{ field: 'body', code: 'invalid', message: detail }]);
+const bad = (detail: string): ApiProblem =>
+  new ApiProblem(422, 'validation_error', detail, [{ field: 'body', code: 'invalid', message: detail }]);
 
-export async function admin(app: App, req: IncomingMessage, res: ServerResponse, rid: string, method: string, path: string, qs: string): Promise<void> {
+export async function admin(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rid: string,
+  method: string,
+  path: string,
+  qs: string,
+): Promise<void> {
   if (!isLoopback(req.socket.remoteAddress)) throw new ApiProblem(403, 'forbidden', 'the admin routes answer loopback clients only');
   const route = path.slice('/__emulator'.length);
   const body = method === 'POST' ? parseBody(await readBody(req)) : {};
   const reply = (value: unknown): void => send(res, 200, typeof value === 'string' ? value : JSON.stringify(value), rid);
   const allow = (m: string): void => {
-    if (method !== m) throw new ApiProblem(405, 'method_not_allowed', `${method} is not allowed here (allowed: ${m})`, undefined, { Allow: m });
+    if (method !== m)
+      throw new ApiProblem(405, 'method_not_allowed', `${method} is not allowed here (allowed: ${m})`, undefined, { Allow: m });
   };
 
   const pay = /^\/payment-links\/(plink_[0-9a-z]{24})\/pay$/.exec(route);
@@ -57,7 +67,8 @@ export async function admin(app: App, req: IncomingMessage, res: ServerResponse,
     case '/clock/advance': {
       allow('POST');
       const s = body.seconds;
-      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > 10 * 365 * 86400) throw bad('seconds must be a positive number (up to 10 years)');
+      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > 10 * 365 * 86400)
+        throw bad('seconds must be a positive number (up to 10 years)');
       app.advance(s);
       await app.journal.drain();
       return reply({ now: iso(app.clock.now()), offset_ms: app.clock.offset });
@@ -108,7 +119,8 @@ function parseFaults(b: Json): Partial<FaultSettings> {
   }
   if (b.latency_ms !== undefined) {
     const l = b.latency_ms;
-    const ok = l === null || (Array.isArray(l) && l.length === 2 && l.every((n) => Number.isInteger(n) && n >= 0 && n <= 60_000) && l[0] <= l[1]);
+    const ok =
+      l === null || (Array.isArray(l) && l.length === 2 && l.every((n) => Number.isInteger(n) && n >= 0 && n <= 60_000) && l[0] <= l[1]);
     if (!ok) throw bad('latency_ms must be [min, max] in ms (0-60000) or null');
     out.latencyMs = l as [number, number] | null;
   }
@@ -119,8 +131,18 @@ function parseFaults(b: Json): Partial<FaultSettings> {
       // A string is read as the CLI's --rate-limit is ("10/s", "10").
       const fromString = typeof r === 'string' ? parseRateLimit(r) : undefined;
       const perSecond = typeof r === 'object' ? r.per_second : typeof r === 'string' ? fromString?.perSecond : r;
-      const burst = typeof r === 'object' && r.burst !== undefined ? r.burst : typeof perSecond === 'number' ? Math.max(1, Math.ceil(perSecond)) : undefined;
-      if (typeof perSecond !== 'number' || !(perSecond > 0 && perSecond <= 1e6) || typeof burst !== 'number' || !(burst >= 1 && burst <= 1e6)) {
+      const burst =
+        typeof r === 'object' && r.burst !== undefined
+          ? r.burst
+          : typeof perSecond === 'number'
+            ? Math.max(1, Math.ceil(perSecond))
+            : undefined;
+      if (
+        typeof perSecond !== 'number' ||
+        !(perSecond > 0 && perSecond <= 1e6) ||
+        typeof burst !== 'number' ||
+        !(burst >= 1 && burst <= 1e6)
+      ) {
         throw bad('rate_limit must be {per_second, burst?}, a number, "N/s", or null');
       }
       out.rateLimit = { perSecond, burst };
@@ -151,7 +173,15 @@ function stats(app: App): Json {
     faults: app.faults.counts,
     webhooks: { url: app.events.url ?? null, ...deliveries },
     due: app.due.size,
-    journal: { enabled: app.journal.enabled, size: app.journal.size, ...app.journal.stats, background_compactions: app.journal.compactions.started, longest_compaction_slice_ms: Math.round(app.journal.compactions.longestSliceMs * 10) / 10, writable: app.journal.writable, disk_errors: app.journal.diskErrors },
+    journal: {
+      enabled: app.journal.enabled,
+      size: app.journal.size,
+      ...app.journal.stats,
+      background_compactions: app.journal.compactions.started,
+      longest_compaction_slice_ms: Math.round(app.journal.compactions.longestSliceMs * 10) / 10,
+      writable: app.journal.writable,
+      disk_errors: app.journal.diskErrors,
+    },
     clock: { now: iso(app.clock.now()), offset_ms: app.clock.offset },
   };
 }

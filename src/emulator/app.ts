@@ -58,7 +58,11 @@ export class App {
     this.identity = loadIdentity(config.dataDir);
     this.auth = new Auth(this.identity);
     this.ledger = new Ledger(this);
-    this.events = new Events(this, { sandbox: this.identity.sandbox.webhook_secret, live: this.identity.live.webhook_secret }, config.webhookRetryScale);
+    this.events = new Events(
+      this,
+      { sandbox: this.identity.sandbox.webhook_secret, live: this.identity.live.webhook_secret },
+      config.webhookRetryScale,
+    );
     for (const r of allRoutes(this)) this.router.add(r.method, r.path, r);
   }
 
@@ -90,7 +94,10 @@ export class App {
    * webhook retries) waits until the disk works again.
    */
   private reload(): void {
-    if (!this.diskDown) this.log(`the data dir cannot be written (${this.journal.diskErrors.last}): changes are answered 503 until it can; state reloaded from disk`);
+    if (!this.diskDown)
+      this.log(
+        `the data dir cannot be written (${this.journal.diskErrors.last}): changes are answered 503 until it can; state reloaded from disk`,
+      );
     this.diskDown = true;
     this.due.pause();
     this.store.clear();
@@ -118,16 +125,14 @@ export class App {
         (op.o.data as { object: unknown }).object = rec.obj;
       }
       this.store.apply(op.p as Kind, op.s, op.o as unknown as Base, op.x);
-    }
-    else if ('i' in op) {
+    } else if ('i' in op) {
       if ('r' in op) {
         // The body is the record's JSON as of this op (journaled as a reference by idempotency.ts).
         const rec = this.store.byId.get(op.r);
         if (!rec) throw new Error(`a stored response refers to ${op.r}, which is not there`);
         this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: json(rec), r: rec });
       } else this.idem.apply(op.i, { f: op.f, s: op.s, t: op.t, b: JSON.stringify(op.j) });
-    }
-    else if ('c' in op) this.clock.setOffset(op.c);
+    } else if ('c' in op) this.clock.setOffset(op.c);
   }
 
   /** Between a refused commit and the disk working again (background work is paused). */
@@ -155,7 +160,8 @@ export class App {
     const since = this.store.seq;
     this.snapshotSince = since;
     yield `{"c":${this.clock.offset}}`;
-    for (const rec of this.store.every()) yield (rec.kind === 'event' && eventOp(this.store, rec as Rec<WebhookEvent>, since)) || putOp(rec);
+    for (const rec of this.store.every())
+      yield (rec.kind === 'event' && eventOp(this.store, rec as Rec<WebhookEvent>, since)) || putOp(rec);
     this.idem.sweep(this.clock.now());
     yield* this.idem.ops(since);
   }

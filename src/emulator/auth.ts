@@ -86,7 +86,8 @@ export class Auth {
 
   /** The caller of an `Api-Key` header value, or 401/403. */
   check(value: string | string[] | undefined): Caller {
-    if (value === undefined || value === '') throw new ApiProblem(401, 'unauthorized', 'missing Api-Key header (send the secret key of the mode)');
+    if (value === undefined || value === '')
+      throw new ApiProblem(401, 'unauthorized', 'missing Api-Key header (send the secret key of the mode)');
     const key = Array.isArray(value) ? undefined : this.keys.get(value);
     if (!key) throw new ApiProblem(401, 'unauthorized', 'invalid Api-Key (not a key of this service)');
     if (!key.secret) throw new ApiProblem(403, 'forbidden', 'a public key cannot call the API; send the secret key (sk_…) as Api-Key');

@@ -32,7 +32,8 @@ export class Events {
     app.due.register('delivery', (id) => this.enqueue(id));
     app.scanners.set('event', (rec) => {
       const e = rec.obj as WebhookEvent;
-      if (e.delivery.status === 'pending' && e.delivery.next_attempt_at) app.due.push(Date.parse(e.delivery.next_attempt_at), 'delivery', e.id);
+      if (e.delivery.status === 'pending' && e.delivery.next_attempt_at)
+        app.due.push(Date.parse(e.delivery.next_attempt_at), 'delivery', e.id);
     });
   }
 
@@ -44,7 +45,13 @@ export class Events {
     const isRec = (s: Rec | Json): s is Rec => typeof (s as Rec).kind === 'string' && typeof (s as Rec).obj === 'object';
     const object = isRec(subject) ? subject.obj : subject;
     const url = this.url;
-    const delivery: WebhookEvent['delivery'] = { status: 'pending', attempts: 0, last_response_code: null, last_attempt_at: null, next_attempt_at: null };
+    const delivery: WebhookEvent['delivery'] = {
+      status: 'pending',
+      attempts: 0,
+      last_response_code: null,
+      last_attempt_at: null,
+      next_attempt_at: null,
+    };
     const event = this.app.create<WebhookEvent>(scope, 'evt_', 'event', { type, data: { object }, delivery }, false);
     if (url) delivery.next_attempt_at = event.created_at;
     if (this.app.store.persist) {
@@ -125,7 +132,14 @@ export class Events {
     if (!current) return; // reset meanwhile
     const x = (current.x ??= {});
     const attempts = ((x.attempts as DeliveryAttempt[] | undefined) ?? []).slice(-MAX_ATTEMPTS_KEPT + 1);
-    attempts.push({ id: this.app.ids.make('whd_', this.app.clock.stamp()), attempted_at: attemptedAt, response_code: code, duration_ms: Date.now() - started, error, url });
+    attempts.push({
+      id: this.app.ids.make('whd_', this.app.clock.stamp()),
+      attempted_at: attemptedAt,
+      response_code: code,
+      duration_ms: Date.now() - started,
+      error,
+      url,
+    });
     const retry = (x.retry as number | undefined) ?? 0;
     const ok = code !== null && code >= 200 && code < 300;
     const now = this.app.clock.now();

@@ -56,7 +56,9 @@ export class Faults {
 
   failure(plan: Plan): ApiProblem {
     return plan.failStatus === 503
-      ? new ApiProblem(503, 'service_unavailable', 'injected fault: the service is temporarily unavailable', undefined, { 'Retry-After': this.random() < 0.5 ? '0' : '1' })
+      ? new ApiProblem(503, 'service_unavailable', 'injected fault: the service is temporarily unavailable', undefined, {
+          'Retry-After': this.random() < 0.5 ? '0' : '1',
+        })
       : new ApiProblem(500, 'internal_error', 'injected fault: internal error (safe to retry with the same Idempotency-Key)');
   }
 
@@ -75,9 +77,15 @@ export class Faults {
     }
     this.counts.rate_limited++;
     const wait = Math.max(1, Math.ceil((1 - b.tokens) / limit.perSecond));
-    throw new ApiProblem(429, 'rate_limited', `rate limit of ${limit.perSecond} requests per second exceeded; retry after ${wait} s`, undefined, {
-      'Retry-After': String(wait),
-    });
+    throw new ApiProblem(
+      429,
+      'rate_limited',
+      `rate limit of ${limit.perSecond} requests per second exceeded; retry after ${wait} s`,
+      undefined,
+      {
+        'Retry-After': String(wait),
+      },
+    );
   }
 }
 

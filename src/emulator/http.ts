@@ -36,7 +36,11 @@ export function readBody(req: IncomingMessage): Promise<string> {
   if ((len === undefined || len === '0') && req.headers['transfer-encoding'] === undefined) return Promise.resolve('');
   const type = req.headers['content-type'];
   if (type === undefined || !JSON_TYPE.test(type)) {
-    return Promise.reject(new ApiProblem(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json', undefined, { Connection: 'close' }));
+    return Promise.reject(
+      new ApiProblem(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json', undefined, {
+        Connection: 'close',
+      }),
+    );
   }
   if (len !== undefined && Number(len) > MAX_BODY) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
@@ -83,10 +87,14 @@ export function parseBody(raw: string): Json {
     throw new ApiProblem(400, 'invalid_json', `the body is not valid JSON (${(e as Error).message.slice(0, 120)})`);
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    throw new ApiProblem(422, 'validation_error', 'the body must be a JSON object', [{ field: 'body', code: 'type', message: 'must be a JSON object' }]);
+    throw new ApiProblem(422, 'validation_error', 'the body must be a JSON object', [
+      { field: 'body', code: 'type', message: 'must be a JSON object' },
+    ]);
   }
   if (depth(v, 0) > MAX_DEPTH) {
-    throw new ApiProblem(422, 'validation_error', 'the body is nested too deeply', [{ field: 'body', code: 'invalid', message: `must not nest deeper than ${MAX_DEPTH} levels` }]);
+    throw new ApiProblem(422, 'validation_error', 'the body is nested too deeply', [
+      { field: 'body', code: 'invalid', message: `must not nest deeper than ${MAX_DEPTH} levels` },
+    ]);
   }
   return v as Json;
 }
@@ -109,8 +117,10 @@ export function parseQuery(route: Route, pairs: ReadonlyArray<[string, string]>)
   for (const [k, v] of pairs) {
     let problem: string | undefined;
     if (out.has(k)) problem = 'is given more than once';
-    else if (route.list && k === 'limit') problem = /^[0-9]{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 ? undefined : 'must be a whole number from 1 to 100';
-    else if (route.list && k === 'cursor') problem = v.length >= 1 && v.length <= 200 ? undefined : 'must be a next_cursor from a previous page';
+    else if (route.list && k === 'limit')
+      problem = /^[0-9]{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 ? undefined : 'must be a whole number from 1 to 100';
+    else if (route.list && k === 'cursor')
+      problem = v.length >= 1 && v.length <= 200 ? undefined : 'must be a next_cursor from a previous page';
     else if (route.query && Object.hasOwn(route.query, k)) problem = route.query[k]!(v);
     else problem = 'is not a parameter of this operation';
     if (problem) errors.push({ field: k.length > 64 ? `${k.slice(0, 64)}…` : k, code: 'invalid', message: problem });
@@ -118,7 +128,12 @@ export function parseQuery(route: Route, pairs: ReadonlyArray<[string, string]>)
   }
   if (errors.length > 0) {
     const first = errors[0]!;
-    throw new ApiProblem(400, 'invalid_parameter', errors.length === 1 ? `query parameter ${first.field}: ${first.message}` : `${errors.length} query parameters are invalid`, errors);
+    throw new ApiProblem(
+      400,
+      'invalid_parameter',
+      errors.length === 1 ? `query parameter ${first.field}: ${first.message}` : `${errors.length} query parameters are invalid`,
+      errors,
+    );
   }
   return out;
 }

@@ -106,12 +106,22 @@ export class Idempotency {
    */
   begin(key: string, fp: string, now: number): Stored | undefined {
     if (this.inflight.has(key)) {
-      throw new ApiProblem(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', undefined, { 'Retry-After': '1' });
+      throw new ApiProblem(
+        409,
+        'idempotency_request_in_progress',
+        'a request with this Idempotency-Key is still being processed; retry shortly',
+        undefined,
+        { 'Retry-After': '1' },
+      );
     }
     const stored = this.done.get(key);
     if (stored && now - stored.t < KEY_TTL_MS) {
       if (stored.f !== fp) {
-        throw new ApiProblem(422, 'idempotency_key_reused', 'this Idempotency-Key was used with another request body or path; use a new key for a new request');
+        throw new ApiProblem(
+          422,
+          'idempotency_key_reused',
+          'this Idempotency-Key was used with another request body or path; use a new key for a new request',
+        );
       }
       return stored;
     }

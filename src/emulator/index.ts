@@ -76,7 +76,8 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.rateLimit && !(o.rateLimit.perSecond > 0 && o.rateLimit.burst >= 1)) fail('rateLimit needs perSecond > 0 and burst >= 1');
   if (o.settleAfterMs !== undefined && !(Number.isFinite(o.settleAfterMs) && o.settleAfterMs >= 0)) fail('settleAfterMs must be >= 0');
   if (o.webhookUrl !== undefined && !/^https?:\/\//.test(o.webhookUrl)) fail('webhookUrl must be an http(s) URL');
-  for (const origin of o.allowOrigins ?? []) if (parseOrigin(origin) === undefined) fail(`allowOrigins: ${origin} is not an origin like http://localhost:3000`);
+  for (const origin of o.allowOrigins ?? [])
+    if (parseOrigin(origin) === undefined) fail(`allowOrigins: ${origin} is not an origin like http://localhost:3000`);
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
@@ -93,7 +94,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       journal: opts.journal,
     });
     app.events.url = opts.webhookUrl;
-    app.faults.set({ failRate: opts.failRate ?? 0, resetRate: opts.resetRate ?? 0, latencyMs: opts.latencyMs ?? null, rateLimit: opts.rateLimit ?? null });
+    app.faults.set({
+      failRate: opts.failRate ?? 0,
+      resetRate: opts.resetRate ?? 0,
+      latencyMs: opts.latencyMs ?? null,
+      rateLimit: opts.rateLimit ?? null,
+    });
     app.open();
   } catch (err) {
     release();

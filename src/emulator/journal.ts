@@ -21,17 +21,7 @@
 // fdatasynced every retryMs) succeeds, the journal is not writable; then it recovers by itself.
 // All writes go through a FileLayer (tests inject one that fails).
 import * as nodeFs from 'node:fs';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -253,7 +243,11 @@ export class Journal {
     if (!dir) return;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const files = readdirSync(dir);
-    const gens = (re: RegExp) => files.map((f) => re.exec(f)).filter((m): m is RegExpExecArray => !!m).map((m) => Number(m[1]));
+    const gens = (re: RegExp) =>
+      files
+        .map((f) => re.exec(f))
+        .filter((m): m is RegExpExecArray => !!m)
+        .map((m) => Number(m[1]));
     const snapshots = gens(/^snapshot-(\d+)\.jsonl$/);
     this.gen = snapshots.length ? Math.max(...snapshots) : 0;
     this.warnings.length = 0;

@@ -112,13 +112,22 @@ export class Ledger {
       credits.set(l.account, reach);
       if (!fits(reach, exponent(l.currency))) {
         throw validationProblem([
-          { field: spec.field ?? 'amount', code: 'out_of_range', message: `would take the balance of ${l.account} over ${MAX_WHOLE_DIGITS} digits before the decimal point (the largest amount)` },
+          {
+            field: spec.field ?? 'amount',
+            code: 'out_of_range',
+            message: `would take the balance of ${l.account} over ${MAX_WHOLE_DIGITS} digits before the decimal point (the largest amount)`,
+          },
         ]);
       }
     }
 
     const { store } = this.app;
-    const entry = this.app.create<LedgerEntry>(scope, 'ent_', 'ledger_entry', { type: spec.type, status: spec.status, source: spec.source, postings: [] });
+    const entry = this.app.create<LedgerEntry>(scope, 'ent_', 'ledger_entry', {
+      type: spec.type,
+      status: spec.status,
+      source: spec.source,
+      postings: [],
+    });
     const postings = entry.postings;
     const touched = new Set<string>();
     for (const l of spec.lines) {

@@ -53,7 +53,12 @@ export const invalidState = (detail: string): ApiProblem => new ApiProblem(409, 
 
 export function validationProblem(errors: FieldProblem[]): ApiProblem {
   const n = errors.length;
-  return new ApiProblem(422, 'validation_error', n === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${n} fields are invalid`, errors);
+  return new ApiProblem(
+    422,
+    'validation_error',
+    n === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${n} fields are invalid`,
+    errors,
+  );
 }
 
 export const invalidParameter = (field: string, message: string): ApiProblem =>

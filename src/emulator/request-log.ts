@@ -26,7 +26,8 @@ export function maskText(s: string): string {
   return s.replace(SECRET_VALUE, (m, scheme: string | undefined) => (scheme ? `${scheme} …` : maskKey(m)));
 }
 
-const maskField = (name: string, v: string): string => (SECRET_NAME.test(name) && !NOT_SECRET.has(name.toLowerCase()) ? maskValue(v) : maskText(v));
+const maskField = (name: string, v: string): string =>
+  SECRET_NAME.test(name) && !NOT_SECRET.has(name.toLowerCase()) ? maskValue(v) : maskText(v);
 
 const size = (s: string | undefined): number => (s === undefined ? 0 : s.length);
 
@@ -83,7 +84,15 @@ export class ReceivedRequest {
         }
       }
     }
-    return { method: this.method, path: maskText(this.path), query, headers, body, body_bytes: this.bodyBytes, body_truncated: this.bodyTruncated };
+    return {
+      method: this.method,
+      path: maskText(this.path),
+      query,
+      headers,
+      body,
+      body_bytes: this.bodyBytes,
+      body_truncated: this.bodyTruncated,
+    };
   }
 }
 
@@ -121,7 +130,8 @@ export class RequestLog {
   private trim(): void {
     let drop = 0;
     let bytes = this.bytes;
-    while (this.items.length - drop > 1 && (this.items.length - drop > LOG_MAX_COUNT || bytes > LOG_MAX_BYTES)) bytes -= this.items[drop++]!.size;
+    while (this.items.length - drop > 1 && (this.items.length - drop > LOG_MAX_COUNT || bytes > LOG_MAX_BYTES))
+      bytes -= this.items[drop++]!.size;
     if (drop > 0) {
       this.items.splice(0, drop);
       this.bytes = bytes;

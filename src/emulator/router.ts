@@ -65,4 +65,8 @@ export class Router<R> {
 }
 
 export const routeNotFound = (path: string): ApiProblem =>
-  new ApiProblem(404, 'route_not_found', `no such path: ${path.length > 80 ? `${path.slice(0, 80)}…` : path}`.replace(/[^\x20-\x7e]/g, '?'));
+  new ApiProblem(
+    404,
+    'route_not_found',
+    `no such path: ${path.length > 80 ? `${path.slice(0, 80)}…` : path}`.replace(/[^\x20-\x7e]/g, '?'),
+  );

@@ -24,7 +24,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createApiServer(app: App, web: WebGuardOptions = {}): Server {
   const server = createServer(
-    { requestTimeout: 30_000, headersTimeout: 20_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, maxHeaderSize: 16 * 1024 },
+    {
+      requestTimeout: 30_000,
+      headersTimeout: 20_000,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: 1_000,
+      maxHeaderSize: 16 * 1024,
+    },
     (req, res) => {
       handle(app, web, req, res).catch((err: unknown) => {
         app.fault(err);
@@ -45,7 +51,12 @@ export function createApiServer(app: App, web: WebGuardOptions = {}): Server {
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
-    sendProblem(res, new ApiProblem(417, 'expectation_failed', `Expect: ${String(req.headers.expect).slice(0, 64)} is not supported (only 100-continue)`), `req_${randomChars(24)}`, { Connection: 'close' });
+    sendProblem(
+      res,
+      new ApiProblem(417, 'expectation_failed', `Expect: ${String(req.headers.expect).slice(0, 64)} is not supported (only 100-continue)`),
+      `req_${randomChars(24)}`,
+      { Connection: 'close' },
+    );
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || socket.destroyed) return void socket.destroy();
@@ -132,7 +143,11 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
       reply = { status: e.status, json: problemBody(e, rid), headers: e.headers };
     }
     if (inflight) {
-      const op = app.idem.store(inflight, { f: fp, s: reply.status, b: reply.json, t: app.clock.now(), r: reply.rec }, reply.rec === undefined || app.refOk(reply.rec));
+      const op = app.idem.store(
+        inflight,
+        { f: fp, s: reply.status, b: reply.json, t: app.clock.now(), r: reply.rec },
+        reply.rec === undefined || app.refOk(reply.rec),
+      );
       if (app.store.persist) ctx.tx.ops.push(op);
     }
     if (ctx.tx.ops.length > 0) await app.journal.commit(ctx.tx.ops);
@@ -147,7 +162,8 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
   } catch (e) {
     let p: ApiProblem;
     if (e instanceof ApiProblem) p = e;
-    else if (e instanceof DiskUnavailable) p = new ApiProblem(503, 'service_unavailable', `${e.message}; retry later`, undefined, { 'Retry-After': String(e.retryAfterS) });
+    else if (e instanceof DiskUnavailable)
+      p = new ApiProblem(503, 'service_unavailable', `${e.message}; retry later`, undefined, { 'Retry-After': String(e.retryAfterS) });
     else {
       app.fault(e);
       p = new ApiProblem(500, 'internal_error', 'unexpected error; safe to retry with the same Idempotency-Key');

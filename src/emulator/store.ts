@@ -203,6 +203,7 @@ export function decodeCursor(cursor: string, filterKey: string): string {
   const raw = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
   const m = /^v1:([a-z_]{1,40}[0-9a-z]{1,24}|[a-z_]{1,40}):([0-9a-z]{1,8})$/.exec(raw);
   if (!m) throw invalidParameter('cursor', 'not a cursor this service issued (pass next_cursor from the previous page)');
-  if (m[2] !== filterHash(filterKey)) throw invalidParameter('cursor', 'the cursor was issued for other filters; send the same filters as for the first page');
+  if (m[2] !== filterHash(filterKey))
+    throw invalidParameter('cursor', 'the cursor was issued for other filters; send the same filters as for the first page');
   return m[1]!;
 }

@@ -47,14 +47,22 @@ export function str(o: StrOpts = {}): Rule {
 export const oneOf = (values: readonly string[]): Rule => str({ oneOf: values, max: 64 });
 
 export const id = (prefix: string): Rule =>
-  str({ pattern: new RegExp(`^${prefix}[0-9a-z]{24}$`), max: 64, hint: `must be an id like ${prefix}… (${prefix} then 24 characters of 0-9a-z)` });
+  str({
+    pattern: new RegExp(`^${prefix}[0-9a-z]{24}$`),
+    max: 64,
+    hint: `must be an id like ${prefix}… (${prefix} then 24 characters of 0-9a-z)`,
+  });
 
-export const country: Rule = str({ max: 2, check: (v) => (COUNTRY_CODES.has(v) ? undefined : 'must be an ISO 3166-1 alpha-2 country code (upper case), e.g. US, GB, NG') });
+export const country: Rule = str({
+  max: 2,
+  check: (v) => (COUNTRY_CODES.has(v) ? undefined : 'must be an ISO 3166-1 alpha-2 country code (upper case), e.g. US, GB, NG'),
+});
 
 /** A positive decimal string; the currency's precision is checked by `precision` once the currency is known. */
 export const amount: Rule = (v, path, errors) => {
   if (typeof v !== 'string') return err(errors, path, 'type', 'must be a decimal string like "10.50" (not a JSON number)');
-  if (!DECIMAL_RE.test(v)) return err(errors, path, 'invalid', 'must be a decimal string like "10.50" (digits, optional decimal point, no sign)');
+  if (!DECIMAL_RE.test(v))
+    return err(errors, path, 'invalid', 'must be a decimal string like "10.50" (digits, optional decimal point, no sign)');
   if (/^0(\.0+)?$/.test(v)) err(errors, path, 'invalid', 'must be greater than zero');
 };
 
@@ -113,7 +121,12 @@ export const MAX_FIELD_ERRORS = 100;
 /** Throws a 422 validation_error when there are errors (the first MAX_FIELD_ERRORS listed). */
 export function orThrow(errors: FieldProblem[]): void {
   if (errors.length > MAX_FIELD_ERRORS) {
-    throw new ApiProblem(422, 'validation_error', `${errors.length} fields are invalid (the first ${MAX_FIELD_ERRORS} are listed)`, errors.slice(0, MAX_FIELD_ERRORS));
+    throw new ApiProblem(
+      422,
+      'validation_error',
+      `${errors.length} fields are invalid (the first ${MAX_FIELD_ERRORS} are listed)`,
+      errors.slice(0, MAX_FIELD_ERRORS),
+    );
   }
   if (errors.length > 0) throw validationProblem(errors);
 }

@@ -81,13 +81,19 @@ const refuse = (code: string, detail: string): ApiProblem => new ApiProblem(403,
 export function webGuard(req: IncomingMessage, o: WebGuardOptions): ApiProblem | undefined {
   const h = req.headers;
   if (!hostAllowed(h.host, req.socket.localAddress, o.listenHost)) {
-    return refuse('host_not_allowed', 'the Host header must name this machine\'s loopback (localhost, 127.0.0.1, [::1]) or the address the emulator listens on');
+    return refuse(
+      'host_not_allowed',
+      "the Host header must name this machine's loopback (localhost, 127.0.0.1, [::1]) or the address the emulator listens on",
+    );
   }
   const origin = h.origin;
   if (origin !== undefined) {
     // Browsers send the serialized origin: it must be one of the allowed ones exactly.
     if (!o.allowOrigins?.includes(origin)) {
-      return refuse('origin_not_allowed', 'requests from web pages (with an Origin header) are refused; pay emulator start --allow-origin <origin> allows one');
+      return refuse(
+        'origin_not_allowed',
+        'requests from web pages (with an Origin header) are refused; pay emulator start --allow-origin <origin> allows one',
+      );
     }
   } else {
     // A page's no-cors request (an <img>, a form) carries no Origin on GET, but browsers mark it.

@@ -101,7 +101,9 @@ export function createPrompter(io: IOStreams): Prompter {
       ask((context) =>
         search<string>(
           {
-            message: escapeText(`${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`),
+            message: escapeText(
+              `${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`,
+            ),
             source: (term) => {
               const t = (term ?? '').trim();
               const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: escapeText(c), value: c }));

@@ -55,7 +55,11 @@ export function readProblem(err: unknown): string {
  * readFileLimited for a file the user named: too large, or unreadable, is a one-line usage error
  * (`unreadable` gets readProblem's words).
  */
-export async function readUserFile(path: string, max: number, say: { tooLarge: string; unreadable: (problem: string) => string; hint?: string }): Promise<Buffer> {
+export async function readUserFile(
+  path: string,
+  max: number,
+  say: { tooLarge: string; unreadable: (problem: string) => string; hint?: string },
+): Promise<Buffer> {
   try {
     return await readFileLimited(path, max);
   } catch (err) {

@@ -30,7 +30,10 @@ export function keyProblem(key: string): string | undefined {
 function segment(key: string): string {
   if (/^[A-Za-z0-9_$-]{1,64}$/.test(key)) return key;
   const cut = key.length > 40 ? `${key.slice(0, 40)}…` : key;
-  return JSON.stringify(cut).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(cut).replace(
+    /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A key path for a message: `a.b`, `a[2].c`, from the root's prefix (`` or a name). */
@@ -59,7 +62,8 @@ export function shapeProblem(value: unknown, prefix = '', maxDepth = MAX_DEPTH):
       continue;
     }
     const proto: unknown = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return { path: path || '(top level)', problem: 'not a JSON value (binary data? a date?)' };
+    if (proto !== Object.prototype && proto !== null)
+      return { path: path || '(top level)', problem: 'not a JSON value (binary data? a date?)' };
     // Own keys only, symbols too (a parser never makes one; a caller's object might).
     for (const key of Reflect.ownKeys(v)) {
       if (typeof key !== 'string') return { path: path || '(top level)', problem: 'a symbol key' };

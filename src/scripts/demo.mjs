@@ -26,10 +26,14 @@ delete env.PAY_MODE;
 
 // 1. The emulator, on a free loopback port, writing a `demo` profile that points at it.
 console.log(bold('$ pay emulator start --port 0 --data-dir .pay-demo/data --configure-profile demo --settle-after 300'));
-const emulator = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--data-dir', `${home}data`, '--configure-profile', 'demo', '--settle-after', '300'], {
-  env,
-  stdio: ['ignore', 'inherit', 'pipe'],
-});
+const emulator = spawn(
+  process.execPath,
+  [bin, 'emulator', 'start', '--port', '0', '--data-dir', `${home}data`, '--configure-profile', 'demo', '--settle-after', '300'],
+  {
+    env,
+    stdio: ['ignore', 'inherit', 'pipe'],
+  },
+);
 let banner = '';
 const baseUrl = await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`the emulator did not start:\n${banner}`)), 15_000);
@@ -44,7 +48,12 @@ const baseUrl = await new Promise((resolve, reject) => {
   emulator.on('exit', (code) => reject(new Error(`the emulator exited (${code}):\n${banner}`)));
 });
 // Its banner holds its own generated test keys; show the address and mask the rest.
-console.log(banner.replace(/\b(sk|pk)_(test|live)_[A-Za-z0-9]+/g, (k) => `${k.slice(0, 8)}…${k.slice(-4)}`).replace(/whsec_[A-Za-z0-9+/=]+/g, (k) => `whsec_…${k.slice(-4)}`).trimEnd());
+console.log(
+  banner
+    .replace(/\b(sk|pk)_(test|live)_[A-Za-z0-9]+/g, (k) => `${k.slice(0, 8)}…${k.slice(-4)}`)
+    .replace(/whsec_[A-Za-z0-9+/=]+/g, (k) => `whsec_…${k.slice(-4)}`)
+    .trimEnd(),
+);
 
 // 2. A webhook receiver: `pay webhooks listen` verifies each signed delivery with the demo
 //    profile's webhook secret; the emulator is told to deliver there.
@@ -64,7 +73,11 @@ const listenUrl = await new Promise((resolve, reject) => {
 });
 const received = [];
 listener.stdout.setEncoding('utf8').on('data', (d) => received.push(...d.split('\n').filter(Boolean)));
-await fetch(new URL('/__emulator/webhook-url', baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: listenUrl }) });
+await fetch(new URL('/__emulator/webhook-url', baseUrl), {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ url: listenUrl }),
+});
 console.log(`webhook deliveries go to ${listenUrl}`);
 
 function pay(args, { show = true, json = false } = {}) {
@@ -79,14 +92,68 @@ const id = (args) => pay([...args, '--json'], { show: true, json: true }).id;
 
 let failed = false;
 try {
-  const customer = id(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123', '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA', '--state', 'GB-LND']);
+  const customer = id([
+    'customers',
+    'create',
+    '--first-name',
+    'Ada',
+    '--last-name',
+    'Lovelace',
+    '--email',
+    'ada@example.com',
+    '--phone',
+    '+447700900123',
+    '--type',
+    'individual',
+    '--date-of-birth',
+    '1990-12-10',
+    '--address-line1',
+    '1 Main St',
+    '--city',
+    'London',
+    '--country',
+    'GB',
+    '--postal-code',
+    'SW1A 1AA',
+    '--state',
+    'GB-LND',
+  ]);
   const usd = id(['accounts', 'create', '--customer', customer, '--currency', 'USD', '--nickname', 'Operating']);
   const usd2 = id(['accounts', 'create', '--customer', customer, '--currency', 'USD', '--nickname', 'Payroll']);
   const eur = id(['accounts', 'create', '--customer', customer, '--currency', 'EUR']);
-  id(['collections', 'create', '--account', usd, '--amount', '1000.00', '--currency', 'USD', '--method', 'card', '--description', 'Opening deposit']);
+  id([
+    'collections',
+    'create',
+    '--account',
+    usd,
+    '--amount',
+    '1000.00',
+    '--currency',
+    'USD',
+    '--method',
+    'card',
+    '--description',
+    'Opening deposit',
+  ]);
   await new Promise((r) => setTimeout(r, 600)); // the collection settles and credits the account
   pay(['accounts', 'get', usd, '-o', 'table']);
-  pay(['transfers', 'send', '--from', usd, '--to', usd2, '--amount', '125.50', '--currency', 'USD', '--description', 'Payroll top-up', '--wait', '-o', 'table']);
+  pay([
+    'transfers',
+    'send',
+    '--from',
+    usd,
+    '--to',
+    usd2,
+    '--amount',
+    '125.50',
+    '--currency',
+    'USD',
+    '--description',
+    'Payroll top-up',
+    '--wait',
+    '-o',
+    'table',
+  ]);
   const quote = id(['fx', 'quote', '--from', 'USD', '--to', 'EUR', '--amount', '200.00']);
   pay(['fx', 'trade', quote, '--from-account', usd, '--to-account', eur, '-o', 'table']);
   pay(['transactions', 'list', '--account', usd, '-o', 'table']);
@@ -95,7 +162,9 @@ try {
   await new Promise((r) => setTimeout(r, 500)); // the last deliveries arrive
   pay(['webhooks', 'list', '-o', 'table']);
   console.log(`\n${bold('The webhook listener received and verified:')}\n${received.join('\n')}`);
-  console.log(`\n${bold('Done.')} The emulator kept its state in .pay-demo/data; try: PAY_CONFIG_DIR=.pay-demo/config node bin/pay.js -p demo customers list`);
+  console.log(
+    `\n${bold('Done.')} The emulator kept its state in .pay-demo/data; try: PAY_CONFIG_DIR=.pay-demo/config node bin/pay.js -p demo customers list`,
+  );
 } catch (err) {
   failed = true;
   console.error(`demo failed: ${err.message}`);

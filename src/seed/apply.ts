@@ -14,7 +14,19 @@ import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { readUserFile } from '../lib/read-limited.js';
 import { parseJson } from '../lib/safe-json.js';
 import type { Progress } from '../io/progress.js';
-import { desiredBody, describe, diffEntry, entryHash, envFields, recordable, recordedBody, updateKey, type Action, type Change, type Recorded } from './diff.js';
+import {
+  desiredBody,
+  describe,
+  diffEntry,
+  entryHash,
+  envFields,
+  recordable,
+  recordedBody,
+  updateKey,
+  type Action,
+  type Change,
+  type Recorded,
+} from './diff.js';
 import { canonical, isObject, kindOfRef, KINDS, type Entry, type Kind } from './file.js';
 import { idSegment, isIdOf, isRetired, noun, RETIRES, UPDATES, whyKept } from './lifecycle.js';
 
@@ -140,25 +152,34 @@ export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 
   try {
     s = parseJson(text, `the state file ${path}`) as StateFile;
   } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(err.message, { hint: 'remove it: the idempotency keys alone prevent duplicates of unchanged entries' });
+    if (err instanceof UsageError)
+      throw new UsageError(err.message, { hint: 'remove it: the idempotency keys alone prevent duplicates of unchanged entries' });
     throw err;
   }
   if (isObject(s) && typeof s.version === 'number' && s.version > 2) {
     throw new UsageError(`the state file ${path} was written by a newer pay (version ${s.version})`, { hint: 'upgrade pay' });
   }
   // A state file of another tenant, mode or service says nothing about this one.
-  const reason = !isObject(s) || !isObject(s.entries) || typeof s.tenant !== 'string' || typeof s.mode !== 'string' || typeof s.base_url !== 'string'
-    ? 'it is not a seed state file'
-    : String(s.mode).toLowerCase() !== ctx.mode.toLowerCase()
-      ? `it records ${String(s.mode)} mode, this run is ${ctx.mode}`
-      : s.tenant !== ctx.tenant && s.tenant !== IMPLIED_TENANT && ctx.tenant !== IMPLIED_TENANT
-        ? `it records tenant ${String(s.tenant)}, this run is tenant ${ctx.tenant}`
-        : normalBaseUrl(String(s.base_url)) !== normalBaseUrl(ctx.baseUrl)
-          ? `it records the service ${String(s.base_url)}, this run is ${ctx.baseUrl}`
-          : undefined;
+  const reason =
+    !isObject(s) || !isObject(s.entries) || typeof s.tenant !== 'string' || typeof s.mode !== 'string' || typeof s.base_url !== 'string'
+      ? 'it is not a seed state file'
+      : String(s.mode).toLowerCase() !== ctx.mode.toLowerCase()
+        ? `it records ${String(s.mode)} mode, this run is ${ctx.mode}`
+        : s.tenant !== ctx.tenant && s.tenant !== IMPLIED_TENANT && ctx.tenant !== IMPLIED_TENANT
+          ? `it records tenant ${String(s.tenant)}, this run is tenant ${ctx.tenant}`
+          : normalBaseUrl(String(s.base_url)) !== normalBaseUrl(ctx.baseUrl)
+            ? `it records the service ${String(s.base_url)}, this run is ${ctx.baseUrl}`
+            : undefined;
   if (reason) return { state: fresh, setAside: { reason, path, movedTo: `${path}.set-aside` } };
   checkIds(path, s);
-  return { state: { ...s, version: 2, retire: Array.isArray(s.retire) ? s.retire : [], refused: isObject(s.refused) ? (s.refused as Record<string, Refusal>) : {} } };
+  return {
+    state: {
+      ...s,
+      version: 2,
+      retire: Array.isArray(s.retire) ? s.retire : [],
+      refused: isObject(s.refused) ? (s.refused as Record<string, Refusal>) : {},
+    },
+  };
 }
 
 /** Every id a state file holds is a plain id of its entry's kind, or the run stops before any request (exit 1). */
@@ -174,14 +195,16 @@ function checkIds(path: string, s: StateFile): void {
   for (const [ref, rec] of Object.entries(s.entries)) {
     const kind = kindOf(ref);
     if (!kind) throw bad(JSON.stringify(ref).slice(0, 80), 'is not an entry name');
-    if (!isObject(rec) || !isObject(rec.object) || typeof rec.hash !== 'string' || (rec.body !== undefined && !isObject(rec.body))) throw bad(ref, 'is not a recorded entry');
+    if (!isObject(rec) || !isObject(rec.object) || typeof rec.hash !== 'string' || (rec.body !== undefined && !isObject(rec.body)))
+      throw bad(ref, 'is not a recorded entry');
     if (!isIdOf(kind, rec.object.id)) throw bad(ref, `records ${JSON.stringify(String(rec.object.id)).slice(0, 80)}, not ${noun(kind)} id`);
   }
   for (const r of Array.isArray(s.retire) ? (s.retire as unknown[]) : []) {
     const item = isObject(r) ? r : {};
     const kind = typeof item.ref === 'string' ? kindOf(item.ref) : undefined;
     if (!kind) throw bad('a retire item', 'names no entry');
-    if (!isIdOf(kind, item.id) || (item.replaced_by !== undefined && !isIdOf(kind, item.replaced_by))) throw bad(`retire ${String(item.ref)}`, `holds an id that is not ${noun(kind)} id`);
+    if (!isIdOf(kind, item.id) || (item.replaced_by !== undefined && !isIdOf(kind, item.replaced_by)))
+      throw bad(`retire ${String(item.ref)}`, `holds an id that is not ${noun(kind)} id`);
   }
 }
 
@@ -199,14 +222,22 @@ const isLink = (field: string): boolean => field.endsWith('_id') || field === 'c
 const isScalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** Applies the entries over `state` (from readState, which apply updates and saves as it goes). */
-export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext): Promise<{ outcomes: Outcome[]; retirements: Retirement[] }> {
+export async function apply(
+  entries: Entry[],
+  state: StateFile,
+  ctx: SeedContext,
+): Promise<{ outcomes: Outcome[]; retirements: Retirement[] }> {
   const retire = (state.retire ??= []);
   const refused = (state.refused ??= {});
   const fromEnv = envFields(entries);
   // The bodies the recorded objects were made from, read before this run changes the records.
   const recorded = new Map(Object.entries(state.entries).map(([ref, r]) => [ref, r.object]));
   const before = new Map(
-    entries.map((e) => [e.ref, state.entries[e.ref] && recordable(recordedBody(e, state.entries[e.ref]!, state.tenant, ctx.mode, recorded, ctx.env), fromEnv.get(e.ref))]),
+    entries.map((e) => [
+      e.ref,
+      state.entries[e.ref] &&
+        recordable(recordedBody(e, state.entries[e.ref]!, state.tenant, ctx.mode, recorded, ctx.env), fromEnv.get(e.ref)),
+    ]),
   );
   /** Each entry's object as this run found or made it (what references resolve against). */
   const created = new Map<string, Record<string, unknown>>();
@@ -222,7 +253,8 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
 
   let dirty = false;
   const saveState = () => {
-    if (ctx.setAside && existsSync(ctx.setAside.path) && !existsSync(ctx.setAside.movedTo)) renameSync(ctx.setAside.path, ctx.setAside.movedTo);
+    if (ctx.setAside && existsSync(ctx.setAside.path) && !existsSync(ctx.setAside.movedTo))
+      renameSync(ctx.setAside.path, ctx.setAside.movedTo);
     const tmp = `${ctx.statePath}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, ctx.statePath);
@@ -252,7 +284,10 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
     let rec = state.entries[e.ref];
     let change: Change = { ref: e.ref, action: 'create' };
     const lastRefusal = refused[e.ref];
-    const attempt = lastRefusal && lastRefusal.hash === hash && Number.isSafeInteger(lastRefusal.attempt) && lastRefusal.attempt > 0 ? Math.min(lastRefusal.attempt, 10_000) : 0;
+    const attempt =
+      lastRefusal && lastRefusal.hash === hash && Number.isSafeInteger(lastRefusal.attempt) && lastRefusal.attempt > 0
+        ? Math.min(lastRefusal.attempt, 10_000)
+        : 0;
     try {
       const { body } = desiredBody(e, created, NO_UNKNOWN, ctx.env);
       const kept = recordable(body, mine);
@@ -300,9 +335,14 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
         return done(res.body, { ref: e.ref, action: 'update', id: String(res.body.id ?? change.id), status: 'updated' });
       }
       if (rec && !ctx.replace) {
-        throw new PayError(`${e.ref} must be replaced (${describe(change, e.kind)}); nothing was sent for it`, ExitCode.USAGE, 'seed_replace_needed', {
-          hint: 'run again with --replace',
-        });
+        throw new PayError(
+          `${e.ref} must be replaced (${describe(change, e.kind)}); nothing was sent for it`,
+          ExitCode.USAGE,
+          'seed_replace_needed',
+          {
+            hint: 'run again with --replace',
+          },
+        );
       }
       const base = attempt > 0 ? `seed_${hash}_a${attempt}` : `seed_${hash}`;
       const { object, replayed } = await createWithKeys(ctx, e, body, base, (dependents.get(e.ref) ?? []).length > 0, gone);
@@ -361,7 +401,15 @@ export async function apply(entries: Entry[], state: StateFile, ctx: SeedContext
 
 /** A 4xx that created nothing: the request was refused as it stood (not a conflict of keys, not in progress). */
 function isRefusalOf(err: ApiError): boolean {
-  return err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403 && err.status !== 409 && err.status !== 429 && err.apiCode !== 'idempotency_key_reused';
+  return (
+    err.status >= 400 &&
+    err.status < 500 &&
+    err.status !== 401 &&
+    err.status !== 403 &&
+    err.status !== 409 &&
+    err.status !== 429 &&
+    err.apiCode !== 'idempotency_key_reused'
+  );
 }
 
 /** What verifyState found: each recorded entry's object as the service has it, or the id it no longer has. */
@@ -371,9 +419,14 @@ export interface Verified {
 }
 
 const goneLive = (ref: string, id: string) =>
-  new PayError(`${ref}: the state file records ${id} as done, but the service does not have it; live money is not moved again unasked`, ExitCode.ERROR, 'seed_state_gone', {
-    hint: `remove ${ref} from the state file to make it anew`,
-  });
+  new PayError(
+    `${ref}: the state file records ${id} as done, but the service does not have it; live money is not moved again unasked`,
+    ExitCode.ERROR,
+    'seed_state_gone',
+    {
+      hint: `remove ${ref} from the state file to make it anew`,
+    },
+  );
 
 /**
  * Reads back every object the state file records for an entry of the file (GETs, at most
@@ -383,7 +436,13 @@ const goneLive = (ref: string, id: string) =>
  * What the service no longer has (404: a reset emulator, another sandbox) is dropped from the
  * state, to be created again; in live mode a money movement is not (exit 1).
  */
-export async function verifyState(client: ApiClient, entries: readonly Entry[], state: StateFile, mode: string, concurrency: number): Promise<Verified> {
+export async function verifyState(
+  client: ApiClient,
+  entries: readonly Entry[],
+  state: StateFile,
+  mode: string,
+  concurrency: number,
+): Promise<Verified> {
   const out: Verified = { live: new Map(), gone: new Map() };
   const todo = entries.filter((e) => state.entries[e.ref]);
   const problems: PayError[] = [];
@@ -411,7 +470,12 @@ export async function verifyState(client: ApiClient, entries: readonly Entry[], 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, todo.length)) }, worker));
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) {
-    throw new PayError(`${problems.length} entries of the state file do not match the service: ${problems.map((p) => p.message).join('; ')}`, ExitCode.ERROR, problems[0]!.code, { hint: problems[0]!.hint });
+    throw new PayError(
+      `${problems.length} entries of the state file do not match the service: ${problems.map((p) => p.message).join('; ')}`,
+      ExitCode.ERROR,
+      problems[0]!.code,
+      { hint: problems[0]!.hint },
+    );
   }
   for (const ref of out.gone.keys()) delete state.entries[ref];
   return out;
@@ -439,7 +503,8 @@ function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, b
   else {
     const check = (from: Record<string, unknown> | undefined, what: string) => {
       for (const [f, v] of Object.entries(from ?? {})) {
-        if (isLink(f) && f !== 'id' && isScalar(v) && f in live && live[f] !== v) problems.push(`${f} is ${String(live[f])}, ${what} ${String(v)}`);
+        if (isLink(f) && f !== 'id' && isScalar(v) && f in live && live[f] !== v)
+          problems.push(`${f} is ${String(live[f])}, ${what} ${String(v)}`);
       }
     };
     check(rec.object, 'the state file records');
@@ -447,13 +512,21 @@ function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, b
     // Identity beyond links (a customer has none): the kind and the creation time the service gave
     // the object never change, so another object put under this entry's name differs in them.
     for (const f of ['object', 'created_at'] as const) {
-      if (f in live && isScalar(live[f]) && rec.object[f] !== live[f]) problems.push(`its ${f} is ${String(live[f])}, the state file records ${rec.object[f] === undefined ? 'none' : String(rec.object[f])}`);
+      if (f in live && isScalar(live[f]) && rec.object[f] !== live[f])
+        problems.push(
+          `its ${f} is ${String(live[f])}, the state file records ${rec.object[f] === undefined ? 'none' : String(rec.object[f])}`,
+        );
     }
   }
   if (problems.length > 0) {
-    throw new PayError(`${e.ref}: ${id} is not the object the state file says (${[...new Set(problems)].join('; ')}); nothing that depends on it was sent`, ExitCode.ERROR, 'seed_state_mismatch', {
-      hint: 'the state file was edited or belongs to other data: remove the entry (or the file) and run again',
-    });
+    throw new PayError(
+      `${e.ref}: ${id} is not the object the state file says (${[...new Set(problems)].join('; ')}); nothing that depends on it was sent`,
+      ExitCode.ERROR,
+      'seed_state_mismatch',
+      {
+        hint: 'the state file was edited or belongs to other data: remove the entry (or the file) and run again',
+      },
+    );
   }
 }
 
@@ -465,12 +538,24 @@ function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, b
  * The API may refuse (an account holding money): that object is left behind, and said so. A
  * transient failure leaves it for the next apply.
  */
-async function retireOld(ctx: SeedContext, entries: Entry[], state: StateFile, created: ReadonlyMap<string, Record<string, unknown>>): Promise<Retirement[]> {
+async function retireOld(
+  ctx: SeedContext,
+  entries: Entry[],
+  state: StateFile,
+  created: ReadonlyMap<string, Record<string, unknown>>,
+): Promise<Retirement[]> {
   const inFile = new Set(entries.map((e) => e.ref));
   const recordedAsReplaced = (r: RetireItem) =>
-    inFile.has(r.ref) && created.has(r.ref) && !!r.replaced_by && r.replaced_by !== r.id && r.replaced_by === state.entries[r.ref]?.object.id;
+    inFile.has(r.ref) &&
+    created.has(r.ref) &&
+    !!r.replaced_by &&
+    r.replaced_by !== r.id &&
+    r.replaced_by === state.entries[r.ref]?.object.id;
   // This seed's objects: those of this run, and the old ones recorded as replaced by them (an old card's old account).
-  const ours = new Set([...[...created.values()].map((o) => String(o.id)), ...(state.retire ?? []).filter(recordedAsReplaced).map((r) => r.id)]);
+  const ours = new Set([
+    ...[...created.values()].map((o) => String(o.id)),
+    ...(state.retire ?? []).filter(recordedAsReplaced).map((r) => r.id),
+  ]);
   const out: Retirement[] = [];
   const left: RetireItem[] = [];
   const order = [...(state.retire ?? [])].sort((a, b) => KIND_ORDER.indexOf(kindOfRef(b.ref)) - KIND_ORDER.indexOf(kindOfRef(a.ref)));
@@ -496,14 +581,22 @@ async function retireOld(ctx: SeedContext, entries: Entry[], state: StateFile, c
       const old = await readObject(ctx, kind, r.id);
       const foreign = Object.entries(old).find(([f, v]) => isLink(f) && f !== 'currency' && typeof v === 'string' && !ours.has(v));
       if (old.id !== r.id || foreign) {
-        out.push({ ...r, status: 'kept', note: `not one of this seed's objects (${foreign ? `its ${foreign[0]} ${String(foreign[1])} is not` : 'another object answered'}): not retired` });
+        out.push({
+          ...r,
+          status: 'kept',
+          note: `not one of this seed's objects (${foreign ? `its ${foreign[0]} ${String(foreign[1])} is not` : 'another object answered'}): not retired`,
+        });
         continue;
       }
       if (isRetired(kind, old)) {
         out.push({ ...r, status: op.status });
         continue;
       }
-      await ctx.client.request({ method: op.method, path: op.path(r.id), ...(op.method === 'POST' ? { idempotencyKey: `seed_retire_${r.id}` } : {}) });
+      await ctx.client.request({
+        method: op.method,
+        path: op.path(r.id),
+        ...(op.method === 'POST' ? { idempotencyKey: `seed_retire_${r.id}` } : {}),
+      });
       out.push({ ...r, status: op.status });
     } catch (err) {
       const api = err instanceof ApiError ? err : undefined;
@@ -590,7 +683,11 @@ async function createEntry(
   // Others build on this money movement: wait until it has settled.
   if (settling && hasDependents && object.status === 'pending') object = await settle(ctx, e.kind, String(object.id));
   if (settling && (object.status === 'failed' || object.status === 'cancelled')) {
-    throw new PayError(`${e.ref} ${String(object.id)} ${String(object.status)}: ${String(object.failure_reason ?? 'no reason')}`, 1, 'seed_failed');
+    throw new PayError(
+      `${e.ref} ${String(object.id)} ${String(object.status)}: ${String(object.failure_reason ?? 'no reason')}`,
+      1,
+      'seed_failed',
+    );
   }
   return { object, replayed: res.replayed };
 }
@@ -613,10 +710,19 @@ async function settle(ctx: SeedContext, kind: Kind, id: string): Promise<Record<
  * quote (same key), then the trade (same quote, same key). A quote that expired before its trade
  * was made is replaced by a new one (a new key per attempt), and that trade is made once.
  */
-async function fxTrade(ctx: SeedContext, body: Record<string, unknown>, key: string): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+async function fxTrade(
+  ctx: SeedContext,
+  body: Record<string, unknown>,
+  key: string,
+): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
   const { source_account_id, target_account_id, ...quoteBody } = body;
   for (let attempt = 0; attempt < 4; attempt++) {
-    const q = await ctx.client.request<Record<string, unknown>>({ method: 'POST', path: 'fx/quotes', body: quoteBody, idempotencyKey: `${key}_q${attempt}` });
+    const q = await ctx.client.request<Record<string, unknown>>({
+      method: 'POST',
+      path: 'fx/quotes',
+      body: quoteBody,
+      idempotencyKey: `${key}_q${attempt}`,
+    });
     const quoteId = String(q.body.id);
     try {
       const t = await ctx.client.request<Record<string, unknown>>({
@@ -627,7 +733,7 @@ async function fxTrade(ctx: SeedContext, body: Record<string, unknown>, key: str
       });
       return { object: t.body, replayed: t.replayed };
     } catch (err) {
-      if (err instanceof ApiError && (err.apiCode === 'quote_expired')) continue;
+      if (err instanceof ApiError && err.apiCode === 'quote_expired') continue;
       throw err;
     }
   }

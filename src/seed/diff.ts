@@ -36,12 +36,18 @@ export interface Change {
 
 /** The base of an entry's Idempotency-Key: tenant, mode, name and written content. */
 export function entryHash(tenant: string, mode: string, e: Entry): string {
-  return createHash('sha256').update(`${tenant}\n${mode}\n${e.ref}\n${canonical(e.body)}`).digest('hex').slice(0, 40);
+  return createHash('sha256')
+    .update(`${tenant}\n${mode}\n${e.ref}\n${canonical(e.body)}`)
+    .digest('hex')
+    .slice(0, 40);
 }
 
 /** The Idempotency-Key of an update: the entry and the whole body it brings the object to. */
 export function updateKey(tenant: string, mode: string, ref: string, body: Record<string, unknown>): string {
-  return `seed_u_${createHash('sha256').update(`${tenant}\n${mode}\n${ref}\nupdate\n${canonical(body)}`).digest('hex').slice(0, 40)}`;
+  return `seed_u_${createHash('sha256')
+    .update(`${tenant}\n${mode}\n${ref}\nupdate\n${canonical(body)}`)
+    .digest('hex')
+    .slice(0, 40)}`;
 }
 
 /** Entries in an order where every entry comes after those it depends on (file order otherwise). */
@@ -119,14 +125,17 @@ export function diffEntry(
 ): Change {
   const id = String(rec.object.id ?? '');
   const base = old ?? rec.object;
-  const changed = [
-    ...Object.keys(body).filter((f) => !(f in base) || !sameValue(body[f], base[f])),
-    ...pending.keys(),
-  ].sort();
+  const changed = [...Object.keys(body).filter((f) => !(f in base) || !sameValue(body[f], base[f])), ...pending.keys()].sort();
   const removed = old ? Object.keys(old).filter((f) => !(f in body) && !pending.has(f)) : [];
   if (changed.length === 0 && removed.length === 0) return { ref: e.ref, action: 'skip', id };
   const follows = [...new Set([...pending.values()].flat())].sort();
-  const change: Change = { ref: e.ref, action: 'update', id, fields: [...changed, ...removed].sort(), ...(follows.length ? { follows } : {}) };
+  const change: Change = {
+    ref: e.ref,
+    action: 'update',
+    id,
+    fields: [...changed, ...removed].sort(),
+    ...(follows.length ? { follows } : {}),
+  };
   const u = UPDATES[e.kind];
   const fixed = u ? changed.filter((f) => !u.fields.includes(f)) : changed;
   if (!u) return { ...change, action: 'replace', reason: `${noun(e.kind)} has no update operation` };
@@ -143,7 +152,9 @@ export function checkEnvNames(entries: readonly Entry[], allowed: readonly strin
   for (const e of entries) {
     for (const m of JSON.stringify(e.body).matchAll(REF)) {
       if (m[1] === 'env' && SECRET_ENV.test(m[2]!) && !allowed.includes(m[2]!)) {
-        throw new UsageError(`${e.ref}: \${env.${m[2]}} reads a secret from the environment; refused`, { hint: `pass --allow-env ${m[2]} if the seed really needs it` });
+        throw new UsageError(`${e.ref}: \${env.${m[2]}} reads a secret from the environment; refused`, {
+          hint: `pass --allow-env ${m[2]} if the seed really needs it`,
+        });
       }
     }
   }
@@ -155,7 +166,7 @@ export function checkEnvNames(entries: readonly Entry[], allowed: readonly strin
  */
 export function envFields(entries: readonly Entry[]): Map<string, Set<string>> {
   const out = new Map(entries.map((e) => [e.ref, new Set<string>()]));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const e of entries) {
       const mine = out.get(e.ref)!;
@@ -218,11 +229,18 @@ export function planChanges(entries: readonly Entry[], state: StateView, env: No
     }
     const { body, pending } = desiredBody(e, after, unknown, env);
     const mine = fromEnv.get(e.ref);
-    const c = diffEntry(e, rec, recordable(body, mine), pending, recordable(recordedBody(e, rec, state.tenant, state.mode, recorded, env), mine));
+    const c = diffEntry(
+      e,
+      rec,
+      recordable(body, mine),
+      pending,
+      recordable(recordedBody(e, rec, state.tenant, state.mode, recorded, env), mine),
+    );
     out.set(e.ref, c);
     if (c.action === 'replace') unknown.add(e.ref);
     // The recorded object holds hashes for values from the environment: the body's are the same values.
-    else if (c.action === 'skip') after.set(e.ref, { ...rec.object, ...Object.fromEntries([...(mine ?? [])].filter((f) => f in body).map((f) => [f, body[f]])) });
+    else if (c.action === 'skip')
+      after.set(e.ref, { ...rec.object, ...Object.fromEntries([...(mine ?? [])].filter((f) => f in body).map((f) => [f, body[f]])) });
     else {
       // An update keeps the id; the fields it changes take the new values (or become unknown).
       const object = { ...rec.object };

@@ -72,7 +72,8 @@ async function parseYaml(text: string, path: string): Promise<unknown> {
     if (problem) throw new UsageError(`${path} is not valid YAML: ${problem.message.split('\n')[0]}`);
     visit(doc, {
       Pair(_key, pair) {
-        if (isCollection(pair.key)) throw new UsageError(`${path}: a key that is a list or a mapping${at(pair.key.range?.[0])}; keys are names`);
+        if (isCollection(pair.key))
+          throw new UsageError(`${path}: a key that is a list or a mapping${at(pair.key.range?.[0])}; keys are names`);
       },
     });
     return doc.toJS({ maxAliasCount: 100 });
@@ -138,7 +139,12 @@ function checkAcyclic(entries: Entry[], where: string): void {
  * `${kind.name.field}` any field of the created object, `${env.NAME}` an environment variable.
  * A string that is exactly one reference takes the referenced value's type.
  */
-export function resolve(body: unknown, created: ReadonlyMap<string, Record<string, unknown>>, env: NodeJS.ProcessEnv, ref: string): unknown {
+export function resolve(
+  body: unknown,
+  created: ReadonlyMap<string, Record<string, unknown>>,
+  env: NodeJS.ProcessEnv,
+  ref: string,
+): unknown {
   const lookup = (kind: string, name: string, field: string | undefined): unknown => {
     if (kind === 'env') {
       const v = env[name];
@@ -169,6 +175,10 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** JSON with sorted keys: the same content always gives the same text (and so the same key). */
 export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }

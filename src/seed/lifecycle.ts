@@ -25,14 +25,35 @@ export interface RetireOp {
 }
 
 export const UPDATES: Partial<Record<Kind, UpdateOp>> = {
-  customers: { operationId: 'updateCustomer', path: (id) => `customers/${idSegment('customers', id)}`, fields: ['first_name', 'last_name', 'middle_name', 'email', 'phone', 'type', 'gender', 'date_of_birth', 'address'] },
+  customers: {
+    operationId: 'updateCustomer',
+    path: (id) => `customers/${idSegment('customers', id)}`,
+    fields: ['first_name', 'last_name', 'middle_name', 'email', 'phone', 'type', 'gender', 'date_of_birth', 'address'],
+  },
 };
 
 export const RETIRES: Partial<Record<Kind, RetireOp>> = {
-  accounts: { operationId: 'closeAccount', method: 'POST', path: (id) => `accounts/${idSegment('accounts', id)}/close`, status: 'closed', condition: 'if its balance is zero' },
-  external_accounts: { operationId: 'removeExternalAccount', method: 'DELETE', path: (id) => `external-accounts/${idSegment('external_accounts', id)}`, status: 'removed' },
+  accounts: {
+    operationId: 'closeAccount',
+    method: 'POST',
+    path: (id) => `accounts/${idSegment('accounts', id)}/close`,
+    status: 'closed',
+    condition: 'if its balance is zero',
+  },
+  external_accounts: {
+    operationId: 'removeExternalAccount',
+    method: 'DELETE',
+    path: (id) => `external-accounts/${idSegment('external_accounts', id)}`,
+    status: 'removed',
+  },
   cards: { operationId: 'terminateCard', method: 'POST', path: (id) => `cards/${idSegment('cards', id)}/terminate`, status: 'terminated' },
-  payment_links: { operationId: 'disablePaymentLink', method: 'POST', path: (id) => `payment-links/${idSegment('payment_links', id)}/disable`, status: 'disabled', condition: 'if still active' },
+  payment_links: {
+    operationId: 'disablePaymentLink',
+    method: 'POST',
+    path: (id) => `payment-links/${idSegment('payment_links', id)}/disable`,
+    status: 'disabled',
+    condition: 'if still active',
+  },
 };
 
 /** Money movements: nothing undoes them. */
@@ -93,6 +114,11 @@ export function isIdOf(kind: Kind, id: unknown): id is string {
  * plain id of the kind may become a path segment (never `..`, `%2e%2e`, `%2f` or another kind's id).
  */
 export function idSegment(kind: Kind, id: unknown): string {
-  if (!isIdOf(kind, id)) throw new PayError(`refusing to use ${JSON.stringify(String(id)).slice(0, 80)} as ${NOUN[kind]} id (not ${ID_PREFIX[kind]} and 24 letters or digits)`, ExitCode.ERROR, 'seed_state_invalid_id');
+  if (!isIdOf(kind, id))
+    throw new PayError(
+      `refusing to use ${JSON.stringify(String(id)).slice(0, 80)} as ${NOUN[kind]} id (not ${ID_PREFIX[kind]} and 24 letters or digits)`,
+      ExitCode.ERROR,
+      'seed_state_invalid_id',
+    );
   return id;
 }

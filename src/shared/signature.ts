@@ -23,7 +23,12 @@ export function sign(secret: string, id: string, timestamp: number | string, bod
 }
 
 /** The three delivery headers for a body sent now. */
-export function signedHeaders(secret: string, id: string, body: string, nowSeconds = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function signedHeaders(
+  secret: string,
+  id: string,
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   return { 'webhook-id': id, 'webhook-timestamp': String(nowSeconds), 'webhook-signature': sign(secret, id, nowSeconds, body) };
 }
 
@@ -52,7 +57,10 @@ export function verify(
   if (!/^\d{1,12}$/.test(ts)) return { ok: false, reason: 'webhook-timestamp is not a unix time in seconds' };
   const timestamp = Number(ts);
   if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) {
-    return { ok: false, reason: `timestamp is ${timestamp < nowSeconds ? 'too old' : 'in the future'} (more than ${toleranceSeconds / 60} minutes away)` };
+    return {
+      ok: false,
+      reason: `timestamp is ${timestamp < nowSeconds ? 'too old' : 'in the future'} (more than ${toleranceSeconds / 60} minutes away)`,
+    };
   }
   let expected: Buffer;
   try {

@@ -8,10 +8,10 @@ const STATE = new RegExp(STATE_PATTERN);
 
 export type Check = (value: string) => string | undefined;
 
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-export const checkEmail: Check = (v) =>
-  v.length <= 254 && EMAIL.test(v) ? undefined : 'must be an e-mail address like ada@example.com';
+export const checkEmail: Check = (v) => (v.length <= 254 && EMAIL.test(v) ? undefined : 'must be an e-mail address like ada@example.com');
 
 export const checkPhone: Check = (v) =>
   PHONE.test(v) ? undefined : 'must be in international format: + then 8 to 15 digits, e.g. +14155550123';
@@ -57,12 +57,18 @@ export function checkId(prefix: string): Check {
 }
 
 export const checkCurrency: Check = (v) =>
-  currencyExponent(v) === undefined ? 'must be an ISO 4217 currency code (USD, EUR, …) or a crypto asset (BTC, ETH, USDC, USDT)' : undefined;
+  currencyExponent(v) === undefined
+    ? 'must be an ISO 4217 currency code (USD, EUR, …) or a crypto asset (BTC, ETH, USDC, USDT)'
+    : undefined;
 
 /** Date or date-time for filters: YYYY-MM-DD or RFC 3339. */
 export const checkDateOrTime: Check = (v) => {
   if (isCalendarDate(v)) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && isCalendarDate(v.slice(0, 10)) && !Number.isNaN(Date.parse(v))) {
+  if (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
+    isCalendarDate(v.slice(0, 10)) &&
+    !Number.isNaN(Date.parse(v))
+  ) {
     return undefined;
   }
   return 'must be a date (YYYY-MM-DD) or an RFC 3339 time (2026-01-31T12:00:00Z)';

@@ -26,9 +26,20 @@ async function writeRows(path, n) {
 
 function peak(file, dir) {
   return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PAY_CONFIG_DIR: dir, PAY_API_KEY: 'sk_test_benchbenchbenchbenchbench0', PAY_TENANT_ID: 'biz_bench', PAY_BASE_URL: 'http://127.0.0.1:9/v1/' };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NO_COLOR: '1',
+      PAY_CONFIG_DIR: dir,
+      PAY_API_KEY: 'sk_test_benchbenchbenchbenchbench0',
+      PAY_TENANT_ID: 'biz_bench',
+      PAY_BASE_URL: 'http://127.0.0.1:9/v1/',
+    };
     const started = Date.now();
-    const child = spawn('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, BIN, 'customers', 'create', '--from-file', file], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, BIN, 'customers', 'create', '--from-file', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
     let lines = 0;
     let err = '';
     child.stdout.on('data', (d) => {
@@ -58,13 +69,17 @@ export async function run() {
       const r = await peak(file, dir);
       if (r.lines !== n) throw new Error(`${r.lines} results for ${n} rows`);
       results.push(r);
-      console.log(`${n} rows: peak RSS ${(r.kb / 1024).toFixed(1)} MB, ${Math.round(n / (r.ms / 1000))} rows/s (each fails locally: no request)`);
+      console.log(
+        `${n} rows: peak RSS ${(r.kb / 1024).toFixed(1)} MB, ${Math.round(n / (r.ms / 1000))} rows/s (each fails locally: no request)`,
+      );
       rmSync(file);
     }
     const ratio = results[1].kb / results[0].kb;
     const maxMb = Math.max(...results.map((r) => r.kb)) / 1024;
     const ok = ratio <= RATIO_TARGET && maxMb < RSS_TARGET_MB;
-    console.log(`peak RSS ${SIZES[1]}/${SIZES[0]} rows: ${ratio.toFixed(2)}x (target <= ${RATIO_TARGET}x), max ${maxMb.toFixed(1)} MB (target < ${RSS_TARGET_MB} MB) ${ok ? 'OK' : 'MISSED'}`);
+    console.log(
+      `peak RSS ${SIZES[1]}/${SIZES[0]} rows: ${ratio.toFixed(2)}x (target <= ${RATIO_TARGET}x), max ${maxMb.toFixed(1)} MB (target < ${RSS_TARGET_MB} MB) ${ok ? 'OK' : 'MISSED'}`,
+    );
     return ok;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -44,7 +44,6 @@ async function startEmulator() {
   return emu;
 }
 
-
 /** Peak RSS of a pid so far (kB), from /proc. */
 function vmHWM(pid) {
   try {
@@ -77,7 +76,13 @@ function runPay(emu, file, resultsFile, configDir) {
       const rss = useTime ? Number(/maxrss_kb=(\d+)/.exec(err)?.[1] ?? 0) : peak;
       const cpu = /cpu_s=([\d.]+)\+([\d.]+)/.exec(err);
       if (code !== 0) return reject(new Error(`pay exited ${code}: ${err.slice(-1000)}`));
-      resolve({ ms, rssKb: rss, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : undefined, summary: err.split('\n').find((l) => l.startsWith('customers create:')) ?? '', how: useTime ? '/usr/bin/time %M' : '/proc VmHWM polled' });
+      resolve({
+        ms,
+        rssKb: rss,
+        cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : undefined,
+        summary: err.split('\n').find((l) => l.startsWith('customers create:')) ?? '',
+        how: useTime ? '/usr/bin/time %M' : '/proc VmHWM polled',
+      });
     });
   });
 }
@@ -146,7 +151,15 @@ async function round(dir, file, lines) {
   }
   const payRate = ROWS / (payRun.ms / 1000);
   const bareRate = ROWS / (bare.ms / 1000);
-  return { payRun, payRate, bareRate, ratio: payRate / bareRate, rssMb: payRun.rssKb / 1024, payCpuUs: payRun.cpuMs === undefined ? undefined : (payRun.cpuMs * 1000) / ROWS, bareCpuUs: (bare.cpuMs * 1000) / ROWS };
+  return {
+    payRun,
+    payRate,
+    bareRate,
+    ratio: payRate / bareRate,
+    rssMb: payRun.rssKb / 1024,
+    payCpuUs: payRun.cpuMs === undefined ? undefined : (payRun.cpuMs * 1000) / ROWS,
+    bareCpuUs: (bare.cpuMs * 1000) / ROWS,
+  };
 }
 
 export async function run() {
@@ -163,16 +176,24 @@ export async function run() {
     const ratioOk = ratio >= RATIO_TARGET;
     const rssOk = rssMb > 0 && rssMb < RSS_TARGET_MB;
     const list = (f) => rounds.map(f).join(', ');
-    console.log(`${ROWS} customers, concurrency ${CONCURRENCY}, ${ROUNDS} interleaved rounds (pay, then the bare loop), each against a fresh in-memory emulator without faults`);
+    console.log(
+      `${ROWS} customers, concurrency ${CONCURRENCY}, ${ROUNDS} interleaved rounds (pay, then the bare loop), each against a fresh in-memory emulator without faults`,
+    );
     console.log(`pay customers create --from-file (wall, process start included): ${list((r) => `${r.payRate.toFixed(0)}/s`)}`);
     console.log(`  pay's own summaries: ${list((r) => /\((\d+\/s)\)/.exec(r.payRun.summary)?.[1] ?? '?')}`);
     console.log(`bare undici loop (same bodies, headers, keys): ${list((r) => `${r.bareRate.toFixed(0)}/s`)}`);
-    console.log(`ratio per round: ${list((r) => r.ratio.toFixed(2))}; median ${ratio.toFixed(2)} (target >= ${RATIO_TARGET}) ${ratioOk ? 'OK' : 'UNDER'}`);
+    console.log(
+      `ratio per round: ${list((r) => r.ratio.toFixed(2))}; median ${ratio.toFixed(2)} (target >= ${RATIO_TARGET}) ${ratioOk ? 'OK' : 'UNDER'}`,
+    );
     if (rounds[0].payCpuUs !== undefined) {
       // CPU per row drifts less than rates on a busy machine: it says where a low ratio comes from.
-      console.log(`client CPU per row (user+sys): pay ${list((r) => `${r.payCpuUs.toFixed(0)} µs`)} (process start included); bare loop ${list((r) => `${r.bareCpuUs.toFixed(0)} µs`)}`);
+      console.log(
+        `client CPU per row (user+sys): pay ${list((r) => `${r.payCpuUs.toFixed(0)} µs`)} (process start included); bare loop ${list((r) => `${r.bareCpuUs.toFixed(0)} µs`)}`,
+      );
     }
-    console.log(`pay peak RSS per round: ${list((r) => `${r.rssMb.toFixed(1)} MB`)} via ${rounds[0].payRun.how}; median ${rssMb.toFixed(1)} MB (target < ${RSS_TARGET_MB} MB) ${rssOk ? 'OK' : 'OVER'}`);
+    console.log(
+      `pay peak RSS per round: ${list((r) => `${r.rssMb.toFixed(1)} MB`)} via ${rounds[0].payRun.how}; median ${rssMb.toFixed(1)} MB (target < ${RSS_TARGET_MB} MB) ${rssOk ? 'OK' : 'OVER'}`,
+    );
     return ratioOk && rssOk;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,9 @@ export async function run() {
   for (const k of ['version', 'help']) {
     const ratio = median(samples[k]) / base;
     if (ratio > 1.3) ok = false;
-    console.log(`pay --${k}: ${median(samples[k]).toFixed(1)} ms = ${ratio.toFixed(2)}x node -e 0 (target <= 1.3x) ${ratio <= 1.3 ? 'OK' : 'OVER'}`);
+    console.log(
+      `pay --${k}: ${median(samples[k]).toFixed(1)} ms = ${ratio.toFixed(2)}x node -e 0 (target <= 1.3x) ${ratio <= 1.3 ? 'OK' : 'OVER'}`,
+    );
   }
   return ok;
 }

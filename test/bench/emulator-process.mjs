@@ -15,17 +15,19 @@ export function cleanEnv(extra = {}) {
 }
 
 /** A stop function for a child: SIGTERM, resolved on exit (at once when it has exited). */
-export const stopper = (child, after = () => {}) => () =>
-  new Promise((done) => {
-    const finish = () => {
-      after();
-      done();
-    };
-    if (child.exitCode !== null || child.signalCode !== null) return finish();
-    child.removeAllListeners('exit');
-    child.once('exit', finish);
-    child.kill('SIGTERM');
-  });
+export const stopper =
+  (child, after = () => {}) =>
+  () =>
+    new Promise((done) => {
+      const finish = () => {
+        after();
+        done();
+      };
+      if (child.exitCode !== null || child.signalCode !== null) return finish();
+      child.removeAllListeners('exit');
+      child.once('exit', finish);
+      child.kill('SIGTERM');
+    });
 
 /** Starts the emulator; resolves {url, baseUrl, tenant, key, pid, stop}. */
 export function spawnEmulator(args = []) {
@@ -51,7 +53,14 @@ export function spawnEmulator(args = []) {
       child.stderr.removeAllListeners('data');
       child.stderr.resume();
       child.removeAllListeners('exit');
-      resolve({ url, baseUrl: `${url}/v1/`, tenant, key, pid: child.pid, stop: stopper(child, () => rmSync(configDir, { recursive: true, force: true })) });
+      resolve({
+        url,
+        baseUrl: `${url}/v1/`,
+        tenant,
+        key,
+        pid: child.pid,
+        stop: stopper(child, () => rmSync(configDir, { recursive: true, force: true })),
+      });
     });
   });
 }

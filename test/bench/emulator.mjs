@@ -50,7 +50,10 @@ process.on('SIGTERM', () => { server.close(); server.closeAllConnections(); });
 
 function startBare(body) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', BARE], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...cleanEnv(), BENCH_BODY: body } });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', BARE], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...cleanEnv(), BENCH_BODY: body },
+    });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -184,7 +187,8 @@ export async function run() {
         `\`pay emulator start --data-dir <tmp>\` and the bare node:http server each in its own process`,
     );
     for (const method of ['GET', 'POST']) {
-      const what = method === 'GET' ? 'GET /v1/customers/<id>' : 'POST /v1/customers (new customer, unique Idempotency-Key, journaled + fdatasync)';
+      const what =
+        method === 'GET' ? 'GET /v1/customers/<id>' : 'POST /v1/customers (new customer, unique Idempotency-Key, journaled + fdatasync)';
       const ratios = rounds.map((g) => g[`emulator ${method}`] / g[`bare ${method}`]);
       const ratio = median(ratios);
       const met = ratio >= TARGETS[method];
@@ -192,7 +196,9 @@ export async function run() {
       console.log(`${what}:`);
       console.log(`  bare node:http fixed JSON: ${list((g) => `${g[`bare ${method}`].toFixed(0)}/s`)}`);
       console.log(`  emulator:                  ${list((g) => `${g[`emulator ${method}`].toFixed(0)}/s`)}`);
-      console.log(`  ratio per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${ratio.toFixed(2)} (target >= ${TARGETS[method]}) ${met ? 'OK' : 'UNDER'}`);
+      console.log(
+        `  ratio per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${ratio.toFixed(2)} (target >= ${TARGETS[method]}) ${met ? 'OK' : 'UNDER'}`,
+      );
       // Where the time goes: server CPU per request, and how busy the generator was (1.00 = one
       // core): a generator near 1.00 caps both rates and pulls the ratio towards 1.
       const cpu = (who) => median(detail[`${who} ${method}`].map((m) => m.serverUs));

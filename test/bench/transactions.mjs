@@ -101,12 +101,22 @@ export async function run() {
   const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000, pipelining: 1 });
   try {
     const [cus] = await post(emu, agent, 'customers', 1, () => ({
-      first_name: 'Bench', last_name: 'Ledger', email: 'bench.ledger@example.com', phone: '+14155550100', type: 'individual',
-      date_of_birth: '1990-12-10', address: { address_line1: '1 Main St', city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
+      first_name: 'Bench',
+      last_name: 'Ledger',
+      email: 'bench.ledger@example.com',
+      phone: '+14155550100',
+      type: 'individual',
+      date_of_birth: '1990-12-10',
+      address: { address_line1: '1 Main St', city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
     }));
     const [acc] = await post(emu, agent, 'accounts', 1, () => ({ customer_id: cus.id, currency: 'USD' }));
     // Amounts never end in .13 (the sandbox failure value) and vary so rows are not all alike.
-    const body = (i) => ({ account_id: acc.id, amount: `${1 + (i % 997)}.${String((i * 7) % 100 === 13 ? 14 : (i * 7) % 100).padStart(2, '0')}`, currency: 'USD', method: 'card' });
+    const body = (i) => ({
+      account_id: acc.id,
+      amount: `${1 + (i % 997)}.${String((i * 7) % 100 === 13 ? 14 : (i * 7) % 100).padStart(2, '0')}`,
+      currency: 'USD',
+      method: 'card',
+    });
 
     const results = [];
     let have = 0;
@@ -126,7 +136,9 @@ export async function run() {
     const mb = (kb) => (kb / 1024).toFixed(1);
     const rssOk = results.every((r) => r.rssKb > 0 && r.rssKb / 1024 < RSS_TARGET_MB);
     const flatOk = ratio <= RATIO_TARGET;
-    console.log(`one account; transactions made by collections over undici (${CONCURRENCY} in flight) to \`pay emulator start\` in its own process`);
+    console.log(
+      `one account; transactions made by collections over undici (${CONCURRENCY} in flight) to \`pay emulator start\` in its own process`,
+    );
     for (const r of results) {
       console.log(`  filled ${r.fill.n} in ${(r.fill.ms / 1000).toFixed(1)} s (${(r.fill.n / (r.fill.ms / 1000)).toFixed(0)}/s)`);
     }
@@ -136,7 +148,9 @@ export async function run() {
           `(process start included; ${(r.bytes / 1048576).toFixed(1)} MiB out), peak RSS ${mb(r.rssKb)} MB (target < ${RSS_TARGET_MB} MB) ${r.rssKb / 1024 < RSS_TARGET_MB ? 'OK' : 'OVER'}`,
       );
     }
-    console.log(`peak RSS ${large}/${small}: ${ratio.toFixed(2)} (target <= ${RATIO_TARGET}, flat) ${flatOk ? 'OK' : 'GROWS'}; RSS via ${a.how}`);
+    console.log(
+      `peak RSS ${large}/${small}: ${ratio.toFixed(2)} (target <= ${RATIO_TARGET}, flat) ${flatOk ? 'OK' : 'GROWS'}; RSS via ${a.how}`,
+    );
     return rssOk && flatOk;
   } finally {
     await agent.close();

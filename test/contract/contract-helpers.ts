@@ -87,7 +87,9 @@ function validatorFor(schema: Schema): ValidateFunction {
       ajv.addSchema(structuredClone(openapi) as object, DOC_ID);
     }
     const ref = typeof schema.$ref === 'string' ? schema.$ref : undefined;
-    validate = ref?.startsWith('#/') ? ajv.compile({ $ref: `${DOC_ID}${ref}` }) : ajv.compile({ $id: `${DOC_ID}/inline/${validators.size}`, ...schema });
+    validate = ref?.startsWith('#/')
+      ? ajv.compile({ $ref: `${DOC_ID}${ref}` })
+      : ajv.compile({ $id: `${DOC_ID}/inline/${validators.size}`, ...schema });
     validators.set(key, validate);
   }
   return validate;
@@ -104,7 +106,12 @@ export function successStatus(operation: OperationObject): string {
  * Validates a body against an operation's request schema, or its response schema for `status`
  * (default: its 2xx). Returns the errors as `<path> <message>` lines; empty when valid.
  */
-export function validateAgainst(operationId: string, kind: 'request' | 'response', status: number | string | undefined, body: unknown): string[] {
+export function validateAgainst(
+  operationId: string,
+  kind: 'request' | 'response',
+  status: number | string | undefined,
+  body: unknown,
+): string[] {
   const { operation } = operationById(operationId);
   let schema: Schema | undefined;
   if (kind === 'request') {
@@ -120,7 +127,10 @@ export function validateAgainst(operationId: string, kind: 'request' | 'response
   }
   const validate = validatorFor(schema);
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+  );
 }
 
 /**

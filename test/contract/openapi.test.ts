@@ -9,7 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_EXAMPLE, CUSTOMER_CREATE_EXAMPLE, CUSTOMER_EXAMPLE } from '../../src/api/contract/examples.js';
 import type { HeaderObject, ParameterObject, ResponseObject, Schema } from '../../src/api/contract/types.js';
 import { openapi, openapiJson } from '../../src/api/openapi.js';
-import { allOperations, operationById, operationFor, requestBodySchema, resolve, successStatus, validateAgainst } from './contract-helpers.js';
+import {
+  allOperations,
+  operationById,
+  operationFor,
+  requestBodySchema,
+  resolve,
+  successStatus,
+  validateAgainst,
+} from './contract-helpers.js';
 
 const root = new URL('../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
@@ -39,8 +47,10 @@ function designTable(): Map<string, string> {
 }
 
 const DESIGN = designTable();
-const params = (op: { parameters?: ReadonlyArray<unknown> }) => (op.parameters ?? []).map((p) => resolve<ParameterObject>(p as ParameterObject));
-const header = (op: { parameters?: ReadonlyArray<unknown> }, name: string) => params(op).find((p) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase());
+const params = (op: { parameters?: ReadonlyArray<unknown> }) =>
+  (op.parameters ?? []).map((p) => resolve<ParameterObject>(p as ParameterObject));
+const header = (op: { parameters?: ReadonlyArray<unknown> }, name: string) =>
+  params(op).find((p) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase());
 const responseHeaders = (r: unknown) => Object.keys(resolve<ResponseObject>(r as ResponseObject).headers ?? {});
 const schema = (name: string): Schema => openapi.components.schemas[name]!;
 
@@ -107,8 +117,20 @@ describe('document', () => {
     expect(urls).toContain('http://127.0.0.1:8787/v1');
     expect(urls.every((u) => u.endsWith('/v1'))).toBe(true);
     expect(openapi.tags.map((t) => t.name)).toEqual([
-      'customers', 'kyc', 'kyc-legacy', 'features', 'accounts', 'external-accounts', 'transfers',
-      'cards', 'collections', 'payment-links', 'wallets', 'fx', 'transactions', 'webhooks',
+      'customers',
+      'kyc',
+      'kyc-legacy',
+      'features',
+      'accounts',
+      'external-accounts',
+      'transfers',
+      'cards',
+      'collections',
+      'payment-links',
+      'wallets',
+      'fx',
+      'transactions',
+      'webhooks',
     ]);
   });
 
@@ -137,7 +159,10 @@ describe('operations', () => {
       const creates = method === 'post' && /^(create|start|submit|legacyKycVerify|legacyKycSubmitDocument)/.test(id);
       const expected = creates ? '201' : id === 'resendWebhookEvent' ? '202' : '200';
       expect(successStatus(operation), id).toBe(expected);
-      expect(Object.keys(operation.responses).filter((s) => s.startsWith('2')), id).toHaveLength(1);
+      expect(
+        Object.keys(operation.responses).filter((s) => s.startsWith('2')),
+        id,
+      ).toHaveLength(1);
     }
   });
 
@@ -176,7 +201,10 @@ describe('operations', () => {
   it('every 4xx and 5xx is an RFC 9457 problem (application/problem+json) with Request-Id', () => {
     for (const { operation } of ops) {
       const errors = Object.entries(operation.responses).filter(([s]) => /^[45]/.test(s));
-      expect(errors.map(([s]) => s), operation.operationId).toEqual(expect.arrayContaining(['400', '401', '403', '429', '500', '503']));
+      expect(
+        errors.map(([s]) => s),
+        operation.operationId,
+      ).toEqual(expect.arrayContaining(['400', '401', '403', '429', '500', '503']));
       for (const [status, ref] of errors) {
         const response = resolve<ResponseObject>(ref);
         expect(Object.keys(response.content ?? {}), `${operation.operationId} ${status}`).toEqual(['application/problem+json']);
@@ -220,20 +248,41 @@ describe('operations', () => {
     expect(lists).toHaveLength(12);
     for (const { operation } of lists) {
       const query = params(operation).filter((p) => p.in === 'query');
-      expect(query.find((p) => p.name === 'limit')?.schema, operation.operationId).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
-      expect(query.find((p) => p.name === 'cursor'), operation.operationId).toBeDefined();
+      expect(query.find((p) => p.name === 'limit')?.schema, operation.operationId).toEqual({
+        type: 'integer',
+        minimum: 1,
+        maximum: 100,
+        default: 20,
+      });
+      expect(
+        query.find((p) => p.name === 'cursor'),
+        operation.operationId,
+      ).toBeDefined();
       const body = resolve<Schema>(resolve<ResponseObject>(operation.responses['200']!).content!['application/json']!.schema);
       expect(body.required).toEqual(['object', 'data', 'has_more', 'next_cursor']);
     }
     for (const { operation } of ops.filter((o) => !o.operation.operationId.startsWith('list'))) {
-      expect(params(operation).some((p) => p.name === 'cursor'), operation.operationId).toBe(false);
+      expect(
+        params(operation).some((p) => p.name === 'cursor'),
+        operation.operationId,
+      ).toBe(false);
     }
   });
 
   it('path ids are validated with ^<prefix>[0-9a-z]{24}$', () => {
     const prefixes: Record<string, string> = {
-      customer_id: 'cus_', account_id: 'acc_', external_account_id: 'ea_', transfer_id: 'tr_', card_id: 'card_', collection_id: 'col_',
-      payment_link_id: 'plink_', wallet_id: 'wal_', quote_id: 'fxq_', trade_id: 'fxt_', transaction_id: 'txn_', event_id: 'evt_',
+      customer_id: 'cus_',
+      account_id: 'acc_',
+      external_account_id: 'ea_',
+      transfer_id: 'tr_',
+      card_id: 'card_',
+      collection_id: 'col_',
+      payment_link_id: 'plink_',
+      wallet_id: 'wal_',
+      quote_id: 'fxq_',
+      trade_id: 'fxt_',
+      transaction_id: 'txn_',
+      event_id: 'evt_',
     };
     for (const { path, operation } of ops) {
       for (const p of params(operation).filter((x) => x.in === 'path')) {
@@ -301,8 +350,16 @@ describe('schemas', () => {
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, phone: '07700900123' }, /\/phone must match pattern/);
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, phone: '+12' }, /\/phone must match pattern/);
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, date_of_birth: '1990-02-30' }, /\/date_of_birth must match format "date"/);
-    invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, address: { ...CUSTOMER_CREATE_EXAMPLE.address, country: 'XX' } }, /\/address\/country/);
-    invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, address: { ...CUSTOMER_CREATE_EXAMPLE.address, state: 'London' } }, /\/address\/state must match pattern/);
+    invalid(
+      'createCustomer',
+      { ...CUSTOMER_CREATE_EXAMPLE, address: { ...CUSTOMER_CREATE_EXAMPLE.address, country: 'XX' } },
+      /\/address\/country/,
+    );
+    invalid(
+      'createCustomer',
+      { ...CUSTOMER_CREATE_EXAMPLE, address: { ...CUSTOMER_CREATE_EXAMPLE.address, state: 'London' } },
+      /\/address\/state must match pattern/,
+    );
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, nickname: 'Ada' }, /must NOT have additional properties \(nickname\)/);
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, address: '1 Main St, London' }, /\/address must be object/);
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, first_name: '' }, /\/first_name must NOT have fewer than 1 characters/);
@@ -315,7 +372,12 @@ describe('schemas', () => {
   });
 
   it('money is a decimal string, positive on requests', () => {
-    const transfer = { source_account_id: 'acc_0123456789abcdefghijklmn', destination_id: 'ea_0123456789abcdefghijklmn', amount: '10.50', currency: 'USD' };
+    const transfer = {
+      source_account_id: 'acc_0123456789abcdefghijklmn',
+      destination_id: 'ea_0123456789abcdefghijklmn',
+      amount: '10.50',
+      currency: 'USD',
+    };
     valid('createTransfer', transfer);
     valid('createTransfer', { ...transfer, amount: '1.13', destination_id: 'acc_abcdefghijklmnopqrstuvwx' });
     invalid('createTransfer', { ...transfer, amount: 10.5 }, /\/amount must be string/);
@@ -330,7 +392,12 @@ describe('schemas', () => {
     const card = { customer_id: 'cus_0123456789abcdefghijklmn', account_id: 'acc_0123456789abcdefghijklmn', type: 'virtual' };
     valid('createCard', card);
     invalid('createCard', { ...card, type: 'physical' }, /must have required property 'shipping_address'/);
-    valid('createCard', { ...card, type: 'physical', shipping_address: CUSTOMER_CREATE_EXAMPLE.address, spending_limit: { amount: '500', interval: 'monthly' } });
+    valid('createCard', {
+      ...card,
+      type: 'physical',
+      shipping_address: CUSTOMER_CREATE_EXAMPLE.address,
+      spending_limit: { amount: '500', interval: 'monthly' },
+    });
 
     const collection = { account_id: 'acc_0123456789abcdefghijklmn', amount: '25.00', currency: 'KES', method: 'mobile_money' };
     invalid('createCollection', collection, /must have required property 'mobile_money'/);
@@ -355,9 +422,18 @@ describe('schemas', () => {
   it('responses: the examples validate, and a wrong object does not', () => {
     expect(validateAgainst('createCustomer', 'response', 201, CUSTOMER_EXAMPLE)).toEqual([]);
     expect(validateAgainst('getAccount', 'response', undefined, ACCOUNT_EXAMPLE)).toEqual([]);
-    expect(validateAgainst('listAccounts', 'response', 200, { object: 'list', data: [ACCOUNT_EXAMPLE], has_more: true, next_cursor: 'abc' })).toEqual([]);
-    expect(validateAgainst('getAccount', 'response', 200, { ...ACCOUNT_EXAMPLE, balance: { available: 125, pending: '0', currency: 'USD' } }).join()).toMatch(/available must be string/);
-    expect(validateAgainst('getCustomer', 'response', 200, { ...CUSTOMER_EXAMPLE, id: 'acc_0123456789abcdefghijklmn' }).join()).toMatch(/\/id must match pattern/);
+    expect(
+      validateAgainst('listAccounts', 'response', 200, { object: 'list', data: [ACCOUNT_EXAMPLE], has_more: true, next_cursor: 'abc' }),
+    ).toEqual([]);
+    expect(
+      validateAgainst('getAccount', 'response', 200, {
+        ...ACCOUNT_EXAMPLE,
+        balance: { available: 125, pending: '0', currency: 'USD' },
+      }).join(),
+    ).toMatch(/available must be string/);
+    expect(validateAgainst('getCustomer', 'response', 200, { ...CUSTOMER_EXAMPLE, id: 'acc_0123456789abcdefghijklmn' }).join()).toMatch(
+      /\/id must match pattern/,
+    );
     expect(validateAgainst('getCustomer', 'response', 418, {})).toEqual(['getCustomer has no 418 response']);
   });
 
@@ -373,7 +449,9 @@ describe('schemas', () => {
     };
     expect(validateAgainst('createCustomer', 'response', 422, problem)).toEqual([]);
     expect(validateAgainst('getCustomer', 'response', 404, { ...problem, status: 404, code: 'not_found', errors: undefined })).toEqual([]);
-    expect(validateAgainst('listAccounts', 'response', 400, { title: 'Bad request', status: 400 }).join()).toMatch(/required property 'code'/);
+    expect(validateAgainst('listAccounts', 'response', 400, { title: 'Bad request', status: 400 }).join()).toMatch(
+      /required property 'code'/,
+    );
   });
 
   it('events: the single-event answer has its attempts; payloads are webhook bodies', () => {
@@ -384,13 +462,30 @@ describe('schemas', () => {
       type: 'customer.created',
       created_at: '2026-01-15T09:30:00.000Z',
       data: { object: CUSTOMER_EXAMPLE },
-      delivery: { status: 'failed', attempts: 1, last_response_code: 500, last_attempt_at: '2026-01-15T09:30:01.000Z', next_attempt_at: null },
+      delivery: {
+        status: 'failed',
+        attempts: 1,
+        last_response_code: 500,
+        last_attempt_at: '2026-01-15T09:30:01.000Z',
+        next_attempt_at: null,
+      },
     };
-    expect(validateAgainst('listWebhookEvents', 'response', 200, { object: 'list', data: [event], has_more: false, next_cursor: null })).toEqual([]);
-    const attempt = { id: 'whd_0123456789abcdefghijklmn', attempted_at: '2026-01-15T09:30:01.000Z', response_code: 500, duration_ms: 12, error: null, url: 'https://hooks.example.com/pay' };
+    expect(
+      validateAgainst('listWebhookEvents', 'response', 200, { object: 'list', data: [event], has_more: false, next_cursor: null }),
+    ).toEqual([]);
+    const attempt = {
+      id: 'whd_0123456789abcdefghijklmn',
+      attempted_at: '2026-01-15T09:30:01.000Z',
+      response_code: 500,
+      duration_ms: 12,
+      error: null,
+      url: 'https://hooks.example.com/pay',
+    };
     expect(validateAgainst('getWebhookEvent', 'response', 200, { ...event, attempts: [attempt] })).toEqual([]);
     expect(validateAgainst('getWebhookEvent', 'response', 200, event).join()).toMatch(/required property 'attempts'/);
-    expect(validateAgainst('resendWebhookEvent', 'response', 202, { ...event, delivery: { ...event.delivery, status: 'pending' } })).toEqual([]);
+    expect(
+      validateAgainst('resendWebhookEvent', 'response', 202, { ...event, delivery: { ...event.delivery, status: 'pending' } }),
+    ).toEqual([]);
   });
 
   it('no money field anywhere is a JSON number', () => {
@@ -399,7 +494,8 @@ describe('schemas', () => {
       const found: string[] = [];
       const props = (node as { properties?: Record<string, Schema> }).properties ?? {};
       for (const [name, s] of Object.entries(props)) {
-        if (/amount|^available$|^pending$|^fee$|^rate$|balance/.test(name) && ['number', 'integer'].includes(String(s.type))) found.push(`${path}.${name}`);
+        if (/amount|^available$|^pending$|^fee$|^rate$|balance/.test(name) && ['number', 'integer'].includes(String(s.type)))
+          found.push(`${path}.${name}`);
       }
       for (const [k, v] of Object.entries(node)) found.push(...walk(v, `${path}/${k}`));
       return found;

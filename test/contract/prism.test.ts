@@ -59,7 +59,32 @@ async function until(check: () => boolean, what: string, ms = 15_000): Promise<v
   }
 }
 
-const customerArgs = (email: string) => ['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', email, '--phone', '+447700900123', '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA', '--state', 'GB-LND'];
+const customerArgs = (email: string) => [
+  'customers',
+  'create',
+  '--first-name',
+  'Ada',
+  '--last-name',
+  'Lovelace',
+  '--email',
+  email,
+  '--phone',
+  '+447700900123',
+  '--type',
+  'individual',
+  '--date-of-birth',
+  '1990-12-10',
+  '--address-line1',
+  '1 Main St',
+  '--city',
+  'London',
+  '--country',
+  'GB',
+  '--postal-code',
+  'SW1A 1AA',
+  '--state',
+  'GB-LND',
+];
 
 describe('pay → Prism (validating proxy) → emulator', () => {
   it('a run over every operation of the contract has no contract violation', async () => {
@@ -72,7 +97,21 @@ describe('pay → Prism (validating proxy) → emulator', () => {
       pay(['accounts', 'create', '--customer', cus.id, '--currency', 'GBP']),
       pay(['customers', 'get', cus.id]),
       pay(['customers', 'update', cus.id, '--city', 'Bath'], 2),
-      pay(['customers', 'update', cus.id, '--email', 'ada@lovelace.example', '--address-line1', '2 High St', '--city', 'Bath', '--country', 'GB', '--postal-code', 'BA1 1AA']),
+      pay([
+        'customers',
+        'update',
+        cus.id,
+        '--email',
+        'ada@lovelace.example',
+        '--address-line1',
+        '2 High St',
+        '--city',
+        'Bath',
+        '--country',
+        'GB',
+        '--postal-code',
+        'BA1 1AA',
+      ]),
       pay(['customers', 'list', '--limit', '5']),
       pay(['customers', 'get', 'cus_000000000000000000000000'], 4),
       pay(['features', 'list']),
@@ -91,7 +130,22 @@ describe('pay → Prism (validating proxy) → emulator', () => {
     // Money in (a pending collection) and the objects the rest of the run uses.
     const [col, ea, wal] = await Promise.all([
       pay(['collections', 'create', '--account', usd.id, '--amount', '500.00', '--currency', 'USD', '--method', 'card']),
-      pay(['external-accounts', 'add', '--customer', cus.id, '--account-holder-name', 'Ada Lovelace', '--bank-name', 'Bank', '--account-number', '12345678', '--country', 'GB', '--currency', 'USD']),
+      pay([
+        'external-accounts',
+        'add',
+        '--customer',
+        cus.id,
+        '--account-holder-name',
+        'Ada Lovelace',
+        '--bank-name',
+        'Bank',
+        '--account-number',
+        '12345678',
+        '--country',
+        'GB',
+        '--currency',
+        'USD',
+      ]),
       pay(['wallets', 'create', '--customer', cus.id, '--asset', 'USDC', '--network', 'polygon']),
       pay(['features', 'check', cus.id, '--feature', 'cards']),
       pay(['accounts', 'list', '--customer', cus.id]),
@@ -152,7 +206,10 @@ describe('pay → Prism (validating proxy) → emulator', () => {
       })(),
     ]);
 
-    const [txns, events] = await Promise.all([payList(['transactions', 'list', '--account', usd.id]), payList(['webhooks', 'list', '--limit', '3'])]);
+    const [txns, events] = await Promise.all([
+      payList(['transactions', 'list', '--account', usd.id]),
+      payList(['webhooks', 'list', '--limit', '3']),
+    ]);
     await Promise.all([
       pay(['transactions', 'get', txns[0]!.id]),
       pay(['webhooks', 'get', events[0]!.id]),

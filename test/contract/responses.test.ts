@@ -93,7 +93,13 @@ async function pay(...args: string[]): Promise<Step> {
   const proxy = await startProxy(emu.url, log);
   try {
     const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1/`;
-    const env = cleanEnv({ PAY_CONFIG_DIR: configDir, PAY_BASE_URL: base, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId, PAY_NO_INPUT: '1' });
+    const env = cleanEnv({
+      PAY_CONFIG_DIR: configDir,
+      PAY_BASE_URL: base,
+      PAY_API_KEY: emu.keys.sandbox.secret,
+      PAY_TENANT_ID: emu.tenantId,
+      PAY_NO_INPUT: '1',
+    });
     const result = await runPay([...args, '--json'], { env });
     exchanges.push(...log);
     let json: unknown;
@@ -117,7 +123,8 @@ async function ok(...args: string[]): Promise<Record<string, unknown>> {
   const trace = `pay ${args.join(' ')}\nexit ${step.result.code}\n${step.result.stderr.slice(0, 600)}`;
   expect(step.result.code, trace).toBe(0);
   expect(step.exchanges.length, trace).toBeGreaterThan(0);
-  for (const x of step.exchanges) expect(responseProblems(x), `${trace}\n${x.method} ${x.path} → ${x.status} ${x.text.slice(0, 300)}`).toEqual([]);
+  for (const x of step.exchanges)
+    expect(responseProblems(x), `${trace}\n${x.method} ${x.path} → ${x.status} ${x.text.slice(0, 300)}`).toEqual([]);
   return step.json as Record<string, unknown>;
 }
 
@@ -128,7 +135,8 @@ async function refused(status: number, ...args: string[]): Promise<Exchange> {
   expect(step.result.code, trace).not.toBe(0);
   const last = step.exchanges.at(-1);
   expect(last?.status, trace).toBe(status);
-  for (const x of step.exchanges) expect(responseProblems(x), `${trace}\n${x.method} ${x.path} → ${x.status} ${x.text.slice(0, 300)}`).toEqual([]);
+  for (const x of step.exchanges)
+    expect(responseProblems(x), `${trace}\n${x.method} ${x.path} → ${x.status} ${x.text.slice(0, 300)}`).toEqual([]);
   return last!;
 }
 
@@ -156,9 +164,34 @@ afterAll(async () => {
 describe('every emulator response validates against the contract', () => {
   it('customers create, list, update', async () => {
     const created = await ok(
-      'customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'Augusta', '--email', 'ada@example.com',
-      '--phone', '+447700900123', '--type', 'individual', '--gender', 'female', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St',
-      '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA', '--state', 'GB-LND',
+      'customers',
+      'create',
+      '--first-name',
+      'Ada',
+      '--last-name',
+      'Lovelace',
+      '--middle-name',
+      'Augusta',
+      '--email',
+      'ada@example.com',
+      '--phone',
+      '+447700900123',
+      '--type',
+      'individual',
+      '--gender',
+      'female',
+      '--date-of-birth',
+      '1990-12-10',
+      '--address-line1',
+      '1 Main St',
+      '--city',
+      'London',
+      '--country',
+      'GB',
+      '--postal-code',
+      'SW1A 1AA',
+      '--state',
+      'GB-LND',
     );
     ids.customer = idOf(created, 'cus_');
     const [list, updated] = await Promise.all([
@@ -171,8 +204,23 @@ describe('every emulator response validates against the contract', () => {
 
   it('kyc verify, submit-document, status; features activate (needs the approved KYC)', async () => {
     await ok('kyc', 'verify', ids.customer!, '--level', 'basic');
-    await ok('kyc', 'submit-document', ids.customer!, '--type', 'passport', '--country', 'GB', '--number', '123456789', '--file-name', 'passport.pdf');
-    const [status, feature] = await Promise.all([ok('kyc', 'status', ids.customer!), ok('features', 'activate', ids.customer!, '--feature', 'cards')]);
+    await ok(
+      'kyc',
+      'submit-document',
+      ids.customer!,
+      '--type',
+      'passport',
+      '--country',
+      'GB',
+      '--number',
+      '123456789',
+      '--file-name',
+      'passport.pdf',
+    );
+    const [status, feature] = await Promise.all([
+      ok('kyc', 'status', ids.customer!),
+      ok('features', 'activate', ids.customer!, '--feature', 'cards'),
+    ]);
     expect(status).toMatchObject({ status: 'approved' });
     expect(feature).toMatchObject({ active: true });
   });
@@ -182,23 +230,100 @@ describe('every emulator response validates against the contract', () => {
       ok('accounts', 'create', '--customer', ids.customer!, '--currency', 'USD', '--nickname', 'Main'),
       ok('accounts', 'create', '--customer', ids.customer!, '--currency', 'EUR', '--type', 'savings'),
       ok('wallets', 'create', '--customer', ids.customer!, '--asset', 'USDC', '--network', 'polygon'),
-      ok('external-accounts', 'add', '--customer', ids.customer!, '--account-holder-name', 'Ada Lovelace', '--bank-name', 'Barclays', '--account-number', '31926819', '--iban', 'GB29NWBK60161331926819', '--country', 'GB', '--currency', 'USD'),
+      ok(
+        'external-accounts',
+        'add',
+        '--customer',
+        ids.customer!,
+        '--account-holder-name',
+        'Ada Lovelace',
+        '--bank-name',
+        'Barclays',
+        '--account-number',
+        '31926819',
+        '--iban',
+        'GB29NWBK60161331926819',
+        '--country',
+        'GB',
+        '--currency',
+        'USD',
+      ),
     ]);
     [ids.usd, ids.eur, ids.wallet, ids.external] = [idOf(usd, 'acc_'), idOf(eur, 'acc_'), idOf(wallet, 'wal_'), idOf(external, 'ea_')];
     await Promise.all([
-      ok('collections', 'create', '--account', ids.usd, '--amount', '500.00', '--currency', 'USD', '--method', 'card', '--description', 'Top-up'),
-      ok('payment-links', 'create', '--wallet', ids.wallet, '--amount', '49.99', '--asset', 'USDC', '--description', 'Pro plan', '--expires-at', '2030-01-31T12:00:00Z'),
+      ok(
+        'collections',
+        'create',
+        '--account',
+        ids.usd,
+        '--amount',
+        '500.00',
+        '--currency',
+        'USD',
+        '--method',
+        'card',
+        '--description',
+        'Top-up',
+      ),
+      ok(
+        'payment-links',
+        'create',
+        '--wallet',
+        ids.wallet,
+        '--amount',
+        '49.99',
+        '--asset',
+        'USDC',
+        '--description',
+        'Pro plan',
+        '--expires-at',
+        '2030-01-31T12:00:00Z',
+      ),
     ]);
     expect(await ok('accounts', 'get', ids.usd)).toMatchObject({ balance: { available: '500.00' } });
   });
 
   it('transfers send --wait; cards issue and freeze; fx quote and trade', async () => {
     const card = async () => {
-      ids.card = idOf(await ok('cards', 'issue', '--customer', ids.customer!, '--account', ids.usd!, '--type', 'virtual', '--spending-limit', '200.00', '--spending-interval', 'monthly'), 'card_');
+      ids.card = idOf(
+        await ok(
+          'cards',
+          'issue',
+          '--customer',
+          ids.customer!,
+          '--account',
+          ids.usd!,
+          '--type',
+          'virtual',
+          '--spending-limit',
+          '200.00',
+          '--spending-interval',
+          'monthly',
+        ),
+        'card_',
+      );
       expect(await ok('cards', 'freeze', ids.card)).toMatchObject({ status: 'frozen' });
     };
     const transfer = async () => {
-      expect(await ok('transfers', 'send', '--from', ids.usd!, '--to', ids.external!, '--amount', '10.50', '--currency', 'USD', '--reference', 'inv-42', '--wait', '--wait-timeout', '10')).toMatchObject({ status: 'completed' });
+      expect(
+        await ok(
+          'transfers',
+          'send',
+          '--from',
+          ids.usd!,
+          '--to',
+          ids.external!,
+          '--amount',
+          '10.50',
+          '--currency',
+          'USD',
+          '--reference',
+          'inv-42',
+          '--wait',
+          '--wait-timeout',
+          '10',
+        ),
+      ).toMatchObject({ status: 'completed' });
     };
     const trade = async () => {
       const quote = idOf(await ok('fx', 'quote', '--from', 'USD', '--to', 'EUR', '--amount', '20.00'), 'fxq_');
@@ -208,7 +333,10 @@ describe('every emulator response validates against the contract', () => {
   });
 
   it('transactions list; webhooks list and get', async () => {
-    const [txns, events] = (await Promise.all([ok('transactions', 'list', '--account', ids.usd!), ok('webhooks', 'list')])) as unknown as Array<Array<{ id: string }>>;
+    const [txns, events] = (await Promise.all([
+      ok('transactions', 'list', '--account', ids.usd!),
+      ok('webhooks', 'list'),
+    ])) as unknown as Array<Array<{ id: string }>>;
     expect(txns!.length).toBeGreaterThan(0);
     expect(events!.length).toBeGreaterThan(0);
     await ok('webhooks', 'get', events![0]!.id);

@@ -27,7 +27,15 @@ import type { Factory } from '../../src/cmdutil/factory.js';
 import { buildProgram } from '../../src/program.js';
 import { startRecordingServer, type Recorded, type Scripted } from '../helpers/recording-server.js';
 import { cleanEnv, registerSecret, runPay, tempDir, type PayResult } from '../helpers/run-pay.js';
-import { allOperations, operationById, requestBodySchema, resolve, successStatus, validateAgainst, type LocatedOperation } from './contract-helpers.js';
+import {
+  allOperations,
+  operationById,
+  requestBodySchema,
+  resolve,
+  successStatus,
+  validateAgainst,
+  type LocatedOperation,
+} from './contract-helpers.js';
 
 // The tooling commands (login, emulator, completion, …) are not what this file checks; when their
 // modules fail to load (one being rewritten), the tree is built without them instead of failing here.
@@ -153,11 +161,24 @@ const VARIANTS: Record<string, Variant[]> = {
   ],
   'collections create': [
     { label: 'by card', set: { '--method': 'card', '--currency': 'USD' }, omit: MOBILE },
-    { label: 'by mobile money', set: { '--method': 'mobile_money', '--currency': 'KES', '--amount': '1500', '--mobile-phone': '+254712345678', '--mobile-provider': 'mpesa' } },
+    {
+      label: 'by mobile money',
+      set: {
+        '--method': 'mobile_money',
+        '--currency': 'KES',
+        '--amount': '1500',
+        '--mobile-phone': '+254712345678',
+        '--mobile-provider': 'mpesa',
+      },
+    },
   ],
   'cards issue': [
     { label: 'virtual with a spending limit', set: { '--type': 'virtual', '--spending-interval': 'monthly' }, omit: SHIPPING },
-    { label: 'physical with a shipping address', set: { '--type': 'physical', '--city': 'Austin', '--country': 'US', '--postal-code': '78701', '--state': 'US-TX' }, omit: ['--spending-limit', '--spending-interval'] },
+    {
+      label: 'physical with a shipping address',
+      set: { '--type': 'physical', '--city': 'Austin', '--country': 'US', '--postal-code': '78701', '--state': 'US-TX' },
+      omit: ['--spending-limit', '--spending-interval'],
+    },
   ],
   'transfers send': [
     { label: 'to an account', omit: ['--wait', '--wait-timeout'] },
@@ -168,20 +189,26 @@ const VARIANTS: Record<string, Variant[]> = {
       respond: [{ status: 201, body: { id: idFor('tr_'), object: 'transfer', status: 'completed', failure_reason: null } }],
     },
   ],
-  'wallets create': [
-    { label: 'BTC on bitcoin' },
-    { label: 'USDC on polygon', set: { '--asset': 'USDC', '--network': 'polygon' } },
-  ],
+  'wallets create': [{ label: 'BTC on bitcoin' }, { label: 'USDC on polygon', set: { '--asset': 'USDC', '--network': 'polygon' } }],
   'external-accounts add': [
     { label: 'GB with an IBAN', omit: ['--routing-number'] },
-    { label: 'US with a routing number', set: { '--country': 'US', '--currency': 'USD', '--account-number': '000123456789', '--routing-number': '021000021' }, omit: ['--iban'] },
+    {
+      label: 'US with a routing number',
+      set: { '--country': 'US', '--currency': 'USD', '--account-number': '000123456789', '--routing-number': '021000021' },
+      omit: ['--iban'],
+    },
   ],
   'customers list': [
     { label: 'one page' },
     {
       label: '--all, two pages',
       extra: ['--all'],
-      respond: [{ status: 200, body: { object: 'list', data: [{ id: idFor('cus_'), object: 'customer' }], has_more: true, next_cursor: 'cur_page2' } }],
+      respond: [
+        {
+          status: 200,
+          body: { object: 'list', data: [{ id: idFor('cus_'), object: 'customer' }], has_more: true, next_cursor: 'cur_page2' },
+        },
+      ],
     },
   ],
 };
@@ -200,7 +227,8 @@ interface Case {
 
 /** A plausible object for a success answer: the id and `object` of the operation's result schema. */
 function objectFor(op: LocatedOperation): Record<string, unknown> {
-  if (op.operation.operationId === 'getFxRates') return { object: 'fx_rates', base: 'GBP', rates: { EUR: '1.15', USD: '1.27' }, as_of: '2026-01-01T00:00:00.000Z' };
+  if (op.operation.operationId === 'getFxRates')
+    return { object: 'fx_rates', base: 'GBP', rates: { EUR: '1.15', USD: '1.27' }, as_of: '2026-01-01T00:00:00.000Z' };
   const response = resolve<ResponseObject>(op.operation.responses[successStatus(op.operation)]!);
   const schema = resolve<Schema>(response.content?.['application/json']?.schema as Schema);
   // An allOf (an event with its attempts) takes the properties of its parts.
@@ -229,7 +257,16 @@ function caseFor(ref: VerbRef, variant: Variant = {}): Case {
   argv.push(...(variant.extra ?? []), '--json');
   const status = Number(successStatus(op.operation));
   const fallback: Scripted = verb.kind === 'list' ? { status, body: EMPTY_LIST } : { status, body: objectFor(op) };
-  return { ref, op, label: `${ref.name}${variant.label ? ` (${variant.label})` : ''}`, argv, given, argValue, respond: variant.respond ?? [], fallback };
+  return {
+    ref,
+    op,
+    label: `${ref.name}${variant.label ? ` (${variant.label})` : ''}`,
+    argv,
+    given,
+    argValue,
+    respond: variant.respond ?? [],
+    fallback,
+  };
 }
 
 const cases: Case[] = apiVerbs.flatMap((ref) => (VARIANTS[ref.name] ?? [{}]).map((v) => caseFor(ref, v)));
@@ -257,12 +294,24 @@ async function limited<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
-async function runAgainstServer(argv: string[], respond: Scripted[], fallback: Scripted, extraEnv: Record<string, string | undefined> = {}): Promise<Outcome> {
+async function runAgainstServer(
+  argv: string[],
+  respond: Scripted[],
+  fallback: Scripted,
+  extraEnv: Record<string, string | undefined> = {},
+): Promise<Outcome> {
   return limited(async () => {
     const server = await startRecordingServer(fallback);
     server.queue.push(...respond);
     try {
-      const env = cleanEnv({ PAY_CONFIG_DIR: configDir, PAY_BASE_URL: server.baseUrl, PAY_API_KEY: KEY, PAY_TENANT_ID: TENANT, PAY_NO_INPUT: '1', ...extraEnv });
+      const env = cleanEnv({
+        PAY_CONFIG_DIR: configDir,
+        PAY_BASE_URL: server.baseUrl,
+        PAY_API_KEY: KEY,
+        PAY_TENANT_ID: TENANT,
+        PAY_NO_INPUT: '1',
+        ...extraEnv,
+      });
       const result = await runPay(argv, { env });
       return { result, requests: [...server.requests] };
     } finally {
@@ -293,7 +342,9 @@ const compiled = new Map<string, ValidateFunction>();
 function absolute(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(absolute);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOC}${v}` : absolute(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOC}${v}` : absolute(v)]),
+    );
   }
   return value;
 }
@@ -332,7 +383,11 @@ function matchPath(template: string, recordedPath: string): Record<string, strin
 
 /** Query parameter names the operation does not declare. */
 function undeclaredQuery(op: LocatedOperation, query: Record<string, unknown>): string[] {
-  const declared = new Set(parametersOf(op).filter((p) => p.in === 'query').map((p) => p.name));
+  const declared = new Set(
+    parametersOf(op)
+      .filter((p) => p.in === 'query')
+      .map((p) => p.name),
+  );
   return Object.keys(query).filter((k) => !declared.has(k));
 }
 
@@ -363,7 +418,8 @@ function requestProblems(op: LocatedOperation, req: Recorded): string[] {
   for (const q of undeclaredQuery(op, req.query)) problems.push(`query parameter ${q} is not declared by ${op.operation.operationId}`);
   if (req.headers['api-key'] !== KEY) problems.push('Api-Key header missing or not the key');
   if (op.method === 'post' || op.method === 'patch') {
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) problems.push(`content-type ${String(req.headers['content-type'])}`);
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+      problems.push(`content-type ${String(req.headers['content-type'])}`);
     if (req.json === undefined) problems.push(`no JSON body (raw: ${JSON.stringify(req.body.slice(0, 80))})`);
     else problems.push(...validateAgainst(op.operation.operationId, 'request', undefined, req.json).map((e) => `body ${e}`));
   } else if (req.body !== '') {
@@ -399,7 +455,10 @@ describe('every contract operation is reachable by a command', () => {
 
   it.each(allOperations().map((o) => [`${o.method.toUpperCase()} ${o.path} (${o.operation.operationId})`, o] as const))('%s', (_n, o) => {
     const found = apiVerbs.filter(({ verb }) => verb.operationId === o.operation.operationId);
-    expect(found.map((f) => f.name), 'a verb names this operationId').not.toEqual([]);
+    expect(
+      found.map((f) => f.name),
+      'a verb names this operationId',
+    ).not.toEqual([]);
     for (const { group, verb, name } of found) {
       expect(verb.method, `${name}: method`).toBe(o.method.toUpperCase());
       // Parameter names included: `customers/{customer_id}`, not `customers/{id}`.
@@ -410,10 +469,13 @@ describe('every contract operation is reachable by a command', () => {
     }
   });
 
-  it.each(apiVerbs.map((v) => [v.name, v] as const))('pay %s names an operation of the contract, with its method and path', (_n, { verb }) => {
-    const op = opOf(verb);
-    expect(`${verb.method} /${verb.path}`).toBe(`${op.method.toUpperCase()} ${op.path}`);
-  });
+  it.each(apiVerbs.map((v) => [v.name, v] as const))(
+    'pay %s names an operation of the contract, with its method and path',
+    (_n, { verb }) => {
+      const op = opOf(verb);
+      expect(`${verb.method} /${verb.path}`).toBe(`${op.method.toUpperCase()} ${op.path}`);
+    },
+  );
 
   it('offline verbs name no operation', () => {
     for (const { verb, name } of verbs.filter((v) => v.verb.offline)) expect(verb.operationId, name).toBe('');
@@ -441,8 +503,10 @@ describe.concurrent('every command sends a request the contract accepts', () => 
       const text = value === true ? 'true' : value;
       // An amount is written out to its currency's precision ("1500" → "1500.00"): the same number, as a string.
       const sent = flag.field ? getPath(req!.json, flag.field) : undefined;
-      if (flag.field && flag.kind === 'amount') expect([typeof sent, Number(sent)], `${longFlag(flag)} → body ${flag.field}: ${String(sent)}`).toEqual(['string', Number(value)]);
-      else if (flag.field) expect(sent, `${longFlag(flag)} → body ${flag.field}`).toEqual(value === true ? true : flag.kind === 'int' ? Number(value) : value);
+      if (flag.field && flag.kind === 'amount')
+        expect([typeof sent, Number(sent)], `${longFlag(flag)} → body ${flag.field}: ${String(sent)}`).toEqual(['string', Number(value)]);
+      else if (flag.field)
+        expect(sent, `${longFlag(flag)} → body ${flag.field}`).toEqual(value === true ? true : flag.kind === 'int' ? Number(value) : value);
       if (flag.query) expect(req!.query[flag.query], `${longFlag(flag)} → query ${flag.query}`).toBe(text);
       if (flag.pathParam) expect(pathValues[flag.pathParam], `${longFlag(flag)} → path {${flag.pathParam}}`).toBe(text);
     }
@@ -455,8 +519,14 @@ describe('coverage of the runs', () => {
   it('the runs called every operation of the contract', async () => {
     const done = await Promise.all(cases.map(async (c) => ({ c, o: await outcome(c) })));
     const called = new Set<string>();
-    for (const { c, o } of done) for (const r of o.requests) if (matchPath(c.op.path, r.path) && r.method === c.op.method.toUpperCase()) called.add(c.op.operation.operationId);
-    expect(allOperations().map((o) => o.operation.operationId).filter((id) => !called.has(id))).toEqual([]);
+    for (const { c, o } of done)
+      for (const r of o.requests)
+        if (matchPath(c.op.path, r.path) && r.method === c.op.method.toUpperCase()) called.add(c.op.operation.operationId);
+    expect(
+      allOperations()
+        .map((o) => o.operation.operationId)
+        .filter((id) => !called.has(id)),
+    ).toEqual([]);
   });
 
   it('every flag of every verb that calls the API was given in some run', () => {
@@ -501,17 +571,24 @@ function enumOf(schema: Schema | undefined): string[] | undefined {
 describe('flag choices agree with the contract', () => {
   const withChoices = apiVerbs.flatMap((ref) => (ref.verb.flags ?? []).filter((f) => f.choices).map((flag) => ({ ref, flag })));
 
-  it.each(withChoices.map((x) => [`${x.ref.name} ${longFlag(x.flag)}`, x] as const))('pay %s: every choice is a value the contract accepts', (_n, { ref, flag }) => {
-    const op = opOf(ref.verb);
-    const param = parametersOf(op).find((p) => (flag.query && p.in === 'query' && p.name === flag.query) || (flag.pathParam && p.in === 'path' && p.name === flag.pathParam));
-    const schema = flag.field ? fieldSchema(op.operation.operationId, flag.field) : param?.schema;
-    expect(schema, `the contract declares ${flag.field ?? flag.query ?? flag.pathParam}`).toBeDefined();
-    const check = param ?? ({ name: flag.field!, in: 'query', description: '', schema: schema! } satisfies ParameterObject);
-    for (const choice of flag.choices!) expect(parameterErrors(check, choice), `${longFlag(flag)} ${choice}`).toEqual([]);
-    // And the other way round: a closed flag offers every value the contract knows.
-    const known = enumOf(schema);
-    if (known && !flag.open) expect([...flag.choices!].sort(), `${longFlag(flag)} offers the contract's values`).toEqual([...known].sort());
-  });
+  it.each(withChoices.map((x) => [`${x.ref.name} ${longFlag(x.flag)}`, x] as const))(
+    'pay %s: every choice is a value the contract accepts',
+    (_n, { ref, flag }) => {
+      const op = opOf(ref.verb);
+      const param = parametersOf(op).find(
+        (p) =>
+          (flag.query && p.in === 'query' && p.name === flag.query) || (flag.pathParam && p.in === 'path' && p.name === flag.pathParam),
+      );
+      const schema = flag.field ? fieldSchema(op.operation.operationId, flag.field) : param?.schema;
+      expect(schema, `the contract declares ${flag.field ?? flag.query ?? flag.pathParam}`).toBeDefined();
+      const check = param ?? ({ name: flag.field!, in: 'query', description: '', schema: schema! } satisfies ParameterObject);
+      for (const choice of flag.choices!) expect(parameterErrors(check, choice), `${longFlag(flag)} ${choice}`).toEqual([]);
+      // And the other way round: a closed flag offers every value the contract knows.
+      const known = enumOf(schema);
+      if (known && !flag.open)
+        expect([...flag.choices!].sort(), `${longFlag(flag)} offers the contract's values`).toEqual([...known].sort());
+    },
+  );
 });
 
 describe('the checks catch drift (they are not vacuous)', () => {
@@ -522,7 +599,9 @@ describe('the checks catch drift (they are not vacuous)', () => {
     const body = o.requests[0]?.json as Record<string, unknown>;
     expect(body).toBeTypeOf('object');
     expect(validateAgainst(c.op.operation.operationId, 'request', undefined, body)).toEqual([]);
-    expect(validateAgainst(c.op.operation.operationId, 'request', undefined, { ...body, not_in_the_contract: 'x' }).join('\n')).toContain('(not_in_the_contract)');
+    expect(validateAgainst(c.op.operation.operationId, 'request', undefined, { ...body, not_in_the_contract: 'x' }).join('\n')).toContain(
+      '(not_in_the_contract)',
+    );
   });
 
   it('a command that sends a field the schema forbids (through --data) is caught, or the command refuses it', async () => {
@@ -538,7 +617,10 @@ describe('the checks catch drift (they are not vacuous)', () => {
 
   it('a misspelt body field in a verb spec would fail the schema (customers create: address.postcode)', async () => {
     const ref = apiVerbs.find((v) => v.name === 'customers create')!;
-    const drifted: VerbSpec = { ...ref.verb, flags: ref.verb.flags!.map((f) => (f.field === 'address.postal_code' ? { ...f, field: 'address.postcode' } : f)) };
+    const drifted: VerbSpec = {
+      ...ref.verb,
+      flags: ref.verb.flags!.map((f) => (f.field === 'address.postal_code' ? { ...f, field: 'address.postcode' } : f)),
+    };
     const opts = Object.fromEntries(caseFor(ref).given.map(({ flag, value }) => [camel(flag.flags), value]));
     const good = await buildBody({} as Factory, ref.verb, opts);
     const bad = await buildBody({} as Factory, drifted, opts);
@@ -548,14 +630,22 @@ describe('the checks catch drift (they are not vacuous)', () => {
 
   it('a misspelt top-level body field would fail the schema (accounts create: nick_name)', async () => {
     const ref = apiVerbs.find((v) => v.name === 'accounts create')!;
-    const drifted: VerbSpec = { ...ref.verb, flags: ref.verb.flags!.map((f) => (f.field === 'nickname' ? { ...f, field: 'nick_name' } : f)) };
+    const drifted: VerbSpec = {
+      ...ref.verb,
+      flags: ref.verb.flags!.map((f) => (f.field === 'nickname' ? { ...f, field: 'nick_name' } : f)),
+    };
     const opts = Object.fromEntries(caseFor(ref).given.map(({ flag, value }) => [camel(flag.flags), value]));
-    expect(validateAgainst('createAccount', 'request', undefined, await buildBody({} as Factory, drifted, opts)).join('\n')).toContain('(nick_name)');
+    expect(validateAgainst('createAccount', 'request', undefined, await buildBody({} as Factory, drifted, opts)).join('\n')).toContain(
+      '(nick_name)',
+    );
   });
 
   it('a misspelt query name in a verb spec would be reported (accounts list: customer)', () => {
     const ref = apiVerbs.find((v) => v.name === 'accounts list')!;
-    const drifted: VerbSpec = { ...ref.verb, flags: ref.verb.flags!.map((f) => (f.query === 'customer_id' ? { ...f, query: 'customer' } : f)) };
+    const drifted: VerbSpec = {
+      ...ref.verb,
+      flags: ref.verb.flags!.map((f) => (f.query === 'customer_id' ? { ...f, query: 'customer' } : f)),
+    };
     const opts = Object.fromEntries(caseFor(ref).given.map(({ flag, value }) => [camel(flag.flags), value]));
     const op = opOf(ref.verb);
     expect(undeclaredQuery(op, buildListQuery(ref.verb, opts).query)).toEqual([]);
@@ -576,19 +666,33 @@ describe('the checks catch drift (they are not vacuous)', () => {
     expect(requestProblems(transfer, base({}))).toEqual([]);
     expect(requestProblems(transfer, base({ method: 'PUT' })).join('\n')).toContain('method PUT');
     expect(requestProblems(transfer, base({ path: '/v1/transfer' })).join('\n')).toContain('does not match');
-    expect(requestProblems(transfer, base({ headers: { 'api-key': KEY, 'content-type': 'application/json' } })).join('\n')).toContain('Idempotency-Key missing');
-    expect(requestProblems(transfer, base({ json: { source_account_id: idFor('acc_'), destination_id: idFor('ea_'), amount: 10.5, currency: 'USD' } })).join('\n')).toContain('/amount');
+    expect(requestProblems(transfer, base({ headers: { 'api-key': KEY, 'content-type': 'application/json' } })).join('\n')).toContain(
+      'Idempotency-Key missing',
+    );
+    expect(
+      requestProblems(
+        transfer,
+        base({ json: { source_account_id: idFor('acc_'), destination_id: idFor('ea_'), amount: 10.5, currency: 'USD' } }),
+      ).join('\n'),
+    ).toContain('/amount');
 
     const accounts = operationById('listAccounts');
-    const list = (over: Partial<Recorded>) => base({ method: 'GET', path: '/v1/accounts', headers: { 'api-key': KEY, 'x-tenant-id': TENANT }, json: undefined, ...over });
+    const list = (over: Partial<Recorded>) =>
+      base({ method: 'GET', path: '/v1/accounts', headers: { 'api-key': KEY, 'x-tenant-id': TENANT }, json: undefined, ...over });
     expect(requestProblems(accounts, list({}))).toEqual([]);
     expect(requestProblems(accounts, list({ headers: { 'api-key': KEY } })).join('\n')).toContain('x-tenant-id missing');
     expect(requestProblems(accounts, list({ query: { limit: '250' } })).join('\n')).toContain('query limit');
     expect(requestProblems(accounts, list({ query: { status: 'frozen' } })).join('\n')).toContain('query status');
 
     const card = operationById('getCard');
-    expect(requestProblems(card, base({ method: 'GET', path: `/v1/cards/${idFor('card_')}`, headers: { 'api-key': KEY }, json: undefined }))).toEqual([]);
-    expect(requestProblems(card, base({ method: 'GET', path: `/v1/cards/${idFor('acc_')}`, headers: { 'api-key': KEY }, json: undefined })).join('\n')).toContain('path card_id');
+    expect(
+      requestProblems(card, base({ method: 'GET', path: `/v1/cards/${idFor('card_')}`, headers: { 'api-key': KEY }, json: undefined })),
+    ).toEqual([]);
+    expect(
+      requestProblems(card, base({ method: 'GET', path: `/v1/cards/${idFor('acc_')}`, headers: { 'api-key': KEY }, json: undefined })).join(
+        '\n',
+      ),
+    ).toContain('path card_id');
   });
 
   it('pay accounts list without a tenant id sends nothing (x-tenant-id is required there)', async () => {
@@ -598,4 +702,3 @@ describe('the checks catch drift (they are not vacuous)', () => {
     expect(o.requests).toEqual([]);
   });
 });
-

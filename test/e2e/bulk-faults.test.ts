@@ -52,7 +52,14 @@ describe('customers create --from-file through injected faults', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, failRate: 0.2, resetRate: 0.05, latencyMs: [0, 10] });
-    registerSecret(emu.keys.sandbox.secret, emu.keys.sandbox.public, emu.keys.live.secret, emu.keys.live.public, emu.webhookSecrets.sandbox, emu.webhookSecrets.live);
+    registerSecret(
+      emu.keys.sandbox.secret,
+      emu.keys.sandbox.public,
+      emu.keys.live.secret,
+      emu.keys.live.public,
+      emu.webhookSecrets.sandbox,
+      emu.webhookSecrets.live,
+    );
     env = cleanEnv({ PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId });
     dir = tempDir('pay-bulk-faults-');
     file = join(dir, 'customers.ndjson');
@@ -63,7 +70,8 @@ describe('customers create --from-file through injected faults', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const stats = async () => (await (await fetch(`${emu.url}/__emulator/stats`)).json()) as { objects: Record<string, number>; faults: Record<string, number> };
+  const stats = async () =>
+    (await (await fetch(`${emu.url}/__emulator/stats`)).json()) as { objects: Record<string, number>; faults: Record<string, number> };
 
   /** Every customer the emulator holds, by listing them all through pay. */
   async function allEmails(): Promise<string[]> {
@@ -73,64 +81,62 @@ describe('customers create --from-file through injected faults', () => {
   }
 
   let ids: string[] = [];
-  it(
-    `imports ${ROWS} customers exactly once`,
-    async () => {
-      const t = Date.now();
-      const r = await runPay(['customers', 'create', '--from-file', file, ...ARGS], { env, ...RUN });
-      const ms = Date.now() - t;
-      expect(r.code, r.stderr.slice(-2000)).toBe(0);
-      const results = parse(r.stdout);
-      expect(results).toHaveLength(ROWS);
-      expect(results.map((x) => x.line).sort((a, b) => a - b)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
-      const bad = results.filter((x) => x.status !== 'created' && x.status !== 'replayed');
-      expect(bad.slice(0, 5)).toEqual([]);
-      for (const x of results) expect(x.id).toMatch(/^cus_[0-9a-z]{24}$/);
-      ids = results.sort((a, b) => a.line - b.line).map((x) => x.id!);
-      expect(new Set(ids).size).toBe(ROWS);
-      // Some failures happened after the commit: those rows came back as replays.
-      expect(results.some((x) => x.status === 'replayed')).toBe(true);
-      expect(r.stderr).toMatch(new RegExp(`^customers create: ${ROWS} rows: \\d+ created, \\d+ replayed, 0 skipped, 0 failed in `, 'm'));
+  it(`imports ${ROWS} customers exactly once`, async () => {
+    const t = Date.now();
+    const r = await runPay(['customers', 'create', '--from-file', file, ...ARGS], { env, ...RUN });
+    const ms = Date.now() - t;
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const results = parse(r.stdout);
+    expect(results).toHaveLength(ROWS);
+    expect(results.map((x) => x.line).sort((a, b) => a - b)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
+    const bad = results.filter((x) => x.status !== 'created' && x.status !== 'replayed');
+    expect(bad.slice(0, 5)).toEqual([]);
+    for (const x of results) expect(x.id).toMatch(/^cus_[0-9a-z]{24}$/);
+    ids = results.sort((a, b) => a.line - b.line).map((x) => x.id!);
+    expect(new Set(ids).size).toBe(ROWS);
+    // Some failures happened after the commit: those rows came back as replays.
+    expect(results.some((x) => x.status === 'replayed')).toBe(true);
+    expect(r.stderr).toMatch(new RegExp(`^customers create: ${ROWS} rows: \\d+ created, \\d+ replayed, 0 skipped, 0 failed in `, 'm'));
 
-      const s = await stats();
-      expect(s.faults.failed).toBeGreaterThan(ROWS * 0.1);
-      expect(s.faults.reset).toBeGreaterThan(ROWS * 0.02);
-      expect(s.objects.customer).toBe(ROWS);
-      const emails = await allEmails();
-      expect(emails).toHaveLength(ROWS);
-      expect(new Set(emails).size).toBe(ROWS);
-      expect(new Set(emails)).toEqual(new Set(Array.from({ length: ROWS }, (_, i) => customer(i + 1).email)));
-      console.log(`bulk import: ${ROWS} rows in ${ms} ms through ${s.faults.failed} failures and ${s.faults.reset} resets; ${r.stderr.trim().split('\n').pop()}`);
-    },
-    600_000,
-  );
+    const s = await stats();
+    expect(s.faults.failed).toBeGreaterThan(ROWS * 0.1);
+    expect(s.faults.reset).toBeGreaterThan(ROWS * 0.02);
+    expect(s.objects.customer).toBe(ROWS);
+    const emails = await allEmails();
+    expect(emails).toHaveLength(ROWS);
+    expect(new Set(emails).size).toBe(ROWS);
+    expect(new Set(emails)).toEqual(new Set(Array.from({ length: ROWS }, (_, i) => customer(i + 1).email)));
+    console.log(
+      `bulk import: ${ROWS} rows in ${ms} ms through ${s.faults.failed} failures and ${s.faults.reset} resets; ${r.stderr.trim().split('\n').pop()}`,
+    );
+  }, 600_000);
 
-  it(
-    'the same file again: every row replayed, still exactly one customer per row',
-    async () => {
-      const t = Date.now();
-      const r = await runPay(['customers', 'create', '--from-file', file, ...ARGS], { env, ...RUN });
-      const ms = Date.now() - t;
-      expect(r.code, r.stderr.slice(-2000)).toBe(0);
-      const results = parse(r.stdout).sort((a, b) => a.line - b.line);
-      expect(results).toHaveLength(ROWS);
-      expect(results.filter((x) => x.status !== 'replayed').slice(0, 5)).toEqual([]);
-      expect(results.map((x) => x.id)).toEqual(ids);
-      expect((await stats()).objects.customer).toBe(ROWS);
-      const emails = await allEmails();
-      expect(emails).toHaveLength(ROWS);
-      expect(new Set(emails).size).toBe(ROWS);
-      console.log(`bulk re-run: ${ROWS} rows replayed in ${ms} ms`);
-    },
-    600_000,
-  );
+  it('the same file again: every row replayed, still exactly one customer per row', async () => {
+    const t = Date.now();
+    const r = await runPay(['customers', 'create', '--from-file', file, ...ARGS], { env, ...RUN });
+    const ms = Date.now() - t;
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const results = parse(r.stdout).sort((a, b) => a.line - b.line);
+    expect(results).toHaveLength(ROWS);
+    expect(results.filter((x) => x.status !== 'replayed').slice(0, 5)).toEqual([]);
+    expect(results.map((x) => x.id)).toEqual(ids);
+    expect((await stats()).objects.customer).toBe(ROWS);
+    const emails = await allEmails();
+    expect(emails).toHaveLength(ROWS);
+    expect(new Set(emails).size).toBe(ROWS);
+    console.log(`bulk re-run: ${ROWS} rows replayed in ${ms} ms`);
+  }, 600_000);
 
   it('reads an NDJSON file that starts with a byte order mark (its first row included)', async () => {
     const bom = join(dir, 'bom.ndjson');
     writeFileSync(bom, `\uFEFF${[ROWS + 1, ROWS + 2].map((i) => JSON.stringify(customer(i))).join('\n')}\n`);
     const r = await runPay(['customers', 'create', '--from-file', bom, ...ARGS], { env, ...RUN });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(parse(r.stdout).map((x) => [x.line, x.status === 'created' || x.status === 'replayed']).sort()).toEqual([
+    expect(
+      parse(r.stdout)
+        .map((x) => [x.line, x.status === 'created' || x.status === 'replayed'])
+        .sort(),
+    ).toEqual([
       [1, true],
       [2, true],
     ]);

@@ -30,11 +30,22 @@ describe('accounts create --from-file', () => {
     writeFileSync(file, csv);
     const r = await runPay(['accounts', 'create', '--from-file', file, '--type', 'savings', '--concurrency', '2'], { env: env() });
     expect(r.code).toBe(1);
-    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).sort((a, b) => a.line - b.line);
-    expect(results.map((x) => [x.line, x.status])).toEqual([[2, 'created'], [3, 'created'], [4, 'failed'], [5, 'created']]);
+    const results = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .sort((a, b) => a.line - b.line);
+    expect(results.map((x) => [x.line, x.status])).toEqual([
+      [2, 'created'],
+      [3, 'created'],
+      [4, 'failed'],
+      [5, 'created'],
+    ]);
     expect(results[2].error).toMatch(/^customer_id must be an id like cus_/);
     expect(server.requests).toHaveLength(3);
-    const bodies = server.requests.map((q) => q.json as Record<string, unknown>).sort((a, b) => String(a.nickname).localeCompare(String(b.nickname)));
+    const bodies = server.requests
+      .map((q) => q.json as Record<string, unknown>)
+      .sort((a, b) => String(a.nickname).localeCompare(String(b.nickname)));
     expect(bodies).toEqual([
       { customer_id: CUS, currency: 'EUR', nickname: 'Four', type: 'savings' },
       { customer_id: CUS, currency: 'USD', nickname: 'One', type: 'savings' },
@@ -56,18 +67,38 @@ describe('accounts create --from-file', () => {
     server.requests.length = 0;
     const again = await runPay(['accounts', 'create', '--from-file', file, '--type', 'savings', '--resume', results1], { env: env() });
     expect(server.requests).toHaveLength(0);
-    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).status).sort()).toEqual(['failed', 'skipped', 'skipped', 'skipped']);
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).status)
+        .sort(),
+    ).toEqual(['failed', 'skipped', 'skipped', 'skipped']);
   });
 
   it('a refused row is marked refused, the hint names --resume, and --resume sends it under the next key only', async () => {
     const file = join(dir, 'refused.ndjson');
-    writeFileSync(file, [`{"customer_id":"${CUS}","currency":"USD","nickname":"A"}`, `{"customer_id":"${CUS}","currency":"USD","nickname":"B"}`].join('\n'));
+    writeFileSync(
+      file,
+      [`{"customer_id":"${CUS}","currency":"USD","nickname":"A"}`, `{"customer_id":"${CUS}","currency":"USD","nickname":"B"}`].join('\n'),
+    );
     server.queue.push({ status: 422, body: { code: 'insufficient_funds', detail: 'not enough money' } });
     const r = await runPay(['accounts', 'create', '--from-file', file, '--concurrency', '1'], { env: env() });
     expect(r.code).toBe(1);
-    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).sort((a, b) => a.line - b.line);
+    const results = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .sort((a, b) => a.line - b.line);
     const key = server.requests[0]!.headers['idempotency-key'];
-    expect(results[0]).toEqual({ line: 1, status: 'failed', error: expect.stringMatching(/^HTTP 422 insufficient_funds: not enough money/), code: 'insufficient_funds', refused: true, idempotency_key: key });
+    expect(results[0]).toEqual({
+      line: 1,
+      status: 'failed',
+      error: expect.stringMatching(/^HTTP 422 insufficient_funds: not enough money/),
+      code: 'insufficient_funds',
+      refused: true,
+      idempotency_key: key,
+    });
     expect(results[1]).toMatchObject({ line: 2, status: 'created', idempotency_key: server.requests[1]!.headers['idempotency-key'] });
     expect(r.stderr).toMatch(/^hint: 1 row was refused and nothing was created: .* --resume .*refused rows are sent with a new key$/m);
     expect(r.stderr).not.toMatch(/run the same command again/);
@@ -78,7 +109,14 @@ describe('accounts create --from-file', () => {
     const again = await runPay(['accounts', 'create', '--from-file', file, '--resume', results1], { env: env() });
     expect(again.code).toBe(0);
     expect(server.requests.map((q) => q.headers['idempotency-key'])).toEqual([`${key}_2`]);
-    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l)).sort((a, b) => a.line - b.line).map((x) => [x.line, x.status, x.attempt])).toEqual([
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .sort((a, b) => a.line - b.line)
+        .map((x) => [x.line, x.status, x.attempt]),
+    ).toEqual([
       [1, 'created', 2],
       [2, 'skipped', undefined],
     ]);
@@ -99,7 +137,9 @@ describe('accounts create --from-file', () => {
     expect(wrong.stderr).toMatch(/^error: --resume .*first-results\.ndjson: its rows were sent as another input/m);
     expect(wrong.stderr).toMatch(/^hint: .*--batch-id/m);
     expect(server.requests).toHaveLength(0);
-    const right = await runPay(['accounts', 'create', '--from-file', b, '--batch-id', 'first.ndjson', '--resume', results1], { env: env() });
+    const right = await runPay(['accounts', 'create', '--from-file', b, '--batch-id', 'first.ndjson', '--resume', results1], {
+      env: env(),
+    });
     expect(right.code).toBe(0);
     expect(JSON.parse(right.stdout).status).toBe('skipped');
     expect(server.requests).toHaveLength(0);
@@ -127,7 +167,11 @@ describe('--resume into the file stdout writes to', () => {
   // Async: the recording server answers from this process.
   const sh = (script: string) =>
     new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
-      const child = spawn('bash', ['-c', script], { cwd: dir, env: { ...env(), PAY: `${process.execPath} ${PAY_BIN}` }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn('bash', ['-c', script], {
+        cwd: dir,
+        env: { ...env(), PAY: `${process.execPath} ${PAY_BIN}` },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       child.on('error', reject);

@@ -16,13 +16,24 @@ describe('npm run demo', () => {
       child.on('close', (code) => resolve({ code, out }));
     });
     expect(r.code, r.out.slice(-2000)).toBe(0);
-    for (const step of ['pay customers create', 'pay accounts create', 'pay collections create', 'pay transfers send', 'pay fx quote', 'pay fx trade', 'pay transactions list', 'pay webhooks list']) {
+    for (const step of [
+      'pay customers create',
+      'pay accounts create',
+      'pay collections create',
+      'pay transfers send',
+      'pay fx quote',
+      'pay fx trade',
+      'pay transactions list',
+      'pay webhooks list',
+    ]) {
       expect(r.out).toContain(`$ ${step}`);
     }
     expect(r.out).toMatch(/transfer\s+debit\s+125\.50 USD\s+874\.50 USD/);
     expect(r.out).toMatch(/fx_trade\.completed\s+delivered/);
     expect(r.out).toContain('emulator stopped');
-    const config = JSON.parse(readFileSync(`${root}.pay-demo/config/config.json`, 'utf8')) as { profiles: { demo: { sandbox: { secret_key: string; webhook_secret: string } } } };
+    const config = JSON.parse(readFileSync(`${root}.pay-demo/config/config.json`, 'utf8')) as {
+      profiles: { demo: { sandbox: { secret_key: string; webhook_secret: string } } };
+    };
     expect(r.out).not.toContain(config.profiles.demo.sandbox.secret_key);
     expect(r.out).not.toContain(config.profiles.demo.sandbox.webhook_secret);
   }, 90_000);

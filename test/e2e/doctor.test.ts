@@ -17,7 +17,10 @@ describe('pay doctor', () => {
   it('passes with a stored profile that the service accepts, and says where each setting came from', async () => {
     const dir = tempDir('pay-doc-');
     const env = cleanEnv({ PAY_CONFIG_DIR: dir });
-    expect((await runPay(['login', '--with-key', '--tenant', emu.tenantId, '--base-url', emu.baseUrl], { env, stdin: emu.keys.sandbox.secret })).code).toBe(0);
+    expect(
+      (await runPay(['login', '--with-key', '--tenant', emu.tenantId, '--base-url', emu.baseUrl], { env, stdin: emu.keys.sandbox.secret }))
+        .code,
+    ).toBe(0);
     const r = await runPay(['doctor'], { env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -34,7 +37,10 @@ describe('pay doctor', () => {
     const dir = tempDir('pay-doc-');
     const env = cleanEnv({ PAY_CONFIG_DIR: dir });
     chmodSync(dir, 0o1777);
-    expect((await runPay(['login', '--with-key', '--tenant', emu.tenantId, '--base-url', emu.baseUrl], { env, stdin: emu.keys.sandbox.secret })).code).toBe(0);
+    expect(
+      (await runPay(['login', '--with-key', '--tenant', emu.tenantId, '--base-url', emu.baseUrl], { env, stdin: emu.keys.sandbox.secret }))
+        .code,
+    ).toBe(0);
     const shared = await runPay(['doctor'], { env });
     expect(shared.stdout).toMatch(/^✓ config folder .* is mode 1777 \(shared; the file itself is checked\)$/m);
     expect(statSync(dir).mode & 0o7777).toBe(0o1777);

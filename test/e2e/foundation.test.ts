@@ -11,18 +11,46 @@ const LIVE_KEY = 'sk_live_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const CUSTOMER_FLAGS = [
-  '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123',
-  '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London',
-  '--country', 'gb', '--postal-code', 'SW1A 1AA', '--state', 'GB-LND',
+  '--first-name',
+  'Ada',
+  '--last-name',
+  'Lovelace',
+  '--email',
+  'ada@example.com',
+  '--phone',
+  '+447700900123',
+  '--type',
+  'individual',
+  '--date-of-birth',
+  '1990-12-10',
+  '--address-line1',
+  '1 Main St',
+  '--city',
+  'London',
+  '--country',
+  'gb',
+  '--postal-code',
+  'SW1A 1AA',
+  '--state',
+  'GB-LND',
 ];
 const SEED_BODY = {
-  first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+447700900123', type: 'individual',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+447700900123',
+  type: 'individual',
   date_of_birth: '1990-12-10',
   address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA', state: 'GB-LND' },
 };
 const ACCOUNT = {
-  id: 'acc_0123456789abcdefghijklmn', object: 'account', customer_id: 'cus_0123456789abcdefghijklmn', currency: 'USD',
-  type: 'checking', status: 'active', balance: { available: '10.50', pending: '0.00', currency: 'USD' },
+  id: 'acc_0123456789abcdefghijklmn',
+  object: 'account',
+  customer_id: 'cus_0123456789abcdefghijklmn',
+  currency: 'USD',
+  type: 'checking',
+  status: 'active',
+  balance: { available: '10.50', pending: '0.00', currency: 'USD' },
   created_at: '2026-11-20T10:00:00.000Z',
 };
 
@@ -99,7 +127,9 @@ describe('customers create', () => {
   it('with no terminal, a missing field is exit 2 naming the flags, and nothing is sent', async () => {
     const r = await runPay(['customers', 'create', '--first-name', 'Ada', '--email', 'ada@example.com'], { env: envFor() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: missing required flags: --last-name, --phone, --type, --date-of-birth, --address-line1, --city, --country, --postal-code$/m);
+    expect(r.stderr).toMatch(
+      /^error: missing required flags: --last-name, --phone, --type, --date-of-birth, --address-line1, --city, --country, --postal-code$/m,
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -144,13 +174,24 @@ describe('customers create', () => {
   it('--data @- merges under the flags', async () => {
     server.queue.push({ status: 201, body: { id: 'cus_0123456789abcdefghijklmn' } });
     const { first_name: _f, ...rest } = SEED_BODY;
-    const r = await runPay(['customers', 'create', '--data', '@-', '--first-name', 'Grace', '--json'], { env: envFor(), stdin: JSON.stringify({ ...rest, first_name: 'Ada' }) });
+    const r = await runPay(['customers', 'create', '--data', '@-', '--first-name', 'Grace', '--json'], {
+      env: envFor(),
+      stdin: JSON.stringify({ ...rest, first_name: 'Ada' }),
+    });
     expect(r.code).toBe(0);
     expect(server.requests[0]!.json).toEqual({ ...SEED_BODY, first_name: 'Grace' });
   });
 
   it('shows API field errors one line per field with the flag to fix', async () => {
-    server.queue.push({ status: 422, body: { status: 422, code: 'validation_error', detail: '1 field is invalid', errors: [{ field: 'address.postal_code', code: 'invalid', message: 'is not a postal code' }] } });
+    server.queue.push({
+      status: 422,
+      body: {
+        status: 422,
+        code: 'validation_error',
+        detail: '1 field is invalid',
+        errors: [{ field: 'address.postal_code', code: 'invalid', message: 'is not a postal code' }],
+      },
+    });
     const r = await runPay(['customers', 'create', ...CUSTOMER_FLAGS], { env: envFor() });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: HTTP 422 validation_error: 1 field is invalid/m);
@@ -309,7 +350,12 @@ describe('lists and output', () => {
 
     server.queue.push(page(ids.slice(0, 2), 'cur_2'), page(ids.slice(2), null));
     const nd = await runPay(['accounts', 'list', '--all', '-o', 'ndjson', '--fields', 'id,balance.available'], { env: envFor() });
-    expect(nd.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(ids.map((id) => ({ id, balance: { available: '10.50' } })));
+    expect(
+      nd.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(ids.map((id) => ({ id, balance: { available: '10.50' } })));
   });
 
   it('an empty list prints [] with --json, nothing otherwise, a note on stderr, exit 0', async () => {
@@ -349,7 +395,10 @@ describe('profiles and precedence', () => {
     expect(live.code).toBe(0);
     const list = await runPay(['profiles', 'list', '--json'], { env: e });
     const profiles = JSON.parse(list.stdout) as Array<Record<string, any>>;
-    expect(profiles.map((p) => [p.name, p.current])).toEqual([['default', true], ['acme', false]]);
+    expect(profiles.map((p) => [p.name, p.current])).toEqual([
+      ['default', true],
+      ['acme', false],
+    ]);
     expect(list.stdout).not.toContain(KEY);
     expect(list.stdout).not.toContain(LIVE_KEY);
     expect(profiles[1]!.live.secret_key).toMatch(/^sk_live_…[A-Za-z0-9]{4}$/);
@@ -387,7 +436,9 @@ describe('profiles and precedence', () => {
     try {
       server.requests.length = 0;
       expect((await runPay(['accounts', 'list'], { env: { ...e, PAY_BASE_URL: fromEnv.baseUrl } })).code).toBe(0);
-      expect((await runPay(['accounts', 'list', '--base-url', fromFlag.baseUrl], { env: { ...e, PAY_BASE_URL: fromEnv.baseUrl } })).code).toBe(0);
+      expect(
+        (await runPay(['accounts', 'list', '--base-url', fromFlag.baseUrl], { env: { ...e, PAY_BASE_URL: fromEnv.baseUrl } })).code,
+      ).toBe(0);
       expect((await runPay(['accounts', 'list'], { env: e })).code).toBe(0);
       expect([server.requests.length, fromEnv.requests.length, fromFlag.requests.length]).toEqual([1, 1, 1]);
     } finally {
@@ -403,7 +454,11 @@ describe('pay api', () => {
     const r = await runPay(['api', 'get', 'transactions', '-F', 'account_id=acc_0123456789abcdefghijklmn'], { env: envFor() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
-    expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/v1/transactions', query: { account_id: 'acc_0123456789abcdefghijklmn' } });
+    expect(server.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/v1/transactions',
+      query: { account_id: 'acc_0123456789abcdefghijklmn' },
+    });
   });
 
   it('POSTs with an Idempotency-Key and nested -F fields', async () => {

@@ -40,9 +40,20 @@ describe.skipIf(!hasJq && !process.env.CI)('README: adding amounts exactly with 
   });
 
   it('0.10 + 0.20 is 0.30, not 0.30000000000000004; other currencies are left out', () => {
-    expect(jq([{ currency: 'EUR', amount: '0.10' }, { currency: 'EUR', amount: '0.20' }, { currency: 'USD', amount: '5.00' }])).toBe('0.30');
+    expect(
+      jq([
+        { currency: 'EUR', amount: '0.10' },
+        { currency: 'EUR', amount: '0.20' },
+        { currency: 'USD', amount: '5.00' },
+      ]),
+    ).toBe('0.30');
     expect(jq([])).toBe('0.00');
-    expect(jq([{ currency: 'EUR', amount: '1' }, { currency: 'EUR', amount: '0.5' }])).toBe('1.50');
+    expect(
+      jq([
+        { currency: 'EUR', amount: '1' },
+        { currency: 'EUR', amount: '0.5' },
+      ]),
+    ).toBe('1.50');
   });
 
   it('generated amounts (many small parts, large balances, negatives) sum exactly', () => {

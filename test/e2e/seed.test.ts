@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, PAY_BIN, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
 
-type Kind = 'customers' | 'accounts' | 'external_accounts' | 'collections' | 'cards' | 'wallets' | 'payment_links' | 'transfers' | 'fx_trades';
+type Kind =
+  'customers' | 'accounts' | 'external_accounts' | 'collections' | 'cards' | 'wallets' | 'payment_links' | 'transfers' | 'fx_trades';
 const N = 20; // customers; 225 entries in all
 const DOMAIN = 'seed-e2e.example.com';
 const RETRIES = ['--max-retries', '10'];
@@ -81,8 +82,15 @@ function seedDoc(): Record<Kind, Group> {
       };
     }
     const btc = i % 2 === 1;
-    doc.wallets[c] = btc ? { customer_id: cus, asset: 'BTC', network: 'bitcoin', label: `${c} btc` } : { customer_id: cus, asset: 'USDC', network: 'polygon' };
-    doc.payment_links[c] = { wallet_id: `\${wallets.${c}.id}`, amount: btc ? '0.0015' : '25.00', asset: btc ? 'BTC' : 'USDC', description: `link ${i}` };
+    doc.wallets[c] = btc
+      ? { customer_id: cus, asset: 'BTC', network: 'bitcoin', label: `${c} btc` }
+      : { customer_id: cus, asset: 'USDC', network: 'polygon' };
+    doc.payment_links[c] = {
+      wallet_id: `\${wallets.${c}.id}`,
+      amount: btc ? '0.0015' : '25.00',
+      asset: btc ? 'BTC' : 'USDC',
+      description: `link ${i}`,
+    };
     doc.transfers[`${c}_out`] = {
       source_account_id: `\${accounts.${c}_usd.id}`,
       destination_id: `\${external_accounts.${c}.id}`,
@@ -186,7 +194,14 @@ async function writesDuring(emu: Emulator, fn: () => Promise<void>): Promise<{ w
 
 async function startFaulty(): Promise<Emulator> {
   const emu = await startEmulator({ port: 0, failRate: 0.2, latencyMs: [0, 30], settleAfterMs: 100 });
-  registerSecret(emu.keys.sandbox.secret, emu.keys.sandbox.public, emu.keys.live.secret, emu.keys.live.public, emu.webhookSecrets.sandbox, emu.webhookSecrets.live);
+  registerSecret(
+    emu.keys.sandbox.secret,
+    emu.keys.sandbox.public,
+    emu.keys.live.secret,
+    emu.keys.live.public,
+    emu.webhookSecrets.sandbox,
+    emu.webhookSecrets.live,
+  );
   return emu;
 }
 
@@ -199,7 +214,11 @@ async function expectExactly(emu: Emulator): Promise<void> {
   const list = await runPay(['customers', 'list', '--all', '--json', ...RETRIES], { env: envFor(emu), ...LONG });
   expect(list.code, list.stderr).toBe(0);
   const emails = (JSON.parse(list.stdout) as Array<{ email: string }>).map((c) => c.email).sort();
-  expect(emails).toEqual(Object.keys(DOC.customers).map((c) => `${c}@${DOMAIN}`).sort());
+  expect(emails).toEqual(
+    Object.keys(DOC.customers)
+      .map((c) => `${c}@${DOMAIN}`)
+      .sort(),
+  );
 }
 
 type Row = { ref: string; id?: string; status: string; error?: string };
@@ -281,7 +300,12 @@ describe('seed apply against a faulty emulator', () => {
     const tr = await get(['transfers', 'get', ids['transfers.c03_to_c04']!]);
     expect(tr).toMatchObject({ source_account_id: ids['accounts.c03_usd'], destination_id: ids['accounts.c04_usd'], amount: '25.50' });
     const fx = await get(['fx', 'get-trade', ids['fx_trades.c03']!]);
-    expect(fx).toMatchObject({ source_account_id: ids['accounts.c03_usd'], target_account_id: ids['accounts.c03_eur'], source_amount: '100.00', status: 'completed' });
+    expect(fx).toMatchObject({
+      source_account_id: ids['accounts.c03_usd'],
+      target_account_id: ids['accounts.c03_eur'],
+      source_amount: '100.00',
+      status: 'completed',
+    });
     console.log(`seed apply: ${REFS.length} entries in ${ms} ms through ${s.faults.failed} injected failures`);
   });
 
@@ -341,13 +365,31 @@ describe('seed apply after the file is edited: update in place, or replace with 
       spare: { customer_id: `\${customers.${name}.id}`, currency: spareCurrency, nickname: 'spare' },
     },
     external_accounts: {
-      bank: { customer_id: `\${customers.${name}.id}`, account_holder_name: 'Alice Ng', bank_name: 'Example Bank', account_number: '987654300', routing_number: '021000021', country: 'US', currency: 'USD' },
+      bank: {
+        customer_id: `\${customers.${name}.id}`,
+        account_holder_name: 'Alice Ng',
+        bank_name: 'Example Bank',
+        account_number: '987654300',
+        routing_number: '021000021',
+        country: 'US',
+        currency: 'USD',
+      },
     },
     collections: { fund: { account_id: '${accounts.main.id}', amount: '100.00', currency: 'USD', method: 'card' } },
     cards: { spare_card: { customer_id: `\${customers.${name}.id}`, account_id: '${accounts.spare.id}', type: 'virtual' } },
     wallets: { w: { customer_id: `\${customers.${name}.id}`, asset: 'USDC', network: 'polygon' } },
-    payment_links: { link: { wallet_id: '${wallets.w.id}', amount: '5.00', asset: 'USDC', description: 'top up ${accounts.spare.account_number}' } },
-    transfers: { payout: { source_account_id: '${accounts.main.id}', destination_id: '${external_accounts.bank.id}', amount: '10.00', currency: 'USD', depends_on: ['collections.fund'] } },
+    payment_links: {
+      link: { wallet_id: '${wallets.w.id}', amount: '5.00', asset: 'USDC', description: 'top up ${accounts.spare.account_number}' },
+    },
+    transfers: {
+      payout: {
+        source_account_id: '${accounts.main.id}',
+        destination_id: '${external_accounts.bank.id}',
+        amount: '10.00',
+        currency: 'USD',
+        depends_on: ['collections.fund'],
+      },
+    },
   });
   const refsOf = (doc: object) => Object.entries(doc).flatMap(([kind, group]) => Object.keys(group as object).map((n) => `${kind}.${n}`));
   const REPLACED = ['accounts.spare', 'cards.spare_card', 'payment_links.link'];
@@ -376,14 +418,21 @@ describe('seed apply after the file is edited: update in place, or replace with 
     const plan = await pay(['seed', 'plan', file, '-o', 'ndjson']);
     expect(plan.code, plan.stderr).toBe(0);
     const planned = parseNdjson<{ ref: string; action: string; id?: string; detail: string }>(plan.stdout);
-    expect(Object.fromEntries(planned.map((r) => [r.ref, r.action]))).toEqual({ ...Object.fromEntries(Object.keys(ids).map((r) => [r, 'skip'])), 'customers.alice': 'update' });
+    expect(Object.fromEntries(planned.map((r) => [r.ref, r.action]))).toEqual({
+      ...Object.fromEntries(Object.keys(ids).map((r) => [r, 'skip'])),
+      'customers.alice': 'update',
+    });
     expect(planned.find((r) => r.ref === 'customers.alice')).toMatchObject({ id: ids['customers.alice'], detail: 'address changed' });
     expect(plan.stderr).toContain(`plan: 0 to create, 1 to update, 0 to replace, ${Object.keys(ids).length - 1} already done`);
 
     const r = await pay(['seed', 'apply', file, '-o', 'ndjson', ...RETRIES]);
     expect(r.code, r.stderr).toBe(0);
     const rows = parseNdjson<{ ref: string; action: string; id: string; status: string }>(r.stdout);
-    expect(rows.find((x) => x.ref === 'customers.alice')).toMatchObject({ action: 'update', status: 'updated', id: ids['customers.alice'] });
+    expect(rows.find((x) => x.ref === 'customers.alice')).toMatchObject({
+      action: 'update',
+      status: 'updated',
+      id: ids['customers.alice'],
+    });
     expect(rows.filter((x) => x.ref !== 'customers.alice').every((x) => x.status === 'skipped')).toBe(true);
     expect(Object.fromEntries(rows.map((x) => [x.ref, x.id]))).toEqual(ids);
     expect((await get('customers', ids['customers.alice']!)).address).toMatchObject({ city: 'Dallas', address_line1: '1 Main St' });
@@ -395,13 +444,19 @@ describe('seed apply after the file is edited: update in place, or replace with 
     const plan = await pay(['seed', 'plan', file, '-o', 'ndjson']);
     expect(plan.code, plan.stderr).toBe(0);
     const planned = parseNdjson<{ ref: string; action: string; detail: string }>(plan.stdout);
-    expect(planned.filter((x) => x.action !== 'skip' && x.action !== 'retire').map((x) => [x.ref, x.action])).toEqual(REPLACED.map((ref) => [ref, 'replace']));
+    expect(planned.filter((x) => x.action !== 'skip' && x.action !== 'retire').map((x) => [x.ref, x.action])).toEqual(
+      REPLACED.map((ref) => [ref, 'replace']),
+    );
     // What apply --replace would retire is listed before it is done.
-    expect(planned.filter((x) => x.action === 'retire').map((x) => [x.ref, (x as { id?: string }).id])).toEqual(REPLACED.map((ref) => [ref, ids[ref]]));
+    expect(planned.filter((x) => x.action === 'retire').map((x) => [x.ref, (x as { id?: string }).id])).toEqual(
+      REPLACED.map((ref) => [ref, ids[ref]]),
+    );
     expect(planned.find((x) => x.ref === 'accounts.spare')!.detail).toBe(
       `currency changed; an account has no update operation; the old ${ids['accounts.spare']}: closed if its balance is zero`,
     );
-    expect(planned.find((x) => x.ref === 'cards.spare_card')!.detail).toMatch(/^account_id changed \(follows accounts\.spare\); .*terminated$/);
+    expect(planned.find((x) => x.ref === 'cards.spare_card')!.detail).toMatch(
+      /^account_id changed \(follows accounts\.spare\); .*terminated$/,
+    );
 
     const stateBefore = readFileSync(state, 'utf8');
     const countsBefore = await seedCounts(emu);
@@ -414,7 +469,9 @@ describe('seed apply after the file is edited: update in place, or replace with 
     expect(sent.writes).toBe(0);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    const err = (JSON.parse(r.stderr) as { error: { message: string; hint: string; replace: Array<{ ref: string; id: string; old: string }> } }).error;
+    const err = (
+      JSON.parse(r.stderr) as { error: { message: string; hint: string; replace: Array<{ ref: string; id: string; old: string }> } }
+    ).error;
     expect(err.message).toBe(`3 entries changed in a way the API cannot update in place: ${REPLACED.join(', ')}; nothing was sent`);
     expect(err.replace.map((x) => [x.ref, x.id, x.old])).toEqual([
       ['accounts.spare', ids['accounts.spare'], 'closed if its balance is zero'],
@@ -425,7 +482,9 @@ describe('seed apply after the file is edited: update in place, or replace with 
     const text = await pay(['seed', 'apply', file]);
     expect(text.code).toBe(2);
     expect(text.stderr).toMatch(/^error: 3 entries changed in a way the API cannot update in place: /);
-    expect(text.stderr).toContain(`  cards.spare_card: account_id changed (follows accounts.spare); a card has no update operation; the old ${ids['cards.spare_card']}: terminated`);
+    expect(text.stderr).toContain(
+      `  cards.spare_card: account_id changed (follows accounts.spare); a card has no update operation; the old ${ids['cards.spare_card']}: terminated`,
+    );
     expect(readFileSync(state, 'utf8')).toBe(stateBefore);
     expect(await seedCounts(emu)).toEqual(countsBefore);
   });
@@ -443,7 +502,8 @@ describe('seed apply after the file is edited: update in place, or replace with 
     expect(byRef['accounts.spare']!.old_status).toBe('closed');
     expect(byRef['cards.spare_card']!.old_status).toBe('terminated');
     expect(byRef['payment_links.link']!.old_status).toBe('disabled');
-    for (const x of rows.filter((x) => !REPLACED.includes(x.ref))) expect(x, x.ref).toMatchObject({ action: 'skip', status: 'skipped', id: ids[x.ref] });
+    for (const x of rows.filter((x) => !REPLACED.includes(x.ref)))
+      expect(x, x.ref).toMatchObject({ action: 'skip', status: 'skipped', id: ids[x.ref] });
     expect(r.stderr).toMatch(/^seed: 0 created, 0 replayed, 0 updated, 3 replaced, \d+ skipped, 0 failed, 0 blocked$/m);
     expect(r.stderr).toContain(`old ${ids['accounts.spare']} (accounts.spare): closed`);
 
@@ -452,9 +512,17 @@ describe('seed apply after the file is edited: update in place, or replace with 
     expect(await get('accounts', ids['accounts.spare']!)).toMatchObject({ currency: 'USD', status: 'closed' });
     expect(await get('cards', byRef['cards.spare_card']!.id)).toMatchObject({ account_id: account.id, status: 'active' });
     expect(await get('cards', ids['cards.spare_card']!)).toMatchObject({ status: 'terminated' });
-    expect(await get('payment-links', byRef['payment_links.link']!.id)).toMatchObject({ description: `top up ${String(account.account_number)}`, status: 'active' });
+    expect(await get('payment-links', byRef['payment_links.link']!.id)).toMatchObject({
+      description: `top up ${String(account.account_number)}`,
+      status: 'active',
+    });
     expect(await get('payment-links', ids['payment_links.link']!)).toMatchObject({ status: 'disabled' });
-    expect(await seedCounts(emu)).toEqual({ ...countsBefore, account: countsBefore.account! + 1, card: countsBefore.card! + 1, payment_link: countsBefore.payment_link! + 1 });
+    expect(await seedCounts(emu)).toEqual({
+      ...countsBefore,
+      account: countsBefore.account! + 1,
+      card: countsBefore.card! + 1,
+      payment_link: countsBefore.payment_link! + 1,
+    });
     ids = Object.fromEntries(rows.map((x) => [x.ref, x.id]));
   });
 
@@ -575,8 +643,16 @@ describe('bad seed files: exit 2, one line, nothing sent', () => {
   afterAll(() => emu?.stop());
 
   const cases: Array<[string, string, RegExp]> = [
-    ['unknown-kind.yaml', 'customers:\n  a: {first_name: A}\nplanets:\n  earth: {}\n', /^error: .*unknown-kind\.yaml: unknown kind "planets" \(known: customers, accounts, /],
-    ['dangling.yaml', 'accounts:\n  a:\n    customer_id: ${customers.bob.id}\n    currency: USD\n', /^error: .*dangling\.yaml: accounts\.a refers to customers\.bob, which the file does not define$/],
+    [
+      'unknown-kind.yaml',
+      'customers:\n  a: {first_name: A}\nplanets:\n  earth: {}\n',
+      /^error: .*unknown-kind\.yaml: unknown kind "planets" \(known: customers, accounts, /,
+    ],
+    [
+      'dangling.yaml',
+      'accounts:\n  a:\n    customer_id: ${customers.bob.id}\n    currency: USD\n',
+      /^error: .*dangling\.yaml: accounts\.a refers to customers\.bob, which the file does not define$/,
+    ],
     [
       'cycle.yaml',
       'accounts:\n  a: {customer_id: "${accounts.b.id}", currency: USD}\n  b: {customer_id: "${accounts.a.id}", currency: USD}\n',
@@ -587,7 +663,10 @@ describe('bad seed files: exit 2, one line, nothing sent', () => {
   it.each(cases)('%s', async (name, text, message) => {
     const file = join(dir, name);
     writeFileSync(file, text);
-    for (const args of [['seed', 'apply', file], ['seed', 'plan', file]]) {
+    for (const args of [
+      ['seed', 'apply', file],
+      ['seed', 'plan', file],
+    ]) {
       let r!: Awaited<ReturnType<typeof runPay>>;
       const sent = await requestsDuring(emu, async () => {
         r = await runPay(args, { env: envFor(emu) });

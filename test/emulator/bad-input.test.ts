@@ -41,7 +41,14 @@ describe('bad input', () => {
   });
 
   it('validation errors list every field with a dotted path; unknown fields are errors', async () => {
-    const body = { ...customerBody(), email: 'not-an-email', phone: '0123', date_of_birth: '2990-02-30', nickname: 'x', address: { address_line1: '1 Main', city: 'X', country: 'GB', postal_code: '1', state: 'US-CA', extra: 1 } };
+    const body = {
+      ...customerBody(),
+      email: 'not-an-email',
+      phone: '0123',
+      date_of_birth: '2990-02-30',
+      nickname: 'x',
+      address: { address_line1: '1 Main', city: 'X', country: 'GB', postal_code: '1', state: 'US-CA', extra: 1 },
+    };
     const r = await api('POST', 'customers', body);
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('validation_error');
@@ -67,19 +74,34 @@ describe('bad input', () => {
         `100000\r\n${'x'.repeat(0x100000)}\r\n100000\r\n${'x'.repeat(0x100000)}\r\n0\r\n\r\n`,
     );
     expect(chunked).toMatch(/^HTTP\/1\.1 413/);
-    const declared = await raw(`POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: big-2\r\nContent-Type: application/json\r\nContent-Length: 99999999\r\n\r\n{`);
+    const declared = await raw(
+      `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: big-2\r\nContent-Type: application/json\r\nContent-Length: 99999999\r\n\r\n{`,
+    );
     expect(declared).toMatch(/^HTTP\/1\.1 413/);
     expect((await api('GET', 'features')).status).toBe(200);
   });
 
   it('a body without Content-Type: application/json is 415', async () => {
-    const r = await api('POST', 'customers', undefined, { raw: 'first_name=Ada', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await api('POST', 'customers', undefined, {
+      raw: 'first_name=Ada',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.status).toBe(415);
     expect(r.body.code).toBe('unsupported_media_type');
   });
 
   it('garbage and traversal paths are 404 route_not_found; wrong methods are 405 with Allow', async () => {
-    for (const p of ['/v1/nope', '/v1/customers/../accounts', '/v1/%2e%2e/etc/passwd', '/v1//customers', '/v1/customers%2Fx', '/etc/passwd', '/', '/v2/customers', `/v1/${'a'.repeat(2000)}`]) {
+    for (const p of [
+      '/v1/nope',
+      '/v1/customers/../accounts',
+      '/v1/%2e%2e/etc/passwd',
+      '/v1//customers',
+      '/v1/customers%2Fx',
+      '/etc/passwd',
+      '/',
+      '/v2/customers',
+      `/v1/${'a'.repeat(2000)}`,
+    ]) {
       const text = await raw(`GET ${p} HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nConnection: close\r\n\r\n`);
       expect(text, p).toMatch(/^HTTP\/1\.1 404/);
       expect(text).toContain('route_not_found');
@@ -94,7 +116,9 @@ describe('bad input', () => {
   it('header abuse and broken HTTP get a 4xx, not a crash', async () => {
     expect(await raw('GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     expect(await raw(`GET /v1/features HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431/);
-    const dupTenant = await raw(`GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nx-tenant-id: a\r\nx-tenant-id: b\r\nConnection: close\r\n\r\n`);
+    const dupTenant = await raw(
+      `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nx-tenant-id: a\r\nx-tenant-id: b\r\nConnection: close\r\n\r\n`,
+    );
     expect(dupTenant).toMatch(/^HTTP\/1\.1 400/);
     expect(dupTenant).toContain('invalid_tenant');
     const ctl = await api('POST', 'customers', { ...customerBody(), first_name: 'A\u0000B' });

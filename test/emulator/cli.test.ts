@@ -75,7 +75,8 @@ async function waitFor(s: Started, re: RegExp): Promise<RegExpExecArray> {
   throw new Error(`no ${re} in:\n${s.stderr()}`);
 }
 
-const run = (args: string[]) => spawnSync(process.execPath, [entry, 'emulator', ...args], { encoding: 'utf8', env: cleanEnv({ PAY_CONFIG_DIR: tempDir() }) });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [entry, 'emulator', ...args], { encoding: 'utf8', env: cleanEnv({ PAY_CONFIG_DIR: tempDir() }) });
 
 afterAll(() => removeTempDirs());
 
@@ -124,7 +125,18 @@ describe('pay emulator start', () => {
     expect(busy.status).toBe(1);
     expect(busy.stderr).toMatch(new RegExp(`^error: cannot start the emulator: port ${port} on 127.0.0.1 is already in use\\nhint: `));
     expect(busy.stderr).not.toMatch(/\bat .*\.(m?js|ts):\d+/);
-    for (const args of [['--port', 'x'], ['--port', '70000'], ['--fail-rate', '1.5'], ['--reset-rate', 'abc'], ['--latency', '9-1'], ['--rate-limit', 'fast'], ['--settle-after', '-1'], ['--webhook-url', 'ftp://x'], ['--configure-profile', 'no spaces'], ['--bogus']]) {
+    for (const args of [
+      ['--port', 'x'],
+      ['--port', '70000'],
+      ['--fail-rate', '1.5'],
+      ['--reset-rate', 'abc'],
+      ['--latency', '9-1'],
+      ['--rate-limit', 'fast'],
+      ['--settle-after', '-1'],
+      ['--webhook-url', 'ftp://x'],
+      ['--configure-profile', 'no spaces'],
+      ['--bogus'],
+    ]) {
       const r = run(['start', ...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(/^error: /);
@@ -136,7 +148,18 @@ describe('pay emulator start', () => {
     const r = run(['start', '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Examples:\n\s+\$ pay emulator start\n\s+\$ pay emulator start --port 0/);
-    for (const flag of ['--host', '--port', '--data-dir', '--webhook-url', '--configure-profile', '--fail-rate', '--latency', '--reset-rate', '--rate-limit', '--settle-after']) {
+    for (const flag of [
+      '--host',
+      '--port',
+      '--data-dir',
+      '--webhook-url',
+      '--configure-profile',
+      '--fail-rate',
+      '--latency',
+      '--reset-rate',
+      '--rate-limit',
+      '--settle-after',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
   });

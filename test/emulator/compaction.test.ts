@@ -30,7 +30,11 @@ async function turnsUntil(fn: () => boolean): Promise<void> {
 }
 
 async function boot(dataDir: string): Promise<Emulator> {
-  const emu = await start({ dataDir, settleAfterMs: 30, journal: { compactAt: 24 * 1024, overSnapshot: 0, sliceMs: 0, pauseMs: 0, opsPerLine: 3 } });
+  const emu = await start({
+    dataDir,
+    settleAfterMs: 30,
+    journal: { compactAt: 24 * 1024, overSnapshot: 0, sliceMs: 0, pauseMs: 0, opsPerLine: 3 },
+  });
   running.push(emu);
   return emu;
 }
@@ -54,7 +58,12 @@ async function view(emu: Emulator, keys: Array<{ key: string; path: string; body
   for (const k of keys) {
     const res = await fetch(`${emu.baseUrl}${k.path}`, {
       method: 'POST',
-      headers: { 'api-key': emu.keys.sandbox.secret, 'x-tenant-id': emu.tenantId, 'content-type': 'application/json', 'idempotency-key': k.key },
+      headers: {
+        'api-key': emu.keys.sandbox.secret,
+        'x-tenant-id': emu.tenantId,
+        'content-type': 'application/json',
+        'idempotency-key': k.key,
+      },
       body: JSON.stringify(k.body),
     });
     replays.push(`${res.status} ${res.headers.get('idempotent-replayed')} ${await res.text()}`);
@@ -114,7 +123,9 @@ describe('incremental compaction', () => {
     // The transfers settle (30 ms after creation); after that nothing changes by itself.
     await until(async () => (await listAll(api, 'transfers')).every((t) => (t as { status: string }).status !== 'pending'), 10_000);
     const stats = (await admin(emu, 'GET', 'stats')).body;
-    console.log(`${stats.journal.background_compactions} background compactions, longest slice ${stats.journal.longest_compaction_slice_ms} ms`);
+    console.log(
+      `${stats.journal.background_compactions} background compactions, longest slice ${stats.journal.longest_compaction_slice_ms} ms`,
+    );
     expect(stats.journal.background_compactions).toBeGreaterThanOrEqual(4);
 
     const before = await view(emu, keys);
@@ -139,7 +150,11 @@ describe('incremental compaction, crashed at any step', () => {
     const acknowledged: string[] = [];
     const copies: Array<{ at: string; ids: string[]; files: string[] }> = [];
     const stepOf = (files: string[]): string =>
-      files.some((f) => f.endsWith('.tmp')) ? (files.filter((f) => f.startsWith('journal-')).length > 1 ? 'catching up' : 'snapshot') : 'settled';
+      files.some((f) => f.endsWith('.tmp'))
+        ? files.filter((f) => f.startsWith('journal-')).length > 1
+          ? 'catching up'
+          : 'snapshot'
+        : 'settled';
     const seen = new Set<string>();
     let taken = 0;
     // Waves until the copies have caught every step (a few waves; each step lasts a few turns).
@@ -190,7 +205,8 @@ describe('incremental compaction, crashed at any step', () => {
 // it, so it may only refer to a record unchanged since it began; and what is journaled meanwhile
 // is replayed after such a snapshot, so it may only refer to a record put since it began.
 describe('references while a snapshot is being written', () => {
-  const customer = (name: string): Base => ({ id: 'cus_0123456789abcdefghijklmn', object: 'customer', livemode: false, created_at: '2026-01-01T00:00:00.000Z', name }) as Base;
+  const customer = (name: string): Base =>
+    ({ id: 'cus_0123456789abcdefghijklmn', object: 'customer', livemode: false, created_at: '2026-01-01T00:00:00.000Z', name }) as Base;
 
   it('a stored response or an event refers to its record only if the record is unchanged since the snapshot began', () => {
     const store = new Store();
@@ -221,7 +237,7 @@ describe('references while a snapshot is being written', () => {
     expect(eventOp(store, event, store.seq)).toContain('"d":');
   });
 
-  it('the journal says it is compacting from the snapshot\'s start to its switch to the new generation', async () => {
+  it("the journal says it is compacting from the snapshot's start to its switch to the new generation", async () => {
     const dir = tempDir();
     const state = new Map<string, string>();
     const j = new Journal(dir, { compactAt: 1, overSnapshot: 0, sliceMs: 0, pauseMs: 0, opsPerLine: 1 });
@@ -251,7 +267,8 @@ describe('references while a snapshot is being written', () => {
     });
     app.open();
     const older = app.store.put(undefined, 'customer', 's', { ...customer('a'), id: 'cus_00000000000000000000000a' });
-    for (let i = 0; i < 20; i++) app.store.put(undefined, 'customer', 's', { ...customer('x'), id: `cus_0000000000000000000000${String(i).padStart(2, '0')}` });
+    for (let i = 0; i < 20; i++)
+      app.store.put(undefined, 'customer', 's', { ...customer('x'), id: `cus_0000000000000000000000${String(i).padStart(2, '0')}` });
     expect(app.refOk(older)).toBe(true);
     const committed = app.journal.commit(['{"c":0}']);
     await turnsUntil(() => app.journal.compacting);

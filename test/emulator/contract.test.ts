@@ -34,7 +34,12 @@ function operations(): Array<[string, string, string]> {
 
 const SAMPLE: Record<string, string> = { feature: 'cards' };
 const sample = (path: string) =>
-  path.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE[name] ?? `${{ customer_id: 'cus', account_id: 'acc', external_account_id: 'ea', transfer_id: 'tr', card_id: 'card', collection_id: 'col', payment_link_id: 'plink', wallet_id: 'wal', quote_id: 'fxq', trade_id: 'fxt', transaction_id: 'txn', event_id: 'evt' }[name]}_0123456789abcdefghijklmn`);
+  path.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) =>
+      SAMPLE[name] ??
+      `${{ customer_id: 'cus', account_id: 'acc', external_account_id: 'ea', transfer_id: 'tr', card_id: 'card', collection_id: 'col', payment_link_id: 'plink', wallet_id: 'wal', quote_id: 'fxq', trade_id: 'fxt', transaction_id: 'txn', event_id: 'evt' }[name]}_0123456789abcdefghijklmn`,
+  );
 
 let emu: Emulator;
 let api: Api;

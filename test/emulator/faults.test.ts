@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterEach(() => emu.admin.setFaults({ failRate: 0, resetRate: 0, latencyMs: null, rateLimit: null }));
 afterAll(() => emu.stop());
 
-const countByEmail = async (email: string): Promise<number> => (await api('GET', `customers?email=${encodeURIComponent(email)}&limit=100`)).body.data.length;
+const countByEmail = async (email: string): Promise<number> =>
+  (await api('GET', `customers?email=${encodeURIComponent(email)}&limit=100`)).body.data.length;
 
 describe('fault injection', () => {
   it('a failure after the commit loses the response, not the write: the idempotent retry replays it, no duplicate', async () => {
@@ -62,7 +63,10 @@ describe('fault injection', () => {
 describe('rate limit', () => {
   it('answers 429 rate_limited with Retry-After past the bucket, per API key', async () => {
     // Slow refill (one token per 2 s) so a slow machine cannot refill the bucket between requests.
-    expect((await admin(emu, 'POST', 'faults', { rate_limit: { per_second: 0.5, burst: 3 } })).body.rate_limit).toEqual({ per_second: 0.5, burst: 3 });
+    expect((await admin(emu, 'POST', 'faults', { rate_limit: { per_second: 0.5, burst: 3 } })).body.rate_limit).toEqual({
+      per_second: 0.5,
+      burst: 3,
+    });
     const statuses: number[] = [];
     let limited: Awaited<ReturnType<Api>> | undefined;
     for (let i = 0; i < 5; i++) {

@@ -55,7 +55,8 @@ export function client(emu: Emulator, defaults: CallOptions = {}): Api {
     if (method === 'POST' && opt.idem !== null) headers['idempotency-key'] = opt.idem ?? randomUUID();
     let payload: string | undefined = opt.raw;
     if (payload === undefined && body !== undefined) payload = JSON.stringify(body);
-    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     const res = await fetch(emu.baseUrl + path.replace(/^\//, ''), { method, headers, body: payload });
     const text = await res.text();
     let parsed: unknown = text;
@@ -93,7 +94,11 @@ export async function admin(emu: Emulator, method: string, path: string, body?: 
 }
 
 /** A customer and one funded account per currency (collections settled by moving the clock). */
-export async function fundedAccounts(emu: Emulator, api: Api, funds: Record<string, string>): Promise<{ customer: string; accounts: Record<string, string> }> {
+export async function fundedAccounts(
+  emu: Emulator,
+  api: Api,
+  funds: Record<string, string>,
+): Promise<{ customer: string; accounts: Record<string, string> }> {
   const customer = (await api('POST', 'customers', customerBody())).body.id as string;
   const accounts: Record<string, string> = {};
   for (const [currency, amount] of Object.entries(funds)) {

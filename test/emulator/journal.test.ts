@@ -64,7 +64,9 @@ function failing(opts: { syncFails?: (n: number) => boolean; writesFail?: () => 
     },
     fdatasync: (fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void => {
       const n = ++layer.syncs;
-      realFiles.fdatasync(fd, (err) => cb(err ?? (opts.syncFails?.(n) ? Object.assign(new Error('EIO: injected'), { code: 'EIO' }) : null)));
+      realFiles.fdatasync(fd, (err) =>
+        cb(err ?? (opts.syncFails?.(n) ? Object.assign(new Error('EIO: injected'), { code: 'EIO' }) : null)),
+      );
     },
   };
   return layer;
@@ -82,7 +84,10 @@ describe('journal under disk errors', () => {
         const n = held.length + 1;
         const entry: { fire?: () => void } = {};
         held.push(entry);
-        realFiles.fdatasync(fd, (err) => (entry.fire = () => cb(err ?? (n === 2 ? Object.assign(new Error('EIO: injected'), { code: 'EIO' }) : null))));
+        realFiles.fdatasync(
+          fd,
+          (err) => (entry.fire = () => cb(err ?? (n === 2 ? Object.assign(new Error('EIO: injected'), { code: 'EIO' }) : null))),
+        );
       },
     };
     const j = new Journal(dir, { files: layer, retryMs: 10 });
@@ -99,7 +104,12 @@ describe('journal under disk errors', () => {
     const results: Array<Promise<void>> = [];
     const put = (id: string, n: number) => {
       state.set(id, n);
-      results.push(j.commit([putOp(id, n)]).then(() => void settled.push(`${id} ok`), (e: Error) => void settled.push(`${id} ${e.constructor.name}`)));
+      results.push(
+        j.commit([putOp(id, n)]).then(
+          () => void settled.push(`${id} ok`),
+          (e: Error) => void settled.push(`${id} ${e.constructor.name}`),
+        ),
+      );
     };
     put('a', 1);
     await turn(); // batch 1 written
@@ -140,7 +150,10 @@ describe('journal under disk errors', () => {
     const loaded: State = new Map();
     const again = new Journal(dir);
     again.open(apply(loaded));
-    expect([...loaded]).toEqual([['a', 1], ['e', 5]]);
+    expect([...loaded]).toEqual([
+      ['a', 1],
+      ['e', 5],
+    ]);
     expect(again.warnings).toEqual([]);
     await again.close();
   });

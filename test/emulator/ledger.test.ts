@@ -51,7 +51,14 @@ describe('ledger', () => {
     expect(await balance(acc)).toEqual({ available: '250.00', pending: '0.00', currency: 'USD' });
     const txns = (await api('GET', `transactions?account_id=${acc}`)).body.data;
     expect(txns).toHaveLength(1);
-    expect(txns[0]).toMatchObject({ type: 'collection', direction: 'credit', amount: '250.00', status: 'posted', balance_after: '250.00', source: { object: 'collection', id: col.body.id } });
+    expect(txns[0]).toMatchObject({
+      type: 'collection',
+      direction: 'credit',
+      amount: '250.00',
+      status: 'posted',
+      balance_after: '250.00',
+      source: { object: 'collection', id: col.body.id },
+    });
     await checkLedger();
   });
 
@@ -59,7 +66,13 @@ describe('ledger', () => {
     const { customer, accounts } = await fundedAccounts(emu, api, { USD: '1000.00', EUR: '0' });
     const usd2 = (await api('POST', 'accounts', { customer_id: customer, currency: 'USD' })).body.id;
     const ea = await api('POST', 'external-accounts', {
-      customer_id: customer, account_holder_name: 'Ada Lovelace', bank_name: 'Bank', account_number: '12345678', routing_number: '021000021', country: 'US', currency: 'USD',
+      customer_id: customer,
+      account_holder_name: 'Ada Lovelace',
+      bank_name: 'Bank',
+      account_number: '12345678',
+      routing_number: '021000021',
+      country: 'US',
+      currency: 'USD',
     });
     expect(ea.body).toMatchObject({ account_number_last4: '5678', status: 'active' });
     expect(JSON.stringify(ea.body)).not.toContain('12345678');
@@ -68,7 +81,13 @@ describe('ledger', () => {
     expect(t1.status).toBe(201);
     expect(await balance(accounts.USD!)).toEqual({ available: '874.50', pending: '-125.50', currency: 'USD' });
     expect(await balance(usd2)).toEqual({ available: '0.00', pending: '125.50', currency: 'USD' });
-    const t2 = await api('POST', 'transfers', { source_account_id: accounts.USD, destination_id: ea.body.id, amount: '100.00', currency: 'USD', reference: 'INV-1' });
+    const t2 = await api('POST', 'transfers', {
+      source_account_id: accounts.USD,
+      destination_id: ea.body.id,
+      amount: '100.00',
+      currency: 'USD',
+      reference: 'INV-1',
+    });
     expect(t2.body.destination_type).toBe('external_account');
     const q = await api('POST', 'fx/quotes', { source_currency: 'USD', target_currency: 'EUR', source_amount: '200.00' });
     expect(q.body).toMatchObject({ source_amount: '200.00', fee: '1.00', rate: '0.92', target_amount: '183.08', status: 'open' });
@@ -90,7 +109,14 @@ describe('ledger', () => {
 
     // Newest first, with the running balance after each posting.
     const txns = (await api('GET', `transactions?account_id=${accounts.USD}`)).body.data;
-    expect(txns.map((t: { type: string; direction: string; amount: string; balance_after: string }) => [t.type, t.direction, t.amount, t.balance_after])).toEqual([
+    expect(
+      txns.map((t: { type: string; direction: string; amount: string; balance_after: string }) => [
+        t.type,
+        t.direction,
+        t.amount,
+        t.balance_after,
+      ]),
+    ).toEqual([
       ['fx_trade', 'debit', '200.00', '574.50'],
       ['transfer', 'debit', '100.00', '774.50'],
       ['transfer', 'debit', '125.50', '874.50'],
@@ -118,14 +144,25 @@ describe('ledger', () => {
     expect(t.body.code).toBe('insufficient_funds');
     // Pending money is not spendable: a pending incoming transfer does not fund another one.
     await api('POST', 'transfers', { source_account_id: accounts.USD, destination_id: other, amount: '10.00', currency: 'USD' });
-    expect((await api('POST', 'transfers', { source_account_id: other, destination_id: accounts.USD, amount: '1.00', currency: 'USD' })).body.code).toBe('insufficient_funds');
+    expect(
+      (await api('POST', 'transfers', { source_account_id: other, destination_id: accounts.USD, amount: '1.00', currency: 'USD' })).body
+        .code,
+    ).toBe('insufficient_funds');
     await checkLedger();
   });
 
   it('amounts are exact decimal strings checked against the currency exponent', async () => {
     const { accounts } = await fundedAccounts(emu, api, { JPY: '1000', KWD: '1.005' });
     expect(await balance(accounts.KWD!)).toEqual({ available: '1.005', pending: '0.000', currency: 'KWD' });
-    for (const [amount, currency] of [['1.5', 'JPY'], ['0.0001', 'KWD'], ['10', 'USD'], [10, 'USD'], ['-1', 'USD'], ['0.00', 'USD'], ['1e3', 'USD']] as const) {
+    for (const [amount, currency] of [
+      ['1.5', 'JPY'],
+      ['0.0001', 'KWD'],
+      ['10', 'USD'],
+      [10, 'USD'],
+      ['-1', 'USD'],
+      ['0.00', 'USD'],
+      ['1e3', 'USD'],
+    ] as const) {
       const r = await api('POST', 'collections', { account_id: accounts.JPY, amount, currency, method: 'card' });
       expect(r.status, `${amount} ${currency}`).toBe(422);
     }
@@ -145,7 +182,12 @@ describe('ledger', () => {
     const closed = await api('POST', `accounts/${empty}/close`);
     expect(closed.body.status).toBe('closed');
     expect((await api('POST', `accounts/${empty}/close`)).body.code).toBe('invalid_state');
-    const into = await api('POST', 'transfers', { source_account_id: accounts.USD, destination_id: empty, amount: '1.00', currency: 'USD' });
+    const into = await api('POST', 'transfers', {
+      source_account_id: accounts.USD,
+      destination_id: empty,
+      amount: '1.00',
+      currency: 'USD',
+    });
     expect(into.status).toBe(409);
   });
 });

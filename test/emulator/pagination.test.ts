@@ -22,10 +22,9 @@ describe('pagination', () => {
     const sizes: number[] = [];
     let cursor: string | null = null;
     do {
-      const r: { body: { object: string; data: Array<{ id: string; created_at: string }>; has_more: boolean; next_cursor: string | null } } = await api(
-        'GET',
-        `customers?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
+      const r: {
+        body: { object: string; data: Array<{ id: string; created_at: string }>; has_more: boolean; next_cursor: string | null };
+      } = await api('GET', `customers?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(r.body.object).toBe('list');
       sizes.push(r.body.data.length);
       seen.push(...r.body.data.map((c) => c.id));

@@ -42,19 +42,40 @@ describe('restart on the same data dir', () => {
     let api = client(emu);
     const { accounts, customer } = await fundedAccounts(emu, api, { USD: '100.00' });
     const other = (await api('POST', 'accounts', { customer_id: customer, currency: 'USD' })).body.id;
-    const pending = (await api('POST', 'transfers', { source_account_id: accounts.USD, destination_id: other, amount: '40.00', currency: 'USD' }, { idem: 'tr-1' })).body;
-    const before = { keys: emu.keys, tenant: emu.tenantId, secret: emu.webhookSecret, balance: (await api('GET', `accounts/${accounts.USD}`)).body.balance };
+    const pending = (
+      await api(
+        'POST',
+        'transfers',
+        { source_account_id: accounts.USD, destination_id: other, amount: '40.00', currency: 'USD' },
+        { idem: 'tr-1' },
+      )
+    ).body;
+    const before = {
+      keys: emu.keys,
+      tenant: emu.tenantId,
+      secret: emu.webhookSecret,
+      balance: (await api('GET', `accounts/${accounts.USD}`)).body.balance,
+    };
     const events = (await api('GET', 'webhooks/events?limit=100')).body.data.length;
     await stop(emu);
 
     emu = await boot(dir);
     api = client(emu);
-    expect({ keys: emu.keys, tenant: emu.tenantId, secret: emu.webhookSecret }).toEqual({ keys: before.keys, tenant: before.tenant, secret: before.secret });
+    expect({ keys: emu.keys, tenant: emu.tenantId, secret: emu.webhookSecret }).toEqual({
+      keys: before.keys,
+      tenant: before.tenant,
+      secret: before.secret,
+    });
     expect((await api('GET', `customers/${customer}`)).status).toBe(200);
     expect((await api('GET', `accounts/${accounts.USD}`)).body.balance).toEqual(before.balance);
     expect((await api('GET', 'webhooks/events?limit=100')).body.data.length).toBe(events);
     // The idempotency key still replays, and the clock offset (advanced by fundedAccounts) survived.
-    const replay = await api('POST', 'transfers', { source_account_id: accounts.USD, destination_id: other, amount: '40.00', currency: 'USD' }, { idem: 'tr-1' });
+    const replay = await api(
+      'POST',
+      'transfers',
+      { source_account_id: accounts.USD, destination_id: other, amount: '40.00', currency: 'USD' },
+      { idem: 'tr-1' },
+    );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.id).toBe(pending.id);
     // Pending work settles after the restart.
@@ -74,7 +95,10 @@ describe('restart on the same data dir', () => {
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await client(emu)('POST', 'customers', customerBody(i))).body.id);
     await stop(emu);
-    const journal = join(dir, readdirSync(dir).find((f) => f.startsWith('journal-'))!);
+    const journal = join(
+      dir,
+      readdirSync(dir).find((f) => f.startsWith('journal-'))!,
+    );
     const good = statSync(journal).size;
     appendFileSync(journal, '{"ops":[{"p":"customer","s":"sandbox|x","o":{"id":"cus_');
     emu = await boot(dir);
@@ -128,7 +152,12 @@ describe('stored idempotent responses on disk', () => {
     const raw = async (idem: string, n: number) => {
       const res = await fetch(`${emu.url}/v1/customers`, {
         method: 'POST',
-        headers: { 'api-key': emu.keys.sandbox.secret, 'x-tenant-id': emu.tenantId, 'content-type': 'application/json', 'idempotency-key': idem },
+        headers: {
+          'api-key': emu.keys.sandbox.secret,
+          'x-tenant-id': emu.tenantId,
+          'content-type': 'application/json',
+          'idempotency-key': idem,
+        },
         body: JSON.stringify(customerBody(n)),
       });
       return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
@@ -204,7 +233,15 @@ describe('kill -9', () => {
     // The emulator as plain JS for a child process (no TypeScript loader in node).
     const out = tempDir('pay-emu-bundle-');
     bundle = join(out, 'emulator.mjs');
-    await build({ entryPoints: [new URL('../../src/emulator/index.ts', import.meta.url).pathname], outfile: bundle, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
+    await build({
+      entryPoints: [new URL('../../src/emulator/index.ts', import.meta.url).pathname],
+      outfile: bundle,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'silent',
+    });
     writeFileSync(
       join(out, 'run.mjs'),
       `import { startEmulator } from './emulator.mjs';

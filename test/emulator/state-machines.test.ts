@@ -19,7 +19,8 @@ describe('transfers', () => {
   it('pending → completed; pending → cancelled; magic 13 → failed; other moves 409', async () => {
     const { customer, accounts } = await fundedAccounts(emu, api, { USD: '100.00' });
     const dest = (await api('POST', 'accounts', { customer_id: customer, currency: 'USD' })).body.id;
-    const send = (amount: string) => api('POST', 'transfers', { source_account_id: accounts.USD, destination_id: dest, amount, currency: 'USD' });
+    const send = (amount: string) =>
+      api('POST', 'transfers', { source_account_id: accounts.USD, destination_id: dest, amount, currency: 'USD' });
     const ok = (await send('10.00')).body;
     const cancel = (await send('5.00')).body;
     const fail = (await send('1.13')).body;
@@ -46,7 +47,12 @@ describe('transfers', () => {
 describe('cards', () => {
   it('virtual issued active; physical inactive → active when it settles; freeze/unfreeze/terminate rules', async () => {
     const { customer, accounts } = await fundedAccounts(emu, api, { USD: '0' });
-    const virtual = await api('POST', 'cards', { customer_id: customer, account_id: accounts.USD, type: 'virtual', spending_limit: { amount: '500.00', interval: 'monthly' } });
+    const virtual = await api('POST', 'cards', {
+      customer_id: customer,
+      account_id: accounts.USD,
+      type: 'virtual',
+      spending_limit: { amount: '500.00', interval: 'monthly' },
+    });
     expect(virtual.status).toBe(201);
     expect(virtual.body).toMatchObject({ status: 'active', brand: 'visa', type: 'virtual' });
     expect(virtual.body.last4).toMatch(/^\d{4}$/);
@@ -55,7 +61,10 @@ describe('cards', () => {
     expect(noAddress.status).toBe(422);
     expect(noAddress.body.errors[0].field).toBe('shipping_address');
     const physical = await api('POST', 'cards', {
-      customer_id: customer, account_id: accounts.USD, type: 'physical', shipping_address: { address_line1: '1 Main St', city: 'Austin', country: 'US', postal_code: '73301', state: 'US-TX' },
+      customer_id: customer,
+      account_id: accounts.USD,
+      type: 'physical',
+      shipping_address: { address_line1: '1 Main St', city: 'Austin', country: 'US', postal_code: '73301', state: 'US-TX' },
     });
     expect(physical.body.status).toBe('inactive');
     expect((await api('POST', `cards/${physical.body.id}/freeze`)).body.code).toBe('invalid_state');
@@ -85,11 +94,21 @@ describe('collections', () => {
     const mm = await api('POST', 'collections', { account_id: accounts.KES, amount: '100.00', currency: 'KES', method: 'mobile_money' });
     expect(mm.status).toBe(422);
     expect(mm.body.errors[0]).toMatchObject({ field: 'mobile_money', code: 'required' });
-    const good = await api('POST', 'collections', { account_id: accounts.KES, amount: '100.00', currency: 'KES', method: 'mobile_money', mobile_money: { phone: '+254712345678', provider: 'mpesa' } });
+    const good = await api('POST', 'collections', {
+      account_id: accounts.KES,
+      amount: '100.00',
+      currency: 'KES',
+      method: 'mobile_money',
+      mobile_money: { phone: '+254712345678', provider: 'mpesa' },
+    });
     const bad = await api('POST', 'collections', { account_id: accounts.KES, amount: '0.13', currency: 'KES', method: 'card' });
     emu.admin.advance(6);
     expect(await get(`collections/${good.body.id}`)).toMatchObject({ status: 'succeeded' });
-    expect(await get(`collections/${bad.body.id}`)).toMatchObject({ status: 'failed', failure_reason: 'payment_declined', completed_at: null });
+    expect(await get(`collections/${bad.body.id}`)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'payment_declined',
+      completed_at: null,
+    });
     expect((await get(`accounts/${accounts.KES}`)).balance).toEqual({ available: '100.00', pending: '0.00', currency: 'KES' });
     expect((await get(`collections?account_id=${accounts.KES}&status=failed`)).data).toHaveLength(1);
   });
@@ -98,12 +117,16 @@ describe('collections', () => {
 describe('wallets and payment links', () => {
   it('network must suit the asset; links: active → disabled | expired, others final', async () => {
     const customer = (await api('POST', 'customers', customerBody())).body.id;
-    expect((await api('POST', 'wallets', { customer_id: customer, asset: 'BTC', network: 'ethereum' })).body.errors[0].field).toBe('network');
+    expect((await api('POST', 'wallets', { customer_id: customer, asset: 'BTC', network: 'ethereum' })).body.errors[0].field).toBe(
+      'network',
+    );
     const wallet = await api('POST', 'wallets', { customer_id: customer, asset: 'USDC', network: 'polygon', label: 'Treasury' });
     expect(wallet.body).toMatchObject({ status: 'active', balance: { available: '0.000000', pending: '0.000000', currency: 'USDC' } });
     expect(wallet.body.address).toMatch(/^0x[0-9a-f]{40}$/);
     expect((await api('POST', 'payment-links', { wallet_id: wallet.body.id, amount: '1.0000001', asset: 'USDC' })).status).toBe(422);
-    expect((await api('POST', 'payment-links', { wallet_id: wallet.body.id, amount: '1', asset: 'BTC' })).body.code).toBe('currency_mismatch');
+    expect((await api('POST', 'payment-links', { wallet_id: wallet.body.id, amount: '1', asset: 'BTC' })).body.code).toBe(
+      'currency_mismatch',
+    );
     const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
     const soon = await api('POST', 'payment-links', { wallet_id: wallet.body.id, amount: '25.50', asset: 'USDC', expires_at: expiresAt });
     expect(soon.body).toMatchObject({ status: 'active', url: expect.stringContaining(soon.body.id) });
@@ -113,7 +136,12 @@ describe('wallets and payment links', () => {
     emu.admin.advance(3601);
     expect((await get(`payment-links/${soon.body.id}`)).status).toBe('expired');
     expect((await api('POST', `payment-links/${soon.body.id}/disable`)).status).toBe(409);
-    const past = await api('POST', 'payment-links', { wallet_id: wallet.body.id, amount: '5', asset: 'USDC', expires_at: '2020-01-01T00:00:00Z' });
+    const past = await api('POST', 'payment-links', {
+      wallet_id: wallet.body.id,
+      amount: '5',
+      asset: 'USDC',
+      expires_at: '2020-01-01T00:00:00Z',
+    });
     expect(past.body.errors[0]).toMatchObject({ field: 'expires_at' });
   });
 });
@@ -138,9 +166,14 @@ describe('FX quotes', () => {
     expect((await get(`fx/quotes/${q2.id}`)).status).toBe('used');
     const again = await api('POST', 'fx/trades', { quote_id: q2.id, source_account_id: accounts.USD, target_account_id: accounts.GBP });
     expect(again.body.code).toBe('quote_used');
-    expect((await api('POST', 'fx/trades', { quote_id: q2.id, source_account_id: accounts.GBP, target_account_id: accounts.USD })).status).toBe(409);
+    expect(
+      (await api('POST', 'fx/trades', { quote_id: q2.id, source_account_id: accounts.GBP, target_account_id: accounts.USD })).status,
+    ).toBe(409);
     expect((await get(`fx/trades?account_id=${accounts.GBP}`)).data.map((t: { id: string }) => t.id)).toEqual([trade.body.id]);
-    expect((await api('POST', 'fx/quotes', { source_currency: 'USD', target_currency: 'GBP', source_amount: '1.00', target_amount: '1.00' })).status).toBe(422);
+    expect(
+      (await api('POST', 'fx/quotes', { source_currency: 'USD', target_currency: 'GBP', source_amount: '1.00', target_amount: '1.00' }))
+        .status,
+    ).toBe(422);
     expect((await api('POST', 'fx/quotes', { source_currency: 'USD', target_currency: 'USD', source_amount: '1.00' })).status).toBe(422);
   });
 });
@@ -173,7 +206,11 @@ describe('KYC and features', () => {
     expect(decided).toMatchObject({ status: 'approved', rejection_reason: null });
     expect(decided.documents[0].status).toBe('accepted');
     expect((await get(`customers/${customer}`)).kyc_status).toBe('approved');
-    expect((await api('POST', `customers/${customer}/features/cards/activate`)).body).toMatchObject({ active: true, eligible: true, reasons: [] });
+    expect((await api('POST', `customers/${customer}/features/cards/activate`)).body).toMatchObject({
+      active: true,
+      eligible: true,
+      reasons: [],
+    });
   });
 
   it('a document number ending in 0000 rejects; then a new verification may start', async () => {

@@ -46,7 +46,14 @@ export async function startRecordingServer(fallback: Scripted = { status: 200, b
       } catch {
         json = undefined;
       }
-      requests.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, json });
+      requests.push({
+        method: req.method ?? '',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body,
+        json,
+      });
       const s = queue.shift() ?? state.fallback;
       if (s.reset) {
         req.socket.destroy();
@@ -54,7 +61,11 @@ export async function startRecordingServer(fallback: Scripted = { status: 200, b
       }
       const status = s.status ?? 200;
       const isProblem = status >= 400;
-      res.writeHead(status, { 'content-type': isProblem ? 'application/problem+json' : 'application/json', 'request-id': `req_test${requests.length}`, ...s.headers });
+      res.writeHead(status, {
+        'content-type': isProblem ? 'application/problem+json' : 'application/json',
+        'request-id': `req_test${requests.length}`,
+        ...s.headers,
+      });
       res.end(s.body === undefined ? '' : JSON.stringify(s.body));
     });
   });

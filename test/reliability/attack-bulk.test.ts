@@ -123,13 +123,21 @@ async function startGate(policy: (index: number) => Policy): Promise<Gate> {
     req.setEncoding('utf8');
     req.on('data', (d: string) => (body += d));
     req.on('end', () => {
-      if (req.method !== 'POST') return void forwardOf(req, body).then((a) => answer(res, a), () => res.destroy());
+      if (req.method !== 'POST')
+        return void forwardOf(req, body).then(
+          (a) => answer(res, a),
+          () => res.destroy(),
+        );
       const json = JSON.parse(body);
       const key = String(req.headers['idempotency-key']);
       const index = posts.length;
       posts.push({ email: String(json.email ?? json.reference), key, body: json });
       const p = policy(index);
-      if (p === 'pass') return void forwardOf(req, body).then((a) => answer(res, a), () => res.destroy());
+      if (p === 'pass')
+        return void forwardOf(req, body).then(
+          (a) => answer(res, a),
+          () => res.destroy(),
+        );
       let forwarded: Promise<Awaited<ReturnType<typeof forwardOf>>> | undefined;
       const forward = () => (forwarded ??= forwardOf(req, body));
       if (p === 'hold-forwarded') void forward();
@@ -181,14 +189,29 @@ function customer(tag: string, i: number): Customer {
 }
 
 type Format = 'ndjson' | 'csv' | 'json';
-const CSV_COLUMNS = ['first_name', 'last_name', 'email', 'phone', 'type', 'date_of_birth', 'address.address_line1', 'address.city', 'address.country', 'address.postal_code', 'address.state'];
+const CSV_COLUMNS = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'type',
+  'date_of_birth',
+  'address.address_line1',
+  'address.city',
+  'address.country',
+  'address.postal_code',
+  'address.state',
+];
 
 /** The file's text, and the line (NDJSON, CSV) or element (JSON) number of each row. */
 function fileOf(rows: Customer[], format: Format): { text: string; lineOf: (i: number) => number } {
   if (format === 'ndjson') return { text: rows.map((r) => `${JSON.stringify(r)}\n`).join(''), lineOf: (i) => i + 1 };
   if (format === 'json') return { text: `[\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`, lineOf: (i) => i + 1 };
   const cell = (r: Customer, c: string) => c.split('.').reduce<any>((o, k) => o[k], r) as string;
-  return { text: `${CSV_COLUMNS.join(',')}\n${rows.map((r) => `${CSV_COLUMNS.map((c) => cell(r, c)).join(',')}\n`).join('')}`, lineOf: (i) => i + 2 };
+  return {
+    text: `${CSV_COLUMNS.join(',')}\n${rows.map((r) => `${CSV_COLUMNS.map((c) => cell(r, c)).join(',')}\n`).join('')}`,
+    lineOf: (i) => i + 2,
+  };
 }
 
 interface Result {
@@ -211,7 +234,14 @@ function results(stdout: string): Result[] {
 }
 
 function envFor(tenant: string, baseUrl: string, more: Record<string, string> = {}): Record<string, string> {
-  return cleanEnv({ PAY_CONFIG_DIR: join(root, 'config'), PAY_BASE_URL: baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: tenant, PAY_MAX_RETRIES: '2', ...more });
+  return cleanEnv({
+    PAY_CONFIG_DIR: join(root, 'config'),
+    PAY_BASE_URL: baseUrl,
+    PAY_API_KEY: emu.keys.sandbox.secret,
+    PAY_TENANT_ID: tenant,
+    PAY_MAX_RETRIES: '2',
+    ...more,
+  });
 }
 
 /** Each e-mail's number of customers in the tenant: what was lost and what was duplicated. */
@@ -233,15 +263,13 @@ async function tally(tenant: string, emails: string[]): Promise<{ lost: number; 
 function checkStderr(what: string, stderr: string, problems: string[]): void {
   const stack = stackTrace(stderr);
   if (stack) problems.push(`${what}: a stack trace (${stack})`);
-  if (!/^customers create: \d+ rows: |^transfers send: \d+ rows: /m.test(stderr)) problems.push(`${what}: no summary on stderr: ${stderr.trim().slice(-400)}`);
+  if (!/^customers create: \d+ rows: |^transfers send: \d+ rows: /m.test(stderr))
+    problems.push(`${what}: no summary on stderr: ${stderr.trim().slice(-400)}`);
 }
 
 async function finished(p: Spawned, what: string): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
-  const code = await Promise.race([
-    p.closed,
-    new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), LONG))),
-  ]);
+  const code = await Promise.race([p.closed, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), LONG)))]);
   clearTimeout(timer);
   if (code === 'timeout') {
     p.child.kill('SIGKILL');
@@ -285,13 +313,19 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       const expire = c.grace === 'expire';
       const gate = await startGate((idx) => (idx < c.answered ? 'pass' : expire && c.late === 'forwarded' ? 'hold-forwarded' : 'hold'));
       try {
-        const p = spawnPay(['customers', 'create', '--from-file', file, '--concurrency', String(c.conc)], envFor(tenant, gate.baseUrl, { PAY_BULK_GRACE_MS: expire ? '100' : '600000' }));
+        const p = spawnPay(
+          ['customers', 'create', '--from-file', file, '--concurrency', String(c.conc)],
+          envFor(tenant, gate.baseUrl, { PAY_BULK_GRACE_MS: expire ? '100' : '600000' }),
+        );
         const inFlight = Math.min(c.conc, c.rows - c.answered);
         let exited = false;
         void p.closed.then(() => (exited = true));
         // The signal comes once the answered rows' results are out and the rest are held in flight.
         const lines = () => p.out().split('\n').length - 1;
-        await until(`${what}: ${c.answered} results and ${inFlight} rows held`, () => (gate.held.length === inFlight && lines() >= c.answered) || exited);
+        await until(
+          `${what}: ${c.answered} results and ${inFlight} rows held`,
+          () => (gate.held.length === inFlight && lines() >= c.answered) || exited,
+        );
         if (exited) throw new Error(`${what}: pay exited early: ${p.err()}`);
         p.child.kill(c.signal);
         await until(`${what}: pay to stop`, () => /starting no new row/.test(p.err()) || exited);
@@ -300,7 +334,8 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
         if (code !== 130) problems.push(`exit ${code}, not 130: ${p.err().trim().slice(-300)}`);
         checkStderr('interrupted run', p.err(), problems);
         if (!/^error: interrupted/m.test(p.err())) problems.push(`no "interrupted" error: ${p.err().trim().slice(-300)}`);
-        if (gate.posts.length !== c.answered + inFlight) problems.push(`${gate.posts.length} rows sent, not ${c.answered + inFlight}: a row went out after the signal`);
+        if (gate.posts.length !== c.answered + inFlight)
+          problems.push(`${gate.posts.length} rows sent, not ${c.answered + inFlight}: a row went out after the signal`);
         const r1 = results(p.out());
         const byLine = new Map(r1.map((r) => [r.line, r]));
         if (r1.length !== byLine.size) problems.push('a row has two results');
@@ -310,7 +345,8 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
           const want = heldRow && expire ? 'interrupted' : 'created';
           if (r?.status !== want) problems.push(`row ${k + 1}: ${JSON.stringify(r)}, not ${want}`);
           const sent = gate.posts.find((q) => q.email === rows[k]!.email);
-          if (r && r.idempotency_key !== sent?.key) problems.push(`row ${k + 1}: key ${r.idempotency_key} is not the key sent (${sent?.key})`);
+          if (r && r.idempotency_key !== sent?.key)
+            problems.push(`row ${k + 1}: key ${r.idempotency_key} is not the key sent (${sent?.key})`);
         }
         for (const r of r1) if (r.line > c.answered + inFlight) problems.push(`a result for row ${r.line}, which was never sent`);
         interrupted += r1.filter((r) => r.status === 'interrupted').length;
@@ -319,7 +355,10 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
         if (expire && c.late === 'forwarded') for (const h of gate.held) await h.forward();
         const resumeFile = join(dir, 'r1.ndjson');
         writeFileSync(resumeFile, p.out());
-        const again = await pay(['customers', 'create', '--from-file', file, '--concurrency', String(c.conc), '--resume', resumeFile], { env: envFor(tenant, emu.baseUrl), timeoutMs: LONG });
+        const again = await pay(['customers', 'create', '--from-file', file, '--concurrency', String(c.conc), '--resume', resumeFile], {
+          env: envFor(tenant, emu.baseUrl),
+          timeoutMs: LONG,
+        });
         leaked += again.leaks.length;
         if (again.code !== 0) problems.push(`--resume exit ${again.code}: ${again.stderr.trim().slice(-300)}`);
         const r2 = results(again.stdout);
@@ -330,7 +369,10 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
           const want = done ? 'skipped' : reached ? 'replayed' : 'created';
           if (r?.status !== want) problems.push(`--resume row ${k + 1}: ${JSON.stringify(r)}, not ${want}`);
         }
-        const t = await tally(tenant, rows.map((r) => r.email));
+        const t = await tally(
+          tenant,
+          rows.map((r) => r.email),
+        );
         lost += t.lost;
         duplicated += t.duplicated;
         problems.push(...t.problems);
@@ -340,14 +382,22 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       if (problems.length) failures.push(`${what}:\n  ${problems.join('\n  ')}`);
       return problems.length === 0;
     });
-    await record('attack.bulk-interrupt', 'bulk run interrupted by SIGINT/SIGTERM, then --resume', { tried: N, passed: outcomes.filter(Boolean).length, lost, duplicated, leaked, extra: { interrupted_rows: interrupted } }, started);
+    await record(
+      'attack.bulk-interrupt',
+      'bulk run interrupted by SIGINT/SIGTERM, then --resume',
+      { tried: N, passed: outcomes.filter(Boolean).length, lost, duplicated, leaked, extra: { interrupted_rows: interrupted } },
+      started,
+    );
     expect(failures.slice(0, 5).join('\n')).toBe('');
   }, 900_000);
 
   it(`stdout closed after k lines: no row sent after it, exit 1, --resume sends exactly the rest (seed ${SEED})`, async () => {
     const started = Date.now();
     const N = count(3, 1000);
-    const cases = fc.sample(fc.record({ rows: fc.integer({ min: 1, max: 20 }), conc: fc.integer({ min: 1, max: 4 }), k: fc.nat() }), { numRuns: N, seed: SEED + 1 });
+    const cases = fc.sample(fc.record({ rows: fc.integer({ min: 1, max: 20 }), conc: fc.integer({ min: 1, max: 4 }), k: fc.nat() }), {
+      numRuns: N,
+      seed: SEED + 1,
+    });
     let lost = 0;
     let duplicated = 0;
     let leaked = 0;
@@ -374,7 +424,11 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
         void p.closed.then(() => (exited = true));
         await until(`${what}: ${c.k} lines and ${inFlight} rows held`, () => (lines() >= c.k && gate.held.length === inFlight) || exited);
         if (exited) throw new Error(`${what}: pay exited early: ${p.err()}`);
-        const kept = text.split('\n').slice(0, c.k).map((l) => `${l}\n`).join('');
+        const kept = text
+          .split('\n')
+          .slice(0, c.k)
+          .map((l) => `${l}\n`)
+          .join('');
         const pipeClosed = new Promise((r) => p.child.stdout.once('close', r));
         p.child.stdout.destroy();
         await pipeClosed;
@@ -383,7 +437,8 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
         const code = await finished(p, what);
         if (code !== 1) problems.push(`exit ${code}, not 1: ${p.err().trim().slice(-300)}`);
         checkStderr('cut-off run', p.err(), problems);
-        if (!/^error: stdout was closed: \d+ results could not be written/m.test(p.err())) problems.push(`no "stdout was closed" error: ${p.err().trim().slice(-300)}`);
+        if (!/^error: stdout was closed: \d+ results could not be written/m.test(p.err()))
+          problems.push(`no "stdout was closed" error: ${p.err().trim().slice(-300)}`);
         unwritten += Number(/(\d+) results could not be written/.exec(p.err())?.[1] ?? 0);
         if (gate.posts.length !== sentBefore) problems.push(`${gate.posts.length - sentBefore} rows sent after stdout was closed`);
         const keptResults = results(kept);
@@ -392,16 +447,26 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
         writeFileSync(resumeFile, kept);
         const gate2 = await startGate(() => 'pass');
         try {
-          const again = await pay(['customers', 'create', '--from-file', file, '--concurrency', String(c.conc), '--resume', resumeFile], { env: envFor(tenant, gate2.baseUrl), timeoutMs: LONG });
+          const again = await pay(['customers', 'create', '--from-file', file, '--concurrency', String(c.conc), '--resume', resumeFile], {
+            env: envFor(tenant, gate2.baseUrl),
+            timeoutMs: LONG,
+          });
           leaked += again.leaks.length;
           if (again.code !== 0) problems.push(`--resume exit ${again.code}: ${again.stderr.trim().slice(-300)}`);
-          const want = rows.map((r) => r.email).filter((e) => !keptEmails.has(e)).sort();
+          const want = rows
+            .map((r) => r.email)
+            .filter((e) => !keptEmails.has(e))
+            .sort();
           const sent = gate2.posts.map((q) => q.email).sort();
-          if (JSON.stringify(sent) !== JSON.stringify(want)) problems.push(`--resume sent ${JSON.stringify(sent)}, not ${JSON.stringify(want)}`);
+          if (JSON.stringify(sent) !== JSON.stringify(want))
+            problems.push(`--resume sent ${JSON.stringify(sent)}, not ${JSON.stringify(want)}`);
         } finally {
           await gate2.close();
         }
-        const t = await tally(tenant, rows.map((r) => r.email));
+        const t = await tally(
+          tenant,
+          rows.map((r) => r.email),
+        );
         lost += t.lost;
         duplicated += t.duplicated;
         problems.push(...t.problems);
@@ -411,7 +476,12 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       if (problems.length) failures.push(`${what}:\n  ${problems.join('\n  ')}`);
       return problems.length === 0;
     });
-    await record('attack.bulk-epipe', 'bulk run whose stdout closes after k lines, then --resume', { tried: N, passed: outcomes.filter(Boolean).length, lost, duplicated, leaked, extra: { results_not_written: unwritten } }, started);
+    await record(
+      'attack.bulk-epipe',
+      'bulk run whose stdout closes after k lines, then --resume',
+      { tried: N, passed: outcomes.filter(Boolean).length, lost, duplicated, leaked, extra: { results_not_written: unwritten } },
+      started,
+    );
     expect(failures.slice(0, 5).join('\n')).toBe('');
   }, 900_000);
 
@@ -464,16 +534,26 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       const done = new Set(results(lines1.slice(0, keepLines).join('\n')).map((r) => v1[r.line - 1 - (c.format === 'csv' ? 1 : 0)]!.email));
       const torn = c.torn && keepLines < lines1.length ? lines1[keepLines]!.slice(0, Math.floor(lines1[keepLines]!.length / 2)) : '';
       const resumeFile = join(dir, 'r1.ndjson');
-      writeFileSync(resumeFile, `${lines1.slice(0, keepLines).map((l) => `${l}\n`).join('')}${torn}`);
+      writeFileSync(
+        resumeFile,
+        `${lines1
+          .slice(0, keepLines)
+          .map((l) => `${l}\n`)
+          .join('')}${torn}`,
+      );
 
       const gate = await startGate(() => 'pass');
       try {
         const second = await pay([...args(f2), '--resume', resumeFile], { env: envFor(tenant, gate.baseUrl), timeoutMs: LONG });
         leaked += second.leaks.length;
         if (second.code !== 0) problems.push(`--resume exit ${second.code}: ${second.stderr.trim().slice(-300)}`);
-        const want = v2.map((r) => r.email).filter((e) => !done.has(e)).sort();
+        const want = v2
+          .map((r) => r.email)
+          .filter((e) => !done.has(e))
+          .sort();
         const sent = gate.posts.map((q) => q.email).sort();
-        if (JSON.stringify(sent) !== JSON.stringify(want)) problems.push(`--resume sent ${JSON.stringify(sent)}, not ${JSON.stringify(want)}`);
+        if (JSON.stringify(sent) !== JSON.stringify(want))
+          problems.push(`--resume sent ${JSON.stringify(sent)}, not ${JSON.stringify(want)}`);
         const r2 = results(second.stdout);
         if (r2.length !== v2.length) problems.push(`${r2.length} results for ${v2.length} rows`);
         v2.forEach((row, j) => {
@@ -494,7 +574,12 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       if (problems.length) failures.push(`${what}:\n  ${problems.join('\n  ')}`);
       return problems.length === 0;
     });
-    await record('attack.bulk-resume', 'bulk file edited between runs, then --resume', { tried: N, passed: outcomes.filter(Boolean).length, lost, duplicated, leaked, extra: { rows_recognised_done: skipped } }, started);
+    await record(
+      'attack.bulk-resume',
+      'bulk file edited between runs, then --resume',
+      { tried: N, passed: outcomes.filter(Boolean).length, lost, duplicated, leaked, extra: { rows_recognised_done: skipped } },
+      started,
+    );
     expect(failures.slice(0, 5).join('\n')).toBe('');
   }, 900_000);
 
@@ -533,17 +618,31 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       const topUp = async (dollars: number) => {
         if (dollars <= 0) return;
         const was = await available();
-        const col = await api(tenant, 'POST', 'collections', { account_id: from, amount: `${dollars}.00`, currency: 'USD', method: 'bank_transfer' });
+        const col = await api(tenant, 'POST', 'collections', {
+          account_id: from,
+          amount: `${dollars}.00`,
+          currency: 'USD',
+          method: 'bank_transfer',
+        });
         if (col.status !== 201) throw new Error(`${what}: collection ${col.status} ${JSON.stringify(col.body)}`);
         balance += dollars;
         // Settles at once (settleAfterMs 0), on the emulator's next request: poll until it shows.
         const deadline = Date.now() + LONG;
-        while ((await available()) !== was + dollars) if (Date.now() > deadline) throw new Error(`${what}: balance never reached ${was + dollars}`);
+        while ((await available()) !== was + dollars)
+          if (Date.now() > deadline) throw new Error(`${what}: balance never reached ${was + dollars}`);
       };
       await topUp(funding);
       const refs = c.amounts.map((_, j) => `ref-${tenant}-${j}`);
       const file = join(dir, 'transfers.ndjson');
-      writeFileSync(file, c.amounts.map((a, j) => `${JSON.stringify({ source_account_id: from, destination_id: to, amount: `${a}.00`, currency: 'USD', reference: refs[j] })}\n`).join(''));
+      writeFileSync(
+        file,
+        c.amounts
+          .map(
+            (a, j) =>
+              `${JSON.stringify({ source_account_id: from, destination_id: to, amount: `${a}.00`, currency: 'USD', reference: refs[j] })}\n`,
+          )
+          .join(''),
+      );
       const resultsFile = join(dir, 'results.ndjson');
       writeFileSync(resultsFile, '');
       const args = ['transfers', 'send', '--from-file', file, '--concurrency', String(c.conc)];
@@ -555,14 +654,17 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       appendFileSync(resultsFile, first.stdout);
       const r1 = results(first.stdout);
       const refused1 = r1.filter((r) => r.refused);
-      if (first.code !== 1 || refused1.length === 0) problems.push(`first run: exit ${first.code} with ${refused1.length} refused: ${first.stderr.trim().slice(-300)}`);
+      if (first.code !== 1 || refused1.length === 0)
+        problems.push(`first run: exit ${first.code} with ${refused1.length} refused: ${first.stderr.trim().slice(-300)}`);
       for (const r of refused1) {
-        if (r.status !== 'failed' || r.code !== 'insufficient_funds' || !r.idempotency_key) problems.push(`refused row ${JSON.stringify(r)}`);
+        if (r.status !== 'failed' || r.code !== 'insufficient_funds' || !r.idempotency_key)
+          problems.push(`refused row ${JSON.stringify(r)}`);
       }
       for (const r of r1) if (r.status !== 'created' && !r.refused) problems.push(`row neither created nor refused: ${JSON.stringify(r)}`);
       checkStderr('first run', first.stderr, problems);
       const hint1 = /^hint: (.*)$/m.exec(first.stderr)?.[1] ?? '';
-      if (!/--resume/.test(hint1) || !/new key/.test(hint1) || /run the same command again/.test(hint1)) problems.push(`hint does not say --resume sends refused rows with a new key: ${hint1}`);
+      if (!/--resume/.test(hint1) || !/new key/.test(hint1) || /run the same command again/.test(hint1))
+        problems.push(`hint does not say --resume sends refused rows with a new key: ${hint1}`);
       const createdFirst = (await transfers()).length;
 
       if (c.plainRerun) {
@@ -571,7 +673,8 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
         leaked += plain.leaks.length;
         appendFileSync(resultsFile, plain.stdout);
         const rp = results(plain.stdout);
-        if (plain.code !== 1 || rp.filter((r) => r.refused).length !== refused1.length) problems.push(`plain re-run: exit ${plain.code}, ${rp.filter((r) => r.refused).length} refused, not ${refused1.length}`);
+        if (plain.code !== 1 || rp.filter((r) => r.refused).length !== refused1.length)
+          problems.push(`plain re-run: exit ${plain.code}, ${rp.filter((r) => r.refused).length} refused, not ${refused1.length}`);
         if ((await transfers()).length !== createdFirst) problems.push('a plain re-run created transfers');
       }
 
@@ -580,7 +683,8 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       while (last.code !== 0 && rounds < 4) {
         rounds++;
         const before = results(readFileSync(resultsFile, 'utf8'));
-        const isDone = (line: number) => before.some((x) => x.line === line && (x.status === 'created' || x.status === 'replayed' || x.status === 'skipped'));
+        const isDone = (line: number) =>
+          before.some((x) => x.line === line && (x.status === 'created' || x.status === 'replayed' || x.status === 'skipped'));
         const owed = c.amounts.reduce((sum, a, j) => sum + (isDone(j + 1) ? 0 : a), 0);
         const need = Math.max(0, owed - (await available()));
         // Partial top-ups first (some rows refused again: their next attempt), then what is missing.
@@ -618,7 +722,12 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       if (problems.length) failures.push(`${what}:\n  ${problems.join('\n  ')}`);
       return problems.length === 0;
     });
-    await record('attack.bulk-retry', 'bulk rows refused, account topped up, --resume', { tried: N, passed: outcomes.filter(Boolean).length, lost, duplicated, leaked, extra: { refused_rows_sent_again: refusedRetried } }, started);
+    await record(
+      'attack.bulk-retry',
+      'bulk rows refused, account topped up, --resume',
+      { tried: N, passed: outcomes.filter(Boolean).length, lost, duplicated, leaked, extra: { refused_rows_sent_again: refusedRetried } },
+      started,
+    );
     expect(failures.slice(0, 5).join('\n')).toBe('');
   }, 900_000);
 });

@@ -17,12 +17,39 @@
 //          (created 0700); a stale lock left by a killed pay is taken over.
 //
 // Reproduce a failing vector: PAY_FUZZ_SEED=<seed printed in the failure> npx vitest run … attack-config
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, count, FULL, pay, pool, record, registerSecret, shown, spawnEmulator, stackTrace, tempIn, tempRoot, type Run } from './helpers.js';
+import {
+  cleanEnv,
+  count,
+  FULL,
+  pay,
+  pool,
+  record,
+  registerSecret,
+  shown,
+  spawnEmulator,
+  stackTrace,
+  tempIn,
+  tempRoot,
+  type Run,
+} from './helpers.js';
 
 const SEED = process.env.PAY_FUZZ_SEED ? Number(process.env.PAY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const root = tempRoot('attack-config');
@@ -73,8 +100,32 @@ type WriteOp =
 
 const writeOp: fc.Arbitrary<WriteOp> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('login' as const), live: fc.boolean(), tenant: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('set' as const), field: fc.constantFrom('tenant_id' as const, 'sandbox.base_url' as const, 'live.webhook_secret' as const, 'sandbox.public_key' as const) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('shared' as const), field: fc.constantFrom('login-sandbox' as const, 'login-live' as const, 'tenant' as const, 'sandbox-url' as const, 'live-url' as const, 'sandbox-whsec' as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('set' as const),
+      field: fc.constantFrom(
+        'tenant_id' as const,
+        'sandbox.base_url' as const,
+        'live.webhook_secret' as const,
+        'sandbox.public_key' as const,
+      ),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('shared' as const),
+      field: fc.constantFrom(
+        'login-sandbox' as const,
+        'login-live' as const,
+        'tenant' as const,
+        'sandbox-url' as const,
+        'live-url' as const,
+        'sandbox-whsec' as const,
+      ),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'emulator' as const }) },
 );
 
@@ -89,7 +140,10 @@ function seedConfig(dir: string): void {
     keep_a: { tenant_id: 'biz_keep_a', sandbox: { secret_key: key('test', 'keepa'), base_url: 'https://a.example.com/v1/' } },
     keep_b: { tenant_id: 'biz_keep_b', live: { secret_key: key('live', 'keepb') } },
     gone: { tenant_id: 'biz_gone', sandbox: { secret_key: key('test', 'gone') } },
-    out: { tenant_id: 'biz_out', sandbox: { secret_key: key('test', 'out'), public_key: 'pk_test_outoutout1', base_url: 'https://out.example.com/v1/' } },
+    out: {
+      tenant_id: 'biz_out',
+      sandbox: { secret_key: key('test', 'out'), public_key: 'pk_test_outoutout1', base_url: 'https://out.example.com/v1/' },
+    },
     shared: { tenant_id: 'biz_shared_old' },
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'keep_a', profiles }), { mode: 0o600 });
@@ -101,108 +155,189 @@ interface Expect {
 }
 
 describe('attack: parallel writers', () => {
-  it('never lose a profile', async () => {
-    const started = Date.now();
-    let tried = 0;
-    let passed = 0;
-    let lost = 0;
-    let processes = 0;
-    let round = 0;
-    const failures: string[] = [];
-    const result = await fc.check(
-      fc.asyncProperty(fc.array(writeOp, { minLength: ROUND, maxLength: ROUND }), async (ops) => {
-        round++;
-        const dir = join(tempIn(root, 'writers-'), 'cfg');
-        seedConfig(dir);
-        const env = cleanEnv({ PAY_CONFIG_DIR: dir });
-        const expects: Expect[] = [];
-        const runs: Array<() => Promise<Run | string | undefined>> = [];
-        ops.forEach((op, i) => {
-          const name = `w${round}_${i}`;
-          if (op.kind === 'login') {
-            const k = key(op.live ? 'live' : 'test', name);
-            registerSecret(k);
-            const args = ['login', '--with-key', '-p', name, ...(op.live ? ['--live'] : []), ...(op.tenant ? ['--tenant', `biz_${name}`] : [])];
-            runs.push(() => pay(args, { env, stdin: k }));
-            expects.push({ what: `${shown(args)} stored`, ok: (c) => c.profiles[name]?.[op.live ? 'live' : 'sandbox']?.secret_key === k && (!op.tenant || c.profiles[name]?.tenant_id === `biz_${name}`) });
-          } else if (op.kind === 'set') {
-            const value = { tenant_id: `biz_${name}`, 'sandbox.base_url': `https://${name.replace(/_/g, '-')}.example.com/v1/`, 'live.webhook_secret': whsec(name), 'sandbox.public_key': `pk_test_${name.replace(/_/g, '')}publickey` }[op.field];
-            const args = ['profiles', 'set', '-p', name, op.field, value];
+  it(
+    'never lose a profile',
+    async () => {
+      const started = Date.now();
+      let tried = 0;
+      let passed = 0;
+      let lost = 0;
+      let processes = 0;
+      let round = 0;
+      const failures: string[] = [];
+      const result = await fc.check(
+        fc.asyncProperty(fc.array(writeOp, { minLength: ROUND, maxLength: ROUND }), async (ops) => {
+          round++;
+          const dir = join(tempIn(root, 'writers-'), 'cfg');
+          seedConfig(dir);
+          const env = cleanEnv({ PAY_CONFIG_DIR: dir });
+          const expects: Expect[] = [];
+          const runs: Array<() => Promise<Run | string | undefined>> = [];
+          ops.forEach((op, i) => {
+            const name = `w${round}_${i}`;
+            if (op.kind === 'login') {
+              const k = key(op.live ? 'live' : 'test', name);
+              registerSecret(k);
+              const args = [
+                'login',
+                '--with-key',
+                '-p',
+                name,
+                ...(op.live ? ['--live'] : []),
+                ...(op.tenant ? ['--tenant', `biz_${name}`] : []),
+              ];
+              runs.push(() => pay(args, { env, stdin: k }));
+              expects.push({
+                what: `${shown(args)} stored`,
+                ok: (c) =>
+                  c.profiles[name]?.[op.live ? 'live' : 'sandbox']?.secret_key === k &&
+                  (!op.tenant || c.profiles[name]?.tenant_id === `biz_${name}`),
+              });
+            } else if (op.kind === 'set') {
+              const value = {
+                tenant_id: `biz_${name}`,
+                'sandbox.base_url': `https://${name.replace(/_/g, '-')}.example.com/v1/`,
+                'live.webhook_secret': whsec(name),
+                'sandbox.public_key': `pk_test_${name.replace(/_/g, '')}publickey`,
+              }[op.field];
+              const args = ['profiles', 'set', '-p', name, op.field, value];
+              runs.push(() => pay(args, { env }));
+              const [m, f] = op.field.includes('.') ? op.field.split('.') : [undefined, op.field];
+              expects.push({
+                what: `${shown(args)} stored`,
+                ok: (c) => (m ? c.profiles[name]?.[m]?.[f!] : c.profiles[name]?.[f!]) === value,
+              });
+            } else if (op.kind === 'shared') {
+              // Several writers on one profile, each its own field: none may undo another.
+              const tag = `${name}`;
+              const cases = {
+                'login-sandbox': {
+                  args: ['login', '--with-key', '-p', 'shared'],
+                  stdin: key('test', tag),
+                  check: (c: any) => c.profiles.shared?.sandbox?.secret_key === key('test', tag),
+                },
+                'login-live': {
+                  args: ['login', '--with-key', '--live', '-p', 'shared'],
+                  stdin: key('live', tag),
+                  check: (c: any) => c.profiles.shared?.live?.secret_key === key('live', tag),
+                },
+                tenant: {
+                  args: ['profiles', 'set', '-p', 'shared', 'tenant_id', `biz_${tag}`],
+                  stdin: undefined,
+                  check: (c: any) => c.profiles.shared?.tenant_id === `biz_${tag}`,
+                },
+                'sandbox-url': {
+                  args: ['profiles', 'set', '-p', 'shared', 'sandbox.base_url', `https://${tag.replace(/_/g, '-')}.example.com/v1/`],
+                  stdin: undefined,
+                  check: (c: any) => c.profiles.shared?.sandbox?.base_url === `https://${tag.replace(/_/g, '-')}.example.com/v1/`,
+                },
+                'live-url': {
+                  args: ['profiles', 'set', '-p', 'shared', 'live.base_url', `https://${tag.replace(/_/g, '-')}.example.com/v1/`],
+                  stdin: undefined,
+                  check: (c: any) => c.profiles.shared?.live?.base_url === `https://${tag.replace(/_/g, '-')}.example.com/v1/`,
+                },
+                'sandbox-whsec': {
+                  args: ['profiles', 'set', '-p', 'shared', 'sandbox.webhook_secret', whsec(tag)],
+                  stdin: undefined,
+                  check: (c: any) => c.profiles.shared?.sandbox?.webhook_secret === whsec(tag),
+                },
+              }[op.field];
+              // Two writers of the same field race for it: only distinct fields are checked.
+              if (ops.slice(0, i).some((o) => o.kind === 'shared' && o.field === op.field)) return;
+              if (cases.stdin) registerSecret(cases.stdin);
+              runs.push(() => pay(cases.args, { env, ...(cases.stdin ? { stdin: cases.stdin } : {}) }));
+              expects.push({ what: `${shown(cases.args)} stored`, ok: cases.check });
+            } else {
+              runs.push(async () => {
+                const emu = await spawnEmulator(['--port', '0', '--configure-profile', name], env).catch((e: Error) => e);
+                if (emu instanceof Error) return `emulator --configure-profile ${name}: ${emu.message.slice(0, 300)}`;
+                await emu.stop();
+                expects.push({
+                  what: `emulator --configure-profile ${name} stored`,
+                  ok: (c) =>
+                    c.profiles[name]?.tenant_id === emu.tenantId &&
+                    c.profiles[name]?.sandbox?.secret_key === emu.keys.sandbox.secret &&
+                    c.profiles[name]?.live?.secret_key === emu.keys.live.secret,
+                });
+                return undefined;
+              });
+            }
+          });
+          // The profiles already there: one removed, one logged out, one made current, the rest kept.
+          const fixed: Array<[string[], Expect]> = [
+            [['profiles', 'remove', 'gone', '--yes'], { what: 'profiles remove gone', ok: (c) => !('gone' in c.profiles) }],
+            [
+              ['logout', '-p', 'out'],
+              {
+                what: 'logout -p out (tenant and base URL stay)',
+                ok: (c) =>
+                  c.profiles.out?.tenant_id === 'biz_out' &&
+                  c.profiles.out?.sandbox?.base_url === 'https://out.example.com/v1/' &&
+                  !c.profiles.out?.sandbox?.secret_key &&
+                  !c.profiles.out?.sandbox?.public_key,
+              },
+            ],
+            [['profiles', 'use', 'keep_b'], { what: 'profiles use keep_b', ok: (c) => c.current_profile === 'keep_b' }],
+          ];
+          for (const [args, e] of fixed) {
             runs.push(() => pay(args, { env }));
-            const [m, f] = op.field.includes('.') ? op.field.split('.') : [undefined, op.field];
-            expects.push({ what: `${shown(args)} stored`, ok: (c) => (m ? c.profiles[name]?.[m]?.[f!] : c.profiles[name]?.[f!]) === value });
-          } else if (op.kind === 'shared') {
-            // Several writers on one profile, each its own field: none may undo another.
-            const tag = `${name}`;
-            const cases = {
-              'login-sandbox': { args: ['login', '--with-key', '-p', 'shared'], stdin: key('test', tag), check: (c: any) => c.profiles.shared?.sandbox?.secret_key === key('test', tag) },
-              'login-live': { args: ['login', '--with-key', '--live', '-p', 'shared'], stdin: key('live', tag), check: (c: any) => c.profiles.shared?.live?.secret_key === key('live', tag) },
-              tenant: { args: ['profiles', 'set', '-p', 'shared', 'tenant_id', `biz_${tag}`], stdin: undefined, check: (c: any) => c.profiles.shared?.tenant_id === `biz_${tag}` },
-              'sandbox-url': { args: ['profiles', 'set', '-p', 'shared', 'sandbox.base_url', `https://${tag.replace(/_/g, '-')}.example.com/v1/`], stdin: undefined, check: (c: any) => c.profiles.shared?.sandbox?.base_url === `https://${tag.replace(/_/g, '-')}.example.com/v1/` },
-              'live-url': { args: ['profiles', 'set', '-p', 'shared', 'live.base_url', `https://${tag.replace(/_/g, '-')}.example.com/v1/`], stdin: undefined, check: (c: any) => c.profiles.shared?.live?.base_url === `https://${tag.replace(/_/g, '-')}.example.com/v1/` },
-              'sandbox-whsec': { args: ['profiles', 'set', '-p', 'shared', 'sandbox.webhook_secret', whsec(tag)], stdin: undefined, check: (c: any) => c.profiles.shared?.sandbox?.webhook_secret === whsec(tag) },
-            }[op.field];
-            // Two writers of the same field race for it: only distinct fields are checked.
-            if (ops.slice(0, i).some((o) => o.kind === 'shared' && o.field === op.field)) return;
-            if (cases.stdin) registerSecret(cases.stdin);
-            runs.push(() => pay(cases.args, { env, ...(cases.stdin ? { stdin: cases.stdin } : {}) }));
-            expects.push({ what: `${shown(cases.args)} stored`, ok: cases.check });
-          } else {
-            runs.push(async () => {
-              const emu = await spawnEmulator(['--port', '0', '--configure-profile', name], env).catch((e: Error) => e);
-              if (emu instanceof Error) return `emulator --configure-profile ${name}: ${emu.message.slice(0, 300)}`;
-              await emu.stop();
-              expects.push({ what: `emulator --configure-profile ${name} stored`, ok: (c) => c.profiles[name]?.tenant_id === emu.tenantId && c.profiles[name]?.sandbox?.secret_key === emu.keys.sandbox.secret && c.profiles[name]?.live?.secret_key === emu.keys.live.secret });
-              return undefined;
-            });
+            expects.push(e);
           }
-        });
-        // The profiles already there: one removed, one logged out, one made current, the rest kept.
-        const fixed: Array<[string[], Expect]> = [
-          [['profiles', 'remove', 'gone', '--yes'], { what: 'profiles remove gone', ok: (c) => !('gone' in c.profiles) }],
-          [['logout', '-p', 'out'], { what: 'logout -p out (tenant and base URL stay)', ok: (c) => c.profiles.out?.tenant_id === 'biz_out' && c.profiles.out?.sandbox?.base_url === 'https://out.example.com/v1/' && !c.profiles.out?.sandbox?.secret_key && !c.profiles.out?.sandbox?.public_key }],
-          [['profiles', 'use', 'keep_b'], { what: 'profiles use keep_b', ok: (c) => c.current_profile === 'keep_b' }],
-        ];
-        for (const [args, e] of fixed) {
-          runs.push(() => pay(args, { env }));
-          expects.push(e);
-        }
-        expects.push({ what: 'keep_a untouched', ok: (c) => JSON.stringify(c.profiles.keep_a) === JSON.stringify({ tenant_id: 'biz_keep_a', sandbox: { secret_key: key('test', 'keepa'), base_url: 'https://a.example.com/v1/' } }) });
-        expects.push({ what: 'keep_b untouched', ok: (c) => JSON.stringify(c.profiles.keep_b) === JSON.stringify({ tenant_id: 'biz_keep_b', live: { secret_key: key('live', 'keepb') } }) });
-        // All at once: every process is started before any is awaited.
-        const results = await Promise.all(runs.map((r) => r()));
-        processes += results.length;
-        const bad: string[] = [];
-        for (const r of results) {
-          if (typeof r === 'string') bad.push(r);
-          else if (r) bad.push(...problemsOf(r, 0).map((p) => `${shown(r.args)}: ${p}`));
-        }
-        let cfg: any;
-        try {
-          cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
-        } catch (err) {
-          bad.push(`config.json unreadable after the round: ${(err as Error).message}`);
-        }
-        for (const e of expects) {
-          tried++;
-          if (cfg && e.ok(cfg)) passed++;
-          else {
-            lost++;
-            bad.push(`lost: ${e.what}`);
+          expects.push({
+            what: 'keep_a untouched',
+            ok: (c) =>
+              JSON.stringify(c.profiles.keep_a) ===
+              JSON.stringify({
+                tenant_id: 'biz_keep_a',
+                sandbox: { secret_key: key('test', 'keepa'), base_url: 'https://a.example.com/v1/' },
+              }),
+          });
+          expects.push({
+            what: 'keep_b untouched',
+            ok: (c) =>
+              JSON.stringify(c.profiles.keep_b) === JSON.stringify({ tenant_id: 'biz_keep_b', live: { secret_key: key('live', 'keepb') } }),
+          });
+          // All at once: every process is started before any is awaited.
+          const results = await Promise.all(runs.map((r) => r()));
+          processes += results.length;
+          const bad: string[] = [];
+          for (const r of results) {
+            if (typeof r === 'string') bad.push(r);
+            else if (r) bad.push(...problemsOf(r, 0).map((p) => `${shown(r.args)}: ${p}`));
           }
-        }
-        const left = readdirSync(dir).filter((n) => n !== 'config.json');
-        if (left.length) bad.push(`left in the folder: ${left.join(', ')}`);
-        if (mode(join(dir, 'config.json')) !== 0o600) bad.push(`config.json is ${mode(join(dir, 'config.json')).toString(8)}`);
-        failures.push(...bad);
-        return bad.length === 0;
-      }),
-      { numRuns: ROUNDS, seed: SEED, endOnFailure: true },
-    );
-    await record('attack.config-writers', 'parallel config writers lose no profile', { tried, passed, lost, duplicated: 0, leaked: 0, extra: { rounds: round, processes, round_size: ROUND } }, started);
-    expect(failures, `seed ${SEED}`).toEqual([]);
-    expect(result.failed, `seed ${SEED}`).toBe(false);
-  }, FULL ? 3_600_000 : 600_000);
+          let cfg: any;
+          try {
+            cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+          } catch (err) {
+            bad.push(`config.json unreadable after the round: ${(err as Error).message}`);
+          }
+          for (const e of expects) {
+            tried++;
+            if (cfg && e.ok(cfg)) passed++;
+            else {
+              lost++;
+              bad.push(`lost: ${e.what}`);
+            }
+          }
+          const left = readdirSync(dir).filter((n) => n !== 'config.json');
+          if (left.length) bad.push(`left in the folder: ${left.join(', ')}`);
+          if (mode(join(dir, 'config.json')) !== 0o600) bad.push(`config.json is ${mode(join(dir, 'config.json')).toString(8)}`);
+          failures.push(...bad);
+          return bad.length === 0;
+        }),
+        { numRuns: ROUNDS, seed: SEED, endOnFailure: true },
+      );
+      await record(
+        'attack.config-writers',
+        'parallel config writers lose no profile',
+        { tried, passed, lost, duplicated: 0, leaked: 0, extra: { rounds: round, processes, round_size: ROUND } },
+        started,
+      );
+      expect(failures, `seed ${SEED}`).toEqual([]);
+      expect(result.failed, `seed ${SEED}`).toBe(false);
+    },
+    FULL ? 3_600_000 : 600_000,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -216,14 +351,30 @@ function baseConfig(): any {
   return {
     current_profile: 'acme',
     profiles: {
-      acme: { tenant_id: 'biz_acme', sandbox: { secret_key: BASE_SECRET, public_key: 'pk_test_acmeacme1', base_url: 'http://127.0.0.1:9/v1/', webhook_secret: whsec('acme') }, live: { secret_key: BASE_LIVE } },
+      acme: {
+        tenant_id: 'biz_acme',
+        sandbox: {
+          secret_key: BASE_SECRET,
+          public_key: 'pk_test_acmeacme1',
+          base_url: 'http://127.0.0.1:9/v1/',
+          webhook_secret: whsec('acme'),
+        },
+        live: { secret_key: BASE_LIVE },
+      },
       other: { tenant_id: 'biz_other' },
     },
   };
 }
 
 /** Where an object or a string is expected, as key paths into baseConfig(). */
-const OBJECT_PATHS: string[][] = [[], ['profiles'], ['profiles', 'acme'], ['profiles', 'other'], ['profiles', 'acme', 'sandbox'], ['profiles', 'acme', 'live']];
+const OBJECT_PATHS: string[][] = [
+  [],
+  ['profiles'],
+  ['profiles', 'acme'],
+  ['profiles', 'other'],
+  ['profiles', 'acme', 'sandbox'],
+  ['profiles', 'acme', 'live'],
+];
 const STRING_PATHS: string[][] = [
   ['current_profile'],
   ['profiles', 'acme', 'tenant_id'],
@@ -264,8 +415,21 @@ interface Defect {
   label: string;
 }
 
-const notString = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }));
-const notObject = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 20 }), fc.array(fc.integer(), { maxLength: 3 }));
+const notString = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }),
+);
+const notObject = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 20 }),
+  fc.array(fc.integer(), { maxLength: 3 }),
+);
 
 const defect: fc.Arbitrary<Defect> = fc.oneof(
   fc.record({ path: fc.constantFrom(...STRING_PATHS), v: notString }).map(({ path, v }) => {
@@ -279,13 +443,22 @@ const defect: fc.Arbitrary<Defect> = fc.oneof(
     return { text: JSON.stringify(c, null, 2), path: printed(path), why: /must be an object/, label: `wrong type at ${printed(path)}` };
   }),
   fc
-    .record({ where: fc.constantFrom(...Object.keys(ALLOWED)), k: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype'), fc.string({ minLength: 1, maxLength: 80 })), v: fc.jsonValue({ maxDepth: 2 }) })
+    .record({
+      where: fc.constantFrom(...Object.keys(ALLOWED)),
+      k: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype'), fc.string({ minLength: 1, maxLength: 80 })),
+      v: fc.jsonValue({ maxDepth: 2 }),
+    })
     .filter(({ where, k }) => !ALLOWED[where]!.includes(k))
     .map(({ where, k, v }) => {
       const c = baseConfig();
       const path = where ? where.split('.') : [];
       put(at(c, path), k, v);
-      return { text: JSON.stringify(c), path: printed([...path, k]), why: ['__proto__', 'constructor', 'prototype'].includes(k) ? /is not allowed/ : /unknown key/, label: `key ${JSON.stringify(k.slice(0, 20))} in ${where || 'top level'}` };
+      return {
+        text: JSON.stringify(c),
+        path: printed([...path, k]),
+        why: ['__proto__', 'constructor', 'prototype'].includes(k) ? /is not allowed/ : /unknown key/,
+        label: `key ${JSON.stringify(k.slice(0, 20))} in ${where || 'top level'}`,
+      };
     }),
   fc.constantFrom('__proto__', 'constructor', 'prototype').map((k) => {
     const c = baseConfig();
@@ -301,7 +474,12 @@ const defect: fc.Arbitrary<Defect> = fc.oneof(
       if (asCurrent) c.current_profile = name;
       else put(c.profiles, name, { tenant_id: 'biz_x' });
       const path = asCurrent ? ['current_profile'] : ['profiles', name];
-      return { text: JSON.stringify(c), path: printed(path), why: asCurrent ? /must be a profile name/ : /not a valid profile name/, label: `bad profile name ${asCurrent ? 'as current' : 'as key'}` };
+      return {
+        text: JSON.stringify(c),
+        path: printed(path),
+        why: asCurrent ? /must be a profile name/ : /not a valid profile name/,
+        label: `bad profile name ${asCurrent ? 'as current' : 'as key'}`,
+      };
     }),
   fc
     .record({ cut: fc.nat(), junk: fc.constantFrom('', '}', ']', ',', 'x', '"', '{') })
@@ -333,35 +511,55 @@ const COMMANDS: Array<{ args: string[]; stdin?: string }> = [
 registerSecret(key('test', 'newone'));
 
 describe('attack: malformed config files', () => {
-  it('are exit 2 naming the file and the key path, and nothing is written', async () => {
-    const started = Date.now();
-    const cases = fc.sample(fc.tuple(defect, fc.nat(COMMANDS.length - 1)), { numRuns: count(24, 1000), seed: SEED });
-    let passed = 0;
-    let leaked = 0;
-    const failures: string[] = [];
-    await pool(cases, 3, async ([d, ci], i) => {
-      const dir = tempIn(root, 'shape-');
-      chmodSync(dir, 0o700);
-      const file = join(dir, 'config.json');
-      writeFileSync(file, d.text, { mode: 0o600 });
-      const before = snapshot(dir);
-      const cmd = COMMANDS[ci]!;
-      const r = await pay(cmd.args, { env: cleanEnv({ PAY_CONFIG_DIR: dir, PAY_PROFILE: undefined }), ...(cmd.stdin ? { stdin: cmd.stdin } : {}), secrets: [BASE_SECRET, BASE_LIVE] });
-      const bad = problemsOf(r, 2);
-      leaked += r.leaks.length;
-      const first = r.stderr.split('\n')[0] ?? '';
-      const named = `configuration ${file}${d.path ? ` at ${d.path}` : ''}: `;
-      if (!first.startsWith('error: ') || !first.includes(named)) bad.push(`first line does not name ${JSON.stringify(named)}: ${JSON.stringify(first.slice(0, 300))}`);
-      else if (!d.why.test(first)) bad.push(`first line does not say ${d.why}: ${JSON.stringify(first.slice(0, 300))}`);
-      if (r.stderr.split('\n').filter(Boolean).some((l) => !/^(error|hint): /.test(l))) bad.push(`more than an error and a hint: ${JSON.stringify(r.stderr.slice(0, 400))}`);
-      if (snapshot(dir) !== before) bad.push('the folder changed');
-      if (r.stdout !== '') bad.push(`stdout: ${JSON.stringify(r.stdout.slice(0, 200))}`);
-      if (bad.length) failures.push(`#${i} ${d.label} / ${shown(cmd.args)}: ${bad.join('; ')}`);
-      else passed++;
-    });
-    await record('attack.config-shape', 'malformed config files: exit 2 naming file and key, nothing written', { tried: cases.length, passed, lost: 0, duplicated: 0, leaked, extra: { seed: SEED } }, started);
-    expect(failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
-  }, FULL ? 3_600_000 : 600_000);
+  it(
+    'are exit 2 naming the file and the key path, and nothing is written',
+    async () => {
+      const started = Date.now();
+      const cases = fc.sample(fc.tuple(defect, fc.nat(COMMANDS.length - 1)), { numRuns: count(24, 1000), seed: SEED });
+      let passed = 0;
+      let leaked = 0;
+      const failures: string[] = [];
+      await pool(cases, 3, async ([d, ci], i) => {
+        const dir = tempIn(root, 'shape-');
+        chmodSync(dir, 0o700);
+        const file = join(dir, 'config.json');
+        writeFileSync(file, d.text, { mode: 0o600 });
+        const before = snapshot(dir);
+        const cmd = COMMANDS[ci]!;
+        const r = await pay(cmd.args, {
+          env: cleanEnv({ PAY_CONFIG_DIR: dir, PAY_PROFILE: undefined }),
+          ...(cmd.stdin ? { stdin: cmd.stdin } : {}),
+          secrets: [BASE_SECRET, BASE_LIVE],
+        });
+        const bad = problemsOf(r, 2);
+        leaked += r.leaks.length;
+        const first = r.stderr.split('\n')[0] ?? '';
+        const named = `configuration ${file}${d.path ? ` at ${d.path}` : ''}: `;
+        if (!first.startsWith('error: ') || !first.includes(named))
+          bad.push(`first line does not name ${JSON.stringify(named)}: ${JSON.stringify(first.slice(0, 300))}`);
+        else if (!d.why.test(first)) bad.push(`first line does not say ${d.why}: ${JSON.stringify(first.slice(0, 300))}`);
+        if (
+          r.stderr
+            .split('\n')
+            .filter(Boolean)
+            .some((l) => !/^(error|hint): /.test(l))
+        )
+          bad.push(`more than an error and a hint: ${JSON.stringify(r.stderr.slice(0, 400))}`);
+        if (snapshot(dir) !== before) bad.push('the folder changed');
+        if (r.stdout !== '') bad.push(`stdout: ${JSON.stringify(r.stdout.slice(0, 200))}`);
+        if (bad.length) failures.push(`#${i} ${d.label} / ${shown(cmd.args)}: ${bad.join('; ')}`);
+        else passed++;
+      });
+      await record(
+        'attack.config-shape',
+        'malformed config files: exit 2 naming file and key, nothing written',
+        { tried: cases.length, passed, lost: 0, duplicated: 0, leaked, extra: { seed: SEED } },
+        started,
+      );
+      expect(failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
+    },
+    FULL ? 3_600_000 : 600_000,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -376,14 +574,18 @@ interface PermCase {
   want: number;
 }
 
-const GOOD = JSON.stringify({ current_profile: 'acme', profiles: { acme: { tenant_id: 'biz_perm', sandbox: { secret_key: BASE_SECRET } } } });
+const GOOD = JSON.stringify({
+  current_profile: 'acme',
+  profiles: { acme: { tenant_id: 'biz_perm', sandbox: { secret_key: BASE_SECRET } } },
+});
 const READ = ['profiles', 'list'];
 const WRITE = ['profiles', 'set', 'tenant_id', 'biz_written'];
 
 function refused(r: Run, file: string, why: RegExp, hint?: RegExp): string[] {
   const out: string[] = [];
   const first = r.stderr.split('\n')[0] ?? '';
-  if (!first.startsWith(`error: refusing the configuration ${file}: `) || !why.test(first)) out.push(`first line: ${JSON.stringify(first.slice(0, 300))}`);
+  if (!first.startsWith(`error: refusing the configuration ${file}: `) || !why.test(first))
+    out.push(`first line: ${JSON.stringify(first.slice(0, 300))}`);
   if (hint && !hint.test(r.stderr)) out.push(`no hint ${hint}: ${JSON.stringify(r.stderr.slice(0, 300))}`);
   return out;
 }
@@ -404,10 +606,15 @@ function modeCase(fileMode: number, write: boolean): PermCase {
       return {
         configDir: dir,
         after: (r) => {
-          if (writable) return [...refused(r, file, /group or others may write it/, new RegExp(`chmod 600 '${file}'`)), ...(snapshot(dir) !== before ? ['the folder changed'] : [])];
+          if (writable)
+            return [
+              ...refused(r, file, /group or others may write it/, new RegExp(`chmod 600 '${file}'`)),
+              ...(snapshot(dir) !== before ? ['the folder changed'] : []),
+            ];
           const out: string[] = [];
           const stored = JSON.parse(readFileSync(file, 'utf8'));
-          if (write && (stored.profiles.acme.tenant_id !== 'biz_written' || mode(file) !== 0o600)) out.push(`after the write: tenant ${stored.profiles.acme.tenant_id}, mode ${mode(file).toString(8)}`);
+          if (write && (stored.profiles.acme.tenant_id !== 'biz_written' || mode(file) !== 0o600))
+            out.push(`after the write: tenant ${stored.profiles.acme.tenant_id}, mode ${mode(file).toString(8)}`);
           if (!write && snapshot(dir) !== before) out.push('a read changed the folder');
           if (!write && !r.stdout.includes('acme')) out.push(`list: ${JSON.stringify(r.stdout)}`);
           return out;
@@ -430,7 +637,13 @@ function fixedCases(): PermCase[] {
         writeFileSync(join(dir, 'real.json'), GOOD, { mode: 0o600 });
         symlinkSync(join(dir, 'real.json'), join(dir, 'config.json'));
         const before = snapshot(dir);
-        return { configDir: dir, after: (r) => [...refused(r, join(dir, 'config.json'), /symbolic link/), ...(snapshot(dir) !== before ? ['the folder changed'] : [])] };
+        return {
+          configDir: dir,
+          after: (r) => [
+            ...refused(r, join(dir, 'config.json'), /symbolic link/),
+            ...(snapshot(dir) !== before ? ['the folder changed'] : []),
+          ],
+        };
       },
     });
     cases.push({
@@ -440,7 +653,13 @@ function fixedCases(): PermCase[] {
         mkdirSync(dir, { mode: 0o700 });
         symlinkSync(join(dir, 'elsewhere.json'), join(dir, 'config.json'));
         const before = snapshot(dir);
-        return { configDir: dir, after: (r) => [...refused(r, join(dir, 'config.json'), /symbolic link/), ...(snapshot(dir) !== before || existsSync(join(dir, 'elsewhere.json')) ? ['the folder changed'] : [])] };
+        return {
+          configDir: dir,
+          after: (r) => [
+            ...refused(r, join(dir, 'config.json'), /symbolic link/),
+            ...(snapshot(dir) !== before || existsSync(join(dir, 'elsewhere.json')) ? ['the folder changed'] : []),
+          ],
+        };
       },
     });
     cases.push({
@@ -464,7 +683,10 @@ function fixedCases(): PermCase[] {
           const before = snapshot(dir);
           return {
             configDir: dir,
-            after: (r) => [...refused(r, file, /belongs to another user/, /chown/), ...(snapshot(dir) !== before || statSync(file).uid !== NOBODY ? ['the file or folder changed'] : [])],
+            after: (r) => [
+              ...refused(r, file, /belongs to another user/, /chown/),
+              ...(snapshot(dir) !== before || statSync(file).uid !== NOBODY ? ['the file or folder changed'] : []),
+            ],
           };
         },
       });
@@ -484,7 +706,8 @@ function fixedCases(): PermCase[] {
           const out = m.check();
           const file = join(m.configDir, 'config.json');
           if (!existsSync(file) || mode(file) !== 0o600) out.push(`config.json ${existsSync(file) ? mode(file).toString(8) : 'missing'}`);
-          else if (JSON.parse(readFileSync(file, 'utf8')).profiles.acme?.sandbox?.secret_key !== key('test', 'permlogin')) out.push('the key is not stored');
+          else if (JSON.parse(readFileSync(file, 'utf8')).profiles.acme?.sandbox?.secret_key !== key('test', 'permlogin'))
+            out.push('the key is not stored');
           return out;
         },
       };
@@ -503,7 +726,13 @@ function fixedCases(): PermCase[] {
         mkdirSync(dir);
         chmodSync(dir, 0o1777);
         chownSync(dir, NOBODY, NOBODY);
-        return { configDir: dir, check: () => (mode(dir) !== 0o1777 || statSync(dir).uid !== NOBODY ? [`the folder is now ${mode(dir).toString(8)} uid ${statSync(dir).uid}`] : []) };
+        return {
+          configDir: dir,
+          check: () =>
+            mode(dir) !== 0o1777 || statSync(dir).uid !== NOBODY
+              ? [`the folder is now ${mode(dir).toString(8)} uid ${statSync(dir).uid}`]
+              : [],
+        };
       }),
     );
   }
@@ -519,36 +748,73 @@ function fixedCases(): PermCase[] {
       mkdirSync(join(dir, 'config.json.lock'));
       const old = new Date(Date.now() - 60_000);
       utimesSync(join(dir, 'config.json.lock'), old, old);
-      return { configDir: dir, check: () => [...(existsSync(join(dir, 'config.json.lock')) ? ['the lock is still there'] : []), ...(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.acme?.tenant_id !== 'biz_perm' ? ['the tenant was lost'] : [])] };
+      return {
+        configDir: dir,
+        check: () => [
+          ...(existsSync(join(dir, 'config.json.lock')) ? ['the lock is still there'] : []),
+          ...(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.acme?.tenant_id !== 'biz_perm'
+            ? ['the tenant was lost']
+            : []),
+        ],
+      };
     }),
     login('missing nested folders', (dir) => {
       mkdirSync(dir);
       chmodSync(dir, 0o755);
       const deep = join(dir, 'a', 'b');
-      return { configDir: deep, check: () => [...(mode(dir) !== 0o755 ? [`the existing parent is now ${mode(dir).toString(8)}`] : []), ...[join(dir, 'a'), deep].filter((d) => mode(d) !== 0o700).map((d) => `${d} is ${mode(d).toString(8)}`)] };
+      return {
+        configDir: deep,
+        check: () => [
+          ...(mode(dir) !== 0o755 ? [`the existing parent is now ${mode(dir).toString(8)}`] : []),
+          ...[join(dir, 'a'), deep].filter((d) => mode(d) !== 0o700).map((d) => `${d} is ${mode(d).toString(8)}`),
+        ],
+      };
     }),
   );
   return cases;
 }
 
 describe('attack: config file and folder permissions', () => {
-  it('refuses links, foreign and writable files; leaves folders it did not create alone', async () => {
-    const started = Date.now();
-    // Not root: the owner keeps read and write (else the kernel, not pay, says no).
-    const generated = fc.sample(fc.tuple(fc.integer({ min: 0, max: 0o777 }), fc.boolean()), { numRuns: count(12, 1000), seed: SEED }).map(([m, w]) => modeCase(isRoot ? m : m | 0o600, w));
-    const cases = [...fixedCases(), ...generated];
-    let passed = 0;
-    let leaked = 0;
-    const failures: string[] = [];
-    await pool(cases, 3, async (c, i) => {
-      const { configDir, after } = c.setup(join(tempIn(root, 'perm-'), 'cfg'));
-      const r = await pay(c.args, { env: cleanEnv({ PAY_CONFIG_DIR: configDir }), ...(c.stdin ? { stdin: c.stdin } : {}), secrets: [BASE_SECRET], timeoutMs: 60_000 });
-      leaked += r.leaks.length;
-      const bad = [...problemsOf(r, c.want), ...after(r)];
-      if (bad.length) failures.push(`#${i} ${c.label}: ${bad.join('; ')}`);
-      else passed++;
-    });
-    await record('attack.config-perms', 'config perms: links, foreign/writable files refused; folders left alone', { tried: cases.length, passed, lost: 0, duplicated: 0, leaked, extra: { generated_modes: generated.length, fixed: cases.length - generated.length, as_root: isRoot ? 1 : 0 } }, started);
-    expect(failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
-  }, FULL ? 3_600_000 : 600_000);
+  it(
+    'refuses links, foreign and writable files; leaves folders it did not create alone',
+    async () => {
+      const started = Date.now();
+      // Not root: the owner keeps read and write (else the kernel, not pay, says no).
+      const generated = fc
+        .sample(fc.tuple(fc.integer({ min: 0, max: 0o777 }), fc.boolean()), { numRuns: count(12, 1000), seed: SEED })
+        .map(([m, w]) => modeCase(isRoot ? m : m | 0o600, w));
+      const cases = [...fixedCases(), ...generated];
+      let passed = 0;
+      let leaked = 0;
+      const failures: string[] = [];
+      await pool(cases, 3, async (c, i) => {
+        const { configDir, after } = c.setup(join(tempIn(root, 'perm-'), 'cfg'));
+        const r = await pay(c.args, {
+          env: cleanEnv({ PAY_CONFIG_DIR: configDir }),
+          ...(c.stdin ? { stdin: c.stdin } : {}),
+          secrets: [BASE_SECRET],
+          timeoutMs: 60_000,
+        });
+        leaked += r.leaks.length;
+        const bad = [...problemsOf(r, c.want), ...after(r)];
+        if (bad.length) failures.push(`#${i} ${c.label}: ${bad.join('; ')}`);
+        else passed++;
+      });
+      await record(
+        'attack.config-perms',
+        'config perms: links, foreign/writable files refused; folders left alone',
+        {
+          tried: cases.length,
+          passed,
+          lost: 0,
+          duplicated: 0,
+          leaked,
+          extra: { generated_modes: generated.length, fixed: cases.length - generated.length, as_root: isRoot ? 1 : 0 },
+        },
+        started,
+      );
+      expect(failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
+    },
+    FULL ? 3_600_000 : 600_000,
+  );
 });

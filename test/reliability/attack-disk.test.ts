@@ -105,7 +105,15 @@ const RETRY_MS = 25;
 
 async function post(api: Api, email: string, key: string, i: number): Promise<Post> {
   const r = await api('POST', 'customers', { ...customerBody(i), email }, { idem: key });
-  return { i, email, key, status: r.status, id: r.status === 201 ? (r.body.id as string) : undefined, retryAfter: r.headers.get('retry-after'), replayed: r.headers.get('idempotent-replayed') === 'true' };
+  return {
+    i,
+    email,
+    key,
+    status: r.status,
+    id: r.status === 201 ? (r.body.id as string) : undefined,
+    retryAfter: r.headers.get('retry-after'),
+    replayed: r.headers.get('idempotent-replayed') === 'true',
+  };
 }
 
 async function listEmails(api: Api): Promise<{ status: number; emails: string[] }> {
@@ -136,7 +144,16 @@ async function until<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolea
  * when `heal()` is called: waves of `width` POSTs (plus a list GET) until one is refused, checks
  * during the failure, heal, recovery, retries of the refused keys, then a restart on `dir`.
  */
-async function episode(tag: string, dir: string, emu: Emulator, heal: () => void, width: number, maxPosts: number, failed: () => boolean, strict: boolean): Promise<Outcome> {
+async function episode(
+  tag: string,
+  dir: string,
+  emu: Emulator,
+  heal: () => void,
+  width: number,
+  maxPosts: number,
+  failed: () => boolean,
+  strict: boolean,
+): Promise<Outcome> {
   const problems: string[] = [];
   let api = client(emu);
   const posts: Post[] = [];
@@ -167,7 +184,8 @@ async function episode(tag: string, dir: string, emu: Emulator, heal: () => void
   const during = await listEmails(api);
   if (during.status === 200) for (const e of during.emails) seenInLists.add(e);
   else problems.push(`a list GET while the disk fails answered ${during.status}`);
-  const stats = async () => (await (await fetch(`${emu.url}/__emulator/stats`)).json()) as { journal: { writable: boolean; disk_errors: { episodes: number } } };
+  const stats = async () =>
+    (await (await fetch(`${emu.url}/__emulator/stats`)).json()) as { journal: { writable: boolean; disk_errors: { episodes: number } } };
   if (strict && (await stats()).journal.writable) problems.push('the stats say the journal is writable while the disk fails');
   if (failed()) {
     const extra = await post(api, `${tag}-down@disk.example.com`, `${tag}-down`, 0);
@@ -178,7 +196,8 @@ async function episode(tag: string, dir: string, emu: Emulator, heal: () => void
     if (again) {
       const r = await post(api, again.email, again.key, again.i);
       if (!strict && r.status === 201 && !r.replayed) again.early = true;
-      else if (r.status !== 503) problems.push(`the refused key ${again.key} answered ${r.status}${r.replayed ? ' (replayed)' : ''} while the disk fails`);
+      else if (r.status !== 503)
+        problems.push(`the refused key ${again.key} answered ${r.status}${r.replayed ? ' (replayed)' : ''} while the disk fails`);
     }
   }
 
@@ -186,7 +205,11 @@ async function episode(tag: string, dir: string, emu: Emulator, heal: () => void
   // keys, are created now (not replayed: nothing of them was kept).
   heal();
   for (const p of refusedOnce) {
-    const r = await until(`${p.key} to be accepted after the disk healed`, () => post(api, p.email, p.key, p.i), (v) => v.status !== 503);
+    const r = await until(
+      `${p.key} to be accepted after the disk healed`,
+      () => post(api, p.email, p.key, p.i),
+      (v) => v.status !== 503,
+    );
     if (r.status !== 201) problems.push(`the retry of ${p.key} answered ${r.status}`);
     // Nothing of a refused request was kept: its retry creates it (unless an early retry did).
     else if (r.replayed !== (p.early === true)) problems.push(`the retry of ${p.key} was ${r.replayed ? '' : 'not '}a replay`);
@@ -258,74 +281,117 @@ describe('attack: the data dir fails under the emulator', () => {
     await fc.assert(
       // compact: the journal compacts in the background every few KiB (the failure may hit a
       // snapshot, the new journal, or a commit while a compaction runs).
-      fc.asyncProperty(fc.constantFrom(...kinds), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), async (kind, nth, width, compact) => {
-        const tag = `inj${serial++}`;
-        const dir = tempDir('pay-disk-');
-        const files = new FailingFiles(kind, nth);
-        const tuning = compact ? { compactAt: 4096, overSnapshot: 1, pauseMs: 0, sliceMs: 1, opsPerLine: 2 } : {};
-        const emu = await start({ dataDir: dir, journal: { files, retryMs: RETRY_MS, ...tuning } });
-        const o = await episode(tag, dir, emu, () => files.heal(), width, 80, () => files.down, true);
-        add(t, o, `${kind} #${nth} width ${width}${compact ? ' compacting' : ''}`);
-        rmSync(dir, { recursive: true, force: true });
-        return true;
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...kinds),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.boolean(),
+        async (kind, nth, width, compact) => {
+          const tag = `inj${serial++}`;
+          const dir = tempDir('pay-disk-');
+          const files = new FailingFiles(kind, nth);
+          const tuning = compact ? { compactAt: 4096, overSnapshot: 1, pauseMs: 0, sliceMs: 1, opsPerLine: 2 } : {};
+          const emu = await start({ dataDir: dir, journal: { files, retryMs: RETRY_MS, ...tuning } });
+          const o = await episode(
+            tag,
+            dir,
+            emu,
+            () => files.heal(),
+            width,
+            80,
+            () => files.down,
+            true,
+          );
+          add(t, o, `${kind} #${nth} width ${width}${compact ? ' compacting' : ''}`);
+          rmSync(dir, { recursive: true, force: true });
+          return true;
+        },
+      ),
       { numRuns: count(25, 1000), seed: Number(process.env.PAY_FC_SEED ?? Date.now() % 2 ** 31) },
     );
-    await record('attack.disk-inject', 'Journal write/fdatasync fails (ENOSPC, EIO, short write), then heals', {
-      tried: t.tried,
-      passed: t.passed,
-      lost: t.lost,
-      duplicated: t.duplicated,
-      leaked: t.leaked,
-      extra: { acknowledged: t.acked, refused_503: t.refused },
-    }, startedAt);
+    await record(
+      'attack.disk-inject',
+      'Journal write/fdatasync fails (ENOSPC, EIO, short write), then heals',
+      {
+        tried: t.tried,
+        passed: t.passed,
+        lost: t.lost,
+        duplicated: t.duplicated,
+        leaked: t.leaked,
+        extra: { acknowledged: t.acked, refused_503: t.refused },
+      },
+      startedAt,
+    );
     expect(t.failures).toEqual([]);
     expect(t.passed).toBe(t.tried);
   }, 600_000);
 
   const mountReason = tryMount();
-  it.skipIf(mountReason !== undefined)(`a real size-limited tmpfs filled up${mountReason ? ` (skipped: ${mountReason})` : ''}`, async () => {
-    const startedAt = Date.now();
-    const t = tally();
-    const root = tempDir('pay-disk-tmpfs-');
-    let serial = 0;
-    try {
-      mount(root);
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 0, max: 24 * 1024 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), async (left, width, compact) => {
-          const tag = `tmp${serial++}`;
-          const dir = join(root, tag);
-          mkdirSync(dir);
-          const tuning = compact ? { compactAt: 4096, overSnapshot: 1, pauseMs: 0, sliceMs: 1, opsPerLine: 2 } : {};
-          const emu = await start({ dataDir: dir, journal: { retryMs: RETRY_MS, ...tuning } });
-          // Fill the file system up to `left` bytes (tmpfs counts whole pages).
-          const filler = join(root, 'filler');
-          fill(filler, left);
-          let full = true;
-          const o = await episode(tag, dir, emu, () => {
-            rmSync(filler, { force: true });
-            full = false;
-          }, width, 400, () => full, false);
-          add(t, o, `${left} bytes left, width ${width}${compact ? ' compacting' : ''}`);
-          rmSync(dir, { recursive: true, force: true });
-          return true;
-        }),
-        { numRuns: count(8, 1000), seed: Number(process.env.PAY_FC_SEED ?? Date.now() % 2 ** 31) },
+  it.skipIf(mountReason !== undefined)(
+    `a real size-limited tmpfs filled up${mountReason ? ` (skipped: ${mountReason})` : ''}`,
+    async () => {
+      const startedAt = Date.now();
+      const t = tally();
+      const root = tempDir('pay-disk-tmpfs-');
+      let serial = 0;
+      try {
+        mount(root);
+        await fc.assert(
+          fc.asyncProperty(
+            fc.integer({ min: 0, max: 24 * 1024 }),
+            fc.integer({ min: 1, max: 6 }),
+            fc.boolean(),
+            async (left, width, compact) => {
+              const tag = `tmp${serial++}`;
+              const dir = join(root, tag);
+              mkdirSync(dir);
+              const tuning = compact ? { compactAt: 4096, overSnapshot: 1, pauseMs: 0, sliceMs: 1, opsPerLine: 2 } : {};
+              const emu = await start({ dataDir: dir, journal: { retryMs: RETRY_MS, ...tuning } });
+              // Fill the file system up to `left` bytes (tmpfs counts whole pages).
+              const filler = join(root, 'filler');
+              fill(filler, left);
+              let full = true;
+              const o = await episode(
+                tag,
+                dir,
+                emu,
+                () => {
+                  rmSync(filler, { force: true });
+                  full = false;
+                },
+                width,
+                400,
+                () => full,
+                false,
+              );
+              add(t, o, `${left} bytes left, width ${width}${compact ? ' compacting' : ''}`);
+              rmSync(dir, { recursive: true, force: true });
+              return true;
+            },
+          ),
+          { numRuns: count(8, 1000), seed: Number(process.env.PAY_FC_SEED ?? Date.now() % 2 ** 31) },
+        );
+      } finally {
+        unmount(root);
+      }
+      await record(
+        'attack.disk-tmpfs',
+        'A real 1 MiB tmpfs fills up under the emulator, then space returns',
+        {
+          tried: t.tried,
+          passed: t.passed,
+          lost: t.lost,
+          duplicated: t.duplicated,
+          leaked: t.leaked,
+          extra: { acknowledged: t.acked, refused_503: t.refused },
+        },
+        startedAt,
       );
-    } finally {
-      unmount(root);
-    }
-    await record('attack.disk-tmpfs', 'A real 1 MiB tmpfs fills up under the emulator, then space returns', {
-      tried: t.tried,
-      passed: t.passed,
-      lost: t.lost,
-      duplicated: t.duplicated,
-      leaked: t.leaked,
-      extra: { acknowledged: t.acked, refused_503: t.refused },
-    }, startedAt);
-    expect(t.failures).toEqual([]);
-    expect(t.passed).toBe(t.tried);
-  }, 600_000);
+      expect(t.failures).toEqual([]);
+      expect(t.passed).toBe(t.tried);
+    },
+    600_000,
+  );
 
   it('a torn last line at start-up is dropped with a warning; every whole line is kept', async () => {
     const startedAt = Date.now();
@@ -349,11 +415,15 @@ describe('attack: the data dir fails under the emulator', () => {
       fc.asyncProperty(
         fc.oneof(
           // A prefix of a real line (what a write cut short leaves).
-          fc.tuple(fc.integer({ min: 0, max: lines.length - 1 }), fc.double({ min: 0, max: 0.999, noNaN: true })).map(([l, f]) => Buffer.from(lines[l]!.slice(0, Math.max(1, Math.floor(lines[l]!.length * f))))),
+          fc
+            .tuple(fc.integer({ min: 0, max: lines.length - 1 }), fc.double({ min: 0, max: 0.999, noNaN: true }))
+            .map(([l, f]) => Buffer.from(lines[l]!.slice(0, Math.max(1, Math.floor(lines[l]!.length * f))))),
           // NUL bytes (a file extended before its data reached the disk).
           fc.integer({ min: 1, max: 8192 }).map((n) => Buffer.alloc(n)),
           // Garbage, ending with a newline or not.
-          fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.boolean()).map(([b, nl]) => Buffer.concat([Buffer.from(b.map((x) => (x === 10 ? 32 : x))), Buffer.from(nl ? '\n' : '')])),
+          fc
+            .tuple(fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.boolean())
+            .map(([b, nl]) => Buffer.concat([Buffer.from(b.map((x) => (x === 10 ? 32 : x))), Buffer.from(nl ? '\n' : '')])),
         ),
         async (tail) => {
           const problems: string[] = [];
@@ -369,7 +439,8 @@ describe('attack: the data dir fails under the emulator', () => {
           if (e) {
             const a = client(e);
             if (!logged.some((l) => /^warning: .*torn last line/.test(l))) problems.push(`no warning logged (${JSON.stringify(logged)})`);
-            if (statSync(journal).size !== whole.length) problems.push(`journal is ${statSync(journal).size} bytes, expected cut back to ${whole.length}`);
+            if (statSync(journal).size !== whole.length)
+              problems.push(`journal is ${statSync(journal).size} bytes, expected cut back to ${whole.length}`);
             for (const id of ids) if ((await a('GET', `customers/${id}`)).status !== 200) problems.push(`${id} missing`);
             const r = await a('POST', 'customers', { ...customerBody(9), email: `torn-new-${serial++}@disk.example.com` });
             if (r.status !== 201) problems.push(`a POST after the start answered ${r.status}`);
@@ -383,7 +454,12 @@ describe('attack: the data dir fails under the emulator', () => {
       ),
       { numRuns: count(30, 1000), seed: Number(process.env.PAY_FC_SEED ?? Date.now() % 2 ** 31) },
     );
-    await record('attack.disk-torn', 'Torn last journal line at start-up (prefix, NULs, garbage)', { tried: t.tried, passed: t.passed, lost: t.tried - t.passed, duplicated: 0, leaked: 0 }, startedAt);
+    await record(
+      'attack.disk-torn',
+      'Torn last journal line at start-up (prefix, NULs, garbage)',
+      { tried: t.tried, passed: t.passed, lost: t.tried - t.passed, duplicated: 0, leaked: 0 },
+      startedAt,
+    );
     expect(t.failures).toEqual([]);
   }, 600_000);
 });
@@ -416,7 +492,11 @@ function unmount(dir: string): void {
 
 /** Writes a file that leaves about `left` bytes free on the file system. */
 function fill(path: string, left: number): void {
-  const free = Number(execFileSync('df', ['-B1', '--output=avail', join(path, '..')], { encoding: 'utf8' }).trim().split('\n')[1]);
+  const free = Number(
+    execFileSync('df', ['-B1', '--output=avail', join(path, '..')], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[1],
+  );
   const size = Math.max(0, free - left);
   writeFileSync(path, Buffer.alloc(0));
   let written = 0;

@@ -100,7 +100,8 @@ afterAll(async () => {
 
 const port = fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined });
 const withPort = (h: string, p: number | undefined): string => (p === undefined ? h : `${h}:${p}`);
-const randomCase = (s: string, flips: boolean[]): string => [...s].map((c, i) => (flips[i % Math.max(1, flips.length)] ? c.toUpperCase() : c)).join('');
+const randomCase = (s: string, flips: boolean[]): string =>
+  [...s].map((c, i) => (flips[i % Math.max(1, flips.length)] ? c.toUpperCase() : c)).join('');
 const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
 const octet = fc.integer({ min: 0, max: 255 });
 const loopback = new BlockList();
@@ -109,38 +110,116 @@ loopback.addAddress('::1', 'ipv6');
 
 /** Host values that name this machine's loopback: served. */
 const goodHost: fc.Arbitrary<string> = fc.oneof(
-  fc.tuple(fc.array(label, { maxLength: 3 }), fc.boolean(), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), port).map(([sub, dot, flips, p]) =>
-    withPort(randomCase([...sub, 'localhost'].join('.') + (dot ? '.' : ''), flips), p),
-  ),
+  fc
+    .tuple(fc.array(label, { maxLength: 3 }), fc.boolean(), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), port)
+    .map(([sub, dot, flips, p]) => withPort(randomCase([...sub, 'localhost'].join('.') + (dot ? '.' : ''), flips), p)),
   fc.tuple(octet, octet, octet, port).map(([a, b, c, p]) => withPort(`127.${a}.${b}.${c}`, p)),
-  fc.tuple(fc.constantFrom('::1', '0:0:0:0:0:0:0:1', '0::1', '::0:1', '0000:0000::0001'), fc.boolean(), port).map(([a, up, p]) => withPort(`[${up ? a.toUpperCase() : a}]`, p)),
-  fc.tuple(octet, octet, octet, fc.boolean(), port).map(([a, b, c, up, p]) => withPort(`[${up ? '::FFFF' : '::ffff'}:127.${a}.${b}.${c}]`, p)),
+  fc
+    .tuple(fc.constantFrom('::1', '0:0:0:0:0:0:0:1', '0::1', '::0:1', '0000:0000::0001'), fc.boolean(), port)
+    .map(([a, up, p]) => withPort(`[${up ? a.toUpperCase() : a}]`, p)),
+  fc
+    .tuple(octet, octet, octet, fc.boolean(), port)
+    .map(([a, b, c, up, p]) => withPort(`[${up ? '::FFFF' : '::ffff'}:127.${a}.${b}.${c}]`, p)),
 );
 
 /** Host values a page could bring (rebinding names, other addresses) or that are not Host values at all: refused. */
 const badHost: fc.Arbitrary<string> = fc.oneof(
   // A name under the attacker's control, also ones dressed up as loopback.
-  fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('com', 'test', 'nip.io', 'localhost.evil.test', 'localdomain', '127.0.0.1.nip.io', 'localhost-x'), fc.boolean(), port)
+  fc
+    .tuple(
+      fc.array(label, { minLength: 1, maxLength: 3 }),
+      fc.constantFrom('com', 'test', 'nip.io', 'localhost.evil.test', 'localdomain', '127.0.0.1.nip.io', 'localhost-x'),
+      fc.boolean(),
+      port,
+    )
     .filter(([sub]) => sub.every((l) => l !== 'localhost'))
     .map(([sub, tld, dot, p]) => withPort(`${sub.join('.')}.${tld}${dot ? '.' : ''}`, p)),
-  fc.tuple(fc.constantFrom('localhost.localdomain', 'localhostx', 'xlocalhost', 'evil-localhost', 'local', 'localhost..', '.localhost', 'a..localhost'), port).map(([h, p]) => withPort(h, p)),
+  fc
+    .tuple(
+      fc.constantFrom(
+        'localhost.localdomain',
+        'localhostx',
+        'xlocalhost',
+        'evil-localhost',
+        'local',
+        'localhost..',
+        '.localhost',
+        'a..localhost',
+      ),
+      port,
+    )
+    .map(([h, p]) => withPort(h, p)),
   // IPv4 outside 127/8, and loopback in forms other than four decimal numbers.
-  fc.tuple(octet.filter((a) => a !== 127), octet, octet, octet, port).map(([a, b, c, d, p]) => withPort(`${a}.${b}.${c}.${d}`, p)),
-  fc.tuple(fc.constantFrom('127.1', '127.0.1', '0177.0.0.1', '127.000.000.001', '2130706433', '0x7f.0.0.1', '0x7f000001', '127.0.0.1.', '127.0.0.256'), port).map(([h, p]) => withPort(h, p)),
+  fc
+    .tuple(
+      octet.filter((a) => a !== 127),
+      octet,
+      octet,
+      octet,
+      port,
+    )
+    .map(([a, b, c, d, p]) => withPort(`${a}.${b}.${c}.${d}`, p)),
+  fc
+    .tuple(
+      fc.constantFrom(
+        '127.1',
+        '127.0.1',
+        '0177.0.0.1',
+        '127.000.000.001',
+        '2130706433',
+        '0x7f.0.0.1',
+        '0x7f000001',
+        '127.0.0.1.',
+        '127.0.0.256',
+      ),
+      port,
+    )
+    .map(([h, p]) => withPort(h, p)),
   // IPv6 other than loopback, zone ids, no brackets.
-  fc.tuple(fc.ipV6().filter((a) => !loopback.check(a, 'ipv6')), port).map(([a, p]) => withPort(`[${a}]`, p)),
+  fc
+    .tuple(
+      fc.ipV6().filter((a) => !loopback.check(a, 'ipv6')),
+      port,
+    )
+    .map(([a, p]) => withPort(`[${a}]`, p)),
   fc.constantFrom('[::1%25lo]', '[::1%lo]', '::1', '[::1]x', '[::1', '::1]', '[fe80::1]', '[::]', '[::ffff:10.0.0.1]'),
   // Userinfo, bad ports, junk.
-  fc.tuple(fc.constantFrom('user@', 'user:pass@', 'evil.test@', '@'), fc.constantFrom('localhost', '127.0.0.1', '[::1]'), port).map(([u, h, p]) => withPort(`${u}${h}`, p)),
-  fc.tuple(fc.constantFrom('localhost', '127.0.0.1', '[::1]'), fc.constantFrom('0', '65536', '99999', '123456', 'http', '-1', '80a', ' 80', '')).map(([h, p]) => `${h}:${p}`),
+  fc
+    .tuple(fc.constantFrom('user@', 'user:pass@', 'evil.test@', '@'), fc.constantFrom('localhost', '127.0.0.1', '[::1]'), port)
+    .map(([u, h, p]) => withPort(`${u}${h}`, p)),
+  fc
+    .tuple(
+      fc.constantFrom('localhost', '127.0.0.1', '[::1]'),
+      fc.constantFrom('0', '65536', '99999', '123456', 'http', '-1', '80a', ' 80', ''),
+    )
+    .map(([h, p]) => `${h}:${p}`),
   fc.constantFrom('', 'localhost,evil.test', 'evil.test,localhost', 'localhost/x', 'localhost\\x', 'http://localhost', '*', '%6cocalhost'),
 );
 
 /** An origin as a browser serializes it: scheme://host[:port]. */
 const origin = fc
-  .tuple(fc.constantFrom('http', 'https'), fc.oneof(fc.constantFrom('localhost', '127.0.0.1', '[::1]', 'app.example.test', 'evil.test'), label.map((l) => `${l}.test`)), fc.option(fc.constantFrom(3000, 8080, 443, 80, 8787), { nil: undefined }))
+  .tuple(
+    fc.constantFrom('http', 'https'),
+    fc.oneof(
+      fc.constantFrom('localhost', '127.0.0.1', '[::1]', 'app.example.test', 'evil.test'),
+      label.map((l) => `${l}.test`),
+    ),
+    fc.option(fc.constantFrom(3000, 8080, 443, 80, 8787), { nil: undefined }),
+  )
   .map(([s, h, p]) => ({ text: withPort(`${s}://${h}`, p), allowed: ALLOWED.includes(withPort(`${s}://${h}`, p)) }));
-const junkOrigin = fc.constantFrom('null', '', 'HTTP://LOCALHOST:3000', 'https://app.example.test:443', 'http://localhost:3000/', 'http://localhost:3000/x', 'http://user@localhost:3000', 'file://', 'localhost:3000', 'http://localhost:3000, https://app.example.test', 'javascript:alert(1)');
+const junkOrigin = fc.constantFrom(
+  'null',
+  '',
+  'HTTP://LOCALHOST:3000',
+  'https://app.example.test:443',
+  'http://localhost:3000/',
+  'http://localhost:3000/x',
+  'http://user@localhost:3000',
+  'file://',
+  'localhost:3000',
+  'http://localhost:3000, https://app.example.test',
+  'javascript:alert(1)',
+);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -207,7 +286,13 @@ describe('attack: a web page reaching the emulator', () => {
     const preflight = fc.tuple(
       fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
       fc.subarray(['api-key', 'content-type', 'idempotency-key', 'x-tenant-id', 'x-custom']),
-      fc.option(fc.oneof(fc.constantFrom(...ALLOWED), origin.map((o) => o.text)), { nil: undefined }),
+      fc.option(
+        fc.oneof(
+          fc.constantFrom(...ALLOWED),
+          origin.map((o) => o.text),
+        ),
+        { nil: undefined },
+      ),
       fc.constantFrom('/v1/customers', '/v1/transfers', '/__emulator/reset', '/__emulator/requests', '/v1/nowhere'),
     );
     const pre = fc.sample(preflight, PREFLIGHTS);
@@ -226,91 +311,115 @@ describe('attack: a web page reaching the emulator', () => {
     web.leaked += leaked;
     web.origins = results.length;
     web.preflights = preResults.length;
-    await record('attack.emulator-host', 'Web pages at the emulator: foreign Host headers (DNS rebinding), Origins, CORS preflights', {
-      tried: web.tried,
-      passed: web.passed,
-      lost: 0,
-      duplicated: 0,
-      leaked: web.leaked,
-      extra: { hosts: web.hosts, origins: web.origins, preflights: web.preflights },
-    }, web.startedAt || startedAt);
+    await record(
+      'attack.emulator-host',
+      'Web pages at the emulator: foreign Host headers (DNS rebinding), Origins, CORS preflights',
+      {
+        tried: web.tried,
+        passed: web.passed,
+        lost: 0,
+        duplicated: 0,
+        leaked: web.leaked,
+        extra: { hosts: web.hosts, origins: web.origins, preflights: web.preflights },
+      },
+      web.startedAt || startedAt,
+    );
     expect(failures.slice(0, 20)).toEqual([]);
   }, 300_000);
 
   it('--allow-origin takes origins only: anything else is a usage error (exit 2, one line)', async () => {
     for (const bad of ['null', 'localhost:3000', 'http://localhost:3000/path', 'ftp://x.test', 'http://u@x.test', '']) {
       const r = await pay(['emulator', 'start', '--port', '0', '--allow-origin', bad], { env: cleanEnv(), timeoutMs: 20_000 });
-      expect({ code: r.code, first: r.stderr.split('\n')[0] }).toEqual({ code: 2, first: expect.stringMatching(/^error: invalid --allow-origin/) });
+      expect({ code: r.code, first: r.stderr.split('\n')[0] }).toEqual({
+        code: 2,
+        first: expect.stringMatching(/^error: invalid --allow-origin/),
+      });
     }
   }, 120_000);
 });
 
 describe('attack: a stream of 1 MiB bodies against the request log', () => {
-  it('keeps RSS and the log bounded and shows no secret whole', async () => {
-    const startedAt = Date.now();
-    const key = emu.keys.sandbox.secret;
-    const secrets = [key, emu.keys.live.secret, emu.webhookSecrets.sandbox, emu.webhookSecrets.live];
-    const size = 1024 * 1024 - 64;
-    /** A JSON object of about `size` bytes, of a generated shape, with a secret inside. */
-    const bodyOf = (shape: number, n: number): string => {
-      const head = `{"note":"${secrets[n % secrets.length]}","first_name":`;
-      const room = size - head.length - 2;
-      if (shape === 0) return `${head}"${'x'.repeat(room - 2)}"}`;
-      if (shape === 1) return `${head}[${Array.from({ length: Math.floor((room - 2) / 2) }, () => '1').join(',')}]}`;
-      const fields: string[] = [];
-      let len = head.length + 4;
-      for (let i = 0; len < room - 20; i++) {
-        const f = `"f${i}":${i}`;
-        fields.push(f);
-        len += f.length + 1;
-      }
-      return `${head}1,${fields.join(',')}}`;
-    };
-    const shapes = fc.sample(fc.integer({ min: 0, max: 2 }), BODIES);
-    const extraHeaders = `Authorization: Bearer ${secrets[2]}\r\nCookie: session=${secrets[3]}\r\nX-Secret-Token: hunter2-${randomUUID()}\r\nX-Tenant-Id: ${emu.tenantId}\r\n`;
-    const send = async (shape: number, n: number): Promise<number> => {
-      const text = bodyOf(shape, n);
-      // A body that is not valid JSON would not test the parse; make sure it is.
-      if (n < 3) JSON.parse(text);
-      const body = Buffer.from(text);
-      const a = await exchange(
-        `POST /v1/customers HTTP/1.1\r\nHost: localhost:${emu.port}\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\n${extraHeaders}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
-        body,
-      );
-      return a.status;
-    };
-    // Warm up, then sample the resident memory.
-    for (let i = 0; i < 10; i++) await send(i % 3, i);
-    const rssBefore = rssOf(emu.pid) ?? 0;
-    const statuses = await pool(shapes, 4, (s, i) => send(s, i + 10));
-    const rssAfter = rssOf(emu.pid) ?? 0;
-    const answered = statuses.filter((s) => s === 422).length;
+  it(
+    'keeps RSS and the log bounded and shows no secret whole',
+    async () => {
+      const startedAt = Date.now();
+      const key = emu.keys.sandbox.secret;
+      const secrets = [key, emu.keys.live.secret, emu.webhookSecrets.sandbox, emu.webhookSecrets.live];
+      const size = 1024 * 1024 - 64;
+      /** A JSON object of about `size` bytes, of a generated shape, with a secret inside. */
+      const bodyOf = (shape: number, n: number): string => {
+        const head = `{"note":"${secrets[n % secrets.length]}","first_name":`;
+        const room = size - head.length - 2;
+        if (shape === 0) return `${head}"${'x'.repeat(room - 2)}"}`;
+        if (shape === 1) return `${head}[${Array.from({ length: Math.floor((room - 2) / 2) }, () => '1').join(',')}]}`;
+        const fields: string[] = [];
+        let len = head.length + 4;
+        for (let i = 0; len < room - 20; i++) {
+          const f = `"f${i}":${i}`;
+          fields.push(f);
+          len += f.length + 1;
+        }
+        return `${head}1,${fields.join(',')}}`;
+      };
+      const shapes = fc.sample(fc.integer({ min: 0, max: 2 }), BODIES);
+      const extraHeaders = `Authorization: Bearer ${secrets[2]}\r\nCookie: session=${secrets[3]}\r\nX-Secret-Token: hunter2-${randomUUID()}\r\nX-Tenant-Id: ${emu.tenantId}\r\n`;
+      const send = async (shape: number, n: number): Promise<number> => {
+        const text = bodyOf(shape, n);
+        // A body that is not valid JSON would not test the parse; make sure it is.
+        if (n < 3) JSON.parse(text);
+        const body = Buffer.from(text);
+        const a = await exchange(
+          `POST /v1/customers HTTP/1.1\r\nHost: localhost:${emu.port}\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\n${extraHeaders}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+          body,
+        );
+        return a.status;
+      };
+      // Warm up, then sample the resident memory.
+      for (let i = 0; i < 10; i++) await send(i % 3, i);
+      const rssBefore = rssOf(emu.pid) ?? 0;
+      const statuses = await pool(shapes, 4, (s, i) => send(s, i + 10));
+      const rssAfter = rssOf(emu.pid) ?? 0;
+      const answered = statuses.filter((s) => s === 422).length;
 
-    const res = await fetch(`${emu.url}/__emulator/requests?limit=1000`);
-    const text = await res.text();
-    const log = (JSON.parse(text) as { data: Array<{ headers: Record<string, string>; body: unknown; body_bytes: number; body_truncated: boolean }> }).data;
-    const leaked = secrets.filter((s) => text.includes(s)).length + (text.includes('hunter2-') ? 1 : 0);
-    const last = log.at(-1)!;
-    await record('attack.emulator-log', 'A stream of 1 MiB bodies: memory, request log bounds, masked keys', {
-      tried: shapes.length,
-      passed: answered,
-      lost: shapes.length - answered,
-      duplicated: 0,
-      leaked,
-      extra: { rss_before_mb: Math.round(rssBefore / 2 ** 20), rss_after_mb: Math.round(rssAfter / 2 ** 20), log_entries: log.length, log_json_kb: Math.round(text.length / 1024) },
-    }, startedAt);
-    expect(answered).toBe(shapes.length);
-    expect(leaked).toBe(0);
-    expect(log.length).toBeLessThanOrEqual(LOG_MAX_COUNT);
-    // Each kept body is at most 64 KiB, and all of them fit the byte bound.
-    // (JSON escaping of the kept bodies' quotes can add a quarter.)
-    expect(text.length).toBeLessThan(2 * LOG_MAX_BYTES);
-    expect(last.body_bytes).toBeGreaterThan(size - 1024);
-    expect(last.body_truncated).toBe(true);
-    expect(last.headers['api-key']).toMatch(/^sk_test_…[A-Za-z0-9]{4}$/);
-    expect(last.headers['authorization']).not.toContain(secrets[2]!.slice(6, 20));
-    if (rssBefore > 0) expect(rssAfter - rssBefore).toBeLessThan(MAX_RSS_GROWTH);
-    // Still serving.
-    expect((await fetch(`${emu.url}/__emulator/health`)).status).toBe(200);
-  }, FULL ? 1_800_000 : 600_000); // the full count sends a GiB: about 5 minutes on a busy machine
+      const res = await fetch(`${emu.url}/__emulator/requests?limit=1000`);
+      const text = await res.text();
+      const log = (
+        JSON.parse(text) as { data: Array<{ headers: Record<string, string>; body: unknown; body_bytes: number; body_truncated: boolean }> }
+      ).data;
+      const leaked = secrets.filter((s) => text.includes(s)).length + (text.includes('hunter2-') ? 1 : 0);
+      const last = log.at(-1)!;
+      await record(
+        'attack.emulator-log',
+        'A stream of 1 MiB bodies: memory, request log bounds, masked keys',
+        {
+          tried: shapes.length,
+          passed: answered,
+          lost: shapes.length - answered,
+          duplicated: 0,
+          leaked,
+          extra: {
+            rss_before_mb: Math.round(rssBefore / 2 ** 20),
+            rss_after_mb: Math.round(rssAfter / 2 ** 20),
+            log_entries: log.length,
+            log_json_kb: Math.round(text.length / 1024),
+          },
+        },
+        startedAt,
+      );
+      expect(answered).toBe(shapes.length);
+      expect(leaked).toBe(0);
+      expect(log.length).toBeLessThanOrEqual(LOG_MAX_COUNT);
+      // Each kept body is at most 64 KiB, and all of them fit the byte bound.
+      // (JSON escaping of the kept bodies' quotes can add a quarter.)
+      expect(text.length).toBeLessThan(2 * LOG_MAX_BYTES);
+      expect(last.body_bytes).toBeGreaterThan(size - 1024);
+      expect(last.body_truncated).toBe(true);
+      expect(last.headers['api-key']).toMatch(/^sk_test_…[A-Za-z0-9]{4}$/);
+      expect(last.headers['authorization']).not.toContain(secrets[2]!.slice(6, 20));
+      if (rssBefore > 0) expect(rssAfter - rssBefore).toBeLessThan(MAX_RSS_GROWTH);
+      // Still serving.
+      expect((await fetch(`${emu.url}/__emulator/health`)).status).toBe(200);
+    },
+    FULL ? 1_800_000 : 600_000,
+  ); // the full count sends a GiB: about 5 minutes on a busy machine
 });

@@ -69,7 +69,13 @@ async function listen(handler: Handler): Promise<Listener> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const hit: Hit = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() };
+      const hit: Hit = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: performance.now(),
+      };
       hits.push(hit);
       res.on('error', () => {});
       Promise.resolve(handler(req, res, hit, hits)).catch(() => res.destroy());
@@ -92,7 +98,11 @@ async function listen(handler: Handler): Promise<Listener> {
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    'content-type': status >= 400 ? 'application/problem+json' : 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -117,7 +127,8 @@ function failedCleanly(r: Run, code: number): string | undefined {
     } catch {
       return `stderr is not one JSON error: ${r.stderr.slice(0, 200)}`;
     }
-    if (e?.error?.exit_code !== code || typeof e.error.message !== 'string') return `stderr JSON error is not exit ${code}: ${r.stderr.slice(0, 200)}`;
+    if (e?.error?.exit_code !== code || typeof e.error.message !== 'string')
+      return `stderr JSON error is not exit ${code}: ${r.stderr.slice(0, 200)}`;
   } else if (!r.stderr.startsWith('error: ') || r.stderr.split('\n').filter((l) => l && !l.startsWith('hint: ')).length !== 1) {
     return `stderr is not one "error: " line (and a hint): ${r.stderr.slice(0, 200)}`;
   }
@@ -142,24 +153,102 @@ afterAll(async () => {
 
 /** Path pieces; OTHER is the second listener's port. */
 const PREFIXES = [
-  '', '', '/', '//', '\\', '/\\', '\\\\', '\\/', 'http://127.0.0.1:OTHER/', 'HTTP://127.0.0.1:OTHER/v1/', 'http:/127.0.0.1:OTHER/', 'http:\\\\127.0.0.1:OTHER\\',
-  '//127.0.0.1:OTHER/', '\\\\127.0.0.1:OTHER\\', '/\\127.0.0.1:OTHER/', '\\/127.0.0.1:OTHER/', 'https:', 'http:', 'javascript:', 'file:///etc/',
-  '@127.0.0.1:OTHER/', 'x:y@127.0.0.1:OTHER/', '%2f%2f127.0.0.1:OTHER/', '\t//127.0.0.1:OTHER/', '/\t/127.0.0.1:OTHER/', '\n//127.0.0.1:OTHER/',
-  ' //127.0.0.1:OTHER/', '/%09/127.0.0.1:OTHER/', '\u3002\u3002/', '\uff0f\uff0f127.0.0.1:OTHER/',
+  '',
+  '',
+  '/',
+  '//',
+  '\\',
+  '/\\',
+  '\\\\',
+  '\\/',
+  'http://127.0.0.1:OTHER/',
+  'HTTP://127.0.0.1:OTHER/v1/',
+  'http:/127.0.0.1:OTHER/',
+  'http:\\\\127.0.0.1:OTHER\\',
+  '//127.0.0.1:OTHER/',
+  '\\\\127.0.0.1:OTHER\\',
+  '/\\127.0.0.1:OTHER/',
+  '\\/127.0.0.1:OTHER/',
+  'https:',
+  'http:',
+  'javascript:',
+  'file:///etc/',
+  '@127.0.0.1:OTHER/',
+  'x:y@127.0.0.1:OTHER/',
+  '%2f%2f127.0.0.1:OTHER/',
+  '\t//127.0.0.1:OTHER/',
+  '/\t/127.0.0.1:OTHER/',
+  '\n//127.0.0.1:OTHER/',
+  ' //127.0.0.1:OTHER/',
+  '/%09/127.0.0.1:OTHER/',
+  '\u3002\u3002/',
+  '\uff0f\uff0f127.0.0.1:OTHER/',
 ];
 const SAFE_ATOMS = ['customers', CUS, 'v1', '__emulator', 'requests', '127.0.0.1:OTHER', 'user@127.0.0.1:OTHER', 'x', 'a.b', '...', '%40'];
 const BAD_ATOMS = [
-  '..', '.', '%2e%2e', '%2E%2E', '.%2e', '%2e.', '%2e', '%252e%252e', '%25252e%25252e', '..%2f', '..%5c', '%2f', '%5c', '%2F..', '%252f', '%255c',
-  '..;', '..;x=1', '.;', '%2e%2e;', // a path parameter after a dot segment (Tomcat-style servers read "..;" as "..")
-  '\uff0e\uff0e', '\u2024\u2024', '\u3002', '\u2025', '.\t.', '.\n.', '..\t', '\r', '\x01', '\x1b', '\x7f', '\u0085', ' ', '%00', '%0a', '%09', '%zz',
-  '#', '#/../..', '?x=/../', '..;', '..\\', '\\..', '\f', '\v', '\u00a0', '\u200b', '\u2028', '%c0%ae%c0%ae', '%e3%80%82', 'localhost:OTHER', 'HTTP:', 'a\\b',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2E%2E',
+  '.%2e',
+  '%2e.',
+  '%2e',
+  '%252e%252e',
+  '%25252e%25252e',
+  '..%2f',
+  '..%5c',
+  '%2f',
+  '%5c',
+  '%2F..',
+  '%252f',
+  '%255c',
+  '..;',
+  '..;x=1',
+  '.;',
+  '%2e%2e;', // a path parameter after a dot segment (Tomcat-style servers read "..;" as "..")
+  '\uff0e\uff0e',
+  '\u2024\u2024',
+  '\u3002',
+  '\u2025',
+  '.\t.',
+  '.\n.',
+  '..\t',
+  '\r',
+  '\x01',
+  '\x1b',
+  '\x7f',
+  '\u0085',
+  ' ',
+  '%00',
+  '%0a',
+  '%09',
+  '%zz',
+  '#',
+  '#/../..',
+  '?x=/../',
+  '..;',
+  '..\\',
+  '\\..',
+  '\f',
+  '\v',
+  '\u00a0',
+  '\u200b',
+  '\u2028',
+  '%c0%ae%c0%ae',
+  '%e3%80%82',
+  'localhost:OTHER',
+  'HTTP:',
+  'a\\b',
 ];
 const SEPARATORS = ['/', '/', '/', '\\', '%2f', '%5c', '%252f', '/\t', '\t/', '//', '/./', '/../'];
 
 const pathArb = fc
   .record({
     prefix: fc.constantFrom(...PREFIXES),
-    atoms: fc.array(fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...SAFE_ATOMS) }, { weight: 2, arbitrary: fc.constantFrom(...BAD_ATOMS) }), { minLength: 1, maxLength: 4 }),
+    atoms: fc.array(
+      fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...SAFE_ATOMS) }, { weight: 2, arbitrary: fc.constantFrom(...BAD_ATOMS) }),
+      { minLength: 1, maxLength: 4 },
+    ),
     seps: fc.array(fc.constantFrom(...SEPARATORS), { minLength: 4, maxLength: 4 }),
   })
   .map(({ prefix, atoms, seps }) => prefix + atoms.map((a, i) => (i === 0 ? a : seps[i - 1] + a)).join(''));
@@ -234,7 +323,12 @@ describe('attack.origin: the key goes only to the configured origin', () => {
       if ((url.pathname === '/v1/customers' || url.pathname === '/v1/transactions') && req.method === 'GET') {
         const first = !url.searchParams.has('cursor');
         const more = first && evilCursor !== undefined;
-        return json(res, 200, { object: 'list', data: [{ id: CUS, object: 'customer' }], has_more: more, next_cursor: more ? evilCursor : null });
+        return json(res, 200, {
+          object: 'list',
+          data: [{ id: CUS, object: 'customer' }],
+          has_more: more,
+          next_cursor: more ? evilCursor : null,
+        });
       }
       if (url.pathname === '/v1/transfers' && req.method === 'POST') {
         return json(res, 201, { id: evilTransferId ?? TR, object: 'transfer', status: 'pending' });
@@ -264,7 +358,8 @@ describe('attack.origin: the key goes only to the configured origin', () => {
         continue;
       }
       if (leaves(svc.base, path)) failures.push(`resolveUnder(${JSON.stringify(path)}) built ${url.href}`);
-      if (url.origin !== b.origin || !url.pathname.startsWith('/v1/') || decodedTraversal(url.pathname.slice(4))) failures.push(`resolveUnder(${JSON.stringify(path)}) built ${url.href}`);
+      if (url.origin !== b.origin || !url.pathname.startsWith('/v1/') || decodedTraversal(url.pathname.slice(4)))
+        failures.push(`resolveUnder(${JSON.stringify(path)}) built ${url.href}`);
     }
 
     // 1. pay api <METHOD> <path>
@@ -287,10 +382,21 @@ describe('attack.origin: the key goes only to the configured origin', () => {
     for (const h of svc.hits) if (!underBase(h)) failures.push(`the service received ${JSON.stringify(h.url)}`);
 
     // Paths that stay are sent (the builder is not simply refusing everything).
-    for (const path of ['customers', '/customers', `customers/${CUS}`, 'customers?limit=1', 'v1/x', `user@127.0.0.1:${other}`, `127.0.0.1:${other}/x`, 'a.b/...', 'customers/%40x']) {
+    for (const path of [
+      'customers',
+      '/customers',
+      `customers/${CUS}`,
+      'customers?limit=1',
+      'v1/x',
+      `user@127.0.0.1:${other}`,
+      `127.0.0.1:${other}/x`,
+      'a.b/...',
+      'customers/%40x',
+    ]) {
       const n = svc.hits.length;
       const r = await pay(['api', 'GET', path], { env: envFor(svc.base) });
-      if (r.code !== 0 || svc.hits.length !== n + 1 || !svc.hits[n]!.url.startsWith('/v1/')) failures.push(`pay api GET ${JSON.stringify(path)} was not sent under /v1/: exit ${r.code} ${r.stderr.slice(0, 200)}`);
+      if (r.code !== 0 || svc.hits.length !== n + 1 || !svc.hits[n]!.url.startsWith('/v1/'))
+        failures.push(`pay api GET ${JSON.stringify(path)} was not sent under /v1/: exit ${r.code} ${r.stderr.slice(0, 200)}`);
       else if (svc.hits[n]!.headers['api-key'] !== KEY) failures.push(`pay api GET ${path}: no key`);
     }
 
@@ -310,14 +416,20 @@ describe('attack.origin: the key goes only to the configured origin', () => {
       .record({
         verb: fc.nat(VERBS.length - 1),
         valid: fc.boolean(),
-        bits: fc.array(fc.oneof(fc.constantFrom(...BAD_ATOMS), fc.constantFrom(...SEPARATORS), fc.constantFrom(...PREFIXES)), { minLength: 1, maxLength: 3 }),
+        bits: fc.array(fc.oneof(fc.constantFrom(...BAD_ATOMS), fc.constantFrom(...SEPARATORS), fc.constantFrom(...PREFIXES)), {
+          minLength: 1,
+          maxLength: 3,
+        }),
         where: fc.constantFrom('after', 'before', 'instead'),
       })
       .map(({ verb, valid, bits, where }) => {
         const v = VERBS[verb]!;
         const good = `${v.prefix}0123456789abcdefghijklmn`;
         const evil = withOther(bits.join(''));
-        return { v, id: valid && where === 'instead' ? good : where === 'after' ? good + evil : where === 'before' ? evil + good : v.prefix + evil };
+        return {
+          v,
+          id: valid && where === 'instead' ? good : where === 'after' ? good + evil : where === 'before' ? evil + good : v.prefix + evil,
+        };
       });
     const ids = fc.sample(idArb, { numRuns: count(16, 1000), seed: SEED + 1 });
     await pool(ids, PARALLEL, async ({ v, id }) => {
@@ -337,10 +449,16 @@ describe('attack.origin: the key goes only to the configured origin', () => {
     for (const h of svc.hits) if (!underBase(h)) failures.push(`the service received ${JSON.stringify(h.url)}`);
 
     // 3. what the server hands back: a next_cursor, a transfer id (one run at a time: see above)
-    const links = fc.sample(fc.array(fc.oneof(fc.constantFrom(...BAD_ATOMS), fc.constantFrom(...PREFIXES), fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 4 }), {
-      numRuns: count(5, 1000),
-      seed: SEED + 2,
-    });
+    const links = fc.sample(
+      fc.array(fc.oneof(fc.constantFrom(...BAD_ATOMS), fc.constantFrom(...PREFIXES), fc.constantFrom(...SEPARATORS)), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+      {
+        numRuns: count(5, 1000),
+        seed: SEED + 2,
+      },
+    );
     for (const bits of links) {
       const evil = withOther(bits.join(''));
       const before = elsewhere.hits.length;
@@ -349,13 +467,23 @@ describe('attack.origin: the key goes only to the configured origin', () => {
       const r = await pay(['customers', 'list', '--all', '-o', 'ndjson'], { env: envFor(svc.base) });
       evilCursor = undefined;
       const second = svc.hits[n + 1];
-      if (r.code !== 0 || !second || new URL(second.url, 'http://x').searchParams.get('cursor') !== evil || new URL(second.url, 'http://x').pathname !== '/v1/customers') {
-        failures.push(`cursor ${JSON.stringify(evil)}: exit ${r.code}, second request ${JSON.stringify(second?.url)} ${r.stderr.slice(0, 200)}`);
+      if (
+        r.code !== 0 ||
+        !second ||
+        new URL(second.url, 'http://x').searchParams.get('cursor') !== evil ||
+        new URL(second.url, 'http://x').pathname !== '/v1/customers'
+      ) {
+        failures.push(
+          `cursor ${JSON.stringify(evil)}: exit ${r.code}, second request ${JSON.stringify(second?.url)} ${r.stderr.slice(0, 200)}`,
+        );
       }
       const tid = `tr_${evil}`;
       evilTransferId = tid;
       const m = svc.hits.length;
-      const w = await pay(['transfers', 'send', '--from', ACC, '--to', ACC2, '--amount', '1.00', '--currency', 'USD', '--wait', '--wait-timeout', '5'], { env: envFor(svc.base) });
+      const w = await pay(
+        ['transfers', 'send', '--from', ACC, '--to', ACC2, '--amount', '1.00', '--currency', 'USD', '--wait', '--wait-timeout', '5'],
+        { env: envFor(svc.base) },
+      );
       evilTransferId = undefined;
       const bad = failedCleanly(w, 1);
       if (bad) failures.push(`transfer id ${JSON.stringify(tid)} --wait: ${bad}`);
@@ -366,14 +494,26 @@ describe('attack.origin: the key goes only to the configured origin', () => {
     await svc.close();
 
     const tried = many.length + rng.length + ids.length + links.length * 2;
-    await record('attack.origin', 'paths, ids, cursors and links never take the key to another origin or outside /v1/', {
-      tried,
-      passed: tried - failures.length,
-      lost: 0,
-      duplicated: 0,
-      leaked: leaked + elsewhere.hits.length,
-      extra: { builder_variants: many.length, builder_refused: builderRefused, refused_exit_2: refused, sent_under_base: sent, hits_elsewhere: elsewhere.hits.length, seed: SEED },
-    }, started);
+    await record(
+      'attack.origin',
+      'paths, ids, cursors and links never take the key to another origin or outside /v1/',
+      {
+        tried,
+        passed: tried - failures.length,
+        lost: 0,
+        duplicated: 0,
+        leaked: leaked + elsewhere.hits.length,
+        extra: {
+          builder_variants: many.length,
+          builder_refused: builderRefused,
+          refused_exit_2: refused,
+          sent_under_base: sent,
+          hits_elsewhere: elsewhere.hits.length,
+          seed: SEED,
+        },
+      },
+      started,
+    );
     expect(elsewhere.hits, 'requests that reached the second listener').toEqual([]);
     expect(failures.slice(0, 20)).toEqual([]);
   }, 600_000);
@@ -449,18 +589,23 @@ describe('attack.success-shape: success is a 2xx with the JSON the operation pro
       { args: ['kyc', 'status', CUS], kind: 'any' },
       { args: ['api', 'GET', `customers/${CUS}`], kind: 'any' },
       { args: ['api', 'POST', 'customers'], kind: 'any' },
-      { args: ['transfers', 'send', '--from', ACC, '--to', ACC2, '--amount', '1.00', '--currency', 'USD', '--wait', '--wait-timeout', '10'], kind: 'wait' },
+      {
+        args: ['transfers', 'send', '--from', ACC, '--to', ACC2, '--amount', '1.00', '--currency', 'USD', '--wait', '--wait-timeout', '10'],
+        kind: 'wait',
+      },
     ];
-    const cases = fc.sample(
-      fc.record({ cmd: fc.nat(CMDS.length - 1), bad: fc.nat(bads.length - 1), format: fc.nat(FORMATS.length - 1), onPoll: fc.boolean() }),
-      { numRuns: count(20, 1000), seed: SEED + 3 },
-    ).filter((c: Case) => {
-      const kind = CMDS[c.cmd]!.kind;
-      const bad = bads[c.bad]!;
-      if (kind === 'any' && CMDS[c.cmd]!.args[0] === 'api') return !bad.jsonKind && bad.name !== '204 empty'; // pay api takes any JSON, and a 204's empty body
-      if (kind === 'any') return !bad.idOnly; // kyc status: an object, no id promised
-      return true;
-    });
+    const cases = fc
+      .sample(
+        fc.record({ cmd: fc.nat(CMDS.length - 1), bad: fc.nat(bads.length - 1), format: fc.nat(FORMATS.length - 1), onPoll: fc.boolean() }),
+        { numRuns: count(20, 1000), seed: SEED + 3 },
+      )
+      .filter((c: Case) => {
+        const kind = CMDS[c.cmd]!.kind;
+        const bad = bads[c.bad]!;
+        if (kind === 'any' && CMDS[c.cmd]!.args[0] === 'api') return !bad.jsonKind && bad.name !== '204 empty'; // pay api takes any JSON, and a 204's empty body
+        if (kind === 'any') return !bad.idOnly; // kyc status: an object, no id promised
+        return true;
+      });
     const failures: string[] = [];
     let leaked = 0;
     await pool(cases, PARALLEL, async (c) => {
@@ -469,7 +614,8 @@ describe('attack.success-shape: success is a 2xx with the JSON the operation pro
       const svc = await listen((req, res, _hit, hits) => {
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         // transfers send --wait: the POST answers a pending transfer, then (onPoll) the GET is the bad one.
-        if (cmd.kind === 'wait' && c.onPoll && req.method === 'POST') return json(res, 201, { id: TR, object: 'transfer', status: 'pending' });
+        if (cmd.kind === 'wait' && c.onPoll && req.method === 'POST')
+          return json(res, 201, { id: TR, object: 'transfer', status: 'pending' });
         if (cmd.kind === 'wait' && c.onPoll && hits.length > 2) return json(res, 200, { id: TR, object: 'transfer', status: 'completed' });
         bad.send(res, path);
       });
@@ -482,16 +628,22 @@ describe('attack.success-shape: success is a 2xx with the JSON the operation pro
       if (why) failures.push(`pay ${args.join(' ')} answered ${bad.name}${cmd.kind === 'wait' && c.onPoll ? ' on the poll' : ''}: ${why}`);
       if (/transfer undefined|was undefined/.test(r.stderr)) failures.push(`pay ${args.join(' ')}: ${r.stderr}`);
       const expectRequests = cmd.kind === 'wait' && c.onPoll ? 2 : 1;
-      if (svc.hits.length !== expectRequests) failures.push(`pay ${args.join(' ')} answered ${bad.name}: ${svc.hits.length} requests, expected ${expectRequests}`);
+      if (svc.hits.length !== expectRequests)
+        failures.push(`pay ${args.join(' ')} answered ${bad.name}: ${svc.hits.length} requests, expected ${expectRequests}`);
     });
-    await record('attack.success-shape', 'redirects, 204s, HTML and wrong-kind JSON are errors, never exit 0', {
-      tried: cases.length,
-      passed: cases.length - failures.length,
-      lost: 0,
-      duplicated: 0,
-      leaked,
-      extra: { redirects_followed: leaked, seed: SEED },
-    }, started);
+    await record(
+      'attack.success-shape',
+      'redirects, 204s, HTML and wrong-kind JSON are errors, never exit 0',
+      {
+        tried: cases.length,
+        passed: cases.length - failures.length,
+        lost: 0,
+        duplicated: 0,
+        leaked,
+        extra: { redirects_followed: leaked, seed: SEED },
+      },
+      started,
+    );
     expect(elsewhere.hits, 'a redirect was followed').toEqual([]);
     expect(failures.slice(0, 20)).toEqual([]);
   }, 600_000);
@@ -519,12 +671,27 @@ describe('attack.in-progress: a request still in flight is waited out with the s
       ['api', 'POST', 'transfers', '-F', 'amount=1.00'],
     ];
     const cases = fc.sample(
-      fc.record({ k: fc.integer({ min: 1, max: 4 }), retries: fc.integer({ min: 0, max: 3 }), after: fc.constantFrom('0', '0.05', '0.2', '0'), cmd: fc.nat(CMDS.length - 1) }),
+      fc.record({
+        k: fc.integer({ min: 1, max: 4 }),
+        retries: fc.integer({ min: 0, max: 3 }),
+        after: fc.constantFrom('0', '0.05', '0.2', '0'),
+        cmd: fc.nat(CMDS.length - 1),
+      }),
       { numRuns: count(8, 1000), seed: SEED + 4 },
     );
     await pool(cases, PARALLEL, async (c) => {
       const svc = await listen((_req, res, _hit, hits) => {
-        if (hits.length <= c.k) return json(res, 409, { code: 'idempotency_request_in_progress', status: 409, detail: 'a request with this Idempotency-Key is still being processed' }, { 'retry-after': c.after });
+        if (hits.length <= c.k)
+          return json(
+            res,
+            409,
+            {
+              code: 'idempotency_request_in_progress',
+              status: 409,
+              detail: 'a request with this Idempotency-Key is still being processed',
+            },
+            { 'retry-after': c.after },
+          );
         json(res, 201, { id: TR, object: 'transfer', status: 'pending' }, { 'idempotent-replayed': 'true' });
       });
       const args = CMDS[c.cmd]!;
@@ -538,7 +705,8 @@ describe('attack.in-progress: a request still in flight is waited out with the s
         if (gap < Number(c.after) * 1000 - 5) failures.push(`${label}: retry after ${gap.toFixed(0)} ms, Retry-After ${c.after} s`);
       }
       if (c.k <= c.retries) {
-        if (r.code !== 0 || JSON.parse(r.stdout || '{}').id !== TR) failures.push(`${label}: exit ${r.code} ${r.stdout.slice(0, 100)} ${r.stderr.slice(0, 200)}`);
+        if (r.code !== 0 || JSON.parse(r.stdout || '{}').id !== TR)
+          failures.push(`${label}: exit ${r.code} ${r.stdout.slice(0, 100)} ${r.stderr.slice(0, 200)}`);
         if (svc.hits.length !== c.k + 1) failures.push(`${label}: ${svc.hits.length} requests`);
       } else {
         const why = failedCleanly(r, 5);
@@ -570,7 +738,12 @@ describe('attack.in-progress: a request still in flight is waited out with the s
         }
         // The twin: the first completes now, the twin hears "in progress" and comes back.
         release();
-        json(res, 409, { code: 'idempotency_request_in_progress', status: 409, detail: 'still being processed' }, { 'retry-after': t % 2 ? '0.05' : '0' });
+        json(
+          res,
+          409,
+          { code: 'idempotency_request_in_progress', status: 409, detail: 'still being processed' },
+          { 'retry-after': t % 2 ? '0.05' : '0' },
+        );
       });
       const root = tempRoot('attack-http-bulk');
       const file = join(root, 'rows.ndjson');
@@ -578,9 +751,19 @@ describe('attack.in-progress: a request still in flight is waited out with the s
       writeFileSync(file, `${row}\n${row}\n`);
       const r = await pay(['accounts', 'create', '--from-file', file, '--concurrency', '2'], { env: envFor(svc.base) });
       await svc.close();
-      const results = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { status: string; id?: string });
+      const results = r.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { status: string; id?: string });
       if (created !== 1) duplicated += Math.max(0, created - 1);
-      if (r.code !== 0 || results.length !== 2 || results.some((x) => x.status === 'failed') || results[0]!.id !== results[1]!.id || !results[0]!.id) {
+      if (
+        r.code !== 0 ||
+        results.length !== 2 ||
+        results.some((x) => x.status === 'failed') ||
+        results[0]!.id !== results[1]!.id ||
+        !results[0]!.id
+      ) {
         failures.push(`twin rows: exit ${r.code}, results ${r.stdout.trim()} ${r.stderr.slice(0, 300)}`);
       }
     }
@@ -590,13 +773,22 @@ describe('attack.in-progress: a request still in flight is waited out with the s
     const api = async (method: string, path: string, body?: unknown): Promise<Record<string, any>> => {
       const res = await fetch(`${emu.baseUrl}${path}`, {
         method,
-        headers: { 'api-key': emu.keys.sandbox.secret, 'content-type': 'application/json', ...(method === 'POST' ? { 'idempotency-key': crypto.randomUUID() } : {}) },
+        headers: {
+          'api-key': emu.keys.sandbox.secret,
+          'content-type': 'application/json',
+          ...(method === 'POST' ? { 'idempotency-key': crypto.randomUUID() } : {}),
+        },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
       return (await res.json()) as Record<string, any>;
     };
     const customer = await api('POST', 'customers', {
-      first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+447700900123', type: 'individual', date_of_birth: '1990-12-10',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '+447700900123',
+      type: 'individual',
+      date_of_birth: '1990-12-10',
       address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
     });
     const from = await api('POST', 'accounts', { customer_id: customer.id, currency: 'USD' });
@@ -608,9 +800,12 @@ describe('attack.in-progress: a request still in flight is waited out with the s
     for (let i = 0; i < timedOut; i++) {
       emu.admin.setFaults({ latencyMs: [1500, 1500] });
       const seen = emu.received.length;
-      const r = await pay(['transfers', 'send', '--from', from.id, '--to', to.id, '--amount', '1.00', '--currency', 'USD', '--json', '--timeout', '1'], {
-        env: cleanEnv({ PAY_API_KEY: emu.keys.sandbox.secret, PAY_BASE_URL: emu.baseUrl, PAY_CONFIG_DIR: configDir }),
-      });
+      const r = await pay(
+        ['transfers', 'send', '--from', from.id, '--to', to.id, '--amount', '1.00', '--currency', 'USD', '--json', '--timeout', '1'],
+        {
+          env: cleanEnv({ PAY_API_KEY: emu.keys.sandbox.secret, PAY_BASE_URL: emu.baseUrl, PAY_CONFIG_DIR: configDir }),
+        },
+      );
       emu.admin.setFaults({ latencyMs: null });
       const posts = emu.received.slice(seen).filter((q) => q.method === 'POST');
       inProgressSeen += posts.length > 1 ? 1 : 0;
@@ -621,17 +816,23 @@ describe('attack.in-progress: a request still in flight is waited out with the s
         duplicated += Math.max(0, list.data.length - (i + 1));
         failures.push(`timed-out transfer ${i}: ${list.data.length} transfers, expected ${i + 1}`);
       }
-      if (sent.id && list.data[0]?.id !== sent.id) failures.push(`timed-out transfer ${i}: printed ${sent.id}, created ${list.data[0]?.id}`);
+      if (sent.id && list.data[0]?.id !== sent.id)
+        failures.push(`timed-out transfer ${i}: printed ${sent.id}, created ${list.data[0]?.id}`);
     }
     const tried = cases.length + twins + timedOut;
-    await record('attack.in-progress', '409 in progress waited out with the same key; twins and timed-out sends resolve to one object', {
-      tried,
-      passed: tried - failures.length,
-      lost: 0,
-      duplicated,
-      leaked: 0,
-      extra: { emulator_retries_seen: inProgressSeen, seed: SEED },
-    }, started);
+    await record(
+      'attack.in-progress',
+      '409 in progress waited out with the same key; twins and timed-out sends resolve to one object',
+      {
+        tried,
+        passed: tried - failures.length,
+        lost: 0,
+        duplicated,
+        leaked: 0,
+        extra: { emulator_retries_seen: inProgressSeen, seed: SEED },
+      },
+      started,
+    );
     expect(failures.slice(0, 20)).toEqual([]);
   }, 600_000);
 });
@@ -693,8 +894,10 @@ describe('attack.bounded: answers are bounded', () => {
         const why = failedCleanly(r, 1);
         if (why || !/larger than/.test(r.stderr)) failures.push(`${label}: ${why ?? r.stderr}`);
       } else if (c.status === 200) {
-        if (r.code !== 0 || JSON.parse(r.stdout || '{}').pad?.length !== size - HEAD.length - TAIL.length) failures.push(`${label}: exit ${r.code} ${r.stderr.slice(0, 200)}`);
-      } else if (r.code !== (c.status === 500 ? 6 : 1) || /larger than/.test(r.stderr)) failures.push(`${label}: exit ${r.code} ${r.stderr.slice(0, 200)}`);
+        if (r.code !== 0 || JSON.parse(r.stdout || '{}').pad?.length !== size - HEAD.length - TAIL.length)
+          failures.push(`${label}: exit ${r.code} ${r.stderr.slice(0, 200)}`);
+      } else if (r.code !== (c.status === 500 ? 6 : 1) || /larger than/.test(r.stderr))
+        failures.push(`${label}: exit ${r.code} ${r.stderr.slice(0, 200)}`);
     });
 
     // 2. A 400 MiB body and an endless one at the default cap (32 MiB): cut off, memory bounded.
@@ -736,14 +939,20 @@ describe('attack.bounded: answers are bounded', () => {
       peak = Math.max(peak, hwm);
       sentBytes.push(sent);
       const label = `${h.name}: pay ${h.args.join(' ')}`;
-      if (code !== 1 || child.out() !== '' || !/larger than 32 MiB/.test(child.err())) failures.push(`${label}: exit ${code} ${child.err().slice(0, 300)}`);
+      if (code !== 1 || child.out() !== '' || !/larger than 32 MiB/.test(child.err()))
+        failures.push(`${label}: exit ${code} ${child.err().slice(0, 300)}`);
       if (hwm > 200 * MiB) failures.push(`${label}: pay's peak memory ${Math.round(hwm / MiB)} MiB`);
       if (sent >= HUGE && !h.endless) failures.push(`${label}: pay read the whole body`);
     }
 
     // 3. Cursors that repeat or do not advance: exit 1 after a bounded number of pages.
     const loops = fc.sample(
-      fc.record({ pages: fc.integer({ min: 1, max: 6 }), how: fc.constantFrom('repeat', 'same', 'empty', 'no-cursor'), back: fc.nat(5), cmd: fc.nat(2) }),
+      fc.record({
+        pages: fc.integer({ min: 1, max: 6 }),
+        how: fc.constantFrom('repeat', 'same', 'empty', 'no-cursor'),
+        back: fc.nat(5),
+        cmd: fc.nat(2),
+      }),
       { numRuns: count(8, 1000), seed: SEED + 6 },
     );
     await pool(loops, PARALLEL, async (c) => {
@@ -751,7 +960,10 @@ describe('attack.bounded: answers are bounded', () => {
       const svc = await listen((req, res) => {
         const cursor = new URL(req.url ?? '/', 'http://x').searchParams.get('cursor');
         const n = cursor === null ? 1 : Number(cursor.slice(1)) + 1;
-        const items = [{ id: `cus_${String(n * 2).padStart(24, '0')}`, object: 'customer' }, { id: `cus_${String(n * 2 + 1).padStart(24, '0')}`, object: 'customer' }];
+        const items = [
+          { id: `cus_${String(n * 2).padStart(24, '0')}`, object: 'customer' },
+          { id: `cus_${String(n * 2 + 1).padStart(24, '0')}`, object: 'customer' },
+        ];
         if (n <= c.pages) return json(res, 200, { object: 'list', data: items, has_more: true, next_cursor: `c${n}` });
         const previous = `c${Math.max(1, n - 1 - (c.back % (n - 1)))}`;
         if (c.how === 'repeat') return json(res, 200, { object: 'list', data: items, has_more: true, next_cursor: previous });
@@ -759,11 +971,16 @@ describe('attack.bounded: answers are bounded', () => {
         if (c.how === 'empty') return json(res, 200, { object: 'list', data: [], has_more: true, next_cursor: `c${n}` });
         return json(res, 200, { object: 'list', data: items, has_more: true, next_cursor: null });
       });
-      const args = [['customers', 'list', '--all', '-o', 'ndjson'], ['api', 'GET', 'customers', '--paginate'], ['transactions', 'list', '--all', '--json']][c.cmd]!;
+      const args = [
+        ['customers', 'list', '--all', '-o', 'ndjson'],
+        ['api', 'GET', 'customers', '--paginate'],
+        ['transactions', 'list', '--all', '--json'],
+      ][c.cmd]!;
       const r = await pay(args, { env: envFor(svc.base) });
       await svc.close();
       const label = `${c.how} after ${c.pages} pages: pay ${args.join(' ')}`;
-      if (r.code !== 1 || !/^(error: |\{"error")/.test(r.stderr) || !/cursor_loop|does not advance/.test(r.stderr) || stackTrace(r.stderr)) failures.push(`${label}: exit ${r.code} ${r.stderr.slice(0, 200)}`);
+      if (r.code !== 1 || !/^(error: |\{"error")/.test(r.stderr) || !/cursor_loop|does not advance/.test(r.stderr) || stackTrace(r.stderr))
+        failures.push(`${label}: exit ${r.code} ${r.stderr.slice(0, 200)}`);
       if (svc.hits.length !== c.pages + 1) failures.push(`${label}: ${svc.hits.length} requests, expected ${c.pages + 1}`);
       if (c.cmd === 0) {
         const lines = r.stdout.split('\n').filter(Boolean).length;
@@ -783,14 +1000,19 @@ describe('attack.bounded: answers are bounded', () => {
     }
 
     const tried = sizes.length + huge.length + loops.length + 14;
-    await record('attack.bounded', 'bodies over the cap refused while streaming, memory bounded; looping cursors end --all', {
-      tried,
-      passed: tried - failures.length,
-      lost: 0,
-      duplicated: 0,
-      leaked: 0,
-      extra: { peak_vmhwm_mib: Math.round(peak / MiB), max_sent_mib: Math.round(Math.max(...sentBytes) / MiB), seed: SEED },
-    }, started);
+    await record(
+      'attack.bounded',
+      'bodies over the cap refused while streaming, memory bounded; looping cursors end --all',
+      {
+        tried,
+        passed: tried - failures.length,
+        lost: 0,
+        duplicated: 0,
+        leaked: 0,
+        extra: { peak_vmhwm_mib: Math.round(peak / MiB), max_sent_mib: Math.round(Math.max(...sentBytes) / MiB), seed: SEED },
+      },
+      started,
+    );
     expect(elsewhere.hits, 'nothing reaches the second listener').toEqual([]);
     expect(failures.slice(0, 20)).toEqual([]);
   }, 600_000);

@@ -80,7 +80,8 @@ interface Case {
 const goodBody = (i: number) => ({ customer_id: CUS, currency: 'USD', nickname: `r${i}`, type: 'savings' });
 const goodRow = (i: number) => JSON.stringify({ customer_id: CUS, currency: 'USD', nickname: `r${i}` });
 
-const nothingSent = (reqs: Recorded[]): string | undefined => (reqs.length === 0 ? undefined : `${reqs.length} request(s) reached the server: ${reqs[0]!.body.slice(0, 200)}`);
+const nothingSent = (reqs: Recorded[]): string | undefined =>
+  reqs.length === 0 ? undefined : `${reqs.length} request(s) reached the server: ${reqs[0]!.body.slice(0, 200)}`;
 
 /** Exactly these good rows, each exactly as written (nothing merged in from another row). */
 const exactly =
@@ -88,7 +89,9 @@ const exactly =
   (reqs: Recorded[]): string | undefined => {
     const got = reqs.map((q) => q.json as Record<string, unknown>).sort((a, b) => String(a.nickname).localeCompare(String(b.nickname)));
     const want = rows.map(goodBody).sort((a, b) => a.nickname.localeCompare(b.nickname));
-    return JSON.stringify(got) === JSON.stringify(want) ? undefined : `the server received ${JSON.stringify(got).slice(0, 300)}, expected ${JSON.stringify(want).slice(0, 300)}`;
+    return JSON.stringify(got) === JSON.stringify(want)
+      ? undefined
+      : `the server received ${JSON.stringify(got).slice(0, 300)}, expected ${JSON.stringify(want).slice(0, 300)}`;
   };
 
 /** A key as JSON text: plain, or with one character written as a \u escape (the parser decodes it). */
@@ -126,9 +129,34 @@ const leafJson = (asObject: boolean) => (asObject ? JSON.stringify({ customer_id
 // attack.keys
 
 /** Names for the other keys of a path: never one of the file's own (a YAML key twice is an error of its own). */
-const OWN = new Set<string>([...FORBIDDEN, 'customers', 'accounts', 'alice', 'main', 'customer_id', 'currency', 'nickname', 'type', 'first_name', 'last_name']);
+const OWN = new Set<string>([
+  ...FORBIDDEN,
+  'customers',
+  'accounts',
+  'alice',
+  'main',
+  'customer_id',
+  'currency',
+  'nickname',
+  'type',
+  'first_name',
+  'last_name',
+]);
 const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/).filter((n) => !OWN.has(n));
-const KEY_READERS = ['csv-file', 'csv-stdin', 'ndjson-file', 'ndjson-stdin', 'json-file', 'json-stdin', 'seed-yaml', 'seed-json', 'data-inline', 'data-file', 'data-stdin', 'api-field'] as const;
+const KEY_READERS = [
+  'csv-file',
+  'csv-stdin',
+  'ndjson-file',
+  'ndjson-stdin',
+  'json-file',
+  'json-stdin',
+  'seed-yaml',
+  'seed-json',
+  'data-inline',
+  'data-file',
+  'data-stdin',
+  'api-field',
+] as const;
 type KeyReader = (typeof KEY_READERS)[number];
 
 const keySpecArb = fc.record({
@@ -163,14 +191,21 @@ function keyCase(s: KeySpec, dir: string): Case {
     return p;
   };
   const bulk = ['accounts', 'create', '--type', 'savings', '--from-file'];
-  const keyShown = `key ${dotted.split('.').slice(0, s.before.length + 1).join('.')}:`;
+  const keyShown = `key ${dotted
+    .split('.')
+    .slice(0, s.before.length + 1)
+    .join('.')}:`;
   switch (s.reader) {
     case 'csv-file':
     case 'csv-stdin': {
       const cols = ['customer_id', 'currency', 'nickname'];
       const header = [...cols];
       header.splice(s.at % 4, 0, dotted);
-      const rows = Array.from({ length: s.good }, (_, i) => header.map((h) => (h === dotted ? (s.leafObject ? ATTACKER : MARK) : h === 'customer_id' ? CUS : h === 'currency' ? 'USD' : `r${i}`)).join(','));
+      const rows = Array.from({ length: s.good }, (_, i) =>
+        header
+          .map((h) => (h === dotted ? (s.leafObject ? ATTACKER : MARK) : h === 'customer_id' ? CUS : h === 'currency' ? 'USD' : `r${i}`))
+          .join(','),
+      );
       const text = `${header.join(',')}\n${rows.join('\n')}\n`;
       const where = s.reader === 'csv-file' ? file('csv', text) : 'standard input';
       return {
@@ -217,7 +252,11 @@ function keyCase(s: KeySpec, dir: string): Case {
         const key = (k: string) => ((FORBIDDEN as readonly string[]).includes(k) ? yamlKey(k, s.yamlStyle, s.escape ?? 0) : k);
         const lines = ['customers:', '  alice: {first_name: Ada, last_name: Lovelace}'];
         const poison = (indent: number) => {
-          path.forEach((k, i) => lines.push(`${' '.repeat(indent + 2 * i)}${key(k)}:${i === path.length - 1 ? ` ${s.leafObject ? `{customer_id: ${ATTACKER}, nickname: ${MARK}}` : ATTACKER}` : ''}`));
+          path.forEach((k, i) =>
+            lines.push(
+              `${' '.repeat(indent + 2 * i)}${key(k)}:${i === path.length - 1 ? ` ${s.leafObject ? `{customer_id: ${ATTACKER}, nickname: ${MARK}}` : ATTACKER}` : ''}`,
+            ),
+          );
         };
         if (s.seedLevel === 'kind') {
           lines.push('accounts:', "  main: {customer_id: '${customers.alice.id}', currency: USD}");
@@ -233,7 +272,12 @@ function keyCase(s: KeySpec, dir: string): Case {
       } else {
         const poison = nestJson(path, leafJson(s.leafObject), spell).slice(1, -1);
         const main = `{"customer_id":"\${customers.alice.id}","currency":"USD",${poison}}`;
-        const accounts = s.seedLevel === 'name' ? `{"main":${JSON.stringify(account)},${poison}}` : s.seedLevel === 'body' ? `{"main":${main}}` : JSON.stringify({ main: account });
+        const accounts =
+          s.seedLevel === 'name'
+            ? `{"main":${JSON.stringify(account)},${poison}}`
+            : s.seedLevel === 'body'
+              ? `{"main":${main}}`
+              : JSON.stringify({ main: account });
         text = `{"customers":{"alice":${JSON.stringify(customer)}},"accounts":${accounts}${s.seedLevel === 'kind' ? `,${poison}` : ''}}`;
       }
       const p = file(yaml ? 'yaml' : 'json', text);
@@ -276,7 +320,17 @@ function keyCase(s: KeySpec, dir: string): Case {
 // attack.shapes
 
 const SHAPE_KINDS = ['deep', 'huge-key', 'wrong-type', 'csv-header', 'yaml-odd', 'seed-structure'] as const;
-const SHAPE_READERS = ['ndjson-file', 'ndjson-stdin', 'json-file', 'data-inline', 'data-file', 'data-stdin', 'seed-json', 'seed-yaml', 'csv-file'] as const;
+const SHAPE_READERS = [
+  'ndjson-file',
+  'ndjson-stdin',
+  'json-file',
+  'data-inline',
+  'data-file',
+  'data-stdin',
+  'seed-json',
+  'seed-yaml',
+  'csv-file',
+] as const;
 
 const shapeSpecArb = fc.record({
   kind: fc.constantFrom(...SHAPE_KINDS),
@@ -330,9 +384,14 @@ function shapeCase(s: ShapeSpec, dir: string): Case {
           says: [`1 of ${s.good + 1} rows failed`],
           sent: exactly(others),
           also: (r) => {
-            const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { line: number; status: string; error?: string });
+            const results = r.stdout
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as { line: number; status: string; error?: string });
             const bad = results.find((x) => x.line === at + 1);
-            return bad?.status === 'failed' && bad.error?.startsWith(says) ? undefined : `row ${at + 1}'s result is ${JSON.stringify(bad)}, expected failed with "${says}…"`;
+            return bad?.status === 'failed' && bad.error?.startsWith(says)
+              ? undefined
+              : `row ${at + 1}'s result is ${JSON.stringify(bad)}, expected failed with "${says}…"`;
           },
         };
       }
@@ -348,7 +407,8 @@ function shapeCase(s: ShapeSpec, dir: string): Case {
       };
     }
     const spec = reader === 'data-inline' ? odd : reader === 'data-file' ? `@${file('json', odd)}` : '@-';
-    const from = code === 1 ? '--data' : reader === 'data-inline' ? '--data' : reader === 'data-file' ? `--data ${spec}` : '--data @- (stdin)';
+    const from =
+      code === 1 ? '--data' : reader === 'data-inline' ? '--data' : reader === 'data-file' ? `--data ${spec}` : '--data @- (stdin)';
     return {
       label,
       argv: ['accounts', 'create', '--data', spec, ...(s.field === 'type' && code === 1 ? [] : ['--type', 'savings'])],
@@ -359,7 +419,8 @@ function shapeCase(s: ShapeSpec, dir: string): Case {
     };
   };
   const withField = (inner: string) => `{"customer_id":"${CUS}","currency":"USD","nickname":"r${at}","meta":${inner}}`;
-  const deepText = (depth: number) => (s.arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"k":'.repeat(depth)}1${'}'.repeat(depth)}`);
+  const deepText = (depth: number) =>
+    s.arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"k":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
   // Inline --data is an argv string (at most 128 KiB): keep it well under.
   const inline = s.reader === 'data-inline';
@@ -377,60 +438,129 @@ function shapeCase(s: ShapeSpec, dir: string): Case {
           ? `\n${Array.from({ length: d }, (_, i) => `${' '.repeat(6 + 2 * i)}k:${i === d - 1 ? ' 1' : ''}`).join('\n')}`
           : ` ${s.arrays ? `${'['.repeat(d)}${']'.repeat(d)}` : `${'{k: '.repeat(d)}1${'}'.repeat(d)}`}`;
         const p = file('yaml', `customers:\n  alice:\n    first_name: Ada\n    meta:${meta}\n`);
-        return { label: `deep (${d}, ${block ? 'block' : 'flow'}) via seed-yaml`, argv: ['seed', 'apply', p, '--no-input'], code: 2, says: [`${p}`, 'nested deeper than 32 levels'], sent: nothingSent };
+        return {
+          label: `deep (${d}, ${block ? 'block' : 'flow'}) via seed-yaml`,
+          argv: ['seed', 'apply', p, '--no-input'],
+          code: 2,
+          says: [`${p}`, 'nested deeper than 32 levels'],
+          sent: nothingSent,
+        };
       }
       if (s.reader === 'seed-json' || s.reader === 'csv-file') {
         if (s.reader === 'csv-file') {
           const cols = Math.min(depth, 2000);
           const column = Array.from({ length: cols }, () => 'k').join('.');
           const p = file('csv', `customer_id,currency,${column}\n${CUS},USD,x\n`);
-          return { label: `deep column (${cols}) via csv-file`, argv: [...bulk, p], code: 2, says: [`${p}: line 1: CSV header: column "k.k.k`, 'nested deeper than 32 levels'], sent: nothingSent };
+          return {
+            label: `deep column (${cols}) via csv-file`,
+            argv: [...bulk, p],
+            code: 2,
+            says: [`${p}: line 1: CSV header: column "k.k.k`, 'nested deeper than 32 levels'],
+            sent: nothingSent,
+          };
         }
         const p = file('json', `{"customers":{"alice":{"first_name":"Ada","meta":${deepText(depth)}}}}`);
-        return { label: `deep (${depth}) via seed-json`, argv: ['seed', 'apply', p, '--no-input'], code: 2, says: [`${p}: key customers.alice.meta`, 'nested deeper than 32 levels'], sent: nothingSent };
+        return {
+          label: `deep (${depth}) via seed-json`,
+          argv: ['seed', 'apply', p, '--no-input'],
+          code: 2,
+          says: [`${p}: key customers.alice.meta`, 'nested deeper than 32 levels'],
+          sent: nothingSent,
+        };
       }
       return jsonReader(withField(deepText(Math.min(depth, 150_000))), 'key meta', 2, ['nested deeper than 32 levels']);
     case 'huge-key':
       if (s.reader === 'csv-file') {
         const p = file('csv', `customer_id,currency,${hugeKey}\n${CUS},USD,x\n`);
-        return { label: `huge column (${keyLength}) via csv-file`, argv: [...bulk, p], code: 2, says: [`${p}: line 1: CSV header: column "kkk`, `a key of ${keyLength} characters (at most 256)`], sent: nothingSent };
+        return {
+          label: `huge column (${keyLength}) via csv-file`,
+          argv: [...bulk, p],
+          code: 2,
+          says: [`${p}: line 1: CSV header: column "kkk`, `a key of ${keyLength} characters (at most 256)`],
+          sent: nothingSent,
+        };
       }
       if (s.reader === 'seed-json' || s.reader === 'seed-yaml') {
         const yaml = s.reader === 'seed-yaml';
         // YAML: an explicit key (`? key`), as an implicit one is limited to 1024 characters by YAML itself.
-        const p = file(yaml ? 'yaml' : 'json', yaml ? `customers:\n  alice:\n    first_name: Ada\n    ? ${hugeKey}\n    : 1\n` : `{"customers":{"alice":{"first_name":"Ada","${hugeKey}":1}}}`);
-        return { label: `huge key (${keyLength}) via ${s.reader}`, argv: ['seed', 'apply', p, '--no-input'], code: 2, says: [`${p}: key customers.alice."kkk`, `a key of ${keyLength} characters (at most 256)`], sent: nothingSent };
+        const p = file(
+          yaml ? 'yaml' : 'json',
+          yaml
+            ? `customers:\n  alice:\n    first_name: Ada\n    ? ${hugeKey}\n    : 1\n`
+            : `{"customers":{"alice":{"first_name":"Ada","${hugeKey}":1}}}`,
+        );
+        return {
+          label: `huge key (${keyLength}) via ${s.reader}`,
+          argv: ['seed', 'apply', p, '--no-input'],
+          code: 2,
+          says: [`${p}: key customers.alice."kkk`, `a key of ${keyLength} characters (at most 256)`],
+          sent: nothingSent,
+        };
       }
-      return jsonReader(`{"customer_id":"${CUS}","currency":"USD","nickname":"r${at}","${hugeKey}":1}`, `a key of ${keyLength} characters (at most 256)`);
+      return jsonReader(
+        `{"customer_id":"${CUS}","currency":"USD","nickname":"r${at}","${hugeKey}":1}`,
+        `a key of ${keyLength} characters (at most 256)`,
+      );
     case 'wrong-type': {
-      if (s.reader === 'csv-file' || s.reader.startsWith('seed')) return shapeCase({ ...s, kind: 'seed-structure', reader: s.reader === 'csv-file' ? 'seed-yaml' : s.reader }, dir);
+      if (s.reader === 'csv-file' || s.reader.startsWith('seed'))
+        return shapeCase({ ...s, kind: 'seed-structure', reader: s.reader === 'csv-file' ? 'seed-yaml' : s.reader }, dir);
       const fields: Record<string, string> = { customer_id: JSON.stringify(CUS), currency: '"USD"', nickname: `"r${at}"` };
       fields[s.field] = s.value;
-      const odd = `{${Object.entries(fields).map(([k, v]) => `"${k}":${v}`).join(',')}}`;
+      const odd = `{${Object.entries(fields)
+        .map(([k, v]) => `"${k}":${v}`)
+        .join(',')}}`;
       // `type` comes from --type in bulk runs (flags win over rows): a wrong-typed type is --data's only.
       if (s.field === 'type' && !s.reader.startsWith('data')) return shapeCase({ ...s, field: 'nickname' }, dir);
-      return jsonReader(odd, `--data: ${s.field} must be a string, not ${jsonTypeOf(s.value)}`.replace(/^--data: /, s.reader.startsWith('data') ? '--data: ' : ''), 1);
+      return jsonReader(
+        odd,
+        `--data: ${s.field} must be a string, not ${jsonTypeOf(s.value)}`.replace(
+          /^--data: /,
+          s.reader.startsWith('data') ? '--data: ' : '',
+        ),
+        1,
+      );
     }
     case 'csv-header': {
       const variants = [
         { header: 'customer_id,currency,nickname,nickname', says: 'column "nickname" appears twice' },
-        { header: 'customer_id,currency,nickname,nickname.first', says: 'column "nickname" is a value, and column "nickname.first" would make it an object' },
-        { header: 'customer_id,currency,meta.a,meta,nickname', says: 'column "meta" is a value, and column "meta.a" would make it an object' },
+        {
+          header: 'customer_id,currency,nickname,nickname.first',
+          says: 'column "nickname" is a value, and column "nickname.first" would make it an object',
+        },
+        {
+          header: 'customer_id,currency,meta.a,meta,nickname',
+          says: 'column "meta" is a value, and column "meta.a" would make it an object',
+        },
         { header: 'customer_id,currency,first name', says: 'invalid column name "first name"' },
       ];
       const v = variants[s.odd % variants.length]!;
       const cells = v.header.split(',').map((h) => (h === 'customer_id' ? CUS : h === 'currency' ? 'USD' : 'x'));
       const text = `${v.header}\n${cells.join(',')}\n`;
       const p = file('csv', text);
-      return { label: `csv header ${v.header}`, argv: [...bulk, p], code: 2, says: [`${p}: line 1: CSV header: `, v.says], sent: nothingSent };
+      return {
+        label: `csv header ${v.header}`,
+        argv: [...bulk, p],
+        code: 2,
+        says: [`${p}: line 1: CSV header: `, v.says],
+        sent: nothingSent,
+      };
     }
     case 'yaml-odd': {
       const variants = [
-        { text: 'customers:\n  alice: &a\n    first_name: Ada\n    self: *a\n', says: ['key ', 'self.self.self', 'nested deeper than 32 levels'] },
+        {
+          text: 'customers:\n  alice: &a\n    first_name: Ada\n    self: *a\n',
+          says: ['key ', 'self.self.self', 'nested deeper than 32 levels'],
+        },
         { text: 'customers:\n  alice:\n    first_name: !!binary AAAA\n', says: ['key customers.alice.first_name', 'not a JSON value'] },
         { text: 'customers:\n  alice:\n    ? [first, name]\n    : Ada\n', says: ['a key that is a list or a mapping (line 3, column 7)'] },
-        { text: 'customers:\n  alice:\n    first_name: !!js/function "function () { return 1 }"\n', says: ['is not valid YAML: Unresolved tag'] },
-        { text: 'customers:\n  alice: {first_name: Ada}\n  alice: {first_name: Eve}\n', says: ['is not valid YAML: Map keys must be unique'] },
+        {
+          text: 'customers:\n  alice:\n    first_name: !!js/function "function () { return 1 }"\n',
+          says: ['is not valid YAML: Unresolved tag'],
+        },
+        {
+          text: 'customers:\n  alice: {first_name: Ada}\n  alice: {first_name: Eve}\n',
+          says: ['is not valid YAML: Map keys must be unique'],
+        },
       ];
       const v = variants[s.odd % variants.length]!;
       const p = file('yaml', v.text);
@@ -442,7 +572,10 @@ function shapeCase(s: ShapeSpec, dir: string): Case {
         { text: { customers: 5 }, says: 'customers must be a mapping of names to objects' },
         { text: { customers: { alice: 'Ada' } }, says: 'customers.alice must be an object' },
         { text: { customers: { alice: [] } }, says: 'customers.alice must be an object' },
-        { text: { customers: { alice: { first_name: 'Ada', depends_on: 'customers.bob' } } }, says: 'customers.alice.depends_on must be a list' },
+        {
+          text: { customers: { alice: { first_name: 'Ada', depends_on: 'customers.bob' } } },
+          says: 'customers.alice.depends_on must be a list',
+        },
         { text: { customers: { alice: { first_name: 'Ada', depends_on: [1] } } }, says: 'customers.alice.depends_on must be a list' },
         { text: { toString: { alice: {} } }, says: 'unknown kind "toString"' },
         { text: { hasOwnProperty: { alice: {} } }, says: 'unknown kind "hasOwnProperty"' },
@@ -462,7 +595,9 @@ function shapeCase(s: ShapeSpec, dir: string): Case {
 
 let tenantNo = 0;
 
-async function runCases(cases: Array<(dir: string) => Case>): Promise<{ passed: number; failures: string[]; leaked: number; sent: number; codes: Record<string, number> }> {
+async function runCases(
+  cases: Array<(dir: string) => Case>,
+): Promise<{ passed: number; failures: string[]; leaked: number; sent: number; codes: Record<string, number> }> {
   const failures: string[] = [];
   const codes: Record<string, number> = {};
   let leaked = 0;
@@ -472,13 +607,28 @@ async function runCases(cases: Array<(dir: string) => Case>): Promise<{ passed: 
     mkdirSync(dir);
     const c = make(dir);
     const tenant = `biz_attack_${++tenantNo}`;
-    const env = cleanEnv({ PAY_CONFIG_DIR: configDir, PAY_BASE_URL: server.baseUrl, PAY_API_KEY: KEY, PAY_TENANT_ID: tenant, PAY_MAX_RETRIES: '0', PAY_TIMEOUT: '20' });
+    const env = cleanEnv({
+      PAY_CONFIG_DIR: configDir,
+      PAY_BASE_URL: server.baseUrl,
+      PAY_API_KEY: KEY,
+      PAY_TENANT_ID: tenant,
+      PAY_MAX_RETRIES: '0',
+      PAY_TIMEOUT: '20',
+    });
     const r = await pay(c.argv, { env, ...(c.stdin !== undefined ? { stdin: c.stdin } : {}), timeoutMs: 120_000 });
     const sent = server.requests.filter((q) => q.headers['x-tenant-id'] === tenant);
     sentTotal += sent.length;
     codes[String(r.code)] = (codes[String(r.code)] ?? 0) + 1;
     // The poison reaching the server, or a body with a key no row wrote: a leak across rows.
-    if (sent.some((q) => q.body.includes(ATTACKER) || q.body.includes(MARK) || Object.keys((q.json ?? {}) as object).some((k) => !['customer_id', 'currency', 'nickname', 'type'].includes(k)))) leaked++;
+    if (
+      sent.some(
+        (q) =>
+          q.body.includes(ATTACKER) ||
+          q.body.includes(MARK) ||
+          Object.keys((q.json ?? {}) as object).some((k) => !['customer_id', 'currency', 'nickname', 'type'].includes(k)),
+      )
+    )
+      leaked++;
     const why = judge(c, r, sent);
     if (why) failures.push(`#${i} ${c.label}: ${shown(c.argv)}: ${why}`);
     return !why;
@@ -495,7 +645,8 @@ function judge(c: Case, r: Run, sent: Recorded[]): string | undefined {
   if (r.code !== c.code) return `exit ${r.code}, expected ${c.code} [${r.stderr.trim().slice(0, 300)}]`;
   if (errors.length !== 1) return `${errors.length} error lines: ${r.stderr.trim().slice(0, 300)}`;
   const line = errors[0]!;
-  for (const want of c.says) if (!line.includes(want)) return `the error line lacks ${JSON.stringify(want.slice(0, 120))}: ${line.slice(0, 400)}`;
+  for (const want of c.says)
+    if (!line.includes(want)) return `the error line lacks ${JSON.stringify(want.slice(0, 120))}: ${line.slice(0, 400)}`;
   const sentWhy = c.sent(sent);
   if (sentWhy) return sentWhy;
   return c.also?.(r);
@@ -520,7 +671,16 @@ describe('attack: keys from untrusted input', () => {
     const started = Date.now();
     const before = protoNames();
     const failures: string[] = [];
-    const specs = fc.sample(fc.tuple(fc.array(name, { maxLength: 3 }), fc.constantFrom(...FORBIDDEN), fc.array(name, { maxLength: 2 }), fc.option(fc.nat(20), { nil: undefined }), fc.array(name, { minLength: 1, maxLength: 4 })), { numRuns: UNIT_RUNS, seed: SEED });
+    const specs = fc.sample(
+      fc.tuple(
+        fc.array(name, { maxLength: 3 }),
+        fc.constantFrom(...FORBIDDEN),
+        fc.array(name, { maxLength: 2 }),
+        fc.option(fc.nat(20), { nil: undefined }),
+        fc.array(name, { minLength: 1, maxLength: 4 }),
+      ),
+      { numRuns: UNIT_RUNS, seed: SEED },
+    );
     let passed = 0;
     for (const [pre, bad, post, esc, safe] of specs) {
       const path = [...pre, bad, ...post];
@@ -528,8 +688,20 @@ describe('attack: keys from untrusted input', () => {
       const tries: Array<[string, () => unknown]> = [
         ['setPath', () => setPath({}, path.join('.'), MARK)],
         ['setPath (keys)', () => setPath({}, path, MARK)],
-        ['parseJson', () => parseJson(nestJson(path, JSON.stringify({ [leafKey]: MARK }), (k) => jsonKey(k, (FORBIDDEN as readonly string[]).includes(k) ? esc : undefined)), 'x')],
-        ['parseSeed', () => parseSeed(JSON.parse(`{"customers":{"a":${nestJson(path, JSON.stringify(MARK), (k) => jsonKey(k, esc))}}}`), 'x')],
+        [
+          'parseJson',
+          () =>
+            parseJson(
+              nestJson(path, JSON.stringify({ [leafKey]: MARK }), (k) =>
+                jsonKey(k, (FORBIDDEN as readonly string[]).includes(k) ? esc : undefined),
+              ),
+              'x',
+            ),
+        ],
+        [
+          'parseSeed',
+          () => parseSeed(JSON.parse(`{"customers":{"a":${nestJson(path, JSON.stringify(MARK), (k) => jsonKey(k, esc))}}}`), 'x'),
+        ],
         ['csv', () => readAll(`a,${path.join('.')}\n1,${MARK}\n2,${MARK}\n`, 'csv')],
         ['ndjson', () => readAll(`{"a":1}\n${nestJson(path, JSON.stringify(MARK), (k) => jsonKey(k, esc))}\n`, 'ndjson')],
         ['json', () => readAll(`[{"a":1},${nestJson(path, JSON.stringify(MARK), (k) => jsonKey(k, esc))}]`, 'json')],
@@ -556,7 +728,11 @@ describe('attack: keys from untrusted input', () => {
         failures.push(`setPath ${safe.join('.')}: not set`);
         ok = false;
       }
-      if (protoNames() !== before || (({}) as Record<string, unknown>)[leafKey] !== undefined || (({}) as Record<string, unknown>).customer_id !== undefined) {
+      if (
+        protoNames() !== before ||
+        ({} as Record<string, unknown>)[leafKey] !== undefined ||
+        ({} as Record<string, unknown>).customer_id !== undefined
+      ) {
         failures.push(`${path.join('.')}: Object.prototype changed`);
         ok = false;
       }
@@ -566,38 +742,60 @@ describe('attack: keys from untrusted input', () => {
     expect(failures.slice(0, 20)).toEqual([]);
   }, 300_000);
 
-  it(`${KEYS_RUNS} poisoned key paths in CSV headers, NDJSON and JSON-array rows, seed files, --data and -F: exit 2, named, nothing sent (seed ${SEED})`, async () => {
-    const started = Date.now();
-    const specs = fc.sample(keySpecArb, { numRuns: KEYS_RUNS, seed: SEED });
-    const res = await runCases(specs.map((s) => (dir: string) => keyCase(s, dir)));
-    const readers = new Set(specs.map((s) => s.reader)).size;
-    await record(
-      'attack.keys',
-      'keys __proto__/constructor/prototype at any depth, in every reader (CSV, NDJSON, JSON array, seed YAML/JSON, --data, -F)',
-      {
-        tried: KEYS_RUNS + (inProcess?.tried ?? 0),
-        passed: res.passed + (inProcess?.passed ?? 0),
-        lost: 0,
-        duplicated: 0,
-        leaked: res.leaked + (inProcess?.polluted ?? 0),
-        extra: { seed: SEED, runs_of_pay: KEYS_RUNS, in_process_paths: inProcess?.tried ?? 0, readers: readers, stdin_rows_sent_before_the_bad_one: res.sent },
-      },
-      started,
-    );
-    expect(res.failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
-    expect(res.leaked).toBe(0);
-    expect(inProcess?.polluted ?? 0).toBe(0);
-  }, LONG);
+  it(
+    `${KEYS_RUNS} poisoned key paths in CSV headers, NDJSON and JSON-array rows, seed files, --data and -F: exit 2, named, nothing sent (seed ${SEED})`,
+    async () => {
+      const started = Date.now();
+      const specs = fc.sample(keySpecArb, { numRuns: KEYS_RUNS, seed: SEED });
+      const res = await runCases(specs.map((s) => (dir: string) => keyCase(s, dir)));
+      const readers = new Set(specs.map((s) => s.reader)).size;
+      await record(
+        'attack.keys',
+        'keys __proto__/constructor/prototype at any depth, in every reader (CSV, NDJSON, JSON array, seed YAML/JSON, --data, -F)',
+        {
+          tried: KEYS_RUNS + (inProcess?.tried ?? 0),
+          passed: res.passed + (inProcess?.passed ?? 0),
+          lost: 0,
+          duplicated: 0,
+          leaked: res.leaked + (inProcess?.polluted ?? 0),
+          extra: {
+            seed: SEED,
+            runs_of_pay: KEYS_RUNS,
+            in_process_paths: inProcess?.tried ?? 0,
+            readers: readers,
+            stdin_rows_sent_before_the_bad_one: res.sent,
+          },
+        },
+        started,
+      );
+      expect(res.failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
+      expect(res.leaked).toBe(0);
+      expect(inProcess?.polluted ?? 0).toBe(0);
+    },
+    LONG,
+  );
 
   it('control: the same inputs without the poisoned key are sent, so "nothing sent" above means refused', async () => {
     // The poisoned key renamed (and in a seed file, inside a body: a kind or entry of that name is refused for its own reasons).
-    const specs = KEY_READERS.filter((r) => r !== 'api-field').map((reader, i): KeySpec => ({ ...fc.sample(keySpecArb, { numRuns: 1, seed: SEED + i })[0]!, reader, bad: 'polluted' as never, seedLevel: 'body' }));
+    const specs = KEY_READERS.filter((r) => r !== 'api-field').map((reader, i): KeySpec => ({
+      ...fc.sample(keySpecArb, { numRuns: 1, seed: SEED + i })[0]!,
+      reader,
+      bad: 'polluted' as never,
+      seedLevel: 'body',
+    }));
     await pool(specs, PARALLEL, async (s, i) => {
       const dir = join(root, `control-${i}`);
       mkdirSync(dir);
       const c = keyCase(s, dir);
       const tenant = `biz_control_${i}`;
-      const env = cleanEnv({ PAY_CONFIG_DIR: configDir, PAY_BASE_URL: server.baseUrl, PAY_API_KEY: KEY, PAY_TENANT_ID: tenant, PAY_MAX_RETRIES: '0', PAY_TIMEOUT: '20' });
+      const env = cleanEnv({
+        PAY_CONFIG_DIR: configDir,
+        PAY_BASE_URL: server.baseUrl,
+        PAY_API_KEY: KEY,
+        PAY_TENANT_ID: tenant,
+        PAY_MAX_RETRIES: '0',
+        PAY_TIMEOUT: '20',
+      });
       const r = await pay(c.argv, { env, ...(c.stdin !== undefined ? { stdin: c.stdin } : {}), timeoutMs: 120_000 });
       expect(stackTrace(r.stderr), `${s.reader}: ${r.stderr}`).toBeUndefined();
       expect(server.requests.filter((q) => q.headers['x-tenant-id'] === tenant).length, `${s.reader}: ${r.stderr}`).toBeGreaterThan(0);
@@ -620,17 +818,28 @@ describe('attack: odd shapes are usage errors', () => {
     expect(shapeProblem({ k: ok })?.problem).toBe('nested deeper than 32 levels');
   });
 
-  it(`${SHAPES_RUNS} deep, huge-keyed, wrong-typed and odd inputs in every reader: exit 2 naming the place, never a stack overflow (seed ${SEED})`, async () => {
-    const started = Date.now();
-    const specs = fc.sample(shapeSpecArb, { numRuns: SHAPES_RUNS, seed: SEED });
-    const res = await runCases(specs.map((s) => (dir: string) => shapeCase(s, dir)));
-    const kinds = Object.fromEntries(SHAPE_KINDS.map((k) => [`kind_${k}`, specs.filter((s) => s.kind === k).length]));
-    await record(
-      'attack.shapes',
-      'nesting past 32, keys past 256 characters, wrong JSON types, bad CSV headers, odd YAML: exit 2 naming the place',
-      { tried: SHAPES_RUNS, passed: res.passed, lost: 0, duplicated: 0, leaked: res.leaked, extra: { seed: SEED, ...kinds, ...Object.fromEntries(Object.entries(res.codes).map(([c, n]) => [`exit_${c}`, n])) } },
-      started,
-    );
-    expect(res.failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
-  }, LONG);
+  it(
+    `${SHAPES_RUNS} deep, huge-keyed, wrong-typed and odd inputs in every reader: exit 2 naming the place, never a stack overflow (seed ${SEED})`,
+    async () => {
+      const started = Date.now();
+      const specs = fc.sample(shapeSpecArb, { numRuns: SHAPES_RUNS, seed: SEED });
+      const res = await runCases(specs.map((s) => (dir: string) => shapeCase(s, dir)));
+      const kinds = Object.fromEntries(SHAPE_KINDS.map((k) => [`kind_${k}`, specs.filter((s) => s.kind === k).length]));
+      await record(
+        'attack.shapes',
+        'nesting past 32, keys past 256 characters, wrong JSON types, bad CSV headers, odd YAML: exit 2 naming the place',
+        {
+          tried: SHAPES_RUNS,
+          passed: res.passed,
+          lost: 0,
+          duplicated: 0,
+          leaked: res.leaked,
+          extra: { seed: SEED, ...kinds, ...Object.fromEntries(Object.entries(res.codes).map(([c, n]) => [`exit_${c}`, n])) },
+        },
+        started,
+      );
+      expect(res.failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
+    },
+    LONG,
+  );
 });

@@ -30,7 +30,14 @@ const SECRET = `whsec_${SECRET_BYTES.toString('base64')}`;
 /** The emulator allows each attempt this long before it counts as failed (src/emulator/events.ts). */
 const ATTEMPT_TIMEOUT_S = 10;
 
-const tally: Counts & { extra: Record<string, number | string> } = { tried: 0, passed: 0, lost: 0, duplicated: 0, leaked: 0, extra: { seed: SEED } };
+const tally: Counts & { extra: Record<string, number | string> } = {
+  tried: 0,
+  passed: 0,
+  lost: 0,
+  duplicated: 0,
+  leaked: 0,
+  extra: { seed: SEED },
+};
 const started = Date.now();
 let listener: Listener | undefined;
 
@@ -40,7 +47,12 @@ afterEach(async () => {
 });
 afterAll(async () => {
   if (tally.tried > 0) {
-    await record('attack.listen-repeats', 'webhooks listen recognises repeats over the whole retry schedule (24 h window, bounded, least recently seen evicted first)', tally, started);
+    await record(
+      'attack.listen-repeats',
+      'webhooks listen recognises repeats over the whole retry schedule (24 h window, bounded, least recently seen evicted first)',
+      tally,
+      started,
+    );
   }
 });
 
@@ -66,7 +78,11 @@ async function harness(opts: { maxRemembered?: number } = {}): Promise<Harness> 
       const body = JSON.stringify({ id, type: 'transfer.completed', created_at: '2026-11-20T10:00:00.000Z', data: {} });
       const ts = clock.t;
       const signature = `v1,${createHmac('sha256', SECRET_BYTES).update(`${id}.${ts}.`).update(body).digest('base64')}`;
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signature }, body });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signature },
+        body,
+      });
       const answer = (await res.json()) as { duplicate?: boolean };
       return { status: res.status, duplicate: answer.duplicate === true };
     },
@@ -95,7 +111,10 @@ describe('attack.listen-repeats', () => {
     // 0-3 resends, each within the window of the previous delivery.
     const plans = fc.sample(
       fc.record({
-        late: fc.array(fc.integer({ min: 0, max: ATTEMPT_TIMEOUT_S }), { minLength: RETRY_DELAYS_S.length, maxLength: RETRY_DELAYS_S.length }),
+        late: fc.array(fc.integer({ min: 0, max: ATTEMPT_TIMEOUT_S }), {
+          minLength: RETRY_DELAYS_S.length,
+          maxLength: RETRY_DELAYS_S.length,
+        }),
         resends: fc.array(fc.integer({ min: 1, max: REPEAT_WINDOW_SECONDS }), { maxLength: 3 }),
       }),
       { numRuns: SCHEDULE_IDS, seed: SEED },
@@ -134,10 +153,16 @@ describe('attack.listen-repeats', () => {
 
   it('expiry: a copy more than the window after the last delivery is new again; one just inside is not', async () => {
     const h = await harness();
-    const gaps = fc.sample(fc.oneof(fc.integer({ min: 1, max: REPEAT_WINDOW_SECONDS }), fc.integer({ min: REPEAT_WINDOW_SECONDS + 1, max: REPEAT_WINDOW_SECONDS * 3 })), {
-      numRuns: EXPIRY_IDS,
-      seed: SEED + 1,
-    });
+    const gaps = fc.sample(
+      fc.oneof(
+        fc.integer({ min: 1, max: REPEAT_WINDOW_SECONDS }),
+        fc.integer({ min: REPEAT_WINDOW_SECONDS + 1, max: REPEAT_WINDOW_SECONDS * 3 }),
+      ),
+      {
+        numRuns: EXPIRY_IDS,
+        seed: SEED + 1,
+      },
+    );
     for (const [i, gap] of gaps.entries()) {
       const id = `evt_exp${String(i).padStart(21, '0')}`;
       const first = await h.deliver(id);
@@ -180,7 +205,10 @@ describe('attack.listen-repeats', () => {
       h.clock.t += 1;
       expect((await h.deliver(id)).duplicate, id).toBe(true);
     }
-    const warnings = h.io.stderrText().split('\n').filter((l) => / warning: more than 50 webhook-ids/.test(l));
+    const warnings = h.io
+      .stderrText()
+      .split('\n')
+      .filter((l) => / warning: more than 50 webhook-ids/.test(l));
     expect(warnings).toHaveLength(fresh > CAP ? 1 : 0);
     tally.extra.cap = CAP;
     tally.extra.cap_deliveries = picks.length;

@@ -69,7 +69,9 @@ async function call(method: string, path: string, body?: unknown): Promise<Check
   if (r.status >= 500) problems.push(`${method} ${path} → ${r.status}`);
   const op = operationOfRequest(method, `/v1/${path.split('?')[0]}`);
   if (!op) problems.push(`${method} ${path}: no such operation in the contract`);
-  else for (const e of validateAgainst(op.operation.operationId, 'response', r.status, r.body)) problems.push(`${method} ${path} → ${r.status}: ${e}`);
+  else
+    for (const e of validateAgainst(op.operation.operationId, 'response', r.status, r.body))
+      problems.push(`${method} ${path} → ${r.status}: ${e}`);
   const bad = badAmounts(r.body);
   return { ...r, problems: [...problems, ...bad.map((b) => `${method} ${path} → ${r.status}: amount ${b}`)], badAmounts: bad };
 }
@@ -115,7 +117,11 @@ describe('attack: money amounts at the edges', () => {
     // The defect this class came from: a quote of the largest amount into a weaker currency.
     const big = await call('POST', 'fx/quotes', { source_currency: 'USD', target_currency: 'NGN', source_amount: '999999999999999.99' });
     expect(big.problems).toEqual([]);
-    expect({ status: big.status, code: big.body.code, field: big.body.errors?.[0]?.code }).toEqual({ status: 422, code: 'validation_error', field: 'out_of_range' });
+    expect({ status: big.status, code: big.body.code, field: big.body.errors?.[0]?.code }).toEqual({
+      status: 422,
+      code: 'validation_error',
+      field: 'out_of_range',
+    });
 
     const cases = fc.sample(
       fc.record({
@@ -145,15 +151,22 @@ describe('attack: money amounts at the edges', () => {
 
       // A collection: money in (refused, with nothing changed, when the balance could outgrow the largest amount).
       const before = (await api('GET', `accounts/${src[k.from]}`)).body.balance;
-      const col = tally('collection', await call('POST', 'collections', { account_id: src[k.from], amount, currency: k.from, method: 'card' }));
+      const col = tally(
+        'collection',
+        await call('POST', 'collections', { account_id: src[k.from], amount, currency: k.from, method: 'card' }),
+      );
       if (col.status === 422) {
         const after = (await api('GET', `accounts/${src[k.from]}`)).body.balance;
-        if (JSON.stringify(after) !== JSON.stringify(before)) caseProblems.push(`a refused collection changed the balance: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+        if (JSON.stringify(after) !== JSON.stringify(before))
+          caseProblems.push(`a refused collection changed the balance: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
       } else if (col.status !== 201) caseProblems.push(`collection ${amount} ${k.from} → ${col.status} ${col.body?.code}`);
       if (k.settle) emu.admin.advance(SETTLE_S);
 
       // A transfer between two accounts of the currency.
-      const tr = tally('transfer', await call('POST', 'transfers', { source_account_id: src[k.from], destination_id: dst[k.from], amount, currency: k.from }));
+      const tr = tally(
+        'transfer',
+        await call('POST', 'transfers', { source_account_id: src[k.from], destination_id: dst[k.from], amount, currency: k.from }),
+      );
       if (![201, 422].includes(tr.status)) caseProblems.push(`transfer → ${tr.status} ${tr.body?.code}`);
 
       // A quote by source or target amount, and a trade of it.
@@ -166,10 +179,21 @@ describe('attack: money amounts at the edges', () => {
         const seller = k.bySource ? k.from : to;
         const buyer = k.bySource ? to : k.from;
         // Fund the seller (may itself be refused near the top), then trade.
-        tally('collection', await call('POST', 'collections', { account_id: src[seller], amount: q.body.source_amount, currency: seller, method: 'bank_transfer' }));
+        tally(
+          'collection',
+          await call('POST', 'collections', {
+            account_id: src[seller],
+            amount: q.body.source_amount,
+            currency: seller,
+            method: 'bank_transfer',
+          }),
+        );
         emu.admin.advance(SETTLE_S);
         const tradeBefore = (await api('GET', `accounts/${dst[buyer]}`)).body.balance;
-        const t = tally('trade', await call('POST', 'fx/trades', { quote_id: q.body.id, source_account_id: src[seller], target_account_id: dst[buyer] }));
+        const t = tally(
+          'trade',
+          await call('POST', 'fx/trades', { quote_id: q.body.id, source_account_id: src[seller], target_account_id: dst[buyer] }),
+        );
         if (![201, 422].includes(t.status)) caseProblems.push(`trade → ${t.status} ${t.body?.code}`);
         if (t.status === 422) {
           const tradeAfter = (await api('GET', `accounts/${dst[buyer]}`)).body.balance;
@@ -191,20 +215,27 @@ describe('attack: money amounts at the edges', () => {
       else failures.push(`${JSON.stringify({ ...k, to, amount })}: ${problems.slice(0, 3).join('; ')}`);
     }
     const ledger = (await fetch(`${emu.url}/__emulator/ledger?tenant=${emu.tenantId}`).then((r) => r.json())) as { unbalanced: string[] };
-    await record('attack.money-amounts', 'Extreme amounts through quotes, trades, collections, transfers, balances', {
-      tried: cases.length,
-      passed,
-      lost: 0,
-      duplicated: 0,
-      leaked: badAmountAnswers,
-      extra: {
-        out_of_range_refusals: Object.entries(statuses).filter(([s]) => s.endsWith('out_of_range')).reduce((n, [, v]) => n + v, 0),
-        unbalanced_entries: ledger.unbalanced.length,
-        quotes: statuses['quote 201'] ?? 0,
-        trades: statuses['trade 201'] ?? 0,
-        transfers: statuses['transfer 201'] ?? 0,
+    await record(
+      'attack.money-amounts',
+      'Extreme amounts through quotes, trades, collections, transfers, balances',
+      {
+        tried: cases.length,
+        passed,
+        lost: 0,
+        duplicated: 0,
+        leaked: badAmountAnswers,
+        extra: {
+          out_of_range_refusals: Object.entries(statuses)
+            .filter(([s]) => s.endsWith('out_of_range'))
+            .reduce((n, [, v]) => n + v, 0),
+          unbalanced_entries: ledger.unbalanced.length,
+          quotes: statuses['quote 201'] ?? 0,
+          trades: statuses['trade 201'] ?? 0,
+          transfers: statuses['transfer 201'] ?? 0,
+        },
       },
-    }, startedAt);
+      startedAt,
+    );
     expect(failures.slice(0, 10)).toEqual([]);
     expect(ledger.unbalanced).toEqual([]);
     // The generated cases reached the top: some requests were refused as out of range, others went through.
@@ -244,7 +275,13 @@ describe('attack: removing an external account with a payout on its way', () => 
       fc.record({
         currency: fc.constantFrom(...FIAT),
         // Per transfer: its amount in minor units (some end in 13: they fail when settled) and its fate.
-        transfers: fc.array(fc.record({ minor: fc.oneof(fc.integer({ min: 1, max: 10_000_000 }), fc.constant(113)), fate: fc.constantFrom('cancel', 'settle') }), { minLength: 1, maxLength: 3 }),
+        transfers: fc.array(
+          fc.record({
+            minor: fc.oneof(fc.integer({ min: 1, max: 10_000_000 }), fc.constant(113)),
+            fate: fc.constantFrom('cancel', 'settle'),
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
       }),
       PAYOUTS,
     );
@@ -265,31 +302,48 @@ describe('attack: removing an external account with a payout on its way', () => 
       await api('POST', 'collections', { account_id: source, amount: fmt(funded), currency: s.currency, method: 'card' });
       emu.admin.advance(SETTLE_S);
       const ea = (
-        await api('POST', 'external-accounts', { customer_id: customer, account_holder_name: 'Ada Lovelace', bank_name: 'Bank', account_number: '12345678', country: 'GB', currency: s.currency })
+        await api('POST', 'external-accounts', {
+          customer_id: customer,
+          account_holder_name: 'Ada Lovelace',
+          bank_name: 'Bank',
+          account_number: '12345678',
+          country: 'GB',
+          currency: s.currency,
+        })
       ).body.id as string;
       const ids: string[] = [];
       for (const t of s.transfers) {
-        const r = await call('POST', 'transfers', { source_account_id: source, destination_id: ea, amount: fmt(BigInt(t.minor)), currency: s.currency });
+        const r = await call('POST', 'transfers', {
+          source_account_id: source,
+          destination_id: ea,
+          amount: fmt(BigInt(t.minor)),
+          currency: s.currency,
+        });
         problems.push(...r.problems);
         if (r.status !== 201) problems.push(`transfer → ${r.status} ${r.body?.code}`);
         ids.push(r.body.id);
       }
       // Resolve them in turn (a cancel, or moving the clock, which settles every pending one); the
       // removal is refused while any is pending, and changes nothing then.
-      const pending = (): Promise<number> => Promise.all(ids.map((id) => api('GET', `transfers/${id}`))).then((rs) => rs.filter((r) => r.body.status === 'pending').length);
+      const pending = (): Promise<number> =>
+        Promise.all(ids.map((id) => api('GET', `transfers/${id}`))).then((rs) => rs.filter((r) => r.body.status === 'pending').length);
       for (let i = 0; ; i++) {
         const left = await pending();
         const availableBefore = (await api('GET', `accounts/${source}`)).body.balance.available as string;
         const del = await call('DELETE', `external-accounts/${ea}`);
         problems.push(...del.problems);
         if (left === 0) {
-          if (del.status !== 200 || del.body.status !== 'removed') problems.push(`removal with none pending → ${del.status} ${del.body?.code}`);
+          if (del.status !== 200 || del.body.status !== 'removed')
+            problems.push(`removal with none pending → ${del.status} ${del.body?.code}`);
           break;
         }
-        if (del.status !== 409 || del.body.code !== 'invalid_state') problems.push(`removal with ${left} pending → ${del.status} ${del.body?.code}`);
-        if ((await api('GET', `external-accounts/${ea}`)).body.status !== 'active') problems.push('a refused removal changed the external account');
+        if (del.status !== 409 || del.body.code !== 'invalid_state')
+          problems.push(`removal with ${left} pending → ${del.status} ${del.body?.code}`);
+        if ((await api('GET', `external-accounts/${ea}`)).body.status !== 'active')
+          problems.push('a refused removal changed the external account');
         if ((await pending()) !== left) problems.push('a refused removal changed a transfer');
-        if ((await api('GET', `accounts/${source}`)).body.balance.available !== availableBefore) problems.push('a refused removal moved money');
+        if ((await api('GET', `accounts/${source}`)).body.balance.available !== availableBefore)
+          problems.push('a refused removal moved money');
         if (s.transfers[i]?.fate === 'cancel') {
           const c = await call('POST', `transfers/${ids[i]}/cancel`);
           problems.push(...c.problems);
@@ -309,19 +363,29 @@ describe('attack: removing an external account with a payout on its way', () => 
         problems.push(`source holds ${available}, expected ${fmt(expected)}`);
       }
       // A transfer to the removed account is refused.
-      const late = await call('POST', 'transfers', { source_account_id: source, destination_id: ea, amount: fmt(1n), currency: s.currency });
+      const late = await call('POST', 'transfers', {
+        source_account_id: source,
+        destination_id: ea,
+        amount: fmt(1n),
+        currency: s.currency,
+      });
       problems.push(...late.problems);
       if (late.status !== 409) problems.push(`a transfer to a removed external account → ${late.status}`);
       if (problems.length === 0) passed++;
       else failures.push(`${JSON.stringify(s)}: ${problems.slice(0, 3).join('; ')}`);
     }
-    await record('attack.money-payout-removed', 'Removing an external account with pending payouts', {
-      tried: scenarios.length,
-      passed,
-      lost: moneyLost,
-      duplicated: 0,
-      leaked: 0,
-    }, startedAt);
+    await record(
+      'attack.money-payout-removed',
+      'Removing an external account with pending payouts',
+      {
+        tried: scenarios.length,
+        passed,
+        lost: moneyLost,
+        duplicated: 0,
+        leaked: 0,
+      },
+      startedAt,
+    );
     expect(failures.slice(0, 10)).toEqual([]);
   }, 600_000);
 });

@@ -48,7 +48,13 @@ function seedDoc(transferAmount?: string, alice: Obj = ALICE): Doc {
   };
   if (transferAmount) {
     doc.transfers = {
-      move: { source_account_id: '${accounts.alice_usd.id}', destination_id: '${accounts.alice_two.id}', amount: transferAmount, currency: 'USD', depends_on: ['collections.fund_alice'] },
+      move: {
+        source_account_id: '${accounts.alice_usd.id}',
+        destination_id: '${accounts.alice_two.id}',
+        amount: transferAmount,
+        currency: 'USD',
+        depends_on: ['collections.fund_alice'],
+      },
     };
   }
   return doc;
@@ -70,7 +76,11 @@ const seedWith = (name: string, doc: Doc): string => {
 };
 
 async function foreignUntouched(): Promise<void> {
-  const [acc, card, cus] = await Promise.all([w.api('GET', `accounts/${bob.account}`), w.api('GET', `cards/${bob.card}`), w.api('GET', `customers/${bob.customer}`)]);
+  const [acc, card, cus] = await Promise.all([
+    w.api('GET', `accounts/${bob.account}`),
+    w.api('GET', `cards/${bob.card}`),
+    w.api('GET', `customers/${bob.customer}`),
+  ]);
   expect(acc.status).toBe('active');
   expect(acc.balance.available).toBe(bob.balance);
   expect(card.status).toBe('active');
@@ -81,7 +91,13 @@ async function foreignUntouched(): Promise<void> {
 const writes = (mark: number) => w.since(mark).filter((r) => r.method !== 'GET');
 /** Requests since `mark` that name bob's objects in their path or body. */
 const touchingBob = (mark: number) =>
-  w.since(mark).filter((r) => r.method !== 'GET' && [bob.account, bob.card, bob.customer].some((id) => r.path.includes(id) || JSON.stringify(r.body ?? '').includes(id)));
+  w
+    .since(mark)
+    .filter(
+      (r) =>
+        r.method !== 'GET' &&
+        [bob.account, bob.card, bob.customer].some((id) => r.path.includes(id) || JSON.stringify(r.body ?? '').includes(id)),
+    );
 
 function oneLineError(r: PayResult, code: number): string {
   expect(stackTrace(r.stderr)).toBeUndefined();
@@ -103,7 +119,13 @@ beforeAll(async () => {
   const r = await w.pay(['seed', 'apply', seedFile, '--no-input', '--json'], LONG);
   expect(r.code, r.stderr).toBe(0);
   base = JSON.parse(readFileSync(`${seedFile}.state.json`, 'utf8')) as Obj;
-  expect(Object.keys(base.entries).sort()).toEqual(['accounts.alice_two', 'accounts.alice_usd', 'cards.alice_card', 'collections.fund_alice', 'customers.alice']);
+  expect(Object.keys(base.entries).sort()).toEqual([
+    'accounts.alice_two',
+    'accounts.alice_usd',
+    'cards.alice_card',
+    'collections.fund_alice',
+    'customers.alice',
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -115,18 +137,40 @@ const ID_SLOTS = ['customers.alice', 'accounts.alice_usd', 'accounts.alice_two',
 describe('attack: a tampered seed state file', () => {
   it('ids that are not plain ids of their kind: exit 1 before any request; foreign objects by id: nothing they hold moves, no request names them', async () => {
     const startedAt = Date.now();
-    const bad = fc.oneof(
-      fc.string({ maxLength: 40 }),
-      fc.constantFrom('..', '%2e%2e', '%2E%2E', '.', '%2f', 'acc_%2e%2e', '../customers', '..%2fcustomers', 'acc_0123456789abcdefghijklmn/../x', 'acc_0123456789abcdefghijklmn%2f..', '/etc/passwd', '?x=1', '#'),
-      fc.stringMatching(/^(cus|acc|card|col|ea)_[0-9a-z%./]{20,28}$/),
-      fc.tuple(fc.constantFrom('%2e%2e', '%2f', '..', '/'), fc.stringMatching(/^[0-9a-z]{0,24}$/)).map(([a, b]) => `acc_${a}${b}`),
-    ).filter((id) => !/^(cus|acc|card|col|ea)_[0-9a-z]{24}$/.test(id));
+    const bad = fc
+      .oneof(
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom(
+          '..',
+          '%2e%2e',
+          '%2E%2E',
+          '.',
+          '%2f',
+          'acc_%2e%2e',
+          '../customers',
+          '..%2fcustomers',
+          'acc_0123456789abcdefghijklmn/../x',
+          'acc_0123456789abcdefghijklmn%2f..',
+          '/etc/passwd',
+          '?x=1',
+          '#',
+        ),
+        fc.stringMatching(/^(cus|acc|card|col|ea)_[0-9a-z%./]{20,28}$/),
+        fc.tuple(fc.constantFrom('%2e%2e', '%2f', '..', '/'), fc.stringMatching(/^[0-9a-z]{0,24}$/)).map(([a, b]) => `acc_${a}${b}`),
+      )
+      .filter((id) => !/^(cus|acc|card|col|ea)_[0-9a-z]{24}$/.test(id));
     type Vector =
       | { type: 'invalid'; slot: number; id: string; retire: boolean; otherKind: boolean }
       | { type: 'foreign'; slot: 'account' | 'card' | 'customer'; copy: 0 | 1 | 2; replace: boolean; amount: string }
       | { type: 'retire'; which: 'account' | 'card'; by: 0 | 1 | 2; replace: boolean };
     const vectorArb: fc.Arbitrary<Vector> = fc.oneof(
-      fc.record({ type: fc.constant('invalid' as const), slot: fc.nat(ID_SLOTS.length - 1), id: bad, retire: fc.boolean(), otherKind: fc.boolean() }),
+      fc.record({
+        type: fc.constant('invalid' as const),
+        slot: fc.nat(ID_SLOTS.length - 1),
+        id: bad,
+        retire: fc.boolean(),
+        otherKind: fc.boolean(),
+      }),
       fc.record({
         type: fc.constant('foreign' as const),
         slot: fc.constantFrom('account' as const, 'card' as const, 'customer' as const),
@@ -134,12 +178,20 @@ describe('attack: a tampered seed state file', () => {
         replace: fc.boolean(),
         amount: fc.integer({ min: 1, max: 5 }).map((n) => `${n}.00`),
       }),
-      fc.record({ type: fc.constant('retire' as const), which: fc.constantFrom('account' as const, 'card' as const), by: fc.constantFrom(0 as const, 1 as const, 2 as const), replace: fc.boolean() }),
+      fc.record({
+        type: fc.constant('retire' as const),
+        which: fc.constantFrom('account' as const, 'card' as const),
+        by: fc.constantFrom(0 as const, 1 as const, 2 as const),
+        replace: fc.boolean(),
+      }),
     );
     const vectors = fc.sample(vectorArb, { numRuns: count(8, 1000), seed: SEED });
     // Found by the outside pass: the customer entry's id swapped for another customer's (with and
     // without --replace) created an account, a collection and a card on that customer. Always tried.
-    vectors.unshift({ type: 'foreign', slot: 'customer', copy: 0, replace: false, amount: '1.00' }, { type: 'foreign', slot: 'customer', copy: 0, replace: true, amount: '2.00' });
+    vectors.unshift(
+      { type: 'foreign', slot: 'customer', copy: 0, replace: false, amount: '1.00' },
+      { type: 'foreign', slot: 'customer', copy: 0, replace: true, amount: '2.00' },
+    );
     let passed = 0;
     let leaked = 0;
     const byType: Record<string, number> = {};
@@ -205,8 +257,14 @@ describe('attack: a tampered seed state file', () => {
           const p = stateFile(`retire-${i}`, state);
           const plan = await w.pay(['seed', 'plan', seedFile, '--state', p, '--no-input', '-o', 'ndjson'], LONG);
           expect(plan.code, plan.stderr).toBe(0);
-          const rows = plan.stdout.trim().split('\n').map((l) => JSON.parse(l) as Obj);
-          expect(rows.filter((row) => row.action === 'retire').map((row) => row.id), 'plan lists the retire list').toEqual([id]);
+          const rows = plan.stdout
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as Obj);
+          expect(
+            rows.filter((row) => row.action === 'retire').map((row) => row.id),
+            'plan lists the retire list',
+          ).toEqual([id]);
           r = await w.pay(['seed', 'apply', seedFile, '--state', p, '--no-input', ...(v.replace ? ['--replace'] : [])], LONG);
           expect(r.code, r.stderr).toBe(0);
           // Only --replace looks at the retire list at all (and then leaves what is not this seed's).
@@ -214,7 +272,7 @@ describe('attack: a tampered seed state file', () => {
           else expect(r.stderr).not.toContain(`old ${id}`);
           expect(writes(mark), 'nothing written').toEqual([]);
         }
-        expect(touchingBob(mark), 'no request names bob\'s objects').toEqual([]);
+        expect(touchingBob(mark), "no request names bob's objects").toEqual([]);
         await foreignUntouched();
         passed++;
       } catch (err) {
@@ -222,7 +280,12 @@ describe('attack: a tampered seed state file', () => {
         failures.push(`${JSON.stringify(v)}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
-    await record('attack.seed-state', 'tampered seed state files (bad/encoded ids, foreign ids, links, retire lists)', { tried: vectors.length, passed, lost: 0, duplicated: 0, leaked, extra: { ...byType, seed: SEED } }, startedAt);
+    await record(
+      'attack.seed-state',
+      'tampered seed state files (bad/encoded ids, foreign ids, links, retire lists)',
+      { tried: vectors.length, passed, lost: 0, duplicated: 0, leaked, extra: { ...byType, seed: SEED } },
+      startedAt,
+    );
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 600_000);
 
@@ -265,7 +328,9 @@ describe('attack: a tampered seed state file', () => {
         // Entries the state kept are read back, not sent; the others replay their keys (same ids).
         // Entries are keyed by their written content: a key an earlier test's set used is passed over (`_2`, `_3`, …).
         const entriesSent = new Set(posts.map((q) => String(q.headers['idempotency-key']).replace(/_\d+$/, '')));
-        expect(entriesSent.size, posts.map((q) => `${q.path} ${String(q.headers['idempotency-key'])}`).join(' ')).toBe(ID_SLOTS.length - keep.length);
+        expect(entriesSent.size, posts.map((q) => `${q.path} ${String(q.headers['idempotency-key'])}`).join(' ')).toBe(
+          ID_SLOTS.length - keep.length,
+        );
         passed++;
       } catch (err) {
         failures.push(`keep ${keep.join(',')}: ${(err as Error).message.split('\n')[0]}`);
@@ -284,7 +349,9 @@ describe('attack: a tampered seed state file', () => {
       try {
         const plan = await w.pay(['seed', 'plan', file, '--json'], LONG);
         expect(plan.code, plan.stderr).toBe(0);
-        expect(plan.stderr).toContain(`warning: the state file ${statePath} is set aside: ${reason}; apply would move it to ${statePath}.set-aside`);
+        expect(plan.stderr).toContain(
+          `warning: the state file ${statePath} is set aside: ${reason}; apply would move it to ${statePath}.set-aside`,
+        );
         expect((JSON.parse(plan.stdout) as Obj).state_set_aside).toEqual({ path: statePath, reason, moved_to: `${statePath}.set-aside` });
         const r = await w.pay(['seed', 'apply', file, '--json'], LONG);
         expect(r.code, r.stderr).toBe(0);
@@ -307,7 +374,14 @@ describe('attack: a tampered seed state file', () => {
       const ids = JSON.parse(again.stdout) as Record<string, string>;
       for (const slot of ID_SLOTS) {
         expect(ids[slot]).not.toBe(base.entries[slot].object.id);
-        expect((await w.api('GET', `${slot.startsWith('customers') ? 'customers' : slot.startsWith('cards') ? 'cards' : slot.startsWith('collections') ? 'collections' : 'accounts'}/${ids[slot]}`)).id).toBe(ids[slot]);
+        expect(
+          (
+            await w.api(
+              'GET',
+              `${slot.startsWith('customers') ? 'customers' : slot.startsWith('cards') ? 'cards' : slot.startsWith('collections') ? 'collections' : 'accounts'}/${ids[slot]}`,
+            )
+          ).id,
+        ).toBe(ids[slot]);
       }
       const customers = await w.api('GET', 'customers?limit=100');
       expect(customers.data.length, 'one customer, made once').toBe(1);
@@ -317,7 +391,12 @@ describe('attack: a tampered seed state file', () => {
       lost++;
       failures.push(`after reset: ${(err as Error).message.split('\n')[0]}`);
     }
-    await record('attack.seed-state-identity', 'seed state: explicit default tenant, objects gone after a reset', { tried: subsets.length + 3, passed, lost, duplicated, leaked: 0, extra: { seed: SEED } }, startedAt);
+    await record(
+      'attack.seed-state-identity',
+      'seed state: explicit default tenant, objects gone after a reset',
+      { tried: subsets.length + 3, passed, lost, duplicated, leaked: 0, extra: { seed: SEED } },
+      startedAt,
+    );
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 600_000);
 });
@@ -326,7 +405,10 @@ describe('attack: live seeds, refusals, secrets from the environment', () => {
   it('live apply without --yes off a terminal: exit 2 naming what moves money, nothing sent; with --yes it applies', async () => {
     const startedAt = Date.now();
     const live = { PAY_API_KEY: w.emu.keys.live.secret, PAY_MODE: 'live' };
-    const amounts = fc.sample(fc.integer({ min: 1, max: 90 }).map((n) => `${n}.00`), { numRuns: count(2, 1000), seed: SEED });
+    const amounts = fc.sample(
+      fc.integer({ min: 1, max: 90 }).map((n) => `${n}.00`),
+      { numRuns: count(2, 1000), seed: SEED },
+    );
     let passed = 0;
     let leaked = 0;
     const failures: string[] = [];
@@ -338,7 +420,9 @@ describe('attack: live seeds, refusals, secrets from the environment', () => {
       const r = await w.pay(['seed', 'apply', file, '--no-input'], { ...LONG, env: live });
       try {
         const line = oneLineError(r, 2);
-        expect(line).toMatch(/^error: refusing to apply 2 live changes that move money or retire objects without confirmation: pass --yes$/);
+        expect(line).toMatch(
+          /^error: refusing to apply 2 live changes that move money or retire objects without confirmation: pass --yes$/,
+        );
         expect(r.stderr).toContain(`transfers.move: moves ${amount} USD`);
         expect(r.stderr).toContain('collections.fund_alice: moves 100.00 USD');
         if (w.since(mark).length > 0) leaked++;
@@ -355,13 +439,21 @@ describe('attack: live seeds, refusals, secrets from the environment', () => {
         failures.push(`${amount}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
-    await record('attack.seed-live', 'live seed apply without confirmation', { tried: amounts.length, passed, lost: 0, duplicated: 0, leaked, extra: { seed: SEED } }, startedAt);
+    await record(
+      'attack.seed-live',
+      'live seed apply without confirmation',
+      { tried: amounts.length, passed, lost: 0, duplicated: 0, leaked, extra: { seed: SEED } },
+      startedAt,
+    );
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 600_000);
 
   it('an entry refused (insufficient funds) is retried with a new key after a top-up; a replayed refusal says so', async () => {
     const startedAt = Date.now();
-    const amounts = fc.sample(fc.integer({ min: 101, max: 5000 }).map((n) => `${n}.00`), { numRuns: count(1, 1000), seed: SEED });
+    const amounts = fc.sample(
+      fc.integer({ min: 101, max: 5000 }).map((n) => `${n}.00`),
+      { numRuns: count(1, 1000), seed: SEED },
+    );
     let passed = 0;
     let duplicated = 0;
     const failures: string[] = [];
@@ -374,7 +466,9 @@ describe('attack: live seeds, refusals, secrets from the environment', () => {
         const r1 = await w.pay(['seed', 'apply', file, '--no-input', '--json'], LONG);
         expect(r1.code, r1.stderr).toBe(1);
         const err1 = JSON.parse(r1.stderr.trim().split('\n').pop()!) as Obj;
-        expect(err1.error.hint).toMatch(/fix the cause .*then run the same command again; a refused entry is sent with a new idempotency key/);
+        expect(err1.error.hint).toMatch(
+          /fix the cause .*then run the same command again; a refused entry is sent with a new idempotency key/,
+        );
         expect(r1.stderr).toMatch(/insufficient_funds/);
         const state = JSON.parse(readFileSync(`${file}.state.json`, 'utf8')) as Obj;
         expect(state.refused['transfers.move']).toMatchObject({ attempt: 1, status: 422, code: 'insufficient_funds' });
@@ -408,7 +502,12 @@ describe('attack: live seeds, refusals, secrets from the environment', () => {
         failures.push(`${amount}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
-    await record('attack.seed-retry', 'refused seed entry retried after a top-up', { tried: amounts.length, passed, lost: 0, duplicated, leaked: 0, extra: { seed: SEED } }, startedAt);
+    await record(
+      'attack.seed-retry',
+      'refused seed entry retried after a top-up',
+      { tried: amounts.length, passed, lost: 0, duplicated, leaked: 0, extra: { seed: SEED } },
+      startedAt,
+    );
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 600_000);
 
@@ -416,7 +515,9 @@ describe('attack: live seeds, refusals, secrets from the environment', () => {
     const startedAt = Date.now();
     const vectors = fc.sample(
       fc.record({
-        name: fc.tuple(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,12}$/), fc.constantFrom('KEY', 'SECRET', 'TOKEN', 'PASSWORD', '_key', 'Api_Token')).map(([a, b]) => `${a}${b}`),
+        name: fc
+          .tuple(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,12}$/), fc.constantFrom('KEY', 'SECRET', 'TOKEN', 'PASSWORD', '_key', 'Api_Token'))
+          .map(([a, b]) => `${a}${b}`),
         value: fc.stringMatching(/^[a-z]{12,24}$/),
         useApiKey: fc.boolean(),
       }),
@@ -458,13 +559,23 @@ describe('attack: live seeds, refusals, secrets from the environment', () => {
         // Unchanged environment: a re-run skips everything; a changed value is an update.
         const again = await w.pay(['seed', 'apply', file, '--no-input', '--allow-env', name, '-o', 'ndjson'], { ...LONG, env });
         expect(again.code, again.stderr).toBe(0);
-        expect(again.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Obj).action)).toEqual(Array(5).fill('skip'));
+        expect(
+          again.stdout
+            .trim()
+            .split('\n')
+            .map((l) => (JSON.parse(l) as Obj).action),
+        ).toEqual(Array(5).fill('skip'));
         passed++;
       } catch (err) {
         failures.push(`${JSON.stringify({ ...v, value: '…' })}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
-    await record('attack.seed-env', 'seed ${env} secrets and environment values in the state file', { tried: vectors.length, passed, lost: 0, duplicated: 0, leaked, extra: { seed: SEED } }, startedAt);
+    await record(
+      'attack.seed-env',
+      'seed ${env} secrets and environment values in the state file',
+      { tried: vectors.length, passed, lost: 0, duplicated: 0, leaked, extra: { seed: SEED } },
+      startedAt,
+    );
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 600_000);
 });

@@ -68,7 +68,20 @@ const SEQUENCES = [
 ];
 const DANGEROUS = Object.values(CLASSES).flat();
 /** Printable text, no backslash (so that decoding the escapes is exact). */
-const PLAIN = [...'abcdefxyzABCXYZ0189 -_.,:;@#/()[]{}\'"`~!?=+*&%$|<>', 'é', 'ß', 'Ω', '漢', '字', '😀', '👩‍💻', 'ﬁ', '\u200d', '\u200c', '\ufe0f'];
+const PLAIN = [
+  ...'abcdefxyzABCXYZ0189 -_.,:;@#/()[]{}\'"`~!?=+*&%$|<>',
+  'é',
+  'ß',
+  'Ω',
+  '漢',
+  '字',
+  '😀',
+  '👩‍💻',
+  'ﬁ',
+  '\u200d',
+  '\u200c',
+  '\ufe0f',
+];
 
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...PLAIN) },
@@ -77,16 +90,28 @@ const piece = fc.oneof(
 );
 /** A string with at least one dangerous character or sequence in it. */
 const hostile = fc
-  .tuple(fc.array(piece, { maxLength: 6 }), fc.oneof(fc.constantFrom(...DANGEROUS), fc.constantFrom(...SEQUENCES)), fc.array(piece, { maxLength: 6 }))
+  .tuple(
+    fc.array(piece, { maxLength: 6 }),
+    fc.oneof(fc.constantFrom(...DANGEROUS), fc.constantFrom(...SEQUENCES)),
+    fc.array(piece, { maxLength: 6 }),
+  )
   .map(([a, d, b]) => `${a.join('')}${d}${b.join('')}`);
 
-const UNSAFE_OUT = new RegExp(`[${[...DANGEROUS].filter((c) => c !== '\n' && c !== '\t').map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join('')}]`, 'u');
+const UNSAFE_OUT = new RegExp(
+  `[${[...DANGEROUS]
+    .filter((c) => c !== '\n' && c !== '\t')
+    .map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
+    .join('')}]`,
+  'u',
+);
 const UNSAFE_ANY = new RegExp(`[${DANGEROUS.map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join('')}]`, 'u');
 
 /** The first raw dangerous character in text (newline and tab allowed: they are the output's own structure). */
 function rawUnsafe(text: string): string | undefined {
   const m = UNSAFE_OUT.exec(text);
-  return m ? `U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${m.index}: ${JSON.stringify(text.slice(Math.max(0, m.index - 20), m.index + 20))}` : undefined;
+  return m
+    ? `U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${m.index}: ${JSON.stringify(text.slice(Math.max(0, m.index - 20), m.index + 20))}`
+    : undefined;
 }
 
 /** Undoes the documented escapes: \t \n \r \xhh \uhhhh \u{h…}. */
@@ -121,7 +146,10 @@ const answers = new Map<string, Answer>();
 
 function send(res: ServerResponse, a: Answer): void {
   const text = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
-  res.writeHead(a.status, { 'content-type': a.contentType ?? (a.status >= 400 ? 'application/problem+json' : 'application/json'), 'request-id': 'req_hostile' });
+  res.writeHead(a.status, {
+    'content-type': a.contentType ?? (a.status >= 400 ? 'application/problem+json' : 'application/json'),
+    'request-id': 'req_hostile',
+  });
   res.end(text);
 }
 
@@ -150,7 +178,14 @@ beforeAll(async () => {
 afterAll(async () => {
   server?.closeAllConnections();
   await new Promise<void>((r) => server?.close(() => r()));
-  const all: Counts & { extra: Record<string, number | string> } = { tried: 0, passed: 0, lost: 0, duplicated: 0, leaked: 0, extra: { seed: SEED } };
+  const all: Counts & { extra: Record<string, number | string> } = {
+    tried: 0,
+    passed: 0,
+    lost: 0,
+    duplicated: 0,
+    leaked: 0,
+    extra: { seed: SEED },
+  };
   for (const [cls, t] of Object.entries(tallies)) {
     all.tried += t.tried;
     all.passed += t.passed;
@@ -158,7 +193,12 @@ afterAll(async () => {
     all.extra[cls] = `${t.passed}/${t.tried}`;
   }
   if (all.tried > 0) {
-    await record('attack.terminal', 'control, bidi and invisible characters from the service, files and deliveries: shown escaped in text, exact in JSON', all, started);
+    await record(
+      'attack.terminal',
+      'control, bidi and invisible characters from the service, files and deliveries: shown escaped in text, exact in JSON',
+      all,
+      started,
+    );
   }
 });
 
@@ -196,7 +236,15 @@ function expectSafe(label: string, text: string): void {
  */
 function rawPost(url: URL, headers: Record<string, string>, body: string): Promise<number> {
   const bytes = Buffer.from(body, 'utf8');
-  const head = [`POST ${url.pathname} HTTP/1.1`, `host: ${url.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${bytes.length}`, 'connection: close', '', ''].join('\r\n');
+  const head = [
+    `POST ${url.pathname} HTTP/1.1`,
+    `host: ${url.host}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    `content-length: ${bytes.length}`,
+    'connection: close',
+    '',
+    '',
+  ].join('\r\n');
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
     let answer = '';
@@ -228,191 +276,250 @@ describe('attack.terminal', () => {
     );
   });
 
-  it('lists: tsv, table, --json and -o ndjson', async () => {
-    const t = tally('lists');
-    await pool(Array.from({ length: RUNS }, () => ++runNo), PARALLEL, async (run) => {
-      const names = strings(STRINGS, run * 2);
-      const others = strings(STRINGS, run * 2 + 1);
-      const items = names.map((n, i) => customer(i, n, others[i]!));
-      const email = `run${run}@example.com`;
-      answers.set(`/v1/customers?${email}`, { status: 200, body: { object: 'list', data: items, has_more: false, next_cursor: null } });
-      const list = ['customers', 'list', '--email', email];
-      const fields = '--fields=id,first_name,last_name,email,kyc_status,address.city';
-      const [tsv, table, json, ndjson] = [
-        await pay([...list, fields], { env: env() }),
-        await pay([...list, '-o', 'table', fields], { env: env() }),
-        await pay([...list, '--json'], { env: env() }),
-        await pay([...list, '-o', 'ndjson'], { env: env() }),
-      ];
-      t.tried += items.length;
-      for (const x of [tsv, table, json, ndjson]) expect(x.code, `${x.args.join(' ')}\n${x.stderr}`).toBe(0);
-      // tsv: a header and one line per item, six cells each, every cell decodes to what was served.
-      expectSafe('tsv', tsv.stdout + tsv.stderr);
-      const lines = tsv.stdout.replace(/\n$/, '').split('\n');
-      expect(lines).toHaveLength(items.length + 1);
-      lines.slice(1).forEach((line, i) => {
-        const cells = line.split('\t');
-        expect(cells).toHaveLength(6);
-        expect(cells.map(decode)).toEqual([items[i]!.id, names[i], others[i], `${others[i]}@example.com`, others[i], names[i]]);
-      });
-      // table: a header and one line per item; each line holds its item's values.
-      expectSafe('table', table.stdout + table.stderr);
-      const rows = table.stdout.replace(/\n$/, '').split('\n');
-      expect(rows).toHaveLength(items.length + 1);
-      rows.slice(1).forEach((row, i) => {
-        const shown = decode(row);
-        for (const v of [items[i]!.id as string, names[i]!, others[i]!]) expect(shown).toContain(v);
-      });
-      // json and ndjson: exactly the data served.
-      expect(JSON.parse(json.stdout)).toEqual(items);
-      expect(ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(items);
-      t.passed += items.length;
-    });
-  }, LONG);
-
-  it('one object: the get view (keys from the data too), tsv and --json', async () => {
-    const t = tally('get');
-    await pool(Array.from({ length: RUNS }, () => ++runNo), PARALLEL, async (run) => {
-      const values = strings(STRINGS, run * 3);
-      const keys = strings(STRINGS, run * 3 + 1).map((k, i) => `k${i}${k.replace(/\./g, ',')}`);
-      const id = `cus_${String(run).padStart(24, '0')}`;
-      // The object asked for (pay refuses a get answered with another object's id).
-      const obj: Record<string, unknown> = { ...customer(0, values[0]!, values[1 % values.length]!), id, metadata: Object.fromEntries(keys.map((k, i) => [k, values[i]])) };
-      answers.set(`/v1/customers/${id}`, { status: 200, body: obj });
-      const view = await pay(['customers', 'get', id, '-o', 'table'], { env: env() });
-      const tsv = await pay(['customers', 'get', id], { env: env() });
-      const json = await pay(['customers', 'get', id, '--json'], { env: env() });
-      t.tried += values.length;
-      for (const x of [view, tsv, json]) expect(x.code, `${x.args.join(' ')}\n${x.stderr}`).toBe(0);
-      expectSafe('get view', view.stdout + view.stderr);
-      expectSafe('get tsv', tsv.stdout + tsv.stderr);
-      // The view: one line per leaf; each metadata line shows its key and value.
-      const viewLines = view.stdout.replace(/\n$/, '').split('\n').map(decode);
-      for (const [i, k] of keys.entries()) expect(viewLines.some((l) => l.startsWith(`metadata.${k}`) && l.includes(values[i]!))).toBe(true);
-      const [head, line, ...rest] = tsv.stdout.replace(/\n$/, '').split('\n');
-      expect(rest).toEqual([]);
-      const heads = head!.split('\t').map(decode);
-      const cells = line!.split('\t').map(decode);
-      expect(heads).toHaveLength(cells.length);
-      for (const [i, k] of keys.entries()) expect(cells[heads.indexOf(`metadata.${k}`)]).toBe(values[i]);
-      expect(JSON.parse(json.stdout)).toEqual(obj);
-      t.passed += values.length;
-    });
-  }, LONG);
-
-  it('API errors: message, problem details, field errors, a text body; one line each, and exact under --json', async () => {
-    const t = tally('errors');
-    const run = ++runNo;
-    const texts = strings(SINGLES, run * 5);
-    await pool(texts, PARALLEL, async (s, i) => {
-      {
-        t.tried++;
-        const errors = [{ field: s, message: texts[(i + 1) % texts.length]!, code: 'invalid' }];
-        const problem = { type: 'about:blank', title: 'x', status: 422, code: `bad_${i}`, detail: s, errors, request_id: 'req_x' };
-        const id = `cus_e${String(i).padStart(23, '0')}`;
-        answers.set(`/v1/customers/${id}`, i % 3 === 2 ? { status: 400, body: s, contentType: 'text/plain' } : { status: 422, body: problem });
-        const text = await pay(['customers', 'get', id], { env: env() });
-        expect(text.code, text.stderr).toBe(1);
-        expect(text.stdout).toBe('');
-        expectSafe('error lines', text.stderr);
-        const lines = text.stderr.replace(/\n$/, '').split('\n');
-        expect(lines[0]).toMatch(/^error: /);
-        if (i % 3 === 2) {
-          expect(lines).toHaveLength(1);
-          // A text body is bytes: a lone surrogate went out as U+FFFD.
-          expect(decode(lines[0]!)).toContain(asMessage(wellFormed(s).slice(0, 200)));
-        } else {
-          // error, one field line, nothing else: no line of the data's own.
-          expect(lines).toHaveLength(2);
-          expect(decode(lines[0]!)).toContain(asMessage(s));
-          expect(lines[1]!.startsWith('  ')).toBe(true);
-          expect(decode(lines[1]!)).toContain(`${s}: ${asMessage(errors[0]!.message)}`);
-          const json = await pay(['customers', 'get', id, '--json'], { env: env() });
-          expect(json.code).toBe(1);
-          const e = (JSON.parse(json.stderr) as { error: { message: string; errors: unknown } }).error;
-          expect(e.message).toContain(s);
-          expect(e.errors).toEqual(errors);
-        }
-        t.passed++;
-      }
-    });
-  }, LONG);
-
-  it('file contents: a --data file that is not JSON is quoted escaped in a one-line usage error', async () => {
-    const t = tally('files');
-    const texts = strings(SINGLES, 7777);
-    await pool(texts, PARALLEL, async (s, i) => {
-      t.tried++;
-      const file = join(root, `data-${i}.json`);
-      writeFileSync(file, `{"first_name": ${s}`);
-      const r = await pay(['customers', 'create', '--data', `@${file}`], { env: env() });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stdout).toBe('');
-      expectSafe('--data error', r.stderr);
-      expect(r.stderr.replace(/\n$/, '').split('\n')).toHaveLength(1);
-      t.passed++;
-    });
-  }, LONG);
-
-  it('webhooks listen: hostile webhook-ids (C1 in the header) and event types; lines escaped, --json exact', async () => {
-    const t = tally('listen');
-    const secretBytes = Buffer.alloc(24, 7);
-    const secret = `whsec_${secretBytes.toString('base64')}`;
-    const sign = (id: string, ts: number, body: string) =>
-      `v1,${createHmac('sha256', secretBytes).update(`${id}.${ts}.`).update(body).digest('base64')}`;
-    for (const json of [false, true]) {
-      const l = spawnPay(['webhooks', 'listen', '--port', '0', ...(json ? ['--json'] : [])], cleanEnv({ PAY_WEBHOOK_SECRET: secret }));
-      try {
-        const deadline = Date.now() + 20_000;
-        while (!/Ready, listening on (http:\/\/\S+?)[,\s]/.test(l.err())) {
-          if (l.child.exitCode !== null || Date.now() > deadline) throw new Error(`listen did not start:\n${l.err()}`);
-          await sleep(20);
-        }
-        const url = new URL(/Ready, listening on (http:\/\/\S+?)[,\s]/.exec(l.err())![1]!);
-        const types = strings(RUNS * STRINGS, json ? 4242 : 4243);
-        // A header carries bytes: the C1 range and printable Latin-1 (Node reads header values as Latin-1).
-        const ids = fc.sample(fc.array(fc.constantFrom(...range(0x80, 0x9f), ...'abcXYZ019_-'), { minLength: 1, maxLength: 20 }), { numRuns: types.length, seed: SEED + (json ? 1 : 2) });
-        const sent: Array<{ id: string; type: string; event: unknown; valid: boolean }> = [];
-        for (const [i, type] of types.entries()) {
-          const id = `evt_${i}_${ids[i]!.join('')}`;
-          const event = { id, type, created_at: '2026-11-20T10:00:00.000Z', data: { note: type } };
-          const body = JSON.stringify(event);
-          const ts = Math.floor(Date.now() / 1000);
-          const valid = i % 4 !== 3;
-          const status = await rawPost(url, { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': valid ? sign(id, ts, body) : 'v1,AAAA' }, body);
-          expect(status).toBe(valid ? 200 : 400);
-          sent.push({ id, type, event, valid });
-        }
-        const accepted = sent.filter((x) => x.valid);
-        const deadline2 = Date.now() + 20_000;
-        while (l.out().split('\n').filter(Boolean).length < accepted.length || (l.err().match(/ rejected /g) ?? []).length < sent.length - accepted.length) {
-          if (Date.now() > deadline2) throw new Error(`listen printed too little:\n${l.out()}\n${l.err()}`);
-          await sleep(20);
-        }
-        t.tried += sent.length;
-        expectSafe('listen stderr', l.err());
-        const out = l.out().replace(/\n$/, '').split('\n');
-        expect(out).toHaveLength(accepted.length);
-        if (json) {
-          expect(out.map((x) => JSON.parse(x))).toEqual(accepted.map((x) => x.event));
-        } else {
-          expectSafe('listen stdout', l.out());
-          out.forEach((line, i) => {
-            const m = /^\S+ (\S+) (.*)$/.exec(line);
-            expect(m, line).not.toBeNull();
-            // Ids and types are cut to 60 characters (then …) in listen lines.
-            const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s);
-            expect(decode(m![1]!)).toBe(cut(accepted[i]!.id));
-            expect(decode(m![2]!)).toBe(cut(accepted[i]!.type));
+  it(
+    'lists: tsv, table, --json and -o ndjson',
+    async () => {
+      const t = tally('lists');
+      await pool(
+        Array.from({ length: RUNS }, () => ++runNo),
+        PARALLEL,
+        async (run) => {
+          const names = strings(STRINGS, run * 2);
+          const others = strings(STRINGS, run * 2 + 1);
+          const items = names.map((n, i) => customer(i, n, others[i]!));
+          const email = `run${run}@example.com`;
+          answers.set(`/v1/customers?${email}`, { status: 200, body: { object: 'list', data: items, has_more: false, next_cursor: null } });
+          const list = ['customers', 'list', '--email', email];
+          const fields = '--fields=id,first_name,last_name,email,kyc_status,address.city';
+          const [tsv, table, json, ndjson] = [
+            await pay([...list, fields], { env: env() }),
+            await pay([...list, '-o', 'table', fields], { env: env() }),
+            await pay([...list, '--json'], { env: env() }),
+            await pay([...list, '-o', 'ndjson'], { env: env() }),
+          ];
+          t.tried += items.length;
+          for (const x of [tsv, table, json, ndjson]) expect(x.code, `${x.args.join(' ')}\n${x.stderr}`).toBe(0);
+          // tsv: a header and one line per item, six cells each, every cell decodes to what was served.
+          expectSafe('tsv', tsv.stdout + tsv.stderr);
+          const lines = tsv.stdout.replace(/\n$/, '').split('\n');
+          expect(lines).toHaveLength(items.length + 1);
+          lines.slice(1).forEach((line, i) => {
+            const cells = line.split('\t');
+            expect(cells).toHaveLength(6);
+            expect(cells.map(decode)).toEqual([items[i]!.id, names[i], others[i], `${others[i]}@example.com`, others[i], names[i]]);
           });
+          // table: a header and one line per item; each line holds its item's values.
+          expectSafe('table', table.stdout + table.stderr);
+          const rows = table.stdout.replace(/\n$/, '').split('\n');
+          expect(rows).toHaveLength(items.length + 1);
+          rows.slice(1).forEach((row, i) => {
+            const shown = decode(row);
+            for (const v of [items[i]!.id as string, names[i]!, others[i]!]) expect(shown).toContain(v);
+          });
+          // json and ndjson: exactly the data served.
+          expect(JSON.parse(json.stdout)).toEqual(items);
+          expect(
+            ndjson.stdout
+              .trimEnd()
+              .split('\n')
+              .map((l) => JSON.parse(l)),
+          ).toEqual(items);
+          t.passed += items.length;
+        },
+      );
+    },
+    LONG,
+  );
+
+  it(
+    'one object: the get view (keys from the data too), tsv and --json',
+    async () => {
+      const t = tally('get');
+      await pool(
+        Array.from({ length: RUNS }, () => ++runNo),
+        PARALLEL,
+        async (run) => {
+          const values = strings(STRINGS, run * 3);
+          const keys = strings(STRINGS, run * 3 + 1).map((k, i) => `k${i}${k.replace(/\./g, ',')}`);
+          const id = `cus_${String(run).padStart(24, '0')}`;
+          // The object asked for (pay refuses a get answered with another object's id).
+          const obj: Record<string, unknown> = {
+            ...customer(0, values[0]!, values[1 % values.length]!),
+            id,
+            metadata: Object.fromEntries(keys.map((k, i) => [k, values[i]])),
+          };
+          answers.set(`/v1/customers/${id}`, { status: 200, body: obj });
+          const view = await pay(['customers', 'get', id, '-o', 'table'], { env: env() });
+          const tsv = await pay(['customers', 'get', id], { env: env() });
+          const json = await pay(['customers', 'get', id, '--json'], { env: env() });
+          t.tried += values.length;
+          for (const x of [view, tsv, json]) expect(x.code, `${x.args.join(' ')}\n${x.stderr}`).toBe(0);
+          expectSafe('get view', view.stdout + view.stderr);
+          expectSafe('get tsv', tsv.stdout + tsv.stderr);
+          // The view: one line per leaf; each metadata line shows its key and value.
+          const viewLines = view.stdout.replace(/\n$/, '').split('\n').map(decode);
+          for (const [i, k] of keys.entries())
+            expect(viewLines.some((l) => l.startsWith(`metadata.${k}`) && l.includes(values[i]!))).toBe(true);
+          const [head, line, ...rest] = tsv.stdout.replace(/\n$/, '').split('\n');
+          expect(rest).toEqual([]);
+          const heads = head!.split('\t').map(decode);
+          const cells = line!.split('\t').map(decode);
+          expect(heads).toHaveLength(cells.length);
+          for (const [i, k] of keys.entries()) expect(cells[heads.indexOf(`metadata.${k}`)]).toBe(values[i]);
+          expect(JSON.parse(json.stdout)).toEqual(obj);
+          t.passed += values.length;
+        },
+      );
+    },
+    LONG,
+  );
+
+  it(
+    'API errors: message, problem details, field errors, a text body; one line each, and exact under --json',
+    async () => {
+      const t = tally('errors');
+      const run = ++runNo;
+      const texts = strings(SINGLES, run * 5);
+      await pool(texts, PARALLEL, async (s, i) => {
+        {
+          t.tried++;
+          const errors = [{ field: s, message: texts[(i + 1) % texts.length]!, code: 'invalid' }];
+          const problem = { type: 'about:blank', title: 'x', status: 422, code: `bad_${i}`, detail: s, errors, request_id: 'req_x' };
+          const id = `cus_e${String(i).padStart(23, '0')}`;
+          answers.set(
+            `/v1/customers/${id}`,
+            i % 3 === 2 ? { status: 400, body: s, contentType: 'text/plain' } : { status: 422, body: problem },
+          );
+          const text = await pay(['customers', 'get', id], { env: env() });
+          expect(text.code, text.stderr).toBe(1);
+          expect(text.stdout).toBe('');
+          expectSafe('error lines', text.stderr);
+          const lines = text.stderr.replace(/\n$/, '').split('\n');
+          expect(lines[0]).toMatch(/^error: /);
+          if (i % 3 === 2) {
+            expect(lines).toHaveLength(1);
+            // A text body is bytes: a lone surrogate went out as U+FFFD.
+            expect(decode(lines[0]!)).toContain(asMessage(wellFormed(s).slice(0, 200)));
+          } else {
+            // error, one field line, nothing else: no line of the data's own.
+            expect(lines).toHaveLength(2);
+            expect(decode(lines[0]!)).toContain(asMessage(s));
+            expect(lines[1]!.startsWith('  ')).toBe(true);
+            expect(decode(lines[1]!)).toContain(`${s}: ${asMessage(errors[0]!.message)}`);
+            const json = await pay(['customers', 'get', id, '--json'], { env: env() });
+            expect(json.code).toBe(1);
+            const e = (JSON.parse(json.stderr) as { error: { message: string; errors: unknown } }).error;
+            expect(e.message).toContain(s);
+            expect(e.errors).toEqual(errors);
+          }
+          t.passed++;
         }
-        const rejected = l.err().split('\n').filter((x) => / rejected /.test(x));
-        expect(rejected).toHaveLength(sent.length - accepted.length);
-        t.passed += sent.length;
-      } finally {
-        l.child.kill('SIGTERM');
-        await l.closed;
+      });
+    },
+    LONG,
+  );
+
+  it(
+    'file contents: a --data file that is not JSON is quoted escaped in a one-line usage error',
+    async () => {
+      const t = tally('files');
+      const texts = strings(SINGLES, 7777);
+      await pool(texts, PARALLEL, async (s, i) => {
+        t.tried++;
+        const file = join(root, `data-${i}.json`);
+        writeFileSync(file, `{"first_name": ${s}`);
+        const r = await pay(['customers', 'create', '--data', `@${file}`], { env: env() });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stdout).toBe('');
+        expectSafe('--data error', r.stderr);
+        expect(r.stderr.replace(/\n$/, '').split('\n')).toHaveLength(1);
+        t.passed++;
+      });
+    },
+    LONG,
+  );
+
+  it(
+    'webhooks listen: hostile webhook-ids (C1 in the header) and event types; lines escaped, --json exact',
+    async () => {
+      const t = tally('listen');
+      const secretBytes = Buffer.alloc(24, 7);
+      const secret = `whsec_${secretBytes.toString('base64')}`;
+      const sign = (id: string, ts: number, body: string) =>
+        `v1,${createHmac('sha256', secretBytes).update(`${id}.${ts}.`).update(body).digest('base64')}`;
+      for (const json of [false, true]) {
+        const l = spawnPay(['webhooks', 'listen', '--port', '0', ...(json ? ['--json'] : [])], cleanEnv({ PAY_WEBHOOK_SECRET: secret }));
+        try {
+          const deadline = Date.now() + 20_000;
+          while (!/Ready, listening on (http:\/\/\S+?)[,\s]/.test(l.err())) {
+            if (l.child.exitCode !== null || Date.now() > deadline) throw new Error(`listen did not start:\n${l.err()}`);
+            await sleep(20);
+          }
+          const url = new URL(/Ready, listening on (http:\/\/\S+?)[,\s]/.exec(l.err())![1]!);
+          const types = strings(RUNS * STRINGS, json ? 4242 : 4243);
+          // A header carries bytes: the C1 range and printable Latin-1 (Node reads header values as Latin-1).
+          const ids = fc.sample(fc.array(fc.constantFrom(...range(0x80, 0x9f), ...'abcXYZ019_-'), { minLength: 1, maxLength: 20 }), {
+            numRuns: types.length,
+            seed: SEED + (json ? 1 : 2),
+          });
+          const sent: Array<{ id: string; type: string; event: unknown; valid: boolean }> = [];
+          for (const [i, type] of types.entries()) {
+            const id = `evt_${i}_${ids[i]!.join('')}`;
+            const event = { id, type, created_at: '2026-11-20T10:00:00.000Z', data: { note: type } };
+            const body = JSON.stringify(event);
+            const ts = Math.floor(Date.now() / 1000);
+            const valid = i % 4 !== 3;
+            const status = await rawPost(
+              url,
+              {
+                'content-type': 'application/json',
+                'webhook-id': id,
+                'webhook-timestamp': String(ts),
+                'webhook-signature': valid ? sign(id, ts, body) : 'v1,AAAA',
+              },
+              body,
+            );
+            expect(status).toBe(valid ? 200 : 400);
+            sent.push({ id, type, event, valid });
+          }
+          const accepted = sent.filter((x) => x.valid);
+          const deadline2 = Date.now() + 20_000;
+          while (
+            l.out().split('\n').filter(Boolean).length < accepted.length ||
+            (l.err().match(/ rejected /g) ?? []).length < sent.length - accepted.length
+          ) {
+            if (Date.now() > deadline2) throw new Error(`listen printed too little:\n${l.out()}\n${l.err()}`);
+            await sleep(20);
+          }
+          t.tried += sent.length;
+          expectSafe('listen stderr', l.err());
+          const out = l.out().replace(/\n$/, '').split('\n');
+          expect(out).toHaveLength(accepted.length);
+          if (json) {
+            expect(out.map((x) => JSON.parse(x))).toEqual(accepted.map((x) => x.event));
+          } else {
+            expectSafe('listen stdout', l.out());
+            out.forEach((line, i) => {
+              const m = /^\S+ (\S+) (.*)$/.exec(line);
+              expect(m, line).not.toBeNull();
+              // Ids and types are cut to 60 characters (then …) in listen lines.
+              const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s);
+              expect(decode(m![1]!)).toBe(cut(accepted[i]!.id));
+              expect(decode(m![2]!)).toBe(cut(accepted[i]!.type));
+            });
+          }
+          const rejected = l
+            .err()
+            .split('\n')
+            .filter((x) => / rejected /.test(x));
+          expect(rejected).toHaveLength(sent.length - accepted.length);
+          t.passed += sent.length;
+        } finally {
+          l.child.kill('SIGTERM');
+          await l.closed;
+        }
       }
-    }
-  }, LONG);
+    },
+    LONG,
+  );
 });

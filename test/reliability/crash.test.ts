@@ -59,7 +59,14 @@ function seedDoc(tag: string): Record<string, Record<string, Record<string, unkn
     };
     doc.accounts[`${c}_usd`] = { customer_id: cus, currency: 'USD' };
     doc.accounts[`${c}_eur`] = { customer_id: cus, currency: 'EUR' };
-    doc.external_accounts[c] = { customer_id: cus, account_holder_name: `Crash${i} Test`, bank_name: 'Bank', account_number: `55500${i}`, country: 'US', currency: 'USD' };
+    doc.external_accounts[c] = {
+      customer_id: cus,
+      account_holder_name: `Crash${i} Test`,
+      bank_name: 'Bank',
+      account_number: `55500${i}`,
+      country: 'US',
+      currency: 'USD',
+    };
     doc.collections[`fund_${c}`] = { account_id: `\${accounts.${c}_usd.id}`, amount: '1000.00', currency: 'USD', method: 'card' };
     doc.cards[c] = { customer_id: cus, account_id: `\${accounts.${c}_usd.id}`, type: 'virtual' };
     doc.wallets[c] = { customer_id: cus, asset: 'USDC', network: 'polygon' };
@@ -118,7 +125,10 @@ async function start(dataDir: string, port: number): Promise<EmulatorProcess> {
   // The port of a process killed a moment ago may take a moment to free.
   for (let attempt = 0; ; attempt++) {
     try {
-      const e = await spawnEmulator(['--port', String(port), '--data-dir', dataDir, '--settle-after', '100'], cleanEnv({ PAY_CONFIG_DIR: root }));
+      const e = await spawnEmulator(
+        ['--port', String(port), '--data-dir', dataDir, '--settle-after', '100'],
+        cleanEnv({ PAY_CONFIG_DIR: root }),
+      );
       running.add(e);
       return e;
     } catch (err) {
@@ -138,7 +148,9 @@ function readEntries(state: string): Record<string, string> {
 }
 
 async function get(e: EmulatorProcess, path: string): Promise<{ status: number; body: any }> {
-  const r = await fetch(e.baseUrl + path, { headers: { 'api-key': e.keys.sandbox.secret, 'x-tenant-id': e.tenantId, accept: 'application/json' } });
+  const r = await fetch(e.baseUrl + path, {
+    headers: { 'api-key': e.keys.sandbox.secret, 'x-tenant-id': e.tenantId, accept: 'application/json' },
+  });
   const text = await r.text();
   return { status: r.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -201,7 +213,12 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
       let emu = await start(dataDir, 0);
       const port = emu.port;
       const keys = JSON.stringify(emu.keys);
-      const env = cleanEnv({ PAY_CONFIG_DIR: work, PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId });
+      const env = cleanEnv({
+        PAY_CONFIG_DIR: work,
+        PAY_BASE_URL: emu.baseUrl,
+        PAY_API_KEY: emu.keys.sandbox.secret,
+        PAY_TENANT_ID: emu.tenantId,
+      });
       const secrets = [emu.keys.sandbox.secret, emu.keys.live.secret, emu.webhookSecrets.sandbox, emu.webhookSecrets.live];
 
       // The interrupted run. Even rounds: 10 retries (seconds of backoff), so it may ride out a quick
@@ -273,7 +290,8 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
         if (got[k] !== n) problems.push(`round ${round}: ${got[k]} ${k} objects, expected ${n}`);
       }
       const ids = Object.values(finalIds).filter((x): x is string => typeof x === 'string');
-      if (ids.length !== ENTRIES || new Set(ids).size !== ENTRIES) problems.push(`round ${round}: ${ids.length} ids (${new Set(ids).size} distinct) for ${ENTRIES} entries`);
+      if (ids.length !== ENTRIES || new Set(ids).size !== ENTRIES)
+        problems.push(`round ${round}: ${ids.length} ids (${new Set(ids).size} distinct) for ${ENTRIES} entries`);
       const customers = await listAll(emu, 'customers');
       if (new Set(customers.map((c) => c.email)).size !== customers.length) problems.push(`round ${round}: an e-mail is stored twice`);
 
@@ -284,14 +302,21 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
         if (!ref.startsWith('accounts.') || !id) continue;
         const { acc, txns } = await settledView(emu, id);
         // available = posted credits - posted debits - pending debits (money on its way out is not spendable).
-        const sum = txns.filter((t) => t.status === 'posted').reduce<bigint>((s, t) => s + (t.direction === 'credit' ? minor(t.amount) : -minor(t.amount)), 0n);
-        const pendingDebits = txns.filter((t) => t.status === 'pending' && t.direction === 'debit').reduce<bigint>((s, t) => s + minor(t.amount), 0n);
-        if (minor(acc.balance.available) !== sum - pendingDebits) problems.push(`round ${round}: ${ref} available ${acc.balance.available}, transactions say ${sum - pendingDebits} minor units`);
+        const sum = txns
+          .filter((t) => t.status === 'posted')
+          .reduce<bigint>((s, t) => s + (t.direction === 'credit' ? minor(t.amount) : -minor(t.amount)), 0n);
+        const pendingDebits = txns
+          .filter((t) => t.status === 'pending' && t.direction === 'debit')
+          .reduce<bigint>((s, t) => s + minor(t.amount), 0n);
+        if (minor(acc.balance.available) !== sum - pendingDebits)
+          problems.push(`round ${round}: ${ref} available ${acc.balance.available}, transactions say ${sum - pendingDebits} minor units`);
       }
 
       const roundOk = problems.filter((p) => p.startsWith(`round ${round}:`)).length === 0;
       if (roundOk) passed++;
-      notes.push(`round ${round}: killed after ${Object.keys(atKill).length}/${ENTRIES} acknowledged; interrupted run exit ${code1}; re-run exit ${again.code}`);
+      notes.push(
+        `round ${round}: killed after ${Object.keys(atKill).length}/${ENTRIES} acknowledged; interrupted run exit ${code1}; re-run exit ${again.code}`,
+      );
       await emu.stop();
       running.delete(emu);
     }

@@ -111,7 +111,10 @@ function describeFailures(outcomes: Outcome[], bad: (o: Outcome) => boolean): st
   return outcomes
     .filter(bad)
     .slice(0, 5)
-    .map((o) => `${shown(o.first.args)} → ${o.first.code}: ${o.first.stderr.trim()}${o.retry ? ` | retry → ${o.retry.code}: ${o.retry.stderr.trim()}` : ''}`)
+    .map(
+      (o) =>
+        `${shown(o.first.args)} → ${o.first.code}: ${o.first.stderr.trim()}${o.retry ? ` | retry → ${o.retry.code}: ${o.retry.stderr.trim()}` : ''}`,
+    )
     .join('\n');
 }
 
@@ -149,9 +152,30 @@ describe('faults: 30% 500/503 (half after commit), resets, latency', () => {
     const faultsBefore = (await admin('stats')).faults;
     const emails = Array.from({ length: N_CUSTOMERS }, (_, i) => `rel-${RUN}-${i}@example.com`);
     const commands = emails.map((email, i) => [
-      'customers', 'create', '--first-name', `Rel${i}`, '--last-name', 'Fault', '--email', email, '--phone', `+1415555${String(1000 + (i % 9000)).padStart(4, '0')}`,
-      '--type', 'individual', '--date-of-birth', '1990-01-01', '--address-line1', `${i} Main St`, '--city', 'San Francisco', '--country', 'US',
-      '--postal-code', '94105', '--state', 'US-CA',
+      'customers',
+      'create',
+      '--first-name',
+      `Rel${i}`,
+      '--last-name',
+      'Fault',
+      '--email',
+      email,
+      '--phone',
+      `+1415555${String(1000 + (i % 9000)).padStart(4, '0')}`,
+      '--type',
+      'individual',
+      '--date-of-birth',
+      '1990-01-01',
+      '--address-line1',
+      `${i} Main St`,
+      '--city',
+      'San Francisco',
+      '--country',
+      'US',
+      '--postal-code',
+      '94105',
+      '--state',
+      'US-CA',
     ]);
     const outcomes = await runAll(commands);
     const faults = (await admin('stats')).faults;
@@ -168,7 +192,9 @@ describe('faults: 30% 500/503 (half after commit), resets, latency', () => {
     const lost = outcomes.filter((o, i) => o.id !== undefined && !(byEmail.get(emails[i]!) ?? []).includes(o.id));
     const duplicated = [...byEmail.values()].reduce((n, ids) => n + Math.max(0, ids.length - 1), 0);
     const leaked = outcomes.reduce((n, o) => n + o.first.leaks.length + (o.retry?.leaks.length ?? 0), 0);
-    const passed = outcomes.filter((o, i) => (o.first.code === 0 || (o.key && o.retry?.code === 0)) && (byEmail.get(emails[i]!) ?? []).length === 1).length;
+    const passed = outcomes.filter(
+      (o, i) => (o.first.code === 0 || (o.key && o.retry?.code === 0)) && (byEmail.get(emails[i]!) ?? []).length === 1,
+    ).length;
     await record(
       'faults.customers',
       'customers create under faults',
@@ -190,9 +216,15 @@ describe('faults: 30% 500/503 (half after commit), resets, latency', () => {
     );
 
     expect(faults.failed - faultsBefore.failed, 'faults were injected').toBeGreaterThan(N_CUSTOMERS / 10);
-    expect(failedWithoutKey.length, describeFailures(outcomes, (o) => o.first.code !== 0 && !o.key)).toBe(0);
+    expect(
+      failedWithoutKey.length,
+      describeFailures(outcomes, (o) => o.first.code !== 0 && !o.key),
+    ).toBe(0);
     for (const o of failedWithKey) expect([5, 6, 7], o.first.stderr).toContain(o.first.code);
-    expect(recovered.length, describeFailures(failedWithKey, (o) => o.retry?.code !== 0)).toBe(failedWithKey.length);
+    expect(
+      recovered.length,
+      describeFailures(failedWithKey, (o) => o.retry?.code !== 0),
+    ).toBe(failedWithKey.length);
     expect(lost.length, 'acknowledged but not stored').toBe(0);
     expect(duplicated, 'customers stored twice').toBe(0);
     expect(leaked).toBe(0);
@@ -204,15 +236,33 @@ describe('faults: 30% 500/503 (half after commit), resets, latency', () => {
     const started = Date.now();
     const faultsBefore = (await admin('stats')).faults;
     // Amounts never end in 13 cents (the sandbox's magic failure value).
-    const amounts = Array.from({ length: N_TRANSFERS }, (_, i) => `${1 + (i % 9)}.${String((i * 7) % 100 === 13 ? 14 : (i * 7) % 100).padStart(2, '0')}`);
+    const amounts = Array.from(
+      { length: N_TRANSFERS },
+      (_, i) => `${1 + (i % 9)}.${String((i * 7) % 100 === 13 ? 14 : (i * 7) % 100).padStart(2, '0')}`,
+    );
     const refs = amounts.map((_, i) => `rel-${RUN}-tr-${i}`);
-    const commands = amounts.map((amount, i) => ['transfers', 'send', '--from', from, '--to', to, '--amount', amount, '--currency', 'USD', '--reference', refs[i]!]);
+    const commands = amounts.map((amount, i) => [
+      'transfers',
+      'send',
+      '--from',
+      from,
+      '--to',
+      to,
+      '--amount',
+      amount,
+      '--currency',
+      'USD',
+      '--reference',
+      refs[i]!,
+    ]);
     const outcomes = await runAll(commands);
     const faults = (await admin('stats')).faults;
 
     // Settle everything, then read back.
     emu.admin.advance(3600);
-    const transfers = (await listAll('transfers', { account_id: from })).filter((t) => typeof t.reference === 'string' && t.reference.startsWith(`rel-${RUN}-tr-`));
+    const transfers = (await listAll('transfers', { account_id: from })).filter(
+      (t) => typeof t.reference === 'string' && t.reference.startsWith(`rel-${RUN}-tr-`),
+    );
     const byRef = new Map<string, any[]>();
     for (const t of transfers) byRef.set(t.reference, [...(byRef.get(t.reference) ?? []), t]);
 
@@ -231,12 +281,16 @@ describe('faults: 30% 500/503 (half after commit), resets, latency', () => {
     for (const acc of [from, to]) {
       const a = (await api('GET', `accounts/${acc}`)).body;
       const txns = await listAll('transactions', { account_id: acc });
-      const posted = txns.filter((t) => t.status === 'posted').reduce((s, t) => s + (t.direction === 'credit' ? cents(t.amount) : -cents(t.amount)), 0n);
+      const posted = txns
+        .filter((t) => t.status === 'posted')
+        .reduce((s, t) => s + (t.direction === 'credit' ? cents(t.amount) : -cents(t.amount)), 0n);
       if (txns.some((t) => t.status === 'pending')) ledgerProblems.push(`${acc}: pending transactions after settling`);
-      if (cents(a.balance.available) !== posted) ledgerProblems.push(`${acc}: available ${a.balance.available} but transactions sum to ${posted} cents`);
+      if (cents(a.balance.available) !== posted)
+        ledgerProblems.push(`${acc}: available ${a.balance.available} but transactions sum to ${posted} cents`);
       if (cents(a.balance.pending) !== 0n) ledgerProblems.push(`${acc}: pending ${a.balance.pending} after settling`);
       const route = ledgerRoute.posted_balances[`${acc}|USD`];
-      if (route === undefined || cents(route) !== posted) ledgerProblems.push(`${acc}: /__emulator/ledger says ${route}, transactions ${posted} cents`);
+      if (route === undefined || cents(route) !== posted)
+        ledgerProblems.push(`${acc}: /__emulator/ledger says ${route}, transactions ${posted} cents`);
     }
     // And the money moved is exactly the sum of the transfers sent, each once.
     const sent = amounts.reduce((s, a) => s + cents(a), 0n);
@@ -246,7 +300,9 @@ describe('faults: 30% 500/503 (half after commit), resets, latency', () => {
     if (fromBalance !== cents(FUNDING) - sent) ledgerProblems.push(`source holds ${fromBalance} cents, expected ${cents(FUNDING) - sent}`);
     const notCompleted = transfers.filter((t) => t.status !== 'completed');
 
-    const passed = outcomes.filter((o, i) => (o.first.code === 0 || (o.key && o.retry?.code === 0)) && (byRef.get(refs[i]!) ?? []).length === 1).length;
+    const passed = outcomes.filter(
+      (o, i) => (o.first.code === 0 || (o.key && o.retry?.code === 0)) && (byRef.get(refs[i]!) ?? []).length === 1,
+    ).length;
     await record(
       'faults.transfers',
       'transfers send under faults; ledger balances',
@@ -269,8 +325,14 @@ describe('faults: 30% 500/503 (half after commit), resets, latency', () => {
     );
 
     expect(faults.failed - faultsBefore.failed, 'faults were injected').toBeGreaterThan(N_TRANSFERS / 10);
-    expect(failedWithoutKey.length, describeFailures(outcomes, (o) => o.first.code !== 0 && !o.key)).toBe(0);
-    expect(recovered.length, describeFailures(failedWithKey, (o) => o.retry?.code !== 0)).toBe(failedWithKey.length);
+    expect(
+      failedWithoutKey.length,
+      describeFailures(outcomes, (o) => o.first.code !== 0 && !o.key),
+    ).toBe(0);
+    expect(
+      recovered.length,
+      describeFailures(failedWithKey, (o) => o.retry?.code !== 0),
+    ).toBe(failedWithKey.length);
     expect(lost.length, 'acknowledged but not stored').toBe(0);
     expect(duplicated, 'transfers stored twice').toBe(0);
     expect(leaked).toBe(0);

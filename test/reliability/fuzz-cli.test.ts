@@ -16,7 +16,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel, type CommandModel, type FlagModel } from '../../src/completion/model.js';
 import { buildProgram } from '../../src/program.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv, count, DOCUMENTED_EXIT_CODES, pay, pool, record, registerSecret, secretsOf, shown, stackTrace, tempIn, tempRoot, type Run } from './helpers.js';
+import {
+  cleanEnv,
+  count,
+  DOCUMENTED_EXIT_CODES,
+  pay,
+  pool,
+  record,
+  registerSecret,
+  secretsOf,
+  shown,
+  stackTrace,
+  tempIn,
+  tempRoot,
+  type Run,
+} from './helpers.js';
 
 const RUNS = count(150, 2000);
 const PARALLEL = 4;
@@ -31,7 +45,9 @@ const envs: Array<Record<string, string>> = [];
 const ids: string[] = [];
 
 const model = buildModel(buildProgram());
-const leaves = model.commands.filter((c) => c.subcommands.length === 0 && c.path.length > 0 && !EXCLUDED.has(c.path.join(' ')) && c.path[0] !== 'help');
+const leaves = model.commands.filter(
+  (c) => c.subcommands.length === 0 && c.path.length > 0 && !EXCLUDED.has(c.path.join(' ')) && c.path[0] !== 'help',
+);
 
 function malformedFiles(dir: string): Record<string, string> {
   const f = (name: string, content: string | Buffer): string => {
@@ -60,14 +76,17 @@ function malformedFiles(dir: string): Record<string, string> {
     spaces: f('spaces.ndjson', '   \n\n\t\n'),
     ragged: f('ragged.csv', 'first_name,last_name,email\nAda\nGrace,Hopper,g@example.com,extra,extra\n"unterminated,quote\n'),
     headerOnly: f('header-only.csv', 'first_name,last_name\n'),
-    formula: f('formula.csv', 'first_name,last_name,email\n=cmd|\' /C calc\'!A0,@SUM(1+1),+1-1\n'),
+    formula: f('formula.csv', "first_name,last_name,email\n=cmd|' /C calc'!A0,@SUM(1+1),+1-1\n"),
     dupHeaders: f('dup.csv', 'email,email,address.country,address\nx@example.com,y@example.com,US,oops\n'),
     crlfBom: f('crlf.csv', '\ufefffirst_name,last_name\r\n"Ada ""the first""",Lovelace\r\n'),
     hugeField: f('huge-field.csv', `first_name,last_name\n${'x'.repeat(3 * 1024 * 1024)},y\n`),
     mixedNdjson: f('mixed.ndjson', '{"first_name":"Ada"}\nnot json\n[1,2]\n"str"\n{"a":\n{}\n'),
     hugeLine: f('huge-line.ndjson', `{"first_name":"${'y'.repeat(3 * 1024 * 1024)}"}\n`),
     unclosedArray: f('unclosed.json', '[{"first_name":"Ada"}, {"first_name":'),
-    yamlBomb: f('bomb.yaml', `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ncustomers: {x: {first_name: *f}}\n`),
+    yamlBomb: f(
+      'bomb.yaml',
+      `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ncustomers: {x: {first_name: *f}}\n`,
+    ),
     yamlTags: f('tags.yaml', 'customers:\n  x: !!js/function "function(){ return 1 }"\n  y: !!binary AAAA\n  z: {first_name: !!int abc}\n'),
     yamlDup: f('dup.yaml', 'customers:\n  a: {first_name: A}\n  a: {first_name: B}\n'),
     seedSelfRef: f('self.yaml', 'accounts:\n  a: {customer_id: "${accounts.a.id}", currency: USD}\n'),
@@ -86,21 +105,118 @@ function malformedFiles(dir: string): Record<string, string> {
 /** Strings that can travel in argv (no NUL: no shell can pass one). */
 const noNul = (a: fc.Arbitrary<string>): fc.Arbitrary<string> => a.map((s) => s.replace(/\u0000/g, ''));
 
-const controlChars = fc.string({ unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c === 0 ? 0x1b : c)), maxLength: 12 });
+const controlChars = fc.string({
+  unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c === 0 ? 0x1b : c)),
+  maxLength: 12,
+});
 /** 10-100 kB in UTF-8 (one argv string may hold at most 128 KiB). */
-const huge = fc.tuple(fc.constantFrom('a', 'é', '😀', '0', '{', '\\', ' ', '%s'), fc.integer({ min: 10_000, max: 100_000 })).map(([c, n]) => c.repeat(Math.floor(n / Buffer.byteLength(c))));
+const huge = fc
+  .tuple(fc.constantFrom('a', 'é', '😀', '0', '{', '\\', ' ', '%s'), fc.integer({ min: 10_000, max: 100_000 }))
+  .map(([c, n]) => c.repeat(Math.floor(n / Buffer.byteLength(c))));
 const numbers = fc.oneof(
-  fc.constantFrom('0', '-0', '-1', '1e3', '1e309', 'NaN', 'Infinity', '-Infinity', '0x10', '0b1', '1_000', '١٢٣', '１２３', '00', '.5', '5.', '1,000.00', '9'.repeat(40), '0.000000000000000000001', '10.123', '-10.50', '+3'),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '-1',
+    '1e3',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '0x10',
+    '0b1',
+    '1_000',
+    '١٢٣',
+    '１２３',
+    '00',
+    '.5',
+    '5.',
+    '1,000.00',
+    '9'.repeat(40),
+    '0.000000000000000000001',
+    '10.123',
+    '-10.50',
+    '+3',
+  ),
   fc.double().map(String),
   fc.bigInt().map(String),
 );
 const lookalikes = fc.oneof(
-  fc.constantFrom('cus_', 'acc_0123456789abcdefghijklmn', 'cus_0123456789ABCDEFGHIJKLMN', 'tr_../../etc/passwd', '../../../../etc/passwd', '%2e%2e%2f', 'cus_0123456789abcdefghijklm\n', '--', '-', '@-', '@', 'true', 'false', 'null', '{}', '[]', '{"a":', '\'', '"', '`id`', '$(id)', '${env.HOME}', '%n%n%n', '\u202eevil', 'ｃｕｓ＿', 'US', 'us-ca', 'XX', '2024-02-30', '9999-12-31', '1990-01-01T00:00:00Z', 'a@b', '+1', '+141555501234567890', 'USD', 'usd', 'BTC', 'virtual', 'physical', 'mobile_money', 'json', 'ndjson', 'table', 'tsv', 'bash', 'zsh', 'fish', 'GET', 'POST', 'DELETE', '/v1/../admin', 'customers', '__proto__', 'constructor'),
+  fc.constantFrom(
+    'cus_',
+    'acc_0123456789abcdefghijklmn',
+    'cus_0123456789ABCDEFGHIJKLMN',
+    'tr_../../etc/passwd',
+    '../../../../etc/passwd',
+    '%2e%2e%2f',
+    'cus_0123456789abcdefghijklm\n',
+    '--',
+    '-',
+    '@-',
+    '@',
+    'true',
+    'false',
+    'null',
+    '{}',
+    '[]',
+    '{"a":',
+    "'",
+    '"',
+    '`id`',
+    '$(id)',
+    '${env.HOME}',
+    '%n%n%n',
+    '\u202eevil',
+    'ｃｕｓ＿',
+    'US',
+    'us-ca',
+    'XX',
+    '2024-02-30',
+    '9999-12-31',
+    '1990-01-01T00:00:00Z',
+    'a@b',
+    '+1',
+    '+141555501234567890',
+    'USD',
+    'usd',
+    'BTC',
+    'virtual',
+    'physical',
+    'mobile_money',
+    'json',
+    'ndjson',
+    'table',
+    'tsv',
+    'bash',
+    'zsh',
+    'fish',
+    'GET',
+    'POST',
+    'DELETE',
+    '/v1/../admin',
+    'customers',
+    '__proto__',
+    'constructor',
+  ),
   fc.uuid(),
   fc.emailAddress(),
 );
 const baseUrls = (emuBase: string) =>
-  fc.constantFrom(emuBase, 'http://127.0.0.1:1/v1/', 'http://example.com/v1/', 'http://0.0.0.0:1/v1/', 'ftp://127.0.0.1/v1/', 'not a url', 'http://user:pw@127.0.0.1:1/v1/', 'http://[::1]:1/v1/', 'file:///etc/passwd', 'javascript:alert(1)', 'http://127.0.0.1:1/v2/', 'http://127.0.0.1:1/v1/?x=1#y', 'http://127.0.0.1:1');
+  fc.constantFrom(
+    emuBase,
+    'http://127.0.0.1:1/v1/',
+    'http://example.com/v1/',
+    'http://0.0.0.0:1/v1/',
+    'ftp://127.0.0.1/v1/',
+    'not a url',
+    'http://user:pw@127.0.0.1:1/v1/',
+    'http://[::1]:1/v1/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'http://127.0.0.1:1/v2/',
+    'http://127.0.0.1:1/v1/?x=1#y',
+    'http://127.0.0.1:1',
+  );
 
 function valueArb(emuBase: string): fc.Arbitrary<string> {
   return fc.oneof(
@@ -125,12 +241,28 @@ function argvArb(emuBase: string): fc.Arbitrary<{ argv: string[]; stdin: string 
     fc.constantFrom(...flags).chain((f) => {
       const name = fc.constantFrom(...f.names);
       if (!f.takesValue) return name.map((n) => [n]);
-      const v = f.choices?.length ? fc.oneof(fc.constantFrom(...f.choices), value) : f.names.includes('--base-url') ? baseUrls(emuBase) : value;
+      const v = f.choices?.length
+        ? fc.oneof(fc.constantFrom(...f.choices), value)
+        : f.names.includes('--base-url')
+          ? baseUrls(emuBase)
+          : value;
       return fc.tuple(name, v, fc.boolean()).map(([n, x, joined]) => (joined && n.startsWith('--') ? [`${n}=${x}`] : [n, x]));
     });
   const unknownFlag = fc.oneof(
     fc.string({ minLength: 1, maxLength: 12 }).map((s) => [`--${s}`]),
-    fc.constantFrom(['-'], ['--'], ['-xyz'], ['---json'], ['--json=yes'], ['--no-json'], ['-oo'], ['--=x'], ['--help'], ['-h'], ['--version']),
+    fc.constantFrom(
+      ['-'],
+      ['--'],
+      ['-xyz'],
+      ['---json'],
+      ['--json=yes'],
+      ['--no-json'],
+      ['-oo'],
+      ['--=x'],
+      ['--help'],
+      ['-h'],
+      ['--version'],
+    ),
   );
   return fc
     .tuple(fc.oneof({ weight: 19, arbitrary: fc.constantFrom(...leaves) }, { weight: 1, arbitrary: fc.constant(undefined) }), fc.boolean())
@@ -139,14 +271,27 @@ function argvArb(emuBase: string): fc.Arbitrary<{ argv: string[]; stdin: string 
       const head: fc.Arbitrary<string[]> = cmd
         ? fc.constant(truncate && cmd.path.length > 1 && Math.random() < 0.1 ? cmd.path.slice(0, 1) : cmd.path)
         : fc.array(fc.oneof(value, fc.constantFrom(...model.commands.map((c) => c.path[0] ?? 'help'))), { minLength: 1, maxLength: 2 });
-      const token = fc.oneof({ weight: 6, arbitrary: flagToken(flags) }, { weight: 2, arbitrary: value.map((v) => [v]) }, { weight: 1, arbitrary: unknownFlag });
+      const token = fc.oneof(
+        { weight: 6, arbitrary: flagToken(flags) },
+        { weight: 2, arbitrary: value.map((v) => [v]) },
+        { weight: 1, arbitrary: unknownFlag },
+      );
       const stdin = fc.oneof(
         { weight: 6, arbitrary: fc.constant('') },
         { weight: 2, arbitrary: fc.string({ maxLength: 200 }) },
         { weight: 1, arbitrary: noNul(fc.json()) },
-        { weight: 1, arbitrary: fc.constantFrom('sk_test_' + 'A'.repeat(32) + '\nwhsec_AAAA\n', '{"first_name":"Ada"}\n{"bad"\n', 'first_name,email\n"x,y\n') },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            'sk_test_' + 'A'.repeat(32) + '\nwhsec_AAAA\n',
+            '{"first_name":"Ada"}\n{"bad"\n',
+            'first_name,email\n"x,y\n',
+          ),
+        },
       );
-      return fc.tuple(head, fc.array(token, { maxLength: 7 }), stdin).map(([h, tokens, input]) => ({ argv: [...h, ...tokens.flat()], stdin: input }));
+      return fc
+        .tuple(head, fc.array(token, { maxLength: 7 }), stdin)
+        .map(([h, tokens, input]) => ({ argv: [...h, ...tokens.flat()], stdin: input }));
     });
 }
 
@@ -163,7 +308,8 @@ function judge(r: Run): Verdict {
   if (!DOCUMENTED_EXIT_CODES.has(r.code)) return { ok: false, why: `undocumented exit code ${r.code}` };
   const trace = stackTrace(r.stderr) ?? stackTrace(r.stdout);
   if (trace) return { ok: false, why: `stack trace / error dump: ${trace.slice(0, 200)}` };
-  if (/^error: unexpected:/m.test(r.stderr) || /"code":"internal"/.test(r.stderr)) return { ok: false, why: `internal error: ${r.stderr.trim().slice(0, 300)}` };
+  if (/^error: unexpected:/m.test(r.stderr) || /"code":"internal"/.test(r.stderr))
+    return { ok: false, why: `internal error: ${r.stderr.trim().slice(0, 300)}` };
   if (r.code !== 0 && r.stderr.trim() === '') return { ok: false, why: 'failed without a word on stderr' };
   if (r.leaks.length) return { ok: false, why: `printed a secret whole` };
   return { ok: true };
@@ -193,9 +339,20 @@ beforeAll(async () => {
   // A few real ids, so some vectors reach real objects.
   const h = { 'api-key': emu.keys.sandbox.secret, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) =>
-    (await (await fetch(emu.baseUrl + path, { method: 'POST', headers: { ...h, 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify(body) })).json()) as { id: string };
+    (await (
+      await fetch(emu.baseUrl + path, {
+        method: 'POST',
+        headers: { ...h, 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify(body),
+      })
+    ).json()) as { id: string };
   const cus = await post('customers', {
-    first_name: 'Fuzz', last_name: 'Target', email: 'fuzz@example.com', phone: '+14155550199', type: 'individual', date_of_birth: '1990-01-01',
+    first_name: 'Fuzz',
+    last_name: 'Target',
+    email: 'fuzz@example.com',
+    phone: '+14155550199',
+    type: 'individual',
+    date_of_birth: '1990-01-01',
     address: { address_line1: '1 Main St', city: 'SF', country: 'US', postal_code: '94105', state: 'US-CA' },
   });
   const acc = await post('accounts', { customer_id: cus.id, currency: 'USD' });
@@ -224,7 +381,14 @@ describe('fuzz: pay argv, files and stdin', () => {
     await record(
       'fuzz.cli',
       'random argv, values and files against pay',
-      { tried: RUNS, passed: results.filter(Boolean).length, lost: 0, duplicated: 0, leaked, extra: { seed: SEED, ...Object.fromEntries(Object.entries(codes).map(([c, n]) => [`exit_${c}`, n])) } },
+      {
+        tried: RUNS,
+        passed: results.filter(Boolean).length,
+        lost: 0,
+        duplicated: 0,
+        leaked,
+        extra: { seed: SEED, ...Object.fromEntries(Object.entries(codes).map(([c, n]) => [`exit_${c}`, n])) },
+      },
       started,
     );
     expect(failures, `seed ${SEED}`).toEqual([]);
@@ -256,10 +420,35 @@ function adversarialCases(): string[][] {
     (p) => ['customers', 'create', '--data', `@${p}`],
     (p) => ['customers', 'create', '--from-file', p],
     (p) => ['transfers', 'send', '--from-file', p, '--from', ids[1]!, '--currency', 'USD'],
-    (p) => ['webhooks', 'verify', '--payload', p, '--id', 'evt_1', '--timestamp', String(Math.floor(Date.now() / 1000)), '--signature', 'v1,AAAA'],
+    (p) => [
+      'webhooks',
+      'verify',
+      '--payload',
+      p,
+      '--id',
+      'evt_1',
+      '--timestamp',
+      String(Math.floor(Date.now() / 1000)),
+      '--signature',
+      'v1,AAAA',
+    ],
     (p) => ['seed', 'plan', p],
     (p) => ['customers', 'create', '--from-file', files.empty!, '--resume', p],
   ];
-  const adversarial = ['devZero', 'bigSparse', 'directory', 'binary', 'hugeLine', 'hugeField', 'deepJson', 'deepObject', 'yamlBomb', 'missing', 'devNull', 'nulJson', 'bomUtf16'];
+  const adversarial = [
+    'devZero',
+    'bigSparse',
+    'directory',
+    'binary',
+    'hugeLine',
+    'hugeField',
+    'deepJson',
+    'deepObject',
+    'yamlBomb',
+    'missing',
+    'devNull',
+    'nulJson',
+    'bomUtf16',
+  ];
   return adversarial.flatMap((name) => readers.map((mk) => mk(files[name]!)));
 }

@@ -60,7 +60,10 @@ function exchange(pieces: Array<string | Buffer>, opts: { head?: boolean; timeou
       socket.destroy();
       resolve({ ...a, ms: Date.now() - started, ...(error ? { error } : {}) });
     };
-    const timer = setTimeout(() => finish({ headers: {}, body: buf.toString('latin1'), closedEarly: false, timedOut: true }), opts.timeoutMs);
+    const timer = setTimeout(
+      () => finish({ headers: {}, body: buf.toString('latin1'), closedEarly: false, timedOut: true }),
+      opts.timeoutMs,
+    );
     const parse = (final: boolean): void => {
       for (;;) {
         const end = buf.indexOf('\r\n\r\n');
@@ -77,10 +80,12 @@ function exchange(pieces: Array<string | Buffer>, opts: { head?: boolean; timeou
           buf = rest; // 100 Continue: the real answer follows
           continue;
         }
-        if (opts.head || status === 204 || status === 304) return finish({ status, headers, body: '', closedEarly: false, timedOut: false });
+        if (opts.head || status === 204 || status === 304)
+          return finish({ status, headers, body: '', closedEarly: false, timedOut: false });
         if (headers['content-length'] !== undefined) {
           const len = Number(headers['content-length']);
-          if (rest.length >= len) return finish({ status, headers, body: rest.subarray(0, len).toString('utf8'), closedEarly: false, timedOut: false });
+          if (rest.length >= len)
+            return finish({ status, headers, body: rest.subarray(0, len).toString('utf8'), closedEarly: false, timedOut: false });
         } else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
           const text = rest.toString('latin1');
           if (/(^|\r\n)0\r\n\r\n/.test(text)) {
@@ -169,11 +174,28 @@ const customer = (tag: string) => ({
 });
 
 const TRAVERSALS = [
-  '/v1/../etc/passwd', '/v1/%2e%2e/%2e%2e/etc/passwd', '/v1/..%2f..%2f..%2fetc%2fpasswd', '/v1/customers/..%252f..%252fetc%252fpasswd',
-  '/v1/customers/%2e%2e%5c%2e%2e%5cetc%5cpasswd', '/v1/customers/../../../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/v1/./customers/../../etc/passwd',
-  '/v1/customers/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd', '/v1/customers/....//....//etc/passwd', '/v1/customers%00.json', '/v1/customers;/../../etc/passwd',
-  '/v1/../__emulator/reset', '/__emulator/../v1/customers', '/v1/customers/..', '//etc/passwd', '/v1//customers', '/v1/customers/%2F%2Fetc%2Fpasswd',
-  '/v1/customers/cus_0123456789abcdefghijklm%0d%0aX-Injected:%201', '/v1/kyc/status/cus_%0d%0aX-Injected:1', 'http://evil.example.com/v1/customers', '*',
+  '/v1/../etc/passwd',
+  '/v1/%2e%2e/%2e%2e/etc/passwd',
+  '/v1/..%2f..%2f..%2fetc%2fpasswd',
+  '/v1/customers/..%252f..%252fetc%252fpasswd',
+  '/v1/customers/%2e%2e%5c%2e%2e%5cetc%5cpasswd',
+  '/v1/customers/../../../../etc/passwd',
+  '/%2e%2e/%2e%2e/etc/passwd',
+  '/v1/./customers/../../etc/passwd',
+  '/v1/customers/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd',
+  '/v1/customers/....//....//etc/passwd',
+  '/v1/customers%00.json',
+  '/v1/customers;/../../etc/passwd',
+  '/v1/../__emulator/reset',
+  '/__emulator/../v1/customers',
+  '/v1/customers/..',
+  '//etc/passwd',
+  '/v1//customers',
+  '/v1/customers/%2F%2Fetc%2Fpasswd',
+  '/v1/customers/cus_0123456789abcdefghijklm%0d%0aX-Injected:%201',
+  '/v1/kyc/status/cus_%0d%0aX-Injected:1',
+  'http://evil.example.com/v1/customers',
+  '*',
 ];
 
 function requestArb(): fc.Arbitrary<Req> {
@@ -186,35 +208,129 @@ function requestArb(): fc.Arbitrary<Req> {
   );
   /** [method it expects, route]: {c} a customer id, {a} an account id, {k} a card id. */
   const ROUTES: Array<[string, string]> = [
-    ['POST', '/v1/customers'], ['GET', '/v1/customers'], ['GET', '/v1/customers/{c}'], ['PATCH', '/v1/customers/{c}'], ['POST', '/v1/customers/{c}/kyc'],
-    ['POST', '/v1/customers/{c}/kyc/documents'], ['GET', '/v1/customers/{c}/kyc'], ['GET', '/v1/customers/{c}/features/cards'], ['POST', '/v1/customers/{c}/features/fx/activate'],
-    ['POST', '/v1/kyc/verify'], ['POST', '/v1/kyc/documents'], ['GET', '/v1/kyc/status/{c}'], ['POST', '/v1/accounts'], ['GET', '/v1/accounts'], ['GET', '/v1/accounts/{a}'],
-    ['POST', '/v1/accounts/{a}/close'], ['POST', '/v1/external-accounts'], ['POST', '/v1/transfers'], ['GET', '/v1/transfers'], ['POST', '/v1/cards'], ['GET', '/v1/cards/{k}'],
-    ['POST', '/v1/cards/{k}/freeze'], ['POST', '/v1/cards/{k}/unfreeze'], ['POST', '/v1/collections'], ['POST', '/v1/wallets'], ['POST', '/v1/payment-links'], ['GET', '/v1/fx/rates'],
-    ['POST', '/v1/fx/quotes'], ['POST', '/v1/fx/trades'], ['GET', '/v1/transactions'], ['GET', '/v1/webhooks/events'], ['GET', '/v1/features'],
+    ['POST', '/v1/customers'],
+    ['GET', '/v1/customers'],
+    ['GET', '/v1/customers/{c}'],
+    ['PATCH', '/v1/customers/{c}'],
+    ['POST', '/v1/customers/{c}/kyc'],
+    ['POST', '/v1/customers/{c}/kyc/documents'],
+    ['GET', '/v1/customers/{c}/kyc'],
+    ['GET', '/v1/customers/{c}/features/cards'],
+    ['POST', '/v1/customers/{c}/features/fx/activate'],
+    ['POST', '/v1/kyc/verify'],
+    ['POST', '/v1/kyc/documents'],
+    ['GET', '/v1/kyc/status/{c}'],
+    ['POST', '/v1/accounts'],
+    ['GET', '/v1/accounts'],
+    ['GET', '/v1/accounts/{a}'],
+    ['POST', '/v1/accounts/{a}/close'],
+    ['POST', '/v1/external-accounts'],
+    ['POST', '/v1/transfers'],
+    ['GET', '/v1/transfers'],
+    ['POST', '/v1/cards'],
+    ['GET', '/v1/cards/{k}'],
+    ['POST', '/v1/cards/{k}/freeze'],
+    ['POST', '/v1/cards/{k}/unfreeze'],
+    ['POST', '/v1/collections'],
+    ['POST', '/v1/wallets'],
+    ['POST', '/v1/payment-links'],
+    ['GET', '/v1/fx/rates'],
+    ['POST', '/v1/fx/quotes'],
+    ['POST', '/v1/fx/trades'],
+    ['GET', '/v1/transactions'],
+    ['GET', '/v1/webhooks/events'],
+    ['GET', '/v1/features'],
   ];
   const route = fc.tuple(fc.constantFrom(...ROUTES), fc.boolean(), seg).map(([[m, r], own, other]) => ({
     method: m,
-    path: r.replace('{c}', own ? fixture.customer! : other).replace('{a}', own ? fixture.account! : other).replace('{k}', own ? fixture.card! : other),
+    path: r
+      .replace('{c}', own ? fixture.customer! : other)
+      .replace('{a}', own ? fixture.account! : other)
+      .replace('{k}', own ? fixture.card! : other),
   }));
   const path = fc.oneof(
     { weight: 12, arbitrary: route },
     { weight: 3, arbitrary: fc.constantFrom(...TRAVERSALS).map((p) => ({ method: 'GET', path: p })) },
     { weight: 1, arbitrary: fc.array(seg, { maxLength: 5 }).map((x) => ({ method: 'GET', path: `/${x.join('/')}` })) },
-    { weight: 1, arbitrary: fc.constantFrom('/__emulator/health', '/__emulator/stats', '/', '/v1', '/v1/', '/v2/customers', '/V1/CUSTOMERS').map((p) => ({ method: 'GET', path: p })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('/__emulator/health', '/__emulator/stats', '/', '/v1', '/v1/', '/v2/customers', '/V1/CUSTOMERS')
+        .map((p) => ({ method: 'GET', path: p })),
+    },
   );
   const query = fc.oneof(
     { weight: 6, arbitrary: fc.constant('') },
-    { weight: 1, arbitrary: fc.constantFrom('?limit=abc', '?limit=1&limit=2', '?limit=0', '?limit=100000', '?%zz=1', '?__proto__[x]=1', '?cursor=' + 'x'.repeat(3000), '?email=%0d%0aX-Injected:1', '?base=../../etc', '?symbols=' + 'EUR,'.repeat(500)) },
-    { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }).map((d) => `?${new URLSearchParams(d)}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '?limit=abc',
+        '?limit=1&limit=2',
+        '?limit=0',
+        '?limit=100000',
+        '?%zz=1',
+        '?__proto__[x]=1',
+        '?cursor=' + 'x'.repeat(3000),
+        '?email=%0d%0aX-Injected:1',
+        '?base=../../etc',
+        '?symbols=' + 'EUR,'.repeat(500),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 3 })
+        .map((d) => `?${new URLSearchParams(d)}`),
+    },
   );
-  const apiKey = fc.constantFrom<Req['apiKey']>('sandbox', 'sandbox', 'sandbox', 'sandbox', 'sandbox', 'live', 'public', 'bad', 'none', 'injected');
+  const apiKey = fc.constantFrom<Req['apiKey']>(
+    'sandbox',
+    'sandbox',
+    'sandbox',
+    'sandbox',
+    'sandbox',
+    'live',
+    'public',
+    'bad',
+    'none',
+    'injected',
+  );
   // Most requests are well-formed HTTP whose content is bad (they reach the handlers); about one
   // in five is malformed on the wire (bad tokens, control characters, framing).
   const ascii = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 40 });
-  const wireValue = fc.constantFrom('a\r\nX-Injected: 1', 'a\nX-Injected: 1', 'a\rX-Injected: 1', 'a\0b', 'ü-\u00ff', 'x'.repeat(9000), '() { :; }; echo pwned', '\u0001\u0002');
+  const wireValue = fc.constantFrom(
+    'a\r\nX-Injected: 1',
+    'a\nX-Injected: 1',
+    'a\rX-Injected: 1',
+    'a\0b',
+    'ü-\u00ff',
+    'x'.repeat(9000),
+    '() { :; }; echo pwned',
+    '\u0001\u0002',
+  );
   const extraHeaders = fc.oneof(
-    { weight: 8, arbitrary: fc.array(fc.tuple(fc.constantFrom('x-custom', 'accept', 'x-forwarded-for', 'origin', 'cookie', 'te', 'content-encoding', 'range', 'x-request-id', 'idempotency-key', 'x-tenant-id'), ascii), { maxLength: 3 }) },
+    {
+      weight: 8,
+      arbitrary: fc.array(
+        fc.tuple(
+          fc.constantFrom(
+            'x-custom',
+            'accept',
+            'x-forwarded-for',
+            'origin',
+            'cookie',
+            'te',
+            'content-encoding',
+            'range',
+            'x-request-id',
+            'idempotency-key',
+            'x-tenant-id',
+          ),
+          ascii,
+        ),
+        { maxLength: 3 },
+      ),
+    },
     {
       weight: 2,
       arbitrary: fc.array(
@@ -226,16 +342,65 @@ function requestArb(): fc.Arbitrary<Req> {
       ),
     },
   );
-  const contentType = fc.constantFrom('application/json', 'application/json', 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', '');
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json',
+    'application/json',
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/jsonx',
+    '',
+  );
   const body = fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
     { weight: 4, arbitrary: fc.string({ maxLength: 12 }).map((t) => Buffer.from(JSON.stringify(customer(t)))) },
     { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')) },
-    { weight: 3, arbitrary: fc.record({ customer_id: fc.oneof(fc.constantFrom(...ids), fc.jsonValue()), account_id: fc.oneof(fc.constantFrom(...ids), fc.string()), source_account_id: fc.constantFrom(...ids), destination_id: fc.constantFrom(...ids), amount: fc.oneof(fc.constantFrom('1.00', '-1', '1e3', '0.001', '99999999999999999999', '1.13'), fc.double(), fc.string()), currency: fc.constantFrom('USD', 'usd', 'EUR', 'XXX', 'BTC', ''), type: fc.constantFrom('virtual', 'physical', 'checking', 'x'), method: fc.constantFrom('card', 'mobile_money', 'x') }, { requiredKeys: [] }).map((v) => Buffer.from(JSON.stringify(v))) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .record(
+          {
+            customer_id: fc.oneof(fc.constantFrom(...ids), fc.jsonValue()),
+            account_id: fc.oneof(fc.constantFrom(...ids), fc.string()),
+            source_account_id: fc.constantFrom(...ids),
+            destination_id: fc.constantFrom(...ids),
+            amount: fc.oneof(fc.constantFrom('1.00', '-1', '1e3', '0.001', '99999999999999999999', '1.13'), fc.double(), fc.string()),
+            currency: fc.constantFrom('USD', 'usd', 'EUR', 'XXX', 'BTC', ''),
+            type: fc.constantFrom('virtual', 'physical', 'checking', 'x'),
+            method: fc.constantFrom('card', 'mobile_money', 'x'),
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => Buffer.from(JSON.stringify(v))),
+    },
     { weight: 2, arbitrary: fc.object({ maxDepth: 2 }).map((v) => Buffer.from(JSON.stringify(v) ?? '{}')) },
-    { weight: 2, arbitrary: fc.constantFrom('{', '{"a":}', 'NaN', "{'a':1}", '{"a":1}{"b":2}', '\ufeff{"a":1}', '{"amount":1e400,"currency":"USD"}', '{"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}}}', 'null', '[]', '"str"', '\u0000\u0001\u0002').map((s) => Buffer.from(s)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom(
+          '{',
+          '{"a":}',
+          'NaN',
+          "{'a':1}",
+          '{"a":1}{"b":2}',
+          '\ufeff{"a":1}',
+          '{"amount":1e400,"currency":"USD"}',
+          '{"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}}}',
+          'null',
+          '[]',
+          '"str"',
+          '\u0000\u0001\u0002',
+        )
+        .map((s) => Buffer.from(s)),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 33, max: 5000 }).map((d) => Buffer.from(`${'{"a":'.repeat(d)}1${'}'.repeat(d)}`)) },
-    { weight: 1, arbitrary: fc.integer({ min: 100_000, max: 900_000 }).map((n) => Buffer.from(JSON.stringify({ first_name: 'x'.repeat(n) }))) },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 100_000, max: 900_000 }).map((n) => Buffer.from(JSON.stringify({ first_name: 'x'.repeat(n) }))),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 1024 * 1024 + 1, max: 3 * 1024 * 1024 }).map((n) => Buffer.alloc(n, 0x61)) },
     { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 300 }).map((a) => Buffer.from(a)) },
   );
@@ -249,22 +414,47 @@ function requestArb(): fc.Arbitrary<Req> {
       path,
       query,
       apiKey,
-      idem: fc.oneof({ weight: 6, arbitrary: fc.uuid() }, { weight: 2, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('', 'k'.repeat(300), 'a\u0001b', 'ключ', ' ', 'a b') }),
-      tenant: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.constant('own') }, { weight: 2, arbitrary: fc.constantFrom('other_biz', '../../etc', 'x'.repeat(65), 'ü', '', 'a%2fb') }),
+      idem: fc.oneof(
+        { weight: 6, arbitrary: fc.uuid() },
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        { weight: 2, arbitrary: fc.constantFrom('', 'k'.repeat(300), 'a\u0001b', 'ключ', ' ', 'a b') },
+      ),
+      tenant: fc.oneof(
+        { weight: 3, arbitrary: fc.constant(undefined) },
+        { weight: 3, arbitrary: fc.constant('own') },
+        { weight: 2, arbitrary: fc.constantFrom('other_biz', '../../etc', 'x'.repeat(65), 'ü', '', 'a%2fb') },
+      ),
       contentType,
       extra: extraHeaders,
       body,
-      framing: fc.oneof({ weight: 8, arbitrary: fc.constant<Req['framing']>('length') }, { weight: 2, arbitrary: fc.constantFrom<Req['framing']>('chunked', 'none', 'both', 'short-length', 'dup-length') }),
+      framing: fc.oneof(
+        { weight: 8, arbitrary: fc.constant<Req['framing']>('length') },
+        { weight: 2, arbitrary: fc.constantFrom<Req['framing']>('chunked', 'none', 'both', 'short-length', 'dup-length') },
+      ),
     })
     .map((g): Req => {
       const headers: Array<[string, string]> = [];
-      const key = { sandbox: emu.keys.sandbox.secret, live: emu.keys.live.secret, public: emu.keys.sandbox.public, bad: 'sk_test_' + 'Z'.repeat(32), none: '', injected: `${emu.keys.sandbox.secret}\r\nX-Injected: 1` }[g.apiKey];
+      const key = {
+        sandbox: emu.keys.sandbox.secret,
+        live: emu.keys.live.secret,
+        public: emu.keys.sandbox.public,
+        bad: 'sk_test_' + 'Z'.repeat(32),
+        none: '',
+        injected: `${emu.keys.sandbox.secret}\r\nX-Injected: 1`,
+      }[g.apiKey];
       if (g.apiKey !== 'none') headers.push(['Api-Key', key]);
       if (g.tenant !== undefined) headers.push(['x-tenant-id', g.tenant === 'own' ? emu.tenantId : g.tenant]);
       if (g.idem !== undefined) headers.push(['Idempotency-Key', g.idem]);
       if (g.body !== undefined && g.contentType !== '') headers.push(['Content-Type', g.contentType]);
       headers.push(...g.extra);
-      return { method: g.method || g.path.method, target: g.path.path + g.query, headers, body: g.body, framing: g.framing, apiKey: g.apiKey };
+      return {
+        method: g.method || g.path.method,
+        target: g.path.path + g.query,
+        headers,
+        body: g.body,
+        framing: g.framing,
+        apiKey: g.apiKey,
+      };
     });
 }
 
@@ -285,11 +475,13 @@ function judge(r: Req, a: Answer): string | undefined {
   if (a.status >= 200 && a.status < 300) {
     const admin = r.target.startsWith('/__emulator/');
     // 'injected' is a valid key followed by an injected header line.
-    if (!admin && r.apiKey !== 'sandbox' && r.apiKey !== 'live' && r.apiKey !== 'injected') return `answered ${a.status} to a request with ${r.apiKey} key`;
+    if (!admin && r.apiKey !== 'sandbox' && r.apiKey !== 'live' && r.apiKey !== 'injected')
+      return `answered ${a.status} to a request with ${r.apiKey} key`;
     return undefined;
   }
   if (a.status >= 400) {
-    if (!/^application\/problem\+json/.test(a.headers['content-type'] ?? '')) return `answered ${a.status} as ${a.headers['content-type'] ?? 'no content type'}: ${a.body.slice(0, 100)}`;
+    if (!/^application\/problem\+json/.test(a.headers['content-type'] ?? ''))
+      return `answered ${a.status} as ${a.headers['content-type'] ?? 'no content type'}: ${a.body.slice(0, 100)}`;
     if (r.method.toUpperCase() === 'HEAD') return undefined;
     try {
       const p = JSON.parse(a.body) as { status?: unknown; code?: unknown };
@@ -318,7 +510,9 @@ beforeAll(async () => {
   emu = await spawnEmulator(['--port', '0', '--settle-after', '100'], cleanEnv({ PAY_CONFIG_DIR: tempRoot('fuzz-http') }));
   const h = { 'api-key': emu.keys.sandbox.secret, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) =>
-    (await (await fetch(emu.baseUrl + path, { method: 'POST', headers: { ...h, 'idempotency-key': randomUUID() }, body: JSON.stringify(body) })).json()) as { id: string };
+    (await (
+      await fetch(emu.baseUrl + path, { method: 'POST', headers: { ...h, 'idempotency-key': randomUUID() }, body: JSON.stringify(body) })
+    ).json()) as { id: string };
   fixture.customer = (await post('customers', customer('fixture'))).id;
   fixture.account = (await post('accounts', { customer_id: fixture.customer, currency: 'USD' })).id;
   fixture.card = (await post('cards', { customer_id: fixture.customer, account_id: fixture.account, type: 'virtual' })).id;
@@ -342,11 +536,16 @@ describe('fuzz: malformed HTTP against the emulator', () => {
       const head = `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nIdempotency-Key: slow-${i}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
       return i % 2 === 0
         ? exchange(head.split(''), { gapMs: 700, timeoutMs: HEADERS_TIMEOUT_MS + 8_000 }).then((a) => ({ kind: 'headers', a }))
-        : exchange([head, '{"first_name":'], { timeoutMs: FULL ? REQUEST_TIMEOUT_MS + 8_000 : HEADERS_TIMEOUT_MS }).then((a) => ({ kind: 'body', a }));
+        : exchange([head, '{"first_name":'], { timeoutMs: FULL ? REQUEST_TIMEOUT_MS + 8_000 : HEADERS_TIMEOUT_MS }).then((a) => ({
+            kind: 'body',
+            a,
+          }));
     });
 
     // Warm up, then the memory baseline.
-    await exchange([`GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nConnection: close\r\n\r\n`], { timeoutMs: 5_000 });
+    await exchange([`GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.secret}\r\nConnection: close\r\n\r\n`], {
+      timeoutMs: 5_000,
+    });
     const rssBefore = rssOf(emu.pid) ?? 0;
     const before = await stats();
 
@@ -359,7 +558,8 @@ describe('fuzz: malformed HTTP against the emulator', () => {
         const a = await exchange([toBytes(r)], { head: r.method === 'HEAD', timeoutMs: 15_000 });
         statuses[String(a.status ?? 'closed')] = (statuses[String(a.status ?? 'closed')] ?? 0) + 1;
         const why = judge(r, a);
-        if (why) failures.push(`${r.method} ${r.target.slice(0, 100)} [key ${r.apiKey}, ${r.framing}, body ${r.body?.length ?? 0} B]: ${why}`);
+        if (why)
+          failures.push(`${r.method} ${r.target.slice(0, 100)} [key ${r.apiKey}, ${r.framing}, body ${r.body?.length ?? 0} B]: ${why}`);
         return !why;
       });
       passed += results.filter(Boolean).length;
@@ -387,7 +587,8 @@ describe('fuzz: malformed HTTP against the emulator', () => {
       const cut = !a.timedOut && (a.status === 408 || a.status === 400 || (a.status === undefined && a.closedEarly));
       if (cut && a.ms <= bound + (Date.now() - slowStarted > bound ? 5_000 : 0)) slowOk++;
       else failures.push(`slow client (${kind}): ${a.timedOut ? 'still open' : `status ${a.status}`} after ${a.ms} ms`);
-      if (a.status !== undefined && a.status >= 400 && !/^application\/problem\+json/.test(a.headers['content-type'] ?? '')) failures.push(`slow client (${kind}): ${a.status} not problem+json`);
+      if (a.status !== undefined && a.status >= 400 && !/^application\/problem\+json/.test(a.headers['content-type'] ?? ''))
+        failures.push(`slow client (${kind}): ${a.status} not problem+json`);
     }
     const alive = emu.child.exitCode === null && (await health());
     const internal = after.internal_errors - before.internal_errors;
@@ -428,21 +629,53 @@ describe('fuzz: malformed HTTP against the emulator', () => {
     const pollution = '{"__proto__":{"admin":true},"constructor":{"x":true}}';
     /** [name, request bytes, a 2xx is acceptable (a valid key alone, a target that routes)]. */
     const catalogue: Array<[string, string | Buffer, boolean?]> = [
-      ...TRAVERSALS.map((t): [string, string, boolean] => [`traversal ${t}`, `GET ${t} HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`, t === '/v1//customers']),
-      ['CL+TE smuggling', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n0\r\n\r\nGET /v1/customers HTTP/1.1\r\nHost: localhost\r\n\r\n`],
-      ['TE obfuscated', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nTransfer-Encoding: xchunked\r\nContent-Type: application/json\r\n\r\n`],
-      ['TE gzip', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nTransfer-Encoding: gzip\r\nContent-Type: application/json\r\n\r\n`],
-      ['two lengths', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nContent-Length: 3\r\nContent-Type: application/json\r\n\r\n{}`],
-      ['negative length', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\nContent-Type: application/json\r\n\r\n{}`],
-      ['length 2^64', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: k\r\nContent-Length: 18446744073709551616\r\nContent-Type: application/json\r\n\r\n{}`],
-      ['length 10 GiB', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: k\r\nContent-Length: 10737418240\r\nContent-Type: application/json\r\n\r\n{}`],
-      ['CRLF in header value', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nX-A: a\r\nX-Injected: 1\r\nConnection: close\r\n\r\n`, true],
+      ...TRAVERSALS.map((t): [string, string, boolean] => [
+        `traversal ${t}`,
+        `GET ${t} HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`,
+        t === '/v1//customers',
+      ]),
+      [
+        'CL+TE smuggling',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n0\r\n\r\nGET /v1/customers HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      ],
+      [
+        'TE obfuscated',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nTransfer-Encoding: xchunked\r\nContent-Type: application/json\r\n\r\n`,
+      ],
+      [
+        'TE gzip',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nTransfer-Encoding: gzip\r\nContent-Type: application/json\r\n\r\n`,
+      ],
+      [
+        'two lengths',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nContent-Length: 3\r\nContent-Type: application/json\r\n\r\n{}`,
+      ],
+      [
+        'negative length',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\nContent-Type: application/json\r\n\r\n{}`,
+      ],
+      [
+        'length 2^64',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: k\r\nContent-Length: 18446744073709551616\r\nContent-Type: application/json\r\n\r\n{}`,
+      ],
+      [
+        'length 10 GiB',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: k\r\nContent-Length: 10737418240\r\nContent-Type: application/json\r\n\r\n{}`,
+      ],
+      [
+        'CRLF in header value',
+        `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nX-A: a\r\nX-Injected: 1\r\nConnection: close\r\n\r\n`,
+        true,
+      ],
       ['bare LF lines', `GET /v1/customers HTTP/1.1\nHost: localhost\nApi-Key: ${key}\nConnection: close\n\n`, true],
       ['bare CR in value', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\rX-Injected: 1\r\nConnection: close\r\n\r\n`],
       ['NUL in header', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\0\r\nConnection: close\r\n\r\n`],
       ['obs-fold', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\n X-Injected: 1\r\nConnection: close\r\n\r\n`],
       ['header over 16 KiB', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`],
-      ['150 headers', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\n${Array.from({ length: 150 }, (_, i) => `X-H${i}: 1\r\n`).join('')}Connection: close\r\n\r\n`],
+      [
+        '150 headers',
+        `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\n${Array.from({ length: 150 }, (_, i) => `X-H${i}: 1\r\n`).join('')}Connection: close\r\n\r\n`,
+      ],
       ['lower-case method', `get /v1/customers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`],
       ['unknown method', `BREW /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
       ['TRACE', `TRACE /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
@@ -450,18 +683,52 @@ describe('fuzz: malformed HTTP against the emulator', () => {
       ['HTTP/9.9', `GET /v1/customers HTTP/9.9\r\nHost: localhost\r\n\r\n`],
       ['HTTP/1.0 no host', `GET /v1/customers HTTP/1.0\r\n\r\n`],
       ['NUL in path', `GET /v1/cus\0tomers HTTP/1.1\r\nHost: localhost\r\n\r\n`],
-      ['raw UTF-8 in path', Buffer.concat([Buffer.from('GET /v1/customers/cus_'), Buffer.from('é😀', 'utf8'), Buffer.from(` HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`)])],
-      ['absolute-form target', `GET http://evil.example.com/v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
+      [
+        'raw UTF-8 in path',
+        Buffer.concat([
+          Buffer.from('GET /v1/customers/cus_'),
+          Buffer.from('é😀', 'utf8'),
+          Buffer.from(` HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`),
+        ]),
+      ],
+      [
+        'absolute-form target',
+        `GET http://evil.example.com/v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`,
+      ],
       ['asterisk target', `OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`],
-      ['upgrade: websocket', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: bad\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`],
-      ['expect 100-continue', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, true],
-      ['form body', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=1`],
-      ['JSON in UTF-16', Buffer.concat([Buffer.from(`POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/json; charset=utf-16\r\nContent-Length: 16\r\nConnection: close\r\n\r\n`), Buffer.from('\ufeff{"a":1}', 'utf16le')])],
-      ['prototype pollution', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/json\r\nContent-Length: ${pollution.length}\r\nConnection: close\r\n\r\n${pollution}`],
+      [
+        'upgrade: websocket',
+        `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: bad\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`,
+      ],
+      [
+        'expect 100-continue',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+        true,
+      ],
+      [
+        'form body',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=1`,
+      ],
+      [
+        'JSON in UTF-16',
+        Buffer.concat([
+          Buffer.from(
+            `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/json; charset=utf-16\r\nContent-Length: 16\r\nConnection: close\r\n\r\n`,
+          ),
+          Buffer.from('\ufeff{"a":1}', 'utf16le'),
+        ]),
+      ],
+      [
+        'prototype pollution',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${key}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: application/json\r\nContent-Length: ${pollution.length}\r\nConnection: close\r\n\r\n${pollution}`,
+      ],
       ['public key', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: ${emu.keys.sandbox.public}\r\nConnection: close\r\n\r\n`],
       ['key with spaces', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key:   ${key}   \r\nConnection: close\r\n\r\n`, true],
       ['two api keys', `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nApi-Key: bad\r\nApi-Key: ${key}\r\nConnection: close\r\n\r\n`],
-      ['admin from traversal', `POST /v1/../__emulator/reset HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`],
+      [
+        'admin from traversal',
+        `POST /v1/../__emulator/reset HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      ],
     ];
     const failures: string[] = [];
     const beforeStats = await stats();
@@ -479,7 +746,14 @@ describe('fuzz: malformed HTTP against the emulator', () => {
     await record(
       'fuzz.http-catalogue',
       'fixed HTTP attack catalogue (traversal, smuggling, injection)',
-      { tried: catalogue.length, passed: results.filter(Boolean).length, lost: still.status === 200 ? 0 : 1, duplicated: 0, leaked: 0, extra: { internal_errors: afterStats.internal_errors - beforeStats.internal_errors } },
+      {
+        tried: catalogue.length,
+        passed: results.filter(Boolean).length,
+        lost: still.status === 200 ? 0 : 1,
+        duplicated: 0,
+        leaked: 0,
+        extra: { internal_errors: afterStats.internal_errors - beforeStats.internal_errors },
+      },
       started,
     );
     expect(failures).toEqual([]);
@@ -492,7 +766,11 @@ describe('fuzz: malformed HTTP against the emulator', () => {
   it('CONNECT and an unsupported Expect get a problem+json 4xx', async () => {
     const cases: Array<[string, string, number]> = [
       ['CONNECT', `CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n`, 405],
-      ['Expect: foo', `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, 417],
+      [
+        'Expect: foo',
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        417,
+      ],
     ];
     for (const [name, bytes, status] of cases) {
       const a = await exchange([bytes], { timeoutMs: 5_000 });

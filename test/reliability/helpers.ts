@@ -144,7 +144,9 @@ export interface PayOptions {
 export async function pay(args: string[], o: PayOptions): Promise<Run> {
   for (let attempt = 1; ; attempt++) {
     const r = await payOnce(args, o);
-    const rebuilt = /pay is not built|ERR_MODULE_NOT_FOUND|Cannot find module '[^']*\/dist\//.test(r.stderr) && /\/dist\/|pay is not built/.test(r.stderr);
+    const rebuilt =
+      /pay is not built|ERR_MODULE_NOT_FOUND|Cannot find module '[^']*\/dist\//.test(r.stderr) &&
+      /\/dist\/|pay is not built/.test(r.stderr);
     if (!rebuilt || attempt >= 5) return r;
     await sleep(2000 * attempt);
   }
@@ -154,7 +156,10 @@ function payOnce(args: string[], o: PayOptions): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = o.shellPrefix
-      ? spawn('sh', ['-c', `${o.shellPrefix} exec "$0" "$@"`, process.execPath, PAY_BIN, ...args], { env: o.env, stdio: ['pipe', 'pipe', 'pipe'] })
+      ? spawn('sh', ['-c', `${o.shellPrefix} exec "$0" "$@"`, process.execPath, PAY_BIN, ...args], {
+          env: o.env,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        })
       : spawn(process.execPath, [PAY_BIN, ...args], { env: o.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -169,7 +174,9 @@ function payOnce(args: string[], o: PayOptions): Promise<Run> {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const text = stdout + stderr;
-      const leaks = [...new Set([...leakedSecrets(args, o.env, text), ...(o.secrets ?? []).filter((s) => s.length >= 12 && text.includes(s))])];
+      const leaks = [
+        ...new Set([...leakedSecrets(args, o.env, text), ...(o.secrets ?? []).filter((s) => s.length >= 12 && text.includes(s))]),
+      ];
       resolve({ args, code, signal, stdout, stderr, ms: Date.now() - started, timedOut, leaks });
     });
     child.stdin.on('error', () => {});
@@ -239,7 +246,11 @@ export function filesUnder(dir: string): string[] {
 }
 
 /** Files under root (config.json excluded, and any path `skip` accepts) holding a secret whole. */
-export function secretsInFiles(root: string, secrets: readonly string[], skip: (path: string) => boolean = () => false): Array<{ file: string; secret: string }> {
+export function secretsInFiles(
+  root: string,
+  secrets: readonly string[],
+  skip: (path: string) => boolean = () => false,
+): Array<{ file: string; secret: string }> {
   const found: Array<{ file: string; secret: string }> = [];
   if (!existsSync(root)) return found;
   for (const file of filesUnder(root)) {
@@ -289,7 +300,9 @@ export async function spawnEmulator(args: string[], env: Record<string, string> 
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   child.stdout.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal })),
+  );
   let done = false;
   void exited.then(() => (done = true));
   const deadline = Date.now() + 20_000;
@@ -343,7 +356,10 @@ export function rssOf(pid: number): number | undefined {
 }
 
 /** The secrets of an emulator: its secret keys and webhook secrets (public keys are not secret). */
-export function secretsOf(e: { keys: { sandbox: { secret: string }; live: { secret: string } }; webhookSecrets: { sandbox: string; live: string } }): string[] {
+export function secretsOf(e: {
+  keys: { sandbox: { secret: string }; live: { secret: string } };
+  webhookSecrets: { sandbox: string; live: string };
+}): string[] {
   return [e.keys.sandbox.secret, e.keys.live.secret, e.webhookSecrets.sandbox, e.webhookSecrets.live];
 }
 

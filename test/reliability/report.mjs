@@ -20,7 +20,9 @@ const HEADER = ['check', 'counts', 'tried', 'passed', 'lost', 'duplicated', 'lea
 /** The record ids of the suite's test files, in file order. */
 export function recordIds(dir = here) {
   const ids = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.test.ts')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.test.ts'))
+    .sort()) {
     for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/\brecord\(\s*'([^']+)'/g)) if (!ids.includes(m[1])) ids.push(m[1]);
   }
   return ids;
@@ -48,7 +50,8 @@ function extras(extra) {
       groups.get(m[1]).push(`${m[2]}×${v}`);
     } else plain.push(`${k.replace(/_/g, ' ')} ${v}`);
   }
-  for (const [k, parts] of groups) plain.push(parts.length > 1 ? `${k.replace(/_/g, ' ')} ${parts.join(' ')}` : `${k.replace(/_/g, ' ')} ${parts[0].replace('×', ': ')}`);
+  for (const [k, parts] of groups)
+    plain.push(parts.length > 1 ? `${k.replace(/_/g, ' ')} ${parts.join(' ')}` : `${k.replace(/_/g, ' ')} ${parts[0].replace('×', ': ')}`);
   return plain.join(', ');
 }
 
@@ -109,5 +112,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   if (next !== readme) writeFileSync(readmePath, next);
   const measured = ids.filter((id) => figures.tests?.[id]);
-  console.log(`report: ${measured.length} of ${ids.length} checks from ${figuresPath} written to ${readmePath}${next === readme ? ' (unchanged)' : ''}`);
+  console.log(
+    `report: ${measured.length} of ${ids.length} checks from ${figuresPath} written to ${readmePath}${next === readme ? ' (unchanged)' : ''}`,
+  );
 }

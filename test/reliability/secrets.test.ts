@@ -13,13 +13,32 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { sign } from '../../src/shared/signature.js';
-import { cleanEnv, DOCUMENTED_EXIT_CODES, filesUnder, pay, pool, record, registerSecret, secretsInFiles, secretsOf, shown, stackTrace, tempIn, tempRoot, type Run } from './helpers.js';
+import {
+  cleanEnv,
+  DOCUMENTED_EXIT_CODES,
+  filesUnder,
+  pay,
+  pool,
+  record,
+  registerSecret,
+  secretsInFiles,
+  secretsOf,
+  shown,
+  stackTrace,
+  tempIn,
+  tempRoot,
+  type Run,
+} from './helpers.js';
 
 let emu: Emulator;
 let root: string;
 let secrets: string[];
 /** A well-formed secret key the emulator does not know (must not be printed either). */
-const WRONG_KEY = `sk_test_${randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(32, 'x').slice(0, 32)}`;
+const WRONG_KEY = `sk_test_${randomBytes(24)
+  .toString('base64')
+  .replace(/[^A-Za-z0-9]/g, '')
+  .padEnd(32, 'x')
+  .slice(0, 32)}`;
 
 beforeAll(async () => {
   root = tempRoot('secrets');
@@ -44,14 +63,82 @@ describe('secrets never leave whole', () => {
     const ts = String(Math.floor(Date.now() / 1000));
     const body = '{"id":"evt_1","type":"customer.created"}';
     writeFileSync(join(work, 'body.json'), body);
-    writeFileSync(join(work, 'customer.json'), JSON.stringify({ first_name: 'Data', last_name: 'File', email: 'data@example.com', phone: '+14155550111', type: 'individual', date_of_birth: '1990-01-01', address: { address_line1: '1 A St', city: 'SF', country: 'US', postal_code: '94105' } }));
-    writeFileSync(join(work, 'rows.ndjson'), [1, 2, 3].map((i) => JSON.stringify({ first_name: `Row${i}`, last_name: 'Bulk', email: `row${i}@example.com`, phone: '+14155550112', type: 'individual', date_of_birth: '1990-01-01', address: { address_line1: '1 A St', city: 'SF', country: 'US', postal_code: '94105' } })).join('\n'));
-    writeFileSync(join(work, 'seed.yaml'), 'customers:\n  s1: {first_name: Seed, last_name: One, email: s1@example.com, phone: "+14155550113", type: individual, date_of_birth: "1990-01-01", address: {address_line1: 1 A St, city: SF, country: US, postal_code: "94105"}}\n');
-    const customerFlags = ['--first-name', 'Ada', '--last-name', 'Secret', '--email', 'ada.secret@example.com', '--phone', '+14155550110', '--type', 'individual', '--date-of-birth', '1990-01-01', '--address-line1', '1 Main St', '--city', 'SF', '--country', 'US', '--postal-code', '94105'];
+    writeFileSync(
+      join(work, 'customer.json'),
+      JSON.stringify({
+        first_name: 'Data',
+        last_name: 'File',
+        email: 'data@example.com',
+        phone: '+14155550111',
+        type: 'individual',
+        date_of_birth: '1990-01-01',
+        address: { address_line1: '1 A St', city: 'SF', country: 'US', postal_code: '94105' },
+      }),
+    );
+    writeFileSync(
+      join(work, 'rows.ndjson'),
+      [1, 2, 3]
+        .map((i) =>
+          JSON.stringify({
+            first_name: `Row${i}`,
+            last_name: 'Bulk',
+            email: `row${i}@example.com`,
+            phone: '+14155550112',
+            type: 'individual',
+            date_of_birth: '1990-01-01',
+            address: { address_line1: '1 A St', city: 'SF', country: 'US', postal_code: '94105' },
+          }),
+        )
+        .join('\n'),
+    );
+    writeFileSync(
+      join(work, 'seed.yaml'),
+      'customers:\n  s1: {first_name: Seed, last_name: One, email: s1@example.com, phone: "+14155550113", type: individual, date_of_birth: "1990-01-01", address: {address_line1: 1 A St, city: SF, country: US, postal_code: "94105"}}\n',
+    );
+    const customerFlags = [
+      '--first-name',
+      'Ada',
+      '--last-name',
+      'Secret',
+      '--email',
+      'ada.secret@example.com',
+      '--phone',
+      '+14155550110',
+      '--type',
+      'individual',
+      '--date-of-birth',
+      '1990-01-01',
+      '--address-line1',
+      '1 Main St',
+      '--city',
+      'SF',
+      '--country',
+      'US',
+      '--postal-code',
+      '94105',
+    ];
 
     const runs: Array<[string[], Record<string, string>, string?]> = [
-      [['login', '--with-key', '--webhook-secret-stdin', '--tenant', emu.tenantId, '--base-url', emu.baseUrl, '--public-key', emu.keys.sandbox.public], prof, `${emu.keys.sandbox.secret}\n${emu.webhookSecrets.sandbox}\n`],
-      [['login', '--with-key', '--live', '--webhook-secret-stdin', '--base-url', emu.baseUrl], prof, `${emu.keys.live.secret}\n${emu.webhookSecrets.live}\n`],
+      [
+        [
+          'login',
+          '--with-key',
+          '--webhook-secret-stdin',
+          '--tenant',
+          emu.tenantId,
+          '--base-url',
+          emu.baseUrl,
+          '--public-key',
+          emu.keys.sandbox.public,
+        ],
+        prof,
+        `${emu.keys.sandbox.secret}\n${emu.webhookSecrets.sandbox}\n`,
+      ],
+      [
+        ['login', '--with-key', '--live', '--webhook-secret-stdin', '--base-url', emu.baseUrl],
+        prof,
+        `${emu.keys.live.secret}\n${emu.webhookSecrets.live}\n`,
+      ],
       [['profiles', 'list'], prof],
       [['profiles', 'list', '--json'], prof],
       [['profiles', 'show', '--json'], prof],
@@ -80,13 +167,77 @@ describe('secrets never leave whole', () => {
       [['api', 'GET', 'customers', '--debug', '-i'], prof],
       [['api', 'POST', 'customers', '-F', 'first_name=Raw', '--debug', '-i'], prof],
       [['api', 'GET', `customers?api_key=${emu.keys.sandbox.secret}`, '--debug'], prof],
-      [['webhooks', 'verify', '--payload', join(work, 'body.json'), '--id', 'evt_1', '--timestamp', ts, '--signature', sign(emu.webhookSecrets.sandbox, 'evt_1', ts, body), '--debug'], prof],
-      [['webhooks', 'verify', '--payload', join(work, 'body.json'), '--id', 'evt_1', '--timestamp', ts, '--signature', 'v1,AAAA', '--secret', emu.webhookSecrets.sandbox, '--debug'], prof],
-      [['webhooks', 'verify', '--payload', join(work, 'body.json'), '--id', 'evt_1', '--timestamp', ts, '--signature', 'v1,AAAA', '--secret', `${emu.webhookSecrets.sandbox}!!`, '--json'], prof],
+      [
+        [
+          'webhooks',
+          'verify',
+          '--payload',
+          join(work, 'body.json'),
+          '--id',
+          'evt_1',
+          '--timestamp',
+          ts,
+          '--signature',
+          sign(emu.webhookSecrets.sandbox, 'evt_1', ts, body),
+          '--debug',
+        ],
+        prof,
+      ],
+      [
+        [
+          'webhooks',
+          'verify',
+          '--payload',
+          join(work, 'body.json'),
+          '--id',
+          'evt_1',
+          '--timestamp',
+          ts,
+          '--signature',
+          'v1,AAAA',
+          '--secret',
+          emu.webhookSecrets.sandbox,
+          '--debug',
+        ],
+        prof,
+      ],
+      [
+        [
+          'webhooks',
+          'verify',
+          '--payload',
+          join(work, 'body.json'),
+          '--id',
+          'evt_1',
+          '--timestamp',
+          ts,
+          '--signature',
+          'v1,AAAA',
+          '--secret',
+          `${emu.webhookSecrets.sandbox}!!`,
+          '--json',
+        ],
+        prof,
+      ],
       [['webhooks', 'list', '--debug'], prof],
       [['seed', 'apply', join(work, 'seed.yaml'), '--debug', '--json'], prof],
       [['customers', 'create', '--from-file', join(work, 'rows.ndjson'), '--debug'], prof],
-      [['transfers', 'send', '--from', 'acc_000000000000000000000000', '--to', 'acc_000000000000000000000001', '--amount', '1.00', '--currency', 'USD', '--debug'], envKey],
+      [
+        [
+          'transfers',
+          'send',
+          '--from',
+          'acc_000000000000000000000000',
+          '--to',
+          'acc_000000000000000000000001',
+          '--amount',
+          '1.00',
+          '--currency',
+          'USD',
+          '--debug',
+        ],
+        envKey,
+      ],
       [['logout', '--live'], prof],
       [['profiles', 'list', '--json'], prof],
     ];
@@ -104,7 +255,14 @@ describe('secrets never leave whole', () => {
     for (const r of writesFirst) await one(r);
     await pool(reads, 4, one);
     for (const r of last) await one(r);
-    if (process.env.REL_DEBUG) console.log(results.map(([a, r]) => `${r.ms} ${a.slice(0, 3).join(" ")}`).sort((x, y) => parseInt(y) - parseInt(x)).slice(0, 8).join("\n"));
+    if (process.env.REL_DEBUG)
+      console.log(
+        results
+          .map(([a, r]) => `${r.ms} ${a.slice(0, 3).join(' ')}`)
+          .sort((x, y) => parseInt(y) - parseInt(x))
+          .slice(0, 8)
+          .join('\n'),
+      );
     for (const [args, r] of results) {
       const trace = stackTrace(r.stderr);
       const bad = [
@@ -118,7 +276,8 @@ describe('secrets never leave whole', () => {
       if (args[0] === 'login' || args[0] === 'profiles' || args[0] === 'logout') {
         // Every command that may write: the file 0600, the folder 0700 (checked after the runs;
         // the config-perms test below checks after each write).
-        if (mode(join(cfg, 'config.json')) !== 0o600) problems.push(`${shown(args)}: config.json is ${mode(join(cfg, 'config.json')).toString(8)}`);
+        if (mode(join(cfg, 'config.json')) !== 0o600)
+          problems.push(`${shown(args)}: config.json is ${mode(join(cfg, 'config.json')).toString(8)}`);
         if (mode(cfg) !== 0o700) problems.push(`${shown(args)}: the config folder is ${mode(cfg).toString(8)}`);
       }
     }
@@ -131,7 +290,14 @@ describe('secrets never leave whole', () => {
     await record(
       'secrets.output',
       'no secret whole in output, --debug, errors or files',
-      { tried: runs.length + files, passed: passed + files - inFiles.length, lost: 0, duplicated: 0, leaked: leaked + inFiles.length, extra: { runs: runs.length, files_scanned: files } },
+      {
+        tried: runs.length + files,
+        passed: passed + files - inFiles.length,
+        lost: 0,
+        duplicated: 0,
+        leaked: leaked + inFiles.length,
+        extra: { runs: runs.length, files_scanned: files },
+      },
       started,
     );
     expect(problems).toEqual([]);
@@ -159,14 +325,20 @@ describe('the config file stays 0600', () => {
       check(`${what}: nothing else in the folder readable by others (${loose.join(', ')})`, loose.length === 0);
     };
     const cleanRun = (what: string, r: Run, want?: number): void => {
-      check(`${what}: exit ${r.code}${want !== undefined ? ` (want ${want})` : ''} ${r.stderr.trim().slice(0, 200)}`, r.code !== null && DOCUMENTED_EXIT_CODES.has(r.code) && (want === undefined || r.code === want));
+      check(
+        `${what}: exit ${r.code}${want !== undefined ? ` (want ${want})` : ''} ${r.stderr.trim().slice(0, 200)}`,
+        r.code !== null && DOCUMENTED_EXIT_CODES.has(r.code) && (want === undefined || r.code === want),
+      );
       check(`${what}: no stack trace`, !stackTrace(r.stderr));
       check(`${what}: no internal error`, !/unexpected:/.test(r.stderr));
       check(`${what}: no secret printed`, r.leaks.length === 0);
     };
 
     const writes: Array<[string[], string?]> = [
-      [['login', '--with-key', '--webhook-secret-stdin', '--tenant', emu.tenantId, '--base-url', emu.baseUrl], `${emu.keys.sandbox.secret}\n${emu.webhookSecrets.sandbox}\n`],
+      [
+        ['login', '--with-key', '--webhook-secret-stdin', '--tenant', emu.tenantId, '--base-url', emu.baseUrl],
+        `${emu.keys.sandbox.secret}\n${emu.webhookSecrets.sandbox}\n`,
+      ],
       [['login', '--with-key', '--live', '-p', 'second'], emu.keys.live.secret],
       [['profiles', 'set', 'tenant_id', 'biz_perm']],
       [['profiles', 'set', 'live.webhook_secret', emu.webhookSecrets.live]],
@@ -193,7 +365,11 @@ describe('the config file stays 0600', () => {
     // A refused value: nothing written, the file unchanged and still 0600.
     const beforeRefused = readFileSync(file);
     cleanRun('refused base_url', await pay(['profiles', 'set', 'base_url', 'http://evil.example.com/v1/'], { env, secrets }), 2);
-    cleanRun('refused secret_key (a public key)', await pay(['profiles', 'set', 'secret_key', emu.keys.sandbox.public], { env, secrets }), 2);
+    cleanRun(
+      'refused secret_key (a public key)',
+      await pay(['profiles', 'set', 'secret_key', emu.keys.sandbox.public], { env, secrets }),
+      2,
+    );
     check('refused values: config.json unchanged', readFileSync(file).equals(beforeRefused));
     tight('refused values');
 
@@ -205,14 +381,21 @@ describe('the config file stays 0600', () => {
     cleanRun('write failing with EFBIG', failed);
     check(`write failing with EFBIG: exits non-zero (${failed.code})`, failed.code !== 0);
     check('write failing with EFBIG: config.json unchanged', readFileSync(file).equals(beforeFailed));
-    check(`write failing with EFBIG: leftover files hold no secret (${readdirSync(cfg).join(', ')})`, secretsInFiles(cfg, secrets).length === 0);
+    check(
+      `write failing with EFBIG: leftover files hold no secret (${readdirSync(cfg).join(', ')})`,
+      secretsInFiles(cfg, secrets).length === 0,
+    );
     tight('write failing with EFBIG');
 
     // config.json is a directory: reads and writes fail cleanly, nothing readable is left behind.
     const broken = join(root, 'cfg-broken');
     mkdirSync(join(broken, 'config.json'), { recursive: true, mode: 0o700 });
     const benv = cleanEnv({ PAY_CONFIG_DIR: broken });
-    for (const args of [['profiles', 'list'], ['profiles', 'set', 'tenant_id', 'x'], ['login', '--with-key']]) {
+    for (const args of [
+      ['profiles', 'list'],
+      ['profiles', 'set', 'tenant_id', 'x'],
+      ['login', '--with-key'],
+    ]) {
       const r = await pay(args, { env: benv, stdin: emu.keys.sandbox.secret, secrets });
       cleanRun(`config.json is a directory: ${args.join(' ')}`, r);
       check(`config.json is a directory: ${args.join(' ')} fails`, r.code !== 0);
@@ -225,7 +408,13 @@ describe('the config file stays 0600', () => {
     await record(
       'secrets.config-perms',
       'config file 0600 / folder 0700 after every write, loosening, failed writes',
-      { tried: checks.length, passed: checks.length - failedChecks.length, lost: 0, duplicated: 0, leaked: checks.filter(([w, ok]) => !ok && /secret/.test(w)).length },
+      {
+        tried: checks.length,
+        passed: checks.length - failedChecks.length,
+        lost: 0,
+        duplicated: 0,
+        leaked: checks.filter(([w, ok]) => !ok && /secret/.test(w)).length,
+      },
       started,
     );
     expect(failedChecks).toEqual([]);
@@ -236,18 +425,68 @@ describe('refused before sending', () => {
   it('a key of the other mode, a public key, plain http:// to a non-loopback host: refused, nothing received', async () => {
     const started = Date.now();
     const port = new URL(emu.url).port;
-    const env = (extra: Record<string, string>) => cleanEnv({ PAY_CONFIG_DIR: tempIn(root, 'cfg-refuse-'), PAY_BASE_URL: emu.baseUrl, PAY_TENANT_ID: emu.tenantId, ...extra });
+    const env = (extra: Record<string, string>) =>
+      cleanEnv({ PAY_CONFIG_DIR: tempIn(root, 'cfg-refuse-'), PAY_BASE_URL: emu.baseUrl, PAY_TENANT_ID: emu.tenantId, ...extra });
     const cases: Array<[string, string[], Record<string, string>, number, RegExp]> = [
       ['sandbox key with --live', ['customers', 'list', '--live'], env({ PAY_API_KEY: emu.keys.sandbox.secret }), 3, /sandbox key/],
-      ['sandbox key with PAY_MODE=live', ['customers', 'list'], env({ PAY_API_KEY: emu.keys.sandbox.secret, PAY_MODE: 'live' }), 3, /sandbox key/],
+      [
+        'sandbox key with PAY_MODE=live',
+        ['customers', 'list'],
+        env({ PAY_API_KEY: emu.keys.sandbox.secret, PAY_MODE: 'live' }),
+        3,
+        /sandbox key/,
+      ],
       ['live key in sandbox mode', ['customers', 'list'], env({ PAY_API_KEY: emu.keys.live.secret }), 3, /live key/],
       ['live key with --api-key, sandbox mode, a write', ['accounts', 'close', 'acc_000000000000000000000000'], env({}), 3, /live key/],
       ['public key as secret key', ['customers', 'list'], env({ PAY_API_KEY: emu.keys.sandbox.public }), 3, /public key/],
-      ['live public key with --live', ['transfers', 'send', '--live', '--yes', '--from', 'acc_000000000000000000000000', '--to', 'acc_000000000000000000000001', '--amount', '1.00', '--currency', 'USD'], env({ PAY_API_KEY: emu.keys.live.public }), 3, /public key/],
-      ['http://0.0.0.0 (reaches this machine, not loopback by name)', ['customers', 'list', '--base-url', `http://0.0.0.0:${port}/v1/`], env({ PAY_API_KEY: emu.keys.sandbox.secret }), 2, /refusing plain http/],
-      ['http://[::ffff:127.0.0.1] (mapped address)', ['customers', 'list', '--base-url', `http://[::ffff:127.0.0.1]:${port}/v1/`], env({ PAY_API_KEY: emu.keys.sandbox.secret }), 2, /refusing plain http/],
-      ['PAY_BASE_URL http://example.com', ['customers', 'list'], env({ PAY_API_KEY: emu.keys.sandbox.secret, PAY_BASE_URL: 'http://api.example.com/v1/' }), 2, /refusing plain http/],
-      ['profiles set base_url http://0.0.0.0', ['profiles', 'set', 'base_url', `http://0.0.0.0:${port}/v1/`], env({}), 2, /refusing plain http/],
+      [
+        'live public key with --live',
+        [
+          'transfers',
+          'send',
+          '--live',
+          '--yes',
+          '--from',
+          'acc_000000000000000000000000',
+          '--to',
+          'acc_000000000000000000000001',
+          '--amount',
+          '1.00',
+          '--currency',
+          'USD',
+        ],
+        env({ PAY_API_KEY: emu.keys.live.public }),
+        3,
+        /public key/,
+      ],
+      [
+        'http://0.0.0.0 (reaches this machine, not loopback by name)',
+        ['customers', 'list', '--base-url', `http://0.0.0.0:${port}/v1/`],
+        env({ PAY_API_KEY: emu.keys.sandbox.secret }),
+        2,
+        /refusing plain http/,
+      ],
+      [
+        'http://[::ffff:127.0.0.1] (mapped address)',
+        ['customers', 'list', '--base-url', `http://[::ffff:127.0.0.1]:${port}/v1/`],
+        env({ PAY_API_KEY: emu.keys.sandbox.secret }),
+        2,
+        /refusing plain http/,
+      ],
+      [
+        'PAY_BASE_URL http://example.com',
+        ['customers', 'list'],
+        env({ PAY_API_KEY: emu.keys.sandbox.secret, PAY_BASE_URL: 'http://api.example.com/v1/' }),
+        2,
+        /refusing plain http/,
+      ],
+      [
+        'profiles set base_url http://0.0.0.0',
+        ['profiles', 'set', 'base_url', `http://0.0.0.0:${port}/v1/`],
+        env({}),
+        2,
+        /refusing plain http/,
+      ],
     ];
     // The live-key write takes its key from --api-key.
     cases[3]![1].push('--api-key', emu.keys.live.secret);
@@ -270,7 +509,12 @@ describe('refused before sending', () => {
       if (bad.length) problems.push(`${name}: ${bad.join('; ')}`);
       else passed++;
     }
-    await record('secrets.refusals', 'wrong-mode key, public key, non-loopback http:// refused before sending', { tried: cases.length, passed, lost: 0, duplicated: 0, leaked }, started);
+    await record(
+      'secrets.refusals',
+      'wrong-mode key, public key, non-loopback http:// refused before sending',
+      { tried: cases.length, passed, lost: 0, duplicated: 0, leaked },
+      started,
+    );
     expect(problems).toEqual([]);
   }, 120_000);
 });

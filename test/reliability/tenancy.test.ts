@@ -46,7 +46,11 @@ interface Res {
   replayed: boolean;
 }
 
-async function call(method: string, path: string, o: { key?: string | null; tenant?: string | null; body?: unknown; idem?: string }): Promise<Res> {
+async function call(
+  method: string,
+  path: string,
+  o: { key?: string | null; tenant?: string | null; body?: unknown; idem?: string },
+): Promise<Res> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (o.key !== null && o.key !== undefined) headers['api-key'] = o.key;
   if (o.tenant !== null && o.tenant !== undefined) headers['x-tenant-id'] = o.tenant;
@@ -76,7 +80,8 @@ const scopes: Scope[] = [];
 /** Builds one scope's objects; money and state moves that need the clock come in `later`. */
 async function populate(s: Scope): Promise<void> {
   const tag = `${s.name}${randomBytes(4).toString('hex')}`;
-  const as = (method: string, path: string, body?: unknown, idem?: string) => call(method, path, { key: s.key, tenant: s.tenant, body, ...(idem ? { idem } : {}) });
+  const as = (method: string, path: string, body?: unknown, idem?: string) =>
+    call(method, path, { key: s.key, tenant: s.tenant, body, ...(idem ? { idem } : {}) });
   const create = async (name: string, path: string, body: Record<string, unknown>): Promise<any> => {
     const idem = randomUUID();
     const r = await as('POST', path, body, idem);
@@ -118,18 +123,29 @@ async function populate(s: Scope): Promise<void> {
   s.tokens.add(`Holder ${tag}`);
   s.ids.card = (await create('card', 'cards', { customer_id: c1.id, account_id: acc.id, type: 'virtual', name_on_card: `Card ${tag}` })).id;
   s.tokens.add(`Card ${tag}`);
-  s.ids.col = (await create('collection', 'collections', { account_id: acc.id, amount: '1000.00', currency: 'USD', method: 'card', description: `Funding ${tag}` })).id;
+  s.ids.col = (
+    await create('collection', 'collections', {
+      account_id: acc.id,
+      amount: '1000.00',
+      currency: 'USD',
+      method: 'card',
+      description: `Funding ${tag}`,
+    })
+  ).id;
   s.tokens.add(`Funding ${tag}`);
   const wal = await create('wallet', 'wallets', { customer_id: c1.id, asset: 'BTC', network: 'bitcoin', label: `Wallet ${tag}` });
   s.ids.wal = wal.id;
   s.tokens.add(wal.address).add(`Wallet ${tag}`);
-  s.ids.plink = (await create('paymentLink', 'payment-links', { wallet_id: wal.id, amount: '0.001', asset: 'BTC', description: `Link ${tag}` })).id;
+  s.ids.plink = (
+    await create('paymentLink', 'payment-links', { wallet_id: wal.id, amount: '0.001', asset: 'BTC', description: `Link ${tag}` })
+  ).id;
   s.tokens.add(`Link ${tag}`);
 }
 
 /** After the clock moved (the collection settled): a pending transfer, a trade, an open quote. */
 async function populateLater(s: Scope): Promise<void> {
-  const as = (method: string, path: string, body?: unknown, idem?: string) => call(method, path, { key: s.key, tenant: s.tenant, body, ...(idem ? { idem } : {}) });
+  const as = (method: string, path: string, body?: unknown, idem?: string) =>
+    call(method, path, { key: s.key, tenant: s.tenant, body, ...(idem ? { idem } : {}) });
   const create = async (name: string, path: string, body: Record<string, unknown>): Promise<any> => {
     const idem = randomUUID();
     const r = await as('POST', path, body, idem);
@@ -137,7 +153,15 @@ async function populateLater(s: Scope): Promise<void> {
     s.creates[name] = { path, body, idem };
     return r.body;
   };
-  s.ids.tr = (await create('transfer', 'transfers', { source_account_id: s.ids.acc, destination_id: s.ids.acc2, amount: '10.00', currency: 'USD', reference: `Ref ${s.name}` })).id;
+  s.ids.tr = (
+    await create('transfer', 'transfers', {
+      source_account_id: s.ids.acc,
+      destination_id: s.ids.acc2,
+      amount: '10.00',
+      currency: 'USD',
+      reference: `Ref ${s.name}`,
+    })
+  ).id;
   const q1 = await create('quote', 'fx/quotes', { source_currency: 'USD', target_currency: 'EUR', source_amount: '50.00' });
   s.ids.fxt = (await create('trade', 'fx/trades', { quote_id: q1.id, source_account_id: s.ids.acc, target_account_id: s.ids.accEur })).id;
   s.ids.fxq = (await create('quote2', 'fx/quotes', { source_currency: 'USD', target_currency: 'EUR', source_amount: '20.00' })).id;
@@ -167,7 +191,12 @@ interface Template {
 
 const read = (name: string, path: (v: Ids) => string): Template => ({ name, kind: 'read', method: 'GET', path });
 const list = (name: string, path: (v: Ids) => string): Template => ({ name, kind: 'list', method: 'GET', path });
-const write = (name: string, method: Template['method'], path: (v: Ids, o: Ids) => string, body?: (v: Ids, o: Ids) => Record<string, unknown>): Template => ({ name, kind: 'write', method, path, ...(body ? { body } : {}) });
+const write = (
+  name: string,
+  method: Template['method'],
+  path: (v: Ids, o: Ids) => string,
+  body?: (v: Ids, o: Ids) => Record<string, unknown>,
+): Template => ({ name, kind: 'write', method, path, ...(body ? { body } : {}) });
 
 const TEMPLATES: Template[] = [
   read('get customer', (v) => `customers/${v.cus}`),
@@ -198,35 +227,139 @@ const TEMPLATES: Template[] = [
   list('list payment links by wallet', (v) => `payment-links?wallet_id=${v.wal}`),
   list('list fx trades by account', (v) => `fx/trades?account_id=${v.accEur}`),
   list('list webhook events', () => 'webhooks/events?limit=100'),
-  write('update customer', 'PATCH', (v) => `customers/${v.cus}`, () => ({ first_name: 'Mallory' })),
-  write('start kyc', 'POST', (v) => `customers/${v.cus2}/kyc`, () => ({ level: 'basic' })),
-  write('submit kyc document', 'POST', (v) => `customers/${v.cus}/kyc/documents`, () => ({ type: 'passport', country: 'GB', number: 'X1' })),
-  write('legacy kyc verify', 'POST', () => 'kyc/verify', (v) => ({ customer_id: v.cus2, level: 'basic' })),
-  write('legacy kyc document', 'POST', () => 'kyc/documents', (v) => ({ customer_id: v.cus, type: 'passport', country: 'GB' })),
+  write(
+    'update customer',
+    'PATCH',
+    (v) => `customers/${v.cus}`,
+    () => ({ first_name: 'Mallory' }),
+  ),
+  write(
+    'start kyc',
+    'POST',
+    (v) => `customers/${v.cus2}/kyc`,
+    () => ({ level: 'basic' }),
+  ),
+  write(
+    'submit kyc document',
+    'POST',
+    (v) => `customers/${v.cus}/kyc/documents`,
+    () => ({ type: 'passport', country: 'GB', number: 'X1' }),
+  ),
+  write(
+    'legacy kyc verify',
+    'POST',
+    () => 'kyc/verify',
+    (v) => ({ customer_id: v.cus2, level: 'basic' }),
+  ),
+  write(
+    'legacy kyc document',
+    'POST',
+    () => 'kyc/documents',
+    (v) => ({ customer_id: v.cus, type: 'passport', country: 'GB' }),
+  ),
   write('activate feature', 'POST', (v) => `customers/${v.cus}/features/fx/activate`),
-  write('open account for customer', 'POST', () => 'accounts', (v) => ({ customer_id: v.cus, currency: 'GBP' })),
+  write(
+    'open account for customer',
+    'POST',
+    () => 'accounts',
+    (v) => ({ customer_id: v.cus, currency: 'GBP' }),
+  ),
   write('close account', 'POST', (v) => `accounts/${v.acc2}/close`),
-  write('add external account to customer', 'POST', () => 'external-accounts', (v) => ({ customer_id: v.cus, account_holder_name: 'Mallory', bank_name: 'Evil Bank', account_number: '12345678', country: 'GB', currency: 'GBP' })),
+  write(
+    'add external account to customer',
+    'POST',
+    () => 'external-accounts',
+    (v) => ({
+      customer_id: v.cus,
+      account_holder_name: 'Mallory',
+      bank_name: 'Evil Bank',
+      account_number: '12345678',
+      country: 'GB',
+      currency: 'GBP',
+    }),
+  ),
   write('remove external account', 'DELETE', (v) => `external-accounts/${v.ea}`),
-  write('card on their account, own customer', 'POST', () => 'cards', (v, o) => ({ customer_id: o.cus, account_id: v.acc, type: 'virtual' })),
-  write('card for their customer', 'POST', () => 'cards', (v, o) => ({ customer_id: v.cus, account_id: o.acc === v.acc ? v.acc : o.acc, type: 'virtual' })),
+  write(
+    'card on their account, own customer',
+    'POST',
+    () => 'cards',
+    (v, o) => ({ customer_id: o.cus, account_id: v.acc, type: 'virtual' }),
+  ),
+  write(
+    'card for their customer',
+    'POST',
+    () => 'cards',
+    (v, o) => ({ customer_id: v.cus, account_id: o.acc === v.acc ? v.acc : o.acc, type: 'virtual' }),
+  ),
   write('freeze card', 'POST', (v) => `cards/${v.card}/freeze`),
   write('terminate card', 'POST', (v) => `cards/${v.card}/terminate`),
-  write('collect into their account', 'POST', () => 'collections', (v) => ({ account_id: v.acc, amount: '5.00', currency: 'USD', method: 'card' })),
-  write('transfer out of their account', 'POST', () => 'transfers', (v, o) => ({ source_account_id: v.acc, destination_id: o.acc2 === v.acc2 ? v.acc2 : o.acc2, amount: '1.00', currency: 'USD' })),
-  write('transfer into their account', 'POST', () => 'transfers', (v, o) => ({ source_account_id: o.acc === v.acc ? v.acc : o.acc, destination_id: v.acc2, amount: '1.00', currency: 'USD' })),
-  write('transfer to their external account', 'POST', () => 'transfers', (v, o) => ({ source_account_id: o.acc === v.acc ? v.acc : o.acc, destination_id: v.ea, amount: '1.00', currency: 'USD' })),
+  write(
+    'collect into their account',
+    'POST',
+    () => 'collections',
+    (v) => ({ account_id: v.acc, amount: '5.00', currency: 'USD', method: 'card' }),
+  ),
+  write(
+    'transfer out of their account',
+    'POST',
+    () => 'transfers',
+    (v, o) => ({ source_account_id: v.acc, destination_id: o.acc2 === v.acc2 ? v.acc2 : o.acc2, amount: '1.00', currency: 'USD' }),
+  ),
+  write(
+    'transfer into their account',
+    'POST',
+    () => 'transfers',
+    (v, o) => ({ source_account_id: o.acc === v.acc ? v.acc : o.acc, destination_id: v.acc2, amount: '1.00', currency: 'USD' }),
+  ),
+  write(
+    'transfer to their external account',
+    'POST',
+    () => 'transfers',
+    (v, o) => ({ source_account_id: o.acc === v.acc ? v.acc : o.acc, destination_id: v.ea, amount: '1.00', currency: 'USD' }),
+  ),
   write('cancel transfer', 'POST', (v) => `transfers/${v.tr}/cancel`),
-  write('wallet for their customer', 'POST', () => 'wallets', (v) => ({ customer_id: v.cus, asset: 'ETH', network: 'ethereum' })),
-  write('payment link on their wallet', 'POST', () => 'payment-links', (v) => ({ wallet_id: v.wal, amount: '0.5', asset: 'BTC' })),
+  write(
+    'wallet for their customer',
+    'POST',
+    () => 'wallets',
+    (v) => ({ customer_id: v.cus, asset: 'ETH', network: 'ethereum' }),
+  ),
+  write(
+    'payment link on their wallet',
+    'POST',
+    () => 'payment-links',
+    (v) => ({ wallet_id: v.wal, amount: '0.5', asset: 'BTC' }),
+  ),
   write('disable payment link', 'POST', (v) => `payment-links/${v.plink}/disable`),
-  write('trade their quote', 'POST', () => 'fx/trades', (v, o) => ({ quote_id: v.fxq, source_account_id: o.acc === v.acc ? v.acc : o.acc, target_account_id: o.accEur === v.accEur ? v.accEur : o.accEur })),
-  write('trade own quote from their account', 'POST', () => 'fx/trades', (v, o) => ({ quote_id: o.fxq === v.fxq ? v.fxq : o.fxq, source_account_id: v.acc, target_account_id: o.accEur === v.accEur ? v.accEur : o.accEur })),
+  write(
+    'trade their quote',
+    'POST',
+    () => 'fx/trades',
+    (v, o) => ({
+      quote_id: v.fxq,
+      source_account_id: o.acc === v.acc ? v.acc : o.acc,
+      target_account_id: o.accEur === v.accEur ? v.accEur : o.accEur,
+    }),
+  ),
+  write(
+    'trade own quote from their account',
+    'POST',
+    () => 'fx/trades',
+    (v, o) => ({
+      quote_id: o.fxq === v.fxq ? v.fxq : o.fxq,
+      source_account_id: v.acc,
+      target_account_id: o.accEur === v.accEur ? v.accEur : o.accEur,
+    }),
+  ),
   write('resend webhook event', 'POST', (v) => `webhooks/events/${v.evt}/resend`),
   // The owner's own creates, replayed from elsewhere with the owner's Idempotency-Key.
-  ...['account', 'external', 'card', 'collection', 'wallet', 'paymentLink', 'kyc', 'transfer', 'trade'].map(
-    (name): Template => ({ name: `replay owner's ${name} create (same Idempotency-Key)`, kind: 'write', method: 'POST', path: () => '', replay: name }),
-  ),
+  ...['account', 'external', 'card', 'collection', 'wallet', 'paymentLink', 'kyc', 'transfer', 'trade'].map((name): Template => ({
+    name: `replay owner's ${name} create (same Idempotency-Key)`,
+    kind: 'write',
+    method: 'POST',
+    path: () => '',
+    replay: name,
+  })),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -241,8 +374,18 @@ type Caller =
 
 const callerArb: fc.Arbitrary<Caller> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ type: fc.constant('scope' as const), index: fc.nat(2) }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('tenant' as const), tenant: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), fc.constant('__default__')), mode: fc.constantFrom<Mode>('sandbox', 'live') }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('near' as const), how: fc.nat(5), mode: fc.constantFrom<Mode>('sandbox', 'live') }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('tenant' as const),
+      tenant: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), fc.constant('__default__')),
+      mode: fc.constantFrom<Mode>('sandbox', 'live'),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('near' as const), how: fc.nat(5), mode: fc.constantFrom<Mode>('sandbox', 'live') }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -286,7 +429,14 @@ function resolve(c: Caller, target: Scope): Resolved {
     }
     case 'near': {
       const t = target.tenant;
-      const forms = [t.toUpperCase(), `${t}_`, t.slice(0, -1), `-${t}`, t.replace(/[a-z]/, (x) => x.toUpperCase()), `${t}${t}`.slice(0, 64)];
+      const forms = [
+        t.toUpperCase(),
+        `${t}_`,
+        t.slice(0, -1),
+        `-${t}`,
+        t.replace(/[a-z]/, (x) => x.toUpperCase()),
+        `${t}${t}`.slice(0, 64),
+      ];
       return { key: keyOf(c.mode), tenant: forms[c.how % forms.length]!, expect: 'not-found', label: `near tenant #${c.how} ${c.mode}` };
     }
     case 'bad-key': {
@@ -295,9 +445,14 @@ function resolve(c: Caller, target: Scope): Resolved {
       if (key === '__own_key_changed__') key = own.slice(0, -1) + (own.endsWith('A') ? 'B' : 'A');
       else if (key === '__own_key_space__') key = `${own.slice(0, 10)} ${own.slice(10)}`;
       else if (key === '__own_key_upper__') key = own.toUpperCase();
-      else if (key === '__other_mode_public_as_secret__') key = emu.keys[target.mode === 'sandbox' ? 'live' : 'sandbox'].public.replace(/^pk_/, 'sk_');
+      else if (key === '__other_mode_public_as_secret__')
+        key = emu.keys[target.mode === 'sandbox' ? 'live' : 'sandbox'].public.replace(/^pk_/, 'sk_');
       // A generated key that happens to be a real one is not a bad key.
-      if (key !== null && [emu.keys.sandbox.secret, emu.keys.live.secret, emu.keys.sandbox.public, emu.keys.live.public].includes(key.trim())) key = `${key}!`;
+      if (
+        key !== null &&
+        [emu.keys.sandbox.secret, emu.keys.live.secret, emu.keys.sandbox.public, emu.keys.live.public].includes(key.trim())
+      )
+        key = `${key}!`;
       return { key, tenant: target.tenant, expect: 401, label: `bad key ${key === null ? '(none)' : JSON.stringify(key.slice(0, 12))}` };
     }
     case 'public':
@@ -363,7 +518,17 @@ describe('tenant isolation', () => {
     const vectors = fc.sample(vectorArb, { numRuns: RUNS, seed: SEED });
     const failures: string[] = [];
     let leaked = 0;
-    const tally = { read: 0, list: 0, write: 0, replays: 0, cross_tenant: 0, cross_mode: 0, no_object_tenant: 0, bad_key: 0, public_key: 0 };
+    const tally = {
+      read: 0,
+      list: 0,
+      write: 0,
+      replays: 0,
+      cross_tenant: 0,
+      cross_mode: 0,
+      no_object_tenant: 0,
+      bad_key: 0,
+      public_key: 0,
+    };
     const results = await pool(vectors, 8, async (vec, i) => {
       const target = scopes[vec.target]!;
       const t = TEMPLATES[vec.template]!;
@@ -376,24 +541,33 @@ describe('tenant isolation', () => {
       else if (!who.own) tally.no_object_tenant++;
       else if (who.own.tenant === target.tenant) tally.cross_mode++;
       else tally.cross_tenant++;
-      const r = await call(q.method, q.path, { key: who.key, tenant: who.tenant, ...(q.body ? { body: q.body } : {}), ...(q.idem ? { idem: q.idem } : {}) });
+      const r = await call(q.method, q.path, {
+        key: who.key,
+        tenant: who.tenant,
+        ...(q.body ? { body: q.body } : {}),
+        ...(q.idem ? { idem: q.idem } : {}),
+      });
       const problems: string[] = [];
       if (who.expect === 401 || who.expect === 403) {
         if (r.status !== who.expect) problems.push(`status ${r.status}, want ${who.expect}`);
       } else if (t.kind === 'list') {
         if (r.status !== 200 || !Array.isArray(r.body?.data)) problems.push(`status ${r.status}, want 200 with a list`);
-      } else if (r.status !== 404 || r.body?.code !== 'not_found') problems.push(`status ${r.status} ${r.body?.code ?? ''}, want 404 not_found`);
+      } else if (r.status !== 404 || r.body?.code !== 'not_found')
+        problems.push(`status ${r.status} ${r.body?.code ?? ''}, want 404 not_found`);
       // The same key sent twice by the same caller replays the caller's own 404 (fine); the
       // owner's stored answer is a 201.
-      if (r.replayed && r.status < 400) problems.push('answered with the owner\'s stored response (Idempotent-Replayed)');
+      if (r.replayed && r.status < 400) problems.push("answered with the owner's stored response (Idempotent-Replayed)");
       // Data: anything of another scope than the caller's that the request did not itself carry.
       const sent = `${q.path} ${JSON.stringify(q.body ?? {})}`;
-      const foreign = scopes.filter((s) => s !== who.own).flatMap((s) => [...s.tokens].filter((x) => r.text.includes(x) && !sent.includes(x)).map((x) => `${s.name}:${x}`));
+      const foreign = scopes
+        .filter((s) => s !== who.own)
+        .flatMap((s) => [...s.tokens].filter((x) => r.text.includes(x) && !sent.includes(x)).map((x) => `${s.name}:${x}`));
       if (foreign.length) {
         leaked++;
         problems.push(`body holds ${foreign.slice(0, 3).join(', ')}`);
       }
-      if (problems.length) failures.push(`#${i} ${t.name} → ${target.name} as ${who.label}: ${problems.join('; ')} [${r.text.slice(0, 160)}]`);
+      if (problems.length)
+        failures.push(`#${i} ${t.name} → ${target.name} as ${who.label}: ${problems.join('; ')} [${r.text.slice(0, 160)}]`);
       return problems.length === 0;
     });
 
@@ -402,7 +576,8 @@ describe('tenant isolation', () => {
     const after = await snapshot();
     const changed = Object.keys(before).filter((k) => before[k] !== after[k]);
     for (const k of changed) failures.push(`owner's view changed: ${k}`);
-    if (JSON.stringify(statsAfter) !== JSON.stringify(statsBefore)) failures.push(`object counts changed: ${JSON.stringify(statsBefore)} → ${JSON.stringify(statsAfter)}`);
+    if (JSON.stringify(statsAfter) !== JSON.stringify(statsBefore))
+      failures.push(`object counts changed: ${JSON.stringify(statsBefore)} → ${JSON.stringify(statsAfter)}`);
 
     // Control: the same templates from the owner's scope reach the objects.
     const controls = await pool(
@@ -410,8 +585,14 @@ describe('tenant isolation', () => {
       4,
       async ([s, t]) => {
         const q = request(t, s);
-        const r = await call(q.method, q.path, { key: s.key, tenant: s.tenant, ...(q.body ? { body: q.body } : {}), ...(q.idem ? { idem: q.idem } : {}) });
-        const ok = r.status < 400 || (r.status === 409 && r.body?.code !== undefined) || (r.status === 422 && r.body?.code !== 'validation_error');
+        const r = await call(q.method, q.path, {
+          key: s.key,
+          tenant: s.tenant,
+          ...(q.body ? { body: q.body } : {}),
+          ...(q.idem ? { idem: q.idem } : {}),
+        });
+        const ok =
+          r.status < 400 || (r.status === 409 && r.body?.code !== undefined) || (r.status === 422 && r.body?.code !== 'validation_error');
         if (!ok) failures.push(`control: ${t.name} by ${s.name} itself: ${r.status} ${r.text.slice(0, 200)}`);
         return ok;
       },
@@ -427,7 +608,13 @@ describe('tenant isolation', () => {
         lost: 0,
         duplicated: 0,
         leaked,
-        extra: { seed: SEED, ...tally, owner_view_changes: changed.length, owner_controls: controls.length, owner_controls_failed: controls.filter((c) => !c).length },
+        extra: {
+          seed: SEED,
+          ...tally,
+          owner_view_changes: changed.length,
+          owner_controls: controls.length,
+          owner_controls_failed: controls.filter((c) => !c).length,
+        },
       },
       started,
     );

@@ -22,7 +22,21 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sign, TOLERANCE_SECONDS, verify } from '../../src/shared/signature.js';
-import { cleanEnv, count, pay, pool, record, registerSecret, shown, sleep, spawnPay, stackTrace, tempIn, tempRoot, type Counts } from './helpers.js';
+import {
+  cleanEnv,
+  count,
+  pay,
+  pool,
+  record,
+  registerSecret,
+  shown,
+  sleep,
+  spawnPay,
+  stackTrace,
+  tempIn,
+  tempRoot,
+  type Counts,
+} from './helpers.js';
 
 // Counts the calls of timingSafeEqual made by the signature module (the real function runs).
 vi.mock('node:crypto', async (importOriginal) => {
@@ -93,7 +107,11 @@ interface Raw {
 }
 
 /** Header-safe printable ids (webhook-id), some evt_-like. */
-const idArb = fc.oneof(fc.stringMatching(/^evt_[0-9a-z]{24}$/), fc.stringMatching(/^msg_[0-9A-Za-z]{1,30}$/), fc.stringMatching(/^[\x21-\x7e]{1,40}$/));
+const idArb = fc.oneof(
+  fc.stringMatching(/^evt_[0-9a-z]{24}$/),
+  fc.stringMatching(/^msg_[0-9A-Za-z]{1,30}$/),
+  fc.stringMatching(/^[\x21-\x7e]{1,40}$/),
+);
 const decoyArb = fc.oneof(
   fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `v1,${Buffer.from(b).toString('base64')}`),
   fc.uint8Array({ minLength: 0, maxLength: 80 }).map((b) => `v1,${Buffer.from(b).toString('base64')}`),
@@ -130,7 +148,7 @@ interface Delivery {
 }
 
 function randomCase(name: string, mask: number): string {
-  return [...name].map((ch, i) => ((mask >> i % 30) & 1 ? ch.toUpperCase() : ch)).join('');
+  return [...name].map((ch, i) => ((mask >> (i % 30)) & 1 ? ch.toUpperCase() : ch)).join('');
 }
 
 /**
@@ -226,7 +244,13 @@ function build(r: Raw, now: number, margin = 0): Delivery {
       break;
     }
     case 'other-version': {
-      const forms = [`v2,${sig.slice(3)}`, `V1,${sig.slice(3)}`, `v1=${sig.slice(3)}`, `v1a,${sig.slice(3)}`, `v1,${Buffer.from(sig.slice(3), 'base64').toString('hex')}`];
+      const forms = [
+        `v2,${sig.slice(3)}`,
+        `V1,${sig.slice(3)}`,
+        `v1=${sig.slice(3)}`,
+        `v1a,${sig.slice(3)}`,
+        `v1,${Buffer.from(sig.slice(3), 'base64').toString('hex')}`,
+      ];
       sig = forms[r.pick % forms.length]!;
       variant = sig.slice(0, 4);
       break;
@@ -286,7 +310,14 @@ function build(r: Raw, now: number, margin = 0): Delivery {
 // ---------------------------------------------------------------------------------------------
 // webhooks.verify: the module, the CLI, constant time
 
-const verifyTally: Counts & { extra: Record<string, number | string> } = { tried: 0, passed: 0, lost: 0, duplicated: 0, leaked: 0, extra: { seed: SEED } };
+const verifyTally: Counts & { extra: Record<string, number | string> } = {
+  tried: 0,
+  passed: 0,
+  lost: 0,
+  duplicated: 0,
+  leaked: 0,
+  extra: { seed: SEED },
+};
 let verifyStarted = 0;
 
 describe('webhooks.verify', () => {
@@ -294,7 +325,12 @@ describe('webhooks.verify', () => {
     verifyStarted = Date.now();
   });
   afterAll(async () => {
-    await record('webhooks.verify', 'signature checks: wrong secret, tampered, reordered, stale/future, malformed; constant time', verifyTally, verifyStarted);
+    await record(
+      'webhooks.verify',
+      'signature checks: wrong secret, tampered, reordered, stale/future, malformed; constant time',
+      verifyTally,
+      verifyStarted,
+    );
   });
 
   it(`${MODULE_RUNS} generated deliveries through verify(): accepted exactly when our HMAC says so (seed ${SEED})`, () => {
@@ -328,7 +364,8 @@ describe('webhooks.verify', () => {
     // Our oracle agrees with the module's sign() (so the CLI cases below may sign with it).
     for (const raw of raws.slice(0, 200)) {
       const s = secretOf(raw.secret);
-      if (sign(s, raw.id, 1_700_000_000, Buffer.from(raw.body)) !== `v1,${hmac(raw.secret, raw.id, '1700000000', raw.body)}`) failures.push(`sign() disagrees with HMAC-SHA256 for id ${raw.id}`);
+      if (sign(s, raw.id, 1_700_000_000, Buffer.from(raw.body)) !== `v1,${hmac(raw.secret, raw.id, '1700000000', raw.body)}`)
+        failures.push(`sign() disagrees with HMAC-SHA256 for id ${raw.id}`);
     }
     verifyTally.tried += raws.length;
     verifyTally.passed += passed;
@@ -366,13 +403,18 @@ describe('webhooks.verify', () => {
         const asLine = d.kind === 'header-case' || (how >> 2) % 2 === 0;
         // --header trims its value: values with outer spaces go through the flags.
         if (asLine && value.trim() === value) args.push(`--header=${name}: ${value}`);
-        else args.push(`--${{ 'webhook-id': 'id', 'webhook-timestamp': 'timestamp', 'webhook-signature': 'signature' }[name.toLowerCase()]}=${value}`);
+        else
+          args.push(
+            `--${{ 'webhook-id': 'id', 'webhook-timestamp': 'timestamp', 'webhook-signature': 'signature' }[name.toLowerCase()]}=${value}`,
+          );
       }
       const env = cleanEnv({ PAY_CONFIG_DIR: join(dir, 'cfg') });
       if ((how >> 3) % 2 === 0) args.push(`--secret=${d.secret}`);
       else env.PAY_WEBHOOK_SECRET = d.secret;
       const r = await pay(args, { env, ...(viaStdin ? { stdin: d.body } : {}), secrets: [d.secret] });
-      const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].some((h) => !Object.entries(d.headers).some(([k, v]) => k.toLowerCase() === h && v !== ''));
+      const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].some(
+        (h) => !Object.entries(d.headers).some(([k, v]) => k.toLowerCase() === h && v !== ''),
+      );
       // A malformed secret is a usage error when it is read, before anything is checked.
       const want = missing || d.kind === 'bad-secret' ? 2 : d.expectOk ? 0 : 1;
       leaked += r.leaks.length;
@@ -403,24 +445,38 @@ describe('webhooks.verify', () => {
     const src = readFileSync(new URL('../../src/shared/signature.ts', import.meta.url), 'utf8');
     check('signature.ts imports timingSafeEqual from node:crypto', /import \{[^}]*\btimingSafeEqual\b[^}]*\} from 'node:crypto'/.test(src));
     const body = src.slice(src.indexOf('export function verify('));
-    const decl = /(?:let|const) (\w+): Buffer;?[\s\S]*?\1 = Buffer\.from\(sign\(/.exec(body) ?? /const (\w+) = Buffer\.from\(sign\(/.exec(body);
+    const decl =
+      /(?:let|const) (\w+): Buffer;?[\s\S]*?\1 = Buffer\.from\(sign\(/.exec(body) ?? /const (\w+) = Buffer\.from\(sign\(/.exec(body);
     check('verify() keeps the expected MAC as a Buffer', !!decl);
     const name = decl?.[1] ?? 'expected';
-    const uses = [...body.matchAll(new RegExp(`\\b${name}\\b(.{0,12})`, 'g'))].map((m) => body.slice(Math.max(0, m.index! - 40), m.index! + m[0].length));
-    const allowed = (u: string) => new RegExp(`(let|const) ${name}: Buffer|${name} = Buffer\\.from\\(sign\\(|${name}\\.length\\b|timingSafeEqual\\([^)]*\\b${name}\\)`).test(u);
+    const uses = [...body.matchAll(new RegExp(`\\b${name}\\b(.{0,12})`, 'g'))].map((m) =>
+      body.slice(Math.max(0, m.index! - 40), m.index! + m[0].length),
+    );
+    const allowed = (u: string) =>
+      new RegExp(
+        `(let|const) ${name}: Buffer|${name} = Buffer\\.from\\(sign\\(|${name}\\.length\\b|timingSafeEqual\\([^)]*\\b${name}\\)`,
+      ).test(u);
     const other = uses.filter((u) => !allowed(u));
     check(`the expected MAC is only measured or passed to timingSafeEqual (other uses: ${other.join(' | ')})`, other.length === 0);
     const calls = [...body.matchAll(/timingSafeEqual\((\w+), (\w+)\)/g)];
     check('verify() calls timingSafeEqual', calls.length > 0);
     for (const c of calls) {
-      const guard = new RegExp(`${c[1]}\\.length === ${c[2]}\\.length && timingSafeEqual\\(${c[1]}, ${c[2]}\\)|${c[2]}\\.length === ${c[1]}\\.length && timingSafeEqual\\(${c[1]}, ${c[2]}\\)`);
+      const guard = new RegExp(
+        `${c[1]}\\.length === ${c[2]}\\.length && timingSafeEqual\\(${c[1]}, ${c[2]}\\)|${c[2]}\\.length === ${c[1]}\\.length && timingSafeEqual\\(${c[1]}, ${c[2]}\\)`,
+      );
       check(`timingSafeEqual(${c[1]}, ${c[2]}) only on equal lengths`, guard.test(body));
     }
-    check('no equality on the MAC (==, ===, .equals, .compare)', !new RegExp(`${name}\\.(equals|compare)\\(|[=!]==?\\s*${name}\\b(?!\\.length)|\\b${name}\\s*[=!]=`).test(body));
+    check(
+      'no equality on the MAC (==, ===, .equals, .compare)',
+      !new RegExp(`${name}\\.(equals|compare)\\(|[=!]==?\\s*${name}\\b(?!\\.length)|\\b${name}\\s*[=!]=`).test(body),
+    );
     // listen and verify go through verify(); nothing else computes or compares a signature.
     for (const f of ['src/commands/webhooks/listen.ts', 'src/commands/webhooks/verify.ts']) {
       const s = readFileSync(new URL(`../../${f}`, import.meta.url), 'utf8');
-      check(`${f} uses verify() from the signature module`, /import \{[^}]*\bverify\b[^}]*\} from '\.\.\/\.\.\/shared\/signature\.js'/.test(s));
+      check(
+        `${f} uses verify() from the signature module`,
+        /import \{[^}]*\bverify\b[^}]*\} from '\.\.\/\.\.\/shared\/signature\.js'/.test(s),
+      );
       check(`${f} computes no HMAC of its own`, !/createHmac|timingSafeEqual|\bsign\(/.test(s));
     }
 
@@ -440,8 +496,14 @@ describe('webhooks.verify', () => {
       spy.mockClear();
       const r = verify(secret, { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': sigs.join(' ') }, payload, now);
       check(`${what}: ${what === 'no match' ? 'refused' : 'accepted'}`, r.ok === (what !== 'no match'));
-      check(`${what}: timingSafeEqual called for each of the ${sigs.length} candidates (was ${spy.mock.calls.length})`, spy.mock.calls.length === sigs.length);
-      check(`${what}: always on equal lengths`, spy.mock.calls.every(([a, b]) => (a as Buffer).length === (b as Buffer).length));
+      check(
+        `${what}: timingSafeEqual called for each of the ${sigs.length} candidates (was ${spy.mock.calls.length})`,
+        spy.mock.calls.length === sigs.length,
+      );
+      check(
+        `${what}: always on equal lengths`,
+        spy.mock.calls.every(([a, b]) => (a as Buffer).length === (b as Buffer).length),
+      );
     }
     // Other lengths: refused, no throw, timingSafeEqual never reached with them.
     for (const n of [0, 1, 31, 33, 64, 4096]) {
@@ -449,20 +511,51 @@ describe('webhooks.verify', () => {
       let r: ReturnType<typeof verify> | undefined;
       let threw = '';
       try {
-        r = verify(secret, { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': `v1,${randomBytes(n).toString('base64')}` }, payload, now);
+        r = verify(
+          secret,
+          { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': `v1,${randomBytes(n).toString('base64')}` },
+          payload,
+          now,
+        );
       } catch (err) {
         threw = (err as Error).message;
       }
-      check(`${n}-byte signature: refused without throwing (${threw || (r?.ok ? 'accepted' : r?.reason)})`, !threw && r?.ok === false && r.reason === 'no signature matches');
+      check(
+        `${n}-byte signature: refused without throwing (${threw || (r?.ok ? 'accepted' : r?.reason)})`,
+        !threw && r?.ok === false && r.reason === 'no signature matches',
+      );
       check(`${n}-byte signature: timingSafeEqual not called`, spy.mock.calls.length === 0);
     }
     // And through the CLI: exit 1, one line.
     const dir = tempIn(root, 'ct-');
     writeFileSync(join(dir, 'body.json'), payload);
     registerSecret(secret);
-    for (const sig of ['v1,AAAA', `v1,${randomBytes(64).toString('base64')}`, `v1,${Buffer.from(good.slice(3), 'base64').subarray(0, 31).toString('base64')}`]) {
-      const r = await pay(['webhooks', 'verify', '--payload', join(dir, 'body.json'), '--id', id, '--timestamp', String(now), '--signature', sig, '--secret', secret], { env: cleanEnv(), secrets: [secret] });
-      check(`CLI ${sig.slice(0, 12)}…: exit 1, "invalid: no signature matches" (${r.code} ${r.stderr.trim().slice(0, 100)})`, r.code === 1 && r.stderr === 'invalid: no signature matches\n' && r.leaks.length === 0);
+    for (const sig of [
+      'v1,AAAA',
+      `v1,${randomBytes(64).toString('base64')}`,
+      `v1,${Buffer.from(good.slice(3), 'base64').subarray(0, 31).toString('base64')}`,
+    ]) {
+      const r = await pay(
+        [
+          'webhooks',
+          'verify',
+          '--payload',
+          join(dir, 'body.json'),
+          '--id',
+          id,
+          '--timestamp',
+          String(now),
+          '--signature',
+          sig,
+          '--secret',
+          secret,
+        ],
+        { env: cleanEnv(), secrets: [secret] },
+      );
+      check(
+        `CLI ${sig.slice(0, 12)}…: exit 1, "invalid: no signature matches" (${r.code} ${r.stderr.trim().slice(0, 100)})`,
+        r.code === 1 && r.stderr === 'invalid: no signature matches\n' && r.leaks.length === 0,
+      );
     }
     const failed = checks.filter(([, ok]) => !ok).map(([w]) => w);
     verifyTally.tried += checks.length;
@@ -484,7 +577,10 @@ interface ListenProcess {
 }
 
 async function spawnListen(secret: string, extra: string[] = []): Promise<ListenProcess> {
-  const { child, out, err, closed } = spawnPay(['webhooks', 'listen', '--port', '0', '--json', ...extra], cleanEnv({ PAY_WEBHOOK_SECRET: secret }));
+  const { child, out, err, closed } = spawnPay(
+    ['webhooks', 'listen', '--port', '0', '--json', ...extra],
+    cleanEnv({ PAY_WEBHOOK_SECRET: secret }),
+  );
   const deadline = Date.now() + 20_000;
   while (!/Ready, listening on (\S+)/.test(err())) {
     if (child.exitCode !== null || Date.now() > deadline) {
@@ -516,7 +612,14 @@ async function post(url: string, headers: Record<string, string>, body: Buffer):
   return res.status;
 }
 
-const listenTally: Counts & { extra: Record<string, number | string> } = { tried: 0, passed: 0, lost: 0, duplicated: 0, leaked: 0, extra: { seed: SEED } };
+const listenTally: Counts & { extra: Record<string, number | string> } = {
+  tried: 0,
+  passed: 0,
+  lost: 0,
+  duplicated: 0,
+  leaked: 0,
+  extra: { seed: SEED },
+};
 let listenStarted = 0;
 
 describe('webhooks.listen', () => {
@@ -528,7 +631,12 @@ describe('webhooks.listen', () => {
   afterAll(async () => {
     for (const l of listeners) await l.stop();
     for (const s of servers) await new Promise((r) => s.close(r));
-    await record('webhooks.listen', 'replayed webhook-ids to a running pay webhooks listen (also concurrent, while forwarding)', listenTally, listenStarted);
+    await record(
+      'webhooks.listen',
+      'replayed webhook-ids to a running pay webhooks listen (also concurrent, while forwarding)',
+      listenTally,
+      listenStarted,
+    );
   });
 
   it(`${LISTEN_IDS} webhook-ids delivered 1-4 times each among bad deliveries, in random order: each accepted once, the rest refused and logged (seed ${SEED})`, async () => {
@@ -542,7 +650,10 @@ describe('webhooks.listen', () => {
     const planArb = fc.array(
       fc.record({
         copies: fc.array(fc.constantFrom('same', 'resigned', 'header-case', 'among-decoys'), { minLength: 1, maxLength: 4 }),
-        bad: fc.array(fc.constantFrom<Kind>('wrong-secret', 'tampered-body', 'tampered-signature', 'stale', 'future', 'decoys-only', 'other-length'), { maxLength: 2 }),
+        bad: fc.array(
+          fc.constantFrom<Kind>('wrong-secret', 'tampered-body', 'tampered-signature', 'stale', 'future', 'decoys-only', 'other-length'),
+          { maxLength: 2 },
+        ),
         raw: rawArb,
       }),
       { minLength: LISTEN_IDS, maxLength: LISTEN_IDS },
@@ -558,7 +669,7 @@ describe('webhooks.listen', () => {
       p.copies.forEach((c, k) => {
         const kind: Kind = c === 'header-case' ? 'header-case' : c === 'among-decoys' ? 'among-decoys' : 'valid';
         // A re-signed copy: another timestamp inside the tolerance, the same webhook-id.
-        const d = build({ ...base, kind, inside: c === 'resigned' ? ((p.raw.inside + 37 * (k + 1)) % TOL) : p.raw.inside }, now, 60);
+        const d = build({ ...base, kind, inside: c === 'resigned' ? (p.raw.inside + 37 * (k + 1)) % TOL : p.raw.inside }, now, 60);
         sends.push({ id, valid: true, what: c, headers: d.headers, body: d.body });
       });
       for (const kind of p.bad) {
@@ -577,7 +688,11 @@ describe('webhooks.listen', () => {
     await sleep(100);
     // Accepted = printed on stdout (NDJSON): once per id. A valid copy of an accepted id is
     // acknowledged (200, "duplicate" on stderr) but neither printed nor forwarded again.
-    const printed = l.out().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id);
+    const printed = l
+      .out()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { id: string }).id);
     const accepted = new Map<string, number>();
     for (const id of printed) accepted.set(id, (accepted.get(id) ?? 0) + 1);
     const failures: string[] = [];
@@ -597,12 +712,19 @@ describe('webhooks.listen', () => {
       if (n !== 1) failures.push(`${id}: accepted ${n} times`);
     }
     // Every accepted delivery printed once (NDJSON), every refusal and every duplicate logged once on stderr.
-    if (printed.length !== ids.length || new Set(printed).size !== ids.length) failures.push(`printed ${printed.length} events (${new Set(printed).size} distinct), want ${ids.length}`);
+    if (printed.length !== ids.length || new Set(printed).size !== ids.length)
+      failures.push(`printed ${printed.length} events (${new Set(printed).size} distinct), want ${ids.length}`);
     const refused = statuses.filter((st) => st === 400).length;
-    const logged = l.err().split('\n').filter((line) => / rejected /.test(line));
+    const logged = l
+      .err()
+      .split('\n')
+      .filter((line) => / rejected /.test(line));
     if (logged.length !== refused) failures.push(`logged ${logged.length} refusals, answered ${refused}`);
     const replays = sends.filter((x) => x.valid).length - ids.length;
-    const loggedReplays = l.err().split('\n').filter((line) => / duplicate .*replayed webhook-id/.test(line)).length;
+    const loggedReplays = l
+      .err()
+      .split('\n')
+      .filter((line) => / duplicate .*replayed webhook-id/.test(line)).length;
     if (loggedReplays !== replays) failures.push(`logged ${loggedReplays} replays, want ${replays}`);
     const leaked = [l.out(), l.err()].filter((t) => t.includes(secret) || t.includes(secret.slice(6))).length;
     // A delivery passed when it got its answer: a bad one 400; a valid one 200 (the first, or
@@ -664,7 +786,8 @@ describe('webhooks.listen', () => {
         const forwarded = got.filter((g) => g === id).length;
         if (forwarded > 1) duplicated += forwarded - 1;
         if (forwarded === 0) lost++;
-        if (ok !== 1 || forwarded !== 1 || later !== 200 || statuses.some((st) => st !== 200 && st !== 409)) failures.push(`${id}: answers ${statuses.join(', ')} then ${later}, forwarded ${forwarded} times`);
+        if (ok !== 1 || forwarded !== 1 || later !== 200 || statuses.some((st) => st !== 200 && st !== 409))
+          failures.push(`${id}: answers ${statuses.join(', ')} then ${later}, forwarded ${forwarded} times`);
         else passed++;
       },
     );

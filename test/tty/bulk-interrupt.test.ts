@@ -28,17 +28,30 @@ afterEach(async () => {
 });
 
 function env(): Record<string, string> {
-  return { PAY_CONFIG_DIR: scratchDir('pay-tty-int-'), PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: tenant };
+  return {
+    PAY_CONFIG_DIR: scratchDir('pay-tty-int-'),
+    PAY_BASE_URL: emu.baseUrl,
+    PAY_API_KEY: emu.keys.sandbox.secret,
+    PAY_TENANT_ID: tenant,
+  };
 }
 
 /** `pay <args> > out; echo EXIT:$?` in a pane; the shell traps SIGINT (pay gets it as from a terminal) so it lives to print pay's exit code. */
 function payToFile(args: string[], dir: string, out: string): Promise<Pane> {
-  return Pane.start(['sh', '-c', 'trap : INT; "$0" "$@" > "$OUT"; echo "EXIT:$?"', process.execPath, PAY_BIN, ...args], { env: { ...env(), OUT: join(dir, out) }, cwd: dir });
+  return Pane.start(['sh', '-c', 'trap : INT; "$0" "$@" > "$OUT"; echo "EXIT:$?"', process.execPath, PAY_BIN, ...args], {
+    env: { ...env(), OUT: join(dir, out) },
+    cwd: dir,
+  });
 }
 
 const customer = (i: number) => ({
-  first_name: `Int${i}`, last_name: 'Tty', email: `tty-int-${i}-${tenant}@example.com`, phone: '+14155550123', type: 'individual',
-  date_of_birth: '1990-01-01', address: { address_line1: '1 Main St', city: 'Austin', country: 'US', postal_code: '78701', state: 'US-TX' },
+  first_name: `Int${i}`,
+  last_name: 'Tty',
+  email: `tty-int-${i}-${tenant}@example.com`,
+  phone: '+14155550123',
+  type: 'individual',
+  date_of_birth: '1990-01-01',
+  address: { address_line1: '1 Main St', city: 'Austin', country: 'US', postal_code: '78701', state: 'US-TX' },
 });
 
 async function emails(): Promise<string[]> {
@@ -71,7 +84,10 @@ describeTty('Ctrl-C during a bulk run (tmux)', () => {
     expect(screen).not.toMatch(/customers create \[/);
     expect(screen).not.toMatch(/"status"/);
     expect(screen).not.toMatch(/\n\s+at /);
-    const results = readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { line: number; status: string });
+    const results = readFileSync(join(dir, 'results.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; status: string });
     expect(results.length).toBeGreaterThan(0);
     expect(results.length).toBeLessThan(ROWS);
     // The rows in flight finished within the grace: every row sent has its result, as created.
@@ -79,10 +95,16 @@ describeTty('Ctrl-C during a bulk run (tmux)', () => {
     expect((await emails()).sort()).toEqual(results.map((r) => customer(r.line - 1).email).sort());
 
     emu.admin.setFaults({ latencyMs: null });
-    const again = (pane = await payToFile(['customers', 'create', '--from-file', 'rows.ndjson', '--resume', 'results.ndjson'], dir, 'results2.ndjson'));
+    const again = (pane = await payToFile(
+      ['customers', 'create', '--from-file', 'rows.ndjson', '--resume', 'results.ndjson'],
+      dir,
+      'results2.ndjson',
+    ));
     const second = await again.finish(60_000);
     expect(second.code, second.screen).toBe(0);
-    expect(second.screen).toMatch(new RegExp(`customers create: ${ROWS} rows: ${ROWS - results.length} created, 0 replayed, ${results.length} skipped, 0 failed`));
+    expect(second.screen).toMatch(
+      new RegExp(`customers create: ${ROWS} rows: ${ROWS - results.length} created, 0 replayed, ${results.length} skipped, 0 failed`),
+    );
     const all = await emails();
     expect(all).toHaveLength(ROWS);
     expect(new Set(all).size).toBe(ROWS);

@@ -26,7 +26,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   removeScratch();
-  if (tally.tried > 0) await record('attack.ctrl-d', 'Ctrl-D and Ctrl-C at every prompt kind (input, password, select, confirm) in a real terminal: exit 130, nothing sent or saved', tally, started);
+  if (tally.tried > 0)
+    await record(
+      'attack.ctrl-d',
+      'Ctrl-D and Ctrl-C at every prompt kind (input, password, select, confirm) in a real terminal: exit 130, nothing sent or saved',
+      tally,
+      started,
+    );
 });
 afterEach(async () => {
   await pane?.kill();
@@ -48,7 +54,12 @@ interface Case {
 }
 
 let configDir = '';
-const apiEnv = () => ({ PAY_BASE_URL: server.baseUrl, PAY_API_KEY: KEY, PAY_TENANT_ID: 'biz_1', PAY_CONFIG_DIR: scratchDir('pay-tty-ctrl-d-') });
+const apiEnv = () => ({
+  PAY_BASE_URL: server.baseUrl,
+  PAY_API_KEY: KEY,
+  PAY_TENANT_ID: 'biz_1',
+  PAY_CONFIG_DIR: scratchDir('pay-tty-ctrl-d-'),
+});
 const loginEnv = () => {
   configDir = join(scratchDir('pay-tty-ctrl-d-login-'), 'config');
   return { PAY_CONFIG_DIR: configDir };
@@ -58,24 +69,49 @@ const liveEnv = () => {
   const dir = scratchDir('pay-tty-ctrl-d-live-');
   writeFileSync(
     join(dir, 'config.json'),
-    JSON.stringify({ current_profile: 'ops', profiles: { ops: { tenant_id: 'biz_1', live: { secret_key: LIVE_KEY, base_url: server.baseUrl } } } }),
+    JSON.stringify({
+      current_profile: 'ops',
+      profiles: { ops: { tenant_id: 'biz_1', live: { secret_key: LIVE_KEY, base_url: server.baseUrl } } },
+    }),
     { mode: 0o600 },
   );
   return { PAY_CONFIG_DIR: dir };
 };
-const CUSTOMER_UP_TO_TYPE = ['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com', '--phone', '+447700900123'];
+const CUSTOMER_UP_TO_TYPE = [
+  'customers',
+  'create',
+  '--first-name',
+  'Ada',
+  '--last-name',
+  'Lovelace',
+  '--middle-name',
+  'King',
+  '--email',
+  'ada@example.com',
+  '--phone',
+  '+447700900123',
+];
 
 const CASES: Case[] = [
   { kind: 'input', label: 'First name', args: ['customers', 'create'], env: apiEnv },
   { kind: 'input', label: 'First name', args: ['customers', 'create'], env: apiEnv, typed: 'Ad' },
   { kind: 'password', label: 'Secret key', args: ['login'], env: loginEnv, configFile: () => join(configDir, 'config.json') },
-  { kind: 'password', label: 'Secret key', args: ['login'], env: loginEnv, typed: 'sk_test_abc', configFile: () => join(configDir, 'config.json') },
+  {
+    kind: 'password',
+    label: 'Secret key',
+    args: ['login'],
+    env: loginEnv,
+    typed: 'sk_test_abc',
+    configFile: () => join(configDir, 'config.json'),
+  },
   { kind: 'select', label: 'Customer type', args: CUSTOMER_UP_TO_TYPE, env: apiEnv },
   { kind: 'confirm', label: 'LIVE mode', args: ['accounts', 'close', ACCOUNT_ID, '--live'], env: liveEnv },
 ];
 
 describeTty('Ctrl-D and Ctrl-C at every prompt kind (tmux)', () => {
-  const table = CASES.flatMap((c) => (['C-d', 'C-c'] as const).map((key) => [`${c.kind}${c.typed ? ' (text typed)' : ''}`, key, c] as const));
+  const table = CASES.flatMap((c) =>
+    (['C-d', 'C-c'] as const).map((key) => [`${c.kind}${c.typed ? ' (text typed)' : ''}`, key, c] as const),
+  );
   it.each(table)('%s prompt, %s: exit 130, one line, nothing sent or saved', async (_name, key, c) => {
     tally.tried++;
     const p = (pane = await Pane.pay(c.args, { env: c.env() }));

@@ -32,7 +32,12 @@ afterEach(async () => {
   server.queue.length = 0;
 });
 
-const apiEnv = () => ({ PAY_BASE_URL: server.baseUrl, PAY_API_KEY: KEY, PAY_TENANT_ID: 'biz_1', PAY_CONFIG_DIR: scratchDir('pay-tty-hostile-') });
+const apiEnv = () => ({
+  PAY_BASE_URL: server.baseUrl,
+  PAY_API_KEY: KEY,
+  PAY_TENANT_ID: 'biz_1',
+  PAY_CONFIG_DIR: scratchDir('pay-tty-hostile-'),
+});
 
 /** Runs to the end and checks the pane title was not changed by anything pay printed. */
 async function finishUntitled(p: Pane): Promise<{ code: number; screen: string }> {
@@ -48,7 +53,15 @@ describeTty('data never drives the terminal (tmux)', () => {
       status: 200,
       body: {
         object: 'list',
-        data: names.map((n, i) => ({ id: `cus_${String(i).padStart(24, '0')}`, first_name: n, last_name: 'X', email: 'x@example.com', type: 'individual', kyc_status: 'pending', created_at: '2026-11-20T10:00:00.000Z' })),
+        data: names.map((n, i) => ({
+          id: `cus_${String(i).padStart(24, '0')}`,
+          first_name: n,
+          last_name: 'X',
+          email: 'x@example.com',
+          type: 'individual',
+          kyc_status: 'pending',
+          created_at: '2026-11-20T10:00:00.000Z',
+        })),
         has_more: false,
         next_cursor: null,
       },
@@ -66,10 +79,41 @@ describeTty('data never drives the terminal (tmux)', () => {
   });
 
   it('the ✓ Created line: an id and fields with sequences are shown escaped', async () => {
-    server.queue.push({ status: 201, body: { id: `cus_${TITLE}${CLEAR}`, object: 'customer', first_name: `Ada${TITLE_ST}`, kyc_status: 'pending' } });
+    server.queue.push({
+      status: 201,
+      body: { id: `cus_${TITLE}${CLEAR}`, object: 'customer', first_name: `Ada${TITLE_ST}`, kyc_status: 'pending' },
+    });
     const p = (pane = await Pane.pay(
-      ['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123', '--type', 'individual',
-        '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA', '--middle-name', 'King', '--gender', 'female', '--state', 'GB-LND'],
+      [
+        'customers',
+        'create',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Lovelace',
+        '--email',
+        'ada@example.com',
+        '--phone',
+        '+447700900123',
+        '--type',
+        'individual',
+        '--date-of-birth',
+        '1990-12-10',
+        '--address-line1',
+        '1 Main St',
+        '--city',
+        'London',
+        '--country',
+        'GB',
+        '--postal-code',
+        'SW1A 1AA',
+        '--middle-name',
+        'King',
+        '--gender',
+        'female',
+        '--state',
+        'GB-LND',
+      ],
       { env: apiEnv() },
     ));
     const { code, screen } = await finishUntitled(p);
@@ -80,7 +124,15 @@ describeTty('data never drives the terminal (tmux)', () => {
   });
 
   it('an API error: the message and field errors are shown escaped, one line each', async () => {
-    server.queue.push({ status: 422, body: { code: 'invalid', title: 'x', detail: `bad${TITLE}${CLEAR}`, errors: [{ field: `email${TITLE_ST}`, message: `no${FAKE_ROW}` }] } });
+    server.queue.push({
+      status: 422,
+      body: {
+        code: 'invalid',
+        title: 'x',
+        detail: `bad${TITLE}${CLEAR}`,
+        errors: [{ field: `email${TITLE_ST}`, message: `no${FAKE_ROW}` }],
+      },
+    });
     const p = (pane = await Pane.pay(['customers', 'get', 'cus_000000000000000000000000'], { env: apiEnv() }));
     const { code, screen } = await finishUntitled(p);
     expect(code, screen).toBe(1);
@@ -92,7 +144,11 @@ describeTty('data never drives the terminal (tmux)', () => {
 
   it('a config file value quoted in an error (login, a bad tenant id) is shown escaped', async () => {
     const dir = scratchDir('pay-tty-hostile-login-');
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'default', profiles: { default: { tenant_id: `biz${TITLE}` } } }), { mode: 0o600 });
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ current_profile: 'default', profiles: { default: { tenant_id: `biz${TITLE}` } } }),
+      { mode: 0o600 },
+    );
     const p = (pane = await Pane.pay(['login'], { env: { PAY_CONFIG_DIR: dir } }));
     const { code, screen } = await finishUntitled(p);
     expect(code, screen).toBe(2);

@@ -33,7 +33,10 @@ function paneEnv(): Record<string, string> {
   const dir = scratchDir('pay-tty-live-');
   writeFileSync(
     join(dir, 'config.json'),
-    JSON.stringify({ current_profile: 'ops', profiles: { ops: { tenant_id: 'biz_1', live: { secret_key: LIVE_KEY, base_url: server.baseUrl } } } }),
+    JSON.stringify({
+      current_profile: 'ops',
+      profiles: { ops: { tenant_id: 'biz_1', live: { secret_key: LIVE_KEY, base_url: server.baseUrl } } },
+    }),
     { mode: 0o600 },
   );
   return { PAY_CONFIG_DIR: dir };

@@ -20,7 +20,10 @@ afterAll(() => removeScratch());
 function configDir(): { env: Record<string, string>; file: string } {
   const dir = scratchDir('pay-tty-remove-');
   const file = join(dir, 'config.json');
-  const config = { current_profile: 'default', profiles: { default: { sandbox: { secret_key: OTHER_KEY } }, old: { tenant_id: 'biz_old', sandbox: { secret_key: KEY } } } };
+  const config = {
+    current_profile: 'default',
+    profiles: { default: { sandbox: { secret_key: OTHER_KEY } }, old: { tenant_id: 'biz_old', sandbox: { secret_key: KEY } } },
+  };
   writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
   return { env: { PAY_CONFIG_DIR: dir }, file };
 }

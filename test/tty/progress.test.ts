@@ -26,17 +26,30 @@ afterEach(async () => {
 });
 
 function env(): Record<string, string> {
-  return { PAY_CONFIG_DIR: scratchDir('pay-tty-progress-'), PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId };
+  return {
+    PAY_CONFIG_DIR: scratchDir('pay-tty-progress-'),
+    PAY_BASE_URL: emu.baseUrl,
+    PAY_API_KEY: emu.keys.sandbox.secret,
+    PAY_TENANT_ID: emu.tenantId,
+  };
 }
 
 /** `pay <args> > out; echo EXIT:$?` in a pane, in `dir`. */
 function payToFile(args: string[], dir: string, out: string): Promise<Pane> {
-  return Pane.start(['sh', '-c', '"$0" "$@" > "$OUT"; echo "EXIT:$?"', process.execPath, PAY_BIN, ...args], { env: { ...env(), OUT: join(dir, out) }, cwd: dir });
+  return Pane.start(['sh', '-c', '"$0" "$@" > "$OUT"; echo "EXIT:$?"', process.execPath, PAY_BIN, ...args], {
+    env: { ...env(), OUT: join(dir, out) },
+    cwd: dir,
+  });
 }
 
 const customer = (i: number) => ({
-  first_name: `Bar${i}`, last_name: 'Progress', email: `bar-${i}-${Date.now()}@example.com`, phone: '+14155550123', type: 'individual',
-  date_of_birth: '1990-01-01', address: { address_line1: '1 Main St', city: 'Austin', country: 'US', postal_code: '78701', state: 'US-TX' },
+  first_name: `Bar${i}`,
+  last_name: 'Progress',
+  email: `bar-${i}-${Date.now()}@example.com`,
+  phone: '+14155550123',
+  type: 'individual',
+  date_of_birth: '1990-01-01',
+  address: { address_line1: '1 Main St', city: 'Austin', country: 'US', postal_code: '78701', state: 'US-TX' },
 });
 
 describeTty('progress bars on a terminal (tmux)', () => {
@@ -52,7 +65,10 @@ describeTty('progress bars on a terminal (tmux)', () => {
     expect(screen).not.toMatch(/customers create \[/);
     expect(screen).not.toMatch(/"status"/);
     expect(screen).toMatch(new RegExp(`customers create: ${ROWS} rows: ${ROWS} created, 0 replayed, 0 skipped, 0 failed`));
-    const results = readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    const results = readFileSync(join(dir, 'results.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string });
     expect(results).toHaveLength(ROWS);
     expect(results.every((r) => r.status === 'created')).toBe(true);
   }, 60_000);

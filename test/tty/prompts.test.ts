@@ -89,7 +89,7 @@ async function pick(p: Pane, label: string, item: string): Promise<void> {
   const { items } = listItems(screen);
   const target = items.indexOf(item);
   expect(target, `"${item}" is offered at the ${label} prompt; offered: ${items.join(', ')}`).toBeGreaterThanOrEqual(0);
-  for (let active = listItems(screen).active; active !== target; ) {
+  for (let active = listItems(screen).active; active !== target;) {
     const next = active + (target > active ? 1 : -1);
     await p.keys(target > active ? 'Down' : 'Up');
     await p.waitFor((s) => listItems(s).active === next);
@@ -162,9 +162,32 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
   it('Enter alone at an optional choice prompt (Gender) skips the field (contract section 7)', async () => {
     server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
     const p = (pane = await Pane.pay(
-      ['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123',
-        '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB',
-        '--state', 'GB-LND', '--middle-name', 'King'],
+      [
+        'customers',
+        'create',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Lovelace',
+        '--email',
+        'ada@example.com',
+        '--phone',
+        '+447700900123',
+        '--type',
+        'individual',
+        '--date-of-birth',
+        '1990-12-10',
+        '--address-line1',
+        '1 Main St',
+        '--city',
+        'London',
+        '--country',
+        'GB',
+        '--state',
+        'GB-LND',
+        '--middle-name',
+        'King',
+      ],
       { env: paneEnv() },
     ));
     // Left to ask: the optional Gender, then the required postal code. At Gender the user
@@ -182,7 +205,9 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     ['a text prompt (E-mail, half typed)', 'E-mail', 'ada@exa'],
     ['a list prompt (Customer type)', 'Customer type', ''],
   ])('Ctrl-C at %s: one line, exit 130, nothing sent', async (_what, label, typed) => {
-    const p = (pane = await Pane.pay(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King'], { env: paneEnv() }));
+    const p = (pane = await Pane.pay(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King'], {
+      env: paneEnv(),
+    }));
     if (label === 'Customer type') {
       await p.answer('E-mail', 'ada@example.com');
       await p.answer('Phone', '+447700900123');
@@ -212,11 +237,45 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     const created = { id: CUSTOMER_ID, ...EXPECTED_BODY };
     server.queue.push({ status: 201, body: created });
     const out = join(scratchDir('pay-tty-out-'), 'customer.json');
-    const rest = ['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--phone', '+447700900123', '--type', 'business',
-      '--gender', 'female', '--date-of-birth', '1990-12-10', '--address-line1', '12 St James Square', '--city', 'London', '--country', 'GB',
-      '--postal-code', 'SW1Y 4JH', '--state', 'GB-LND'];
+    const rest = [
+      '--first-name',
+      'Ada',
+      '--last-name',
+      'Lovelace',
+      '--middle-name',
+      'King',
+      '--phone',
+      '+447700900123',
+      '--type',
+      'business',
+      '--gender',
+      'female',
+      '--date-of-birth',
+      '1990-12-10',
+      '--address-line1',
+      '12 St James Square',
+      '--city',
+      'London',
+      '--country',
+      'GB',
+      '--postal-code',
+      'SW1Y 4JH',
+      '--state',
+      'GB-LND',
+    ];
     const p = (pane = await Pane.start(
-      ['sh', '-c', 'out=$1; shift; "$@" --json > "$out"; echo "EXIT:$?"', 'sh', out, process.execPath, PAY_BIN, 'customers', 'create', ...rest],
+      [
+        'sh',
+        '-c',
+        'out=$1; shift; "$@" --json > "$out"; echo "EXIT:$?"',
+        'sh',
+        out,
+        process.execPath,
+        PAY_BIN,
+        'customers',
+        'create',
+        ...rest,
+      ],
       { env: paneEnv() },
     ));
     await p.answer('E-mail', 'ada@example.com');
@@ -228,7 +287,10 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     expect((server.requests[0]!.json as { email?: string }).email).toBe('ada@example.com');
   });
 
-  it.each([['PAY_NO_INPUT', '1'], ['CI', 'true']])('%s set in a terminal: no prompt, exit 2 naming the flags, nothing sent', async (name, value) => {
+  it.each([
+    ['PAY_NO_INPUT', '1'],
+    ['CI', 'true'],
+  ])('%s set in a terminal: no prompt, exit 2 naming the flags, nothing sent', async (name, value) => {
     const p = (pane = await Pane.pay(['customers', 'create', '--first-name', 'Ada'], { env: { ...paneEnv(), [name]: value } }));
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(2);

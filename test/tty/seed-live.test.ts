@@ -30,9 +30,20 @@ function seedFile(amount: string): string {
     file,
     stringify({
       customers: { alice: customerBody() },
-      accounts: { a: { customer_id: '${customers.alice.id}', currency: 'USD' }, b: { customer_id: '${customers.alice.id}', currency: 'USD' } },
+      accounts: {
+        a: { customer_id: '${customers.alice.id}', currency: 'USD' },
+        b: { customer_id: '${customers.alice.id}', currency: 'USD' },
+      },
       collections: { fund: { account_id: '${accounts.a.id}', amount: '50.00', currency: 'USD', method: 'card' } },
-      transfers: { move: { source_account_id: '${accounts.a.id}', destination_id: '${accounts.b.id}', amount, currency: 'USD', depends_on: ['collections.fund'] } },
+      transfers: {
+        move: {
+          source_account_id: '${accounts.a.id}',
+          destination_id: '${accounts.b.id}',
+          amount,
+          currency: 'USD',
+          depends_on: ['collections.fund'],
+        },
+      },
     }),
   );
   return file;

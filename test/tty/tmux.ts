@@ -108,10 +108,18 @@ export class Pane {
     });
     const command = ['env', ...vars, ...argv].map(shellQuote).join(' ');
     await pane.tmux([
-      '-f', conf,
-      'new-session', '-d', '-s', 'pay',
-      '-x', String(opts.width ?? 120), '-y', String(opts.height ?? 40),
-      '-c', opts.cwd ?? REPO,
+      '-f',
+      conf,
+      'new-session',
+      '-d',
+      '-s',
+      'pay',
+      '-x',
+      String(opts.width ?? 120),
+      '-y',
+      String(opts.height ?? 40),
+      '-c',
+      opts.cwd ?? REPO,
       command,
     ]);
     return pane;
@@ -157,8 +165,7 @@ export class Pane {
 
   /** Polls the screen until it contains `what`; returns that screen. */
   async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
-    const test =
-      typeof what === 'string' ? (s: string) => s.includes(what) : what instanceof RegExp ? (s: string) => what.test(s) : what;
+    const test = typeof what === 'string' ? (s: string) => s.includes(what) : what instanceof RegExp ? (s: string) => what.test(s) : what;
     const end = Date.now() + timeoutMs;
     let last = '';
     for (;;) {

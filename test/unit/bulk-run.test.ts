@@ -56,7 +56,17 @@ function client(answer: Answer): ApiClient & { sent: RequestInit[] } {
 const created: Answer = async (init) => ({ body: { id: `obj_${String(init.idempotencyKey).slice(5, 13)}` }, replayed: false });
 
 function opts(c: ApiClient, texts: string[], more: Partial<BulkOptions> & { out: Writable }): BulkOptions {
-  return { client: c, path: 'things', rows: rowsOf(texts), toBody: (v) => v, identity: ID, concurrency: 4, failFast: false, progress: NONE, ...more };
+  return {
+    client: c,
+    path: 'things',
+    rows: rowsOf(texts),
+    toBody: (v) => v,
+    identity: ID,
+    concurrency: 4,
+    failFast: false,
+    progress: NONE,
+    ...more,
+  };
 }
 
 describe('row keys', () => {
@@ -122,7 +132,9 @@ describe('--resume reads rows by key', () => {
 
   it('refuses a line past 64 KiB and an unreadable file with one usage line', async () => {
     await expect(readResume(file('big', 'x'.repeat(70_000)))).rejects.toThrow(/not a results file of pay/);
-    await expect(readResume(join(dir, 'missing'))).rejects.toThrow(new UsageError(`--resume: cannot read ${join(dir, 'missing')} (no such file)`));
+    await expect(readResume(join(dir, 'missing'))).rejects.toThrow(
+      new UsageError(`--resume: cannot read ${join(dir, 'missing')} (no such file)`),
+    );
   });
 
   it('holds 60,000 keys (the table grows) and finds each', () => {
@@ -143,7 +155,8 @@ describe('runBulk', () => {
     const c = client(async (init) => {
       const n = (init.body as { n: number }).n;
       if (n === 2) throw new ApiError('HTTP 422 insufficient_funds: no', { status: 422, apiCode: 'insufficient_funds' });
-      if (n === 3) throw new ApiError('HTTP 422 insufficient_funds: no', { status: 422, apiCode: 'insufficient_funds', details: { replayed: true } });
+      if (n === 3)
+        throw new ApiError('HTTP 422 insufficient_funds: no', { status: 422, apiCode: 'insufficient_funds', details: { replayed: true } });
       if (n === 4) throw new NetworkError('POST /things failed: connection reset');
       if (n === 5) throw new ApiError('HTTP 409 conflict', { status: 409, apiCode: 'conflict' });
       return created(init);
@@ -205,7 +218,9 @@ describe('runBulk', () => {
       return new Promise(() => {});
     });
     const out = new Sink();
-    const run = runBulk(opts(c, ['{"n":1}', '{"n":2}', '{"n":3}'], { out, stop: stop.signal, abandon: abandon.signal, graceMs: 600_000, concurrency: 2 }));
+    const run = runBulk(
+      opts(c, ['{"n":1}', '{"n":2}', '{"n":3}'], { out, stop: stop.signal, abandon: abandon.signal, graceMs: 600_000, concurrency: 2 }),
+    );
     while (!stop.signal.aborted) await new Promise((r) => setImmediate(r));
     abandon.abort();
     const s = await run;

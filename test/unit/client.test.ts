@@ -61,7 +61,10 @@ describe('ApiClient', () => {
 
   it('turns a connection error into a NetworkError (exit 6) after the retries', async () => {
     const { pool, client } = setup({ maxRetries: 1 });
-    pool.intercept({ path: '/v1/accounts', method: 'GET' }).replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' })).times(2);
+    pool
+      .intercept({ path: '/v1/accounts', method: 'GET' })
+      .replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))
+      .times(2);
     const err = (await client.request({ method: 'GET', path: 'accounts' }).catch((e: unknown) => e)) as NetworkError;
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.exitCode).toBe(6);
@@ -78,7 +81,12 @@ describe('ApiClient', () => {
 
   it('streams pages following next_cursor, and stops at --limit', async () => {
     const { pool, client } = setup();
-    const page = (ids: number[], next: string | null) => ({ object: 'list', data: ids.map((id) => ({ id })), has_more: next !== null, next_cursor: next });
+    const page = (ids: number[], next: string | null) => ({
+      object: 'list',
+      data: ids.map((id) => ({ id })),
+      has_more: next !== null,
+      next_cursor: next,
+    });
     pool.intercept({ path: '/v1/transactions?type=transfer&limit=100', method: 'GET' }).reply(200, page([1, 2], 'c2'));
     pool.intercept({ path: '/v1/transactions?type=transfer&limit=100&cursor=c2', method: 'GET' }).reply(200, page([3], null));
     const seen: number[][] = [];
@@ -103,8 +111,25 @@ describe('ApiClient', () => {
 
   it('refuses paths that leave the base URL (exit 2), and builds those that stay', () => {
     const { client } = setup();
-    for (const bad of ['../admin', 'https://evil.example.com/', '//evil.example.com/v1/', 'customers/%2e%2e/x', 'customers/..%2fx', 'a\\b', 'customers/c\tus', '%252e%252e/x', 'customers/%255c', '\uff0e\uff0e/x']) {
-      const err = (() => { try { client.url(bad); } catch (e) { return e; } })() as UsageError;
+    for (const bad of [
+      '../admin',
+      'https://evil.example.com/',
+      '//evil.example.com/v1/',
+      'customers/%2e%2e/x',
+      'customers/..%2fx',
+      'a\\b',
+      'customers/c\tus',
+      '%252e%252e/x',
+      'customers/%255c',
+      '\uff0e\uff0e/x',
+    ]) {
+      const err = (() => {
+        try {
+          client.url(bad);
+        } catch (e) {
+          return e;
+        }
+      })() as UsageError;
       expect(err, bad).toBeInstanceOf(UsageError);
       expect(err.exitCode).toBe(2);
       expect(err.message).toMatch(/^refused API path/);
@@ -119,9 +144,15 @@ describe('ApiClient', () => {
     const keys: string[] = [];
     const capture = (o: { headers?: unknown }) => void keys.push((o.headers as Record<string, string>)['idempotency-key']!);
     const inProgress = { code: 'idempotency_request_in_progress', detail: 'still running' };
-    pool.intercept({ path: '/v1/transfers', method: 'POST' }).reply(409, (o) => (capture(o), inProgress), { headers: { 'retry-after': '2' } });
-    pool.intercept({ path: '/v1/transfers', method: 'POST' }).reply(409, (o) => (capture(o), inProgress), { headers: { 'retry-after': '1' } });
-    pool.intercept({ path: '/v1/transfers', method: 'POST' }).reply(201, (o) => (capture(o), { id: 'tr_1', object: 'transfer' }), { headers: { 'idempotent-replayed': 'true' } });
+    pool
+      .intercept({ path: '/v1/transfers', method: 'POST' })
+      .reply(409, (o) => (capture(o), inProgress), { headers: { 'retry-after': '2' } });
+    pool
+      .intercept({ path: '/v1/transfers', method: 'POST' })
+      .reply(409, (o) => (capture(o), inProgress), { headers: { 'retry-after': '1' } });
+    pool
+      .intercept({ path: '/v1/transfers', method: 'POST' })
+      .reply(201, (o) => (capture(o), { id: 'tr_1', object: 'transfer' }), { headers: { 'idempotent-replayed': 'true' } });
     const res = await client.request({ method: 'POST', path: 'transfers', body: { a: 1 } });
     expect(res.body).toEqual({ id: 'tr_1', object: 'transfer' });
     expect(res.replayed).toBe(true);
@@ -131,8 +162,13 @@ describe('ApiClient', () => {
 
   it('a 409 in progress past the retry budget is exit 5 with the key to retry with; other 409s are not retried', async () => {
     const { pool, client } = setup({ maxRetries: 1 });
-    pool.intercept({ path: '/v1/transfers', method: 'POST' }).reply(409, { code: 'idempotency_request_in_progress', detail: 'still running' }).times(2);
-    const err = (await client.request({ method: 'POST', path: 'transfers', body: {}, idempotencyKey: 'k1' }).catch((e: unknown) => e)) as ApiError;
+    pool
+      .intercept({ path: '/v1/transfers', method: 'POST' })
+      .reply(409, { code: 'idempotency_request_in_progress', detail: 'still running' })
+      .times(2);
+    const err = (await client
+      .request({ method: 'POST', path: 'transfers', body: {}, idempotencyKey: 'k1' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(err.exitCode).toBe(5);
     expect(err.hint).toBe('retry safely with --idempotency-key k1');
     pool.intercept({ path: '/v1/cards/card_1/freeze', method: 'POST' }).reply(409, { code: 'invalid_state', detail: 'terminated' });
@@ -144,7 +180,13 @@ describe('ApiClient', () => {
   it('a success is a 2xx with the JSON expected: redirects, empty, non-JSON and wrong kinds are exit 1', async () => {
     const { pool, client } = setup();
     const cases: Array<[number, string, Record<string, string>, string, RegExp]> = [
-      [302, '', { location: 'https://evil.example.com/' }, 'object', /answered 302 \(a redirect to https:\/\/evil\.example\.com\/\); pay follows no redirect/],
+      [
+        302,
+        '',
+        { location: 'https://evil.example.com/' },
+        'object',
+        /answered 302 \(a redirect to https:\/\/evil\.example\.com\/\); pay follows no redirect/,
+      ],
       [204, '', {}, 'object', /answered 204 with no body where a JSON object was expected/],
       [200, '<html>portal</html>', { 'content-type': 'text/html' }, 'object', /text\/html that is not JSON/],
       [200, '[1,2]', {}, 'object', /JSON array where a JSON object was expected/],
@@ -155,7 +197,9 @@ describe('ApiClient', () => {
     for (const [status, body, headers, expect_, message] of cases) {
       pool.intercept({ path: '/v1/customers/cus_1', method: 'GET' }).reply(status, body, { headers });
       const expectation = expect_ === 'object' || expect_ === 'resource' ? expect_ : { id: expect_ };
-      const err = (await client.request({ method: 'GET', path: 'customers/cus_1', expect: expectation }).catch((e: unknown) => e)) as PayError;
+      const err = (await client
+        .request({ method: 'GET', path: 'customers/cus_1', expect: expectation })
+        .catch((e: unknown) => e)) as PayError;
       expect(err, `${status} ${body}`).toBeInstanceOf(PayError);
       expect(err.exitCode).toBe(1);
       expect(err.message).toMatch(message);
@@ -169,10 +213,19 @@ describe('ApiClient', () => {
     agent.disableNetConnect();
     const pool = agent.get(ORIGIN);
     const client = new ApiClient({
-      baseUrl: `${ORIGIN}/v1/`, apiKey: KEY, userAgent: 't', timeoutMs: 1000, maxRetries: 3, dispatcher: agent,
-      credentialLabel: 'x', sleep: async () => {}, maxResponseBytes: 1024,
+      baseUrl: `${ORIGIN}/v1/`,
+      apiKey: KEY,
+      userAgent: 't',
+      timeoutMs: 1000,
+      maxRetries: 3,
+      dispatcher: agent,
+      credentialLabel: 'x',
+      sleep: async () => {},
+      maxResponseBytes: 1024,
     });
-    pool.intercept({ path: '/v1/customers', method: 'GET' }).reply(200, JSON.stringify({ object: 'list', data: [], pad: 'x'.repeat(2000) }));
+    pool
+      .intercept({ path: '/v1/customers', method: 'GET' })
+      .reply(200, JSON.stringify({ object: 'list', data: [], pad: 'x'.repeat(2000) }));
     const err = (await client.request({ method: 'GET', path: 'customers' }).catch((e: unknown) => e)) as PayError;
     expect(err.code).toBe('response_too_large');
     expect(err.message).toBe('GET /v1/customers: the answer is larger than 1 KiB; pay stopped reading it');
@@ -184,14 +237,19 @@ describe('ApiClient', () => {
 
   it('a cursor that repeats or does not advance ends --all with exit 1', async () => {
     const { pool, client } = setup();
-    const page = (ids: number[], next: string | null, hasMore = next !== null) => ({ object: 'list', data: ids.map((id) => ({ id: `x_${id}` })), has_more: hasMore, next_cursor: next });
+    const page = (ids: number[], next: string | null, hasMore = next !== null) => ({
+      object: 'list',
+      data: ids.map((id) => ({ id: `x_${id}` })),
+      has_more: hasMore,
+      next_cursor: next,
+    });
     pool.intercept({ path: '/v1/transfers?limit=100', method: 'GET' }).reply(200, page([1], 'a'));
     pool.intercept({ path: '/v1/transfers?limit=100&cursor=a', method: 'GET' }).reply(200, page([2], 'b'));
     pool.intercept({ path: '/v1/transfers?limit=100&cursor=b', method: 'GET' }).reply(200, page([3], 'a'));
     const seen: string[] = [];
-    const err = await (async () => {
+    const err = (await (async () => {
       for await (const p of client.pages<{ id: string }>('transfers', {}, { all: true })) seen.push(...p.map((x) => x.id));
-    })().catch((e: unknown) => e) as PayError;
+    })().catch((e: unknown) => e)) as PayError;
     expect(seen).toEqual(['x_1', 'x_2', 'x_3']);
     expect(err.exitCode).toBe(1);
     expect(err.code).toBe('cursor_loop');
@@ -199,9 +257,9 @@ describe('ApiClient', () => {
     for (const bad of [page([1], 'a', true), page([1], null, true), page([], 'z', true)]) {
       pool.intercept({ path: '/v1/transfers?limit=100&cursor=a', method: 'GET' }).reply(200, bad);
       pool.intercept({ path: '/v1/transfers?limit=100', method: 'GET' }).reply(200, page([1], 'a'));
-      const e = await (async () => {
+      const e = (await (async () => {
         for await (const _ of client.pages('transfers', {}, { all: true }));
-      })().catch((x: unknown) => x) as PayError;
+      })().catch((x: unknown) => x)) as PayError;
       expect(e.code).toBe('cursor_loop');
     }
   });

@@ -13,7 +13,28 @@ import { createFactory } from '../../src/cmdutil/factory.js';
 import { buildProgram } from '../../src/program.js';
 
 const KEY = 'sk_test_unitunitunitunitunitunit1234';
-const FLAGS = ['--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123', '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA'];
+const FLAGS = [
+  '--first-name',
+  'Ada',
+  '--last-name',
+  'Lovelace',
+  '--email',
+  'ada@example.com',
+  '--phone',
+  '+447700900123',
+  '--type',
+  'individual',
+  '--date-of-birth',
+  '1990-12-10',
+  '--address-line1',
+  '1 Main St',
+  '--city',
+  'London',
+  '--country',
+  'GB',
+  '--postal-code',
+  'SW1A 1AA',
+];
 
 /** Parses argv with the real tree, capturing the options instead of running the action. */
 async function parse(argv: string[]): Promise<Record<string, unknown>> {
@@ -31,14 +52,26 @@ function harness(tty: boolean, env: Record<string, string> = {}) {
   const agent = new MockAgent();
   agent.disableNetConnect();
   const io = bufferIOStreams({ tty });
-  const f = createFactory({ io, env: { PAY_API_KEY: KEY, PAY_BASE_URL: 'https://api.example.com/v1/', PAY_CONFIG_DIR: '/nonexistent-pay-test', ...env }, flags: {}, dispatcher: agent });
+  const f = createFactory({
+    io,
+    env: { PAY_API_KEY: KEY, PAY_BASE_URL: 'https://api.example.com/v1/', PAY_CONFIG_DIR: '/nonexistent-pay-test', ...env },
+    flags: {},
+    dispatcher: agent,
+  });
   return { agent, io, f, pool: agent.get('https://api.example.com') };
 }
 
 describe('parsing', () => {
   it('maps kebab-case flags to options and keeps global flags', async () => {
     const o = await parse(['customers', 'create', ...FLAGS, '--live', '--json', '--state', 'GB-LND']);
-    expect(o).toMatchObject({ firstName: 'Ada', dateOfBirth: '1990-12-10', addressLine1: '1 Main St', state: 'GB-LND', live: true, json: true });
+    expect(o).toMatchObject({
+      firstName: 'Ada',
+      dateOfBirth: '1990-12-10',
+      addressLine1: '1 Main St',
+      state: 'GB-LND',
+      live: true,
+      json: true,
+    });
   });
   it('accounts list takes filters, --limit and --all', async () => {
     const o = await parse(['accounts', 'list', '--customer', 'cus_0123456789abcdefghijklmn', '--limit', '5', '--all', '-o', 'ndjson']);
@@ -59,7 +92,21 @@ describe.each([{ tty: false }, { tty: true }])('customers create, terminal: $tty
       sent = JSON.parse(String(o.body));
       return { id: 'cus_0123456789abcdefghijklmn', first_name: 'Ada', created_at: '2026-11-23T00:00:00.000Z' };
     });
-    await createCustomer(f, ctx({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+447700900123', type: 'individual', dateOfBirth: '1990-12-10', addressLine1: '1 Main St', city: 'London', country: 'gb', postalCode: 'SW1A 1AA' }));
+    await createCustomer(
+      f,
+      ctx({
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        phone: '+447700900123',
+        type: 'individual',
+        dateOfBirth: '1990-12-10',
+        addressLine1: '1 Main St',
+        city: 'London',
+        country: 'gb',
+        postalCode: 'SW1A 1AA',
+      }),
+    );
     expect(sent).toMatchObject({ first_name: 'Ada', address: { country: 'GB', city: 'London' } });
     if (tty) {
       expect(io.stdoutText()).toMatch(/cus_0123456789abcdefghijklmn\s+Ada/);
@@ -73,7 +120,11 @@ describe.each([{ tty: false }, { tty: true }])('customers create, terminal: $tty
   it('cannot prompt (CI set or no terminal): exit 2 naming the missing flags, nothing sent', async () => {
     const { f } = harness(tty, { CI: 'true' });
     const err = await createCustomer(f, ctx({ firstName: 'Ada' })).catch((e: unknown) => e);
-    expect(err).toMatchObject({ exitCode: 2, message: 'missing required flags: --last-name, --email, --phone, --type, --date-of-birth, --address-line1, --city, --country, --postal-code' });
+    expect(err).toMatchObject({
+      exitCode: 2,
+      message:
+        'missing required flags: --last-name, --email, --phone, --type, --date-of-birth, --address-line1, --city, --country, --postal-code',
+    });
   });
 });
 

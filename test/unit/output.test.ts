@@ -48,15 +48,27 @@ describe('Printer', () => {
 
   it('json streams one array across pages; --fields keeps dotted paths nested', async () => {
     const io = bufferIOStreams();
-    await new Printer(io, resolveOutput({ json: true, fields: 'id,meta.a' }, io), COLS).printList(pages([ROWS[0]!], [ROWS[1]!]), 'transfers');
-    expect(JSON.parse(io.stdoutText())).toEqual([{ id: 'tr_1', meta: { a: 1 } }, { id: 'tr_2', meta: { a: 2 } }]);
+    await new Printer(io, resolveOutput({ json: true, fields: 'id,meta.a' }, io), COLS).printList(
+      pages([ROWS[0]!], [ROWS[1]!]),
+      'transfers',
+    );
+    expect(JSON.parse(io.stdoutText())).toEqual([
+      { id: 'tr_1', meta: { a: 1 } },
+      { id: 'tr_2', meta: { a: 2 } },
+    ]);
   });
 
   it('ndjson writes one line per object', async () => {
     const io = bufferIOStreams();
     const n = await new Printer(io, resolveOutput({ output: 'ndjson' }, io), COLS).printList(pages(ROWS, []), 'transfers');
     expect(n).toBe(2);
-    expect(io.stdoutText().trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(['tr_1', 'tr_2']);
+    expect(
+      io
+        .stdoutText()
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['tr_1', 'tr_2']);
   });
 
   it('tsv cells never break lines or columns: tabs and line breaks are shown escaped', async () => {

@@ -54,7 +54,11 @@ describe('prompter', () => {
     ['choose', (p: ReturnType<typeof createPrompter>) => p.choose('Pick', ['a', 'b'])],
     ['confirm', (p: ReturnType<typeof createPrompter>) => p.confirm('Sure?')],
   ])('Ctrl-D at a %s prompt cancels (also after typing), and so does the end of input', async (_kind, ask) => {
-    for (const [typed, end] of [['', '\x04'], ['ab', '\x04'], ['', null]] as const) {
+    for (const [typed, end] of [
+      ['', '\x04'],
+      ['ab', '\x04'],
+      ['', null],
+    ] as const) {
       const { io, input, drawn } = streams();
       const answer = ask(createPrompter(io));
       await drawnText(drawn, '?');

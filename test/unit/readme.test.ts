@@ -20,11 +20,13 @@ describe('README.md', () => {
 
   it('the reference names every verb of every group', () => {
     const ref = commandReference(buildProgram());
-    for (const g of buildProgram().commands) for (const v of g.commands) if (v.name() !== 'help') expect(ref).toContain(`pay ${g.name()} ${v.name()}`);
+    for (const g of buildProgram().commands)
+      for (const v of g.commands) if (v.name() !== 'help') expect(ref).toContain(`pay ${g.name()} ${v.name()}`);
   });
 
   it('has the exit-code and environment tables pay help prints', () => {
     for (const [code, meaning] of EXIT_CODES) expect(readme).toContain(`| ${code} | ${meaning} |`);
-    for (const [variable, flag, meaning] of ENVIRONMENT) expect(readme).toContain(`| \`${variable}\` | ${flag ? `\`${flag}\` ` : ''}| ${meaning} |`);
+    for (const [variable, flag, meaning] of ENVIRONMENT)
+      expect(readme).toContain(`| \`${variable}\` | ${flag ? `\`${flag}\` ` : ''}| ${meaning} |`);
   });
 });

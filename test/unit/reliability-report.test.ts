@@ -36,7 +36,9 @@ describe('README Reliability table', () => {
     expect(s).toContain('`npm run test:reliability`');
     expect(s).toContain('`PAY_RELIABILITY_FULL=1 npm run test:reliability`');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts['test:reliability']).toMatch(/^vitest run --config test\/vitest\.config\.ts test\/reliability && node test\/reliability\/report\.mjs$/);
+    expect(pkg.scripts['test:reliability']).toMatch(
+      /^vitest run --config test\/vitest\.config\.ts test\/reliability && node test\/reliability\/report\.mjs$/,
+    );
   });
 
   it('has one measured row for every check the suite records, and no other', () => {
@@ -59,7 +61,18 @@ describe('README Reliability table', () => {
 });
 
 describe('report.mjs', () => {
-  const figure = (mode: string, tried: number, extra?: Record<string, number>) => ({ title: `t ${mode}`, mode, tried, passed: tried, lost: 0, duplicated: 0, leaked: 0, ...(extra ? { extra } : {}), at: '2030-01-02T03:04:05.000Z', duration_ms: 61_500 });
+  const figure = (mode: string, tried: number, extra?: Record<string, number>) => ({
+    title: `t ${mode}`,
+    mode,
+    tried,
+    passed: tried,
+    lost: 0,
+    duplicated: 0,
+    leaked: 0,
+    ...(extra ? { extra } : {}),
+    at: '2030-01-02T03:04:05.000Z',
+    duration_ms: 61_500,
+  });
   const run = (figures: unknown, text: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-report-'));
     writeFileSync(join(dir, 'fig.json'), JSON.stringify(figures));
@@ -70,13 +83,23 @@ describe('report.mjs', () => {
 
   it('writes full figures over default ones, keeps rows without figures, leaves the rest alone, and is idempotent', () => {
     const before = `# x\n\n## Reliability\n\ntext\n\n${START}\n| \`tenancy.isolation\` kept | default | 5 | 5 | 0 | 0 | 0 |  | 1.0 s | 2029-01-01 |\n| \`gone.check\` stale | default | 1 | 1 | 0 | 0 | 0 |  | 1.0 s | 2029-01-01 |\n${END}\n\n## Design\n\nmore\n`;
-    const figures = { version: 1, tests: { 'webhooks.verify': { default: figure('default', 10), full: figure('full', 1000, { seed: 7, status_200: 3, status_404: 4, known_gap_417: 1, ids: 9 }) } } };
+    const figures = {
+      version: 1,
+      tests: {
+        'webhooks.verify': {
+          default: figure('default', 10),
+          full: figure('full', 1000, { seed: 7, status_200: 3, status_404: 4, known_gap_417: 1, ids: 9 }),
+        },
+      },
+    };
     const r = run(figures, before);
     expect(r.status, r.stderr).toBe(0);
     const out = r.readme;
     expect(out.startsWith('# x\n\n## Reliability\n\ntext\n\n')).toBe(true);
     expect(out.endsWith(`${END}\n\n## Design\n\nmore\n`)).toBe(true);
-    expect(out).toContain('| `webhooks.verify` t full | full | 1000 | 1000 | 0 | 0 | 0 | ids 9, status 200×3 404×4, known gap 417: 1 | 1 min 02 s | 2030-01-02 |');
+    expect(out).toContain(
+      '| `webhooks.verify` t full | full | 1000 | 1000 | 0 | 0 | 0 | ids 9, status 200×3 404×4, known gap 417: 1 | 1 min 02 s | 2030-01-02 |',
+    );
     expect(out).toContain('| `tenancy.isolation` kept | default | 5 |');
     expect(out).not.toContain('gone.check');
     expect(out).toMatch(/\| `crash\.seed` \| not measured yet \|/);
@@ -86,7 +109,9 @@ describe('report.mjs', () => {
   it('fails with one line without markers or without figures', () => {
     const noMarkers = run({ version: 1, tests: {} }, '# x\n');
     expect(noMarkers.status).toBe(1);
-    expect(noMarkers.stderr).toMatch(/^report: .*README\.md: README\.md has no <!-- reliability:start --> … <!-- reliability:end --> markers \(in its "## Reliability" section\)\n$/);
+    expect(noMarkers.stderr).toMatch(
+      /^report: .*README\.md: README\.md has no <!-- reliability:start --> … <!-- reliability:end --> markers \(in its "## Reliability" section\)\n$/,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'pay-report-'));
     const noFigures = spawnSync(process.execPath, [REPORT, join(dir, 'missing.json'), join(dir, 'README.md')], { encoding: 'utf8' });
     expect(noFigures.status).toBe(1);

@@ -19,7 +19,12 @@ describe('resolveSettings', () => {
   it('takes flag, then env, then profile, then default, and says where each came from', async () => {
     const store = await storeWith();
     const p = resolveSettings({}, {}, store);
-    expect([p.tenant.value, p.tenant.source, p.apiKey.source, p.baseUrl.value]).toEqual(['from_profile', 'profile', 'profile', 'https://profile.example.com/v1/']);
+    expect([p.tenant.value, p.tenant.source, p.apiKey.source, p.baseUrl.value]).toEqual([
+      'from_profile',
+      'profile',
+      'profile',
+      'https://profile.example.com/v1/',
+    ]);
     const e = resolveSettings({}, { PAY_TENANT_ID: 'from_env', PAY_BASE_URL: 'https://env.example.com/v1' }, store);
     expect([e.tenant.value, e.tenant.source, e.baseUrl.value]).toEqual(['from_env', 'env', 'https://env.example.com/v1/']);
     const f = resolveSettings({ tenant: 'from_flag', timeout: '2.5' }, { PAY_TENANT_ID: 'from_env', PAY_TIMEOUT: '9' }, store);

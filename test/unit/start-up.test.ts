@@ -6,7 +6,7 @@ import { GROUP_HEADS } from '../../src/commands/group-index.js';
 import { allGroups } from '../../src/commands/groups.js';
 
 describe('start-up path', () => {
-  it('the group index lists every group, in order, with the specs\' names and summaries', () => {
+  it("the group index lists every group, in order, with the specs' names and summaries", () => {
     expect(Object.keys(GROUP_HEADS)).toEqual(allGroups.map((g) => g.name));
     for (const g of allGroups) expect(GROUP_HEADS[g.name as keyof typeof GROUP_HEADS]).toMatchObject({ name: g.name, summary: g.summary });
   });

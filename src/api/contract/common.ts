@@ -98,7 +98,11 @@ export function listOf(itemSchema: string, noun: string): Schema {
   return objectOf(
     {
       object: { type: 'string', const: 'list', description: 'Always `list`.' },
-      data: { type: 'array', items: schemaRef(itemSchema), description: `This page of ${noun}, newest first (created_at desc, then id desc).` },
+      data: {
+        type: 'array',
+        items: schemaRef(itemSchema),
+        description: `This page of ${noun}, newest first (created_at desc, then id desc).`,
+      },
       has_more: { type: 'boolean', description: 'true when another page follows.' },
       next_cursor: nullable({ type: 'string', minLength: 1 }, 'Pass as `cursor` to get the next page; null on the last page.'),
     },

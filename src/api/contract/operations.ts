@@ -41,7 +41,16 @@ const METHOD: Record<OpKind, HttpMethod> = {
   update: 'patch',
   delete: 'delete',
 };
-const SUCCESS: Record<OpKind, number> = { create: 201, action: 200, accepted: 202, list: 200, get: 200, read: 200, update: 200, delete: 200 };
+const SUCCESS: Record<OpKind, number> = {
+  create: 201,
+  action: 200,
+  accepted: 202,
+  list: 200,
+  get: 200,
+  read: 200,
+  update: 200,
+  delete: 200,
+};
 const ALWAYS = [400, 401, 403, 429, 500, 503];
 const BY_METHOD: Record<HttpMethod, number[]> = { get: [], post: [409, 413, 415, 422], patch: [413, 415, 422], delete: [409] };
 
@@ -172,7 +181,15 @@ export function listAndGet(o: {
     ],
     [
       `/${o.path}/{${paramName(o.param)}}`,
-      { id: o.getId, tag: o.tag, kind: 'get', summary: `Get a ${o.noun}`, description: `One ${o.noun} by id.`, result: o.schema, pathParams: [o.param] },
+      {
+        id: o.getId,
+        tag: o.tag,
+        kind: 'get',
+        summary: `Get a ${o.noun}`,
+        description: `One ${o.noun} by id.`,
+        result: o.schema,
+        pathParams: [o.param],
+      },
     ],
   ];
 }
@@ -187,7 +204,16 @@ export function paramName(component: string): string {
 }
 
 /** A state-change action without a body: `POST /<path>/{id}/<verb>` → 200 the object. */
-export function action(o: { path: string; verb: string; id: string; tag: string; summary: string; description: string; result: string; param: string }): readonly [string, OpSpec] {
+export function action(o: {
+  path: string;
+  verb: string;
+  id: string;
+  tag: string;
+  summary: string;
+  description: string;
+  result: string;
+  param: string;
+}): readonly [string, OpSpec] {
   return [
     `/${o.path}/{${paramName(o.param)}}/${o.verb}`,
     { id: o.id, tag: o.tag, kind: 'action', summary: o.summary, description: o.description, result: o.result, pathParams: [o.param] },
@@ -195,6 +221,14 @@ export function action(o: { path: string; verb: string; id: string; tag: string;
 }
 
 /** A create operation: `POST /<path>` → 201; ids in the body that do not exist are 404. */
-export function create(o: { path: string; id: string; tag: string; summary: string; description: string; body: string; result: string }): readonly [string, OpSpec] {
+export function create(o: {
+  path: string;
+  id: string;
+  tag: string;
+  summary: string;
+  description: string;
+  body: string;
+  result: string;
+}): readonly [string, OpSpec] {
   return [`/${o.path}`, { ...o, kind: 'create', errors: [404] }];
 }

@@ -32,7 +32,7 @@ const tenant = (required: boolean): ParameterObject => ({
   required,
   description: required
     ? 'The business (tenant) whose data to use. Required here (the seed spec sends it on `GET /accounts`); missing → 400 `missing_tenant`, malformed → 400 `invalid_tenant`.'
-    : 'The business (tenant) whose data to use. Optional: without it the API key\'s default tenant is used. Malformed → 400 `invalid_tenant`.',
+    : "The business (tenant) whose data to use. Optional: without it the API key's default tenant is used. Malformed → 400 `invalid_tenant`.",
   schema: { type: 'string', pattern: TENANT_PATTERN },
   example: 'biz_acme',
 });
@@ -105,7 +105,8 @@ export const headers: Record<string, HeaderObject> = {
     schema: { type: 'string', examples: ['req_0123456789abcdefghijklmn'] },
   },
   'Idempotent-Replayed': {
-    description: '`true` when this is the stored response of an earlier POST with the same `Idempotency-Key` and body (POST responses only).',
+    description:
+      '`true` when this is the stored response of an earlier POST with the same `Idempotency-Key` and body (POST responses only).',
     schema: { type: 'string', enum: ['true'] },
   },
   'Retry-After': {

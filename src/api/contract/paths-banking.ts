@@ -2,7 +2,8 @@
 import { ACCOUNT_EXAMPLE, ACCOUNT_LIST_EXAMPLE } from './examples.js';
 import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, type OpSpec } from './operations.js';
 
-const CARD_STATES = 'Card states: `active` ⇄ `frozen`; `active` | `frozen` | `inactive` → `terminated` (final); other moves → 409 `invalid_state`.';
+const CARD_STATES =
+  'Card states: `active` ⇄ `frozen`; `active` | `frozen` | `inactive` → `terminated` (final); other moves → 409 `invalid_state`.';
 const SANDBOX_13 = 'Sandbox magic value: an amount whose minor units end in `13` (e.g. `"1.13"`) fails after settling.';
 const byCustomer = idFilter('customer_id', 'cus_', 'customer');
 const byAccount = idFilter('account_id', 'acc_', 'account');
@@ -28,7 +29,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
       tag: 'accounts',
       kind: 'create',
       summary: 'Create an account',
-      description: 'Opens an internal account for a customer in one currency (`type` defaults to `checking`), with a 10-digit account number and a zero balance. Emits `account.created`.',
+      description:
+        'Opens an internal account for a customer in one currency (`type` defaults to `checking`), with a 10-digit account number and a zero balance. Emits `account.created`.',
       body: 'AccountCreate',
       result: 'Account',
       errors: [404],
@@ -43,7 +45,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     id: 'closeAccount',
     tag: 'accounts',
     summary: 'Close an account',
-    description: 'States: `active` → `closed`. Needs available and pending balances of zero, else 409 `account_not_empty`; already closed → 409 `invalid_state`. Emits `account.closed`.',
+    description:
+      'States: `active` → `closed`. Needs available and pending balances of zero, else 409 `account_not_empty`; already closed → 409 `invalid_state`. Emits `account.closed`.',
     result: 'Account',
     param: 'AccountId',
   }),
@@ -53,7 +56,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     id: 'createExternalAccount',
     tag: 'external-accounts',
     summary: 'Add an external bank account',
-    description: 'Registers a bank account outside the service as a transfer destination. The full account number is never returned (`account_number_last4`). Emits `external_account.created`.',
+    description:
+      'Registers a bank account outside the service as a transfer destination. The full account number is never returned (`account_number_last4`). Emits `external_account.created`.',
     body: 'ExternalAccountCreate',
     result: 'ExternalAccount',
   }),
@@ -75,7 +79,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
       tag: 'external-accounts',
       kind: 'delete',
       summary: 'Remove an external bank account',
-      description: 'States: `active` → `removed`. Answers 200 with the object (`status: removed`); already removed → 409 `invalid_state`. A pending transfer to it (money on its way) → 409 `invalid_state` and nothing changes: cancel the transfer or wait until it settles, then remove. Emits `external_account.removed`.',
+      description:
+        'States: `active` → `removed`. Answers 200 with the object (`status: removed`); already removed → 409 `invalid_state`. A pending transfer to it (money on its way) → 409 `invalid_state` and nothing changes: cancel the transfer or wait until it settles, then remove. Emits `external_account.removed`.',
       result: 'ExternalAccount',
       pathParams: ['ExternalAccountId'],
     },
@@ -87,7 +92,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     tag: 'transfers',
     summary: 'Send a transfer',
     description:
-      'Moves money from an account to another account or an external account. The currency must equal the source account\'s (and an internal ' +
+      "Moves money from an account to another account or an external account. The currency must equal the source account's (and an internal " +
       `destination's) → else 422 \`currency_mismatch\`; insufficient available balance → 422 \`insufficient_funds\`. Starts \`pending\`. ${SANDBOX_13} ` +
       'Emits `transfer.created`, then `transfer.completed` or `transfer.failed`.',
     body: 'TransferCreate',
@@ -136,13 +141,23 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     param: 'CardId',
     listId: 'listCards',
     getId: 'getCard',
-    filters: [byCustomer, byAccount, enumFilter('status', ['inactive', 'active', 'frozen', 'terminated']), enumFilter('type', ['virtual', 'physical'], 'card type')],
+    filters: [
+      byCustomer,
+      byAccount,
+      enumFilter('status', ['inactive', 'active', 'frozen', 'terminated']),
+      enumFilter('type', ['virtual', 'physical'], 'card type'),
+    ],
   }),
   ...(
     [
       ['freeze', 'freezeCard', 'Freeze a card', '`active` → `frozen`. Emits `card.frozen`.'],
       ['unfreeze', 'unfreezeCard', 'Unfreeze a card', '`frozen` → `active`. Emits `card.unfrozen`.'],
-      ['terminate', 'terminateCard', 'Terminate a card', '`active` | `frozen` | `inactive` → `terminated`, for good. Emits `card.terminated`.'],
+      [
+        'terminate',
+        'terminateCard',
+        'Terminate a card',
+        '`active` | `frozen` | `inactive` → `terminated`, for good. Emits `card.terminated`.',
+      ],
     ] as const
   ).map(([verb, id, summary, move]) =>
     action({ path: 'cards', verb, id, tag: 'cards', summary, description: `${move} ${CARD_STATES}`, result: 'Card', param: 'CardId' }),
@@ -168,6 +183,10 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     param: 'CollectionId',
     listId: 'listCollections',
     getId: 'getCollection',
-    filters: [byAccount, enumFilter('status', ['pending', 'succeeded', 'failed']), enumFilter('method', ['card', 'bank_transfer', 'mobile_money'], 'payment method')],
+    filters: [
+      byAccount,
+      enumFilter('status', ['pending', 'succeeded', 'failed']),
+      enumFilter('method', ['card', 'bank_transfer', 'mobile_money'], 'payment method'),
+    ],
   }),
 ];

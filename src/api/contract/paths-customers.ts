@@ -18,7 +18,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       kind: 'create',
       summary: 'Create a customer',
       description:
-        'Creates a customer profile from the seed spec\'s fields. Required: first_name, last_name, email, phone, type, date_of_birth, ' +
+        "Creates a customer profile from the seed spec's fields. Required: first_name, last_name, email, phone, type, date_of_birth, " +
         'address (address_line1, city, country, postal_code). Rules: phone `+` then 8-15 digits; date_of_birth a real date, not in the future; ' +
         'country ISO 3166-1 alpha-2; state ISO 3166-2 whose country part equals country. Unknown fields → 422. Emits `customer.created`.',
       body: 'CustomerCreate',
@@ -48,7 +48,8 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       tag: 'customers',
       kind: 'update',
       summary: 'Update a customer',
-      description: 'Changes any subset of the create fields (at least one); `address` is replaced whole. Same rules as create. Emits `customer.updated`.',
+      description:
+        'Changes any subset of the create fields (at least one); `address` is replaced whole. Same rules as create. Emits `customer.updated`.',
       body: 'CustomerUpdate',
       result: 'Customer',
       pathParams: ['CustomerId'],
@@ -140,7 +141,8 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       tag: 'features',
       kind: 'list',
       summary: 'List features',
-      description: 'The product features customers can activate: cards, collections, crypto_wallets, payment_links, fx, international_transfers.',
+      description:
+        'The product features customers can activate: cards, collections, crypto_wallets, payment_links, fx, international_transfers.',
       result: 'FeatureList',
     },
   ],
@@ -150,8 +152,9 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       id: 'getCustomerFeature',
       tag: 'features',
       kind: 'get',
-      summary: 'Check a customer\'s feature eligibility',
-      description: 'Whether the customer is eligible (features with `requires_kyc` need `kyc_status = approved`), and whether the feature is active.',
+      summary: "Check a customer's feature eligibility",
+      description:
+        'Whether the customer is eligible (features with `requires_kyc` need `kyc_status = approved`), and whether the feature is active.',
       result: 'FeatureStatus',
       pathParams: ['CustomerId', 'Feature'],
     },
@@ -171,4 +174,3 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
     },
   ],
 ];
-

@@ -51,7 +51,8 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     id: 'createWallet',
     tag: 'wallets',
     summary: 'Create a crypto wallet',
-    description: 'Creates a wallet for a customer. Asset/network pairs: BTC/bitcoin, ETH/ethereum, USDC/ethereum|polygon, USDT/ethereum|tron. Emits `wallet.created`.',
+    description:
+      'Creates a wallet for a customer. Asset/network pairs: BTC/bitcoin, ETH/ethereum, USDC/ethereum|polygon, USDT/ethereum|tron. Emits `wallet.created`.',
     body: 'WalletCreate',
     result: 'Wallet',
   }),
@@ -91,13 +92,22 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     id: 'createFxQuote',
     tag: 'fx',
     summary: 'Get an FX quote',
-    description: 'Locks a rate for 60 seconds. Give exactly one of `source_amount` and `target_amount`. States: `open` → `used` (traded) | `expired`.',
+    description:
+      'Locks a rate for 60 seconds. Give exactly one of `source_amount` and `target_amount`. States: `open` → `used` (traded) | `expired`.',
     body: 'FxQuoteCreate',
     result: 'FxQuote',
   }),
   [
     '/fx/quotes/{quote_id}',
-    { id: 'getFxQuote', tag: 'fx', kind: 'get', summary: 'Get an FX quote', description: 'One quote by id, with its current status.', result: 'FxQuote', pathParams: ['QuoteId'] },
+    {
+      id: 'getFxQuote',
+      tag: 'fx',
+      kind: 'get',
+      summary: 'Get an FX quote',
+      description: 'One quote by id, with its current status.',
+      result: 'FxQuote',
+      pathParams: ['QuoteId'],
+    },
   ],
   create({
     path: 'fx/trades',
@@ -106,7 +116,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     summary: 'Execute an FX trade',
     description:
       'Executes an open quote: debits `source_amount` from the source account, credits `target_amount` to the target account. ' +
-      'Expired → 409 `quote_expired`; already used → 409 `quote_used`; account currencies differ from the quote\'s → 422 `currency_mismatch`; ' +
+      "Expired → 409 `quote_expired`; already used → 409 `quote_used`; account currencies differ from the quote's → 422 `currency_mismatch`; " +
       'balance too low → 422 `insufficient_funds`. Emits `fx_trade.completed`.',
     body: 'FxTradeCreate',
     result: 'FxTrade',

@@ -38,7 +38,7 @@ export const PROBLEMS: Readonly<Record<string, ProblemSpec>> = {
     title: 'Not found',
     replayable: true,
     codes: [
-      ['not_found', 'no such object here (also: another tenant\'s or mode\'s id, a malformed id, or an id in the body that does not exist)'],
+      ['not_found', "no such object here (also: another tenant's or mode's id, a malformed id, or an id in the body that does not exist)"],
       ['route_not_found', 'no such path'],
     ],
   },
@@ -48,7 +48,7 @@ export const PROBLEMS: Readonly<Record<string, ProblemSpec>> = {
     replayable: true,
     codes: [
       ['idempotency_request_in_progress', 'a request with this `Idempotency-Key` is still being processed'],
-      ['invalid_state', 'the object\'s state does not allow this (e.g. unfreeze a terminated card)'],
+      ['invalid_state', "the object's state does not allow this (e.g. unfreeze a terminated card)"],
       ['account_not_empty', 'closing an account whose available or pending balance is not zero'],
       ['quote_expired', 'the FX quote is past its `expires_at`'],
       ['quote_used', 'the FX quote was already traded'],
@@ -73,8 +73,17 @@ export const PROBLEMS: Readonly<Record<string, ProblemSpec>> = {
     ],
     errors: [{ field: 'address.country', code: 'invalid', message: 'must be an ISO 3166-1 alpha-2 code' }],
   },
-  TooManyRequests: { status: 429, title: 'Too many requests', retryAfter: true, codes: [['rate_limited', 'slow down; retry after `Retry-After` seconds']] },
-  InternalError: { status: 500, title: 'Internal error', codes: [['internal_error', 'a fault on the service side; safe to retry with the same `Idempotency-Key`']] },
+  TooManyRequests: {
+    status: 429,
+    title: 'Too many requests',
+    retryAfter: true,
+    codes: [['rate_limited', 'slow down; retry after `Retry-After` seconds']],
+  },
+  InternalError: {
+    status: 500,
+    title: 'Internal error',
+    codes: [['internal_error', 'a fault on the service side; safe to retry with the same `Idempotency-Key`']],
+  },
   ServiceUnavailable: {
     status: 503,
     title: 'Service unavailable',
@@ -99,7 +108,7 @@ function problemResponse(p: ProblemSpec): ResponseObject {
           type: `https://pay.dev/problems/${code}`,
           title: p.title,
           status: p.status,
-          detail: p.errors ? `${p.errors.length} field is invalid` : p.codes[0]?.[1] ?? p.title,
+          detail: p.errors ? `${p.errors.length} field is invalid` : (p.codes[0]?.[1] ?? p.title),
           code,
           request_id: 'req_0123456789abcdefghijklmn',
           ...(p.errors ? { errors: p.errors } : {}),

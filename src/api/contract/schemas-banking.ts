@@ -30,14 +30,17 @@ const transferFields = {
     description: 'Where the money goes: an account (`acc_…`, same tenant) or an external account (`ea_…`).',
   },
   amount: schemaRef('PositiveAmount'),
-  currency: schemaRef('Currency', 'Must equal the source account\'s currency (and an internal destination\'s) → else 422 `currency_mismatch`.'),
+  currency: schemaRef(
+    'Currency',
+    "Must equal the source account's currency (and an internal destination's) → else 422 `currency_mismatch`.",
+  ),
   description,
   reference: text('Your reference, shown to the recipient.', 140),
 };
 
 const spendingLimit = objectOf(
   {
-    amount: schemaRef('PositiveAmount', 'Limit in the account\'s currency.'),
+    amount: schemaRef('PositiveAmount', "Limit in the account's currency."),
     interval: enumOf(['daily', 'monthly'], 'Period the limit applies to.'),
   },
   ['amount', 'interval'],
@@ -47,7 +50,10 @@ const spendingLimit = objectOf(
 const cardFields = {
   customer_id: customerId,
   account_id: idOf('acc_', 'The account the card spends from.'),
-  type: enumOf(['virtual', 'physical'], 'Card type: virtual cards are issued `active`, physical cards `inactive` until shipped and activated.'),
+  type: enumOf(
+    ['virtual', 'physical'],
+    'Card type: virtual cards are issued `active`, physical cards `inactive` until shipped and activated.',
+  ),
   name_on_card: text('Name printed on the card.', 100),
   spending_limit: spendingLimit,
   shipping_address: schemaRef('Address', 'Where to ship a physical card (required for physical cards).'),
@@ -55,7 +61,7 @@ const cardFields = {
 
 const mobileMoney = objectOf(
   {
-    phone: { type: 'string', pattern: PHONE_PATTERN, description: 'The payer\'s mobile money number (international format).' },
+    phone: { type: 'string', pattern: PHONE_PATTERN, description: "The payer's mobile money number (international format)." },
     provider: enumOf(['mpesa', 'mtn', 'airtel'], 'Mobile money provider.'),
   },
   ['phone', 'provider'],
@@ -65,7 +71,7 @@ const mobileMoney = objectOf(
 const collectionFields = {
   account_id: idOf('acc_', 'The account credited when the collection succeeds.'),
   amount: schemaRef('PositiveAmount'),
-  currency: schemaRef('Currency', 'Must equal the account\'s currency.'),
+  currency: schemaRef('Currency', "Must equal the account's currency."),
   method: enumOf(['card', 'bank_transfer', 'mobile_money'], 'How the payer pays.'),
   customer_id: customerId,
   description,
@@ -141,10 +147,15 @@ export const bankingSchemas: Record<string, Schema> = {
   }),
   TransferList: listOf('Transfer', 'transfers'),
 
-  CardCreate: requestBody('Issue a card on an account. Physical cards need `shipping_address`.', cardFields, ['customer_id', 'account_id', 'type'], {
-    if: { properties: { type: { const: 'physical' } }, required: ['type'] },
-    then: { properties: { shipping_address: true }, required: ['shipping_address'] },
-  }),
+  CardCreate: requestBody(
+    'Issue a card on an account. Physical cards need `shipping_address`.',
+    cardFields,
+    ['customer_id', 'account_id', 'type'],
+    {
+      if: { properties: { type: { const: 'physical' } }, required: ['type'] },
+      then: { properties: { shipping_address: true }, required: ['shipping_address'] },
+    },
+  ),
   Card: resource({
     object: 'card',
     prefix: 'card_',
@@ -170,7 +181,10 @@ export const bankingSchemas: Record<string, Schema> = {
     `Collect a payment into an account. \`mobile_money\` is required when \`method\` is \`mobile_money\`. ${SANDBOX_13}`,
     collectionFields,
     ['account_id', 'amount', 'currency', 'method'],
-    { if: { properties: { method: { const: 'mobile_money' } }, required: ['method'] }, then: { properties: { mobile_money: true }, required: ['mobile_money'] } },
+    {
+      if: { properties: { method: { const: 'mobile_money' } }, required: ['method'] },
+      then: { properties: { mobile_money: true }, required: ['mobile_money'] },
+    },
   ),
   Collection: resource({
     object: 'collection',

@@ -55,7 +55,12 @@ const kycStatus = enumOf(
 const kycDocumentFields: Record<string, Schema> = {
   type: enumOf(KYC_DOCUMENT_TYPES, 'Document type.'),
   country: schemaRef('CountryCode'),
-  number: { type: 'string', minLength: 1, maxLength: 64, description: 'Document number. Sandbox: a number ending in `0000` makes the verification `rejected`.' },
+  number: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    description: 'Document number. Sandbox: a number ending in `0000` makes the verification `rejected`.',
+  },
   file_name: text('Name of the uploaded file.', 255),
 };
 const customerIdField = idOf('cus_', 'The customer.');
@@ -63,7 +68,7 @@ const level = enumOf(KYC_LEVELS, 'Verification level.');
 
 export const customerSchemas: Record<string, Schema> = {
   CustomerCreate: requestBody(
-    'A new customer: the seed spec\'s fields exactly. `middle_name`, `gender` and `address.state` are optional. ' +
+    "A new customer: the seed spec's fields exactly. `middle_name`, `gender` and `address.state` are optional. " +
       'Unknown fields → 422 `validation_error`.',
     customerFields,
     CUSTOMER_REQUIRED,
@@ -90,10 +95,11 @@ export const customerSchemas: Record<string, Schema> = {
 
   KycVerificationCreate: requestBody('Start a KYC verification.', { level }, ['level']),
   KycDocumentCreate: requestBody('Submit a KYC document to the current verification.', kycDocumentFields, ['type', 'country']),
-  LegacyKycVerify: requestBody('Deprecated shape of `KycVerificationCreate`: the customer is in the body.', { customer_id: customerIdField, level }, [
-    'customer_id',
-    'level',
-  ]),
+  LegacyKycVerify: requestBody(
+    'Deprecated shape of `KycVerificationCreate`: the customer is in the body.',
+    { customer_id: customerIdField, level },
+    ['customer_id', 'level'],
+  ),
   LegacyKycDocumentCreate: requestBody(
     'Deprecated shape of `KycDocumentCreate`: the customer is in the body.',
     { customer_id: customerIdField, ...kycDocumentFields },
@@ -105,7 +111,7 @@ export const customerSchemas: Record<string, Schema> = {
     description:
       'A KYC verification. States: `pending` (started) → `in_review` (first document received) → `approved` | `rejected` ' +
       '(settles after the review delay; `rejected` when a document number ends in `0000`, a Sandbox magic value). ' +
-      'The customer\'s `kyc_status` mirrors it.',
+      "The customer's `kyc_status` mirrors it.",
     properties: {
       customer_id: customerIdField,
       level,
@@ -140,7 +146,7 @@ export const customerSchemas: Record<string, Schema> = {
       key: enumOf(FEATURE_KEYS, 'Feature key.'),
       name: text('Display name.'),
       description: { type: 'string', description: 'What the feature does.' },
-      requires_kyc: { type: 'boolean', description: 'Activation needs the customer\'s `kyc_status` to be `approved`.' },
+      requires_kyc: { type: 'boolean', description: "Activation needs the customer's `kyc_status` to be `approved`." },
     },
     ['key', 'name', 'description', 'requires_kyc'],
   ),

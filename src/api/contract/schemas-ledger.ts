@@ -4,15 +4,26 @@ import { ASSETS, NETWORKS, NETWORKS_BY_ASSET, optionalText } from './schemas-sha
 import type { Schema } from './types.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
-
 /** Schemas an event's `data.object` can be. */
-const EVENT_OBJECTS = ['Customer', 'KycVerification', 'FeatureStatus', 'Account', 'ExternalAccount', 'Transfer', 'Card', 'Collection', 'PaymentLink', 'Wallet', 'FxTrade'];
+const EVENT_OBJECTS = [
+  'Customer',
+  'KycVerification',
+  'FeatureStatus',
+  'Account',
+  'ExternalAccount',
+  'Transfer',
+  'Card',
+  'Collection',
+  'PaymentLink',
+  'Wallet',
+  'FxTrade',
+];
 
 const walletId = idOf('wal_', 'The wallet.');
 const paymentLinkFields = {
   wallet_id: idOf('wal_', 'The wallet that receives the payment.'),
   amount: schemaRef('PositiveAmount'),
-  asset: schemaRef('Asset', 'Must equal the wallet\'s asset.'),
+  asset: schemaRef('Asset', "Must equal the wallet's asset."),
   description: text('Free text shown to the payer.', 500),
   expires_at: timestamp('When the link expires (RFC 3339, in the future).'),
 };
@@ -42,7 +53,10 @@ const deliveryAttempt = objectOf(
   {
     id: idOf('whd_', 'Delivery attempt id.'),
     attempted_at: timestamp('When the POST was sent.'),
-    response_code: nullable({ type: 'integer', minimum: 100, maximum: 599 }, 'HTTP status the endpoint answered; null when there was no answer.'),
+    response_code: nullable(
+      { type: 'integer', minimum: 100, maximum: 599 },
+      'HTTP status the endpoint answered; null when there was no answer.',
+    ),
     duration_ms: { type: 'integer', minimum: 0, description: 'How long the attempt took.' },
     error: nullable({ type: 'string' }, 'Connection error or timeout, if any.'),
     url: { type: 'string', format: 'uri', description: 'Where it was sent.' },
@@ -65,7 +79,8 @@ export const ledgerSchemas: Record<string, Schema> = {
   PaymentLink: resource({
     object: 'payment_link',
     prefix: 'plink_',
-    description: 'A payment link. States: `active` → `disabled` (action) | `expired` (the clock passes `expires_at`) | `paid`; the others are final.',
+    description:
+      'A payment link. States: `active` → `disabled` (action) | `expired` (the clock passes `expires_at`) | `paid`; the others are final.',
     properties: {
       ...paymentLinkFields,
       amount: schemaRef('Amount'),
@@ -78,9 +93,14 @@ export const ledgerSchemas: Record<string, Schema> = {
   }),
   PaymentLinkList: listOf('PaymentLink', 'payment links'),
 
-  WalletCreate: requestBody('A crypto wallet. The network must suit the asset, else 422 `validation_error`.', walletFields, ['customer_id', 'asset', 'network'], {
-    allOf: assetNetworkPairs,
-  }),
+  WalletCreate: requestBody(
+    'A crypto wallet. The network must suit the asset, else 422 `validation_error`.',
+    walletFields,
+    ['customer_id', 'asset', 'network'],
+    {
+      allOf: assetNetworkPairs,
+    },
+  ),
   Wallet: resource({
     object: 'wallet',
     prefix: 'wal_',
@@ -156,7 +176,17 @@ export const ledgerSchemas: Record<string, Schema> = {
       ...fxAmounts,
       status: enumOf(['completed'], 'Trade state.'),
     },
-    required: ['quote_id', 'source_account_id', 'target_account_id', 'source_currency', 'target_currency', 'rate', 'source_amount', 'target_amount', 'status'],
+    required: [
+      'quote_id',
+      'source_account_id',
+      'target_account_id',
+      'source_currency',
+      'target_currency',
+      'rate',
+      'source_amount',
+      'target_amount',
+      'status',
+    ],
   }),
   FxTradeList: listOf('FxTrade', 'FX trades'),
 
@@ -186,13 +216,28 @@ export const ledgerSchemas: Record<string, Schema> = {
         { description: 'The object that caused the posting.' },
       ),
     },
-    required: ['account_id', 'wallet_id', 'entry_id', 'type', 'direction', 'amount', 'currency', 'status', 'balance_after', 'description', 'source'],
+    required: [
+      'account_id',
+      'wallet_id',
+      'entry_id',
+      'type',
+      'direction',
+      'amount',
+      'currency',
+      'status',
+      'balance_after',
+      'description',
+      'source',
+    ],
   }),
   TransactionList: listOf('Transaction', 'transactions'),
 
   EventDelivery: objectOf(
     {
-      status: enumOf(DELIVERY_STATUSES, 'Delivery state: `pending` → `delivered` | `failed` (retries exhausted); `disabled` when no webhook URL is set.'),
+      status: enumOf(
+        DELIVERY_STATUSES,
+        'Delivery state: `pending` → `delivered` | `failed` (retries exhausted); `disabled` when no webhook URL is set.',
+      ),
       attempts: { type: 'integer', minimum: 0, description: 'Number of attempts so far.' },
       last_response_code: nullable({ type: 'integer', minimum: 100, maximum: 599 }, 'HTTP status of the last attempt.'),
       last_attempt_at: nullable(timestamp('When the last attempt was made.')),

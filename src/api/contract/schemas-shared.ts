@@ -11,8 +11,8 @@ import type { Schema } from './types.js';
 export const DECIMAL_PATTERN = '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,18})?$';
 
 const PRECISION =
-  'Decimals allowed = the currency\'s exponent (USD 2, JPY 0, KWD 3, BTC 8, ETH 18, USDC 6, USDT 6); more is a 422 `validation_error`. ' +
-  'At most 15 digits before the point, in requests and answers alike: a request whose result would need more (an FX quote\'s other side, a balance a credit would take past it) is a 422 `validation_error` with an `out_of_range` field error.';
+  "Decimals allowed = the currency's exponent (USD 2, JPY 0, KWD 3, BTC 8, ETH 18, USDC 6, USDT 6); more is a 422 `validation_error`. " +
+  "At most 15 digits before the point, in requests and answers alike: a request whose result would need more (an FX quote's other side, a balance a credit would take past it) is a 422 `validation_error` with an `out_of_range` field error.";
 
 export const sharedSchemas: Record<string, Schema> = {
   Amount: {
@@ -58,7 +58,7 @@ export const sharedSchemas: Record<string, Schema> = {
       },
     },
     ['address_line1', 'city', 'country', 'postal_code'],
-    { description: 'A postal address (the seed spec\'s address object). Replaced whole on update.', closed: true },
+    { description: "A postal address (the seed spec's address object). Replaced whole on update.", closed: true },
   ),
   Balance: objectOf(
     {
@@ -90,7 +90,11 @@ export const sharedSchemas: Record<string, Schema> = {
         examples: ['validation_error'],
       },
       request_id: { type: 'string', description: 'The `Request-Id` of the response.', examples: ['req_0123456789abcdefghijklmn'] },
-      errors: { type: 'array', items: schemaRef('ProblemFieldError'), description: 'Per-field errors (422 `validation_error`, 400 `invalid_parameter`).' },
+      errors: {
+        type: 'array',
+        items: schemaRef('ProblemFieldError'),
+        description: 'Per-field errors (422 `validation_error`, 400 `invalid_parameter`).',
+      },
     },
     ['type', 'title', 'status', 'code', 'request_id'],
     { description: 'RFC 9457 problem details, sent as `application/problem+json` with every 4xx and 5xx.' },

@@ -25,7 +25,10 @@ export const accounts: GroupSpec = {
     {
       name: 'create',
       summary: 'Open an account for a customer',
-      examples: ['pay accounts create --customer cus_0123456789abcdefghijklmn --currency USD', 'pay accounts create --customer cus_0123456789abcdefghijklmn --currency EUR --type savings --nickname "Rainy day"'],
+      examples: [
+        'pay accounts create --customer cus_0123456789abcdefghijklmn --currency USD',
+        'pay accounts create --customer cus_0123456789abcdefghijklmn --currency EUR --type savings --nickname "Rainy day"',
+      ],
       operationId: 'createAccount',
       method: 'POST',
       path: 'accounts',
@@ -34,7 +37,13 @@ export const accounts: GroupSpec = {
       flags: [
         { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },
         { flags: '--currency <code>', field: 'currency', kind: 'currency', description: 'ISO 4217 currency, e.g. USD', required: true },
-        { flags: '--type <type>', field: 'type', kind: 'enum', choices: ['checking', 'savings'], description: 'checking (default) or savings' },
+        {
+          flags: '--type <type>',
+          field: 'type',
+          kind: 'enum',
+          choices: ['checking', 'savings'],
+          description: 'checking (default) or savings',
+        },
         { flags: '--nickname <text>', field: 'nickname', description: 'a label for people' },
       ],
       jsonShape: 'the created Account object ({id: "acc_…", customer_id, currency, status, balance: {available, pending, currency}, …})',
@@ -42,14 +51,18 @@ export const accounts: GroupSpec = {
     {
       name: 'list',
       summary: 'List accounts (needs the tenant id)',
-      examples: ['pay accounts list', 'pay accounts list --customer cus_0123456789abcdefghijklmn --json', 'pay accounts list --currency USD --all -o ndjson'],
+      examples: [
+        'pay accounts list',
+        'pay accounts list --customer cus_0123456789abcdefghijklmn --json',
+        'pay accounts list --currency USD --all -o ndjson',
+      ],
       operationId: 'listAccounts',
       method: 'GET',
       path: 'accounts',
       kind: 'list',
       requireTenant: true,
       flags: [
-        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'only this customer\'s accounts' },
+        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's accounts" },
         { flags: '--currency <code>', query: 'currency', kind: 'currency', description: 'only this currency' },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: ['active', 'closed'], description: 'only this status' },
       ],
@@ -59,7 +72,10 @@ export const accounts: GroupSpec = {
       name: 'get',
       arg: ACCOUNT_ID,
       summary: 'Show one account with its balance',
-      examples: ['pay accounts get acc_0123456789abcdefghijklmn', 'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available'],
+      examples: [
+        'pay accounts get acc_0123456789abcdefghijklmn',
+        'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available',
+      ],
       operationId: 'getAccount',
       method: 'GET',
       path: 'accounts/{account_id}',

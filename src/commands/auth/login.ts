@@ -23,7 +23,8 @@ export async function run(command: Command): Promise<void> {
   if (opts.withKey) {
     const lines = (await readStream(f.io.stdin, 64 * 1024)).split(/\r?\n/).map((l) => l.trim());
     secret = lines[0];
-    if (!secret) throw new UsageError('--with-key: standard input is empty; pipe the secret key, e.g. printf %s "$KEY" | pay login --with-key');
+    if (!secret)
+      throw new UsageError('--with-key: standard input is empty; pipe the secret key, e.g. printf %s "$KEY" | pay login --with-key');
     if (opts.webhookSecretStdin) webhookSecret = lines[1] || undefined;
   } else if (opts.webhookSecretStdin) {
     webhookSecret = (await readStream(f.io.stdin, 64 * 1024)).trim() || undefined;
@@ -42,13 +43,23 @@ export async function run(command: Command): Promise<void> {
     f.io.err(`Logging in to profile "${escapeText(name)}" (${mode}).\n`);
     secret = await prompter.secret(`Secret key (${mode === 'live' ? 'sk_live_' : 'sk_test_'}…)`, { validate: (v) => keyProblem(v, mode) });
     publicKey ??= (await prompter.text('Public key', { optional: true, validate: (v) => publicKeyProblem(v, mode) })) || undefined;
-    tenant ??= (await prompter.text('Tenant id (x-tenant-id)', { optional: true, ...(existing.tenant_id ? { default: existing.tenant_id } : {}), validate: tenantProblem })) || undefined;
+    tenant ??=
+      (await prompter.text('Tenant id (x-tenant-id)', {
+        optional: true,
+        ...(existing.tenant_id ? { default: existing.tenant_id } : {}),
+        validate: tenantProblem,
+      })) || undefined;
     if (webhookSecret === undefined) {
       webhookSecret = (await prompter.text('Webhook secret (whsec_…)', { optional: true, validate: webhookProblem })) || undefined;
     }
   }
 
-  const problems = [keyProblem(secret, mode), publicKey && publicKeyProblem(publicKey, mode), tenant && tenantProblem(tenant), webhookSecret && webhookProblem(webhookSecret)];
+  const problems = [
+    keyProblem(secret, mode),
+    publicKey && publicKeyProblem(publicKey, mode),
+    tenant && tenantProblem(tenant),
+    webhookSecret && webhookProblem(webhookSecret),
+  ];
   const problem = problems.find(Boolean);
   if (problem) throw new UsageError(problem);
 
@@ -63,13 +74,21 @@ export async function run(command: Command): Promise<void> {
       return {
         ...now,
         ...(tenant ? { tenant_id: tenant } : {}),
-        [mode]: { ...m, secret_key: secret, ...(publicKey ? { public_key: publicKey } : {}), ...(baseUrl ? { base_url: baseUrl } : {}), ...(webhookSecret ? { webhook_secret: webhookSecret } : {}) },
+        [mode]: {
+          ...m,
+          secret_key: secret,
+          ...(publicKey ? { public_key: publicKey } : {}),
+          ...(baseUrl ? { base_url: baseUrl } : {}),
+          ...(webhookSecret ? { webhook_secret: webhookSecret } : {}),
+        },
       };
     },
     { makeCurrent: opts.setCurrent ? 'always' : 'if-none' },
   );
   const tenantNote = tenant ?? storedTenant;
-  f.io.err(`✓ Logged in: profile "${escapeText(name)}" (${mode}), secret key ${maskKey(secret)}${tenantNote ? `, tenant ${escapeText(tenantNote)}` : ''}\n`);
+  f.io.err(
+    `✓ Logged in: profile "${escapeText(name)}" (${mode}), secret key ${maskKey(secret)}${tenantNote ? `, tenant ${escapeText(tenantNote)}` : ''}\n`,
+  );
   if (!tenantNote) f.io.err('note: no tenant id stored; pay accounts list needs one (pay profiles set tenant_id <id>)\n');
 }
 

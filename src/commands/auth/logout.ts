@@ -11,7 +11,9 @@ export async function run(command: Command): Promise<void> {
   await f.config().updateProfile(profileName.value, (profile) => {
     const keys = profile?.[mode.value];
     if (!profile || !keys?.secret_key) {
-      throw new UsageError(`profile "${profileName.value}" has no ${mode.value} keys to forget`, { hint: 'pay profiles list shows what is stored' });
+      throw new UsageError(`profile "${profileName.value}" has no ${mode.value} keys to forget`, {
+        hint: 'pay profiles list shows what is stored',
+      });
     }
     const { secret_key: _s, public_key: _p, webhook_secret: _w, ...kept } = keys;
     return { ...profile, [mode.value]: kept };

@@ -13,7 +13,11 @@ const PROFILE_NAME = /^(?!(?:constructor|prototype)$)[A-Za-z0-9][A-Za-z0-9_-]{0,
  * The platform's config folder for `pay` (where earlier versions kept it through conf), or PAY_CONFIG_DIR.
  * Keep in step with src/config/store.ts and src/cmdutil/factory.ts.
  */
-export function configDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function configDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (env.PAY_CONFIG_DIR) return env.PAY_CONFIG_DIR;
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'pay');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'pay', 'Config');

@@ -36,9 +36,14 @@ export async function run(_command: Command, shell: string): Promise<void> {
     if (!path) throw new Error('package root not found');
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new PayError(`the ${shell} completion script is missing (${path ?? 'completions/' + file}): ${(err as Error).message}`, ExitCode.ERROR, 'internal', {
-      hint: 'reinstall pay; from a checkout, run: npm run build && npm run generate',
-    });
+    throw new PayError(
+      `the ${shell} completion script is missing (${path ?? 'completions/' + file}): ${(err as Error).message}`,
+      ExitCode.ERROR,
+      'internal',
+      {
+        hint: 'reinstall pay; from a checkout, run: npm run build && npm run generate',
+      },
+    );
   }
   process.stdout.write(text);
 }

@@ -30,9 +30,14 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const missingRequired = missing.filter((fl) => fl.required);
   if (missingRequired.length > 0) {
     if (!f.canPrompt) {
-      throw new UsageError(`missing required ${missingRequired.length === 1 ? 'flag' : 'flags'}: ${missingRequired.map(longFlag).join(', ')}`, {
-        hint: f.io.stdinIsTTY ? 'prompting is off (--no-input, PAY_NO_INPUT or CI); pass the flags' : 'no terminal to prompt on; pass the flags',
-      });
+      throw new UsageError(
+        `missing required ${missingRequired.length === 1 ? 'flag' : 'flags'}: ${missingRequired.map(longFlag).join(', ')}`,
+        {
+          hint: f.io.stdinIsTTY
+            ? 'prompting is off (--no-input, PAY_NO_INPUT or CI); pass the flags'
+            : 'no terminal to prompt on; pass the flags',
+        },
+      );
     }
     // Check the key and tenant before asking anything, so a user does not type a customer in vain.
     await f.client(clientNeeds(ctx));

@@ -26,7 +26,11 @@ export async function run(command: Command): Promise<void> {
   try {
     settings = f.settings();
   } catch (err) {
-    checks.push({ ok: false, label: `settings: ${(err as Error).message}`, fix: 'correct the flag, variable or profile value named above' });
+    checks.push({
+      ok: false,
+      label: `settings: ${(err as Error).message}`,
+      fix: 'correct the flag, variable or profile value named above',
+    });
   }
   checks.push(...configChecks(f));
   if (settings) {
@@ -71,7 +75,11 @@ function configChecks(f: Factory): Check[] {
     // fails: there another user could rename the config file away.
     const sticky = (dirMode & 0o1000) !== 0;
     const ok = (dirMode & 0o022) === 0 || sticky;
-    out.push({ ok, label: `config folder ${store.dir} is mode ${dirMode.toString(8).padStart(4, '0')}${ok && (dirMode & 0o077) !== 0 ? ' (shared; the file itself is checked)' : ''}`, fix: `chmod 700 '${store.dir}' (or chmod +t for a shared folder)` });
+    out.push({
+      ok,
+      label: `config folder ${store.dir} is mode ${dirMode.toString(8).padStart(4, '0')}${ok && (dirMode & 0o077) !== 0 ? ' (shared; the file itself is checked)' : ''}`,
+      fix: `chmod 700 '${store.dir}' (or chmod +t for a shared folder)`,
+    });
   }
   return out;
 }
@@ -86,7 +94,11 @@ function settingChecks(s: Settings): Check[] {
     { ok: true, info: true, label: `mode ${s.mode.value} (${from(s.mode)})` },
   ];
   if (!s.apiKey.value) {
-    out.push({ ok: false, label: `no secret key for ${s.mode.value}`, fix: `pay login${s.profileName.value === 'default' ? '' : ` -p ${s.profileName.value}`}${s.mode.value === 'live' ? ' --live' : ''}, or set PAY_API_KEY` });
+    out.push({
+      ok: false,
+      label: `no secret key for ${s.mode.value}`,
+      fix: `pay login${s.profileName.value === 'default' ? '' : ` -p ${s.profileName.value}`}${s.mode.value === 'live' ? ' --live' : ''}, or set PAY_API_KEY`,
+    });
   } else {
     let problem: string | undefined;
     try {
@@ -94,16 +106,28 @@ function settingChecks(s: Settings): Check[] {
     } catch (err) {
       problem = (err as Error).message;
     }
-    out.push({ ok: !problem, label: problem ?? `secret key ${maskKey(s.apiKey.value)} (${from(s.apiKey)})`, fix: 'store the secret key of this mode: pay login' });
+    out.push({
+      ok: !problem,
+      label: problem ?? `secret key ${maskKey(s.apiKey.value)} (${from(s.apiKey)})`,
+      fix: 'store the secret key of this mode: pay login',
+    });
     if (s.apiKey.source === 'flag') {
-      out.push({ ok: false, label: 'the key was passed with --api-key: it is visible to other users in ps and shell history', fix: 'use PAY_API_KEY or a profile (pay login --with-key)' });
+      out.push({
+        ok: false,
+        label: 'the key was passed with --api-key: it is visible to other users in ps and shell history',
+        fix: 'use PAY_API_KEY or a profile (pay login --with-key)',
+      });
     }
   }
   out.push({ ok: true, info: true, label: `public key ${maskKey(s.publicKey.value)}, webhook secret ${maskKey(s.webhookSecret.value)}` });
   out.push({ ok: true, info: true, label: `tenant ${s.tenant.value ?? '(none)'} (${from(s.tenant)})` });
   const url = new URL(s.baseUrl.value);
   const secure = url.protocol === 'https:' || isLoopbackHost(url.hostname);
-  out.push({ ok: secure, label: `base URL ${s.baseUrl.value} (${from(s.baseUrl)})${url.protocol === 'http:' ? ', plain http on loopback' : ''}`, fix: 'use an https:// base URL' });
+  out.push({
+    ok: secure,
+    label: `base URL ${s.baseUrl.value} (${from(s.baseUrl)})${url.protocol === 'http:' ? ', plain http on loopback' : ''}`,
+    fix: 'use an https:// base URL',
+  });
   return out;
 }
 
@@ -118,17 +142,28 @@ async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
   const started = Date.now();
   try {
     const res = await client.request({ method: 'GET', path: 'customers', query: { limit: 1 } });
-    const out: Check[] = [{ ok: true, label: `the service answers with this key (GET /customers: ${res.status} in ${Date.now() - started} ms)` }];
+    const out: Check[] = [
+      { ok: true, label: `the service answers with this key (GET /customers: ${res.status} in ${Date.now() - started} ms)` },
+    ];
     const date = res.headers.date ? Date.parse(res.headers.date) : NaN;
     if (Number.isNaN(date)) out.push({ ok: true, info: true, label: 'the service sent no Date header: clock skew not checked' });
     else {
       const skew = Math.round((Date.now() - date) / 1000);
-      out.push({ ok: Math.abs(skew) <= MAX_SKEW_SECONDS, label: `clock skew against the service: ${skew} s`, fix: 'sync this machine\'s clock (webhook signatures older than 5 minutes are refused)' });
+      out.push({
+        ok: Math.abs(skew) <= MAX_SKEW_SECONDS,
+        label: `clock skew against the service: ${skew} s`,
+        fix: "sync this machine's clock (webhook signatures older than 5 minutes are refused)",
+      });
     }
     return out;
   } catch (err) {
     const e = err as PayError;
-    const fix = e.exitCode === ExitCode.AUTH ? 'check the key: pay login' : e.exitCode === ExitCode.NETWORK ? 'check the base URL and that the service (or pay emulator start) is running' : 'see the error above';
+    const fix =
+      e.exitCode === ExitCode.AUTH
+        ? 'check the key: pay login'
+        : e.exitCode === ExitCode.NETWORK
+          ? 'check the base URL and that the service (or pay emulator start) is running'
+          : 'see the error above';
     return [{ ok: false, label: `the service did not accept a request: ${e.message}`, fix }];
   }
 }

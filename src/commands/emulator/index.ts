@@ -20,7 +20,10 @@ export function registerEmulator(program: Command): void {
     .command('emulator')
     .summary('Run a local stand-in for the service')
     .description('A local, stateful, persistent stand-in for the payments service, serving the whole API contract (pay openapi).');
-  emulator.addHelpText('after', '\nExamples:\n  $ pay emulator start\n  $ pay emulator start --port 0 --data-dir .pay-emulator --configure-profile local\n');
+  emulator.addHelpText(
+    'after',
+    '\nExamples:\n  $ pay emulator start\n  $ pay emulator start --port 0 --data-dir .pay-emulator --configure-profile local\n',
+  );
   const start = emulator
     .command('start')
     .summary('Start the emulator (runs until Ctrl-C)')
@@ -44,7 +47,11 @@ export function registerEmulator(program: Command): void {
     .option('--reset-rate <p>', 'drop the connection without answering for this share of requests (0-1)')
     .option('--rate-limit <n/s>', 'allow this many requests per second per key (429 with Retry-After beyond), e.g. 20/s')
     .option('--settle-after <ms>', 'pending transfers, collections, KYC reviews and physical cards settle after this long', '1000')
-    .option('--allow-origin <origin>', 'serve requests carrying this Origin header (e.g. http://localhost:3000; repeatable); others are refused', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+    .option(
+      '--allow-origin <origin>',
+      'serve requests carrying this Origin header (e.g. http://localhost:3000; repeatable); others are refused',
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    );
   start.addHelpText(
     'after',
     '\nExamples:\n' +
@@ -52,7 +59,7 @@ export function registerEmulator(program: Command): void {
       '  $ pay emulator start --port 0 --data-dir .pay-emulator --configure-profile local\n' +
       '  $ pay emulator start --webhook-url http://127.0.0.1:9000/hooks --settle-after 200\n' +
       '  $ pay emulator start --fail-rate 0.1 --latency 20-200 --rate-limit 50/s   # rehearse retries\n' +
-      '\nOutput: nothing on stdout. On stderr, the base URL, the tenant id and the emulator\'s own test keys and\n' +
+      "\nOutput: nothing on stdout. On stderr, the base URL, the tenant id and the emulator's own test keys and\n" +
       'webhook secrets (whole: they work only here), then errors, if any. Ctrl-C or SIGTERM stops it with exit 0.\n',
   );
   start.action(async (flags: StartFlags) => {

@@ -3,7 +3,15 @@
 // a profile pointing at it, and runs until SIGINT or SIGTERM, then stops cleanly (exit 0).
 import { resolve } from 'node:path';
 import { checkProfileName, ConfigStore } from '../../config/store.js';
-import { isRate, parseLatency, parseOrigin, parseRateLimit, startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index.js';
+import {
+  isRate,
+  parseLatency,
+  parseOrigin,
+  parseRateLimit,
+  startEmulator,
+  type Emulator,
+  type EmulatorOptions,
+} from '../../emulator/index.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { checkUrl } from '../../shared/validate.js';
 import type { StartFlags } from './index.js';
@@ -11,7 +19,8 @@ import type { StartFlags } from './index.js';
 function options(f: StartFlags): EmulatorOptions {
   const o: EmulatorOptions = { host: f.host, log: (line) => void process.stderr.write(`emulator: ${line}\n`) };
   if (!f.host || !/^[A-Za-z0-9.:[\]-]+$/.test(f.host)) throw new UsageError(`invalid --host "${f.host}"`);
-  if (!/^\d{1,5}$/.test(f.port) || Number(f.port) > 65535) throw new UsageError(`invalid --port "${f.port}" (0-65535; 0 picks a free port)`);
+  if (!/^\d{1,5}$/.test(f.port) || Number(f.port) > 65535)
+    throw new UsageError(`invalid --port "${f.port}" (0-65535; 0 picks a free port)`);
   o.port = Number(f.port);
   if (f.dataDir !== undefined) {
     if (f.dataDir.trim() === '') throw new UsageError('--data-dir needs a folder');
@@ -46,7 +55,10 @@ function options(f: StartFlags): EmulatorOptions {
   }
   for (const origin of f.allowOrigin ?? []) {
     const parsed = parseOrigin(origin);
-    if (parsed === undefined) throw new UsageError(`invalid --allow-origin "${origin.slice(0, 100)}" (an origin: http(s)://host[:port], e.g. http://localhost:3000)`);
+    if (parsed === undefined)
+      throw new UsageError(
+        `invalid --allow-origin "${origin.slice(0, 100)}" (an origin: http(s)://host[:port], e.g. http://localhost:3000)`,
+      );
     (o.allowOrigins ??= []).push(parsed);
   }
   return o;
@@ -58,15 +70,30 @@ async function configure(name: string, emu: Emulator): Promise<{ path: string; c
     name,
     {
       tenant_id: emu.tenantId,
-      sandbox: { secret_key: emu.keys.sandbox.secret, public_key: emu.keys.sandbox.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.sandbox },
-      live: { secret_key: emu.keys.live.secret, public_key: emu.keys.live.public, base_url: emu.baseUrl, webhook_secret: emu.webhookSecrets.live },
+      sandbox: {
+        secret_key: emu.keys.sandbox.secret,
+        public_key: emu.keys.sandbox.public,
+        base_url: emu.baseUrl,
+        webhook_secret: emu.webhookSecrets.sandbox,
+      },
+      live: {
+        secret_key: emu.keys.live.secret,
+        public_key: emu.keys.live.public,
+        base_url: emu.baseUrl,
+        webhook_secret: emu.webhookSecrets.live,
+      },
     },
     { makeCurrent: 'if-none' },
   );
   return { path: store.path, current };
 }
 
-function banner(emu: Emulator, o: EmulatorOptions, profile: string | undefined, config: { path: string; current: boolean } | undefined): string {
+function banner(
+  emu: Emulator,
+  o: EmulatorOptions,
+  profile: string | undefined,
+  config: { path: string; current: boolean } | undefined,
+): string {
   const rows: Array<[string, string]> = [
     ['base URL', emu.baseUrl],
     ['tenant id', emu.tenantId],
@@ -90,7 +117,7 @@ function banner(emu: Emulator, o: EmulatorOptions, profile: string | undefined, 
   if (o.allowOrigins?.length) rows.push(['allowed origins', o.allowOrigins.join(', ')]);
   const width = Math.max(...rows.map(([k]) => k.length));
   let out = `pay emulator listening on ${emu.url}\n` + rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n') + '\n';
-  out += 'These are the emulator\'s own test keys; do not use them anywhere else.\n';
+  out += "These are the emulator's own test keys; do not use them anywhere else.\n";
   if (profile && config) {
     out += `Profile "${profile}" configured in ${config.path}${config.current ? ' (now the current profile)' : ''}: try pay -p ${profile} customers list\n`;
   }

@@ -58,7 +58,9 @@ export const externalAccounts: GroupSpec = {
       method: 'GET',
       path: 'external-accounts',
       kind: 'list',
-      flags: [{ flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'only this customer\'s accounts' }],
+      flags: [
+        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's accounts" },
+      ],
       jsonShape: 'an array of ExternalAccount objects',
     },
     {

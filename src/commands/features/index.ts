@@ -7,7 +7,13 @@ export const FEATURE_KEYS = ['cards', 'collections', 'crypto_wallets', 'payment_
 
 const CUSTOMER_ARG = { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
-const featureFlag: FlagSpec = { flags: '--feature <feature>', pathParam: 'feature', kind: 'enum', choices: FEATURE_KEYS, description: 'feature key' };
+const featureFlag: FlagSpec = {
+  flags: '--feature <feature>',
+  pathParam: 'feature',
+  kind: 'enum',
+  choices: FEATURE_KEYS,
+  description: 'feature key',
+};
 
 const statusColumns: Column[] = [
   { header: 'CUSTOMER', path: 'customer_id' },
@@ -26,7 +32,7 @@ export const features: GroupSpec = {
     'pay features check cus_0123456789abcdefghijklmn --feature cards',
     'pay features activate cus_0123456789abcdefghijklmn --feature cards --json',
   ],
-  description: 'Features marked requires_kyc need the customer\'s KYC to be approved before they can be activated.',
+  description: "Features marked requires_kyc need the customer's KYC to be approved before they can be activated.",
   columns: [
     { header: 'KEY', path: 'key' },
     { header: 'NAME', path: 'name' },
@@ -48,7 +54,10 @@ export const features: GroupSpec = {
       name: 'check',
       arg: CUSTOMER_ARG,
       summary: 'Show whether a customer is eligible for a feature and whether it is active',
-      examples: [`pay features check ${EX_CUS} --feature cards`, `pay features check ${EX_CUS} --feature fx --fields eligible,reasons --json`],
+      examples: [
+        `pay features check ${EX_CUS} --feature cards`,
+        `pay features check ${EX_CUS} --feature fx --fields eligible,reasons --json`,
+      ],
       operationId: 'getCustomerFeature',
       method: 'GET',
       path: 'customers/{customer_id}/features/{feature}',

@@ -51,7 +51,13 @@ export const fx: GroupSpec = {
       noun: 'FX rates',
       flags: [
         { flags: '--base <code>', query: 'base', kind: 'currency', description: 'base currency (the service defaults to USD)' },
-        { flags: '--symbols <codes>', query: 'symbols', kind: 'currency', list: true, description: 'only these currencies, comma-separated (e.g. EUR,GBP)' },
+        {
+          flags: '--symbols <codes>',
+          query: 'symbols',
+          kind: 'currency',
+          list: true,
+          description: 'only these currencies, comma-separated (e.g. EUR,GBP)',
+        },
       ],
       jsonShape: '{object: "fx_rates", base, rates: {EUR: "0.92", …} (decimal strings), as_of}',
     },
@@ -59,10 +65,7 @@ export const fx: GroupSpec = {
       name: 'quote',
       summary: 'Get a quote: a rate locked for 60 seconds (--amount to sell, or --target-amount to buy)',
       description: 'Give exactly one of --amount (what you sell, in --from) and --target-amount (what you buy, in --to).',
-      examples: [
-        'pay fx quote --from USD --to EUR --amount 100',
-        'pay fx quote --from GBP --to NGN --target-amount 500000 --json',
-      ],
+      examples: ['pay fx quote --from USD --to EUR --amount 100', 'pay fx quote --from GBP --to NGN --target-amount 500000 --json'],
       operationId: 'createFxQuote',
       method: 'POST',
       path: 'fx/quotes',
@@ -73,11 +76,26 @@ export const fx: GroupSpec = {
       flags: [
         { flags: '--from <code>', field: 'source_currency', kind: 'currency', description: 'currency you sell', required: true },
         { flags: '--to <code>', field: 'target_currency', kind: 'currency', description: 'currency you buy', required: true },
-        { flags: '--amount <amount>', field: 'source_amount', kind: 'amount', currencyFrom: 'from', currencyField: 'source_currency', description: 'amount to sell, in --from' },
-        { flags: '--target-amount <amount>', field: 'target_amount', kind: 'amount', currencyFrom: 'to', currencyField: 'target_currency', description: 'amount to buy, in --to' },
+        {
+          flags: '--amount <amount>',
+          field: 'source_amount',
+          kind: 'amount',
+          currencyFrom: 'from',
+          currencyField: 'source_currency',
+          description: 'amount to sell, in --from',
+        },
+        {
+          flags: '--target-amount <amount>',
+          field: 'target_amount',
+          kind: 'amount',
+          currencyFrom: 'to',
+          currencyField: 'target_currency',
+          description: 'amount to buy, in --to',
+        },
       ],
       constraints: [{ kind: 'exactlyOne', fields: ['source_amount', 'target_amount'] }],
-      jsonShape: 'the FxQuote object ({id: "fxq_…", source_currency, target_currency, rate, source_amount, target_amount, fee, expires_at, status})',
+      jsonShape:
+        'the FxQuote object ({id: "fxq_…", source_currency, target_currency, rate, source_amount, target_amount, fee, expires_at, status})',
     },
     {
       name: 'get-quote',
@@ -97,7 +115,8 @@ export const fx: GroupSpec = {
       name: 'trade',
       arg: { name: '<quote-id>', description: 'an open quote (fxq_…), sent as quote_id', idPrefix: 'fxq_', field: 'quote_id' },
       summary: 'Trade at a quoted rate between two accounts',
-      description: 'The source account must hold the quote\'s sell currency, the target account its buy currency. In live mode pay asks for confirmation (--yes in scripts).',
+      description:
+        "The source account must hold the quote's sell currency, the target account its buy currency. In live mode pay asks for confirmation (--yes in scripts).",
       examples: [
         `pay fx trade ${EX_FXQ} --from-account acc_0123456789abcdefghijklmn --to-account acc_abcdefghijklmn0123456789`,
         `pay fx trade ${EX_FXQ} --from-account acc_0123456789abcdefghijklmn --to-account acc_abcdefghijklmn0123456789 --live --yes --json`,
@@ -109,10 +128,25 @@ export const fx: GroupSpec = {
       body: true,
       confirmLive: true,
       flags: [
-        { flags: '--from-account <id>', field: 'source_account_id', kind: 'id', idPrefix: 'acc_', description: 'account debited in the sell currency (acc_…)', required: true },
-        { flags: '--to-account <id>', field: 'target_account_id', kind: 'id', idPrefix: 'acc_', description: 'account credited in the buy currency (acc_…)', required: true },
+        {
+          flags: '--from-account <id>',
+          field: 'source_account_id',
+          kind: 'id',
+          idPrefix: 'acc_',
+          description: 'account debited in the sell currency (acc_…)',
+          required: true,
+        },
+        {
+          flags: '--to-account <id>',
+          field: 'target_account_id',
+          kind: 'id',
+          idPrefix: 'acc_',
+          description: 'account credited in the buy currency (acc_…)',
+          required: true,
+        },
       ],
-      jsonShape: 'the FxTrade object ({id: "fxt_…", quote_id, source_account_id, target_account_id, rate, source_amount, target_amount, status: "completed", …})',
+      jsonShape:
+        'the FxTrade object ({id: "fxt_…", quote_id, source_account_id, target_account_id, rate, source_amount, target_amount, status: "completed", …})',
     },
     {
       name: 'trades',
@@ -123,7 +157,9 @@ export const fx: GroupSpec = {
       method: 'GET',
       path: 'fx/trades',
       kind: 'list',
-      flags: [{ flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only trades from or to this account' }],
+      flags: [
+        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only trades from or to this account' },
+      ],
       jsonShape: 'an array of FxTrade objects',
     },
     {

@@ -13,7 +13,10 @@ export async function run(command: Command, topicWords?: string[] | string): Pro
   let target: Command = command.parent!;
   for (const word of words) {
     const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next) throw new UsageError(`unknown help topic or command "${topic}"`, { hint: 'topics: environment, exit-codes; or a command such as: pay help customers create' });
+    if (!next)
+      throw new UsageError(`unknown help topic or command "${topic}"`, {
+        hint: 'topics: environment, exit-codes; or a command such as: pay help customers create',
+      });
     target = next;
   }
   // outputHelp, not helpInformation: the examples and the output note are added after the help

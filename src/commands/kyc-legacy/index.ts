@@ -9,10 +9,7 @@ const EX_CUS = 'cus_0123456789abcdefghijklmn';
 export const kycLegacy: GroupSpec = {
   ...GROUP_HEADS['kyc-legacy'],
   noun: 'KYC verification',
-  examples: [
-    'pay kyc-legacy verify cus_0123456789abcdefghijklmn',
-    'pay kyc-legacy status cus_0123456789abcdefghijklmn --json',
-  ],
+  examples: ['pay kyc-legacy verify cus_0123456789abcdefghijklmn', 'pay kyc-legacy status cus_0123456789abcdefghijklmn --json'],
   columns: kycColumns,
   verbs: [
     {

@@ -43,7 +43,13 @@ export const levelFlag: FlagSpec = {
 
 export const documentFlags: FlagSpec[] = [
   { flags: '--type <type>', field: 'type', kind: 'enum', choices: DOCUMENT_TYPES, description: 'document type', required: true },
-  { flags: '--country <CC>', field: 'country', kind: 'country', description: 'issuing country, ISO 3166-1 alpha-2 (e.g. GB)', required: true },
+  {
+    flags: '--country <CC>',
+    field: 'country',
+    kind: 'country',
+    description: 'issuing country, ISO 3166-1 alpha-2 (e.g. GB)',
+    required: true,
+  },
   { flags: '--number <number>', field: 'number', description: 'document number (only its last 4 characters are kept)' },
   { flags: '--file-name <name>', field: 'file_name', description: 'name of the uploaded file, for your records' },
 ];
@@ -78,7 +84,7 @@ export const kyc: GroupSpec = {
     {
       name: 'submit-document',
       arg: CUSTOMER_ARG,
-      summary: 'Submit an identity document to the customer\'s open verification',
+      summary: "Submit an identity document to the customer's open verification",
       examples: [
         `pay kyc submit-document ${EX_CUS} --type passport --country GB --number 123456789`,
         `pay kyc submit-document ${EX_CUS} --type utility_bill --country NG --file-name bill.pdf --json`,
@@ -96,7 +102,7 @@ export const kyc: GroupSpec = {
     {
       name: 'status',
       arg: CUSTOMER_ARG,
-      summary: 'Show the customer\'s current verification and its documents',
+      summary: "Show the customer's current verification and its documents",
       examples: [`pay kyc status ${EX_CUS}`, `pay kyc status ${EX_CUS} --fields status,rejection_reason --json`],
       operationId: 'getKycVerification',
       method: 'GET',

@@ -27,7 +27,7 @@ export const paymentLinks: GroupSpec = {
     {
       name: 'create',
       summary: 'Create a payment link for an amount of a crypto asset',
-      description: 'The amount has at most the asset\'s decimals (BTC 8, ETH 18, USDC 6, USDT 6).',
+      description: "The amount has at most the asset's decimals (BTC 8, ETH 18, USDC 6, USDT 6).",
       examples: [
         'pay payment-links create --wallet wal_0123456789abcdefghijklmn --amount 0.015 --asset BTC',
         'pay payment-links create --wallet wal_0123456789abcdefghijklmn --amount 49.99 --asset USDC --description "Pro plan" --expires-at 2030-01-31T12:00:00Z --json',
@@ -38,11 +38,31 @@ export const paymentLinks: GroupSpec = {
       kind: 'create',
       body: true,
       flags: [
-        { flags: '--wallet <id>', field: 'wallet_id', kind: 'id', idPrefix: 'wal_', description: 'wallet that receives the payment (wal_…)', required: true },
-        { flags: '--amount <amount>', field: 'amount', kind: 'amount', currencyFrom: 'asset', currencyField: 'asset', description: 'amount of the asset, e.g. 0.015', required: true },
+        {
+          flags: '--wallet <id>',
+          field: 'wallet_id',
+          kind: 'id',
+          idPrefix: 'wal_',
+          description: 'wallet that receives the payment (wal_…)',
+          required: true,
+        },
+        {
+          flags: '--amount <amount>',
+          field: 'amount',
+          kind: 'amount',
+          currencyFrom: 'asset',
+          currencyField: 'asset',
+          description: 'amount of the asset, e.g. 0.015',
+          required: true,
+        },
         { flags: '--asset <asset>', field: 'asset', kind: 'currency', choices: ASSETS, description: 'crypto asset', required: true },
         { flags: '--description <text>', field: 'description', description: 'shown to the payer' },
-        { flags: '--expires-at <time>', field: 'expires_at', kind: 'timestamp', description: 'expiry as an RFC 3339 time, e.g. 2030-01-31T12:00:00Z' },
+        {
+          flags: '--expires-at <time>',
+          field: 'expires_at',
+          kind: 'timestamp',
+          description: 'expiry as an RFC 3339 time, e.g. 2030-01-31T12:00:00Z',
+        },
       ],
       jsonShape: 'the created PaymentLink object ({id: "plink_…", wallet_id, amount, asset, url, status, expires_at, …})',
     },
@@ -56,7 +76,13 @@ export const paymentLinks: GroupSpec = {
       kind: 'list',
       flags: [
         { flags: '--wallet <id>', query: 'wallet_id', kind: 'id', idPrefix: 'wal_', description: 'only links into this wallet' },
-        { flags: '--status <status>', query: 'status', kind: 'enum', choices: ['active', 'disabled', 'expired', 'paid'], description: 'only this status' },
+        {
+          flags: '--status <status>',
+          query: 'status',
+          kind: 'enum',
+          choices: ['active', 'disabled', 'expired', 'paid'],
+          description: 'only this status',
+        },
       ],
       jsonShape: 'an array of PaymentLink objects',
     },

@@ -69,13 +69,13 @@ export async function remove(command: Command, name: string): Promise<void> {
   if (!command.opts().yes) {
     if (!f.canPrompt) throw new UsageError(`refusing to remove profile "${name}" without confirmation: pass --yes`);
     const { createPrompter } = await import('../../io/prompt.js');
-    if (!(await createPrompter(f.io).confirm(`Remove profile "${name}" and its keys?`, false))) throw new UsageError('not confirmed; nothing was removed');
+    if (!(await createPrompter(f.io).confirm(`Remove profile "${name}" and its keys?`, false)))
+      throw new UsageError('not confirmed; nothing was removed');
   }
   // Removed meanwhile by another pay: nothing to do, and say so.
   if (!(await store.removeProfile(name))) throw notFound(name);
   f.io.err(`✓ Removed profile "${name}"\n`);
 }
-
 
 export async function set(command: Command, key: string, rawValue: string): Promise<void> {
   const f = factory(command);

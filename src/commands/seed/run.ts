@@ -9,7 +9,16 @@ import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import { createFactory, type Factory } from '../../cmdutil/factory.js';
 import { checkInt } from '../../shared/validate.js';
-import { apply as applySeed, IMPLIED_TENANT, readState, verifyState, type LoadedState, type Outcome, type Retirement, type StateFile } from '../../seed/apply.js';
+import {
+  apply as applySeed,
+  IMPLIED_TENANT,
+  readState,
+  verifyState,
+  type LoadedState,
+  type Outcome,
+  type Retirement,
+  type StateFile,
+} from '../../seed/apply.js';
 import { checkEnvNames, describe, planChanges as planSeed, type Change } from '../../seed/diff.js';
 import { kindOfRef, loadSeedFile, type Entry } from '../../seed/file.js';
 import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';
@@ -49,7 +58,9 @@ function setup(command: Command, file: string) {
 function setAsideNote(f: Factory, loaded: LoadedState, sending: boolean): Record<string, unknown> {
   const a = loaded.setAside;
   if (!a) return {};
-  f.io.err(`warning: ${escapeText(`the state file ${a.path} is set aside: ${a.reason}; ${sending ? 'it is moved' : 'apply would move it'} to ${a.movedTo} and every entry is looked at anew`)}\n`);
+  f.io.err(
+    `warning: ${escapeText(`the state file ${a.path} is set aside: ${a.reason}; ${sending ? 'it is moved' : 'apply would move it'} to ${a.movedTo} and every entry is looked at anew`)}\n`,
+  );
   return { state_set_aside: { path: a.path, reason: a.reason, moved_to: a.movedTo } };
 }
 
@@ -57,7 +68,13 @@ function setAsideNote(f: Factory, loaded: LoadedState, sending: boolean): Record
 const MONEY = new Set(['collections', 'transfers', 'fx_trades']);
 
 /** Live mode: entries that move money, and objects apply would retire, need a yes on a terminal or --yes (exit 2, nothing sent). */
-async function confirmLive(f: Factory, opts: Record<string, unknown>, entries: Entry[], changes: Change[], state: StateFile): Promise<void> {
+async function confirmLive(
+  f: Factory,
+  opts: Record<string, unknown>,
+  entries: Entry[],
+  changes: Change[],
+  state: StateFile,
+): Promise<void> {
   const s = f.settings();
   if (s.mode.value !== 'live' || opts.yes === true) return;
   const byRef = new Map(entries.map((e) => [e.ref, e]));
@@ -66,7 +83,9 @@ async function confirmLive(f: Factory, opts: Record<string, unknown>, entries: E
     const kind = kindOfRef(c.ref);
     if ((c.action === 'create' || c.action === 'replace') && MONEY.has(kind)) {
       const b = byRef.get(c.ref)!.body;
-      const amount = [b.amount ?? b.source_amount ?? b.target_amount, b.currency ?? b.source_currency].filter((v) => v !== undefined).join(' ');
+      const amount = [b.amount ?? b.source_amount ?? b.target_amount, b.currency ?? b.source_currency]
+        .filter((v) => v !== undefined)
+        .join(' ');
       lines.push(`${c.ref}: moves ${amount || 'money'}${c.action === 'replace' ? ` (replaces ${c.id})` : ''}`);
     }
     if (opts.replace === true && c.action === 'replace' && RETIRES[kind]) lines.push(`${c.ref}: retires ${c.id} (${fateOfOld(kind)})`);
@@ -144,7 +163,16 @@ function refuseReplacements(f: Factory, out: OutputSettings, changes: Change[]):
   throw new UsageError(message, {
     hint,
     quiet: !json,
-    details: { replace: replaces.map((c) => ({ ref: c.ref, id: c.id, fields: c.fields, follows: c.follows, reason: c.reason, old: fateOfOld(kindOfRef(c.ref)) })) },
+    details: {
+      replace: replaces.map((c) => ({
+        ref: c.ref,
+        id: c.id,
+        fields: c.fields,
+        follows: c.follows,
+        reason: c.reason,
+        old: fateOfOld(kindOfRef(c.ref)),
+      })),
+    },
   });
 }
 
@@ -166,7 +194,14 @@ function printIdMap(f: Factory, rows: Array<{ ref: string; id?: string | undefin
   f.io.out(`${JSON.stringify({ ...Object.fromEntries(rows.map((o) => [o.ref, o.id ?? null])), ...extra }, null, 2)}\n`);
 }
 
-async function printPlan(f: Factory, out: OutputSettings, entries: Entry[], changes: Change[], loaded: LoadedState, replace = false): Promise<void> {
+async function printPlan(
+  f: Factory,
+  out: OutputSettings,
+  entries: Entry[],
+  changes: Change[],
+  loaded: LoadedState,
+  replace = false,
+): Promise<void> {
   const state = loaded.state;
   const note = setAsideNote(f, loaded, false);
   const rows: Array<{ ref: string; action: string; status: string; id?: string; detail: string }> = changes.map((c) => ({
@@ -178,26 +213,48 @@ async function printPlan(f: Factory, out: OutputSettings, entries: Entry[], chan
   }));
   // What apply --replace would retire, before it does: objects replaced earlier, and those this plan replaces.
   const retire = [
-    ...(state.retire ?? []).map((r) => ({ ref: r.ref, id: r.id, detail: `replaced earlier${r.replaced_by ? ` by ${r.replaced_by}` : ''}; apply --replace: ${fateOfOld(kindOfRef(r.ref))}` })),
-    ...changes.filter((c) => c.action === 'replace' && c.id && RETIRES[kindOfRef(c.ref)]).map((c) => ({ ref: c.ref, id: c.id!, detail: `replaced by this apply; apply --replace: ${fateOfOld(kindOfRef(c.ref))}` })),
+    ...(state.retire ?? []).map((r) => ({
+      ref: r.ref,
+      id: r.id,
+      detail: `replaced earlier${r.replaced_by ? ` by ${r.replaced_by}` : ''}; apply --replace: ${fateOfOld(kindOfRef(r.ref))}`,
+    })),
+    ...changes
+      .filter((c) => c.action === 'replace' && c.id && RETIRES[kindOfRef(c.ref)])
+      .map((c) => ({ ref: c.ref, id: c.id!, detail: `replaced by this apply; apply --replace: ${fateOfOld(kindOfRef(c.ref))}` })),
   ];
   const retireRows = retire.map((r) => ({ ref: r.ref, action: 'retire', status: 'retire', id: r.id, detail: r.detail }));
-  if (out.format === 'json' && !out.fields) printIdMap(f, rows, { ...(retire.length ? { retire: retire.map(({ ref, id }) => ({ ref, id })) } : {}), ...note });
+  if (out.format === 'json' && !out.fields)
+    printIdMap(f, rows, { ...(retire.length ? { retire: retire.map(({ ref, id }) => ({ ref, id })) } : {}), ...note });
   else await printRows(f, out, PLAN_COLUMNS, [...rows, ...retireRows]);
   const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
-  f.io.err(`plan: ${count('create')} to create, ${count('update')} to update, ${count('replace')} to replace, ${count('skip')} already done\n`);
+  f.io.err(
+    `plan: ${count('create')} to create, ${count('update')} to update, ${count('replace')} to replace, ${count('skip')} already done\n`,
+  );
   if (count('replace') > 0) {
-    if (out.format === 'json' && !out.fields) for (const c of changes) if (c.action === 'replace') f.io.err(`  ${escapeText(`${c.ref}: ${describe(c, kindOfRef(c.ref))}`)}\n`);
+    if (out.format === 'json' && !out.fields)
+      for (const c of changes) if (c.action === 'replace') f.io.err(`  ${escapeText(`${c.ref}: ${describe(c, kindOfRef(c.ref))}`)}\n`);
     if (!replace) f.io.err(`plan: apply replaces only with --replace\n`);
   }
   const pending = state.retire ?? [];
-  if (pending.length > 0) f.io.err(`plan: ${pending.length} replaced ${pending.length === 1 ? 'object is' : 'objects are'} still to be retired by apply: ${escapeText(pending.map((r) => `${r.id} (${r.ref})`).join(', '))}\n`);
+  if (pending.length > 0)
+    f.io.err(
+      `plan: ${pending.length} replaced ${pending.length === 1 ? 'object is' : 'objects are'} still to be retired by apply: ${escapeText(pending.map((r) => `${r.id} (${r.ref})`).join(', '))}\n`,
+    );
   const inFile = new Set(entries.map((e) => e.ref));
   const gone = Object.keys(state.entries).filter((ref) => !inFile.has(ref));
-  if (gone.length > 0) f.io.err(`plan: ${gone.length} ${gone.length === 1 ? 'entry' : 'entries'} of the state file no longer in the file, left as they are: ${escapeText(gone.join(', '))}\n`);
+  if (gone.length > 0)
+    f.io.err(
+      `plan: ${gone.length} ${gone.length === 1 ? 'entry' : 'entries'} of the state file no longer in the file, left as they are: ${escapeText(gone.join(', '))}\n`,
+    );
 }
 
-async function printApply(f: Factory, out: OutputSettings, outcomes: Outcome[], retirements: Retirement[], note: Record<string, unknown>): Promise<void> {
+async function printApply(
+  f: Factory,
+  out: OutputSettings,
+  outcomes: Outcome[],
+  retirements: Retirement[],
+  note: Record<string, unknown>,
+): Promise<void> {
   const rows: Array<Outcome & { old_status?: string }> = outcomes.map((o) => ({ ...o }));
   for (const r of retirements) {
     const row = rows.find((o) => o.ref === r.ref);
@@ -220,9 +277,14 @@ async function printApply(f: Factory, out: OutputSettings, outcomes: Outcome[], 
     const n = `${failures.length} seed ${failures.length === 1 ? 'entry' : 'entries'} failed`;
     const mismatched = failures.filter((o) => o.mismatch);
     if (mismatched.length > 0) {
-      throw new PayError(`${n}: the state file does not match the service for ${mismatched.map((o) => o.ref).join(', ')}; nothing that depends on ${mismatched.length === 1 ? 'it' : 'them'} was sent`, 1, 'seed_state_mismatch', {
-        hint: 'the state file was edited or belongs to other data: remove those entries (or the file) and run again',
-      });
+      throw new PayError(
+        `${n}: the state file does not match the service for ${mismatched.map((o) => o.ref).join(', ')}; nothing that depends on ${mismatched.length === 1 ? 'it' : 'them'} was sent`,
+        1,
+        'seed_state_mismatch',
+        {
+          hint: 'the state file was edited or belongs to other data: remove those entries (or the file) and run again',
+        },
+      );
     }
     // The action that finishes the job: a refusal needs its cause fixed first (its retry gets a new key); anything else, the same command.
     const refused = failures.filter((o) => o.refused);

@@ -48,7 +48,8 @@ export const transactions: GroupSpec = {
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSACTION_STATUSES, description: 'only this status' },
       ],
       constraints: [{ kind: 'before', from: 'from', to: 'to' }],
-      jsonShape: 'an array of Transaction objects ({id: "txn_…", account_id, wallet_id, entry_id, type, direction, amount, currency, status, balance_after, source: {object, id}, …})',
+      jsonShape:
+        'an array of Transaction objects ({id: "txn_…", account_id, wallet_id, entry_id, type, direction, amount, currency, status, balance_after, source: {object, id}, …})',
     },
     {
       name: 'get',

@@ -30,7 +30,7 @@ export const transfers: GroupSpec = {
       name: 'send',
       summary: 'Send money from an account (to acc_… or ea_…)',
       description:
-        'The amount is exact, in the currency of the source account, with at most that currency\'s decimals.\n' +
+        "The amount is exact, in the currency of the source account, with at most that currency's decimals.\n" +
         'With --wait, pay waits until the transfer settles: exit 0 when completed, 1 when failed or cancelled.\n' +
         'In live mode pay asks for confirmation on a terminal; pass --yes in scripts.',
       examples: [
@@ -45,28 +45,66 @@ export const transfers: GroupSpec = {
       body: true,
       confirmLive: true,
       flags: [
-        { flags: '--from <account-id>', field: 'source_account_id', kind: 'id', idPrefix: 'acc_', description: 'source account (acc_…)', required: true },
-        { flags: '--to <id>', field: 'destination_id', kind: 'id', idPrefix: 'acc_|ea_', description: 'destination: an account (acc_…) or an external account (ea_…)', required: true },
-        { flags: '--amount <amount>', field: 'amount', kind: 'amount', currencyFrom: 'currency', description: 'amount as a decimal, e.g. 10.50', required: true },
-        { flags: '--currency <code>', field: 'currency', kind: 'currency', description: 'ISO 4217 currency of the source account', required: true },
+        {
+          flags: '--from <account-id>',
+          field: 'source_account_id',
+          kind: 'id',
+          idPrefix: 'acc_',
+          description: 'source account (acc_…)',
+          required: true,
+        },
+        {
+          flags: '--to <id>',
+          field: 'destination_id',
+          kind: 'id',
+          idPrefix: 'acc_|ea_',
+          description: 'destination: an account (acc_…) or an external account (ea_…)',
+          required: true,
+        },
+        {
+          flags: '--amount <amount>',
+          field: 'amount',
+          kind: 'amount',
+          currencyFrom: 'currency',
+          description: 'amount as a decimal, e.g. 10.50',
+          required: true,
+        },
+        {
+          flags: '--currency <code>',
+          field: 'currency',
+          kind: 'currency',
+          description: 'ISO 4217 currency of the source account',
+          required: true,
+        },
         { flags: '--description <text>', field: 'description', description: 'shown to the sender' },
         { flags: '--reference <text>', field: 'reference', description: 'your reference (e.g. an invoice number)' },
         { flags: '--wait', kind: 'bool', description: 'wait until the transfer settles; exit 1 if it fails or is cancelled' },
         { flags: '--wait-timeout <seconds>', kind: 'int', default: '120', description: 'with --wait: give up after this many seconds' },
       ],
-      jsonShape: 'the created Transfer object ({id: "tr_…", source_account_id, destination_id, destination_type, amount, currency, status, failure_reason, …}); with --wait, as settled',
+      jsonShape:
+        'the created Transfer object ({id: "tr_…", source_account_id, destination_id, destination_type, amount, currency, status, failure_reason, …}); with --wait, as settled',
       impl: () => import('./send.js'),
     },
     {
       name: 'list',
       summary: 'List transfers, newest first',
-      examples: ['pay transfers list', 'pay transfers list --account acc_0123456789abcdefghijklmn --status failed --json', 'pay transfers list --all -o ndjson'],
+      examples: [
+        'pay transfers list',
+        'pay transfers list --account acc_0123456789abcdefghijklmn --status failed --json',
+        'pay transfers list --all -o ndjson',
+      ],
       operationId: 'listTransfers',
       method: 'GET',
       path: 'transfers',
       kind: 'list',
       flags: [
-        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only transfers from or to this account' },
+        {
+          flags: '--account <id>',
+          query: 'account_id',
+          kind: 'id',
+          idPrefix: 'acc_',
+          description: 'only transfers from or to this account',
+        },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSFER_STATUSES, description: 'only this status' },
       ],
       jsonShape: 'an array of Transfer objects',

@@ -25,7 +25,10 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   await confirmLive(f, ctx, req.body);
   const res = await send(f, ctx, client, req);
   if (!ctx.opts.wait) return printResult(f, ctx, res.body, res.replayed);
-  const final = await waitForTransfer(client, asTransfer(res.body, 'POST /transfers', undefined), { timeoutMs: timeoutSeconds * 1000, io: f.io });
+  const final = await waitForTransfer(client, asTransfer(res.body, 'POST /transfers', undefined), {
+    timeoutMs: timeoutSeconds * 1000,
+    io: f.io,
+  });
   if (final.status === 'completed') return printResult(f, ctx, final, res.replayed);
   const why = final.status === 'failed' ? `failed: ${final.failure_reason ?? 'no reason given'}` : `was ${final.status}`;
   throw new PayError(`transfer ${final.id} ${why}`, ExitCode.ERROR, `transfer_${final.status}`, {
@@ -60,14 +63,23 @@ export async function waitForTransfer(client: ApiClient, created: Transfer, opts
     while (current.status === 'pending') {
       const left = deadline - now();
       if (left <= 0) {
-        throw new PayError(`transfer ${created.id} is still pending after ${Math.round(opts.timeoutMs / 1000)} s`, ExitCode.ERROR, 'wait_timeout', {
-          details: { transfer: current },
-          hint: `it may still settle; check with: pay transfers get ${created.id}`,
-        });
+        throw new PayError(
+          `transfer ${created.id} is still pending after ${Math.round(opts.timeoutMs / 1000)} s`,
+          ExitCode.ERROR,
+          'wait_timeout',
+          {
+            details: { transfer: current },
+            hint: `it may still settle; check with: pay transfers get ${created.id}`,
+          },
+        );
       }
       await sleep(Math.min(interval, left));
       interval = Math.min(2000, Math.round(interval * 1.5));
-      const res = await client.request<Transfer>({ method: 'GET', path: `transfers/${encodeURIComponent(created.id)}`, expect: { id: created.id } });
+      const res = await client.request<Transfer>({
+        method: 'GET',
+        path: `transfers/${encodeURIComponent(created.id)}`,
+        expect: { id: created.id },
+      });
       current = asTransfer(res.body, `GET /transfers/${created.id}`, res.requestId);
     }
     return current;
@@ -90,7 +102,10 @@ export function asTransfer(body: unknown, what: string, requestId: string | unde
   if (problem) {
     throw new PayError(`${what}: ${problem}`, ExitCode.ERROR, 'bad_response', {
       details: { request_id: requestId },
-      hint: typeof t.id === 'string' && TRANSFER_ID.test(t.id) ? `see it with: pay transfers get ${t.id}` : 'list recent transfers with: pay transfers list',
+      hint:
+        typeof t.id === 'string' && TRANSFER_ID.test(t.id)
+          ? `see it with: pay transfers get ${t.id}`
+          : 'list recent transfers with: pay transfers list',
     });
   }
   return t as Transfer;

@@ -41,11 +41,19 @@ export const wallets: GroupSpec = {
       flags: [
         { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },
         { flags: '--asset <asset>', field: 'asset', kind: 'currency', choices: ASSETS, description: 'crypto asset', required: true },
-        { flags: '--network <network>', field: 'network', kind: 'enum', choices: NETWORKS, description: 'blockchain network carrying the asset', required: true },
+        {
+          flags: '--network <network>',
+          field: 'network',
+          kind: 'enum',
+          choices: NETWORKS,
+          description: 'blockchain network carrying the asset',
+          required: true,
+        },
         { flags: '--label <text>', field: 'label', description: 'a label for people' },
       ],
       constraints: [{ kind: 'pairs', field: 'asset', other: 'network', allowed: NETWORKS_BY_ASSET }],
-      jsonShape: 'the created Wallet object ({id: "wal_…", customer_id, asset, network, address, balance: {available, pending, currency}, status, …})',
+      jsonShape:
+        'the created Wallet object ({id: "wal_…", customer_id, asset, network, address, balance: {available, pending, currency}, status, …})',
     },
     {
       name: 'list',
@@ -56,7 +64,7 @@ export const wallets: GroupSpec = {
       path: 'wallets',
       kind: 'list',
       flags: [
-        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'only this customer\'s wallets' },
+        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's wallets" },
         { flags: '--asset <asset>', query: 'asset', kind: 'currency', choices: ASSETS, description: 'only this asset' },
       ],
       jsonShape: 'an array of Wallet objects',

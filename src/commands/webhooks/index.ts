@@ -7,8 +7,7 @@ import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 const EVT_ID = { name: '<id>', description: 'event id (evt_…)', idPrefix: 'evt_' };
 const EX_EVT = 'evt_0123456789abcdefghijklmn';
 
-
-const SECRET_HELP = 'webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile\'s webhook secret)';
+const SECRET_HELP = "webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile's webhook secret)";
 
 export const webhooks: GroupSpec = {
   ...GROUP_HEADS['webhooks'],
@@ -34,16 +33,27 @@ export const webhooks: GroupSpec = {
     {
       name: 'list',
       summary: 'List events with their delivery status (the delivery history)',
-      examples: ['pay webhooks list', 'pay webhooks list --status failed --json', 'pay webhooks list --type transfer.completed --all -o ndjson'],
+      examples: [
+        'pay webhooks list',
+        'pay webhooks list --status failed --json',
+        'pay webhooks list --type transfer.completed --all -o ndjson',
+      ],
       operationId: 'listWebhookEvents',
       method: 'GET',
       path: 'webhooks/events',
       kind: 'list',
       flags: [
-        { flags: '--type <type>', query: 'type', kind: 'enum', choices: EVENT_TYPES, description: 'only this event type (e.g. transfer.completed)' },
+        {
+          flags: '--type <type>',
+          query: 'type',
+          kind: 'enum',
+          choices: EVENT_TYPES,
+          description: 'only this event type (e.g. transfer.completed)',
+        },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: DELIVERY_STATUSES, description: 'only this delivery status' },
       ],
-      jsonShape: 'an array of Event objects ({id: "evt_…", type, created_at, data: {object}, delivery: {status, attempts, last_response_code, last_attempt_at, next_attempt_at}})',
+      jsonShape:
+        'an array of Event objects ({id: "evt_…", type, created_at, data: {object}, delivery: {status, attempts, last_response_code, last_attempt_at, next_attempt_at}})',
     },
     {
       name: 'get',
@@ -105,7 +115,8 @@ export const webhooks: GroupSpec = {
         { flags: '--timestamp <seconds>', description: 'value of the webhook-timestamp header (unix seconds)' },
         { flags: '--signature <sig>', description: 'value of the webhook-signature header ("v1,<base64>", space-separated if several)' },
       ],
-      jsonShape: '{valid: true, webhook_id, timestamp}; when invalid, stdout stays empty and stderr has {"error": {code: "invalid_signature", message}}',
+      jsonShape:
+        '{valid: true, webhook_id, timestamp}; when invalid, stdout stays empty and stderr has {"error": {code: "invalid_signature", message}}',
       impl: () => import('./verify.js'),
     },
     {
@@ -117,12 +128,9 @@ export const webhooks: GroupSpec = {
         'acknowledged with 200 but neither printed nor forwarded again; a copy arriving while the first is being forwarded gets 409. ' +
         'Accepted events print one line on stdout (<time> <event id> <type>), ' +
         'or the event as one JSON line with --json.\n' +
-        '--forward-to relays the raw body and headers (https://, or http:// to loopback) and answers the sender with the forward\'s status. ' +
+        "--forward-to relays the raw body and headers (https://, or http:// to loopback) and answers the sender with the forward's status. " +
         'Ctrl-C stops it (exit 0).',
-      examples: [
-        'pay webhooks listen --port 8788',
-        'pay webhooks listen --port 8788 --forward-to http://localhost:3000/webhooks --json',
-      ],
+      examples: ['pay webhooks listen --port 8788', 'pay webhooks listen --port 8788 --forward-to http://localhost:3000/webhooks --json'],
       operationId: '',
       method: 'GET',
       path: '',
@@ -131,7 +139,11 @@ export const webhooks: GroupSpec = {
       flags: [
         { flags: '--port <port>', kind: 'int', default: '8788', description: 'port to listen on (0: any free port)' },
         { flags: '--host <host>', default: '127.0.0.1', description: 'address to bind' },
-        { flags: '--forward-to <url>', kind: 'url', description: 'also POST each verified delivery here (https://, or http:// to localhost)' },
+        {
+          flags: '--forward-to <url>',
+          kind: 'url',
+          description: 'also POST each verified delivery here (https://, or http:// to localhost)',
+        },
         { flags: '--secret <whsec>', description: SECRET_HELP },
       ],
       jsonShape: 'one event payload per line (NDJSON) as delivered: {id, type, created_at, data}',

@@ -31,7 +31,18 @@ export const REPEAT_WINDOW_SECONDS = 24 * 60 * 60;
  * is forgotten first (a warning says so, once): a repeat of a forgotten id is accepted again.
  */
 export const MAX_REMEMBERED_IDS = 100_000;
-const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 
 export interface ListenOptions {
   host: string;
@@ -113,7 +124,9 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
       seen.delete(oldest);
       if (!warnedFull) {
         warnedFull = true;
-        opts.io.err(`${stamp()} warning: more than ${cap} webhook-ids seen within ${windowS % 3600 === 0 ? `${windowS / 3600} h` : `${windowS} s`}; the least recently seen are forgotten, and a repeat of one of them would be accepted again\n`);
+        opts.io.err(
+          `${stamp()} warning: more than ${cap} webhook-ids seen within ${windowS % 3600 === 0 ? `${windowS / 3600} h` : `${windowS} s`}; the least recently seen are forgotten, and a repeat of one of them would be accepted again\n`,
+        );
       }
     }
   };
@@ -153,7 +166,9 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     // forwarded gets 409: the sender retries, and gets through if that forward failed.
     if (seen.has(result.id)) {
       remember(result.id, t);
-      opts.io.err(`${stamp()} duplicate ${printable(result.id)}: replayed webhook-id, already accepted; acknowledged, not forwarded again\n`);
+      opts.io.err(
+        `${stamp()} duplicate ${printable(result.id)}: replayed webhook-id, already accepted; acknowledged, not forwarded again\n`,
+      );
       return reply(res, 200, { received: true, duplicate: true });
     }
     if (inFlight.has(result.id)) {
@@ -166,7 +181,9 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
       inFlight.add(result.id);
       const status = await forward(opts.forwardTo, req, body)
         .catch((err: unknown) => {
-          opts.io.err(`${stamp()} forward of ${printable(result.id)} to ${opts.forwardTo!.toString()} failed: ${escapeText((err as Error).message)}\n`);
+          opts.io.err(
+            `${stamp()} forward of ${printable(result.id)} to ${opts.forwardTo!.toString()} failed: ${escapeText((err as Error).message)}\n`,
+          );
           return undefined;
         })
         .finally(() => inFlight.delete(result.id));
@@ -178,7 +195,11 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     }
     remember(result.id, t);
     const type = typeof event?.type === 'string' ? event.type : '-';
-    opts.io.out(opts.json ? `${JSON.stringify(event ?? { id: result.id, raw: body.toString('utf8') })}\n` : `${stamp()} ${printable(result.id)} ${printable(type)}\n`);
+    opts.io.out(
+      opts.json
+        ? `${JSON.stringify(event ?? { id: result.id, raw: body.toString('utf8') })}\n`
+        : `${stamp()} ${printable(result.id)} ${printable(type)}\n`,
+    );
     reply(res, 200, { received: true });
   }
 
@@ -186,7 +207,9 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     const onError = (err: NodeJS.ErrnoException) => {
       reject(
         new PayError(
-          err.code === 'EADDRINUSE' ? `port ${opts.port} on ${opts.host} is already in use` : `cannot listen on ${opts.host}:${opts.port}: ${err.code ?? err.message}`,
+          err.code === 'EADDRINUSE'
+            ? `port ${opts.port} on ${opts.host} is already in use`
+            : `cannot listen on ${opts.host}:${opts.port}: ${err.code ?? err.message}`,
           ExitCode.ERROR,
           'listen_failed',
           { hint: err.code === 'EADDRINUSE' ? 'choose another --port (0 picks a free one)' : undefined },
@@ -261,4 +284,3 @@ function reply(res: ServerResponse, status: number, body: unknown, headers: Reco
 function stamp(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 }
-

@@ -18,7 +18,8 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const output = resolveOutput(o, f.io);
   const json = output.format === 'json' || output.format === 'ndjson';
   const headers = deliveryHeaders(o);
-  if (typeof o.payload !== 'string' || o.payload === '') throw new UsageError('missing required flag --payload (a file, or - for standard input)');
+  if (typeof o.payload !== 'string' || o.payload === '')
+    throw new UsageError('missing required flag --payload (a file, or - for standard input)');
   const secret = webhookSecret(f, o.secret);
   const body = await readPayload(o.payload, f.io.stdin);
   const result = verify(secret, headers, body);
@@ -64,5 +65,8 @@ async function readPayload(spec: string, stdin: Readable): Promise<Buffer> {
   }
   const file = spec.startsWith('@') ? spec.slice(1) : spec;
   // Bounded like standard input: /dev/zero or a huge file must not fill the memory.
-  return readUserFile(file, MAX_PAYLOAD, { tooLarge: `--payload ${file}: larger than 10 MiB`, unreadable: (p) => `--payload ${file}: cannot read the file (${p})` });
+  return readUserFile(file, MAX_PAYLOAD, {
+    tooLarge: `--payload ${file}: larger than 10 MiB`,
+    unreadable: (p) => `--payload ${file}: cannot read the file (${p})`,
+  });
 }

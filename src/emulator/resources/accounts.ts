@@ -20,7 +20,13 @@ const externalShape = {
   bank_name: req(str()),
   account_number: req(str({ max: 34, pattern: /^[0-9A-Za-z]{4,34}$/, hint: 'must be 4-34 letters or digits' })),
   routing_number: opt(str({ max: 20, pattern: /^[0-9A-Za-z]{4,20}$/, hint: 'must be 4-20 letters or digits' })),
-  iban: opt(str({ max: 34, pattern: /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/, hint: 'must be an IBAN like GB29NWBK60161331926819 (upper case, no spaces)' })),
+  iban: opt(
+    str({
+      max: 34,
+      pattern: /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/,
+      hint: 'must be an IBAN like GB29NWBK60161331926819 (upper case, no spaces)',
+    }),
+  ),
   country: req(country),
   currency: req(oneOf(FIAT)),
 };
@@ -63,11 +69,19 @@ export function accountRoutes(app: App): Route[] {
         const currency = ctx.query.get('currency');
         const status = ctx.query.get('status');
         const index = customer ? `customer_id=${customer}` : currency ? `currency=${currency}` : undefined;
-        const match = (customer && currency) || status ? (a: Account) => (!currency || a.currency === currency) && (!status || a.status === status) : undefined;
+        const match =
+          (customer && currency) || status
+            ? (a: Account) => (!currency || a.currency === currency) && (!status || a.status === status)
+            : undefined;
         return okRaw(app.store.page(ctx.scope, 'account', { ...pageOf(ctx, ['customer_id', 'currency', 'status']), index, match }));
       },
     },
-    { method: 'GET', path: '/accounts/{account_id}', op: 'getAccount', handler: (ctx) => ok(load(ctx, 'account', 'acc_', ctx.params.account_id, 'account')) },
+    {
+      method: 'GET',
+      path: '/accounts/{account_id}',
+      op: 'getAccount',
+      handler: (ctx) => ok(load(ctx, 'account', 'acc_', ctx.params.account_id, 'account')),
+    },
     {
       method: 'POST',
       path: '/accounts/{account_id}/close',
@@ -78,7 +92,11 @@ export function accountRoutes(app: App): Route[] {
         if (rec.obj.status === 'closed') throw invalidState(`account ${rec.id} is already closed`);
         if (!app.ledger.isEmpty(rec.id)) {
           const b = rec.obj.balance;
-          throw new ApiProblem(409, 'account_not_empty', `the account still holds money (available ${b.available}, pending ${b.pending} ${b.currency}); move it out first`);
+          throw new ApiProblem(
+            409,
+            'account_not_empty',
+            `the account still holds money (available ${b.available}, pending ${b.pending} ${b.currency}); move it out first`,
+          );
         }
         return ok(change(ctx, rec, { status: 'closed' }, 'account.closed'));
       },
@@ -114,7 +132,12 @@ export function accountRoutes(app: App): Route[] {
       query: { customer_id: qId('cus_') },
       handler: (ctx) => {
         const customer = ctx.query.get('customer_id');
-        return okRaw(app.store.page(ctx.scope, 'external_account', { ...pageOf(ctx, ['customer_id']), index: customer ? `customer_id=${customer}` : undefined }));
+        return okRaw(
+          app.store.page(ctx.scope, 'external_account', {
+            ...pageOf(ctx, ['customer_id']),
+            index: customer ? `customer_id=${customer}` : undefined,
+          }),
+        );
       },
     },
     {
@@ -131,7 +154,9 @@ export function accountRoutes(app: App): Route[] {
         const rec = load<ExternalAccount>(ctx, 'external_account', 'ea_', ctx.params.external_account_id, 'external account');
         if (rec.obj.status === 'removed') throw invalidState(`external account ${rec.id} is already removed`);
         // Money on its way there would have nowhere to go: refused until those transfers settle or are cancelled.
-        const pending = app.store.all(ctx.scope, 'transfer').filter((r) => (r.obj as Transfer).destination_id === rec.id && (r.obj as Transfer).status === 'pending');
+        const pending = app.store
+          .all(ctx.scope, 'transfer')
+          .filter((r) => (r.obj as Transfer).destination_id === rec.id && (r.obj as Transfer).status === 'pending');
         if (pending.length > 0) {
           throw invalidState(
             `external account ${rec.id} has ${pending.length === 1 ? 'a pending transfer' : `${pending.length} pending transfers`} (${pending[0]!.id}${pending.length > 1 ? ', …' : ''}); cancel ${pending.length === 1 ? 'it' : 'them'} or wait until ${pending.length === 1 ? 'it settles' : 'they settle'}, then remove it`,

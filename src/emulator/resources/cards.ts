@@ -46,10 +46,15 @@ export function cardRoutes(app: App): Route[] {
           errors.push({ field: 'shipping_address', code: 'required', message: 'is required for a physical card' });
         }
         orThrow(errors);
-        const b = ctx.body as unknown as Pick<Card, 'customer_id' | 'account_id' | 'type'> & { name_on_card?: string; spending_limit?: Card['spending_limit']; shipping_address?: Card['shipping_address'] };
+        const b = ctx.body as unknown as Pick<Card, 'customer_id' | 'account_id' | 'type'> & {
+          name_on_card?: string;
+          spending_limit?: Card['spending_limit'];
+          shipping_address?: Card['shipping_address'];
+        };
         load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
         const account = load<Account>(ctx, 'account', 'acc_', b.account_id, 'account');
-        if (account.obj.customer_id !== b.customer_id) orThrow([{ field: 'account_id', code: 'invalid', message: 'must be an account of the customer' }]);
+        if (account.obj.customer_id !== b.customer_id)
+          orThrow([{ field: 'account_id', code: 'invalid', message: 'must be an account of the customer' }]);
         if (b.spending_limit) {
           const limitErrors = [] as Parameters<typeof orThrow>[0];
           precision(limitErrors, 'spending_limit.amount', b.spending_limit.amount, account.obj.currency, FIAT);
@@ -91,7 +96,12 @@ export function cardRoutes(app: App): Route[] {
         return okRaw(app.store.page(ctx.scope, 'card', { ...pageOf(ctx, ['customer_id', 'account_id', 'status', 'type']), index, match }));
       },
     },
-    { method: 'GET', path: '/cards/{card_id}', op: 'getCard', handler: (ctx) => ok(load(ctx, 'card', 'card_', ctx.params.card_id, 'card')) },
+    {
+      method: 'GET',
+      path: '/cards/{card_id}',
+      op: 'getCard',
+      handler: (ctx) => ok(load(ctx, 'card', 'card_', ctx.params.card_id, 'card')),
+    },
   ];
   for (const [verb, a] of Object.entries(ACTIONS)) {
     routes.push({

@@ -33,7 +33,12 @@ function settle({ app, tx }: TxCtx, rec: Rec<Collection>): void {
 
 export function collectionRoutes(app: App): Route[] {
   app.store.index('collection', (c: Collection) => [`account_id=${c.account_id}`]);
-  scheduled<Collection>(app, 'collection', (c) => (c.status === 'pending' ? Date.parse(c.created_at) + app.settleAfterMs : undefined), settle);
+  scheduled<Collection>(
+    app,
+    'collection',
+    (c) => (c.status === 'pending' ? Date.parse(c.created_at) + app.settleAfterMs : undefined),
+    settle,
+  );
 
   return [
     {
@@ -47,11 +52,20 @@ export function collectionRoutes(app: App): Route[] {
           errors.push({ field: 'mobile_money', code: 'required', message: 'is required when method is mobile_money' });
         }
         orThrow(errors);
-        const b = ctx.body as { account_id: string; amount: string; currency: string; method: string; customer_id?: string; description?: string; mobile_money?: { phone: string; provider: string } };
+        const b = ctx.body as {
+          account_id: string;
+          amount: string;
+          currency: string;
+          method: string;
+          customer_id?: string;
+          description?: string;
+          mobile_money?: { phone: string; provider: string };
+        };
         const account = load<Account>(ctx, 'account', 'acc_', b.account_id, 'account');
         if (b.customer_id) load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
         if (account.obj.status !== 'active') throw invalidState(`account ${account.id} is ${account.obj.status}`);
-        if (account.obj.currency !== b.currency) throw currencyMismatch(`account ${account.id} holds ${account.obj.currency}, not ${b.currency}`);
+        if (account.obj.currency !== b.currency)
+          throw currencyMismatch(`account ${account.id} holds ${account.obj.currency}, not ${b.currency}`);
         const c = app.create<Collection>(ctx.scope, 'col_', 'collection', {
           account_id: account.id,
           amount: b.amount,

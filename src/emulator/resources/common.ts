@@ -69,7 +69,8 @@ export const qEnum =
   (values: readonly string[]): QueryCheck =>
   (v) =>
     values.includes(v) ? undefined : `must be one of: ${values.join(', ')}`;
-export const qText: QueryCheck = (v) => (v.length >= 1 && v.length <= 254 && !/[\u0000-\u001f]/.test(v) ? undefined : 'must be 1-254 characters');
+export const qText: QueryCheck = (v) =>
+  v.length >= 1 && v.length <= 254 && !/[\u0000-\u001f]/.test(v) ? undefined : 'must be 1-254 characters';
 export const qTime: QueryCheck = checkDateOrTime;
 
 /** A from/to filter value as the ISO string it compares against created_at. */
@@ -85,7 +86,12 @@ export function timeBound(v: string): string {
  * (the clock may have been set back). Arm a new or changed record with arm(); after a restart
  * every record is armed by the app's scan.
  */
-export function scheduled<T extends Base>(app: App, kind: Kind, dueAt: (obj: T) => number | undefined, run: (ctx: TxCtx, rec: Rec<T>) => void): void {
+export function scheduled<T extends Base>(
+  app: App,
+  kind: Kind,
+  dueAt: (obj: T) => number | undefined,
+  run: (ctx: TxCtx, rec: Rec<T>) => void,
+): void {
   app.due.register(kind, (id, now) => {
     const rec = app.store.byId.get(id) as Rec<T> | undefined;
     if (!rec || rec.kind !== kind) return;

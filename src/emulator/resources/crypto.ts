@@ -66,7 +66,12 @@ export function payLink(app: App, id: string): Rec<PaymentLink> {
 export function cryptoRoutes(app: App): Route[] {
   app.store.index('wallet', (w: Wallet) => [`customer_id=${w.customer_id}`, `asset=${w.asset}`]);
   app.store.index('payment_link', (l: PaymentLink) => [`wallet_id=${l.wallet_id}`]);
-  scheduled<PaymentLink>(app, 'payment_link', (l) => (l.status === 'active' && l.expires_at ? Date.parse(l.expires_at) : undefined), expire);
+  scheduled<PaymentLink>(
+    app,
+    'payment_link',
+    (l) => (l.status === 'active' && l.expires_at ? Date.parse(l.expires_at) : undefined),
+    expire,
+  );
 
   return [
     {
@@ -113,7 +118,12 @@ export function cryptoRoutes(app: App): Route[] {
         );
       },
     },
-    { method: 'GET', path: '/wallets/{wallet_id}', op: 'getWallet', handler: (ctx) => ok(load(ctx, 'wallet', 'wal_', ctx.params.wallet_id, 'wallet')) },
+    {
+      method: 'GET',
+      path: '/wallets/{wallet_id}',
+      op: 'getWallet',
+      handler: (ctx) => ok(load(ctx, 'wallet', 'wal_', ctx.params.wallet_id, 'wallet')),
+    },
     {
       method: 'POST',
       path: '/payment-links',
@@ -174,7 +184,8 @@ export function cryptoRoutes(app: App): Route[] {
       handler: (ctx) => {
         const rec = load<PaymentLink>(ctx, 'payment_link', 'plink_', ctx.params.payment_link_id, 'payment link');
         emptyOk(ctx);
-        if (rec.obj.status !== 'active') throw invalidState(`payment link ${rec.id} is ${rec.obj.status}; only an active link can be disabled`);
+        if (rec.obj.status !== 'active')
+          throw invalidState(`payment link ${rec.id} is ${rec.obj.status}; only an active link can be disabled`);
         return ok(change(ctx, rec, { status: 'disabled' }, 'payment_link.disabled'));
       },
     },

@@ -74,7 +74,8 @@ function validateCustomer(ctx: Ctx, required: boolean): void {
   if (!s) shapes.set(ctx.app, (s = { create: customerShape(ctx.app, true), update: customerShape(ctx.app, false) }));
   const errors = check(ctx.body, required ? s.create : s.update);
   if (ctx.body.address !== undefined) checkAddress(ctx.body.address, 'address', errors);
-  if (!required && Object.keys(ctx.body).length === 0) errors.push({ field: 'body', code: 'required', message: 'send at least one field to change' });
+  if (!required && Object.keys(ctx.body).length === 0)
+    errors.push({ field: 'body', code: 'required', message: 'send at least one field to change' });
   orThrow(errors);
 }
 
@@ -91,12 +92,18 @@ export const FEATURES: readonly FeatureDef[] = [
   { key: 'crypto_wallets', name: 'Crypto wallets', description: 'Hold crypto assets in wallets.', requires_kyc: true },
   { key: 'payment_links', name: 'Payment links', description: 'Share links that collect crypto payments.', requires_kyc: true },
   { key: 'fx', name: 'Foreign exchange', description: 'Exchange currencies between accounts.', requires_kyc: false },
-  { key: 'international_transfers', name: 'International transfers', description: 'Send money to external accounts abroad.', requires_kyc: true },
+  {
+    key: 'international_transfers',
+    name: 'International transfers',
+    description: 'Send money to external accounts abroad.',
+    requires_kyc: true,
+  },
 ];
 
 function featureStatus(rec: Rec<Customer>, f: FeatureDef): Json {
   const activated = ((rec.x?.features as Record<string, string> | undefined) ?? {})[f.key] ?? null;
-  const reasons = f.requires_kyc && rec.obj.kyc_status !== 'approved' ? [`requires approved KYC (kyc_status is ${rec.obj.kyc_status})`] : [];
+  const reasons =
+    f.requires_kyc && rec.obj.kyc_status !== 'approved' ? [`requires approved KYC (kyc_status is ${rec.obj.kyc_status})`] : [];
   return {
     object: 'feature_status',
     customer_id: rec.id,
@@ -149,7 +156,8 @@ export function customerRoutes(app: App): Route[] {
       handler: (ctx) => {
         const email = ctx.query.get('email')?.toLowerCase();
         const type = ctx.query.get('type');
-        const match = email || type ? (c: Customer) => (!email || c.email.toLowerCase() === email) && (!type || c.type === type) : undefined;
+        const match =
+          email || type ? (c: Customer) => (!email || c.email.toLowerCase() === email) && (!type || c.type === type) : undefined;
         return okRaw(app.store.page(ctx.scope, 'customer', { ...pageOf(ctx, ['email', 'type']), match }));
       },
     },
@@ -181,7 +189,10 @@ export function customerRoutes(app: App): Route[] {
         let start = 0;
         if (cursor !== undefined) {
           const after = FEATURES.findIndex((f) => cursor === Buffer.from(`v1:${f.key}`).toString('base64url'));
-          if (after < 0) throw new ApiProblem(400, 'invalid_parameter', 'query parameter cursor: not a cursor this service issued', [{ field: 'cursor', code: 'invalid', message: 'not a cursor this service issued' }]);
+          if (after < 0)
+            throw new ApiProblem(400, 'invalid_parameter', 'query parameter cursor: not a cursor this service issued', [
+              { field: 'cursor', code: 'invalid', message: 'not a cursor this service issued' },
+            ]);
           start = after + 1;
         }
         const page = FEATURES.slice(start, start + limit);
@@ -212,7 +223,12 @@ export function customerRoutes(app: App): Route[] {
         emptyOk(ctx);
         const status = featureStatus(rec, def);
         if (status.active) return okJson(status);
-        if (!status.eligible) throw new ApiProblem(422, 'feature_not_eligible', `the customer is not eligible for ${def.key}: ${(status.reasons as string[]).join('; ')}`);
+        if (!status.eligible)
+          throw new ApiProblem(
+            422,
+            'feature_not_eligible',
+            `the customer is not eligible for ${def.key}: ${(status.reasons as string[]).join('; ')}`,
+          );
         const features = { ...((rec.x?.features as Record<string, string> | undefined) ?? {}), [def.key]: app.nowIso() };
         const next = app.store.put(ctx.tx, 'customer', ctx.scope, rec.obj, { ...rec.x, features });
         const after = featureStatus(next, def);

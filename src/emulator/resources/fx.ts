@@ -59,8 +59,15 @@ function quoteAmounts(source: string, target: string, sourceAmount: string | und
   const fee = (gross * FEE_BPS + 5_000n) / 10_000n;
   // The other side of a large amount can outgrow the largest amount (1e15 USD is 1.5e18 NGN).
   if (!fits(gross, es) || !fits(out, et)) {
-    const [field, other] = sourceAmount !== undefined ? ['source_amount', `target_amount (${target})`] : ['target_amount', `source_amount (${source})`];
-    orThrow([{ field, code: 'out_of_range', message: `is too large: the quote's ${other} would have more than ${MAX_WHOLE_DIGITS} digits before the decimal point` }]);
+    const [field, other] =
+      sourceAmount !== undefined ? ['source_amount', `target_amount (${target})`] : ['target_amount', `source_amount (${source})`];
+    orThrow([
+      {
+        field,
+        code: 'out_of_range',
+        message: `is too large: the quote's ${other} would have more than ${MAX_WHOLE_DIGITS} digits before the decimal point`,
+      },
+    ]);
   }
   return { rate: rateString(r), source_amount: fromMinor(gross, es), target_amount: fromMinor(out, et), fee: fromMinor(fee, es) };
 }
@@ -82,7 +89,8 @@ const isFiat = (v: unknown): v is string => typeof v === 'string' && (FIAT as re
 export function fxRoutes(app: App): Route[] {
   app.store.index('fx_trade', (t: FxTrade) => [`account_id=${t.source_account_id}`, `account_id=${t.target_account_id}`]);
   scheduled<FxQuote>(app, 'fx_quote', (q) => (q.status === 'open' ? Date.parse(q.expires_at) : undefined), expire);
-  const currencyList = (v: string) => (v.split(',').every((c) => isFiat(c)) ? undefined : `must be a comma-separated list of: ${FIAT.join(', ')}`);
+  const currencyList = (v: string) =>
+    v.split(',').every((c) => isFiat(c)) ? undefined : `must be a comma-separated list of: ${FIAT.join(', ')}`;
 
   return [
     {
@@ -129,7 +137,12 @@ export function fxRoutes(app: App): Route[] {
         return created(rec);
       },
     },
-    { method: 'GET', path: '/fx/quotes/{quote_id}', op: 'getFxQuote', handler: (ctx) => ok(load(ctx, 'fx_quote', 'fxq_', ctx.params.quote_id, 'FX quote')) },
+    {
+      method: 'GET',
+      path: '/fx/quotes/{quote_id}',
+      op: 'getFxQuote',
+      handler: (ctx) => ok(load(ctx, 'fx_quote', 'fxq_', ctx.params.quote_id, 'FX quote')),
+    },
     {
       method: 'POST',
       path: '/fx/trades',
@@ -146,23 +159,31 @@ export function fxRoutes(app: App): Route[] {
           throw new ApiProblem(409, 'quote_expired', `quote ${q.id} expired at ${q.expires_at}; get a new quote`);
         }
         for (const a of [source, target]) if (a.obj.status !== 'active') throw invalidState(`account ${a.id} is ${a.obj.status}`);
-        if (source.obj.currency !== q.source_currency) throw currencyMismatch(`the source account holds ${source.obj.currency}; the quote sells ${q.source_currency}`);
-        if (target.obj.currency !== q.target_currency) throw currencyMismatch(`the target account holds ${target.obj.currency}; the quote buys ${q.target_currency}`);
+        if (source.obj.currency !== q.source_currency)
+          throw currencyMismatch(`the source account holds ${source.obj.currency}; the quote sells ${q.source_currency}`);
+        if (target.obj.currency !== q.target_currency)
+          throw currencyMismatch(`the target account holds ${target.obj.currency}; the quote buys ${q.target_currency}`);
         const sell = toMinor(q.source_amount, exponent(q.source_currency));
         const buy = toMinor(q.target_amount, exponent(q.target_currency));
         if (app.ledger.available(source.id) < sell) throw insufficient(source.obj.balance.available, q.source_amount, q.source_currency);
 
-        const t = app.create<FxTrade>(ctx.scope, 'fxt_', 'fx_trade', {
-          quote_id: q.id,
-          source_account_id: source.id,
-          target_account_id: target.id,
-          source_currency: q.source_currency,
-          target_currency: q.target_currency,
-          rate: q.rate,
-          source_amount: q.source_amount,
-          target_amount: q.target_amount,
-          status: 'completed',
-        }, false);
+        const t = app.create<FxTrade>(
+          ctx.scope,
+          'fxt_',
+          'fx_trade',
+          {
+            quote_id: q.id,
+            source_account_id: source.id,
+            target_account_id: target.id,
+            source_currency: q.source_currency,
+            target_currency: q.target_currency,
+            rate: q.rate,
+            source_amount: q.source_amount,
+            target_amount: q.target_amount,
+            status: 'completed',
+          },
+          false,
+        );
         app.ledger.post(ctx.tx, ctx.scope, {
           type: 'fx_trade',
           status: 'posted',
@@ -188,9 +209,16 @@ export function fxRoutes(app: App): Route[] {
       query: { account_id: qId('acc_') },
       handler: (ctx) => {
         const account = ctx.query.get('account_id');
-        return okRaw(app.store.page(ctx.scope, 'fx_trade', { ...pageOf(ctx, ['account_id']), index: account ? `account_id=${account}` : undefined }));
+        return okRaw(
+          app.store.page(ctx.scope, 'fx_trade', { ...pageOf(ctx, ['account_id']), index: account ? `account_id=${account}` : undefined }),
+        );
       },
     },
-    { method: 'GET', path: '/fx/trades/{trade_id}', op: 'getFxTrade', handler: (ctx) => ok(load(ctx, 'fx_trade', 'fxt_', ctx.params.trade_id, 'FX trade')) },
+    {
+      method: 'GET',
+      path: '/fx/trades/{trade_id}',
+      op: 'getFxTrade',
+      handler: (ctx) => ok(load(ctx, 'fx_trade', 'fxt_', ctx.params.trade_id, 'FX trade')),
+    },
   ];
 }

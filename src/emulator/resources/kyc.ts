@@ -23,7 +23,8 @@ const legacy = (shape: Shape): Shape => ({ customer_id: req(id('cus_')), ...shap
 /** Deprecated since 2026-01-01 (RFC 9745 `@<unix-seconds>`). */
 export const DEPRECATED_SINCE = '@1767225600';
 
-const latest = (app: App, scope: string, customerId: string) => app.store.last<KycVerification>(scope, 'kyc_verification', `customer_id=${customerId}`);
+const latest = (app: App, scope: string, customerId: string) =>
+  app.store.last<KycVerification>(scope, 'kyc_verification', `customer_id=${customerId}`);
 
 function setKycStatus(ctx: { app: App; tx: Ctx['tx'] }, scope: string, customerId: string, status: Customer['kyc_status']): void {
   const c = ctx.app.store.get<Customer>('customer', scope, customerId);
@@ -53,12 +54,17 @@ function start(ctx: Ctx, customer: Rec<Customer>, level: string): Rec<KycVerific
   return rec;
 }
 
-function submit(ctx: Ctx, customer: Rec<Customer>, b: { type: string; country: string; number?: string; file_name?: string }): { rec: Rec<KycVerification>; doc: KycDocument } {
+function submit(
+  ctx: Ctx,
+  customer: Rec<Customer>,
+  b: { type: string; country: string; number?: string; file_name?: string },
+): { rec: Rec<KycVerification>; doc: KycDocument } {
   const { app } = ctx;
   const current = latest(app, ctx.scope, customer.id);
   if (!current) throw invalidState('no KYC verification started for this customer; start one first');
   const v = current.obj;
-  if (v.status !== 'pending' && v.status !== 'in_review') throw invalidState(`the verification ${v.id} is ${v.status}; documents can no longer be added`);
+  if (v.status !== 'pending' && v.status !== 'in_review')
+    throw invalidState(`the verification ${v.id} is ${v.status}; documents can no longer be added`);
   const doc = app.create<KycDocument>(ctx.scope, 'doc_', 'kyc_document', {
     verification_id: v.id,
     customer_id: customer.id,
@@ -68,9 +74,15 @@ function submit(ctx: Ctx, customer: Rec<Customer>, b: { type: string; country: s
     file_name: b.file_name ?? null,
     status: 'received',
   });
-  const rejects = { ...((current.x?.rejects as Record<string, boolean> | undefined) ?? {}), ...(b.number?.endsWith('0000') ? { [doc.id]: true } : {}) };
+  const rejects = {
+    ...((current.x?.rejects as Record<string, boolean> | undefined) ?? {}),
+    ...(b.number?.endsWith('0000') ? { [doc.id]: true } : {}),
+  };
   const first = v.status === 'pending';
-  const next = touch(app, v, { documents: [...v.documents, doc], ...(first ? { status: 'in_review' as const, submitted_at: doc.created_at } : {}) });
+  const next = touch(app, v, {
+    documents: [...v.documents, doc],
+    ...(first ? { status: 'in_review' as const, submitted_at: doc.created_at } : {}),
+  });
   const rec = app.store.put(ctx.tx, 'kyc_verification', ctx.scope, next, { rejects });
   if (first) {
     setKycStatus(ctx, ctx.scope, customer.id, 'in_review');
@@ -85,7 +97,11 @@ function decide({ app, tx }: TxCtx, rec: Rec<KycVerification>): void {
   const rejects = (rec.x?.rejects as Record<string, boolean> | undefined) ?? {};
   const rejected = Object.keys(rejects).length > 0;
   const at = app.nowIso();
-  const documents = rec.obj.documents.map((d) => ({ ...d, status: rejects[d.id] ? ('rejected' as const) : ('accepted' as const), updated_at: at }));
+  const documents = rec.obj.documents.map((d) => ({
+    ...d,
+    status: rejects[d.id] ? ('rejected' as const) : ('accepted' as const),
+    updated_at: at,
+  }));
   const next = touch(app, rec.obj, {
     status: rejected ? 'rejected' : 'approved',
     documents,
@@ -102,9 +118,15 @@ const successor = (customerId: unknown): string =>
 
 export function kycRoutes(app: App): Route[] {
   app.store.index('kyc_verification', (v: KycVerification) => [`customer_id=${v.customer_id}`]);
-  scheduled<KycVerification>(app, 'kyc_verification', (v) => (v.status === 'in_review' && v.submitted_at ? Date.parse(v.submitted_at) + app.settleAfterMs : undefined), decide);
+  scheduled<KycVerification>(
+    app,
+    'kyc_verification',
+    (v) => (v.status === 'in_review' && v.submitted_at ? Date.parse(v.submitted_at) + app.settleAfterMs : undefined),
+    decide,
+  );
 
-  const customerOf = (ctx: Ctx, idValue: unknown) => load<Customer>(ctx, 'customer', 'cus_', typeof idValue === 'string' ? idValue : undefined, 'customer');
+  const customerOf = (ctx: Ctx, idValue: unknown) =>
+    load<Customer>(ctx, 'customer', 'cus_', typeof idValue === 'string' ? idValue : undefined, 'customer');
   const getCurrent = (ctx: Ctx) => {
     const c = customerOf(ctx, ctx.params.customer_id);
     const v = latest(app, ctx.scope, c.id);

@@ -12,7 +12,9 @@ import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum,
 
 const shape = {
   source_account_id: req(idRule('acc_')),
-  destination_id: req(str({ max: 40, pattern: /^(acc|ea)_[0-9a-z]{24}$/, hint: 'must be an account id (acc_…) or an external account id (ea_…)' })),
+  destination_id: req(
+    str({ max: 40, pattern: /^(acc|ea)_[0-9a-z]{24}$/, hint: 'must be an account id (acc_…) or an external account id (ea_…)' }),
+  ),
   amount: req(amount),
   currency: req(oneOf(FIAT)),
   description: opt(str({ max: 500 })),
@@ -53,7 +55,10 @@ function settle({ app, tx }: TxCtx, rec: Rec<Transfer>): void {
 }
 
 export function transferRoutes(app: App): Route[] {
-  app.store.index('transfer', (t: Transfer) => [`account_id=${t.source_account_id}`, ...(t.destination_type === 'account' ? [`account_id=${t.destination_id}`] : [])]);
+  app.store.index('transfer', (t: Transfer) => [
+    `account_id=${t.source_account_id}`,
+    ...(t.destination_type === 'account' ? [`account_id=${t.destination_id}`] : []),
+  ]);
   scheduled<Transfer>(app, 'transfer', (t) => (t.status === 'pending' ? Date.parse(t.created_at) + app.settleAfterMs : undefined), settle);
 
   return [
@@ -68,7 +73,14 @@ export function transferRoutes(app: App): Route[] {
           errors.push({ field: 'destination_id', code: 'invalid', message: 'must differ from source_account_id' });
         }
         orThrow(errors);
-        const b = ctx.body as { source_account_id: string; destination_id: string; amount: string; currency: string; description?: string; reference?: string };
+        const b = ctx.body as {
+          source_account_id: string;
+          destination_id: string;
+          amount: string;
+          currency: string;
+          description?: string;
+          reference?: string;
+        };
         const source = load<Account>(ctx, 'account', 'acc_', b.source_account_id, 'account');
         const internal = b.destination_id.startsWith('acc_');
         const dest = internal
@@ -76,7 +88,8 @@ export function transferRoutes(app: App): Route[] {
           : load<ExternalAccount>(ctx, 'external_account', 'ea_', b.destination_id, 'external account');
         if (source.obj.status !== 'active') throw invalidState(`the source account ${source.id} is ${source.obj.status}`);
         if (dest.obj.status !== 'active') throw invalidState(`the destination ${dest.id} is ${dest.obj.status}`);
-        if (source.obj.currency !== b.currency) throw currencyMismatch(`the source account holds ${source.obj.currency}, not ${b.currency}`);
+        if (source.obj.currency !== b.currency)
+          throw currencyMismatch(`the source account holds ${source.obj.currency}, not ${b.currency}`);
         if (dest.obj.currency !== b.currency) throw currencyMismatch(`the destination holds ${dest.obj.currency}, not ${b.currency}`);
         const minor = toMinor(b.amount, exponent(b.currency));
         if (app.ledger.available(source.id) < minor) throw insufficient(source.obj.balance.available, b.amount, b.currency);
@@ -125,7 +138,12 @@ export function transferRoutes(app: App): Route[] {
         );
       },
     },
-    { method: 'GET', path: '/transfers/{transfer_id}', op: 'getTransfer', handler: (ctx) => ok(load(ctx, 'transfer', 'tr_', ctx.params.transfer_id, 'transfer')) },
+    {
+      method: 'GET',
+      path: '/transfers/{transfer_id}',
+      op: 'getTransfer',
+      handler: (ctx) => ok(load(ctx, 'transfer', 'tr_', ctx.params.transfer_id, 'transfer')),
+    },
     {
       method: 'POST',
       path: '/transfers/{transfer_id}/cancel',
@@ -133,7 +151,8 @@ export function transferRoutes(app: App): Route[] {
       handler: (ctx) => {
         const rec = load<Transfer>(ctx, 'transfer', 'tr_', ctx.params.transfer_id, 'transfer');
         emptyOk(ctx);
-        if (rec.obj.status !== 'pending') throw invalidState(`transfer ${rec.id} is ${rec.obj.status}; only a pending transfer can be cancelled`);
+        if (rec.obj.status !== 'pending')
+          throw invalidState(`transfer ${rec.id} is ${rec.obj.status}; only a pending transfer can be cancelled`);
         app.ledger.settle(ctx.tx, ctx.scope, rec.x?.entry as string, 'voided');
         return ok(change(ctx, rec, { status: 'cancelled' }, 'transfer.cancelled'));
       },

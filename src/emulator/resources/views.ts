@@ -5,7 +5,6 @@ import type { Rec, Route, Transaction, WebhookEvent } from '../types.js';
 import { emptyOk, load, ok, okRaw, pageOf, qEnum, qId, qTime, timeBound } from './common.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
-
 /** An event with its delivery attempts (GET /webhooks/events/{id}). */
 const withAttempts = (rec: Rec<WebhookEvent>): string => `${json(rec).slice(0, -1)},"attempts":${JSON.stringify(rec.x?.attempts ?? [])}}`;
 
@@ -43,7 +42,14 @@ export function viewRoutes(app: App): Route[] {
             : undefined;
         // Newest first: once created_at drops below `from`, nothing older can match.
         const stop = from ? (t: Transaction) => t.created_at < from : undefined;
-        return okRaw(app.store.page(ctx.scope, 'transaction', { ...pageOf(ctx, ['account_id', 'wallet_id', 'from', 'to', 'type', 'status']), index, match, stop }));
+        return okRaw(
+          app.store.page(ctx.scope, 'transaction', {
+            ...pageOf(ctx, ['account_id', 'wallet_id', 'from', 'to', 'type', 'status']),
+            index,
+            match,
+            stop,
+          }),
+        );
       },
     },
     {
@@ -61,7 +67,8 @@ export function viewRoutes(app: App): Route[] {
       handler: (ctx) => {
         const type = ctx.query.get('type');
         const status = ctx.query.get('status');
-        const match = type || status ? (e: WebhookEvent) => (!type || e.type === type) && (!status || e.delivery.status === status) : undefined;
+        const match =
+          type || status ? (e: WebhookEvent) => (!type || e.type === type) && (!status || e.delivery.status === status) : undefined;
         return okRaw(app.store.page(ctx.scope, 'event', { ...pageOf(ctx, ['type', 'status']), match }));
       },
     },

@@ -1,7 +1,24 @@
 // pay accounts against the emulator: create, get (balance with its currency), list (filters,
 // tenant required), close (409 account_not_empty with a balance, invalid_state when closed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, TABLE_TIME, apiError, customer, expectContractHeaders, json, jsonError, keyValues, ndjson, ok, startWorld, table, tsv, usageError, type Obj, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  apiError,
+  customer,
+  expectContractHeaders,
+  json,
+  jsonError,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  usageError,
+  type Obj,
+  type World,
+} from './helpers.js';
 
 const LIST_TSV = ['id', 'customer_id', 'type', 'status', 'balance.available', 'balance.pending', 'created_at'];
 const LIST_TABLE = ['ID', 'CUSTOMER', 'TYPE', 'STATUS', 'AVAILABLE', 'PENDING', 'CREATED'];
@@ -24,14 +41,21 @@ describe('pay accounts', () => {
     const m = w.mark();
     const a = json(await w.pay(['accounts', 'create', '--customer', cus, '--currency', 'usd', '--nickname', 'Main', '--json']));
     expect(a).toMatchObject({
-      object: 'account', customer_id: cus, currency: 'USD', type: 'checking', nickname: 'Main', status: 'active',
+      object: 'account',
+      customer_id: cus,
+      currency: 'USD',
+      type: 'checking',
+      nickname: 'Main',
+      status: 'active',
       balance: { available: '0.00', pending: '0.00', currency: 'USD' },
     });
     expect(a.id).toMatch(ID('acc_'));
     expect(a.account_number).toMatch(/^\d{10}$/);
     usd = a.id;
     const reqs = w.since(m);
-    expect(reqs.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/v1/accounts', { customer_id: cus, currency: 'USD', nickname: 'Main' }]]);
+    expect(reqs.map((r) => [r.method, r.path, r.body])).toEqual([
+      ['POST', '/v1/accounts', { customer_id: cus, currency: 'USD', nickname: 'Main' }],
+    ]);
     expectContractHeaders(reqs, w.emu);
   });
 
@@ -40,8 +64,31 @@ describe('pay accounts', () => {
     const e = await w.pay(['accounts', 'create', '--customer', cus, '--currency', 'EUR', '--type', 'savings']);
     const s = await w.pay(['accounts', 'create', '--customer', other, '--currency', 'JPY']);
     const r = tsv(e);
-    expect(r.header).toEqual(['id', 'object', 'livemode', 'created_at', 'updated_at', 'customer_id', 'currency', 'type', 'nickname', 'status', 'account_number', 'balance.available', 'balance.pending', 'balance.currency']);
-    expect(r.rows[0]).toMatchObject({ customer_id: cus, currency: 'EUR', type: 'savings', nickname: '', status: 'active', 'balance.available': '0.00', 'balance.currency': 'EUR' });
+    expect(r.header).toEqual([
+      'id',
+      'object',
+      'livemode',
+      'created_at',
+      'updated_at',
+      'customer_id',
+      'currency',
+      'type',
+      'nickname',
+      'status',
+      'account_number',
+      'balance.available',
+      'balance.pending',
+      'balance.currency',
+    ]);
+    expect(r.rows[0]).toMatchObject({
+      customer_id: cus,
+      currency: 'EUR',
+      type: 'savings',
+      nickname: '',
+      status: 'active',
+      'balance.available': '0.00',
+      'balance.currency': 'EUR',
+    });
     eur = r.rows[0]!.id!;
     const j = tsv(s).rows[0]!;
     expect(j).toMatchObject({ currency: 'JPY', 'balance.available': '0', 'balance.pending': '0' });
@@ -72,10 +119,24 @@ describe('pay accounts', () => {
     const s = tsv(t);
     expect(s.header).toEqual(LIST_TSV);
     expect(s.rows.map((r) => r.id)).toEqual(newest);
-    expect(s.rows[2]).toMatchObject({ customer_id: cus, type: 'checking', status: 'active', 'balance.available': '100.00', 'balance.pending': '0.00' });
+    expect(s.rows[2]).toMatchObject({
+      customer_id: cus,
+      type: 'checking',
+      status: 'active',
+      'balance.available': '100.00',
+      'balance.pending': '0.00',
+    });
     const tbl = table(tb);
     expect(tbl.header).toEqual(LIST_TABLE);
-    expect(tbl.rows.find((r) => r[0] === usd)).toEqual([usd, cus, 'checking', 'active', '100.00 USD', '0.00 USD', expect.stringMatching(TABLE_TIME)]);
+    expect(tbl.rows.find((r) => r[0] === usd)).toEqual([
+      usd,
+      cus,
+      'checking',
+      'active',
+      '100.00 USD',
+      '0.00 USD',
+      expect.stringMatching(TABLE_TIME),
+    ]);
     expect(tbl.rows.find((r) => r[0] === eur)?.slice(4, 6)).toEqual(['0.00 EUR', '0.00 EUR']);
     expect(tbl.rows.find((r) => r[0] === spare)?.slice(4, 6)).toEqual(['0 JPY', '0 JPY']);
     expect((json(j) as unknown as Obj[]).map((a) => a.id)).toEqual(newest);
@@ -98,12 +159,21 @@ describe('pay accounts', () => {
     expect((json(byCur) as unknown as Obj[]).map((a) => a.id)).toEqual([eur]);
     expect([closed.code, closed.stdout, closed.stderr]).toEqual([0, '', 'No accounts found.\n']);
     expect(w.since(m, 'GET', '/v1/accounts').map((r) => r.query)).toEqual(
-      expect.arrayContaining([{ limit: '20', customer_id: other }, { limit: '20', currency: 'EUR' }, { limit: '20', status: 'closed' }]),
+      expect.arrayContaining([
+        { limit: '20', customer_id: other },
+        { limit: '20', currency: 'EUR' },
+        { limit: '20', status: 'closed' },
+      ]),
     );
   });
 
   it('close with a balance is exit 5 (account_not_empty); an empty one closes; closing again is exit 5', async () => {
-    expect(jsonError(await w.pay(['accounts', 'close', usd, '--json']), 5)).toMatchObject({ code: 'account_not_empty', status: 409, method: 'POST', path: `/v1/accounts/${usd}/close` });
+    expect(jsonError(await w.pay(['accounts', 'close', usd, '--json']), 5)).toMatchObject({
+      code: 'account_not_empty',
+      status: 409,
+      method: 'POST',
+      path: `/v1/accounts/${usd}/close`,
+    });
 
     const m = w.mark();
     const [c] = ndjson(await w.pay(['accounts', 'close', eur, '-o', 'ndjson']));
@@ -112,7 +182,10 @@ describe('pay accounts', () => {
     expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /v1/accounts/${eur}/close`]);
     expectContractHeaders(reqs, w.emu);
 
-    const [again, listed] = await Promise.all([w.pay(['accounts', 'close', eur]), w.pay(['accounts', 'list', '--status', 'closed', '--no-header', '--fields', 'id,status'])]);
+    const [again, listed] = await Promise.all([
+      w.pay(['accounts', 'close', eur]),
+      w.pay(['accounts', 'list', '--status', 'closed', '--no-header', '--fields', 'id,status']),
+    ]);
     apiError(again, 5, 409, 'invalid_state', true);
     expect(ok(listed)).toBe(`${eur}\tclosed\n`);
     expect((await w.api('GET', `accounts/${usd}`)).status).toBe('active');

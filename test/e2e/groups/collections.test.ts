@@ -1,7 +1,24 @@
 // pay collections against the emulator: card, bank transfer and mobile money collections, pending
 // → succeeded (the account is credited) or failed (the sandbox .13 amount), list filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, TABLE_TIME, account, apiError, customer, expectContractHeaders, json, keyValues, ndjson, ok, startWorld, table, tsv, usageError, type Obj, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  account,
+  apiError,
+  customer,
+  expectContractHeaders,
+  json,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  usageError,
+  type Obj,
+  type World,
+} from './helpers.js';
 
 let w: World;
 let cus: string;
@@ -19,25 +36,80 @@ afterAll(() => w?.stop());
 describe('pay collections', () => {
   it('create --method card (json): pending; the POST has the fields and an Idempotency-Key', async () => {
     const m = w.mark();
-    const c = json(await w.pay(['collections', 'create', '--account', usd, '--amount', '25', '--currency', 'USD', '--method', 'card', '--customer', cus, '--description', 'Order 1', '--json']));
-    expect(c).toMatchObject({ object: 'collection', account_id: usd, amount: '25.00', currency: 'USD', method: 'card', customer_id: cus, description: 'Order 1', status: 'pending', failure_reason: null, completed_at: null });
+    const c = json(
+      await w.pay([
+        'collections',
+        'create',
+        '--account',
+        usd,
+        '--amount',
+        '25',
+        '--currency',
+        'USD',
+        '--method',
+        'card',
+        '--customer',
+        cus,
+        '--description',
+        'Order 1',
+        '--json',
+      ]),
+    );
+    expect(c).toMatchObject({
+      object: 'collection',
+      account_id: usd,
+      amount: '25.00',
+      currency: 'USD',
+      method: 'card',
+      customer_id: cus,
+      description: 'Order 1',
+      status: 'pending',
+      failure_reason: null,
+      completed_at: null,
+    });
     expect(c.id).toMatch(ID('col_'));
     ids.card = c.id;
     const reqs = w.since(m);
     expect(reqs.map((r) => [r.method, r.path, r.body])).toEqual([
-      ['POST', '/v1/collections', { account_id: usd, amount: '25.00', currency: 'USD', method: 'card', customer_id: cus, description: 'Order 1' }],
+      [
+        'POST',
+        '/v1/collections',
+        { account_id: usd, amount: '25.00', currency: 'USD', method: 'card', customer_id: cus, description: 'Order 1' },
+      ],
     ]);
     expectContractHeaders(reqs, w.emu);
   });
 
   it('create --method mobile_money (tsv) with phone and provider; bank_transfer; a .13 amount', async () => {
     const [mm, bank, bad] = await Promise.all([
-      w.pay(['collections', 'create', '--account', kes, '--amount', '1500', '--currency', 'KES', '--method', 'mobile_money', '--mobile-phone', '+254712345678', '--mobile-provider', 'mpesa']),
+      w.pay([
+        'collections',
+        'create',
+        '--account',
+        kes,
+        '--amount',
+        '1500',
+        '--currency',
+        'KES',
+        '--method',
+        'mobile_money',
+        '--mobile-phone',
+        '+254712345678',
+        '--mobile-provider',
+        'mpesa',
+      ]),
       w.pay(['collections', 'create', '--account', usd, '--amount', '100.00', '--currency', 'USD', '--method', 'bank_transfer', '--json']),
       w.pay(['collections', 'create', '--account', usd, '--amount', '7.13', '--currency', 'USD', '--method', 'card', '--json']),
     ]);
     const s = tsv(mm);
-    expect(s.rows[0]).toMatchObject({ method: 'mobile_money', amount: '1500.00', currency: 'KES', 'mobile_money.phone': '+254712345678', 'mobile_money.provider': 'mpesa', status: 'pending' });
+    expect(s.rows[0]).toMatchObject({
+      method: 'mobile_money',
+      amount: '1500.00',
+      currency: 'KES',
+      'mobile_money.phone': '+254712345678',
+      'mobile_money.provider': 'mpesa',
+      status: 'pending',
+    });
     ids.mm = s.rows[0]!.id!;
     ids.bank = json(bank).id;
     ids.bad = json(bad).id;
@@ -72,16 +144,36 @@ describe('pay collections', () => {
     const s = tsv(t);
     expect(s.header).toEqual(['id', 'account_id', 'customer_id', 'method', 'amount', 'status', 'failure_reason', 'created_at']);
     expect(new Set(s.rows.map((r) => r.id))).toEqual(new Set(Object.values(ids)));
-    expect(s.rows.find((r) => r.id === ids.card)).toMatchObject({ account_id: usd, customer_id: cus, method: 'card', amount: '25.00', status: 'succeeded', failure_reason: '' });
+    expect(s.rows.find((r) => r.id === ids.card)).toMatchObject({
+      account_id: usd,
+      customer_id: cus,
+      method: 'card',
+      amount: '25.00',
+      status: 'succeeded',
+      failure_reason: '',
+    });
     const tbl = table(tb);
     expect(tbl.header).toEqual(['ID', 'ACCOUNT', 'CUSTOMER', 'METHOD', 'AMOUNT', 'STATUS', 'FAILURE', 'CREATED']);
-    expect(tbl.rows.find((r) => r[0] === ids.mm)).toEqual([ids.mm, kes, '-', 'mobile_money', '1500.00 KES', 'succeeded', '-', expect.stringMatching(TABLE_TIME)]);
+    expect(tbl.rows.find((r) => r[0] === ids.mm)).toEqual([
+      ids.mm,
+      kes,
+      '-',
+      'mobile_money',
+      '1500.00 KES',
+      'succeeded',
+      '-',
+      expect.stringMatching(TABLE_TIME),
+    ]);
     expect(tbl.rows.find((r) => r[0] === ids.card)?.[4]).toBe('25.00 USD');
     expect((json(failed) as unknown as Obj[]).map((c) => c.id)).toEqual([ids.bad]);
     expect(ndjson(mobile)).toEqual([{ id: ids.mm, amount: '1500.00', currency: 'KES' }]);
     expect(ok(byAcc).split('\n').filter(Boolean).sort()).toEqual([`${ids.bank}\t100.00`, `${ids.card}\t25.00`].sort());
     expect(w.since(m, 'GET', '/v1/collections').map((r) => r.query)).toEqual(
-      expect.arrayContaining([{ limit: '20', status: 'failed' }, { limit: '20', method: 'mobile_money' }, { limit: '20', account_id: usd, status: 'succeeded' }]),
+      expect.arrayContaining([
+        { limit: '20', status: 'failed' },
+        { limit: '20', method: 'mobile_money' },
+        { limit: '20', account_id: usd, status: 'succeeded' },
+      ]),
     );
   }, 120_000); // several pay processes: a hang guard, not a timing window
 
@@ -99,6 +191,11 @@ describe('pay collections', () => {
     usageError(badMethod, /^error: option '--method <method>' argument 'cash' is invalid/);
     apiError(mismatch, 1, 422, 'currency_mismatch', true);
     apiError(nf, 4, 404, 'not_found');
-    expect(w.since(m).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /v1/collections/col_000000000000000000000000', 'POST /v1/collections']);
+    expect(
+      w
+        .since(m)
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(['GET /v1/collections/col_000000000000000000000000', 'POST /v1/collections']);
   }, 120_000); // several pay processes: a hang guard, not a timing window
 });

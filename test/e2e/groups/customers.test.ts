@@ -1,15 +1,55 @@
 // pay customers against the emulator: create (seed body), get, list (filters, --all), update,
 // in every output format, with the request the server received.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, ISO, TABLE_TIME, UUID, apiError, expectContractHeaders, json, keyValues, ndjson, ok, startWorld, table, tsv, usageError, type Obj, type World } from './helpers.js';
+import {
+  ID,
+  ISO,
+  TABLE_TIME,
+  UUID,
+  apiError,
+  expectContractHeaders,
+  json,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  usageError,
+  type Obj,
+  type World,
+} from './helpers.js';
 
 const FLAGS = [
-  '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123',
-  '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London',
-  '--country', 'gb', '--postal-code', 'SW1A 1AA', '--state', 'GB-LND',
+  '--first-name',
+  'Ada',
+  '--last-name',
+  'Lovelace',
+  '--email',
+  'ada@example.com',
+  '--phone',
+  '+447700900123',
+  '--type',
+  'individual',
+  '--date-of-birth',
+  '1990-12-10',
+  '--address-line1',
+  '1 Main St',
+  '--city',
+  'London',
+  '--country',
+  'gb',
+  '--postal-code',
+  'SW1A 1AA',
+  '--state',
+  'GB-LND',
 ];
 const SEED_BODY = {
-  first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+447700900123', type: 'individual',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+447700900123',
+  type: 'individual',
   date_of_birth: '1990-12-10',
   address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA', state: 'GB-LND' },
 };
@@ -28,7 +68,14 @@ describe('pay customers', () => {
   it('create --json sends the seed body and prints the created customer', async () => {
     const m = w.mark();
     const c = json(await w.pay(['customers', 'create', ...FLAGS, '--json']));
-    expect(c).toMatchObject({ ...SEED_BODY, object: 'customer', livemode: false, kyc_status: 'not_started', middle_name: null, gender: null });
+    expect(c).toMatchObject({
+      ...SEED_BODY,
+      object: 'customer',
+      livemode: false,
+      kyc_status: 'not_started',
+      middle_name: null,
+      gender: null,
+    });
     expect(c.id).toMatch(ID('cus_'));
     expect(c.created_at).toMatch(ISO);
     ids.push(c.id);
@@ -39,16 +86,60 @@ describe('pay customers', () => {
   });
 
   it('create off a terminal prints one tsv record (header, values), nothing on stderr', async () => {
-    const r = tsv(await w.pay(['customers', 'create', ...FLAGS, '--first-name', 'Grace', '--last-name', 'Hopper', '--email', 'grace@example.com', '--type', 'business', '--gender', 'female']));
+    const r = tsv(
+      await w.pay([
+        'customers',
+        'create',
+        ...FLAGS,
+        '--first-name',
+        'Grace',
+        '--last-name',
+        'Hopper',
+        '--email',
+        'grace@example.com',
+        '--type',
+        'business',
+        '--gender',
+        'female',
+      ]),
+    );
     expect(r.header).toEqual([
-      'id', 'object', 'livemode', 'created_at', 'updated_at', 'first_name', 'last_name', 'middle_name', 'email', 'phone', 'type', 'gender',
-      'date_of_birth', 'address.address_line1', 'address.city', 'address.country', 'address.postal_code', 'address.state', 'kyc_status',
+      'id',
+      'object',
+      'livemode',
+      'created_at',
+      'updated_at',
+      'first_name',
+      'last_name',
+      'middle_name',
+      'email',
+      'phone',
+      'type',
+      'gender',
+      'date_of_birth',
+      'address.address_line1',
+      'address.city',
+      'address.country',
+      'address.postal_code',
+      'address.state',
+      'kyc_status',
     ]);
     expect(r.rows).toHaveLength(1);
-    expect(r.rows[0]).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', type: 'business', gender: 'female', middle_name: '', 'address.country': 'GB' });
+    expect(r.rows[0]).toMatchObject({
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      type: 'business',
+      gender: 'female',
+      middle_name: '',
+      'address.country': 'GB',
+    });
     ids.push(r.rows[0]!.id!);
     // A third, through --data @- merged under a flag.
-    const third = json(await w.pay(['customers', 'create', '--data', '@-', '--first-name', 'Alan', '--json'], { stdin: JSON.stringify({ ...SEED_BODY, email: 'alan@example.com', first_name: 'X' }) }));
+    const third = json(
+      await w.pay(['customers', 'create', '--data', '@-', '--first-name', 'Alan', '--json'], {
+        stdin: JSON.stringify({ ...SEED_BODY, email: 'alan@example.com', first_name: 'X' }),
+      }),
+    );
     expect(third).toMatchObject({ first_name: 'Alan', email: 'alan@example.com' });
     ids.push(third.id);
   });
@@ -75,12 +166,26 @@ describe('pay customers', () => {
     const s = tsv(t);
     expect(s.header).toEqual(LIST_TSV);
     expect(s.rows.map((r) => r.id)).toEqual(newest);
-    expect(s.rows[2]).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', type: 'individual', kyc_status: 'not_started' });
+    expect(s.rows[2]).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      type: 'individual',
+      kyc_status: 'not_started',
+    });
     expect(s.rows[2]!.created_at).toMatch(ISO);
     const tbl = table(tb);
     expect(tbl.header).toEqual(LIST_TABLE);
     expect(tbl.rows.map((r) => r[0])).toEqual(newest);
-    expect(tbl.rows[2]).toEqual([ids[0], 'Ada', 'Lovelace', 'ada@example.com', 'individual', 'not_started', expect.stringMatching(TABLE_TIME)]);
+    expect(tbl.rows[2]).toEqual([
+      ids[0],
+      'Ada',
+      'Lovelace',
+      'ada@example.com',
+      'individual',
+      'not_started',
+      expect.stringMatching(TABLE_TIME),
+    ]);
     expect((json(j) as unknown as Array<{ id: string }>).map((c) => c.id)).toEqual(newest);
     expect(ndjson(nd)).toEqual(newest.map((id) => ({ id, address: { country: 'GB' } })));
   });
@@ -94,7 +199,12 @@ describe('pay customers', () => {
     expect((json(byEmail) as unknown as Obj[]).map((c) => c.id)).toEqual([ids[1]]);
     expect(ok(byType)).toBe(`${ids[1]}\n`);
     const queries = w.since(m, 'GET', '/v1/customers').map((r) => r.query);
-    expect(queries).toEqual(expect.arrayContaining([{ limit: '20', email: 'grace@example.com' }, { limit: '20', type: 'business' }]));
+    expect(queries).toEqual(
+      expect.arrayContaining([
+        { limit: '20', email: 'grace@example.com' },
+        { limit: '20', type: 'business' },
+      ]),
+    );
   });
 
   it('--all --limit 2 follows the cursor to the end', async () => {
@@ -135,7 +245,10 @@ describe('pay customers', () => {
       w.pay(['customers', 'update', ids[0]!, '--country', 'US', '--state', 'GB-LND']),
     ]);
     apiError(nf, 4, 404, 'not_found');
-    usageError(missing, /^error: missing required flags: --last-name, --email, --phone, --type, --date-of-birth, --address-line1, --city, --country, --postal-code$/);
+    usageError(
+      missing,
+      /^error: missing required flags: --last-name, --email, --phone, --type, --date-of-birth, --address-line1, --city, --country, --postal-code$/,
+    );
     usageError(empty, /^error: nothing to update/);
     usageError(badState, /--state "GB-LND" must start with the country code US-/);
     expect(w.since(m).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/customers/cus_000000000000000000000000']);

@@ -1,9 +1,40 @@
 // pay external-accounts against the emulator: add (the full number never comes back), get, list,
 // remove (DELETE; removing twice is exit 5), and a payout to one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, TABLE_TIME, account, apiError, customer, expectContractHeaders, fund, json, keyValues, ndjson, ok, startWorld, table, tsv, usageError, type Obj, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  account,
+  apiError,
+  customer,
+  expectContractHeaders,
+  fund,
+  json,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  usageError,
+  type Obj,
+  type World,
+} from './helpers.js';
 
-const ADD = ['--account-holder-name', 'Ada Lovelace', '--bank-name', 'First Bank', '--account-number', '000123456789', '--routing-number', '021000021', '--country', 'US', '--currency', 'USD'];
+const ADD = [
+  '--account-holder-name',
+  'Ada Lovelace',
+  '--bank-name',
+  'First Bank',
+  '--account-number',
+  '000123456789',
+  '--routing-number',
+  '021000021',
+  '--country',
+  'US',
+  '--currency',
+  'USD',
+];
 
 let w: World;
 let cus: string;
@@ -23,20 +54,68 @@ describe('pay external-accounts', () => {
     const r = await w.pay(['external-accounts', 'add', '--customer', cus, ...ADD]);
     expect(r.stdout).not.toContain('000123456789');
     const s = tsv(r);
-    expect(s.rows[0]).toMatchObject({ object: 'external_account', customer_id: cus, account_holder_name: 'Ada Lovelace', bank_name: 'First Bank', account_number_last4: '6789', country: 'US', currency: 'USD', status: 'active' });
+    expect(s.rows[0]).toMatchObject({
+      object: 'external_account',
+      customer_id: cus,
+      account_holder_name: 'Ada Lovelace',
+      bank_name: 'First Bank',
+      account_number_last4: '6789',
+      country: 'US',
+      currency: 'USD',
+      status: 'active',
+    });
     expect(s.header).not.toContain('account_number');
     us = s.rows[0]!.id!;
     expect(us).toMatch(ID('ea_'));
     const reqs = w.since(m);
     expect(reqs.map((q) => [q.method, q.path, q.body])).toEqual([
-      ['POST', '/v1/external-accounts', { customer_id: cus, account_holder_name: 'Ada Lovelace', bank_name: 'First Bank', account_number: '000123456789', routing_number: '021000021', country: 'US', currency: 'USD' }],
+      [
+        'POST',
+        '/v1/external-accounts',
+        {
+          customer_id: cus,
+          account_holder_name: 'Ada Lovelace',
+          bank_name: 'First Bank',
+          account_number: '000123456789',
+          routing_number: '021000021',
+          country: 'US',
+          currency: 'USD',
+        },
+      ],
     ]);
     expectContractHeaders(reqs, w.emu);
   });
 
   it('add --json with an IBAN', async () => {
-    const e = json(await w.pay(['external-accounts', 'add', '--customer', other, '--account-holder-name', 'Alan Turing', '--bank-name', 'Barclays', '--account-number', '31926819', '--iban', 'GB29NWBK60161331926819', '--country', 'GB', '--currency', 'GBP', '--json']));
-    expect(e).toMatchObject({ object: 'external_account', customer_id: other, account_number_last4: '6819', country: 'GB', currency: 'GBP', status: 'active' });
+    const e = json(
+      await w.pay([
+        'external-accounts',
+        'add',
+        '--customer',
+        other,
+        '--account-holder-name',
+        'Alan Turing',
+        '--bank-name',
+        'Barclays',
+        '--account-number',
+        '31926819',
+        '--iban',
+        'GB29NWBK60161331926819',
+        '--country',
+        'GB',
+        '--currency',
+        'GBP',
+        '--json',
+      ]),
+    );
+    expect(e).toMatchObject({
+      object: 'external_account',
+      customer_id: other,
+      account_number_last4: '6819',
+      country: 'GB',
+      currency: 'GBP',
+      status: 'active',
+    });
     expect(JSON.stringify(e)).not.toContain('31926819');
     gb = e.id;
   });
@@ -54,13 +133,26 @@ describe('pay external-accounts', () => {
     const kv = keyValues(gt);
     expect([kv.get('id'), kv.get('bank_name'), kv.get('status')]).toEqual([us, 'First Bank', 'active']);
     const s = tsv(t);
-    expect(s.header).toEqual(['id', 'customer_id', 'account_holder_name', 'bank_name', 'account_number_last4', 'country', 'currency', 'status', 'created_at']);
+    expect(s.header).toEqual([
+      'id',
+      'customer_id',
+      'account_holder_name',
+      'bank_name',
+      'account_number_last4',
+      'country',
+      'currency',
+      'status',
+      'created_at',
+    ]);
     expect(s.rows.map((r) => r.id)).toEqual([gb, us]);
     const tbl = table(tb);
     expect(tbl.header).toEqual(['ID', 'CUSTOMER', 'HOLDER', 'BANK', 'NUMBER', 'COUNTRY', 'CURRENCY', 'STATUS', 'CREATED']);
     expect(tbl.rows[1]).toEqual([us, cus, 'Ada Lovelace', 'First Bank', '6789', 'US', 'USD', 'active', expect.stringMatching(TABLE_TIME)]);
     expect((json(j) as unknown as Obj[]).map((e) => e.id)).toEqual([gb]);
-    expect(ndjson(nd)).toEqual([{ id: gb, account_number_last4: '6819' }, { id: us, account_number_last4: '6789' }]);
+    expect(ndjson(nd)).toEqual([
+      { id: gb, account_number_last4: '6819' },
+      { id: us, account_number_last4: '6789' },
+    ]);
   }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('a transfer pays out to it and completes', async () => {

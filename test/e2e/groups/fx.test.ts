@@ -1,7 +1,26 @@
 // pay fx against the emulator: rates, quote (a rate locked for 60 s) → trade between two accounts,
 // a used quote and an expired one (clock advanced 61 s) → exit 5, trades list and get.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, TABLE_TIME, account, apiError, customer, expectContractHeaders, fund, json, jsonError, keyValues, ndjson, ok, startWorld, table, tsv, usageError, type Obj, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  account,
+  apiError,
+  customer,
+  expectContractHeaders,
+  fund,
+  json,
+  jsonError,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  usageError,
+  type Obj,
+  type World,
+} from './helpers.js';
 
 let w: World;
 let usd: string;
@@ -46,19 +65,30 @@ describe('pay fx', () => {
   it('quote --json: open for 60 s; the POST names both currencies and the amount to sell', async () => {
     const m = w.mark();
     quote = json(await w.pay(['fx', 'quote', '--from', 'usd', '--to', 'EUR', '--amount', '100', '--json']));
-    expect(quote).toMatchObject({ object: 'fx_quote', source_currency: 'USD', target_currency: 'EUR', source_amount: '100.00', status: 'open' });
+    expect(quote).toMatchObject({
+      object: 'fx_quote',
+      source_currency: 'USD',
+      target_currency: 'EUR',
+      source_amount: '100.00',
+      status: 'open',
+    });
     expect(quote.id).toMatch(ID('fxq_'));
     expect(quote.target_amount).toMatch(/^\d+\.\d{2}$/);
     expect(Date.parse(quote.expires_at) - Date.parse(quote.created_at)).toBe(60_000);
     const reqs = w.since(m);
-    expect(reqs.map((q) => [q.method, q.path, q.body])).toEqual([['POST', '/v1/fx/quotes', { source_currency: 'USD', target_currency: 'EUR', source_amount: '100.00' }]]);
+    expect(reqs.map((q) => [q.method, q.path, q.body])).toEqual([
+      ['POST', '/v1/fx/quotes', { source_currency: 'USD', target_currency: 'EUR', source_amount: '100.00' }],
+    ]);
     expectContractHeaders(reqs, w.emu);
   });
 
   it('get-quote: a table with both amounts in their currencies', async () => {
     const kv = keyValues(await w.pay(['fx', 'get-quote', quote.id, '-o', 'table']));
     expect([kv.get('source_amount'), kv.get('target_amount'), kv.get('status'), kv.get('expires_at')]).toEqual([
-      '100.00 USD', `${quote.target_amount} EUR`, 'open', expect.stringMatching(TABLE_TIME),
+      '100.00 USD',
+      `${quote.target_amount} EUR`,
+      'open',
+      expect.stringMatching(TABLE_TIME),
     ]);
   });
 
@@ -66,10 +96,25 @@ describe('pay fx', () => {
     const m = w.mark();
     const s = tsv(await w.pay(['fx', 'trade', quote.id, '--from-account', usd, '--to-account', eur]));
     trade = s.rows[0]!;
-    expect(trade).toMatchObject({ object: 'fx_trade', quote_id: quote.id, source_account_id: usd, target_account_id: eur, rate: quote.rate, source_amount: '100.00', target_amount: quote.target_amount, status: 'completed' });
+    expect(trade).toMatchObject({
+      object: 'fx_trade',
+      quote_id: quote.id,
+      source_account_id: usd,
+      target_account_id: eur,
+      rate: quote.rate,
+      source_amount: '100.00',
+      target_amount: quote.target_amount,
+      status: 'completed',
+    });
     expect(trade.id).toMatch(ID('fxt_'));
-    expect(w.since(m).map((q) => [q.method, q.path, q.body])).toEqual([['POST', '/v1/fx/trades', { quote_id: quote.id, source_account_id: usd, target_account_id: eur }]]);
-    const [u, e, q] = await Promise.all([w.api('GET', `accounts/${usd}`), w.api('GET', `accounts/${eur}`), w.pay(['fx', 'get-quote', quote.id, '--fields', 'status', '--no-header'])]);
+    expect(w.since(m).map((q) => [q.method, q.path, q.body])).toEqual([
+      ['POST', '/v1/fx/trades', { quote_id: quote.id, source_account_id: usd, target_account_id: eur }],
+    ]);
+    const [u, e, q] = await Promise.all([
+      w.api('GET', `accounts/${usd}`),
+      w.api('GET', `accounts/${eur}`),
+      w.pay(['fx', 'get-quote', quote.id, '--fields', 'status', '--no-header']),
+    ]);
     expect(u.balance.available).toBe('400.00');
     expect(e.balance.available).toBe(quote.target_amount);
     expect(ok(q)).toBe('used\n');
@@ -81,7 +126,12 @@ describe('pay fx', () => {
     const q = json(await w.pay(['fx', 'quote', '--from', 'USD', '--to', 'GBP', '--target-amount', '50', '--json']));
     expect(q).toMatchObject({ target_amount: '50.00', status: 'open' });
     w.settle(61);
-    expect(jsonError(await w.pay(['fx', 'trade', q.id, '--from-account', usd, '--to-account', gbp, '--json']), 5)).toMatchObject({ code: 'quote_expired', status: 409, method: 'POST', path: '/v1/fx/trades' });
+    expect(jsonError(await w.pay(['fx', 'trade', q.id, '--from-account', usd, '--to-account', gbp, '--json']), 5)).toMatchObject({
+      code: 'quote_expired',
+      status: 409,
+      method: 'POST',
+      path: '/v1/fx/trades',
+    });
     expect(ok(await w.pay(['fx', 'get-quote', q.id, '--fields', 'status', '--no-header']))).toBe('expired\n');
     expect((await w.api('GET', `accounts/${gbp}`)).balance.available).toBe('0.00');
   });
@@ -108,11 +158,33 @@ describe('pay fx', () => {
       w.pay(['fx', 'get-trade', trade.id, '--json']),
     ]);
     const s = tsv(t);
-    expect(s.header).toEqual(['id', 'quote_id', 'source_account_id', 'target_account_id', 'source_amount', 'target_amount', 'rate', 'status', 'created_at']);
+    expect(s.header).toEqual([
+      'id',
+      'quote_id',
+      'source_account_id',
+      'target_account_id',
+      'source_amount',
+      'target_amount',
+      'rate',
+      'status',
+      'created_at',
+    ]);
     expect(s.rows.map((r) => r.id)).toEqual([trade.id]);
     const tbl = table(tb);
     expect(tbl.header).toEqual(['ID', 'QUOTE', 'FROM', 'TO', 'SOLD', 'BOUGHT', 'RATE', 'STATUS', 'CREATED']);
-    expect(tbl.rows).toEqual([[trade.id, quote.id, usd, eur, '100.00 USD', `${quote.target_amount} EUR`, quote.rate, 'completed', expect.stringMatching(TABLE_TIME)]]);
+    expect(tbl.rows).toEqual([
+      [
+        trade.id,
+        quote.id,
+        usd,
+        eur,
+        '100.00 USD',
+        `${quote.target_amount} EUR`,
+        quote.rate,
+        'completed',
+        expect.stringMatching(TABLE_TIME),
+      ],
+    ]);
     expect([byAcc.code, byAcc.stdout]).toEqual([0, '[]\n']);
     expect(ndjson(nd)).toEqual([{ id: trade.id, target_amount: quote.target_amount }]);
     expect(json(g)).toMatchObject({ id: trade.id, quote_id: quote.id, status: 'completed' });

@@ -86,9 +86,9 @@ export async function startWorld(opts: EmulatorOptions = {}): Promise<World> {
     mark: () => total,
     since: (mark, method, path) => {
       const dropped = total - emu.received.length;
-      return emu.received.slice(Math.max(0, mark - dropped)).filter(
-        (r) => (!method || r.method === method) && (!path || (typeof path === 'string' ? r.path === path : path.test(r.path))),
-      );
+      return emu.received
+        .slice(Math.max(0, mark - dropped))
+        .filter((r) => (!method || r.method === method) && (!path || (typeof path === 'string' ? r.path === path : path.test(r.path))));
     },
     stop: () => emu.stop(),
   };
@@ -115,7 +115,10 @@ export function ndjson(r: PayResult): Obj[] {
   const out = ok(r);
   if (out === '') return [];
   expect(out.endsWith('\n')).toBe(true);
-  return out.slice(0, -1).split('\n').map((l) => JSON.parse(l) as Obj);
+  return out
+    .slice(0, -1)
+    .split('\n')
+    .map((l) => JSON.parse(l) as Obj);
 }
 
 /** Exit 0, nothing on stderr, tsv: a header line then one record per line, every line as wide as the header. */
@@ -166,7 +169,9 @@ export function keyValues(r: PayResult): Map<string, string> {
 export function apiError(r: PayResult, exit: number, status: number, code: string, post = false): string {
   expect({ code: r.code, stdout: r.stdout }).toEqual({ code: exit, stdout: '' });
   const first = r.stderr.split('\n')[0]!;
-  expect(first).toMatch(new RegExp(`^error: HTTP ${status} ${code}: .+ \\(request req_[0-9a-z]+${post ? ', idempotency key [0-9a-f-]{36}' : ''}\\)$`));
+  expect(first).toMatch(
+    new RegExp(`^error: HTTP ${status} ${code}: .+ \\(request req_[0-9a-z]+${post ? ', idempotency key [0-9a-f-]{36}' : ''}\\)$`),
+  );
   expect(r.stderr).not.toMatch(/\n\s+at /);
   return first;
 }
@@ -241,7 +246,11 @@ export async function approveKyc(w: World, customerId: string): Promise<void> {
 }
 
 /** Polls until `check` returns something truthy (or fails after `ms`). */
-export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {
+export async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 5000,
+  what = 'condition',
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();

@@ -20,7 +20,8 @@ describe('pay kyc-legacy', () => {
     const r = await w.pay(['kyc-legacy', '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\[deprecated: use pay kyc\]/);
-    for (const verb of ['verify', 'submit-document', 'status']) expect(r.stdout).toMatch(new RegExp(`${verb} .*\\[deprecated: use pay kyc ${verb}\\]`));
+    for (const verb of ['verify', 'submit-document', 'status'])
+      expect(r.stdout).toMatch(new RegExp(`${verb} .*\\[deprecated: use pay kyc ${verb}\\]`));
   });
 
   it('verify --json: POST /kyc/verify with customer_id in the body; the warning is the only stderr', async () => {
@@ -45,7 +46,13 @@ describe('pay kyc-legacy', () => {
     const legacy = await w.pay(['kyc-legacy', 'submit-document', cus, '--type', 'passport', '--country', 'GB', '--number', '123456789']);
     expect(legacy.stderr).toBe(warn('submit-document'));
     const d = tsv({ ...legacy, stderr: '' });
-    expect(d.rows[0]).toMatchObject({ verification_id: kycId, customer_id: cus, type: 'passport', number_last4: '6789', status: 'received' });
+    expect(d.rows[0]).toMatchObject({
+      verification_id: kycId,
+      customer_id: cus,
+      type: 'passport',
+      number_last4: '6789',
+      status: 'received',
+    });
     expect(w.since(m).map((q) => [q.method, q.path, q.body])).toEqual([
       ['POST', '/v1/kyc/documents', { customer_id: cus, type: 'passport', country: 'GB', number: '123456789' }],
     ]);

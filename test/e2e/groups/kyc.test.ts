@@ -1,7 +1,22 @@
 // pay kyc against the emulator: verify → submit-document → status (in_review, then approved after
 // the review settles), the sandbox rejection (document number ending 0000), invalid transitions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, TABLE_TIME, apiError, customer, expectContractHeaders, json, jsonError, keyValues, ndjson, ok, startWorld, tsv, usageError, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  apiError,
+  customer,
+  expectContractHeaders,
+  json,
+  jsonError,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  tsv,
+  usageError,
+  type World,
+} from './helpers.js';
 
 let w: World;
 let cus: string;
@@ -23,7 +38,16 @@ describe('pay kyc', () => {
   it('verify --json starts a pending verification (POST with level, idempotency key)', async () => {
     const m = w.mark();
     const v = json(await w.pay(['kyc', 'verify', cus, '--json']));
-    expect(v).toMatchObject({ object: 'kyc_verification', customer_id: cus, level: 'basic', status: 'pending', documents: [], submitted_at: null, decided_at: null, rejection_reason: null });
+    expect(v).toMatchObject({
+      object: 'kyc_verification',
+      customer_id: cus,
+      level: 'basic',
+      status: 'pending',
+      documents: [],
+      submitted_at: null,
+      decided_at: null,
+      rejection_reason: null,
+    });
     expect(v.id).toMatch(ID('kyc_'));
     kycId = v.id;
     const reqs = w.since(m);
@@ -34,14 +58,52 @@ describe('pay kyc', () => {
   });
 
   it('submit-document prints the document (tsv) with only the last 4 of the number; the review starts', async () => {
-    const r = await w.pay(['kyc', 'submit-document', cus, '--type', 'passport', '--country', 'gb', '--number', 'P12345678', '--file-name', 'passport.jpg']);
+    const r = await w.pay([
+      'kyc',
+      'submit-document',
+      cus,
+      '--type',
+      'passport',
+      '--country',
+      'gb',
+      '--number',
+      'P12345678',
+      '--file-name',
+      'passport.jpg',
+    ]);
     expect(r.stdout).not.toContain('P12345678');
     const d = tsv(r);
-    expect(d.header).toEqual(['id', 'object', 'livemode', 'created_at', 'updated_at', 'verification_id', 'customer_id', 'type', 'country', 'number_last4', 'file_name', 'status']);
-    expect(d.rows[0]).toMatchObject({ object: 'kyc_document', verification_id: kycId, customer_id: cus, type: 'passport', country: 'GB', number_last4: '5678', file_name: 'passport.jpg', status: 'received' });
+    expect(d.header).toEqual([
+      'id',
+      'object',
+      'livemode',
+      'created_at',
+      'updated_at',
+      'verification_id',
+      'customer_id',
+      'type',
+      'country',
+      'number_last4',
+      'file_name',
+      'status',
+    ]);
+    expect(d.rows[0]).toMatchObject({
+      object: 'kyc_document',
+      verification_id: kycId,
+      customer_id: cus,
+      type: 'passport',
+      country: 'GB',
+      number_last4: '5678',
+      file_name: 'passport.jpg',
+      status: 'received',
+    });
     expect(d.rows[0]!.id).toMatch(ID('doc_'));
     const last = w.emu.received.at(-1)!;
-    expect(last).toMatchObject({ method: 'POST', path: `/v1/customers/${cus}/kyc/documents`, body: { type: 'passport', country: 'GB', number: 'P12345678', file_name: 'passport.jpg' } });
+    expect(last).toMatchObject({
+      method: 'POST',
+      path: `/v1/customers/${cus}/kyc/documents`,
+      body: { type: 'passport', country: 'GB', number: 'P12345678', file_name: 'passport.jpg' },
+    });
 
     const kv = keyValues(await w.pay(['kyc', 'status', cus, '-o', 'table']));
     expect(kv.get('status')).toBe('in_review');
@@ -66,7 +128,9 @@ describe('pay kyc', () => {
     expect(text).toMatch(/^status {2,}approved\s*$/m);
     expect(text).toMatch(/^Documents \(1\)$/m);
     expect(text).toMatch(/^ID {2,}TYPE {2,}COUNTRY {2,}NUMBER {2,}STATUS {2,}CREATED$/m);
-    expect(text).toMatch(new RegExp(`^${v.documents[0].id} {2,}passport {2,}GB {2,}5678 {2,}accepted {2,}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z$`, 'm'));
+    expect(text).toMatch(
+      new RegExp(`^${v.documents[0].id} {2,}passport {2,}GB {2,}5678 {2,}accepted {2,}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z$`, 'm'),
+    );
     expect(ndjson(nd)).toEqual([{ id: kycId, status: 'approved', documents: v.documents }]);
     expect(ok(c)).toBe('approved\n');
   });

@@ -1,7 +1,24 @@
 // pay payment-links against the emulator: create (amount in the asset's precision), get, list,
 // disable (active → disabled; again → exit 5), expiry when the clock passes expires_at, paid links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, TABLE_TIME, apiError, customer, expectContractHeaders, json, jsonError, keyValues, ndjson, ok, startWorld, table, tsv, usageError, type Obj, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  apiError,
+  customer,
+  expectContractHeaders,
+  json,
+  jsonError,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  usageError,
+  type Obj,
+  type World,
+} from './helpers.js';
 
 let w: World;
 let wal: string;
@@ -26,21 +43,48 @@ afterAll(() => w?.stop());
 describe('pay payment-links', () => {
   it('create (tsv): active, with a URL; the POST sends the asset and the amount', async () => {
     const m = w.mark();
-    const s = tsv(await w.pay(['payment-links', 'create', '--wallet', wal, '--amount', '49.99', '--asset', 'usdc', '--description', 'Pro plan']));
-    expect(s.header).toEqual(['id', 'object', 'livemode', 'created_at', 'updated_at', 'wallet_id', 'amount', 'asset', 'description', 'expires_at', 'url', 'status']);
+    const s = tsv(
+      await w.pay(['payment-links', 'create', '--wallet', wal, '--amount', '49.99', '--asset', 'usdc', '--description', 'Pro plan']),
+    );
+    expect(s.header).toEqual([
+      'id',
+      'object',
+      'livemode',
+      'created_at',
+      'updated_at',
+      'wallet_id',
+      'amount',
+      'asset',
+      'description',
+      'expires_at',
+      'url',
+      'status',
+    ]);
     const l = s.rows[0]!;
-    expect(l).toMatchObject({ object: 'payment_link', wallet_id: wal, amount: '49.990000', asset: 'USDC', description: 'Pro plan', expires_at: '', status: 'active' });
+    expect(l).toMatchObject({
+      object: 'payment_link',
+      wallet_id: wal,
+      amount: '49.990000',
+      asset: 'USDC',
+      description: 'Pro plan',
+      expires_at: '',
+      status: 'active',
+    });
     expect(l.id).toMatch(ID('plink_'));
     expect(l.url).toMatch(/^https:\/\//);
     links.pro = l.id!;
     const reqs = w.since(m);
-    expect(reqs.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/v1/payment-links', { wallet_id: wal, amount: '49.990000', asset: 'USDC', description: 'Pro plan' }]]);
+    expect(reqs.map((r) => [r.method, r.path, r.body])).toEqual([
+      ['POST', '/v1/payment-links', { wallet_id: wal, amount: '49.990000', asset: 'USDC', description: 'Pro plan' }],
+    ]);
     expectContractHeaders(reqs, w.emu);
   });
 
   it('create --json with --expires-at; it expires when the emulator clock passes it', async () => {
-    const at = new Date(Math.ceil((await emulatorNow() + 30_000) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-    const l = json(await w.pay(['payment-links', 'create', '--wallet', btcWal, '--amount', '0.015', '--asset', 'BTC', '--expires-at', at, '--json']));
+    const at = new Date(Math.ceil(((await emulatorNow()) + 30_000) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const l = json(
+      await w.pay(['payment-links', 'create', '--wallet', btcWal, '--amount', '0.015', '--asset', 'BTC', '--expires-at', at, '--json']),
+    );
     expect(l).toMatchObject({ amount: '0.01500000', asset: 'BTC', status: 'active', expires_at: at.replace('Z', '.000Z') });
     links.expiring = l.id;
     w.settle(31);
@@ -48,10 +92,18 @@ describe('pay payment-links', () => {
   });
 
   it('get: json and a key/value table with the amount in its asset', async () => {
-    const [j, t] = await Promise.all([w.pay(['payment-links', 'get', links.pro!, '--json']), w.pay(['payment-links', 'get', links.pro!, '-o', 'table'])]);
+    const [j, t] = await Promise.all([
+      w.pay(['payment-links', 'get', links.pro!, '--json']),
+      w.pay(['payment-links', 'get', links.pro!, '-o', 'table']),
+    ]);
     expect(json(j)).toMatchObject({ id: links.pro, status: 'active', amount: '49.990000' });
     const kv = keyValues(t);
-    expect([kv.get('id'), kv.get('amount'), kv.get('status'), kv.get('created_at')]).toEqual([links.pro, '49.990000 USDC', 'active', expect.stringMatching(TABLE_TIME)]);
+    expect([kv.get('id'), kv.get('amount'), kv.get('status'), kv.get('created_at')]).toEqual([
+      links.pro,
+      '49.990000 USDC',
+      'active',
+      expect.stringMatching(TABLE_TIME),
+    ]);
   });
 
   it('disable (ndjson) → disabled; again is exit 5; an expired or paid link cannot be disabled', async () => {
@@ -84,11 +136,28 @@ describe('pay payment-links', () => {
     ]);
     const s = tsv(t);
     expect(s.header).toEqual(['id', 'wallet_id', 'amount', 'status', 'url', 'expires_at', 'created_at']);
-    expect(Object.fromEntries(s.rows.map((r) => [r.id, r.status]))).toEqual({ [links.pro!]: 'disabled', [links.expiring!]: 'expired', [links.paid!]: 'paid' });
+    expect(Object.fromEntries(s.rows.map((r) => [r.id, r.status]))).toEqual({
+      [links.pro!]: 'disabled',
+      [links.expiring!]: 'expired',
+      [links.paid!]: 'paid',
+    });
     const tbl = table(tb);
     expect(tbl.header).toEqual(['ID', 'WALLET', 'AMOUNT', 'STATUS', 'URL', 'EXPIRES', 'CREATED']);
-    expect(tbl.rows.find((r) => r[0] === links.pro)).toEqual([links.pro, wal, '49.990000 USDC', 'disabled', expect.stringMatching(/^https:\/\//), '-', expect.stringMatching(TABLE_TIME)]);
-    expect(tbl.rows.find((r) => r[0] === links.expiring)?.slice(2, 6)).toEqual(['0.01500000 BTC', 'expired', expect.stringMatching(/^https:\/\//), expect.stringMatching(TABLE_TIME)]);
+    expect(tbl.rows.find((r) => r[0] === links.pro)).toEqual([
+      links.pro,
+      wal,
+      '49.990000 USDC',
+      'disabled',
+      expect.stringMatching(/^https:\/\//),
+      '-',
+      expect.stringMatching(TABLE_TIME),
+    ]);
+    expect(tbl.rows.find((r) => r[0] === links.expiring)?.slice(2, 6)).toEqual([
+      '0.01500000 BTC',
+      'expired',
+      expect.stringMatching(/^https:\/\//),
+      expect.stringMatching(TABLE_TIME),
+    ]);
     expect((json(disabled) as unknown as Obj[]).map((l) => l.id)).toEqual([links.pro]);
     expect(ok(byWallet)).toBe(`${links.paid}\tpaid\n${links.pro}\tdisabled\n`);
   });

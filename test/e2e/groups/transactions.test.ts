@@ -2,7 +2,22 @@
 // voided, pending), FX trades and a paid payment link; every filter (--account, --wallet, --type,
 // --status, --from/--to) returns exactly the right rows; each balance equals its transactions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, TABLE_TIME, account, customer, json, keyValues, ndjson, ok, startWorld, table, tsv, usageError, type Obj, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  account,
+  customer,
+  json,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  usageError,
+  type Obj,
+  type World,
+} from './helpers.js';
 
 let w: World;
 let a: string; // USD: funded, sends transfers and an FX trade
@@ -66,7 +81,13 @@ describe('pay transactions', () => {
       expect(t.entry_id).toEqual(expect.any(String));
     }
     const by = Object.fromEntries(all.map((t) => [t.source.id, t]));
-    expect(by[src.collection!]).toMatchObject({ type: 'collection', direction: 'credit', amount: '500.00', status: 'posted', balance_after: '500.00' });
+    expect(by[src.collection!]).toMatchObject({
+      type: 'collection',
+      direction: 'credit',
+      amount: '500.00',
+      status: 'posted',
+      balance_after: '500.00',
+    });
     expect(by[src.t10!]).toMatchObject({ type: 'transfer', direction: 'debit', amount: '10.00', status: 'posted' });
     expect(by[src.t113!]).toMatchObject({ type: 'transfer', direction: 'debit', amount: '1.13', status: 'voided' });
     expect(by[src.fx!]).toMatchObject({ type: 'fx_trade', direction: 'debit', amount: '100.00', status: 'posted' });
@@ -89,13 +110,26 @@ describe('pay transactions', () => {
     expect(sources(json(voided) as unknown as Obj[])).toEqual([src.t113]);
     // pending: the 5.00 debit on a and its credit on b
     const p = json(pending) as unknown as Obj[];
-    expect(p.map((t) => [t.account_id, t.direction, t.amount]).sort()).toEqual([[a, 'debit', '5.00'], [b, 'credit', '5.00']].sort());
+    expect(p.map((t) => [t.account_id, t.direction, t.amount]).sort()).toEqual(
+      [
+        [a, 'debit', '5.00'],
+        [b, 'credit', '5.00'],
+      ].sort(),
+    );
     const f = json(fx) as unknown as Obj[];
-    expect(f.map((t) => [t.account_id, t.direction, t.amount, t.currency]).sort()).toEqual([[a, 'debit', '100.00', 'USD'], [e, 'credit', src.fxTarget, 'EUR']].sort());
+    expect(f.map((t) => [t.account_id, t.direction, t.amount, t.currency]).sort()).toEqual(
+      [
+        [a, 'debit', '100.00', 'USD'],
+        [e, 'credit', src.fxTarget, 'EUR'],
+      ].sort(),
+    );
     expect(new Set(f.map((t) => t.entry_id)).size).toBe(1);
     expect(sources(json(postedTransfers) as unknown as Obj[])).toEqual([src.t30, src.t20, src.t10]);
     expect(w.since(m, 'GET', '/v1/transactions').map((r) => r.query)).toEqual(
-      expect.arrayContaining([{ limit: '20', account_id: a, type: 'transfer', status: 'voided' }, { limit: '20', status: 'pending' }]),
+      expect.arrayContaining([
+        { limit: '20', account_id: a, type: 'transfer', status: 'voided' },
+        { limit: '20', status: 'pending' },
+      ]),
     );
   }, 120_000); // several pay processes: a hang guard, not a timing window
 
@@ -113,19 +147,40 @@ describe('pay transactions', () => {
     expect(json(days)).toHaveLength(7);
     expect([empty.code, empty.stdout, empty.stderr]).toEqual([0, '', 'No transactions found.\n']);
     expect(w.since(m, 'GET', '/v1/transactions').map((r) => r.query)).toEqual(
-      expect.arrayContaining([{ limit: '20', account_id: a, from: t1 }, { limit: '20', account_id: a, to: t1 }, { limit: '20', account_id: a, from: startDay, to: next }]),
+      expect.arrayContaining([
+        { limit: '20', account_id: a, from: t1 },
+        { limit: '20', account_id: a, to: t1 },
+        { limit: '20', account_id: a, from: startDay, to: next },
+      ]),
     );
   });
 
   it('--wallet: the paid link credited the wallet', async () => {
     const [t] = ndjson(await w.pay(['transactions', 'list', '--wallet', wal, '-o', 'ndjson']));
-    expect(t).toMatchObject({ account_id: null, wallet_id: wal, direction: 'credit', amount: '12.500000', currency: 'USDC', status: 'posted', source: { id: src.link } });
+    expect(t).toMatchObject({
+      account_id: null,
+      wallet_id: wal,
+      direction: 'credit',
+      amount: '12.500000',
+      currency: 'USDC',
+      status: 'posted',
+      source: { id: src.link },
+    });
   });
 
   it('every balance equals its transactions: available = posted + pending debits, pending = net pending', async () => {
-    const holders: Array<[string, string]> = [[a, 'accounts'], [b, 'accounts'], [e, 'accounts'], [wal, 'wallets']];
+    const holders: Array<[string, string]> = [
+      [a, 'accounts'],
+      [b, 'accounts'],
+      [e, 'accounts'],
+      [wal, 'wallets'],
+    ];
     const [runs, got] = await Promise.all([
-      Promise.all(holders.map(([id, kind]) => w.pay(['transactions', 'list', kind === 'wallets' ? '--wallet' : '--account', id, '--all', '-o', 'ndjson']))),
+      Promise.all(
+        holders.map(([id, kind]) =>
+          w.pay(['transactions', 'list', kind === 'wallets' ? '--wallet' : '--account', id, '--all', '-o', 'ndjson']),
+        ),
+      ),
       Promise.all(holders.map(([id, kind]) => w.api('GET', `${kind}/${id}`))),
     ]);
     for (let i = 0; i < holders.length; i++) {
@@ -143,7 +198,11 @@ describe('pay transactions', () => {
           if (t.direction === 'debit') pendingDebit += signed(t);
         }
       }
-      expect([holders[i]![0], minor(holder.balance.available, cur), minor(holder.balance.pending, cur)]).toEqual([holders[i]![0], posted + pendingDebit, pendingNet]);
+      expect([holders[i]![0], minor(holder.balance.available, cur), minor(holder.balance.pending, cur)]).toEqual([
+        holders[i]![0],
+        posted + pendingDebit,
+        pendingNet,
+      ]);
     }
     // The figures themselves: a = 500 − 10 − 20 − 30 − 100 − 5 (held), b = 10 + 20 + 30 (+5 pending).
     expect(got[0]!.balance).toMatchObject({ available: '335.00', pending: '-5.00' });
@@ -162,17 +221,54 @@ describe('pay transactions', () => {
       w.pay(['transactions', 'get', collection.id, '-o', 'table']),
     ]);
     const s = tsv(t);
-    expect(s.header).toEqual(['id', 'account_id', 'wallet_id', 'type', 'direction', 'amount', 'balance_after', 'status', 'source.id', 'created_at']);
+    expect(s.header).toEqual([
+      'id',
+      'account_id',
+      'wallet_id',
+      'type',
+      'direction',
+      'amount',
+      'balance_after',
+      'status',
+      'source.id',
+      'created_at',
+    ]);
     expect(s.rows).toHaveLength(7);
-    expect(s.rows[6]).toEqual({ id: collection.id, account_id: a, wallet_id: '', type: 'collection', direction: 'credit', amount: '500.00', balance_after: '500.00', status: 'posted', 'source.id': src.collection, created_at: collection.created_at });
+    expect(s.rows[6]).toEqual({
+      id: collection.id,
+      account_id: a,
+      wallet_id: '',
+      type: 'collection',
+      direction: 'credit',
+      amount: '500.00',
+      balance_after: '500.00',
+      status: 'posted',
+      'source.id': src.collection,
+      created_at: collection.created_at,
+    });
     const tbl = table(tb);
     expect(tbl.header).toEqual(['ID', 'ACCOUNT', 'WALLET', 'TYPE', 'DIRECTION', 'AMOUNT', 'BALANCE AFTER', 'STATUS', 'SOURCE', 'CREATED']);
-    expect(tbl.rows[6]).toEqual([collection.id, a, '-', 'collection', 'credit', '500.00 USD', '500.00 USD', 'posted', src.collection, expect.stringMatching(TABLE_TIME)]);
+    expect(tbl.rows[6]).toEqual([
+      collection.id,
+      a,
+      '-',
+      'collection',
+      'credit',
+      '500.00 USD',
+      '500.00 USD',
+      'posted',
+      src.collection,
+      expect.stringMatching(TABLE_TIME),
+    ]);
     expect(tbl.rows[0]?.slice(3, 8)).toEqual(['transfer', 'debit', '5.00 USD', expect.stringMatching(/^\d+\.\d{2} USD$/), 'pending']);
     expect(json(g)).toEqual(collection);
     const kv = keyValues(gt);
     expect([kv.get('amount'), kv.get('balance_after'), kv.get('source.id')]).toEqual(['500.00 USD', '500.00 USD', src.collection]);
-    expect(ok(await w.pay(['transactions', 'list', '--account', a, '--type', 'fx_trade', '--no-header', '--fields', 'amount,currency,source.id']))).toBe(`100.00\tUSD\t${src.fx}\n`);
+    expect(
+      ok(
+        await w.pay(['transactions', 'list', '--account', a, '--type', 'fx_trade', '--no-header', '--fields', 'amount,currency,source.id']),
+      ),
+    ).toBe(`100.00\tUSD\t${src.fx}\n`);
   }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('usage errors send nothing: --from after --to, an unknown type, a date that is not one', async () => {
@@ -183,7 +279,10 @@ describe('pay transactions', () => {
       w.pay(['transactions', 'list', '--from', 'yesterday']),
     ]);
     usageError(order, /^error: --from must be before --to$/);
-    usageError(type, /^error: option '--type <type>' argument 'refund' is invalid. Allowed choices are transfer, collection, fx_trade, reversal.$/);
+    usageError(
+      type,
+      /^error: option '--type <type>' argument 'refund' is invalid. Allowed choices are transfer, collection, fx_trade, reversal.$/,
+    );
     usageError(date, /^error: --from "yesterday" must be a date \(YYYY-MM-DD\) or an RFC 3339 time/);
     expect(w.since(m)).toEqual([]);
   });

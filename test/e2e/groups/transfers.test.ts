@@ -2,7 +2,29 @@
 // completed, 1 when the sandbox .13 amount fails), cancel, insufficient funds, currency mismatch,
 // idempotent retries, list filters, balances after all of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID, TABLE_TIME, UUID, account, apiError, customer, expectContractHeaders, fund, json, jsonError, keyValues, ndjson, ok, startWorld, table, tsv, until, usageError, type Obj, type PayResult, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  UUID,
+  account,
+  apiError,
+  customer,
+  expectContractHeaders,
+  fund,
+  json,
+  jsonError,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  until,
+  usageError,
+  type Obj,
+  type PayResult,
+  type World,
+} from './helpers.js';
 
 let w: World;
 let a: string; // funded 100.00 USD
@@ -23,7 +45,11 @@ async function sendAndWait(args: string[]): Promise<PayResult> {
   const m = w.mark();
   const run = w.pay(['transfers', 'send', ...args, '--wait']);
   const amount = args[args.indexOf('--amount') + 1];
-  await until(() => w.since(m, 'POST', '/v1/transfers').some((r) => (r.body as { amount?: string }).amount === amount), 10_000, 'the transfer POST');
+  await until(
+    () => w.since(m, 'POST', '/v1/transfers').some((r) => (r.body as { amount?: string }).amount === amount),
+    10_000,
+    'the transfer POST',
+  );
   w.settle();
   return run;
 }
@@ -31,13 +57,43 @@ async function sendAndWait(args: string[]): Promise<PayResult> {
 describe('pay transfers', () => {
   it('send off a terminal: one tsv record, pending; the POST carries the amount as a string and an Idempotency-Key', async () => {
     const m = w.mark();
-    const s = tsv(await w.pay(['transfers', 'send', '--from', a, '--to', b, '--amount', '10.50', '--currency', 'usd', '--reference', 'inv-1']));
-    expect(s.header).toEqual(['id', 'object', 'livemode', 'created_at', 'updated_at', 'source_account_id', 'destination_id', 'destination_type', 'amount', 'currency', 'description', 'reference', 'status', 'failure_reason', 'completed_at']);
-    expect(s.rows[0]).toMatchObject({ source_account_id: a, destination_id: b, destination_type: 'account', amount: '10.50', currency: 'USD', reference: 'inv-1', status: 'pending', failure_reason: '', completed_at: '' });
+    const s = tsv(
+      await w.pay(['transfers', 'send', '--from', a, '--to', b, '--amount', '10.50', '--currency', 'usd', '--reference', 'inv-1']),
+    );
+    expect(s.header).toEqual([
+      'id',
+      'object',
+      'livemode',
+      'created_at',
+      'updated_at',
+      'source_account_id',
+      'destination_id',
+      'destination_type',
+      'amount',
+      'currency',
+      'description',
+      'reference',
+      'status',
+      'failure_reason',
+      'completed_at',
+    ]);
+    expect(s.rows[0]).toMatchObject({
+      source_account_id: a,
+      destination_id: b,
+      destination_type: 'account',
+      amount: '10.50',
+      currency: 'USD',
+      reference: 'inv-1',
+      status: 'pending',
+      failure_reason: '',
+      completed_at: '',
+    });
     sent.first = s.rows[0]!.id!;
     expect(sent.first).toMatch(ID('tr_'));
     const reqs = w.since(m);
-    expect(reqs.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/v1/transfers', { source_account_id: a, destination_id: b, amount: '10.50', currency: 'USD', reference: 'inv-1' }]]);
+    expect(reqs.map((r) => [r.method, r.path, r.body])).toEqual([
+      ['POST', '/v1/transfers', { source_account_id: a, destination_id: b, amount: '10.50', currency: 'USD', reference: 'inv-1' }],
+    ]);
     expectContractHeaders(reqs, w.emu);
     // Money on its way out is not spendable; the destination sees it pending.
     const [src, dst] = await Promise.all([w.api('GET', `accounts/${a}`), w.api('GET', `accounts/${b}`)]);
@@ -46,12 +102,23 @@ describe('pay transfers', () => {
   });
 
   it('get: pending, then completed once settled (json and table with the money and its currency)', async () => {
-    expect(json(await w.pay(['transfers', 'get', sent.first!, '--json']))).toMatchObject({ id: sent.first, status: 'pending', completed_at: null });
+    expect(json(await w.pay(['transfers', 'get', sent.first!, '--json']))).toMatchObject({
+      id: sent.first,
+      status: 'pending',
+      completed_at: null,
+    });
     w.settle();
-    const [j, t] = await Promise.all([w.pay(['transfers', 'get', sent.first!, '--json']), w.pay(['transfers', 'get', sent.first!, '-o', 'table'])]);
+    const [j, t] = await Promise.all([
+      w.pay(['transfers', 'get', sent.first!, '--json']),
+      w.pay(['transfers', 'get', sent.first!, '-o', 'table']),
+    ]);
     expect(json(j)).toMatchObject({ id: sent.first, status: 'completed', completed_at: expect.any(String) });
     const kv = keyValues(t);
-    expect([kv.get('amount'), kv.get('status'), kv.get('created_at')]).toEqual(['10.50 USD', 'completed', expect.stringMatching(TABLE_TIME)]);
+    expect([kv.get('amount'), kv.get('status'), kv.get('created_at')]).toEqual([
+      '10.50 USD',
+      'completed',
+      expect.stringMatching(TABLE_TIME),
+    ]);
     const [src, dst] = await Promise.all([w.api('GET', `accounts/${a}`), w.api('GET', `accounts/${b}`)]);
     expect(src.balance).toMatchObject({ available: '89.50', pending: '0.00' });
     expect(dst.balance).toMatchObject({ available: '10.50', pending: '0.00' });
@@ -74,7 +141,10 @@ describe('pay transfers', () => {
     expect(text.stderr).toBe(`error: transfer ${id} failed: destination_rejected\nhint: see it with: pay transfers get ${id}\n`);
     sent.failed = id!;
     const err = jsonError(js, 1);
-    expect(err).toMatchObject({ code: 'transfer_failed', transfer: { status: 'failed', failure_reason: 'destination_rejected', amount: '2.13' } });
+    expect(err).toMatchObject({
+      code: 'transfer_failed',
+      transfer: { status: 'failed', failure_reason: 'destination_rejected', amount: '2.13' },
+    });
     // Failed transfers give the money back.
     expect((await w.api('GET', `accounts/${a}`)).balance).toMatchObject({ available: '69.50', pending: '0.00' });
   });
@@ -114,15 +184,44 @@ describe('pay transfers', () => {
   }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('--idempotency-key: the same body replays the same transfer; another body is exit 5', async () => {
-    const args = ['transfers', 'send', '--from', a, '--to', b, '--amount', '3.00', '--currency', 'USD', '--idempotency-key', 'tr-e2e-1', '--json'];
+    const args = [
+      'transfers',
+      'send',
+      '--from',
+      a,
+      '--to',
+      b,
+      '--amount',
+      '3.00',
+      '--currency',
+      'USD',
+      '--idempotency-key',
+      'tr-e2e-1',
+      '--json',
+    ];
     const first = json(await w.pay(args));
     const second = json(await w.pay(args));
     expect(second.id).toBe(first.id);
-    const other = await w.pay(['transfers', 'send', '--from', a, '--to', b, '--amount', '4.00', '--currency', 'USD', '--idempotency-key', 'tr-e2e-1']);
+    const other = await w.pay([
+      'transfers',
+      'send',
+      '--from',
+      a,
+      '--to',
+      b,
+      '--amount',
+      '4.00',
+      '--currency',
+      'USD',
+      '--idempotency-key',
+      'tr-e2e-1',
+    ]);
     expect({ code: other.code, stdout: other.stdout }).toEqual({ code: 5, stdout: '' });
     expect(other.stderr).toMatch(/^error: HTTP 422 idempotency_key_reused: /);
     expect(w.since(0, 'POST', '/v1/transfers').filter((r) => r.headers['idempotency-key'] === 'tr-e2e-1')).toHaveLength(3);
-    expect(w.since(0, 'POST').every((r) => r.headers['idempotency-key'] === 'tr-e2e-1' || UUID.test(String(r.headers['idempotency-key'])))).toBe(true);
+    expect(
+      w.since(0, 'POST').every((r) => r.headers['idempotency-key'] === 'tr-e2e-1' || UUID.test(String(r.headers['idempotency-key']))),
+    ).toBe(true);
     sent.idem = first.id;
     w.settle();
   });
@@ -136,12 +235,35 @@ describe('pay transfers', () => {
       w.pay(['transfers', 'list', '--all', '--limit', '2', '-o', 'ndjson', '--fields', 'id,status']),
     ]);
     const s = tsv(t);
-    expect(s.header).toEqual(['id', 'source_account_id', 'destination_id', 'amount', 'status', 'failure_reason', 'reference', 'created_at']);
+    expect(s.header).toEqual([
+      'id',
+      'source_account_id',
+      'destination_id',
+      'amount',
+      'status',
+      'failure_reason',
+      'reference',
+      'created_at',
+    ]);
     expect(s.rows).toHaveLength(6);
-    expect(s.rows.find((r) => r.id === sent.first)).toMatchObject({ amount: '10.50', status: 'completed', reference: 'inv-1', failure_reason: '' });
+    expect(s.rows.find((r) => r.id === sent.first)).toMatchObject({
+      amount: '10.50',
+      status: 'completed',
+      reference: 'inv-1',
+      failure_reason: '',
+    });
     const tbl = table(tb);
     expect(tbl.header).toEqual(['ID', 'FROM', 'TO', 'AMOUNT', 'STATUS', 'FAILURE', 'REFERENCE', 'CREATED']);
-    expect(tbl.rows.find((r) => r[0] === sent.first)).toEqual([sent.first, a, b, '10.50 USD', 'completed', '-', 'inv-1', expect.stringMatching(TABLE_TIME)]);
+    expect(tbl.rows.find((r) => r[0] === sent.first)).toEqual([
+      sent.first,
+      a,
+      b,
+      '10.50 USD',
+      'completed',
+      '-',
+      'inv-1',
+      expect.stringMatching(TABLE_TIME),
+    ]);
     expect(tbl.rows.find((r) => r[0] === sent.failed)?.slice(3, 6)).toEqual(['1.13 USD', 'failed', 'destination_rejected']);
     const f = json(failed) as unknown as Obj[];
     expect(f.map((x) => x.amount).sort()).toEqual(['1.13', '2.13']);
@@ -150,7 +272,12 @@ describe('pay transfers', () => {
     const all = ndjson(nd);
     expect(all).toHaveLength(6);
     expect(new Set(all.map((x) => x.id)).size).toBe(6);
-    expect(Object.fromEntries(all.map((x) => [x.id, x.status]))).toMatchObject({ [sent.first!]: 'completed', [sent.waited!]: 'completed', [sent.cancelled!]: 'cancelled', [sent.idem!]: 'completed' });
+    expect(Object.fromEntries(all.map((x) => [x.id, x.status]))).toMatchObject({
+      [sent.first!]: 'completed',
+      [sent.waited!]: 'completed',
+      [sent.cancelled!]: 'cancelled',
+      [sent.idem!]: 'completed',
+    });
   }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('balances add up: 100 − 10.50 − 20 − 3 on the source, the same in on the destination', async () => {

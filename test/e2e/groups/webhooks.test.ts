@@ -9,7 +9,22 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAY_BIN, leakedSecrets, tempDir } from '../../helpers/run-pay.js';
-import { ID, TABLE_TIME, apiError, customerBody, json, keyValues, ndjson, ok, startWorld, table, tsv, until, type Obj, type World } from './helpers.js';
+import {
+  ID,
+  TABLE_TIME,
+  apiError,
+  customerBody,
+  json,
+  keyValues,
+  ndjson,
+  ok,
+  startWorld,
+  table,
+  tsv,
+  until,
+  type Obj,
+  type World,
+} from './helpers.js';
 
 let w: World;
 let port: number;
@@ -32,7 +47,11 @@ function freePort(): Promise<number> {
 }
 
 /** Lines the listener printed on stdout so far, each parsed (each must be one JSON object). */
-const printed = (): Obj[] => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Obj);
+const printed = (): Obj[] =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Obj);
 const event = (id: string): Promise<Obj> => w.api('GET', `webhooks/events/${id}`);
 const eventFor = async (type: string, objectId: string): Promise<Obj> =>
   (await w.api('GET', `webhooks/events?type=${type}&limit=100`)).data.find((e: Obj) => e.data.object.id === objectId);
@@ -92,41 +111,83 @@ describe('pay webhooks listen as the receiver', () => {
       w.pay(['webhooks', 'list', '--status', 'delivered', '--no-header', '--fields', 'id']),
     ]);
     const s = tsv(t);
-    expect(s.header).toEqual(['id', 'type', 'delivery.status', 'delivery.attempts', 'delivery.last_response_code', 'delivery.last_attempt_at', 'created_at']);
+    expect(s.header).toEqual([
+      'id',
+      'type',
+      'delivery.status',
+      'delivery.attempts',
+      'delivery.last_response_code',
+      'delivery.last_attempt_at',
+      'created_at',
+    ]);
     expect(s.rows.map((r) => [r.id, r.type, r['delivery.status'], r['delivery.attempts'], r['delivery.last_response_code']])).toEqual([
       [ids.evAccount, 'account.created', 'delivered', '1', '200'],
       [ids.evCustomer, 'customer.created', 'delivered', '1', '200'],
     ]);
     const tbl = table(tb);
     expect(tbl.header).toEqual(['ID', 'TYPE', 'DELIVERY', 'ATTEMPTS', 'LAST CODE', 'LAST ATTEMPT', 'CREATED']);
-    expect(tbl.rows[0]).toEqual([ids.evAccount, 'account.created', 'delivered', '1', '200', expect.stringMatching(TABLE_TIME), expect.stringMatching(TABLE_TIME)]);
+    expect(tbl.rows[0]).toEqual([
+      ids.evAccount,
+      'account.created',
+      'delivered',
+      '1',
+      '200',
+      expect.stringMatching(TABLE_TIME),
+      expect.stringMatching(TABLE_TIME),
+    ]);
     const list = json(j) as unknown as Obj[];
     expect(list.map((e) => e.id)).toEqual([ids.evAccount, ids.evCustomer]);
-    expect(list[1]).toMatchObject({ object: 'event', type: 'customer.created', data: { object: { id: ids.customer } }, delivery: { status: 'delivered', attempts: 1, last_response_code: 200, next_attempt_at: null } });
+    expect(list[1]).toMatchObject({
+      object: 'event',
+      type: 'customer.created',
+      data: { object: { id: ids.customer } },
+      delivery: { status: 'delivered', attempts: 1, last_response_code: 200, next_attempt_at: null },
+    });
     expect(ndjson(byType)).toEqual([{ id: ids.evAccount, delivery: { status: 'delivered' } }]);
     expect(ok(delivered)).toBe(`${ids.evAccount}\n${ids.evCustomer}\n`);
   }, 120_000); // several pay processes: a hang guard, not a timing window
 
   it('webhooks get: the event and its attempts (json; a table of attempts)', async () => {
-    const [j, t] = await Promise.all([w.pay(['webhooks', 'get', ids.evCustomer!, '--json']), w.pay(['webhooks', 'get', ids.evCustomer!, '-o', 'table'])]);
+    const [j, t] = await Promise.all([
+      w.pay(['webhooks', 'get', ids.evCustomer!, '--json']),
+      w.pay(['webhooks', 'get', ids.evCustomer!, '-o', 'table']),
+    ]);
     const e = json(j);
     expect(e).toMatchObject({ id: ids.evCustomer, type: 'customer.created', delivery: { status: 'delivered', attempts: 1 } });
-    expect(e.attempts).toEqual([{ id: expect.stringMatching(ID('whd_')), attempted_at: expect.any(String), response_code: 200, duration_ms: expect.any(Number), error: null, url: hookUrl }]);
+    expect(e.attempts).toEqual([
+      {
+        id: expect.stringMatching(ID('whd_')),
+        attempted_at: expect.any(String),
+        response_code: 200,
+        duration_ms: expect.any(Number),
+        error: null,
+        url: hookUrl,
+      },
+    ]);
     const text = ok(t);
     expect(keyValues(t).get('delivery.status')).toBe('delivered');
     expect(text).toMatch(/^Delivery attempts \(1\)$/m);
     expect(text).toMatch(/^ID {2,}ATTEMPTED {2,}CODE {2,}MS {2,}ERROR {2,}URL$/m);
-    expect(text).toMatch(new RegExp(`^${e.attempts[0].id} {2,}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z {2,}200 {2,}\\d+ {2,}- {2,}${hookUrl.replace(/[./]/g, '\\$&')}$`, 'm'));
+    expect(text).toMatch(
+      new RegExp(
+        `^${e.attempts[0].id} {2,}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z {2,}200 {2,}\\d+ {2,}- {2,}${hookUrl.replace(/[./]/g, '\\$&')}$`,
+        'm',
+      ),
+    );
   });
 
   it('resend re-delivers an event whose delivery failed: 202, then delivered and printed by the listener', async () => {
     const dead = await freePort();
     w.emu.admin.setWebhookUrl(`http://127.0.0.1:${dead}/`);
     const wal = json(await w.pay(['wallets', 'create', '--customer', ids.customer!, '--asset', 'ETH', '--network', 'ethereum', '--json']));
-    const ev = await until(async () => {
-      const e = await eventFor('wallet.created', wal.id);
-      return e && e.delivery.attempts >= 1 ? e : undefined;
-    }, 5000, 'the failed attempt');
+    const ev = await until(
+      async () => {
+        const e = await eventFor('wallet.created', wal.id);
+        return e && e.delivery.attempts >= 1 ? e : undefined;
+      },
+      5000,
+      'the failed attempt',
+    );
     expect(ev.delivery).toMatchObject({ status: 'pending', attempts: 1, last_response_code: null, next_attempt_at: expect.any(String) });
     w.emu.admin.setWebhookUrl(hookUrl);
 
@@ -138,23 +199,38 @@ describe('pay webhooks listen as the receiver', () => {
     expect(reqs[0]!.headers['idempotency-key']).toEqual(expect.any(String));
 
     await until(() => printed().some((e) => e.id === ev.id), 5000, 'the resent event at the listener');
-    expect(printed().filter((e) => e.id === ev.id)).toEqual([{ id: ev.id, type: 'wallet.created', created_at: ev.created_at, data: { object: wal } }]);
-    const after = await until(async () => {
-      const e = await event(ev.id);
-      return e.delivery.status === 'delivered' ? e : undefined;
-    }, 5000, 'delivered');
-    expect(after.attempts.map((x: Obj) => [x.response_code, x.url])).toEqual([[null, `http://127.0.0.1:${dead}/`], [200, hookUrl]]);
+    expect(printed().filter((e) => e.id === ev.id)).toEqual([
+      { id: ev.id, type: 'wallet.created', created_at: ev.created_at, data: { object: wal } },
+    ]);
+    const after = await until(
+      async () => {
+        const e = await event(ev.id);
+        return e.delivery.status === 'delivered' ? e : undefined;
+      },
+      5000,
+      'delivered',
+    );
+    expect(after.attempts.map((x: Obj) => [x.response_code, x.url])).toEqual([
+      [null, `http://127.0.0.1:${dead}/`],
+      [200, hookUrl],
+    ]);
     expect(after.attempts[0].error).toEqual(expect.any(String));
-    expect(ok(await w.pay(['webhooks', 'list', '--type', 'wallet.created', '--no-header', '--fields', 'delivery.status,delivery.attempts']))).toBe('delivered\t2\n');
+    expect(
+      ok(await w.pay(['webhooks', 'list', '--type', 'wallet.created', '--no-header', '--fields', 'delivery.status,delivery.attempts'])),
+    ).toBe('delivered\t2\n');
   });
 
   it('a resend of an event the listener already accepted is acknowledged there as a duplicate: delivered, not printed again', async () => {
     const lines = printed().length;
     json(await w.pay(['webhooks', 'resend', ids.evAccount!, '--json']));
-    const e = await until(async () => {
-      const x = await event(ids.evAccount!);
-      return x.attempts.length >= 2 ? x : undefined;
-    }, 5000, 'the second attempt');
+    const e = await until(
+      async () => {
+        const x = await event(ids.evAccount!);
+        return x.attempts.length >= 2 ? x : undefined;
+      },
+      5000,
+      'the second attempt',
+    );
     expect(e.attempts[1]).toMatchObject({ response_code: 200, url: hookUrl });
     expect(e.delivery.status).toBe('delivered');
     expect(err).toContain(`duplicate ${ids.evAccount}: replayed webhook-id, already accepted; acknowledged, not forwarded again\n`);
@@ -163,10 +239,20 @@ describe('pay webhooks listen as the receiver', () => {
 
   it('the listener refuses a forged delivery (400, a line on stderr, nothing on stdout)', async () => {
     const lines = printed().length;
-    const body = JSON.stringify({ id: 'evt_forgedforgedforgedforged', type: 'transfer.completed', created_at: new Date().toISOString(), data: { object: {} } });
+    const body = JSON.stringify({
+      id: 'evt_forgedforgedforgedforged',
+      type: 'transfer.completed',
+      created_at: new Date().toISOString(),
+      data: { object: {} },
+    });
     const res = await fetch(hookUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'evt_forgedforgedforgedforged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'evt_forgedforgedforgedforged',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      },
       body,
     });
     expect(res.status).toBe(400);
@@ -186,18 +272,35 @@ describe('pay webhooks listen as the receiver', () => {
 describe('pay webhooks verify', () => {
   it('valid for a correctly signed body (text, --json), exit 1 for a tampered one; nothing is sent', async () => {
     const secret = w.emu.webhookSecret;
-    const body = JSON.stringify({ id: 'evt_0123456789abcdefghijklmn', type: 'customer.created', created_at: new Date().toISOString(), data: { object: { id: 'cus_x' } } });
+    const body = JSON.stringify({
+      id: 'evt_0123456789abcdefghijklmn',
+      type: 'customer.created',
+      created_at: new Date().toISOString(),
+      data: { object: { id: 'cus_x' } },
+    });
     const ts = String(Math.floor(Date.now() / 1000));
-    const sig = `v1,${createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`evt_0123456789abcdefghijklmn.${ts}.${body}`).digest('base64')}`;
+    const sig = `v1,${createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+      .update(`evt_0123456789abcdefghijklmn.${ts}.${body}`)
+      .digest('base64')}`;
     const dir = tempDir('pay-whv-');
     const file = join(dir, 'body.json');
     writeFileSync(file, body);
     const env = { PAY_WEBHOOK_SECRET: secret };
-    const headers = ['--header', 'webhook-id: evt_0123456789abcdefghijklmn', '--header', `webhook-timestamp: ${ts}`, '--header', `webhook-signature: ${sig}`];
+    const headers = [
+      '--header',
+      'webhook-id: evt_0123456789abcdefghijklmn',
+      '--header',
+      `webhook-timestamp: ${ts}`,
+      '--header',
+      `webhook-signature: ${sig}`,
+    ];
     const m = w.mark();
     const [good, goodJson, bad] = await Promise.all([
       w.pay(['webhooks', 'verify', '--payload', file, ...headers], { env }),
-      w.pay(['webhooks', 'verify', '--payload', '-', '--id', 'evt_0123456789abcdefghijklmn', '--timestamp', ts, '--signature', sig, '--json'], { env, stdin: body }),
+      w.pay(
+        ['webhooks', 'verify', '--payload', '-', '--id', 'evt_0123456789abcdefghijklmn', '--timestamp', ts, '--signature', sig, '--json'],
+        { env, stdin: body },
+      ),
       w.pay(['webhooks', 'verify', '--payload', '-', ...headers], { env, stdin: body.replace('cus_x', 'cus_y') }),
     ]);
     expect(ok(good)).toBe('valid\n');
@@ -208,7 +311,10 @@ describe('pay webhooks verify', () => {
   });
 
   it('an unknown event is exit 4 for get and resend', async () => {
-    const [g, r] = await Promise.all([w.pay(['webhooks', 'get', 'evt_000000000000000000000000']), w.pay(['webhooks', 'resend', 'evt_000000000000000000000000'])]);
+    const [g, r] = await Promise.all([
+      w.pay(['webhooks', 'get', 'evt_000000000000000000000000']),
+      w.pay(['webhooks', 'resend', 'evt_000000000000000000000000']),
+    ]);
     apiError(g, 4, 404, 'not_found');
     apiError(r, 4, 404, 'not_found', true);
   });

@@ -10,12 +10,23 @@ const LIVE = { PAY_API_KEY: LIVE_KEY };
 
 describe('kyc-legacy', () => {
   it.each([
-    [['verify', CUS, '--level', 'enhanced'], 'pay kyc verify', { method: 'POST', path: 'kyc/verify', body: { customer_id: CUS, level: 'enhanced' } }],
-    [['submit-document', CUS, '--type', 'passport', '--country', 'gb', '--number', '1234'], 'pay kyc submit-document', { method: 'POST', path: 'kyc/documents', body: { customer_id: CUS, type: 'passport', country: 'GB', number: '1234' } }],
+    [
+      ['verify', CUS, '--level', 'enhanced'],
+      'pay kyc verify',
+      { method: 'POST', path: 'kyc/verify', body: { customer_id: CUS, level: 'enhanced' } },
+    ],
+    [
+      ['submit-document', CUS, '--type', 'passport', '--country', 'gb', '--number', '1234'],
+      'pay kyc submit-document',
+      { method: 'POST', path: 'kyc/documents', body: { customer_id: CUS, type: 'passport', country: 'GB', number: '1234' } },
+    ],
     [['status', CUS], 'pay kyc status', { method: 'GET', path: `kyc/status/${CUS}` }],
   ])('%j warns on stderr naming %s, and calls the deprecated operation', async (args, successor, request) => {
     for (const tty of [false, true]) {
-      const r = await pay(['kyc-legacy', ...args], { tty, respond: () => ({ status: 200, body: { id: 'kyc_0123456789abcdefghijklmn', status: 'pending', documents: [] } }) });
+      const r = await pay(['kyc-legacy', ...args], {
+        tty,
+        respond: () => ({ status: 200, body: { id: 'kyc_0123456789abcdefghijklmn', status: 'pending', documents: [] } }),
+      });
       expect(r.code).toBe(0);
       expect(r.stderr).toContain(`warning: "pay kyc-legacy ${args[0]}" uses a deprecated API; use "${successor}" instead\n`);
       expect(r.stdout).not.toContain('deprecated');
@@ -90,13 +101,30 @@ describe('found by the reliability suite (fuzz-cli, full counts)', () => {
       const r = await pay(['features', 'list', `--api-key=${key}`, '--debug']);
       expect(r.code).toBe(3);
       expect(r.requests).toEqual([]);
-      expect(r.stderr).toMatch(/the API key from --api-key is malformed \(it contains spaces, control characters or characters outside ASCII\)/);
+      expect(r.stderr).toMatch(
+        /the API key from --api-key is malformed \(it contains spaces, control characters or characters outside ASCII\)/,
+      );
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
   });
 
   it('webhooks verify has no --no-header (its own --header would be negated by it): a usage error, not an internal one', async () => {
-    const args = ['webhooks', 'verify', '--payload', '-', '--secret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '--header', 'webhook-id: evt_1', '--id', 'evt_1', '--timestamp', '1', '--signature', 'v1,AAAA'];
+    const args = [
+      'webhooks',
+      'verify',
+      '--payload',
+      '-',
+      '--secret',
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      '--header',
+      'webhook-id: evt_1',
+      '--id',
+      'evt_1',
+      '--timestamp',
+      '1',
+      '--signature',
+      'v1,AAAA',
+    ];
     for (const at of [4, args.length]) {
       const r = await pay([...args.slice(0, at), '--no-header', ...args.slice(at)], { stdin: '{}' });
       expect(r.stderr).not.toMatch(/unexpected/);
@@ -112,11 +140,19 @@ describe('found by the reliability suite (fuzz-cli, full counts)', () => {
 describe('API validation errors name the flag to fix', () => {
   const problem = (errors: Array<{ field: string; message: string }>) => () => ({
     status: 422,
-    body: { type: 'https://pay.dev/problems/validation_error', title: 'Validation failed', status: 422, detail: `${errors.length} fields are invalid`, code: 'validation_error', request_id: 'req_1', errors },
+    body: {
+      type: 'https://pay.dev/problems/validation_error',
+      title: 'Validation failed',
+      status: 422,
+      detail: `${errors.length} fields are invalid`,
+      code: 'validation_error',
+      request_id: 'req_1',
+      errors,
+    },
     headers: { 'content-type': 'application/problem+json', 'request-id': 'req_1' },
   });
 
-  it('maps body fields back through the verb\'s flags', async () => {
+  it("maps body fields back through the verb's flags", async () => {
     const r = await pay(['transfers', 'send', '--from', ACC, '--to', EA, '--amount', '5', '--currency', 'USD'], {
       respond: problem([
         { field: 'source_account_id', message: 'no such account' },
@@ -132,16 +168,36 @@ describe('API validation errors name the flag to fix', () => {
   });
 
   it('maps nested fields and the positional', async () => {
-    const r = await pay(['collections', 'create', '--account', ACC, '--amount', '5', '--currency', 'KES', '--method', 'mobile_money', '--mobile-phone', '+254712345678', '--mobile-provider', 'mtn'], {
-      respond: problem([{ field: 'mobile_money.provider', message: 'not available in KE' }]),
-    });
+    const r = await pay(
+      [
+        'collections',
+        'create',
+        '--account',
+        ACC,
+        '--amount',
+        '5',
+        '--currency',
+        'KES',
+        '--method',
+        'mobile_money',
+        '--mobile-phone',
+        '+254712345678',
+        '--mobile-provider',
+        'mtn',
+      ],
+      {
+        respond: problem([{ field: 'mobile_money.provider', message: 'not available in KE' }]),
+      },
+    );
     expect(r.stderr).toContain('  mobile_money.provider: not available in KE (--mobile-provider)\n');
     const k = await pay(['kyc-legacy', 'verify', CUS], { respond: problem([{ field: 'customer_id', message: 'no such customer' }]) });
     expect(k.stderr).toContain('  customer_id: no such customer (<customer-id>)\n');
   });
 
   it('carries the flag in --json errors', async () => {
-    const r = await pay(['fx', 'quote', '--from', 'USD', '--to', 'EUR', '--amount', '5', '--json'], { respond: problem([{ field: 'source_currency', message: 'not supported' }]) });
+    const r = await pay(['fx', 'quote', '--from', 'USD', '--to', 'EUR', '--amount', '5', '--json'], {
+      respond: problem([{ field: 'source_currency', message: 'not supported' }]),
+    });
     expect(r.stdout).toBe('');
     const err = JSON.parse(r.stderr) as { error: { errors: Array<{ field: string; flag: string }> } };
     expect(err.error.errors[0]).toMatchObject({ field: 'source_currency', flag: '--from' });
@@ -149,24 +205,41 @@ describe('API validation errors name the flag to fix', () => {
 });
 
 describe('output', () => {
-  const transfer = { id: 'tr_0123456789abcdefghijklmn', object: 'transfer', source_account_id: ACC, destination_id: EA, amount: '10.50', currency: 'USD', status: 'pending', created_at: '2026-01-02T03:04:05.678Z' };
+  const transfer = {
+    id: 'tr_0123456789abcdefghijklmn',
+    object: 'transfer',
+    source_account_id: ACC,
+    destination_id: EA,
+    amount: '10.50',
+    currency: 'USD',
+    status: 'pending',
+    created_at: '2026-01-02T03:04:05.678Z',
+  };
 
   it('a create on a terminal: a short table on stdout, ✓ on stderr', async () => {
-    const r = await pay(['transfers', 'send', '--from', ACC, '--to', EA, '--amount', '10.50', '--currency', 'USD'], { tty: true, respond: () => ({ status: 201, body: transfer }) });
+    const r = await pay(['transfers', 'send', '--from', ACC, '--to', EA, '--amount', '10.50', '--currency', 'USD'], {
+      tty: true,
+      respond: () => ({ status: 201, body: transfer }),
+    });
     expect(r.stdout).toMatch(/^ID\s+FROM\s+TO\s+AMOUNT\s+STATUS/);
     expect(r.stdout).toMatch(/10\.50 USD\s+pending/);
     expect(r.stderr).toBe(`✓ Created transfer ${transfer.id}\n`);
   });
 
   it('an action on a terminal says what happened', async () => {
-    const r = await pay(['cards', 'freeze', 'card_0123456789abcdefghijklmn'], { tty: true, respond: () => ({ status: 200, body: { id: 'card_0123456789abcdefghijklmn', status: 'frozen' } }) });
+    const r = await pay(['cards', 'freeze', 'card_0123456789abcdefghijklmn'], {
+      tty: true,
+      respond: () => ({ status: 200, body: { id: 'card_0123456789abcdefghijklmn', status: 'frozen' } }),
+    });
     expect(r.stderr).toBe('✓ Froze card card_0123456789abcdefghijklmn (frozen)\n');
   });
 
   it('--json prints the object as returned; lists as an array', async () => {
     const one = await pay(['transfers', 'get', transfer.id, '--json'], { respond: () => ({ status: 200, body: transfer }) });
     expect(JSON.parse(one.stdout)).toEqual(transfer);
-    const list = await pay(['transfers', 'list', '--status', 'pending', '--json'], { respond: () => ({ status: 200, body: { object: 'list', data: [transfer], has_more: false, next_cursor: null } }) });
+    const list = await pay(['transfers', 'list', '--status', 'pending', '--json'], {
+      respond: () => ({ status: 200, body: { object: 'list', data: [transfer], has_more: false, next_cursor: null } }),
+    });
     expect(JSON.parse(list.stdout)).toEqual([transfer]);
     expect(Object.fromEntries(list.requests[0]!.query)).toMatchObject({ status: 'pending' });
   });
@@ -190,8 +263,22 @@ describe('output', () => {
       data: { object: { id: transfer.id, status: 'completed' } },
       delivery: { status: 'failed', attempts: 2, last_response_code: 500 },
       attempts: [
-        { id: 'whd_0123456789abcdefghijklmn', attempted_at: '2026-01-02T03:04:06.000Z', response_code: 500, duration_ms: 12, error: null, url: 'https://example.com/hook' },
-        { id: 'whd_abcdefghijklmn0123456789', attempted_at: '2026-01-02T03:04:11.000Z', response_code: null, duration_ms: 10000, error: 'timeout', url: 'https://example.com/hook' },
+        {
+          id: 'whd_0123456789abcdefghijklmn',
+          attempted_at: '2026-01-02T03:04:06.000Z',
+          response_code: 500,
+          duration_ms: 12,
+          error: null,
+          url: 'https://example.com/hook',
+        },
+        {
+          id: 'whd_abcdefghijklmn0123456789',
+          attempted_at: '2026-01-02T03:04:11.000Z',
+          response_code: null,
+          duration_ms: 10000,
+          error: 'timeout',
+          url: 'https://example.com/hook',
+        },
       ],
     };
     const r = await pay(['webhooks', 'get', event.id], { tty: true, respond: () => ({ status: 200, body: event }) });
@@ -204,20 +291,38 @@ describe('output', () => {
   });
 
   it('webhooks list: a row per event with its delivery status', async () => {
-    const event = { id: 'evt_0123456789abcdefghijklmn', type: 'card.frozen', created_at: '2026-01-02T03:04:05.000Z', delivery: { status: 'delivered', attempts: 1, last_response_code: 200 } };
-    const r = await pay(['webhooks', 'list', '--status', 'delivered'], { respond: (req: Recorded) => ({ status: 200, body: { object: 'list', data: req.path === 'webhooks/events' ? [event] : [], has_more: false, next_cursor: null } }) });
-    expect(r.stdout).toBe('id\ttype\tdelivery.status\tdelivery.attempts\tdelivery.last_response_code\tdelivery.last_attempt_at\tcreated_at\n' + 'evt_0123456789abcdefghijklmn\tcard.frozen\tdelivered\t1\t200\t\t2026-01-02T03:04:05.000Z\n');
+    const event = {
+      id: 'evt_0123456789abcdefghijklmn',
+      type: 'card.frozen',
+      created_at: '2026-01-02T03:04:05.000Z',
+      delivery: { status: 'delivered', attempts: 1, last_response_code: 200 },
+    };
+    const r = await pay(['webhooks', 'list', '--status', 'delivered'], {
+      respond: (req: Recorded) => ({
+        status: 200,
+        body: { object: 'list', data: req.path === 'webhooks/events' ? [event] : [], has_more: false, next_cursor: null },
+      }),
+    });
+    expect(r.stdout).toBe(
+      'id\ttype\tdelivery.status\tdelivery.attempts\tdelivery.last_response_code\tdelivery.last_attempt_at\tcreated_at\n' +
+        'evt_0123456789abcdefghijklmn\tcard.frozen\tdelivered\t1\t200\t\t2026-01-02T03:04:05.000Z\n',
+    );
   });
 
   it('webhooks resend posts to the resend operation', async () => {
-    const r = await pay(['webhooks', 'resend', 'evt_0123456789abcdefghijklmn'], { respond: () => ({ status: 202, body: { id: 'evt_0123456789abcdefghijklmn' } }) });
+    const r = await pay(['webhooks', 'resend', 'evt_0123456789abcdefghijklmn'], {
+      respond: () => ({ status: 202, body: { id: 'evt_0123456789abcdefghijklmn' } }),
+    });
     expect(r.code).toBe(0);
     expect(r.requests[0]).toMatchObject({ method: 'POST', path: 'webhooks/events/evt_0123456789abcdefghijklmn/resend' });
     expect(r.requests[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('external-accounts remove sends DELETE without a body', async () => {
-    const r = await pay(['external-accounts', 'remove', EA], { tty: true, respond: () => ({ status: 200, body: { id: EA, status: 'removed' } }) });
+    const r = await pay(['external-accounts', 'remove', EA], {
+      tty: true,
+      respond: () => ({ status: 200, body: { id: EA, status: 'removed' } }),
+    });
     expect(r.requests[0]).toMatchObject({ method: 'DELETE', path: `external-accounts/${EA}`, body: undefined });
     expect(r.stderr).toBe(`✓ Removed external account ${EA} (removed)\n`);
   });

@@ -45,7 +45,10 @@ export interface RunOptions {
 
 const echo: Responder = (req) => ({
   status: req.method === 'POST' ? 201 : 200,
-  body: req.method === 'GET' && !/_[0-9a-z]{24}/.test(req.path) ? { object: 'list', data: [], has_more: false, next_cursor: null } : { id: 'obj_1', ...(req.body as object) },
+  body:
+    req.method === 'GET' && !/_[0-9a-z]{24}/.test(req.path)
+      ? { object: 'list', data: [], has_more: false, next_cursor: null }
+      : { id: 'obj_1', ...(req.body as object) },
 });
 
 export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun> {
@@ -58,7 +61,9 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
     .intercept({ path: () => true, method: () => true })
     .reply((o) => {
       const url = new URL(String(o.path), ORIGIN);
-      const headers = Object.fromEntries(Object.entries((o.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), String(v)]));
+      const headers = Object.fromEntries(
+        Object.entries((o.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), String(v)]),
+      );
       const req: Recorded = {
         method: String(o.method),
         path: url.pathname.replace(/^\/v1\//, ''),
@@ -68,7 +73,11 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
       };
       requests.push(req);
       const r = respond(req);
-      return { statusCode: r.status, data: JSON.stringify(r.body), responseOptions: { headers: { 'content-type': 'application/json', ...r.headers } } };
+      return {
+        statusCode: r.status,
+        data: JSON.stringify(r.body),
+        responseOptions: { headers: { 'content-type': 'application/json', ...r.headers } },
+      };
     })
     .persist();
   const io = bufferIOStreams({ tty: opts.tty ?? false, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) });

@@ -47,7 +47,10 @@ describe('transfers send --wait (through the command)', () => {
   });
 
   it('without --wait sends once and prints the pending transfer', async () => {
-    const r = await pay(SEND.filter((a) => a !== '--wait'), { respond: settlesAs({ status: 'completed' }) });
+    const r = await pay(
+      SEND.filter((a) => a !== '--wait'),
+      { respond: settlesAs({ status: 'completed' }) },
+    );
     expect(r.code).toBe(0);
     expect(r.requests).toHaveLength(1);
     expect(r.stdout).toContain('pending');
@@ -71,7 +74,11 @@ describe('waitForTransfer', () => {
     const sleeps: number[] = [];
     let t = 0;
     const { client, paths } = fakeClient(['pending', 'pending', 'pending', 'pending', 'pending', 'completed']);
-    const final = await waitForTransfer(client, { id: TR, status: 'pending' }, { timeoutMs: 120_000, now: () => t, sleep: async (ms) => void (sleeps.push(ms), (t += ms)) });
+    const final = await waitForTransfer(
+      client,
+      { id: TR, status: 'pending' },
+      { timeoutMs: 120_000, now: () => t, sleep: async (ms) => void (sleeps.push(ms), (t += ms)) },
+    );
     expect(final.status).toBe('completed');
     expect(sleeps).toEqual([500, 750, 1125, 1688, 2000, 2000]);
     expect(paths.every((p) => p === `transfers/${TR}`)).toBe(true);
@@ -80,7 +87,11 @@ describe('waitForTransfer', () => {
   it('gives up at the deadline with exit 1 and a hint', async () => {
     let t = 0;
     const { client } = fakeClient(['pending']);
-    const err = await waitForTransfer(client, { id: TR, status: 'pending' }, { timeoutMs: 5000, now: () => t, sleep: async (ms) => void (t += ms) }).catch((e: unknown) => e);
+    const err = await waitForTransfer(
+      client,
+      { id: TR, status: 'pending' },
+      { timeoutMs: 5000, now: () => t, sleep: async (ms) => void (t += ms) },
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PayError);
     expect((err as PayError).exitCode).toBe(1);
     expect((err as PayError).message).toBe(`transfer ${TR} is still pending after 5 s`);

@@ -10,7 +10,22 @@ import { allGroups } from '../../../src/commands/groups.js';
 import { specOf } from '../../../src/commands/registry.js';
 import { buildProgram } from '../../../src/program.js';
 
-const ORDER = ['customers', 'kyc', 'kyc-legacy', 'features', 'accounts', 'external-accounts', 'transfers', 'cards', 'collections', 'payment-links', 'wallets', 'fx', 'transactions', 'webhooks'];
+const ORDER = [
+  'customers',
+  'kyc',
+  'kyc-legacy',
+  'features',
+  'accounts',
+  'external-accounts',
+  'transfers',
+  'cards',
+  'collections',
+  'payment-links',
+  'wallets',
+  'fx',
+  'transactions',
+  'webhooks',
+];
 
 /** The contract's minimum verbs (cli-contract.md section 1). */
 const MINIMUM: Record<string, string[]> = {
@@ -38,7 +53,10 @@ function designOperations(): Map<string, string> {
     const m = /^\| ([a-zA-Z /]+) \| (.+) \|$/.exec(line);
     if (!m || m[1]!.trim() === 'operationId') continue;
     const ids = m[1]!.split('/').map((s) => s.trim());
-    const routes = m[2]!.replace(/\((deprecated|\d{3})\)/g, '').split(',').map((s) => s.trim());
+    const routes = m[2]!
+      .replace(/\((deprecated|\d{3})\)/g, '')
+      .split(',')
+      .map((s) => s.trim());
     // "POST /cards/{card_id}/freeze, …/unfreeze, …/terminate"
     for (let i = 1; i < routes.length; i++) {
       if (routes[i]!.startsWith('…/')) routes[i] = `${routes[i - 1]!.replace(/\/[^/]+$/, '')}/${routes[i]!.slice(2)}`;
@@ -61,23 +79,26 @@ describe('group specs', () => {
   const ops = designOperations();
   const verbs = allGroups.flatMap((g) => g.verbs.map((v) => ({ g, v })));
 
-  it.each(verbs.map(({ g, v }) => [`${g.name} ${v.name}`, g, v] as const))('%s: documented and mapped to its DESIGN.md operation', (_n, g, v) => {
-    expect(v.summary.length).toBeGreaterThan(10);
-    expect(v.examples.length).toBeGreaterThanOrEqual(2);
-    for (const e of v.examples) expect(e.startsWith(`pay ${g.name} `) || e.startsWith(`cat `)).toBe(true);
-    expect(v.jsonShape.length).toBeGreaterThan(5);
-    if (v.offline) {
-      expect(v.operationId).toBe('');
-      return;
-    }
-    expect(ops.get(v.operationId), v.operationId).toBe(`${v.method} /${v.path}`);
-    expect(v.path.startsWith('/')).toBe(false);
-    if (v.kind === 'create' || v.kind === 'update') expect(v.body).toBe(true);
-    // Each path parameter is filled by the positional or a flag.
-    const params = [...v.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    const byFlags = (v.flags ?? []).filter((f) => f.pathParam).map((f) => f.pathParam);
-    expect(params.length).toBe(byFlags.length + (v.arg && !v.arg.field ? 1 : 0));
-  });
+  it.each(verbs.map(({ g, v }) => [`${g.name} ${v.name}`, g, v] as const))(
+    '%s: documented and mapped to its DESIGN.md operation',
+    (_n, g, v) => {
+      expect(v.summary.length).toBeGreaterThan(10);
+      expect(v.examples.length).toBeGreaterThanOrEqual(2);
+      for (const e of v.examples) expect(e.startsWith(`pay ${g.name} `) || e.startsWith(`cat `)).toBe(true);
+      expect(v.jsonShape.length).toBeGreaterThan(5);
+      if (v.offline) {
+        expect(v.operationId).toBe('');
+        return;
+      }
+      expect(ops.get(v.operationId), v.operationId).toBe(`${v.method} /${v.path}`);
+      expect(v.path.startsWith('/')).toBe(false);
+      if (v.kind === 'create' || v.kind === 'update') expect(v.body).toBe(true);
+      // Each path parameter is filled by the positional or a flag.
+      const params = [...v.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const byFlags = (v.flags ?? []).filter((f) => f.pathParam).map((f) => f.pathParam);
+      expect(params.length).toBe(byFlags.length + (v.arg && !v.arg.field ? 1 : 0));
+    },
+  );
 
   it('maps every DESIGN.md operation to exactly one verb', () => {
     const used = verbs.filter(({ v }) => !v.offline).map(({ v }) => v.operationId);
@@ -88,7 +109,10 @@ describe('group specs', () => {
   it('gives every money column a currency and every status a colour kind', () => {
     for (const g of allGroups) {
       const cols = [...g.columns, ...g.verbs.flatMap((v) => v.columns ?? [])];
-      expect(cols.some((c) => c.path === 'id' || c.path === 'key' || c.path === 'customer_id'), g.name).toBe(true);
+      expect(
+        cols.some((c) => c.path === 'id' || c.path === 'key' || c.path === 'customer_id'),
+        g.name,
+      ).toBe(true);
       for (const c of cols) if (c.path === 'status' || c.path.endsWith('.status')) expect(c.kind, `${g.name} ${c.path}`).toBe('status');
     }
   });
@@ -96,7 +120,8 @@ describe('group specs', () => {
 
 describe('commander tree', () => {
   const program = buildProgram();
-  const find = (...names: string[]) => names.reduce((cmd, n) => cmd.commands.find((c) => c.name() === n || c.aliases().includes(n))!, program);
+  const find = (...names: string[]) =>
+    names.reduce((cmd, n) => cmd.commands.find((c) => c.name() === n || c.aliases().includes(n))!, program);
 
   it('registers each group with its verbs and their flags', () => {
     for (const g of allGroups) {
@@ -142,7 +167,10 @@ function helpOf(cmd: Command): string {
 
 function examplesIn(help: string): string[] {
   const block = /\nExamples:\n((?: {2}\$ .*\n)+)/.exec(help)?.[1] ?? '';
-  return block.split('\n').filter(Boolean).map((l) => l.slice(4));
+  return block
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(4));
 }
 
 function pathOf(cmd: Command): string {
@@ -217,7 +245,23 @@ describe('the whole tree, as help shows it', () => {
 
   it('covers the resource groups and every tooling command', () => {
     const paths = leaves.map(pathOf);
-    for (const p of ['login', 'logout', 'profiles list', 'profiles show', 'profiles use', 'profiles remove', 'profiles set', 'api', 'openapi', 'emulator start', 'seed plan', 'seed apply', 'doctor', 'completion', 'help']) {
+    for (const p of [
+      'login',
+      'logout',
+      'profiles list',
+      'profiles show',
+      'profiles use',
+      'profiles remove',
+      'profiles set',
+      'api',
+      'openapi',
+      'emulator start',
+      'seed plan',
+      'seed apply',
+      'doctor',
+      'completion',
+      'help',
+    ]) {
       expect(paths).toContain(p);
     }
     expect(groups.map(pathOf)).toEqual(expect.arrayContaining(['', ...ORDER, 'profiles', 'emulator', 'seed']));
@@ -246,14 +290,19 @@ describe('the whole tree, as help shows it', () => {
       }
       expect(ran, `${example} runs no command`).toBeDefined();
       // A command's examples run it; a group's, one of its commands.
-      expect(pathOf(ran!) === pathOf(cmd) || pathOf(ran!).startsWith(pathOf(cmd) ? `${pathOf(cmd)} ` : ''), `${example} runs pay ${pathOf(ran!)}`).toBe(true);
+      expect(
+        pathOf(ran!) === pathOf(cmd) || pathOf(ran!).startsWith(pathOf(cmd) ? `${pathOf(cmd)} ` : ''),
+        `${example} runs pay ${pathOf(ran!)}`,
+      ).toBe(true);
     }
   });
 
   describe('the checks are not vacuous', () => {
     it('splits shell lines as the shell would', () => {
       expect(payArgvs(`printf %s "$KEY" | pay profiles set secret_key - # stdin`)).toEqual([['profiles', 'set', 'secret_key', '-']]);
-      expect(payArgvs(`pay customers update cus_1 --data '{"a": 1}' > out.json 2>&1`)).toEqual([['customers', 'update', 'cus_1', '--data', '{"a": 1}']]);
+      expect(payArgvs(`pay customers update cus_1 --data '{"a": 1}' > out.json 2>&1`)).toEqual([
+        ['customers', 'update', 'cus_1', '--data', '{"a": 1}'],
+      ]);
       expect(payArgvs('pay completion zsh > "${fpath[1]}/_pay"')).toEqual([['completion', 'zsh']]);
       expect(payArgvs('pay openapi | jq ".paths | keys"')).toEqual([['openapi']]);
     });

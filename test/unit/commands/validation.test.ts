@@ -46,18 +46,30 @@ describe('amounts', () => {
   });
 
   it('checks an amount that came through --data against its currency too', async () => {
-    await refused(['transfers', 'send', '--data', JSON.stringify({ source_account_id: ACC, destination_id: EA, amount: '1.001', currency: 'USD' })], /--data: amount: USD allows at most 2 decimals/);
-    await refused(['transfers', 'send', '--data', JSON.stringify({ source_account_id: ACC, destination_id: EA, amount: 10.5, currency: 'USD' })], /decimal string/);
+    await refused(
+      ['transfers', 'send', '--data', JSON.stringify({ source_account_id: ACC, destination_id: EA, amount: '1.001', currency: 'USD' })],
+      /--data: amount: USD allows at most 2 decimals/,
+    );
+    await refused(
+      ['transfers', 'send', '--data', JSON.stringify({ source_account_id: ACC, destination_id: EA, amount: 10.5, currency: 'USD' })],
+      /decimal string/,
+    );
   });
 
   it('uses the asset precision for crypto amounts (payment links)', async () => {
-    await refused(['payment-links', 'create', '--wallet', WAL, '--asset', 'BTC', '--amount', '0.123456789'], /BTC allows at most 8 decimals/);
+    await refused(
+      ['payment-links', 'create', '--wallet', WAL, '--asset', 'BTC', '--amount', '0.123456789'],
+      /BTC allows at most 8 decimals/,
+    );
     const ok = await pay(['payment-links', 'create', '--wallet', WAL, '--asset', 'usdc', '--amount', '49.99']);
     expect(ok.requests[0]!.body).toEqual({ wallet_id: WAL, asset: 'USDC', amount: '49.990000' });
   });
 
   it('collections: amount precision by --currency', async () => {
-    await refused(['collections', 'create', '--account', ACC, '--amount', '1.5', '--currency', 'JPY', '--method', 'card'], /JPY allows no decimals/);
+    await refused(
+      ['collections', 'create', '--account', ACC, '--amount', '1.5', '--currency', 'JPY', '--method', 'card'],
+      /JPY allows no decimals/,
+    );
   });
 });
 
@@ -70,11 +82,17 @@ describe('transfers send', () => {
   });
 
   it.each([CUS, WAL, 'acc_short', 'ea_0123456789ABCDEFGHIJKLMN', 'tr_0123456789abcdefghijklmn'])('refuses --to %s', async (to) => {
-    await refused(['transfers', 'send', '--from', ACC, '--to', to, '--amount', '5', '--currency', 'USD'], /--to ".*" must be an id like acc_… or ea_…/);
+    await refused(
+      ['transfers', 'send', '--from', ACC, '--to', to, '--amount', '5', '--currency', 'USD'],
+      /--to ".*" must be an id like acc_… or ea_…/,
+    );
   });
 
   it('refuses a source that is not an account', async () => {
-    await refused(['transfers', 'send', '--from', EA, '--to', ACC, '--amount', '5', '--currency', 'USD'], /--from ".*" must be an id like acc_…/);
+    await refused(
+      ['transfers', 'send', '--from', EA, '--to', ACC, '--amount', '5', '--currency', 'USD'],
+      /--from ".*" must be an id like acc_…/,
+    );
   });
 
   it('names every missing required flag', async () => {
@@ -99,7 +117,10 @@ describe('wallets create: asset/network pairs', () => {
     ['USDT', 'polygon'],
     ['BTC', 'tron'],
   ])('refuses %s on %s', async (asset, network) => {
-    await refused(['wallets', 'create', '--customer', CUS, '--asset', asset, '--network', network], new RegExp(`--asset ${asset} is not available on --network ${network}`));
+    await refused(
+      ['wallets', 'create', '--customer', CUS, '--asset', asset, '--network', network],
+      new RegExp(`--asset ${asset} is not available on --network ${network}`),
+    );
   });
 
   it.each([
@@ -116,12 +137,21 @@ describe('wallets create: asset/network pairs', () => {
   });
 
   it('checks pairs given through --data too', async () => {
-    await refused(['wallets', 'create', '--data', JSON.stringify({ customer_id: CUS, asset: 'BTC', network: 'tron' })], /--asset BTC is not available on --network tron/);
+    await refused(
+      ['wallets', 'create', '--data', JSON.stringify({ customer_id: CUS, asset: 'BTC', network: 'tron' })],
+      /--asset BTC is not available on --network tron/,
+    );
   });
 
   it('refuses an unknown asset or network', async () => {
-    await refused(['wallets', 'create', '--customer', CUS, '--asset', 'DOGE', '--network', 'bitcoin'], /--asset "DOGE" must be one of BTC, ETH, USDC, USDT/);
-    await refused(['wallets', 'create', '--customer', CUS, '--asset', 'BTC', '--network', 'solana'], /Allowed choices are bitcoin, ethereum, polygon, tron/);
+    await refused(
+      ['wallets', 'create', '--customer', CUS, '--asset', 'DOGE', '--network', 'bitcoin'],
+      /--asset "DOGE" must be one of BTC, ETH, USDC, USDT/,
+    );
+    await refused(
+      ['wallets', 'create', '--customer', CUS, '--asset', 'BTC', '--network', 'solana'],
+      /Allowed choices are bitcoin, ethereum, polygon, tron/,
+    );
   });
 });
 
@@ -130,7 +160,10 @@ describe('fx quote: exactly one of --amount and --target-amount', () => {
     await refused(['fx', 'quote', '--from', 'USD', '--to', 'EUR'], /pass one of --amount, --target-amount/);
   });
   it('refuses both', async () => {
-    await refused(['fx', 'quote', '--from', 'USD', '--to', 'EUR', '--amount', '10', '--target-amount', '9'], /pass only one of --amount, --target-amount/);
+    await refused(
+      ['fx', 'quote', '--from', 'USD', '--to', 'EUR', '--amount', '10', '--target-amount', '9'],
+      /pass only one of --amount, --target-amount/,
+    );
   });
   it('checks --amount with the --from precision and --target-amount with the --to precision', async () => {
     await refused(['fx', 'quote', '--from', 'JPY', '--to', 'USD', '--amount', '100.5'], /--amount: JPY allows no decimals/);
@@ -141,33 +174,68 @@ describe('fx quote: exactly one of --amount and --target-amount', () => {
     expect(t.requests[0]!.body).toEqual({ source_currency: 'USD', target_currency: 'KWD', target_amount: '1.125' });
   });
   it('fx trade puts the quote id in the body and checks the accounts', async () => {
-    await refused(['fx', 'trade', 'fxq_0123456789abcdefghijklmn', '--from-account', ACC, '--to-account', EA], /--to-account ".*" must be an id like acc_…/);
-    await refused(['fx', 'trade', 'fxt_0123456789abcdefghijklmn', '--from-account', ACC, '--to-account', ACC2], /quote-id "fxt_0123456789abcdefghijklmn" must be an id like fxq_…/);
+    await refused(
+      ['fx', 'trade', 'fxq_0123456789abcdefghijklmn', '--from-account', ACC, '--to-account', EA],
+      /--to-account ".*" must be an id like acc_…/,
+    );
+    await refused(
+      ['fx', 'trade', 'fxt_0123456789abcdefghijklmn', '--from-account', ACC, '--to-account', ACC2],
+      /quote-id "fxt_0123456789abcdefghijklmn" must be an id like fxq_…/,
+    );
     const r = await pay(['fx', 'trade', 'fxq_0123456789abcdefghijklmn', '--from-account', ACC, '--to-account', ACC2]);
-    expect(r.requests[0]).toMatchObject({ method: 'POST', path: 'fx/trades', body: { quote_id: 'fxq_0123456789abcdefghijklmn', source_account_id: ACC, target_account_id: ACC2 } });
+    expect(r.requests[0]).toMatchObject({
+      method: 'POST',
+      path: 'fx/trades',
+      body: { quote_id: 'fxq_0123456789abcdefghijklmn', source_account_id: ACC, target_account_id: ACC2 },
+    });
   });
   it('fx rates sends --symbols as a checked, upper-cased comma list', async () => {
     await refused(['fx', 'rates', '--symbols', 'EUR,XXQ'], /--symbols "XXQ" must be an ISO 4217 currency code/);
-    const r = await pay(['fx', 'rates', '--base', 'eur', '--symbols', 'usd, gbp'], { respond: () => ({ status: 200, body: { object: 'fx_rates', base: 'EUR', rates: {} } }) });
+    const r = await pay(['fx', 'rates', '--base', 'eur', '--symbols', 'usd, gbp'], {
+      respond: () => ({ status: 200, body: { object: 'fx_rates', base: 'EUR', rates: {} } }),
+    });
     expect(r.requests[0]!.path).toBe('fx/rates');
     expect(Object.fromEntries(r.requests[0]!.query)).toEqual({ base: 'EUR', symbols: 'USD,GBP' });
   });
 });
 
 describe('transactions list: dates', () => {
-  it.each(['2026-02-30', '2026-13-01', '31/01/2026', '2026-01-31T25:00:00Z', '2026-01-31T12:00:00', 'yesterday'])('refuses --from %s', async (from) => {
-    await refused(['transactions', 'list', '--from', from], /--from ".*" must be a date \(YYYY-MM-DD\) or an RFC 3339 time/);
-  });
+  it.each(['2026-02-30', '2026-13-01', '31/01/2026', '2026-01-31T25:00:00Z', '2026-01-31T12:00:00', 'yesterday'])(
+    'refuses --from %s',
+    async (from) => {
+      await refused(['transactions', 'list', '--from', from], /--from ".*" must be a date \(YYYY-MM-DD\) or an RFC 3339 time/);
+    },
+  );
   it('refuses --from not before --to', async () => {
     await refused(['transactions', 'list', '--from', '2026-03-01', '--to', '2026-02-01'], /--from must be before --to/);
     await refused(['transactions', 'list', '--from', '2026-03-01', '--to', '2026-03-01'], /--from must be before --to/);
     await refused(['transactions', 'list', '--from', '2026-03-01T12:00:00Z', '--to', '2026-03-01'], /--from must be before --to/);
   });
   it('sends valid filters as query parameters', async () => {
-    const r = await pay(['transactions', 'list', '--account', ACC, '--from', '2026-01-01', '--to', '2026-01-31T12:00:00+01:00', '--type', 'fx_trade', '--status', 'posted']);
+    const r = await pay([
+      'transactions',
+      'list',
+      '--account',
+      ACC,
+      '--from',
+      '2026-01-01',
+      '--to',
+      '2026-01-31T12:00:00+01:00',
+      '--type',
+      'fx_trade',
+      '--status',
+      'posted',
+    ]);
     expect(r.code).toBe(0);
     expect(r.requests[0]!.path).toBe('transactions');
-    expect(Object.fromEntries(r.requests[0]!.query)).toMatchObject({ account_id: ACC, from: '2026-01-01', to: '2026-01-31T12:00:00+01:00', type: 'fx_trade', status: 'posted', limit: '20' });
+    expect(Object.fromEntries(r.requests[0]!.query)).toMatchObject({
+      account_id: ACC,
+      from: '2026-01-01',
+      to: '2026-01-31T12:00:00+01:00',
+      type: 'fx_trade',
+      status: 'posted',
+      limit: '20',
+    });
     expect(r.stderr).toMatch(/No transactions found/);
   });
   it('refuses an unknown type or a wallet id of the wrong kind', async () => {
@@ -181,17 +249,62 @@ describe('cross-field rules', () => {
     const base = ['collections', 'create', '--account', ACC, '--amount', '1500', '--currency', 'KES', '--method', 'mobile_money'];
     await refused(base, /--method mobile_money needs --mobile-phone, --mobile-provider/);
     await refused([...base, '--mobile-phone', '+254712345678'], /needs --mobile-provider/);
-    await refused([...base, '--mobile-phone', '0712345678', '--mobile-provider', 'mpesa'], /--mobile-phone "0712345678" must be in international format/);
+    await refused(
+      [...base, '--mobile-phone', '0712345678', '--mobile-provider', 'mpesa'],
+      /--mobile-phone "0712345678" must be in international format/,
+    );
     const r = await pay([...base, '--mobile-phone', '+254712345678', '--mobile-provider', 'mpesa']);
-    expect(r.requests[0]!.body).toEqual({ account_id: ACC, amount: '1500.00', currency: 'KES', method: 'mobile_money', mobile_money: { phone: '+254712345678', provider: 'mpesa' } });
+    expect(r.requests[0]!.body).toEqual({
+      account_id: ACC,
+      amount: '1500.00',
+      currency: 'KES',
+      method: 'mobile_money',
+      mobile_money: { phone: '+254712345678', provider: 'mpesa' },
+    });
   });
   it('cards: a physical card needs a shipping address; a limit needs its interval', async () => {
     const base = ['cards', 'issue', '--customer', CUS, '--account', ACC];
     await refused([...base, '--type', 'physical', '--city', 'Austin'], /--type physical needs --address-line1, --country, --postal-code/);
     await refused([...base, '--type', 'virtual', '--spending-limit', '500'], /--spending-limit also needs --spending-interval/);
-    await refused([...base, '--type', 'virtual', '--spending-limit', '-1', '--spending-interval', 'daily'], /--spending-limit "-1" must be a positive decimal/);
-    await refused([...base, '--type', 'physical', '--address-line1', '1 Main St', '--city', 'Austin', '--country', 'US', '--postal-code', '78701', '--state', 'CA-ON'], /--state "CA-ON" must start with the country code US-/);
-    const r = await pay([...base, '--type', 'physical', '--address-line1', '1 Main St', '--city', 'Austin', '--country', 'us', '--postal-code', '78701', '--spending-limit', '250', '--spending-interval', 'monthly']);
+    await refused(
+      [...base, '--type', 'virtual', '--spending-limit', '-1', '--spending-interval', 'daily'],
+      /--spending-limit "-1" must be a positive decimal/,
+    );
+    await refused(
+      [
+        ...base,
+        '--type',
+        'physical',
+        '--address-line1',
+        '1 Main St',
+        '--city',
+        'Austin',
+        '--country',
+        'US',
+        '--postal-code',
+        '78701',
+        '--state',
+        'CA-ON',
+      ],
+      /--state "CA-ON" must start with the country code US-/,
+    );
+    const r = await pay([
+      ...base,
+      '--type',
+      'physical',
+      '--address-line1',
+      '1 Main St',
+      '--city',
+      'Austin',
+      '--country',
+      'us',
+      '--postal-code',
+      '78701',
+      '--spending-limit',
+      '250',
+      '--spending-interval',
+      'monthly',
+    ]);
     expect(r.requests[0]!.body).toEqual({
       customer_id: CUS,
       account_id: ACC,
@@ -201,7 +314,10 @@ describe('cross-field rules', () => {
     });
   });
   it('payment links: --expires-at must be an RFC 3339 time', async () => {
-    await refused(['payment-links', 'create', '--wallet', WAL, '--asset', 'ETH', '--amount', '1', '--expires-at', '2030-01-31'], /--expires-at "2030-01-31" must be an RFC 3339 time/);
+    await refused(
+      ['payment-links', 'create', '--wallet', WAL, '--asset', 'ETH', '--amount', '1', '--expires-at', '2030-01-31'],
+      /--expires-at "2030-01-31" must be an RFC 3339 time/,
+    );
   });
   it('features: --feature is required, checked, and goes in the path', async () => {
     await refused(['features', 'check', CUS], /missing required flag --feature/);

@@ -13,7 +13,12 @@ import { pay } from './harness.js';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const OTHER = 'whsec_b3RoZXItc2VjcmV0LW90aGVyLXNlY3JldA==';
 const EVT = 'evt_0123456789abcdefghijklmn';
-const BODY = JSON.stringify({ id: EVT, type: 'transfer.completed', created_at: '2026-01-02T03:04:05.000Z', data: { object: { id: 'tr_0123456789abcdefghijklmn' } } });
+const BODY = JSON.stringify({
+  id: EVT,
+  type: 'transfer.completed',
+  created_at: '2026-01-02T03:04:05.000Z',
+  data: { object: { id: 'tr_0123456789abcdefghijklmn' } },
+});
 const now = () => Math.floor(Date.now() / 1000);
 
 function payloadFile(body = BODY): string {
@@ -25,27 +30,94 @@ function payloadFile(body = BODY): string {
 describe('webhooks verify', () => {
   it('prints valid and exits 0 for a good signature (headers as --header lines)', async () => {
     const ts = now();
-    const r = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--secret', SECRET, '--header', `webhook-id: ${EVT}`, '--header', `Webhook-Timestamp: ${ts}`, '--header', `webhook-signature: ${sign(SECRET, EVT, ts, BODY)}`]);
+    const r = await pay([
+      'webhooks',
+      'verify',
+      '--payload',
+      payloadFile(),
+      '--secret',
+      SECRET,
+      '--header',
+      `webhook-id: ${EVT}`,
+      '--header',
+      `Webhook-Timestamp: ${ts}`,
+      '--header',
+      `webhook-signature: ${sign(SECRET, EVT, ts, BODY)}`,
+    ]);
     expect(r).toMatchObject({ code: 0, stdout: 'valid\n', stderr: '', requests: [] });
   });
 
   it('takes --id, --timestamp, --signature, the payload on stdin and the secret from PAY_WEBHOOK_SECRET', async () => {
     const ts = now();
-    const r = await pay(['webhooks', 'verify', '--payload', '-', '--id', EVT, '--timestamp', String(ts), '--signature', `v1,bm90LXRoaXMtb25l ${sign(SECRET, EVT, ts, BODY)}`], { stdin: BODY, env: { PAY_WEBHOOK_SECRET: SECRET } });
+    const r = await pay(
+      [
+        'webhooks',
+        'verify',
+        '--payload',
+        '-',
+        '--id',
+        EVT,
+        '--timestamp',
+        String(ts),
+        '--signature',
+        `v1,bm90LXRoaXMtb25l ${sign(SECRET, EVT, ts, BODY)}`,
+      ],
+      { stdin: BODY, env: { PAY_WEBHOOK_SECRET: SECRET } },
+    );
     expect(r).toMatchObject({ code: 0, stdout: 'valid\n', stderr: '', requests: [] });
-    const json = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--id', EVT, '--timestamp', String(ts), '--signature', sign(SECRET, EVT, ts, BODY), '--json'], { env: { PAY_WEBHOOK_SECRET: SECRET } });
+    const json = await pay(
+      [
+        'webhooks',
+        'verify',
+        '--payload',
+        payloadFile(),
+        '--id',
+        EVT,
+        '--timestamp',
+        String(ts),
+        '--signature',
+        sign(SECRET, EVT, ts, BODY),
+        '--json',
+      ],
+      { env: { PAY_WEBHOOK_SECRET: SECRET } },
+    );
     expect(JSON.parse(json.stdout)).toEqual({ valid: true, webhook_id: EVT, timestamp: ts });
   });
 
   it.each([
-    ['a changed body', (ts: number) => ({ body: `${BODY} `, sig: sign(SECRET, EVT, ts, BODY), ts, secret: SECRET }), 'no signature matches'],
+    [
+      'a changed body',
+      (ts: number) => ({ body: `${BODY} `, sig: sign(SECRET, EVT, ts, BODY), ts, secret: SECRET }),
+      'no signature matches',
+    ],
     ['another secret', (ts: number) => ({ body: BODY, sig: sign(OTHER, EVT, ts, BODY), ts, secret: SECRET }), 'no signature matches'],
     ['another id', (ts: number) => ({ body: BODY, sig: sign(SECRET, 'evt_other', ts, BODY), ts, secret: SECRET }), 'no signature matches'],
-    ['a stale timestamp', (ts: number) => ({ body: BODY, sig: sign(SECRET, EVT, ts - 600, BODY), ts: ts - 600, secret: SECRET }), 'timestamp is too old (more than 5 minutes away)'],
-    ['a future timestamp', (ts: number) => ({ body: BODY, sig: sign(SECRET, EVT, ts + 600, BODY), ts: ts + 600, secret: SECRET }), 'timestamp is in the future (more than 5 minutes away)'],
+    [
+      'a stale timestamp',
+      (ts: number) => ({ body: BODY, sig: sign(SECRET, EVT, ts - 600, BODY), ts: ts - 600, secret: SECRET }),
+      'timestamp is too old (more than 5 minutes away)',
+    ],
+    [
+      'a future timestamp',
+      (ts: number) => ({ body: BODY, sig: sign(SECRET, EVT, ts + 600, BODY), ts: ts + 600, secret: SECRET }),
+      'timestamp is in the future (more than 5 minutes away)',
+    ],
   ])('prints invalid: <reason> on stderr and exits 1 for %s', async (_name, make, reason) => {
     const c = make(now());
-    const r = await pay(['webhooks', 'verify', '--payload', payloadFile(c.body), '--secret', c.secret, '--id', EVT, '--timestamp', String(c.ts), '--signature', c.sig]);
+    const r = await pay([
+      'webhooks',
+      'verify',
+      '--payload',
+      payloadFile(c.body),
+      '--secret',
+      c.secret,
+      '--id',
+      EVT,
+      '--timestamp',
+      String(c.ts),
+      '--signature',
+      c.sig,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`invalid: ${reason}\n`);
@@ -54,10 +126,26 @@ describe('webhooks verify', () => {
 
   it('--json: an error object on stderr, nothing on stdout', async () => {
     const ts = now();
-    const r = await pay(['webhooks', 'verify', '--payload', payloadFile('{}'), '--secret', SECRET, '--id', EVT, '--timestamp', String(ts), '--signature', sign(SECRET, EVT, ts, BODY), '--json']);
+    const r = await pay([
+      'webhooks',
+      'verify',
+      '--payload',
+      payloadFile('{}'),
+      '--secret',
+      SECRET,
+      '--id',
+      EVT,
+      '--timestamp',
+      String(ts),
+      '--signature',
+      sign(SECRET, EVT, ts, BODY),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'invalid_signature', message: 'invalid: no signature matches', exit_code: 1 } });
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      error: { code: 'invalid_signature', message: 'invalid: no signature matches', exit_code: 1 },
+    });
   });
 
   it('is a usage error without a secret, headers or payload, and never prints the secret', async () => {
@@ -68,11 +156,37 @@ describe('webhooks verify', () => {
     const noHeaders = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--secret', SECRET, '--id', EVT]);
     expect(noHeaders.code).toBe(2);
     expect(noHeaders.stderr).toMatch(/missing the webhook-timestamp, webhook-signature headers/);
-    const badSecret = await pay(['webhooks', 'verify', '--payload', payloadFile(), '--secret', 'hunter2', '--id', EVT, '--timestamp', ts, '--signature', 'v1,x']);
+    const badSecret = await pay([
+      'webhooks',
+      'verify',
+      '--payload',
+      payloadFile(),
+      '--secret',
+      'hunter2',
+      '--id',
+      EVT,
+      '--timestamp',
+      ts,
+      '--signature',
+      'v1,x',
+    ]);
     expect(badSecret.code).toBe(2);
     expect(badSecret.stderr).toMatch(/--secret must be whsec_ followed by base64/);
     expect(badSecret.stderr).not.toContain('hunter2');
-    const noFile = await pay(['webhooks', 'verify', '--payload', '/nonexistent/body.json', '--secret', SECRET, '--id', EVT, '--timestamp', ts, '--signature', 'v1,x']);
+    const noFile = await pay([
+      'webhooks',
+      'verify',
+      '--payload',
+      '/nonexistent/body.json',
+      '--secret',
+      SECRET,
+      '--id',
+      EVT,
+      '--timestamp',
+      ts,
+      '--signature',
+      'v1,x',
+    ]);
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toMatch(/cannot read the file \(no such file\)/);
   });
@@ -81,7 +195,8 @@ describe('webhooks verify', () => {
 describe('signature: only the signature as signed passes', () => {
   const ts = 1_800_000_000;
   const good = sign(SECRET, EVT, ts, BODY);
-  const check = (signature: string) => verify(SECRET, { 'webhook-id': EVT, 'webhook-timestamp': String(ts), 'webhook-signature': signature }, BODY, ts);
+  const check = (signature: string) =>
+    verify(SECRET, { 'webhook-id': EVT, 'webhook-timestamp': String(ts), 'webhook-signature': signature }, BODY, ts);
   // Node's base64 decoder reads all of these as the same 32 bytes; they were accepted (found by
   // test/reliability/webhooks.test.ts).
   const value = good.slice(3);
@@ -102,7 +217,8 @@ describe('signature: only the signature as signed passes', () => {
 
   it('accepts the signature among others, space-separated or as Node joins repeated header lines', () => {
     const other = sign(OTHER, EVT, ts, BODY);
-    for (const list of [`${other} ${good}`, `${good} ${other}`, `${other}, ${good}`, `${good}, ${other}`, `  ${good}  `]) expect(check(list)).toMatchObject({ ok: true });
+    for (const list of [`${other} ${good}`, `${good} ${other}`, `${other}, ${good}`, `${good}, ${other}`, `  ${good}  `])
+      expect(check(list)).toMatchObject({ ok: true });
   });
 });
 
@@ -127,7 +243,12 @@ describe('webhooks listen', () => {
     const body = opts.body ?? BODY;
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sign(opts.secret ?? SECRET, id, ts, body) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(ts),
+        'webhook-signature': sign(opts.secret ?? SECRET, id, ts, body),
+      },
       body,
     });
     return { status: res.status, body: await res.text() };
@@ -158,11 +279,15 @@ describe('webhooks listen', () => {
     listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io });
     await deliver(listener.url);
     await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', body: BODY.replace('transfer.completed', 'card.frozen') });
-    const lines = io.stdoutText().trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const lines = io
+      .stdoutText()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines.map((l) => l.type)).toEqual(['transfer.completed', 'card.frozen']);
   });
 
-  it('forwards the raw body and headers, and answers with the forward\'s status', async () => {
+  it("forwards the raw body and headers, and answers with the forward's status", async () => {
     const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
     let answer = 500;
     const target = createServer((req, res) => {
@@ -212,7 +337,7 @@ describe('webhooks listen', () => {
       held = new Promise<void>((r) => (release = r));
       const answered: number[] = [];
       const all = [0, 1, 2, 3].map(() => deliver(listener!.url, { ts }).then((r) => (answered.push(r.status), r.status)));
-      for (const deadline = Date.now() + 10_000; answered.length < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+      for (const deadline = Date.now() + 10_000; answered.length < 3 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
       release();
       return (await Promise.all(all)).sort();
     };
@@ -223,7 +348,12 @@ describe('webhooks listen', () => {
     expect(await fourCopies()).toEqual([200, 409, 409, 409]);
     expect(got).toEqual([EVT, EVT]);
     expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
-    expect(io.stderrText().split('\n').filter((l) => /replayed webhook-id \(the first delivery is still being forwarded\)/.test(l))).toHaveLength(6);
+    expect(
+      io
+        .stderrText()
+        .split('\n')
+        .filter((l) => /replayed webhook-id \(the first delivery is still being forwarded\)/.test(l)),
+    ).toHaveLength(6);
     // After it was accepted: acknowledged, not forwarded again.
     expect((await deliver(listener.url, { ts })).status).toBe(200);
     expect(got).toEqual([EVT, EVT]);

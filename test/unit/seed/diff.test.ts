@@ -19,10 +19,26 @@ const CUSTOMER = {
 const DOC = {
   customers: { alice: CUSTOMER },
   accounts: { main: { customer_id: '${customers.alice.id}', currency: 'USD' } },
-  collections: { fund: { account_id: '${accounts.main.id}', amount: '100.00', currency: 'USD', method: 'card', description: 'for ${customers.alice.email}' } },
+  collections: {
+    fund: {
+      account_id: '${accounts.main.id}',
+      amount: '100.00',
+      currency: 'USD',
+      method: 'card',
+      description: 'for ${customers.alice.email}',
+    },
+  },
   cards: { card: { customer_id: '${customers.alice.id}', account_id: '${accounts.main.id}', type: 'virtual' } },
   wallets: { w: { customer_id: '${customers.alice.id}', asset: 'USDC', network: 'polygon' } },
-  transfers: { t: { source_account_id: '${accounts.main.id}', destination_id: '${accounts.main.id}', amount: '1.00', currency: 'USD', depends_on: ['collections.fund'] } },
+  transfers: {
+    t: {
+      source_account_id: '${accounts.main.id}',
+      destination_id: '${accounts.main.id}',
+      amount: '1.00',
+      currency: 'USD',
+      depends_on: ['collections.fund'],
+    },
+  },
 };
 const IDS: Record<string, string> = {
   'customers.alice': 'cus_1',
@@ -52,7 +68,8 @@ function applied(doc: Doc, version: 1 | 2 = 2): StateView {
 
 const actions = (doc: Doc, state: StateView, env: NodeJS.ProcessEnv = ENV) =>
   Object.fromEntries(planChanges(parseSeed(doc), state, env).map((c) => [c.ref, c.action]));
-const change = (doc: Doc, state: StateView, ref: string, env: NodeJS.ProcessEnv = ENV) => planChanges(parseSeed(doc), state, env).find((c) => c.ref === ref)!;
+const change = (doc: Doc, state: StateView, ref: string, env: NodeJS.ProcessEnv = ENV) =>
+  planChanges(parseSeed(doc), state, env).find((c) => c.ref === ref)!;
 
 const ALL_SKIP = Object.fromEntries(Object.keys(IDS).map((r) => [r, 'skip']));
 
@@ -89,25 +106,50 @@ group('planChanges', () => {
     expect(actions(doc, state)).toEqual({ ...ALL_SKIP, 'customers.alice': 'update', 'collections.fund': 'replace' });
     const c = change(doc, state, 'collections.fund');
     expect(c).toMatchObject({ action: 'replace', id: 'col_1', fields: ['description'], reason: 'a collection has no update operation' });
-    expect(describe(c, 'collections')).toBe('description changed; a collection has no update operation; the old col_1: left behind (a collection is history: nothing undoes it)');
+    expect(describe(c, 'collections')).toBe(
+      'description changed; a collection has no update operation; the old col_1: left behind (a collection is history: nothing undoes it)',
+    );
   });
 
   it('an environment variable is content: a change is seen', () => {
-    expect(actions(clone(), applied(clone()), { DOMAIN: 'example.org' })).toEqual({ ...ALL_SKIP, 'customers.alice': 'update', 'collections.fund': 'replace' });
+    expect(actions(clone(), applied(clone()), { DOMAIN: 'example.org' })).toEqual({
+      ...ALL_SKIP,
+      'customers.alice': 'update',
+      'collections.fund': 'replace',
+    });
   });
 
   it('an account currency: replace, and every entry that refers to the account follows', () => {
     const doc = clone();
     doc.accounts!.main!.currency = 'EUR';
     const state = applied(clone());
-    expect(actions(doc, state)).toEqual({ ...ALL_SKIP, 'accounts.main': 'replace', 'collections.fund': 'replace', 'cards.card': 'replace', 'transfers.t': 'replace' });
+    expect(actions(doc, state)).toEqual({
+      ...ALL_SKIP,
+      'accounts.main': 'replace',
+      'collections.fund': 'replace',
+      'cards.card': 'replace',
+      'transfers.t': 'replace',
+    });
     const account = change(doc, state, 'accounts.main');
-    expect(account).toEqual({ ref: 'accounts.main', action: 'replace', id: 'acc_1', fields: ['currency'], reason: 'an account has no update operation' });
-    expect(describe(account, 'accounts')).toBe('currency changed; an account has no update operation; the old acc_1: closed if its balance is zero');
+    expect(account).toEqual({
+      ref: 'accounts.main',
+      action: 'replace',
+      id: 'acc_1',
+      fields: ['currency'],
+      reason: 'an account has no update operation',
+    });
+    expect(describe(account, 'accounts')).toBe(
+      'currency changed; an account has no update operation; the old acc_1: closed if its balance is zero',
+    );
     const card = change(doc, state, 'cards.card');
     expect(card).toMatchObject({ action: 'replace', id: 'card_1', fields: ['account_id'], follows: ['accounts.main'] });
-    expect(describe(card, 'cards')).toBe('account_id changed (follows accounts.main); a card has no update operation; the old card_1: terminated');
-    expect(change(doc, state, 'transfers.t')).toMatchObject({ fields: ['destination_id', 'source_account_id'], follows: ['accounts.main'] });
+    expect(describe(card, 'cards')).toBe(
+      'account_id changed (follows accounts.main); a card has no update operation; the old card_1: terminated',
+    );
+    expect(change(doc, state, 'transfers.t')).toMatchObject({
+      fields: ['destination_id', 'source_account_id'],
+      follows: ['accounts.main'],
+    });
   });
 
   it('a field the update cannot express (removing an optional one): replace, with the reason', () => {
@@ -124,7 +166,11 @@ group('planChanges', () => {
   it('a field the update does not take: replace', () => {
     const doc = clone();
     doc.customers!.alice!.nickname = 'Al';
-    expect(change(doc, applied(clone()), 'customers.alice')).toMatchObject({ action: 'replace', fields: ['nickname'], reason: 'an update cannot change nickname' });
+    expect(change(doc, applied(clone()), 'customers.alice')).toMatchObject({
+      action: 'replace',
+      fields: ['nickname'],
+      reason: 'an update cannot change nickname',
+    });
   });
 
   it('depends_on alone does not make a replaced entry a cause of change', () => {
@@ -146,7 +192,11 @@ group('planChanges', () => {
     it('an edited account: replace, its dependents follow', () => {
       const doc = clone();
       doc.accounts!.main!.currency = 'EUR';
-      expect(actions(doc, applied(clone(), 1))).toMatchObject({ 'accounts.main': 'replace', 'cards.card': 'replace', 'customers.alice': 'skip' });
+      expect(actions(doc, applied(clone(), 1))).toMatchObject({
+        'accounts.main': 'replace',
+        'cards.card': 'replace',
+        'customers.alice': 'skip',
+      });
     });
   });
 });

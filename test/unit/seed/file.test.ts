@@ -6,7 +6,15 @@ const DOC = {
   customers: { alice: { first_name: 'Alice', email: '${env.ALICE_EMAIL}' } },
   accounts: { alice_usd: { customer_id: '${customers.alice.id}', currency: 'USD' } },
   collections: { fund: { account_id: '${accounts.alice_usd}', amount: '100.00', currency: 'USD', method: 'card' } },
-  transfers: { t1: { source_account_id: '${accounts.alice_usd.id}', destination_id: '${accounts.alice_usd.id}', amount: '1.00', currency: 'USD', depends_on: ['collections.fund'] } },
+  transfers: {
+    t1: {
+      source_account_id: '${accounts.alice_usd.id}',
+      destination_id: '${accounts.alice_usd.id}',
+      amount: '1.00',
+      currency: 'USD',
+      depends_on: ['collections.fund'],
+    },
+  },
 };
 
 describe('parseSeed', () => {
@@ -35,7 +43,14 @@ describe('parseSeed', () => {
 describe('resolve', () => {
   const created = new Map([['customers.alice', { id: 'cus_1', address: { country: 'GB' } }]]);
   it('replaces whole-string and embedded references and env variables', () => {
-    expect(resolve({ a: '${customers.alice.id}', b: 'for ${customers.alice} in ${customers.alice.address.country}', c: ['${env.X}'] }, created, { X: 'x' }, 'r')).toEqual({
+    expect(
+      resolve(
+        { a: '${customers.alice.id}', b: 'for ${customers.alice} in ${customers.alice.address.country}', c: ['${env.X}'] },
+        created,
+        { X: 'x' },
+        'r',
+      ),
+    ).toEqual({
       a: 'cus_1',
       b: 'for cus_1 in GB',
       c: ['x'],

@@ -8,7 +8,8 @@ import { fateOfOld, idSegment, RETIRES, UPDATES } from '../../../src/seed/lifecy
 type Op = { operationId: string; requestBody?: { content: Record<string, { schema: { $ref?: string } }> } };
 const ops = new Map<string, { method: string; path: string; op: Op }>();
 for (const [path, item] of Object.entries(openapi.paths)) {
-  for (const [method, op] of Object.entries(item as Record<string, Op>)) ops.set(op.operationId, { method: method.toUpperCase(), path, op });
+  for (const [method, op] of Object.entries(item as Record<string, Op>))
+    ops.set(op.operationId, { method: method.toUpperCase(), path, op });
 }
 const templated = (path: string) => `/${path.replace(/(cus|acc|ea|card|plink)_0123456789abcdefghijklmn/, '{id}')}`;
 const normal = (path: string) => path.replace(/\{[a-z_]+\}/g, '{id}');
@@ -30,11 +31,20 @@ describe('seed lifecycle table', () => {
   it('no other kind the seed creates has an update operation in the contract', () => {
     const collections = new Set(Object.values(KINDS).map((k) => `/${k.path}/{id}`));
     const patched = [...ops.values()].filter((o) => o.method === 'PATCH' && collections.has(normal(o.path))).map((o) => o.op.operationId);
-    expect(patched.sort()).toEqual(Object.values(UPDATES).map((u) => u.operationId).sort());
+    expect(patched.sort()).toEqual(
+      Object.values(UPDATES)
+        .map((u) => u.operationId)
+        .sort(),
+    );
   });
 
   it('retire operations exist as the contract has them', () => {
-    const ids: Partial<Record<Kind, string>> = { accounts: 'acc_0123456789abcdefghijklmn', external_accounts: 'ea_0123456789abcdefghijklmn', cards: 'card_0123456789abcdefghijklmn', payment_links: 'plink_0123456789abcdefghijklmn' };
+    const ids: Partial<Record<Kind, string>> = {
+      accounts: 'acc_0123456789abcdefghijklmn',
+      external_accounts: 'ea_0123456789abcdefghijklmn',
+      cards: 'card_0123456789abcdefghijklmn',
+      payment_links: 'plink_0123456789abcdefghijklmn',
+    };
     for (const [kind, r] of Object.entries(RETIRES) as Array<[Kind, (typeof RETIRES)[Kind] & object]>) {
       const found = ops.get(r.operationId)!;
       expect(found, r.operationId).toBeDefined();
@@ -77,6 +87,7 @@ describe('idSegment: only a plain id of the kind becomes a path segment', () => 
     expect(() => idSegment('accounts', id)).toThrow(expect.objectContaining({ exitCode: 1, code: 'seed_state_invalid_id' }));
   });
   it('refuses what is not a string', () => {
-    for (const v of [undefined, null, 42, { id: 'acc_0123456789abcdefghijklmn' }]) expect(() => idSegment('accounts', v)).toThrow(/not acc_/);
+    for (const v of [undefined, null, 42, { id: 'acc_0123456789abcdefghijklmn' }])
+      expect(() => idSegment('accounts', v)).toThrow(/not acc_/);
   });
 });

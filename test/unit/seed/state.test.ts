@@ -20,7 +20,14 @@ const stateWith = (s: unknown): string => {
   writeFileSync(p, JSON.stringify(s));
   return p;
 };
-const good = (extra: object = {}) => ({ version: 2, tenant: 'biz_a', mode: 'sandbox', base_url: 'http://127.0.0.1:4010/v1', entries: { 'accounts.a': { hash: 'h', object: { id: ID } } }, ...extra });
+const good = (extra: object = {}) => ({
+  version: 2,
+  tenant: 'biz_a',
+  mode: 'sandbox',
+  base_url: 'http://127.0.0.1:4010/v1',
+  entries: { 'accounts.a': { hash: 'h', object: { id: ID } } },
+  ...extra,
+});
 
 describe('readState', () => {
   it.each([
@@ -31,7 +38,10 @@ describe('readState', () => {
   ])('refuses %s with exit 2 naming the file, and pollutes nothing', async (text, message) => {
     const p = join(dir, `raw${n++}.json`);
     writeFileSync(p, text);
-    const err = await readState(p, CTX).then(() => undefined, (e: unknown) => e as { exitCode: number; message: string });
+    const err = await readState(p, CTX).then(
+      () => undefined,
+      (e: unknown) => e as { exitCode: number; message: string },
+    );
     expect(err?.exitCode).toBe(2);
     expect(err?.message).toContain(p);
     expect(err?.message).toMatch(message);
@@ -59,15 +69,23 @@ describe('readState', () => {
     expect(r.state.entries).toEqual({});
   });
   it.each([
-    [{ entries: { 'accounts.a': { hash: 'h', object: { id: 'acc_%2e%2e' } } } }, /accounts\.a records "acc_%2e%2e", not an account id; nothing was sent$/],
+    [
+      { entries: { 'accounts.a': { hash: 'h', object: { id: 'acc_%2e%2e' } } } },
+      /accounts\.a records "acc_%2e%2e", not an account id; nothing was sent$/,
+    ],
     [{ entries: { 'accounts.a': { hash: 'h', object: { id: 'cus_0123456789abcdefghijklmn' } } } }, /not an account id/],
     [{ entries: { '__proto__.x': { hash: 'h', object: { id: ID } } } }, /is not an entry name/],
     [{ entries: { 'accounts.a': { hash: 'h', object: 'acc' } } }, /is not a recorded entry/],
     [{ retire: [{ ref: 'accounts.a', id: '../customers' }] }, /retire accounts\.a holds an id that is not an account id/],
-    [{ retire: [{ ref: 'cards.c', id: 'card_0123456789abcdefghijklmn', replaced_by: ID }] }, /retire cards\.c holds an id that is not a card id/],
+    [
+      { retire: [{ ref: 'cards.c', id: 'card_0123456789abcdefghijklmn', replaced_by: ID }] },
+      /retire cards\.c holds an id that is not a card id/,
+    ],
     [{ retire: ['x'] }, /a retire item names no entry/],
   ])('refuses %j before any request (exit 1)', async (extra, message) => {
-    await expect(readState(stateWith(good(extra)), CTX)).rejects.toThrow(expect.objectContaining({ exitCode: 1, code: 'seed_state_invalid', message: expect.stringMatching(message) }));
+    await expect(readState(stateWith(good(extra)), CTX)).rejects.toThrow(
+      expect.objectContaining({ exitCode: 1, code: 'seed_state_invalid', message: expect.stringMatching(message) }),
+    );
   });
   it('normalBaseUrl: origin and path, no trailing slash', () => {
     expect(normalBaseUrl('HTTP://LOCALHOST:80/v1/')).toBe('http://localhost/v1');
@@ -81,7 +99,7 @@ describe('values from the environment', () => {
     accounts: { b: { customer_id: '${customers.a.id}', nickname: 'for ${customers.a.last_name}', currency: 'USD' } },
     cards: { c: { account_id: '${accounts.b.id}', name_on_card: '${accounts.b.nickname}' } },
   });
-  it('envFields: written with ${env}, or through another entry\'s field that is', () => {
+  it("envFields: written with ${env}, or through another entry's field that is", () => {
     const f = envFields(entries);
     expect([...f.get('customers.a')!]).toEqual(['last_name']);
     expect([...f.get('accounts.b')!]).toEqual(['nickname']);
@@ -90,16 +108,27 @@ describe('values from the environment', () => {
   it('recordable: those fields as a sha256 of their value; idempotent', () => {
     const body = { first_name: 'A', last_name: 'Secretvalue', email: 'a@x.com' };
     const rec = recordable(body, new Set(['last_name']));
-    expect(rec).toEqual({ first_name: 'A', last_name: { sha256: createHash('sha256').update('"Secretvalue"').digest('hex') }, email: 'a@x.com' });
+    expect(rec).toEqual({
+      first_name: 'A',
+      last_name: { sha256: createHash('sha256').update('"Secretvalue"').digest('hex') },
+      email: 'a@x.com',
+    });
     expect(JSON.stringify(rec)).not.toContain('Secretvalue');
     expect(recordable(rec, new Set(['last_name']))).toEqual(rec);
   });
-  it.each(['PAY_API_KEY', 'STRIPE_KEY', 'GH_TOKEN', 'DB_PASSWORD', 'APP_SECRET', 'api_key'])('checkEnvNames refuses %s without --allow-env (exit 2)', (name) => {
-    const e = parseSeed({ customers: { a: { first_name: `\${env.${name}}` } } });
-    expect(() => checkEnvNames(e, [])).toThrow(expect.objectContaining({ exitCode: 2, message: `customers.a: \${env.${name}} reads a secret from the environment; refused` }));
-    expect(() => checkEnvNames(e, [name])).not.toThrow();
-  });
+  it.each(['PAY_API_KEY', 'STRIPE_KEY', 'GH_TOKEN', 'DB_PASSWORD', 'APP_SECRET', 'api_key'])(
+    'checkEnvNames refuses %s without --allow-env (exit 2)',
+    (name) => {
+      const e = parseSeed({ customers: { a: { first_name: `\${env.${name}}` } } });
+      expect(() => checkEnvNames(e, [])).toThrow(
+        expect.objectContaining({ exitCode: 2, message: `customers.a: \${env.${name}} reads a secret from the environment; refused` }),
+      );
+      expect(() => checkEnvNames(e, [name])).not.toThrow();
+    },
+  );
   it('checkEnvNames lets other names through', () => {
-    expect(() => checkEnvNames(parseSeed({ customers: { a: { first_name: '${env.SEED_DOMAIN}', last_name: '${env.KEYBOARD}' } } }), [])).not.toThrow();
+    expect(() =>
+      checkEnvNames(parseSeed({ customers: { a: { first_name: '${env.SEED_DOMAIN}', last_name: '${env.KEYBOARD}' } } }), []),
+    ).not.toThrow();
   });
 });
