@@ -6,7 +6,7 @@
 import { CommanderError } from 'commander';
 import { hoistVerbFlags } from './argv.js';
 import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './commands/group-index.js';
-import type { GroupSpec } from './commands/spec.js';
+import type { GroupSpec } from './cmdutil/spec.js';
 import { createProgram } from './program-core.js';
 
 /** Specs for the groups argv names; heads (name and summary) for the others. */

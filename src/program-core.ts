@@ -2,8 +2,8 @@
 // `await import()`s its implementation. src/program.ts builds the whole tree (tests, completion
 // generator); the entry (src/cli.ts) builds it with only the specs argv names.
 import { Command, Option } from 'commander';
-import { registerGroup } from './commands/registry.js';
-import type { GroupSpec } from './commands/spec.js';
+import { registerGroup } from './cmdutil/registry.js';
+import type { GroupSpec } from './cmdutil/spec.js';
 import { registerTooling } from './commands/tooling.js';
 import { VERSION } from './lib/version.js';
 

@@ -1,7 +1,7 @@
 // The endpoint groups' names and summaries, in root-help order, and how to load each one's
 // spec. The entry registers every group from here and loads only the specs argv names, so
 // start-up never parses the other thirteen. Data only (start-up path).
-import type { GroupSpec } from './spec.js';
+import type { GroupSpec } from '../cmdutil/spec.js';
 
 export type GroupHead = Pick<GroupSpec, 'name' | 'summary' | 'deprecated'>;
 

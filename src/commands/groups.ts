@@ -9,7 +9,7 @@ import { fx } from './fx/index.js';
 import { kycLegacy } from './kyc-legacy/index.js';
 import { kyc } from './kyc/index.js';
 import { paymentLinks } from './payment-links/index.js';
-import type { GroupSpec } from './spec.js';
+import type { GroupSpec } from '../cmdutil/spec.js';
 import { transactions } from './transactions/index.js';
 import { transfers } from './transfers/index.js';
 import { wallets } from './wallets/index.js';

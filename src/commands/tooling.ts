@@ -2,7 +2,7 @@
 // Registration only (start-up path); each action imports its implementation.
 import type { Command } from 'commander';
 import { registerEmulator } from './emulator/index.js';
-import { addOutputOptions, examplesText } from './registry.js';
+import { addOutputOptions, examplesText } from '../cmdutil/registry.js';
 
 type Run = (command: Command, ...args: string[]) => Promise<void>;
 

@@ -3,7 +3,7 @@
 // so hidden commands and options stay out, as they do in help.
 import type { Command, Option } from 'commander';
 import { SCRIPT_FILES } from '../commands/completion/run.js';
-import { specOf } from '../commands/registry.js';
+import { specOf } from '../cmdutil/registry.js';
 
 /** Words a value completes from at TAB time (`pay __complete <source>`). */
 export type DynamicSource = 'profiles';

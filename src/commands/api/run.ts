@@ -5,8 +5,8 @@ import { resolveUnder, type Query, type RequestInit } from '../../api/client.js'
 import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { UsageError } from '../../lib/errors.js';
 import { createFactory } from '../../cmdutil/factory.js';
-import { readData } from '../data.js';
-import { checkIdempotencyKey, setPath } from '../values.js';
+import { readData } from '../../verbs/data.js';
+import { checkIdempotencyKey, setPath } from '../../verbs/values.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 

@@ -7,7 +7,7 @@ import type { Mode, Profile } from '../../config/store.js';
 import { escapeText } from '../../io/escape.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import { createFactory } from '../../cmdutil/factory.js';
-import { readStream } from '../data.js';
+import { readStream } from '../../verbs/data.js';
 
 export async function run(command: Command): Promise<void> {
   const opts = command.optsWithGlobals();

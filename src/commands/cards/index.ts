@@ -1,5 +1,5 @@
 // pay cards: virtual and physical cards on an account.
-import type { GroupSpec, VerbSpec } from '../spec.js';
+import type { GroupSpec, VerbSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };

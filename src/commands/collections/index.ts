@@ -1,5 +1,5 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 const COL_ID = { name: '<id>', description: 'collection id (col_…)', idPrefix: 'col_' };

@@ -3,9 +3,9 @@
 import { getPath } from '../../io/fields.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
-import { clientNeeds, sendAndPrint } from '../execute.js';
-import { buildBody, checkerFor, longFlag, setPath } from '../values.js';
-import type { VerbContext } from '../spec.js';
+import { clientNeeds, sendAndPrint } from '../../verbs/execute.js';
+import { buildBody, checkerFor, longFlag, setPath } from '../../verbs/values.js';
+import type { VerbContext } from '../../cmdutil/spec.js';
 
 const LABELS: Record<string, string> = {
   first_name: 'First name',

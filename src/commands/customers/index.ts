@@ -1,5 +1,5 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
-import type { FlagSpec, GroupSpec } from '../spec.js';
+import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;

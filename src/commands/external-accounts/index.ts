@@ -1,5 +1,5 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };

@@ -1,6 +1,6 @@
 // pay features: the product features a customer can use, and switching them on.
 import type { Column } from '../../io/output.js';
-import type { FlagSpec, GroupSpec } from '../spec.js';
+import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 export const FEATURE_KEYS = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx', 'international_transfers'] as const;

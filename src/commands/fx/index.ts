@@ -1,7 +1,7 @@
 // pay fx: exchange rates, quotes (a locked rate for 60 s) and trades that use a quote.
 // Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
 import type { Column } from '../../io/output.js';
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 const EX_FXQ = 'fxq_0123456789abcdefghijklmn';

@@ -1,7 +1,7 @@
 // pay kyc-legacy: the same verbs over the deprecated /kyc endpoints, kept for accounts that
 // still use them. Every call warns on stderr and names the `pay kyc` equivalent.
 import { documentFlags, documentsTable, kycColumns, levelFlag } from '../kyc/index.js';
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 const EX_CUS = 'cus_0123456789abcdefghijklmn';

@@ -1,6 +1,6 @@
 // pay kyc: identity verification of a customer (start, send documents, follow the status).
 import type { Column } from '../../io/output.js';
-import type { FlagSpec, GroupSpec, SubTableSpec } from '../spec.js';
+import type { FlagSpec, GroupSpec, SubTableSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 export const KYC_LEVELS = ['basic', 'enhanced'] as const;

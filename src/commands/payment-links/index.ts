@@ -1,5 +1,5 @@
 // pay payment-links: a URL a payer opens to pay crypto into a wallet.
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 import { ASSETS } from '../../shared/domain.js';
 

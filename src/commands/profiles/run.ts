@@ -7,7 +7,7 @@ import { checkProfileName, MODES, type Mode, type ModeSettings, type Profile } f
 import { Printer, resolveOutput, type Column } from '../../io/output.js';
 import { UsageError } from '../../lib/errors.js';
 import { createFactory, type Factory } from '../../cmdutil/factory.js';
-import { readStream } from '../data.js';
+import { readStream } from '../../verbs/data.js';
 
 const COLUMNS: Column[] = [
   { header: 'NAME', path: 'name' },

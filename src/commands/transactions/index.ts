@@ -1,5 +1,5 @@
 // pay transactions: the ledger postings on customer accounts and wallets (read-only).
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 const EX_TXN = 'txn_0123456789abcdefghijklmn';

@@ -1,5 +1,5 @@
 // pay transfers: move money from an account to another account or an external account.
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 
 const TRANSFER_ID = { name: '<id>', description: 'transfer id (tr_…)', idPrefix: 'tr_' };

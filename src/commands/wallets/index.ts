@@ -1,5 +1,5 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 

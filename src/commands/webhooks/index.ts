@@ -1,6 +1,6 @@
 // pay webhooks: delivery history of events, re-delivery, and two local tools that call no API:
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
-import type { GroupSpec } from '../spec.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
 import { GROUP_HEADS } from '../group-index.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 

@@ -12,8 +12,8 @@ import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { checkInt } from '../../shared/validate.js';
 import { verify } from '../../shared/signature.js';
-import type { VerbContext } from '../spec.js';
-import { printable } from '../values.js';
+import type { VerbContext } from '../../cmdutil/spec.js';
+import { printable } from '../../verbs/values.js';
 import { webhookSecret } from './secret.js';
 
 const MAX_BODY = 1024 * 1024;

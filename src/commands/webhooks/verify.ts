@@ -7,9 +7,9 @@ import { readUserFile } from '../../lib/read-limited.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { resolveOutput } from '../../io/output.js';
 import { verify } from '../../shared/signature.js';
-import type { VerbContext } from '../spec.js';
+import type { VerbContext } from '../../cmdutil/spec.js';
 import { webhookSecret } from './secret.js';
-import { printable } from '../values.js';
+import { printable } from '../../verbs/values.js';
 
 const MAX_PAYLOAD = 10 * 1024 * 1024;
 

@@ -4,8 +4,8 @@
 import { CommanderError, type Command } from 'commander';
 import { MockAgent } from 'undici';
 import { vi } from 'vitest';
-import { runVerbWith } from '../../../src/commands/execute.js';
-import { specOf } from '../../../src/commands/registry.js';
+import { runVerbWith } from '../../../src/verbs/execute.js';
+import { specOf } from '../../../src/cmdutil/registry.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import { createFactory } from '../../../src/cmdutil/factory.js';
 import { reportError } from '../../../src/lib/handle-error.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
 import { hoistVerbFlags } from '../../../src/argv.js';
 import { allGroups } from '../../../src/commands/groups.js';
-import { specOf } from '../../../src/commands/registry.js';
+import { specOf } from '../../../src/cmdutil/registry.js';
 import { buildProgram } from '../../../src/program.js';
 
 const ORDER = [

@@ -2,7 +2,7 @@
 // query before anything is sent; and the way back: an API field error names the flag to fix.
 import { getPath } from '../io/fields.js';
 import { PayError, UsageError } from '../lib/errors.js';
-import type { Constraint, VerbSpec } from './spec.js';
+import type { Constraint, VerbSpec } from '../cmdutil/spec.js';
 import { longFlag } from './values.js';
 
 /** The flag that sets a body field or query parameter of this verb (or the positional), if any. */

@@ -14,7 +14,7 @@ import type { Factory } from '../cmdutil/factory.js';
 import { checkInt } from '../shared/validate.js';
 import { checkConstraints } from './constraints.js';
 import { clientNeeds, confirmLive } from './execute.js';
-import type { VerbContext } from './spec.js';
+import type { VerbContext } from '../cmdutil/spec.js';
 import { checkDataSize } from './data.js';
 import { buildBody, fillBody, requireFields } from './values.js';
 

@@ -79,7 +79,7 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
   specOf.set(cmd, { group, verb });
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    const { runVerb } = await import('./execute.js');
+    const { runVerb } = await import('../verbs/execute.js');
     await runVerb(command, group, verb, verb.arg ? (args[0] as string) : undefined);
   });
 }

@@ -24,7 +24,7 @@ import {
   type Check,
 } from '../shared/validate.js';
 import { readData } from './data.js';
-import { camel, type FlagSpec, type VerbSpec } from './spec.js';
+import { camel, type FlagSpec, type VerbSpec } from '../cmdutil/spec.js';
 
 type Scalar = string | number | boolean;
 

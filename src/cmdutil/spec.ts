@@ -143,7 +143,7 @@ export interface VerbContext {
   opts: Record<string, unknown>;
 }
 
-export type VerbRun = (f: import('../cmdutil/factory.js').Factory, ctx: VerbContext) => Promise<void>;
+export type VerbRun = (f: import('./factory.js').Factory, ctx: VerbContext) => Promise<void>;
 
 /** The output flags every data-printing verb takes. */
 export const OUTPUT_FLAGS = {

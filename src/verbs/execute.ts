@@ -9,7 +9,7 @@ import { Printer, resolveOutput, type Column } from '../io/output.js';
 import { createFactory, type Factory } from '../cmdutil/factory.js';
 import { UsageError } from '../lib/errors.js';
 import { attachFlags, checkConstraints } from './constraints.js';
-import type { GroupSpec, VerbContext, VerbSpec } from './spec.js';
+import type { GroupSpec, VerbContext, VerbSpec } from '../cmdutil/spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
 
 export interface PreparedRequest {

@@ -34,7 +34,7 @@ export async function readData(spec: string, io: IOStreams): Promise<Record<stri
   return value as Record<string, unknown>;
 }
 
-/** --data text over 1 MiB is refused (bulk rows are --data too: src/commands/bulk.ts). */
+/** --data text over 1 MiB is refused (bulk rows are --data too: src/verbs/bulk.ts). */
 export function checkDataSize(text: string, from = '--data'): void {
   if (Buffer.byteLength(text) > MAX_DATA_BYTES) throw new UsageError(`${from}: larger than 1 MiB`);
 }
