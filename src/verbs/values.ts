@@ -260,7 +260,9 @@ export function convert(flag: FlagSpec, raw: unknown, opts: Record<string, unkno
 }
 
 function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, body?: Record<string, unknown>): Scalar {
-  const value = raw.trim();
+  // An id is taken exactly as typed, as an id argument is: trimming would quietly turn
+  // "acc_…\u2028" or "acc_… " into a valid id and send it.
+  const value = flag.kind === 'id' ? raw : raw.trim();
   const name = longFlag(flag);
   if (flag.kind === 'amount') {
     const fromFlag = opts[flag.currencyFrom ?? 'currency'];

@@ -128,8 +128,8 @@ function decode(text: string): string {
 /** As String.prototype.toWellFormed (ES2024): lone surrogates become U+FFFD, as when the text is sent as UTF-8. */
 const wellFormed = (s: string): string => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
-/** Messages keep to one line: line breaks become a space before escaping. */
-const asMessage = (s: string): string => s.replace(/[\r\n]+/g, ' ');
+/** Messages keep to one line by escaping their line breaks (\r, \n) like any control character: decoding gives the text back. */
+const asMessage = (s: string): string => s;
 
 // ---------------------------------------------------------------------------------------------
 // The hostile service: answers whatever the test sets for the next requests

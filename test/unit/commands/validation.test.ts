@@ -1,6 +1,7 @@
 // Bad input is exit 2 before any request: amounts (exact, per-currency precision), ids and their
 // prefixes, enums, dates, and the cross-field rules each verb declares. Good input is sent as the
 // API expects it (canonical amounts, upper-case codes, body paths).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pay } from './harness.js';
 
@@ -334,5 +335,25 @@ describe('cross-field rules', () => {
     expect(r.requests[0]).toMatchObject({ method: 'POST', path: `customers/${CUS}/kyc`, body: { level: 'basic' } });
     const d = await pay(['kyc', 'verify', CUS, '--data', '{"level":"enhanced"}']);
     expect(d.requests[0]!.body).toEqual({ level: 'enhanced' });
+  });
+});
+
+describe('id flags are taken exactly as typed, like id arguments', () => {
+  // Whitespace and line separators JavaScript's trim() would drop (U+2028, NBSP, BOM, \f, \v, …)
+  // never turn a bad id into a good one: the id flag is refused, nothing sent.
+  const padding = fc.constantFrom(' ', '\t', '\n', '\r', '\f', '\v', '\u00a0', '\u2028', '\u2029', '\ufeff', '\u3000', '\u1680');
+  it('an id flag with anything around it is exit 2 and sends nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(padding, { maxLength: 3 }), fc.array(padding, { maxLength: 3 }), async (before, after) => {
+        fc.pre(before.length + after.length > 0);
+        const r = await pay(['transactions', 'list', '--account', `${before.join('')}${ACC}${after.join('')}`]);
+        expect(r.requests).toEqual([]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/^error: --account ".*" must/);
+      }),
+      { numRuns: 60 },
+    );
+    const ok = await pay(['transactions', 'list', '--account', ACC]);
+    expect(ok.requests[0]).toMatchObject({ method: 'GET', path: 'transactions' });
   });
 });
