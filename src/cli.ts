@@ -1,13 +1,16 @@
-// The entry: runs the commander tree and turns every failure into one error line and an exit
-// code (src/lib/handle-error.ts). `pay __complete` (shell completion of dynamic words) skips the
-// tree entirely.
-// Start-up path: this file, commander and the tree's declarations, one bundle. The error path
-// (errors.ts, handle-error.ts) loads only when something fails.
+// The entry: builds the commander tree from the declarations, hands every command the one Factory
+// (built here, when the command runs), and turns every failure into one error line and an exit
+// code (src/lib/handle-error.ts). Only this file sets the exit code or ends the process.
+// `pay __complete` (shell completion of dynamic words) skips the tree entirely.
+// Start-up path: this file, commander and the tree's declarations, one bundle. The Factory's
+// modules load when a command runs; the error path (errors.ts, handle-error.ts) when something fails.
 import { CommanderError } from 'commander';
 import { hoistVerbFlags } from './argv.js';
-import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './commands/group-index.js';
+import type { Entry } from './cmdutil/decl.js';
+import type { Factory } from './cmdutil/factory.js';
+import { createProgram } from './cmdutil/root.js';
 import type { GroupSpec } from './cmdutil/spec.js';
-import { createProgram } from './program-core.js';
+import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './commands/group-index.js';
 
 /** Specs for the groups argv names; heads (name and summary) for the others. */
 async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
@@ -18,7 +21,10 @@ async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
   );
 }
 
-/** Output mode for errors, read from argv (the parse may have failed before options exist). */
+/**
+ * Output mode for errors raised before a command resolved its output flags (a parse error, a bad
+ * -o): read from argv. Once a command runs, the dispatcher's resolved flags decide (entry.resolved).
+ */
 function wantsJsonErrors(argv: readonly string[]): boolean {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -36,8 +42,20 @@ function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
 
 const ZERO_EXIT = new Set(['commander.helpDisplayed', 'commander.version']);
 
+/** The one Factory of this process, over its streams and environment, built for the command that runs. */
+function processEntry(): Entry {
+  let built: Factory | undefined;
+  return {
+    async factory(flags) {
+      const { createFactory } = await import('./cmdutil/factory.js');
+      return (built ??= createFactory({ flags }));
+    },
+  };
+}
+
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
-  const program = createProgram(await groupsFor(argv));
+  const entry = processEntry();
+  const program = createProgram(await groupsFor(argv), entry);
   try {
     await program.parseAsync(hoistVerbFlags(argv), { from: 'user' });
     return 0;
@@ -48,17 +66,20 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       // A group without a verb: commander has printed its help on stderr. Bare `pay` is not an error.
       if (err.code === 'commander.help') return argv.length === 0 ? 0 : 2;
     }
-    const { UsageError } = await import('./lib/errors.js');
+    const { PayError, UsageError } = await import('./lib/errors.js');
     if (err instanceof CommanderError) {
       const message = err.message.replace(/^error:\s*/i, '');
       err = new UsageError(message, { hint: 'add --help for usage' });
     }
     const { reportError } = await import('./lib/handle-error.js');
-    return reportError(err, {
+    const code = reportError(err, {
       err: (t) => void process.stderr.write(t),
-      json: wantsJsonErrors(argv),
+      json: entry.resolved?.jsonErrors ?? wantsJsonErrors(argv),
       debug: wantsDebug(argv, process.env),
     });
+    // A command that must not wait for what is still running (a second Ctrl-C while the emulator stops).
+    if (err instanceof PayError && err.exitNow) process.exit(code);
+    return code;
   }
 }
 

@@ -10,8 +10,20 @@ import { escapeMultiline } from '../io/escape.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from '../lib/errors.js';
 
+/** Where a long-running command hears Ctrl-C and SIGTERM: the process's signals, or a test's. */
+export interface Signals {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): void;
+  off(signal: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): void;
+}
+
+const processSignals: Signals = {
+  on: (signal, listener) => void process.on(signal, listener),
+  off: (signal, listener) => void process.off(signal, listener),
+};
+
 export interface Factory {
   readonly io: IOStreams;
+  readonly signals: Signals;
   readonly env: NodeJS.ProcessEnv;
   readonly flags: GlobalFlags;
   /** Prompting is allowed: stdin and stderr are terminals, and neither --no-input, PAY_NO_INPUT nor CI says no. */
@@ -28,6 +40,7 @@ export interface FactoryInit {
   env?: NodeJS.ProcessEnv;
   flags: GlobalFlags;
   dispatcher?: Dispatcher;
+  signals?: Signals;
 }
 
 export function promptingAllowed(io: IOStreams, env: NodeJS.ProcessEnv, flags: GlobalFlags): boolean {
@@ -46,6 +59,7 @@ export function createFactory(init: FactoryInit): Factory {
   let settings: Settings | undefined;
   const factory: Factory = {
     io,
+    signals: init.signals ?? processSignals,
     env,
     flags,
     canPrompt: promptingAllowed(io, env, flags),

@@ -1,6 +1,8 @@
-// Turns group specs into commander commands. Start-up path: registering a command costs a few
-// objects; its implementation is `await import()`ed when the action runs.
+// Turns the declarations into commander commands: group specs (spec.ts) and command declarations
+// (decl.ts). Start-up path: registering a command costs a few objects; every action loads the
+// dispatcher (dispatch.ts), which builds the entry's Factory and runs the implementation.
 import { Command, Option } from 'commander';
+import type { CommandDecl, Entry } from './decl.js';
 import { camel, OUTPUT_FLAGS, type GroupSpec, type VerbSpec } from './spec.js';
 
 /** Lets tests and the help/completion generators find the spec behind a command. */
@@ -45,18 +47,18 @@ export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   return cmd;
 }
 
-export function registerGroup(program: Command, group: GroupSpec): Command {
+export function registerGroup(program: Command, group: GroupSpec, entry: Entry): Command {
   const g = program.command(group.name).description(group.summary);
   if (group.description) g.summary(group.summary).description(`${group.summary}\n\n${group.description}`);
   if (group.deprecated) g.description(`[deprecated: use ${group.deprecated.use}] ${group.summary}`);
   // Heads (src/cli.ts: groups argv does not name) have none; their help is never shown.
   if (group.examples.length > 0) g.addHelpText('after', examplesText(group.examples));
   specOf.set(g, { group });
-  for (const verb of group.verbs) registerVerb(g, group, verb);
+  for (const verb of group.verbs) registerVerb(g, group, verb, entry);
   return g;
 }
 
-function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
+function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: Entry): void {
   const cmd = parent.command(verb.name, verb.hidden ? { hidden: true } : {});
   for (const alias of verb.aliases ?? []) cmd.alias(alias);
   if (verb.arg) cmd.argument(verb.arg.name, verb.arg.description);
@@ -79,7 +81,40 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec): void {
   specOf.set(cmd, { group, verb });
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    const { runVerb } = await import('../verbs/execute.js');
-    await runVerb(command, group, verb, verb.arg ? (args[0] as string) : undefined);
+    const { runResourceVerb } = await import('./dispatch.js');
+    await runResourceVerb(entry, command, group, verb, verb.arg ? (args[0] as string) : undefined);
   });
+}
+
+/** A repeatable option collects its values into an array. */
+function collect(value: string, previous: unknown): string[] {
+  return [...(Array.isArray(previous) ? (previous as string[]) : []), value];
+}
+
+/** A command declaration (and its subcommands) under `parent`. */
+export function registerCommand(parent: Command, decl: CommandDecl, entry: Entry): Command {
+  const cmd = parent.command(decl.name);
+  for (const a of decl.args ?? []) cmd.argument(a.name, a.description);
+  if (decl.summary !== undefined) cmd.summary(decl.summary);
+  if (decl.description !== undefined) cmd.description(decl.description);
+  else if (decl.summary !== undefined) cmd.description(decl.summary);
+  for (const o of decl.options ?? []) {
+    const opt = new Option(o.flags, o.description);
+    if (o.repeatable) opt.argParser(collect);
+    if (o.default !== undefined) opt.default(Array.isArray(o.default) ? [...(o.default as string[])] : o.default);
+    cmd.addOption(opt);
+  }
+  if (decl.output) addOutputOptions(cmd, false, decl.output.projection);
+  const tail = !decl.prints ? '' : 'json' in decl.prints ? `\nJSON output: ${decl.prints.json}\n` : `\nOutput: ${decl.prints.note}\n`;
+  const examples = decl.examples?.length ? examplesText(decl.examples) : '';
+  if (examples || tail) cmd.addHelpText('after', examples + tail);
+  for (const sub of decl.subcommands ?? []) registerCommand(cmd, sub, entry);
+  if (decl.run) {
+    cmd.action(async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const { runDeclared } = await import('./dispatch.js');
+      await runDeclared(entry, command, decl, args.slice(0, -2));
+    });
+  }
+  return cmd;
 }

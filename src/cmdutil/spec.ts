@@ -1,8 +1,9 @@
 // Resource commands as data (the Stripe CLI idea, without its global state): each group
 // declares its verbs, the operation each calls, its flags and its table columns; one generic
-// executor (execute.ts, loaded lazily) runs them. Hand-written verbs set `impl`.
+// executor (src/verbs/run.ts, loaded lazily) runs them. Hand-written verbs set `impl`.
 // This file is on the start-up path: data and types only.
 import type { Column, SubTable } from '../io/output.js';
+import type { OutputSettings } from '../io/output-options.js';
 
 export type SubTableSpec = SubTable;
 
@@ -141,6 +142,8 @@ export interface VerbContext {
   argValue: string | undefined;
   /** The verb's own options (commander camelCase). */
   opts: Record<string, unknown>;
+  /** The output flags, checked and resolved once (src/cmdutil/dispatch.ts). */
+  output: OutputSettings;
 }
 
 export type VerbRun = (f: import('./factory.js').Factory, ctx: VerbContext) => Promise<void>;

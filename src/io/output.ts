@@ -4,13 +4,12 @@
 // json and ndjson are the data exactly.
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import { UsageError } from '../lib/errors.js';
 import { escapeText, escapeValue } from './escape.js';
-import { getPath, parseFieldList, pickPaths } from './fields.js';
+import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
+import type { OutputFormat, OutputSettings } from './output-options.js';
 
-export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'ndjson'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
 
 export type ColumnKind = 'text' | 'money' | 'status' | 'time';
 export interface Column {
@@ -26,44 +25,6 @@ export interface SubTable {
   title: string;
   path: string;
   columns: Column[];
-}
-
-export interface OutputFlags {
-  json?: boolean;
-  output?: string;
-  fields?: string;
-  header?: boolean;
-}
-
-export interface OutputSettings {
-  format: OutputFormat;
-  fields: string[] | undefined;
-  header: boolean;
-}
-
-export function resolveOutput(flags: OutputFlags, io: IOStreams): OutputSettings {
-  let format: OutputFormat;
-  if (flags.json) {
-    if (flags.output && flags.output !== 'json') throw new UsageError(`--json conflicts with --output ${flags.output}`);
-    format = 'json';
-  } else if (flags.output) {
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(flags.output)) {
-      throw new UsageError(`invalid --output "${flags.output}" (choose from ${OUTPUT_FORMATS.join(', ')})`);
-    }
-    format = flags.output as OutputFormat;
-  } else {
-    format = io.stdoutIsTTY ? 'table' : 'tsv';
-  }
-  let fields: string[] | undefined;
-  if (flags.fields !== undefined) {
-    try {
-      fields = parseFieldList(flags.fields);
-    } catch (err) {
-      throw new UsageError(`--fields: ${(err as Error).message}`);
-    }
-    if (fields.length === 0) throw new UsageError('--fields needs at least one field name');
-  }
-  return { format, fields, header: flags.header !== false };
 }
 
 const GOOD = new Set(['active', 'completed', 'succeeded', 'approved', 'delivered', 'posted', 'paid', 'accepted', 'open', 'verified']);

@@ -1,5 +1,5 @@
 // Typed errors and the one mapping from error to exit code (contract section 6).
-// Commands throw these; src/lib/handle-error.ts prints them. Nothing else calls process.exit.
+// Commands throw these; src/lib/handle-error.ts prints them; only the entry (src/cli.ts) exits.
 
 export const ExitCode = {
   OK: 0,
@@ -30,6 +30,8 @@ export interface PayErrorOptions {
   fieldErrors?: FieldError[];
   /** The command has already said what went wrong on stderr: print nothing more (text mode). */
   quiet?: boolean;
+  /** The entry ends the process once this is reported, whatever is still running (a second Ctrl-C). */
+  exitNow?: boolean;
 }
 
 export class PayError extends Error {
@@ -38,6 +40,7 @@ export class PayError extends Error {
   readonly details: Record<string, unknown>;
   readonly fieldErrors: FieldError[];
   readonly quiet: boolean;
+  readonly exitNow: boolean;
   /** A short machine code for `--json` errors. */
   readonly code: string;
 
@@ -55,6 +58,7 @@ export class PayError extends Error {
     this.details = opts.details ?? {};
     this.fieldErrors = opts.fieldErrors ?? [];
     this.quiet = opts.quiet ?? false;
+    this.exitNow = opts.exitNow ?? false;
   }
 }
 

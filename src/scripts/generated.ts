@@ -2,7 +2,7 @@
 // command reference. src/scripts/generate.mjs bundles this and writes (or checks) them.
 import { generateCompletions } from '../completion/generate.js';
 import { commandReference, spliceReference } from '../docs/reference.js';
-import { buildProgram } from '../program.js';
+import { buildProgram } from '../cmdutil/tree.js';
 
 export function generatedFiles(readme: string): { files: Record<string, string>; warnings: string[] } {
   const program = buildProgram();

@@ -13,7 +13,7 @@ import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { checkInt } from '../shared/validate.js';
 import { checkConstraints } from './constraints.js';
-import { clientNeeds, confirmLive } from './execute.js';
+import { clientNeeds, confirmLive } from './steps.js';
 import type { VerbContext } from '../cmdutil/spec.js';
 import { checkDataSize } from './data.js';
 import { buildBody, fillBody, requireFields } from './values.js';

@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParameterObject, ResponseObject, Schema } from '../../src/api/contract/types.js';
 import { openapi } from '../../src/api/openapi.js';
 import { allGroups } from '../../src/commands/groups.js';
@@ -24,7 +24,7 @@ import { camel, type FlagSpec, type GroupSpec, type VerbSpec } from '../../src/c
 import { buildBody, buildListQuery, longFlag } from '../../src/verbs/values.js';
 import { getPath } from '../../src/io/fields.js';
 import type { Factory } from '../../src/cmdutil/factory.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/cmdutil/tree.js';
 import { startRecordingServer, type Recorded, type Scripted } from '../helpers/recording-server.js';
 import { cleanEnv, registerSecret, runPay, tempDir, type PayResult } from '../helpers/run-pay.js';
 import {
@@ -36,16 +36,6 @@ import {
   validateAgainst,
   type LocatedOperation,
 } from './contract-helpers.js';
-
-// The tooling commands (login, emulator, completion, …) are not what this file checks; when their
-// modules fail to load (one being rewritten), the tree is built without them instead of failing here.
-vi.mock('../../src/commands/tooling.js', async (importOriginal) => {
-  try {
-    return await importOriginal();
-  } catch {
-    return { registerTooling: () => {} };
-  }
-});
 
 const KEY = 'sk_test_T7reeC0ntract5ampleKey0123456';
 const TENANT = 'biz_1';

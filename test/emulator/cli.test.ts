@@ -1,12 +1,10 @@
 // `pay emulator start` as a process: banner on stderr, --configure-profile, stable keys with a
-// data dir, clean stop on SIGTERM (exit 0), one-line errors with exit 2 (usage) or 1. The command
-// module is bundled with a minimal entry (commander + the shared error reporter) so this test does
-// not depend on the rest of the CLI being built.
+// data dir, clean stop on SIGTERM (exit 0), one-line errors with exit 2 (usage) or 1. The entry
+// (src/cli.ts) is bundled from source here, so this test does not depend on dist/ being built.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
@@ -18,26 +16,7 @@ let entry: string;
 
 beforeAll(async () => {
   const dir = tempDir('pay-emu-cli-');
-  const main = join(dir, 'main.ts');
-  writeFileSync(
-    main,
-    `import { Command, CommanderError } from 'commander';
-import { registerEmulator } from ${JSON.stringify(src('commands/emulator/index.ts'))};
-import { reportError } from ${JSON.stringify(src('lib/handle-error.ts'))};
-import { UsageError } from ${JSON.stringify(src('lib/errors.ts'))};
-const program = new Command('pay').exitOverride().configureOutput({ outputError: () => {} });
-registerEmulator(program);
-try {
-  await program.parseAsync(process.argv.slice(2), { from: 'user' });
-} catch (e) {
-  let err = e;
-  if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed') process.exit(0);
-    err = new UsageError(err.message.replace(/^error:\\s*/i, ''));
-  }
-  process.exitCode = reportError(err, { err: (t) => void process.stderr.write(t), json: false, debug: false });
-}`,
-  );
+  const main = src('cli.ts');
   entry = join(dir, 'pay.mjs');
   await build({
     entryPoints: [main],

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel, type CommandModel, type FlagModel } from '../../src/completion/model.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/cmdutil/tree.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import {
   cleanEnv,

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { customers } from '../../src/commands/customers/index.js';
 import { accounts } from '../../src/commands/accounts/index.js';
 import { run as createCustomer } from '../../src/commands/customers/create.js';
-import { runGeneric } from '../../src/verbs/execute.js';
+import { runGeneric } from '../../src/verbs/run.js';
 import type { VerbContext } from '../../src/cmdutil/spec.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/cmdutil/tree.js';
 
 const KEY = 'sk_test_unitunitunitunitunitunit1234';
 const FLAGS = [
@@ -83,7 +83,15 @@ describe('parsing', () => {
 });
 
 describe.each([{ tty: false }, { tty: true }])('customers create, terminal: $tty', ({ tty }) => {
-  const ctx = (opts: Record<string, unknown>): VerbContext => ({ group: customers, verb: customers.verbs[0]!, argValue: undefined, opts });
+  // As the dispatcher resolves them with no output flag: a table on a terminal, TSV in a pipe.
+  const output = { format: tty ? ('table' as const) : ('tsv' as const), fields: undefined, header: true };
+  const ctx = (opts: Record<string, unknown>): VerbContext => ({
+    group: customers,
+    verb: customers.verbs[0]!,
+    argValue: undefined,
+    opts,
+    output,
+  });
 
   it('sends the seed body and prints the created customer', async () => {
     const { f, io, pool } = harness(tty, tty ? { CI: '1' } : {});
@@ -130,7 +138,13 @@ describe.each([{ tty: false }, { tty: true }])('customers create, terminal: $tty
 
 describe('accounts list', () => {
   it('needs a tenant before anything is sent, then sends x-tenant-id', async () => {
-    const ctx: VerbContext = { group: accounts, verb: accounts.verbs.find((v) => v.name === 'list')!, argValue: undefined, opts: {} };
+    const ctx: VerbContext = {
+      group: accounts,
+      verb: accounts.verbs.find((v) => v.name === 'list')!,
+      argValue: undefined,
+      opts: {},
+      output: { format: 'tsv', fields: undefined, header: true },
+    };
     const none = harness(false);
     await expect(runGeneric(none.f, ctx)).rejects.toMatchObject({ exitCode: 2 });
     const { f, pool, io } = harness(false, { PAY_TENANT_ID: 'biz_1' });

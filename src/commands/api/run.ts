@@ -1,18 +1,18 @@
 // pay api <METHOD> <path>: a raw request with the profile's credentials (like gh api). The path
 // must stay under the base URL (exit 2 before anything is sent); the answer must be JSON (or a 204 with no body).
-import type { Command } from 'commander';
+import type { CommandContext } from '../../cmdutil/decl.js';
 import { resolveUnder, type Query, type RequestInit } from '../../api/client.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { UsageError } from '../../lib/errors.js';
-import { createFactory } from '../../cmdutil/factory.js';
+import type { Factory } from '../../cmdutil/factory.js';
 import { readData } from '../../verbs/data.js';
 import { checkIdempotencyKey, setPath } from '../../verbs/values.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
-export async function run(command: Command, rawMethod: string, path: string): Promise<void> {
-  const opts = command.opts();
-  const f = createFactory({ flags: command.optsWithGlobals() });
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
+  const opts = ctx.opts as { data?: string; field: string[]; idempotencyKey?: string; include?: boolean; paginate?: boolean };
+  const [rawMethod, path] = ctx.args as [string, string];
   const method = rawMethod.toUpperCase() as RequestInit['method'];
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`unknown method "${rawMethod}" (use ${METHODS.join(', ')})`);
   // The client's one URL builder, here before --data is read: a path that leaves the base URL is exit 2.

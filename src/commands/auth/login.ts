@@ -1,17 +1,24 @@
 // pay login: create or update a profile's keys for one mode. Never echoes a key. Names and the
 // tenant id (which may come from the config file) are shown escaped (src/io/escape.ts).
-import type { Command } from 'commander';
+import type { CommandContext } from '../../cmdutil/decl.js';
 import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import type { Mode, Profile } from '../../config/store.js';
 import { escapeText } from '../../io/escape.js';
 import { PayError, UsageError } from '../../lib/errors.js';
-import { createFactory } from '../../cmdutil/factory.js';
+import type { Factory } from '../../cmdutil/factory.js';
 import { readStream } from '../../verbs/data.js';
 
-export async function run(command: Command): Promise<void> {
-  const opts = command.optsWithGlobals();
-  const f = createFactory({ flags: opts });
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
+  // Its own flags and the global ones it reads (--tenant, --base-url).
+  const opts = { ...f.flags, ...ctx.opts } as {
+    withKey?: boolean;
+    publicKey?: string;
+    webhookSecretStdin?: boolean;
+    setCurrent?: boolean;
+    tenant?: string;
+    baseUrl?: string;
+  };
   const settings = f.settings();
   const name = settings.profileName.value;
   const mode = settings.mode.value;

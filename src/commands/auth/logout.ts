@@ -1,11 +1,9 @@
 // pay logout: drop the keys of the mode in use from a profile; tenant and base URL stay.
-import type { Command } from 'commander';
 import { escapeText } from '../../io/escape.js';
 import { UsageError } from '../../lib/errors.js';
-import { createFactory } from '../../cmdutil/factory.js';
+import type { Factory } from '../../cmdutil/factory.js';
 
-export async function run(command: Command): Promise<void> {
-  const f = createFactory({ flags: command.optsWithGlobals() });
+export async function run(f: Factory): Promise<void> {
   const { profileName, mode } = f.settings();
   // Checked and changed under the config lock, on the profile as stored then.
   await f.config().updateProfile(profileName.value, (profile) => {

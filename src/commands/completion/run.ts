@@ -3,7 +3,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
+import type { CommandContext } from '../../cmdutil/decl.js';
+import type { Factory } from '../../cmdutil/factory.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 
 export const SCRIPT_FILES = { bash: 'pay.bash', zsh: '_pay', fish: 'pay.fish' } as const;
@@ -26,7 +27,8 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
   }
 }
 
-export async function run(_command: Command, shell: string): Promise<void> {
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
+  const shell = ctx.args[0] as string;
   const file = Object.hasOwn(SCRIPT_FILES, shell) ? SCRIPT_FILES[shell as keyof typeof SCRIPT_FILES] : undefined;
   if (!file) throw new UsageError(`unknown shell "${shell}": pay completion supports bash, zsh and fish`);
   const root = packageRoot();
@@ -45,5 +47,5 @@ export async function run(_command: Command, shell: string): Promise<void> {
       },
     );
   }
-  process.stdout.write(text);
+  f.io.out(text);
 }

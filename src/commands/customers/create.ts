@@ -3,7 +3,7 @@
 import { getPath } from '../../io/fields.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
-import { clientNeeds, sendAndPrint } from '../../verbs/execute.js';
+import { clientNeeds, sendAndPrint } from '../../verbs/steps.js';
 import { buildBody, checkerFor, longFlag, setPath } from '../../verbs/values.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 

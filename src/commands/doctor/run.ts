@@ -2,12 +2,12 @@
 // each ✗. Exit 0 only when every check passes. The only network call is one cheap authenticated
 // GET to the configured service.
 import { statSync } from 'node:fs';
-import type { Command } from 'commander';
+import type { CommandContext } from '../../cmdutil/decl.js';
 import { checkSecretKey, maskKey } from '../../config/keys.js';
 import { isLoopbackHost, type Setting, type Settings } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError } from '../../lib/errors.js';
-import { createFactory, type Factory } from '../../cmdutil/factory.js';
+import type { Factory } from '../../cmdutil/factory.js';
 
 interface Check {
   ok: boolean;
@@ -19,8 +19,7 @@ interface Check {
 
 const MAX_SKEW_SECONDS = 60;
 
-export async function run(command: Command): Promise<void> {
-  const f = createFactory({ flags: command.optsWithGlobals() });
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const checks: Check[] = [];
   let settings: Settings | undefined;
   try {
@@ -37,7 +36,7 @@ export async function run(command: Command): Promise<void> {
     checks.push(...settingChecks(settings));
     checks.push(...(await serviceChecks(f, settings)));
   }
-  const json = command.opts().json as boolean | undefined;
+  const json = ctx.opts.json as boolean | undefined;
   if (json) {
     f.io.out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`);
   } else {

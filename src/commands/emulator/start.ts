@@ -2,7 +2,9 @@
 // (the one place whole keys are printed: they belong to this local emulator), optionally writes
 // a profile pointing at it, and runs until SIGINT or SIGTERM, then stops cleanly (exit 0).
 import { resolve } from 'node:path';
-import { checkProfileName, ConfigStore } from '../../config/store.js';
+import type { CommandContext } from '../../cmdutil/decl.js';
+import type { Factory } from '../../cmdutil/factory.js';
+import { checkProfileName } from '../../config/store.js';
 import {
   isRate,
   parseLatency,
@@ -14,10 +16,23 @@ import {
 } from '../../emulator/index.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { checkUrl } from '../../shared/validate.js';
-import type { StartFlags } from './index.js';
 
-function options(f: StartFlags): EmulatorOptions {
-  const o: EmulatorOptions = { host: f.host, log: (line) => void process.stderr.write(`emulator: ${line}\n`) };
+export interface StartFlags {
+  host: string;
+  port: string;
+  dataDir?: string;
+  webhookUrl?: string;
+  configureProfile?: string;
+  failRate?: string;
+  latency?: string;
+  resetRate?: string;
+  rateLimit?: string;
+  settleAfter?: string;
+  allowOrigin?: string[];
+}
+
+function options(f: StartFlags, log: (line: string) => void): EmulatorOptions {
+  const o: EmulatorOptions = { host: f.host, log };
   if (!f.host || !/^[A-Za-z0-9.:[\]-]+$/.test(f.host)) throw new UsageError(`invalid --host "${f.host}"`);
   if (!/^\d{1,5}$/.test(f.port) || Number(f.port) > 65535)
     throw new UsageError(`invalid --port "${f.port}" (0-65535; 0 picks a free port)`);
@@ -64,8 +79,8 @@ function options(f: StartFlags): EmulatorOptions {
   return o;
 }
 
-async function configure(name: string, emu: Emulator): Promise<{ path: string; current: boolean }> {
-  const store = new ConfigStore(process.env.PAY_CONFIG_DIR || undefined);
+async function configure(f: Factory, name: string, emu: Emulator): Promise<{ path: string; current: boolean }> {
+  const store = f.config();
   const current = await store.saveProfile(
     name,
     {
@@ -125,8 +140,9 @@ function banner(
   return out;
 }
 
-export async function run(flags: StartFlags): Promise<void> {
-  const o = options(flags);
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
+  const flags = ctx.opts as unknown as StartFlags;
+  const o = options(flags, (line) => f.io.err(`emulator: ${line}\n`));
   if (flags.configureProfile !== undefined) checkProfileName(flags.configureProfile);
   let emu: Emulator;
   try {
@@ -138,23 +154,37 @@ export async function run(flags: StartFlags): Promise<void> {
   }
   let onSignal: (signal: NodeJS.Signals) => void = () => {};
   const stopped = new Promise<NodeJS.Signals>((done) => (onSignal = done));
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  // A second signal while stopping does not wait any longer.
-  const force = (): void => {
-    process.stderr.write('stopped without waiting\n');
-    process.exit(1);
-  };
+  f.signals.on('SIGINT', onSignal);
+  f.signals.on('SIGTERM', onSignal);
+  // A second signal while stopping does not wait any longer: the entry ends the process (exit 1).
+  let force: () => void = () => {};
+  const forced = new Promise<never>((_, fail) => {
+    force = () => {
+      f.io.err('stopped without waiting\n');
+      fail(new PayError('stopped without waiting', ExitCode.ERROR, 'emulator_forced', { quiet: true, exitNow: true }));
+    };
+  });
+  forced.catch(() => {});
   try {
-    const config = flags.configureProfile ? await configure(flags.configureProfile, emu) : undefined;
-    process.stderr.write(banner(emu, o, flags.configureProfile, config));
+    const config = flags.configureProfile ? await configure(f, flags.configureProfile, emu) : undefined;
+    f.io.err(banner(emu, o, flags.configureProfile, config));
     const signal = await stopped;
-    process.stderr.write(`${signal === 'SIGINT' ? '\n' : ''}stopping the emulator…\n`);
-    process.on('SIGINT', force).on('SIGTERM', force);
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    f.io.err(`${signal === 'SIGINT' ? '\n' : ''}stopping the emulator…\n`);
+    f.signals.on('SIGINT', force);
+    f.signals.on('SIGTERM', force);
+  } catch (err) {
+    f.signals.off('SIGINT', onSignal);
+    f.signals.off('SIGTERM', onSignal);
     await emu.stop();
-    process.off('SIGINT', force).off('SIGTERM', force);
+    throw err;
   }
-  process.stderr.write('emulator stopped\n');
+  f.signals.off('SIGINT', onSignal);
+  f.signals.off('SIGTERM', onSignal);
+  try {
+    await Promise.race([emu.stop(), forced]);
+  } finally {
+    f.signals.off('SIGINT', force);
+    f.signals.off('SIGTERM', force);
+  }
+  f.io.err('emulator stopped\n');
 }

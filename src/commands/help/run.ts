@@ -1,12 +1,15 @@
 // pay help [topic | command…]: the topics `environment` and `exit-codes`, or a command's help.
 import type { Command } from 'commander';
-import { createIOStreams } from '../../io/iostreams.js';
+import type { CommandContext } from '../../cmdutil/decl.js';
+import type { Factory } from '../../cmdutil/factory.js';
 import { UsageError } from '../../lib/errors.js';
 import { environmentText, exitCodesText } from '../../lib/reference.js';
 
-export async function run(command: Command, topicWords?: string[] | string): Promise<void> {
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
+  const topicWords = ctx.args[0];
   const words = Array.isArray(topicWords) ? topicWords : topicWords ? [topicWords] : [];
-  const io = createIOStreams();
+  const { io } = f;
+  const { command } = ctx;
   const topic = words.join(' ');
   if (topic === 'environment') return io.out(`Environment variables:\n\n${environmentText()}`);
   if (topic === 'exit-codes') return io.out(`Exit codes:\n\n${exitCodesText()}`);

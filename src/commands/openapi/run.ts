@@ -1,8 +1,7 @@
 // pay openapi: the contract, as JSON on stdout.
-import type { Command } from 'commander';
-import { createIOStreams } from '../../io/iostreams.js';
+import type { Factory } from '../../cmdutil/factory.js';
 
-export async function run(_command: Command): Promise<void> {
+export async function run(f: Factory): Promise<void> {
   const { openapiJson } = await import('../../api/openapi.js');
-  createIOStreams().out(`${openapiJson()}\n`);
+  f.io.out(`${openapiJson()}\n`);
 }

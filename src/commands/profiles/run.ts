@@ -1,12 +1,12 @@
 // pay profiles list|show|use|remove|set. Keys leave this file masked, always.
-import type { Command } from 'commander';
+import type { CommandContext } from '../../cmdutil/decl.js';
 import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import { MODE_KEYS, type ModeKey } from '../../config/shape.js';
 import { checkProfileName, MODES, type Mode, type ModeSettings, type Profile } from '../../config/store.js';
-import { Printer, resolveOutput, type Column } from '../../io/output.js';
+import { Printer, type Column } from '../../io/output.js';
 import { UsageError } from '../../lib/errors.js';
-import { createFactory, type Factory } from '../../cmdutil/factory.js';
+import type { Factory } from '../../cmdutil/factory.js';
 import { readStream } from '../../verbs/data.js';
 
 const COLUMNS: Column[] = [
@@ -29,16 +29,11 @@ function masked(name: string, p: Profile, current: string | undefined): Record<s
   return { name, current: name === current, tenant_id: p.tenant_id, sandbox: mode(p.sandbox), live: mode(p.live) };
 }
 
-function factory(command: Command): Factory {
-  return createFactory({ flags: command.optsWithGlobals() });
-}
-
-export async function list(command: Command): Promise<void> {
-  const f = factory(command);
+export async function list(f: Factory, ctx: CommandContext): Promise<void> {
   const store = f.config();
   const current = f.settings().profileName.value;
   const rows = Object.entries(store.profiles()).map(([name, p]) => masked(name, p, current));
-  const printer = new Printer(f.io, resolveOutput(command.opts(), f.io), COLUMNS);
+  const printer = new Printer(f.io, ctx.output!, COLUMNS);
   await printer.printList(
     (async function* () {
       yield rows;
@@ -48,25 +43,25 @@ export async function list(command: Command): Promise<void> {
   if (rows.length === 0) f.io.err('Add one with: pay login\n');
 }
 
-export async function show(command: Command, name?: string): Promise<void> {
-  const f = factory(command);
+export async function show(f: Factory, ctx: CommandContext): Promise<void> {
+  const name = ctx.args[0] as string | undefined;
   const profileName = name ?? f.settings().profileName.value;
   const p = f.config().profile(checkProfileName(profileName));
   if (!p) throw notFound(profileName);
-  new Printer(f.io, resolveOutput(command.opts(), f.io), COLUMNS).printObject(masked(profileName, p, f.settings().profileName.value));
+  new Printer(f.io, ctx.output!, COLUMNS).printObject(masked(profileName, p, f.settings().profileName.value));
 }
 
-export async function use(command: Command, name: string): Promise<void> {
-  const f = factory(command);
+export async function use(f: Factory, ctx: CommandContext): Promise<void> {
+  const name = ctx.args[0] as string;
   if (!(await f.config().setCurrentProfile(checkProfileName(name)))) throw notFound(name);
   f.io.err(`✓ Using profile "${name}"\n`);
 }
 
-export async function remove(command: Command, name: string): Promise<void> {
-  const f = factory(command);
+export async function remove(f: Factory, ctx: CommandContext): Promise<void> {
+  const name = ctx.args[0] as string;
   const store = f.config();
   if (!store.profile(checkProfileName(name))) throw notFound(name);
-  if (!command.opts().yes) {
+  if (!ctx.opts.yes) {
     if (!f.canPrompt) throw new UsageError(`refusing to remove profile "${name}" without confirmation: pass --yes`);
     const { createPrompter } = await import('../../io/prompt.js');
     if (!(await createPrompter(f.io).confirm(`Remove profile "${name}" and its keys?`, false)))
@@ -77,8 +72,8 @@ export async function remove(command: Command, name: string): Promise<void> {
   f.io.err(`✓ Removed profile "${name}"\n`);
 }
 
-export async function set(command: Command, key: string, rawValue: string): Promise<void> {
-  const f = factory(command);
+export async function set(f: Factory, ctx: CommandContext): Promise<void> {
+  const [key, rawValue] = ctx.args as [string, string];
   const { profileName, mode: modeInUse } = f.settings();
   const value = rawValue === '-' ? (await readStream(f.io.stdin, 64 * 1024)).trim() : rawValue.trim();
   if (value === '') throw new UsageError(`empty value for ${key}`);

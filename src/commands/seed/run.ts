@@ -2,12 +2,12 @@
 // and that an edited file changes (update in place, or with --replace a new object for the old).
 // Also what users must hear before anything is sent: a state file set aside (and why), what a
 // live apply would move or retire (asked on a terminal, --yes elsewhere), secrets from the environment.
-import type { Command } from 'commander';
+import type { CommandContext } from '../../cmdutil/decl.js';
 import { escapeText } from '../../io/escape.js';
-import { Printer, resolveOutput, type Column, type OutputSettings } from '../../io/output.js';
+import { Printer, type Column, type OutputSettings } from '../../io/output.js';
 import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
-import { createFactory, type Factory } from '../../cmdutil/factory.js';
+import type { Factory } from '../../cmdutil/factory.js';
 import { checkInt } from '../../shared/validate.js';
 import {
   apply as applySeed,
@@ -39,9 +39,9 @@ const PLAN_COLUMNS: Column[] = [
   { header: 'DETAIL', path: 'detail' },
 ];
 
-function setup(command: Command, file: string) {
-  const opts = command.opts();
-  const f = createFactory({ flags: command.optsWithGlobals() });
+function setup(f: Factory, ctx: CommandContext) {
+  const { opts } = ctx;
+  const file = ctx.args[0] as string;
   const s = f.settings();
   const statePath = typeof opts.state === 'string' ? opts.state : `${file}.state.json`;
   const tenant = s.tenant.value ?? IMPLIED_TENANT;
@@ -51,7 +51,7 @@ function setup(command: Command, file: string) {
     checkEnvNames(entries, allowEnv);
     return { entries, loaded: await readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value }) };
   };
-  return { f, opts, s, statePath, tenant, load };
+  return { opts, s, statePath, tenant, load };
 }
 
 /** A state file set aside is never silent: a warning on stderr, and `state_set_aside` in the JSON map. */
@@ -101,12 +101,12 @@ async function confirmLive(
   if (!(await createPrompter(f.io).confirm(`Apply ${what}?`, false))) throw new UsageError('not confirmed; nothing was sent');
 }
 
-export async function apply(command: Command, file: string): Promise<void> {
-  const { f, opts, s, statePath, tenant, load } = setup(command, file);
+export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
+  const { opts, s, statePath, tenant, load } = setup(f, ctx);
   const concurrency = Number(opts.concurrency ?? 8);
   const problem = checkInt(1, 64)(String(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
-  const out = resolveOutput(command.opts(), f.io);
+  const out = ctx.output!;
   const { entries, loaded } = await load();
   const state = loaded.state;
   if (opts.dryRun) return printPlan(f, out, entries, planSeed(entries, state, f.env), loaded, opts.replace === true);
@@ -139,10 +139,10 @@ export async function apply(command: Command, file: string): Promise<void> {
   await printApply(f, out, outcomes, retirements, note);
 }
 
-export async function plan(command: Command, file: string): Promise<void> {
-  const { f, load } = setup(command, file);
+export async function plan(f: Factory, ctx: CommandContext): Promise<void> {
+  const { load } = setup(f, ctx);
   const { entries, loaded } = await load();
-  await printPlan(f, resolveOutput(command.opts(), f.io), entries, planSeed(entries, loaded.state, f.env), loaded);
+  await printPlan(f, ctx.output!, entries, planSeed(entries, loaded.state, f.env), loaded);
 }
 
 /** Without --replace, an entry that cannot be updated in place stops the run before anything is sent. */

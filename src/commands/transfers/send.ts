@@ -8,7 +8,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { checkInt } from '../../shared/validate.js';
-import { clientNeeds, confirmLive, prepare, printResult, send } from '../../verbs/execute.js';
+import { clientNeeds, confirmLive, prepare, printResult, send } from '../../verbs/steps.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { TRANSFER_STATUSES } from './index.js';
 

@@ -7,7 +7,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isLoopbackHost } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { resolveOutput } from '../../io/output.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { checkInt } from '../../shared/validate.js';
@@ -66,7 +65,7 @@ export interface Listener {
 
 export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const o = ctx.opts;
-  const output = resolveOutput(o, f.io);
+  const { output } = ctx;
   const port = String(o.port ?? '8788');
   const portProblem = checkInt(0, 65535)(port);
   if (portProblem) throw new UsageError(`--port ${portProblem}`);

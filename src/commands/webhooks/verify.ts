@@ -5,7 +5,6 @@ import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { readUserFile } from '../../lib/read-limited.js';
 import type { Factory } from '../../cmdutil/factory.js';
-import { resolveOutput } from '../../io/output.js';
 import { verify } from '../../shared/signature.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { webhookSecret } from './secret.js';
@@ -15,7 +14,7 @@ const MAX_PAYLOAD = 10 * 1024 * 1024;
 
 export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const o = ctx.opts;
-  const output = resolveOutput(o, f.io);
+  const { output } = ctx;
   const json = output.format === 'json' || output.format === 'ndjson';
   const headers = deliveryHeaders(o);
   if (typeof o.payload !== 'string' || o.payload === '')

@@ -1,19 +1,14 @@
-// Runs `pay <argv>` through the real commander tree in-process, with a fake factory: buffered
-// streams (terminal or pipe is a parameter), a fixed environment, and an undici MockAgent that
-// records every request and answers from a responder. No sockets, no child processes.
-import { CommanderError, type Command } from 'commander';
+// Runs `pay <argv>` through the real commander tree in-process, every command (resource verbs,
+// tooling, the emulator) as the entry runs it, with a fake Factory: buffered streams (terminal or
+// pipe is a parameter), a fixed environment, fake signals, and an undici MockAgent that records
+// every request and answers from a responder. No child processes.
+import { CommanderError } from 'commander';
 import { MockAgent } from 'undici';
-import { vi } from 'vitest';
-import { runVerbWith } from '../../../src/verbs/execute.js';
-import { specOf } from '../../../src/cmdutil/registry.js';
+import type { Entry } from '../../../src/cmdutil/decl.js';
+import { createFactory, type Signals } from '../../../src/cmdutil/factory.js';
+import { buildProgram } from '../../../src/cmdutil/tree.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
-import { createFactory } from '../../../src/cmdutil/factory.js';
 import { reportError } from '../../../src/lib/handle-error.js';
-import { buildProgram } from '../../../src/program.js';
-
-// The tooling commands (login, emulator, completion, …) belong to other modules, some still being
-// written; the resource groups are what these tests exercise.
-vi.mock('../../../src/commands/tooling.js', () => ({ registerTooling: () => {} }));
 
 export const SANDBOX_KEY = 'sk_test_unitunitunitunitunitunit1234';
 export const LIVE_KEY = 'sk_live_unitunitunitunitunitunit1234';
@@ -36,11 +31,33 @@ export interface PayRun {
   requests: Recorded[];
 }
 
+export type BufferIO = ReturnType<typeof bufferIOStreams>;
+
 export interface RunOptions {
   tty?: boolean;
   env?: Record<string, string>;
   stdin?: string;
   respond?: Responder;
+  /** Streams to write to (a test that watches stderr while the command runs); default: fresh buffers. */
+  io?: BufferIO;
+  /** Where the command hears Ctrl-C and SIGTERM (fakeSignals()); default: the process's. */
+  signals?: Signals;
+}
+
+/** Signals a test sends: `emit('SIGINT')` calls the listeners a command registered. */
+export function fakeSignals(): Signals & { emit(signal: 'SIGINT' | 'SIGTERM'): void; count(): number } {
+  const listeners: Array<{ signal: string; fn: (s: NodeJS.Signals) => void }> = [];
+  return {
+    on: (signal, fn) => void listeners.push({ signal, fn }),
+    off: (signal, fn) => {
+      const i = listeners.findIndex((l) => l.signal === signal && l.fn === fn);
+      if (i >= 0) listeners.splice(i, 1);
+    },
+    emit: (signal) => {
+      for (const l of listeners.filter((x) => x.signal === signal)) l.fn(signal);
+    },
+    count: () => listeners.length,
+  };
 }
 
 const echo: Responder = (req) => ({
@@ -80,7 +97,7 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
       };
     })
     .persist();
-  const io = bufferIOStreams({ tty: opts.tty ?? false, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) });
+  const io = opts.io ?? bufferIOStreams({ tty: opts.tty ?? false, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) });
   const env = {
     PAY_API_KEY: SANDBOX_KEY,
     PAY_BASE_URL: `${ORIGIN}/v1/`,
@@ -88,22 +105,17 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
     PAY_RETRY_BASE_MS: '1',
     ...opts.env,
   };
-  const program = buildProgram();
+  // What src/cli.ts hands the tree, with the fakes in place of the process's streams and network.
+  const entry: Entry = {
+    factory: (flags) => createFactory({ io, env, flags, dispatcher: agent, ...(opts.signals ? { signals: opts.signals } : {}) }),
+  };
+  const program = buildProgram(entry);
   program.configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
-  for (const group of program.commands) {
-    group.exitOverride();
-    for (const cmd of group.commands) {
-      cmd.exitOverride();
-      const spec = specOf.get(cmd);
-      if (!spec?.verb) continue;
-      const verb = spec.verb;
-      cmd.action(async (...args: unknown[]) => {
-        const command = args.at(-1) as Command;
-        const f = createFactory({ io, env, flags: command.optsWithGlobals(), dispatcher: agent });
-        await runVerbWith(f, { group: spec.group, verb, argValue: verb.arg ? (args[0] as string) : undefined, opts: command.opts() });
-      });
-    }
-  }
+  const quiet = (cmd: typeof program): void => {
+    cmd.exitOverride();
+    for (const c of cmd.commands) quiet(c);
+  };
+  quiet(program);
   let code = 0;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -112,7 +124,7 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
       io.err(`${err.message}\n`);
       code = 2;
     } else {
-      code = reportError(err, { err: (t) => io.err(t), json: argv.includes('--json'), debug: false });
+      code = reportError(err, { err: (t) => io.err(t), json: entry.resolved?.jsonErrors ?? argv.includes('--json'), debug: false });
     }
   }
   await agent.close();

@@ -8,7 +8,7 @@ import { CommanderError, type Command } from 'commander';
 import { hoistVerbFlags } from '../../../src/argv.js';
 import { allGroups } from '../../../src/commands/groups.js';
 import { specOf } from '../../../src/cmdutil/registry.js';
-import { buildProgram } from '../../../src/program.js';
+import { buildProgram } from '../../../src/cmdutil/tree.js';
 
 const ORDER = [
   'customers',

@@ -1,15 +1,15 @@
-// The one generic executor for resource verbs: validates flags before any request, builds the
-// query or body (flags over --data; values.ts), checks cross-field constraints (constraints.ts),
-// confirms live money movements, sends, prints. Hand-written verbs (`impl`) reuse its pieces.
-import type { Command } from 'commander';
+// The steps of a resource verb, shared by the generic executor (run.ts), bulk creates (bulk.ts)
+// and the hand-written verbs (`transfers send`, `customers create`): validate and build the query
+// or body (flags over --data; values.ts) with the cross-field constraints (constraints.ts), confirm
+// live money movements, send, print the answer.
 import type { ApiClient, ApiResponse, Expect, Query } from '../api/client.js';
 import { escapeText, escapeValue } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
-import { Printer, resolveOutput, type Column } from '../io/output.js';
-import { createFactory, type Factory } from '../cmdutil/factory.js';
+import { Printer, type Column } from '../io/output.js';
+import type { Factory } from '../cmdutil/factory.js';
 import { UsageError } from '../lib/errors.js';
 import { attachFlags, checkConstraints } from './constraints.js';
-import type { GroupSpec, VerbContext, VerbSpec } from '../cmdutil/spec.js';
+import type { VerbContext, VerbSpec } from '../cmdutil/spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
 
 export interface PreparedRequest {
@@ -18,57 +18,8 @@ export interface PreparedRequest {
   query?: Query | undefined;
 }
 
-export async function runVerb(command: Command, group: GroupSpec, verb: VerbSpec, argValue: string | undefined): Promise<void> {
-  const f = createFactory({ flags: command.optsWithGlobals() });
-  return runVerbWith(f, { group, verb, argValue, opts: command.opts() });
-}
-
-/** Runs a verb with a given factory (tests pass fake streams, environment and dispatcher). */
-export async function runVerbWith(f: Factory, ctx: VerbContext): Promise<void> {
-  const { group, verb } = ctx;
-  const deprecated = verb.deprecated ?? group.deprecated;
-  if (deprecated) {
-    f.io.err(`warning: "pay ${group.name} ${verb.name}" uses a deprecated API; use "${deprecated.use}" instead\n`);
-  }
-  // Here, once for every path (bulk, a verb's own implementation, the generic one).
-  checkCommonOptions(f, ctx);
-  if (ctx.opts.fromFile !== undefined && verb.kind === 'create') {
-    const { runBulkVerb } = await import('./bulk.js');
-    return runBulkVerb(f, ctx);
-  }
-  if (verb.impl) {
-    const mod = await verb.impl();
-    return mod.run(f, ctx);
-  }
-  return runGeneric(f, ctx);
-}
-
-export async function runGeneric(f: Factory, ctx: VerbContext): Promise<void> {
-  const { verb } = ctx;
-  const output = resolveOutput(ctx.opts, f.io);
-  if (verb.kind === 'list') {
-    const path = fillPath(verb, ctx.argValue, ctx.opts);
-    const { query, limit, all } = buildListQuery(verb, ctx.opts);
-    checkConstraints(verb, query, 'query');
-    const client = await f.client(clientNeeds(ctx));
-    const printer = new Printer(f.io, output, columnsOf(ctx));
-    try {
-      await printer.printList(client.pages(path, query, { limit, all }), plural(nounOf(ctx)));
-    } catch (err) {
-      attachFlags(err, verb, 'query');
-      throw err;
-    }
-    return;
-  }
-  const req = await prepare(f, ctx);
-  const client = await f.client(clientNeeds(ctx));
-  if (verb.confirmLive) await confirmLive(f, ctx, req.body);
-  await sendAndPrint(f, ctx, client, req);
-}
-
-/** The checks of the options every verb shares (output format, --fields, --idempotency-key); before anything is sent. */
-export function checkCommonOptions(f: Factory, ctx: VerbContext): void {
-  resolveOutput(ctx.opts, f.io);
+/** The checks of the options every verb shares, before anything is sent (the output flags are already resolved: ctx.output). */
+export function checkCommonOptions(ctx: VerbContext): void {
   if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
 }
 
@@ -146,7 +97,7 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
 /** The object a verb got back: a short table and a ✓ line on a terminal for writes; else as asked. */
 export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, replayed = false): Promise<void> {
   const { verb } = ctx;
-  const printer = new Printer(f.io, resolveOutput(ctx.opts, f.io), columnsOf(ctx));
+  const printer = new Printer(f.io, ctx.output, columnsOf(ctx));
   if (printer.format === 'table' && verb.kind !== 'get' && f.io.stderrIsTTY && !ctx.opts.fields) {
     await printer.printList(one(obj), nounOf(ctx));
   } else {

@@ -1,14 +1,16 @@
-// The commander tree from the groups given (cheap: data and closures only). Every action
-// `await import()`s its implementation. src/program.ts builds the whole tree (tests, completion
-// generator); the entry (src/cli.ts) builds it with only the specs argv names.
+// The root command: the global flags, then the tree from the declarations given (cheap: data and
+// closures only): the resource groups, then the tooling commands (src/commands/index.ts). Every
+// action goes through the dispatcher with the entry's Factory. tree.ts builds the whole tree
+// (tests, the completion generator); the entry (src/cli.ts) builds it with only the specs argv names.
 import { Command, Option } from 'commander';
-import { registerGroup } from './cmdutil/registry.js';
-import type { GroupSpec } from './cmdutil/spec.js';
-import { registerTooling } from './commands/tooling.js';
-import { VERSION } from './lib/version.js';
+import { TOOLING } from '../commands/index.js';
+import { VERSION } from '../lib/version.js';
+import type { Entry } from './decl.js';
+import { registerCommand, registerGroup } from './registry.js';
+import type { GroupSpec } from './spec.js';
 
 /** Groups without verbs (heads only) show in root help; a verb of theirs cannot be reached. */
-export function createProgram(groups: readonly GroupSpec[]): Command {
+export function createProgram(groups: readonly GroupSpec[], entry: Entry): Command {
   const program = new Command('pay');
   program
     .version(VERSION, '-v, --version', 'print the version')
@@ -32,9 +34,10 @@ export function createProgram(groups: readonly GroupSpec[]): Command {
     .addOption(new Option('--no-color', 'no colours (env NO_COLOR)'));
 
   program.commandsGroup('Resource commands:');
-  for (const group of groups) registerGroup(program, group);
+  for (const group of groups) registerGroup(program, group, entry);
   program.commandsGroup('Tooling commands:');
-  registerTooling(program);
+  program.helpCommand(false);
+  for (const decl of TOOLING) registerCommand(program, decl, entry);
 
   program.addHelpText(
     'after',
