@@ -1,8 +1,12 @@
-// The committed completions/ must be what the command tree generates today.
+// The committed generated files must be what the command tree generates today: completions/ and
+// the groups' heads the entry starts from (src/commands/group-index.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from '../../src/commands/group-index.js';
+import { allGroups } from '../../src/commands/groups.js';
 import { generateCompletions } from '../../src/completion/generate.js';
+import { groupIndex } from '../../src/scripts/generated.js';
 import { COMPLETIONS } from './shells.js';
 
 const { files } = generateCompletions();
@@ -28,4 +32,31 @@ describe('completions/ matches the command tree', () => {
       expect.fail(`completions/${name} is out of date with the command tree (${where}).\nRun: npm run generate`);
     });
   }
+});
+
+describe('src/commands/group-index.ts matches the group specs', () => {
+  it('is what npm run generate writes from the specs today', () => {
+    const committed = readFileSync(new URL('../../src/commands/group-index.ts', import.meta.url), 'utf8');
+    expect(committed, 'src/commands/group-index.ts is stale: run npm run generate').toBe(groupIndex());
+  });
+
+  it('a summary edited in a spec makes it stale (the check can fail)', () => {
+    const g = allGroups.find((x) => x.name === 'transfers')! as { summary: string };
+    const before = g.summary;
+    try {
+      g.summary = `${before} (edited)`;
+      expect(groupIndex()).not.toBe(readFileSync(new URL('../../src/commands/group-index.ts', import.meta.url), 'utf8'));
+      expect(groupIndex()).toContain('(edited)');
+    } finally {
+      g.summary = before;
+    }
+  });
+
+  it('the entry starts from the heads: names, summaries and deprecations are the specs\'', async () => {
+    for (const spec of allGroups) {
+      const head = GROUP_HEADS[spec.name as GroupName];
+      expect(head).toEqual({ name: spec.name, summary: spec.summary, ...(spec.deprecated ? { deprecated: spec.deprecated } : {}) });
+      expect(await GROUP_LOADERS[spec.name as GroupName]()).toBe(spec);
+    }
+  });
 });

@@ -1,11 +1,11 @@
 // pay accounts: internal accounts holding balances.
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
 
 export const accounts: GroupSpec = {
-  ...GROUP_HEADS['accounts'],
+  name: 'accounts',
+  summary: 'Create and manage internal accounts and their balances',
   noun: 'account',
   examples: [
     'pay accounts create --customer cus_0123456789abcdefghijklmn --currency USD',

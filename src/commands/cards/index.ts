@@ -1,6 +1,5 @@
 // pay cards: virtual and physical cards on an account.
 import type { GroupSpec, VerbSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
 const EX_CARD = 'card_0123456789abcdefghijklmn';
@@ -24,7 +23,8 @@ function cardAction(name: string, summary: string, done: string, status: string,
 }
 
 export const cards: GroupSpec = {
-  ...GROUP_HEADS['cards'],
+  name: 'cards',
+  summary: 'Issue virtual and physical cards; freeze, unfreeze and terminate them',
   noun: 'card',
   examples: [
     'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual',

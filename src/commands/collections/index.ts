@@ -1,6 +1,5 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 const COL_ID = { name: '<id>', description: 'collection id (col_…)', idPrefix: 'col_' };
 const EX_COL = 'col_0123456789abcdefghijklmn';
@@ -8,7 +7,8 @@ export const COLLECTION_METHODS = ['card', 'bank_transfer', 'mobile_money'] as c
 export const MOBILE_PROVIDERS = ['mpesa', 'mtn', 'airtel'] as const;
 
 export const collections: GroupSpec = {
-  ...GROUP_HEADS['collections'],
+  name: 'collections',
+  summary: 'Collect money into an account by card, bank transfer or mobile money',
   noun: 'collection',
   examples: [
     'pay collections create --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',

@@ -1,6 +1,5 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
 import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
@@ -64,7 +63,8 @@ const optional = (flags: FlagSpec[]) => flags.map(({ required: _r, ...rest }) =>
 const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
 
 export const customers: GroupSpec = {
-  ...GROUP_HEADS['customers'],
+  name: 'customers',
+  summary: 'Create and manage customer profiles',
   noun: 'customer',
   examples: [
     'pay customers create',

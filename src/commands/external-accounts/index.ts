@@ -1,12 +1,12 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };
 const EX_EA = 'ea_0123456789abcdefghijklmn';
 
 export const externalAccounts: GroupSpec = {
-  ...GROUP_HEADS['external-accounts'],
+  name: 'external-accounts',
+  summary: "Add and manage customers' bank accounts outside the service (payout destinations)",
   noun: 'external account',
   examples: [
     'pay external-accounts add --customer cus_0123456789abcdefghijklmn --data @bank-account.json',

@@ -1,7 +1,6 @@
 // pay features: the product features a customer can use, and switching them on.
 import type { Column } from '../../io/output.js';
 import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 export const FEATURE_KEYS = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx', 'international_transfers'] as const;
 
@@ -25,7 +24,8 @@ const statusColumns: Column[] = [
 ];
 
 export const features: GroupSpec = {
-  ...GROUP_HEADS['features'],
+  name: 'features',
+  summary: 'List product features, check and activate them for a customer',
   noun: 'feature',
   examples: [
     'pay features list',

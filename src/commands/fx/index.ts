@@ -2,7 +2,6 @@
 // Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
 import type { Column } from '../../io/output.js';
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 const EX_FXQ = 'fxq_0123456789abcdefghijklmn';
 const EX_FXT = 'fxt_0123456789abcdefghijklmn';
@@ -18,7 +17,8 @@ const quoteColumns: Column[] = [
 ];
 
 export const fx: GroupSpec = {
-  ...GROUP_HEADS['fx'],
+  name: 'fx',
+  summary: 'Exchange rates, quotes and currency trades between accounts',
   noun: 'FX trade',
   examples: [
     'pay fx rates --base EUR',

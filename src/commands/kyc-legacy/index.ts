@@ -2,12 +2,13 @@
 // still use them. Every call warns on stderr and names the `pay kyc` equivalent.
 import { documentFlags, documentsTable, kycColumns, levelFlag } from '../kyc/index.js';
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
 
 export const kycLegacy: GroupSpec = {
-  ...GROUP_HEADS['kyc-legacy'],
+  name: 'kyc-legacy',
+  summary: 'KYC over the deprecated /kyc endpoints',
+  deprecated: { use: 'pay kyc' },
   noun: 'KYC verification',
   examples: ['pay kyc-legacy verify cus_0123456789abcdefghijklmn', 'pay kyc-legacy status cus_0123456789abcdefghijklmn --json'],
   columns: kycColumns,

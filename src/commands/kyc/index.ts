@@ -1,7 +1,6 @@
 // pay kyc: identity verification of a customer (start, send documents, follow the status).
 import type { Column } from '../../io/output.js';
 import type { FlagSpec, GroupSpec, SubTableSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 export const KYC_LEVELS = ['basic', 'enhanced'] as const;
 export const DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
@@ -55,7 +54,8 @@ export const documentFlags: FlagSpec[] = [
 ];
 
 export const kyc: GroupSpec = {
-  ...GROUP_HEADS['kyc'],
+  name: 'kyc',
+  summary: "Verify customers' identity: start a check, submit documents, follow the status",
   noun: 'KYC verification',
   examples: [
     'pay kyc verify cus_0123456789abcdefghijklmn',

@@ -1,13 +1,13 @@
 // pay payment-links: a URL a payer opens to pay crypto into a wallet.
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 import { ASSETS } from '../../shared/domain.js';
 
 const PLINK_ID = { name: '<id>', description: 'payment link id (plink_…)', idPrefix: 'plink_' };
 const EX_PLINK = 'plink_0123456789abcdefghijklmn';
 
 export const paymentLinks: GroupSpec = {
-  ...GROUP_HEADS['payment-links'],
+  name: 'payment-links',
+  summary: 'Create and manage crypto payment links into a wallet',
   noun: 'payment link',
   examples: [
     'pay payment-links create --wallet wal_0123456789abcdefghijklmn --amount 49.99 --asset USDC --json',

@@ -1,13 +1,13 @@
 // pay transactions: the ledger postings on customer accounts and wallets (read-only).
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 const EX_TXN = 'txn_0123456789abcdefghijklmn';
 export const TRANSACTION_TYPES = ['transfer', 'collection', 'fx_trade', 'reversal'] as const;
 export const TRANSACTION_STATUSES = ['pending', 'posted', 'voided'] as const;
 
 export const transactions: GroupSpec = {
-  ...GROUP_HEADS['transactions'],
+  name: 'transactions',
+  summary: 'Browse the ledger: every credit and debit on accounts and wallets',
   noun: 'transaction',
   examples: [
     'pay transactions list --account acc_0123456789abcdefghijklmn --from 2026-01-01 --json',

@@ -1,13 +1,13 @@
 // pay transfers: move money from an account to another account or an external account.
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 
 const TRANSFER_ID = { name: '<id>', description: 'transfer id (tr_…)', idPrefix: 'tr_' };
 const EX_TR = 'tr_0123456789abcdefghijklmn';
 export const TRANSFER_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
 
 export const transfers: GroupSpec = {
-  ...GROUP_HEADS['transfers'],
+  name: 'transfers',
+  summary: 'Send money between accounts and to external accounts',
   noun: 'transfer',
   examples: [
     'pay transfers send --from acc_0123456789abcdefghijklmn --to acc_abcdefghijklmn0123456789 --amount 10.50 --currency USD --wait',

@@ -1,13 +1,13 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 
 const WAL_ID = { name: '<id>', description: 'wallet id (wal_…)', idPrefix: 'wal_' };
 const EX_WAL = 'wal_0123456789abcdefghijklmn';
 
 export const wallets: GroupSpec = {
-  ...GROUP_HEADS['wallets'],
+  name: 'wallets',
+  summary: "Create and inspect customers' crypto wallets",
   noun: 'wallet',
   examples: [
     'pay wallets create --customer cus_0123456789abcdefghijklmn --asset USDC --network polygon',

@@ -1,7 +1,6 @@
 // pay webhooks: delivery history of events, re-delivery, and two local tools that call no API:
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
 import type { GroupSpec } from '../../cmdutil/spec.js';
-import { GROUP_HEADS } from '../group-index.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
 const EVT_ID = { name: '<id>', description: 'event id (evt_…)', idPrefix: 'evt_' };
@@ -10,7 +9,8 @@ const EX_EVT = 'evt_0123456789abcdefghijklmn';
 const SECRET_HELP = "webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile's webhook secret)";
 
 export const webhooks: GroupSpec = {
-  ...GROUP_HEADS['webhooks'],
+  name: 'webhooks',
+  summary: 'Webhook events and their deliveries; verify signatures and receive deliveries locally',
   noun: 'event',
   examples: [
     'pay webhooks list --status failed',
