@@ -1,4 +1,5 @@
 // npm run generate: writes the files generated from the command tree (src/scripts/generated.ts):
+// src/commands/group-index.ts (the groups' heads and loaders, from their specs),
 // completions/pay.bash, completions/_pay, completions/pay.fish (shipped; `pay completion <shell>`
 // prints them) and the README's command reference. Tests fail when any is stale.
 //   node src/scripts/generate.mjs            write the files
