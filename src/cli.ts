@@ -15,7 +15,7 @@ import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './commands/group-ind
 /** Specs for the groups argv names; heads (name and summary) for the others. */
 async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
   return Promise.all(
-    (Object.keys(GROUP_HEADS) as GroupName[]).map((name) =>
+    (Object.keys(GROUP_HEADS) as GroupName[]).map(async (name) =>
       argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, examples: [], columns: [], verbs: [] },
     ),
   );
@@ -59,7 +59,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   try {
     await program.parseAsync(hoistVerbFlags(argv), { from: 'user' });
     return 0;
-  } catch (err) {
+  } catch (thrown) {
+    let err = thrown;
     if (err instanceof CommanderError) {
       // --version and --help end through exitOverride: not errors, and no error code to load.
       if (ZERO_EXIT.has(err.code)) return 0;

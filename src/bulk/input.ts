@@ -107,7 +107,7 @@ export async function checkInput(path: string, format: InputFormat | undefined, 
   const whole = await mayHoldForbiddenKey(path).catch(() => false);
   const stream = createReadStream(path);
   try {
-    for await (const row of readRows(stream, format, name)) if (!whole) break;
+    for await (const _row of readRows(stream, format, name)) if (!whole) break;
   } catch (err) {
     if (err instanceof UsageError) throw err;
   } finally {

@@ -314,7 +314,7 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
       if (halted || fatal) break;
       s.rows++;
       active++;
-      handle(row)
+      void handle(row)
         .then(
           () => {
             if (o.failFast && s.failed > 0) halt('fail-fast');

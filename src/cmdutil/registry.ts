@@ -3,7 +3,7 @@
 // dispatcher (dispatch.ts), which builds the entry's Factory and runs the implementation.
 import { Command, Option } from 'commander';
 import type { CommandDecl, Entry } from './decl.js';
-import { camel, OUTPUT_FLAGS, type GroupSpec, type VerbSpec } from './spec.js';
+import { OUTPUT_FLAGS, type GroupSpec, type VerbSpec } from './spec.js';
 
 /** Lets tests and the help/completion generators find the spec behind a command. */
 export const specOf = new WeakMap<Command, { group: GroupSpec; verb?: VerbSpec }>();

@@ -1,5 +1,5 @@
 // Helpers the three script writers share: grouping case arms, quoting, the value kind of a flag.
-import type { CompletionModel, FlagModel } from './model.js';
+import type { FlagModel } from './model.js';
 
 /** How a flag's value completes: `c` enum choices, `p` profile names, `a` anything (nothing offered), `''` no value. */
 export type ValueKind = 'c' | 'p' | 'a' | '';

@@ -731,7 +731,7 @@ function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean, li
       if (!Array.isArray(ops)) throw new Error('no ops');
     } catch (e) {
       if (tolerant && last) break;
-      throw new Error(`${path}: line ${lineNo} is damaged (${(e as Error).message}); move the file away to start empty`);
+      throw new Error(`${path}: line ${lineNo} is damaged (${(e as Error).message}); move the file away to start empty`, { cause: e });
     }
     for (const op of ops) apply(op);
     good += Buffer.byteLength(line) + 1;

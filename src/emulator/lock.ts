@@ -18,7 +18,8 @@ export function lockDir(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw new Error(`the data dir ${dir} is in use by another emulator (pid ${pid})`);
+      if (Number.isInteger(pid) && pid > 0 && alive(pid))
+        throw new Error(`the data dir ${dir} is in use by another emulator (pid ${pid})`, { cause: err });
       rmSync(path, { force: true });
     }
   }

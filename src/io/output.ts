@@ -8,6 +8,7 @@ import { escapeText, escapeValue } from './escape.js';
 import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 import type { OutputFormat, OutputSettings } from './output-options.js';
+import { asText } from '../lib/text.js';
 
 export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
 
@@ -153,9 +154,9 @@ export class Printer {
         return typeof cur === 'string' ? `${escapeValue(value)} ${escapeText(cur)}` : escapeValue(value);
       }
       case 'status':
-        return this.status(String(value));
+        return this.status(asText(value));
       case 'time':
-        return escapeText(formatTime(String(value)));
+        return escapeText(formatTime(asText(value)));
       default:
         return escapeValue(value);
     }

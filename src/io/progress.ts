@@ -27,7 +27,7 @@ export function progressBar(io: IOStreams, label: string, total?: number): Progr
     last = now;
     const rate = count / Math.max(0.001, (now - started) / 1000);
     const width = 30;
-    let bar = '';
+    let bar: string;
     if (max && max > 0) {
       const filled = Math.min(width, Math.round((count / max) * width));
       bar = `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${count}/${max}`;

@@ -29,6 +29,7 @@ import {
 } from './diff.js';
 import { canonical, isObject, kindOfRef, KINDS, type Entry, type Kind } from './file.js';
 import { idSegment, isIdOf, isRetired, noun, RETIRES, UPDATES, whyKept } from './lifecycle.js';
+import { asText } from '../lib/text.js';
 
 /** `recreated`: the state recorded the entry as done, but the service no longer has its object. */
 export type OutcomeStatus = 'created' | 'replayed' | 'recreated' | 'updated' | 'replaced' | 'skipped' | 'failed' | 'blocked';
@@ -177,7 +178,7 @@ export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 
       ...s,
       version: 2,
       retire: Array.isArray(s.retire) ? s.retire : [],
-      refused: isObject(s.refused) ? (s.refused as Record<string, Refusal>) : {},
+      refused: isObject(s.refused) ? s.refused : {},
     },
   };
 }
@@ -332,7 +333,7 @@ export async function apply(
           body: Object.fromEntries(fields.map((f) => [f, body[f]])),
           idempotencyKey: updateKey(state.tenant, ctx.mode, e.ref, kept),
         });
-        return done(res.body, { ref: e.ref, action: 'update', id: String(res.body.id ?? change.id), status: 'updated' });
+        return done(res.body, { ref: e.ref, action: 'update', id: asText(res.body.id ?? change.id), status: 'updated' });
       }
       if (rec && !ctx.replace) {
         throw new PayError(
@@ -346,10 +347,10 @@ export async function apply(
       }
       const base = attempt > 0 ? `seed_${hash}_a${attempt}` : `seed_${hash}`;
       const { object, replayed } = await createWithKeys(ctx, e, body, base, (dependents.get(e.ref) ?? []).length > 0, gone);
-      const id = String(object.id ?? '');
+      const id = asText(object.id);
       if (rec) {
         // The old object: retired (--replace) once nothing in the file refers to it any more (after the run).
-        const oldId = String(rec.object.id ?? '');
+        const oldId = asText(rec.object.id);
         if (oldId && oldId !== id) {
           if (RETIRES[e.kind]) retire.push({ ref: e.ref, id: oldId, replaced_by: id });
           else retirements.push({ ref: e.ref, id: oldId, status: 'kept', note: whyKept(e.kind) });
@@ -514,7 +515,7 @@ function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, b
     for (const f of ['object', 'created_at'] as const) {
       if (f in live && isScalar(live[f]) && rec.object[f] !== live[f])
         problems.push(
-          `its ${f} is ${String(live[f])}, the state file records ${rec.object[f] === undefined ? 'none' : String(rec.object[f])}`,
+          `its ${f} is ${String(live[f])}, the state file records ${rec.object[f] === undefined ? 'none' : asText(rec.object[f])}`,
         );
     }
   }
@@ -684,7 +685,7 @@ async function createEntry(
   if (settling && hasDependents && object.status === 'pending') object = await settle(ctx, e.kind, String(object.id));
   if (settling && (object.status === 'failed' || object.status === 'cancelled')) {
     throw new PayError(
-      `${e.ref} ${String(object.id)} ${String(object.status)}: ${String(object.failure_reason ?? 'no reason')}`,
+      `${e.ref} ${String(object.id)} ${String(object.status)}: ${asText(object.failure_reason ?? 'no reason')}`,
       1,
       'seed_failed',
     );

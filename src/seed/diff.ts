@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { UsageError } from '../lib/errors.js';
 import { canonical, isObject, REF, resolve, type Entry, type Kind } from './file.js';
 import { fateOfOld, noun, UPDATES } from './lifecycle.js';
+import { asText } from '../lib/text.js';
 
 export type Action = 'create' | 'skip' | 'update' | 'replace';
 
@@ -123,7 +124,7 @@ export function diffEntry(
   pending: ReadonlyMap<string, string[]>,
   old: Record<string, unknown> | undefined,
 ): Change {
-  const id = String(rec.object.id ?? '');
+  const id = asText(rec.object.id);
   const base = old ?? rec.object;
   const changed = [...Object.keys(body).filter((f) => !(f in base) || !sameValue(body[f], base[f])), ...pending.keys()].sort();
   const removed = old ? Object.keys(old).filter((f) => !(f in body) && !pending.has(f)) : [];

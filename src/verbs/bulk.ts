@@ -17,17 +17,18 @@ import { clientNeeds, confirmLive } from './steps.js';
 import type { VerbContext } from '../cmdutil/spec.js';
 import { checkDataSize } from './data.js';
 import { buildBody, fillBody, requireFields } from './values.js';
+import { asText } from '../lib/text.js';
 
 export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const { verb, group, opts } = ctx;
   const file = String(opts.fromFile);
   const concurrency = Number(opts.concurrency ?? 8);
-  const problem = checkInt(1, 256)(String(opts.concurrency ?? 8));
+  const problem = checkInt(1, 256)(asText(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
   if (opts.data !== undefined) throw new UsageError('--from-file and --data cannot be used together: put shared fields in flags');
   if (opts.idempotencyKey !== undefined)
     throw new UsageError('--from-file derives one Idempotency-Key per row; --idempotency-key cannot be used with it');
-  if (opts.batchId !== undefined && !/^[\x21-\x7e]{1,100}$/.test(String(opts.batchId)))
+  if (opts.batchId !== undefined && !/^[\x21-\x7e]{1,100}$/.test(asText(opts.batchId)))
     throw new UsageError('--batch-id must be 1-100 printable characters');
   const s = f.settings();
   const done = typeof opts.resume === 'string' ? await readResume(opts.resume) : undefined;
@@ -37,9 +38,12 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   await checkInput(file, format, name);
   const client = await f.client(clientNeeds(ctx));
   if (verb.confirmLive) await confirmLive(f, ctx, { from_file: file });
-  const identity = [s.tenant.value ?? '', s.mode.value, verb.operationId, opts.batchId ?? (file === '-' ? 'stdin' : basename(file))].join(
-    '|',
-  );
+  const identity = [
+    s.tenant.value ?? '',
+    s.mode.value,
+    verb.operationId,
+    asText(opts.batchId ?? (file === '-' ? 'stdin' : basename(file))),
+  ].join('|');
   const flagOpts = { ...opts, fromFile: undefined };
   // Per row, the flags with the row as --data. A prototype instead of a spread of every option
   // per row, and a JSON row's own text instead of re-serialising it (both showed in profiles).
@@ -88,7 +92,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     abandon: signals.abandon,
     graceMs: signals.graceMs,
     closeInput: () => void input.destroy(),
-  }).finally(signals.off);
+  }).finally(() => signals.off());
   // Rows given up on are still in flight (their sockets, their retry timers): nothing else may
   // keep pay from exiting once the error below is printed.
   if (sm.interrupted > 0) exitWhenReported();

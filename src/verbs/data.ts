@@ -43,7 +43,7 @@ export async function readStream(stream: NodeJS.ReadableStream, max = MAX_DATA_B
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += b.length;
     if (size > max) throw new UsageError(`standard input is larger than ${Math.round(max / 1024)} KiB`);
     chunks.push(b);

@@ -11,6 +11,7 @@ import { UsageError } from '../lib/errors.js';
 import { attachFlags, checkConstraints } from './constraints.js';
 import type { VerbContext, VerbSpec } from '../cmdutil/spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
+import { asText } from '../lib/text.js';
 
 export interface PreparedRequest {
   path: string;
@@ -160,7 +161,7 @@ export function describeAction(ctx: VerbContext, body: Record<string, unknown> |
   const at = (...paths: string[]) => {
     for (const p of paths) {
       const v = body && getPath(body, p);
-      if (v !== undefined && v !== null && v !== '') return String(v);
+      if (v !== undefined && v !== null && v !== '') return asText(v);
     }
     return undefined;
   };

@@ -25,6 +25,7 @@ import {
 } from '../shared/validate.js';
 import { readData } from './data.js';
 import { camel, type FlagSpec, type VerbSpec } from '../cmdutil/spec.js';
+import { asText } from '../lib/text.js';
 
 type Scalar = string | number | boolean;
 
@@ -89,7 +90,7 @@ export function buildListQuery(
   }
   let limit: number | undefined;
   if (paging && opts.limit !== undefined) {
-    const problem = checkInt(1, 1000)(String(opts.limit));
+    const problem = checkInt(1, 1000)(asText(opts.limit));
     if (problem) throw new UsageError(`--limit ${problem}`);
     limit = Number(opts.limit);
   }
@@ -267,7 +268,7 @@ function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, 
   if (flag.kind === 'amount') {
     const fromFlag = opts[flag.currencyFrom ?? 'currency'];
     const fromBody = body ? getPath(body, flag.currencyField ?? siblingField(flag.field ?? '', 'currency')) : undefined;
-    const currency = String(fromFlag ?? fromBody ?? '')
+    const currency = asText(fromFlag ?? fromBody)
       .trim()
       .toUpperCase();
     const currencyFlag = `--${(flag.currencyFrom ?? 'currency').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

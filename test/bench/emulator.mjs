@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { BIN, cleanEnv, spawnEmulator, stopper } from './emulator-process.mjs';
+import { cleanEnv, spawnEmulator, stopper } from './emulator-process.mjs';
 
 const CONCURRENCY = 64;
 const SECONDS = Number(process.env.BENCH_EMU_SECONDS ?? 4);

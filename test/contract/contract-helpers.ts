@@ -84,7 +84,7 @@ function validatorFor(schema: Schema): ValidateFunction {
       // strict: false because OpenAPI adds keywords ajv does not know (e.g. `example` in media types).
       ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats(ajv);
-      ajv.addSchema(structuredClone(openapi) as object, DOC_ID);
+      ajv.addSchema(structuredClone(openapi), DOC_ID);
     }
     const ref = typeof schema.$ref === 'string' ? schema.$ref : undefined;
     validate = ref?.startsWith('#/')

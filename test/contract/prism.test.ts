@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 // JSON output is read field by field.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 type Obj = Record<string, any>;
 
 async function pay(args: string[], expectCode = 0): Promise<Obj> {

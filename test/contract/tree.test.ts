@@ -224,7 +224,7 @@ function objectFor(op: LocatedOperation): Record<string, unknown> {
   // An allOf (an event with its attempts) takes the properties of its parts.
   const parts = [schema, ...((schema.allOf ?? []) as Schema[]).map((s) => resolve<Schema>(s))];
   const props = Object.assign({}, ...parts.map((s) => s.properties ?? {})) as Record<string, Schema>;
-  const prefix = /^\^([a-z]+_)/.exec(String(props.id?.pattern ?? ''))?.[1] ?? 'obj_';
+  const prefix = /^\^([a-z]+_)/.exec(typeof props.id?.pattern === 'string' ? props.id.pattern : '')?.[1] ?? 'obj_';
   const object = typeof props.object?.const === 'string' ? props.object.const : 'object';
   return { id: idFor(prefix), object, livemode: false, status: 'completed', created_at: '2026-01-01T00:00:00.000Z' };
 }
@@ -347,12 +347,12 @@ function parameterErrors(param: ParameterObject, raw: string): string[] {
     if (!ajv) {
       ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats(ajv);
-      ajv.addSchema(structuredClone(openapi) as object, DOC);
+      ajv.addSchema(structuredClone(openapi), DOC);
     }
     validate = ajv.compile({ $id: `${DOC}/param/${compiled.size}`, ...(absolute(param.schema) as Schema) });
     compiled.set(key, validate);
   }
-  const type = resolve<Schema>(param.schema as Schema).type;
+  const type = resolve<Schema>(param.schema).type;
   const value = (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${param.in} ${param.name}${e.instancePath} ${e.message ?? e.keyword}`);
 }
@@ -541,7 +541,7 @@ function fieldSchema(operationId: string, field: string): Schema | undefined {
   let node: Schema | undefined = requestBodySchema(operationId);
   for (const part of field.split('.')) {
     const props = node?.properties as Record<string, Schema> | undefined;
-    node = props?.[part] === undefined ? undefined : resolve<Schema>(props[part] as Schema);
+    node = props?.[part] === undefined ? undefined : resolve<Schema>(props[part]);
   }
   return node;
 }

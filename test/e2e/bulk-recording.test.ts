@@ -108,7 +108,7 @@ describe('accounts create --from-file', () => {
     server.requests.length = 0;
     const again = await runPay(['accounts', 'create', '--from-file', file, '--resume', results1], { env: env() });
     expect(again.code).toBe(0);
-    expect(server.requests.map((q) => q.headers['idempotency-key'])).toEqual([`${key}_2`]);
+    expect(server.requests.map((q) => q.headers['idempotency-key'])).toEqual([`${String(key)}_2`]);
     expect(
       again.stdout
         .trim()

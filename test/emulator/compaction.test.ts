@@ -222,7 +222,7 @@ describe('references while a snapshot is being written', () => {
       type: 'customer.created',
       data: { object: a },
       delivery: { status: 'pending', attempts: 0, last_response_code: null, last_attempt_at: null, next_attempt_at: null },
-    } as WebhookEvent) as Rec<WebhookEvent>;
+    }) as Rec<WebhookEvent>;
     const since = store.seq;
     expect([...idem.ops(since)][0]).toContain('"r":"cus_0123456789abcdefghijklmn"');
     expect(eventOp(store, event, since)).toContain('"d":"cus_0123456789abcdefghijklmn"');

@@ -259,7 +259,7 @@ process.stdout.write(JSON.stringify({ url: emu.baseUrl, key: emu.keys.sandbox.se
     const info = await new Promise<{ url: string; key: string }>((resolve, reject) => {
       let buf = '';
       child!.stdout!.on('data', (d: Buffer) => {
-        buf += d;
+        buf += d.toString('utf8');
         if (buf.includes('\n')) resolve(JSON.parse(buf.split('\n')[0]!));
       });
       child!.on('exit', (code) => reject(new Error(`emulator exited ${code}`)));

@@ -57,7 +57,7 @@ async function listAll(tenant: string, path: string): Promise<any[]> {
   let cursor: string | undefined;
   for (;;) {
     const q = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) });
-    const r = await api(tenant, 'GET', `${path}?${q}`);
+    const r = await api(tenant, 'GET', `${path}?${q.toString()}`);
     if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${JSON.stringify(r.body)}`);
     out.push(...r.body.data);
     if (!r.body.has_more) return out;

@@ -205,7 +205,7 @@ describe('attack: parallel writers', () => {
               const [m, f] = op.field.includes('.') ? op.field.split('.') : [undefined, op.field];
               expects.push({
                 what: `${shown(args)} stored`,
-                ok: (c) => (m ? c.profiles[name]?.[m]?.[f!] : c.profiles[name]?.[f!]) === value,
+                ok: (c) => (m ? c.profiles[name]?.[m]?.[f] : c.profiles[name]?.[f]) === value,
               });
             } else if (op.kind === 'shared') {
               // Several writers on one profile, each its own field: none may undo another.

@@ -397,7 +397,7 @@ describe('attack: the data dir fails under the emulator', () => {
     const startedAt = Date.now();
     const dir = tempDir('pay-disk-torn-');
     // A journal of whole lines to tear copies of.
-    let emu = await start({ dataDir: dir });
+    const emu = await start({ dataDir: dir });
     const api = client(emu);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {

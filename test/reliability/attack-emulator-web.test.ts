@@ -228,7 +228,7 @@ describe('attack: a web page reaching the emulator', () => {
     const startedAt = Date.now();
     const good = fc.sample(goodHost, HOSTS);
     const bad = [...fc.sample(badHost, HOSTS), undefined];
-    const cases = [...good.map((h) => ({ host: h as string | undefined, ok: true })), ...bad.map((h) => ({ host: h, ok: false }))];
+    const cases = [...good.map((h) => ({ host: h, ok: true })), ...bad.map((h) => ({ host: h, ok: false }))];
     const before = (await adminJson<{ data: unknown[] }>('requests?limit=1000')).data.length;
     const failures: string[] = [];
     let servedBad = 0;

@@ -200,7 +200,7 @@ describe('attack: a tampered seed state file', () => {
     for (const v of vectors) {
       i++;
       byType[v.type] = (byType[v.type] ?? 0) + 1;
-      const state = structuredClone(base) as Obj;
+      const state = structuredClone<Obj>(base);
       const mark = w.mark();
       let r: PayResult;
       try {

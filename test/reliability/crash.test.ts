@@ -159,7 +159,7 @@ async function listAll(e: EmulatorProcess, path: string, query: Record<string, s
   const out: any[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const r = await get(e, `${path}?${new URLSearchParams({ ...query, limit: '100', ...(cursor ? { cursor } : {}) })}`);
+    const r = await get(e, `${path}?${new URLSearchParams({ ...query, limit: '100', ...(cursor ? { cursor } : {}) }).toString()}`);
     if (r.status !== 200) throw new Error(`GET ${path}: ${r.status}`);
     out.push(...r.body.data);
     if (!r.body.has_more) return out;

@@ -13,7 +13,8 @@ import { cleanEnv, count, FULL, minor, pay, pool, record, registerSecret, secret
 const N_CUSTOMERS = count(60, 1000);
 const N_TRANSFERS = count(30, 500);
 const PARALLEL = 4;
-const FAULTS = { failRate: 0.3, resetRate: 0.1, latencyMs: (FULL ? [0, 300] : [0, 40]) as [number, number] };
+const LATENCY: [number, number] = FULL ? [0, 300] : [0, 40];
+const FAULTS = { failRate: 0.3, resetRate: 0.1, latencyMs: LATENCY };
 const RUN = randomBytes(3).toString('hex');
 
 let emu: Emulator;
@@ -44,7 +45,7 @@ async function listAll(path: string, query: Record<string, string> = {}): Promis
   let cursor: string | undefined;
   for (;;) {
     const q = new URLSearchParams({ ...query, limit: '100', ...(cursor ? { cursor } : {}) });
-    const r = await api('GET', `${path}?${q}`);
+    const r = await api('GET', `${path}?${q.toString()}`);
     if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${JSON.stringify(r.body)}`);
     out.push(...r.body.data);
     if (!r.body.has_more) return out;

@@ -13,7 +13,7 @@ import { closeSync, mkdirSync, openSync, truncateSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildModel, type CommandModel, type FlagModel } from '../../src/completion/model.js';
+import { buildModel, type FlagModel } from '../../src/completion/model.js';
 import { buildProgram } from '../../src/cmdutil/tree.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import {

@@ -280,7 +280,7 @@ function requestArb(): fc.Arbitrary<Req> {
       weight: 1,
       arbitrary: fc
         .dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 3 })
-        .map((d) => `?${new URLSearchParams(d)}`),
+        .map((d) => `?${new URLSearchParams(d).toString()}`),
     },
   );
   const apiKey = fc.constantFrom<Req['apiKey']>(

@@ -63,6 +63,7 @@ async function withLock<T>(fn: () => T): Promise<T> {
       } catch {
         // Gone meanwhile.
       }
+      // eslint-disable-next-line preserve-caught-error -- no error is caught here: the lock is still held by another run
       if (Date.now() > deadline) throw new Error(`could not lock ${FIGURES}`);
       await sleep(10 + Math.random() * 20);
     }

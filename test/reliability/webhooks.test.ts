@@ -450,7 +450,7 @@ describe('webhooks.verify', () => {
     check('verify() keeps the expected MAC as a Buffer', !!decl);
     const name = decl?.[1] ?? 'expected';
     const uses = [...body.matchAll(new RegExp(`\\b${name}\\b(.{0,12})`, 'g'))].map((m) =>
-      body.slice(Math.max(0, m.index! - 40), m.index! + m[0].length),
+      body.slice(Math.max(0, m.index - 40), m.index + m[0].length),
     );
     const allowed = (u: string) =>
       new RegExp(

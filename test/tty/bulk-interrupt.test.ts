@@ -59,7 +59,9 @@ async function emails(): Promise<string[]> {
   let cursor: string | undefined;
   for (;;) {
     const q = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) });
-    const res = await fetch(`${emu.baseUrl}customers?${q}`, { headers: { 'api-key': emu.keys.sandbox.secret, 'x-tenant-id': tenant } });
+    const res = await fetch(`${emu.baseUrl}customers?${q.toString()}`, {
+      headers: { 'api-key': emu.keys.sandbox.secret, 'x-tenant-id': tenant },
+    });
     const page = (await res.json()) as { data: Array<{ email: string }>; has_more: boolean; next_cursor: string };
     out.push(...page.data.map((c) => c.email));
     if (!page.has_more) return out;

@@ -167,7 +167,7 @@ export class Pane {
   async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
     const test = typeof what === 'string' ? (s: string) => s.includes(what) : what instanceof RegExp ? (s: string) => what.test(s) : what;
     const end = Date.now() + timeoutMs;
-    let last = '';
+    let last: string;
     for (;;) {
       last = await this.screen();
       if (test(last)) return last;

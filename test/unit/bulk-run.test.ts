@@ -213,7 +213,7 @@ describe('runBulk', () => {
   it('a second signal (abandon) gives up on the rows in flight at once, whatever the grace', async () => {
     const stop = new AbortController();
     const abandon = new AbortController();
-    const c = client((init) => {
+    const c = client(() => {
       if (c.sent.length === 2) queueMicrotask(() => stop.abort());
       return new Promise(() => {});
     });

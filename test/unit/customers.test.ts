@@ -97,7 +97,7 @@ describe.each([{ tty: false }, { tty: true }])('customers create, terminal: $tty
     const { f, io, pool } = harness(tty, tty ? { CI: '1' } : {});
     let sent: unknown;
     pool.intercept({ path: '/v1/customers', method: 'POST' }).reply(201, (o) => {
-      sent = JSON.parse(String(o.body));
+      sent = JSON.parse(o.body as string);
       return { id: 'cus_0123456789abcdefghijklmn', first_name: 'Ada', created_at: '2026-11-23T00:00:00.000Z' };
     });
     await createCustomer(

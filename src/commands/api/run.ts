@@ -17,7 +17,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`unknown method "${rawMethod}" (use ${METHODS.join(', ')})`);
   // The client's one URL builder, here before --data is read: a path that leaves the base URL is exit 2.
   resolveUnder(new URL(f.settings().baseUrl.value), path);
-  const fields = parseFields(opts.field as string[]);
+  const fields = parseFields(opts.field);
   const hasBody = method !== 'GET' && method !== 'DELETE';
   if (!hasBody && opts.data !== undefined) throw new UsageError(`--data cannot be sent with ${method}; use -F for query parameters`);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');

@@ -22,6 +22,7 @@ import {
 import { checkEnvNames, describe, planChanges as planSeed, type Change } from '../../seed/diff.js';
 import { kindOfRef, loadSeedFile, type Entry } from '../../seed/file.js';
 import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';
+import { asText } from '../../lib/text.js';
 
 const APPLY_COLUMNS: Column[] = [
   { header: 'ENTRY', path: 'ref' },
@@ -85,6 +86,7 @@ async function confirmLive(
       const b = byRef.get(c.ref)!.body;
       const amount = [b.amount ?? b.source_amount ?? b.target_amount, b.currency ?? b.source_currency]
         .filter((v) => v !== undefined)
+        .map(asText)
         .join(' ');
       lines.push(`${c.ref}: moves ${amount || 'money'}${c.action === 'replace' ? ` (replaces ${c.id})` : ''}`);
     }
@@ -104,7 +106,7 @@ async function confirmLive(
 export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
   const { opts, s, statePath, tenant, load } = setup(f, ctx);
   const concurrency = Number(opts.concurrency ?? 8);
-  const problem = checkInt(1, 64)(String(opts.concurrency ?? 8));
+  const problem = checkInt(1, 64)(asText(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
   const out = ctx.output!;
   const { entries, loaded } = await load();

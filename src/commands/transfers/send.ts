@@ -11,6 +11,7 @@ import { checkInt } from '../../shared/validate.js';
 import { clientNeeds, confirmLive, prepare, printResult, send } from '../../verbs/steps.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { TRANSFER_STATUSES } from './index.js';
+import { asText } from '../../lib/text.js';
 
 interface Transfer {
   id: string;
@@ -39,7 +40,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
 
 export function waitTimeout(raw: unknown): number {
   if (raw === undefined) return 120;
-  const problem = checkInt(1, 86_400)(String(raw));
+  const problem = checkInt(1, 86_400)(asText(raw));
   if (problem) throw new UsageError(`--wait-timeout ${problem}`);
   return Number(raw);
 }

@@ -14,6 +14,7 @@ import { verify } from '../../shared/signature.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { printable } from '../../verbs/values.js';
 import { webhookSecret } from './secret.js';
+import { asText } from '../../lib/text.js';
 
 const MAX_BODY = 1024 * 1024;
 
@@ -66,11 +67,11 @@ export interface Listener {
 export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const o = ctx.opts;
   const { output } = ctx;
-  const port = String(o.port ?? '8788');
+  const port = asText(o.port ?? '8788');
   const portProblem = checkInt(0, 65535)(port);
   if (portProblem) throw new UsageError(`--port ${portProblem}`);
   const host = typeof o.host === 'string' && o.host !== '' ? o.host : '127.0.0.1';
-  const forwardTo = o.forwardTo === undefined ? undefined : checkForwardUrl(String(o.forwardTo));
+  const forwardTo = o.forwardTo === undefined ? undefined : checkForwardUrl(asText(o.forwardTo));
   const secret = webhookSecret(f, o.secret);
   const listener = await startListener({
     host,

@@ -81,8 +81,8 @@ export function cryptoRoutes(app: App): Route[] {
       handler: (ctx) => {
         const errors = check(ctx.body, walletShape);
         const { asset, network } = ctx.body as { asset?: string; network?: string };
-        if (asset && network && BY_ASSET[asset] && !errors.some((e) => e.field === 'network') && !BY_ASSET[asset]!.includes(network)) {
-          errors.push({ field: 'network', code: 'invalid', message: `${asset} is on ${BY_ASSET[asset]!.join(' or ')}` });
+        if (asset && network && BY_ASSET[asset] && !errors.some((e) => e.field === 'network') && !BY_ASSET[asset].includes(network)) {
+          errors.push({ field: 'network', code: 'invalid', message: `${asset} is on ${BY_ASSET[asset].join(' or ')}` });
         }
         orThrow(errors);
         const b = ctx.body as { customer_id: string; asset: string; network: string; label?: string };

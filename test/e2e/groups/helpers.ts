@@ -21,7 +21,7 @@ export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const TABLE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z$/;
 
 // API bodies are read field by field in the tests.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export type Obj = Record<string, any>;
 
 export interface World {
@@ -70,7 +70,7 @@ export async function startWorld(opts: EmulatorOptions = {}): Promise<World> {
     emu,
     env,
     pay: (args, o = {}) => {
-      const run: PayRunOptions = { env: { ...env, ...o.env } as Record<string, string> };
+      const run: PayRunOptions = { env: { ...env, ...o.env } };
       for (const [k, v] of Object.entries(o.env ?? {})) if (v === undefined) delete run.env![k];
       if (o.stdin !== undefined) run.stdin = o.stdin;
       if (o.timeoutMs !== undefined) run.timeoutMs = o.timeoutMs;

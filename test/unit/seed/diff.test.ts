@@ -50,7 +50,7 @@ const IDS: Record<string, string> = {
 };
 
 type Doc = Record<string, Record<string, Record<string, unknown>>>;
-const clone = (): Doc => structuredClone(DOC) as Doc;
+const clone = (): Doc => structuredClone(DOC);
 
 /** The state a complete apply of `doc` leaves (version 2: bodies recorded), objects echoing their bodies. */
 function applied(doc: Doc, version: 1 | 2 = 2): StateView {
