@@ -1,5 +1,6 @@
 // The emulator's state and services in one place: clock, ids, store, journal, idempotency,
-// ledger, events, the due queue, faults, identity and routes. Handlers get it through Ctx.
+// ledger, events, the due queue, faults, identity and routes. It implements the narrow interfaces
+// of services.ts: the ledger, events and resources see only those (handlers through Ctx.app).
 import { Auth, loadIdentity, type Identity } from './auth.js';
 import { Clock, iso } from './clock.js';
 import { DueQueue } from './due.js';
@@ -12,6 +13,7 @@ import { Ledger } from './ledger.js';
 import { RequestLog } from './request-log.js';
 import { allRoutes } from './resources/index.js';
 import { Router } from './router.js';
+import { newObject, type Services } from './services.js';
 import { json, putOp, Store } from './store.js';
 import type { Base, Kind, Mode, Rec, Route, Tx, WebhookEvent } from './types.js';
 
@@ -27,7 +29,7 @@ export interface AppConfig {
   journal?: JournalOptions | undefined;
 }
 
-export class App {
+export class App implements Services {
   readonly clock: Clock;
   readonly ids = new IdGen();
   readonly store = new Store();
@@ -171,17 +173,9 @@ export class App {
     this.due.run();
   }
 
-  /**
-   * A new object: the standard fields, then `fields`. (Object.assign onto the standard fields,
-   * not `{...base, ...}`: spreading then adding new properties is a slow path in V8.)
-   */
+  /** A new object: the standard fields, then `fields` (services.ts newObject). */
   create<T extends Base>(scope: string, prefix: string, object: string, fields: Omit<T, keyof Base>, mutable = true): T {
-    const ms = this.clock.stamp();
-    const at = iso(ms);
-    const id = this.ids.make(prefix, ms);
-    const livemode = scope.startsWith('live|');
-    const o: Base = mutable ? { id, object, livemode, created_at: at, updated_at: at } : { id, object, livemode, created_at: at };
-    return Object.assign(o, fields) as T;
+    return newObject<T>(this.clock, this.ids, scope, prefix, object, fields, mutable);
   }
 
   nowIso(): string {

@@ -5,7 +5,7 @@
 // URL an event stays `pending` (next_attempt_at null) until it is resent with a URL set.
 // Deliveries go to the configured URL only: redirects are not followed.
 import { signedHeaders } from '../shared/signature.js';
-import type { App } from './app.js';
+import type { EventServices } from './services.js';
 import { iso } from './clock.js';
 import { json, type Store } from './store.js';
 import type { DeliveryAttempt, Json, Mode, Rec, Tx, WebhookEvent } from './types.js';
@@ -25,7 +25,7 @@ export class Events {
   private readonly abort = new AbortController();
 
   constructor(
-    private readonly app: App,
+    private readonly app: EventServices,
     readonly secrets: Record<Mode, string>,
     private readonly retryScale: number,
   ) {

@@ -11,9 +11,9 @@
 // (422 out_of_range, before changing anything) a credit that could take a holder's available
 // balance past it once every pending credit lands (posted + pending credits + this credit).
 // Every other figure shown is bounded by that one.
-import type { App } from './app.js';
 import { exponent, fits, fromMinor, MAX_WHOLE_DIGITS, toMinor } from './money.js';
 import { validationProblem } from './problems.js';
+import type { RecordServices } from './services.js';
 import type { Account, Balance, LedgerEntry, Rec, Transaction, TxnStatus, Tx, Wallet } from './types.js';
 
 interface Agg {
@@ -51,7 +51,7 @@ const signed = (t: Transaction): bigint => {
 export class Ledger {
   private readonly agg = new Map<string, Agg>();
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: RecordServices) {
     app.store.hook('transaction', (prev, rec) => {
       if (prev) this.count(prev as Transaction, -1);
       this.count(rec.obj as Transaction, 1);

@@ -1,6 +1,6 @@
 // Shared types of the emulator: resources as the API returns them, stored records, the
 // per-request context handlers see, and routes.
-import type { App } from './app.js';
+import type { Services } from './services.js';
 
 export type Mode = 'sandbox' | 'live';
 export type Json = Record<string, unknown>;
@@ -248,7 +248,7 @@ export interface Tx {
 }
 
 export interface Ctx {
-  app: App;
+  app: Services;
   mode: Mode;
   tenant: string;
   scope: string;

@@ -1,6 +1,6 @@
 // Accounts (internal, holding a ledger balance) and external bank accounts. An external account
 // with a pending transfer to it cannot be removed (409 invalid_state).
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { randomDigits } from '../ids.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str } from '../validation.js';
@@ -31,7 +31,7 @@ const externalShape = {
   currency: req(oneOf(FIAT)),
 };
 
-export function accountRoutes(app: App): Route[] {
+export function accountRoutes(app: Services): Route[] {
   app.store.index('account', (a: Account) => [`customer_id=${a.customer_id}`, `currency=${a.currency}`]);
   app.store.index('external_account', (a: ExternalAccount) => [`customer_id=${a.customer_id}`]);
 

@@ -1,6 +1,6 @@
 // Cards: virtual cards are issued active; physical cards inactive → active (settle: shipped and
 // activated); active ⇄ frozen; active | frozen | inactive → terminated (final). Never a PAN or CVV.
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { randomDigits } from '../ids.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
@@ -30,7 +30,7 @@ function activate(ctx: TxCtx, rec: Rec<Card>): void {
   change(ctx, rec, { status: 'active' }, 'card.activated');
 }
 
-export function cardRoutes(app: App): Route[] {
+export function cardRoutes(app: Services): Route[] {
   app.store.index('card', (c: Card) => [`customer_id=${c.customer_id}`, `account_id=${c.account_id}`]);
   scheduled<Card>(app, 'card', (c) => (c.status === 'inactive' ? Date.parse(c.created_at) + app.settleAfterMs : undefined), activate);
 

@@ -3,7 +3,7 @@
 // account from `external:<cur>`; success posts it, failure voids it. Sandbox magic: minor
 // units ending in 13 fail with payment_declined.
 import { checkPhone } from '../../shared/validate.js';
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
@@ -31,7 +31,7 @@ function settle({ app, tx }: TxCtx, rec: Rec<Collection>): void {
   else change({ app, tx }, rec, { status: 'succeeded', completed_at: app.nowIso() }, 'collection.succeeded');
 }
 
-export function collectionRoutes(app: App): Route[] {
+export function collectionRoutes(app: Services): Route[] {
   app.store.index('collection', (c: Collection) => [`account_id=${c.account_id}`]);
   scheduled<Collection>(
     app,

@@ -1,7 +1,7 @@
 // Helpers shared by the resource modules: loading by id (404 for malformed or foreign ids),
 // replies from records, list parameters, filters.
 import { checkDateOrTime, isCalendarDate } from '../../shared/validate.js';
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { isId } from '../ids.js';
 import { notFound } from '../problems.js';
 import { emptyBody } from '../validation.js';
@@ -29,7 +29,7 @@ export function load<T extends Base>(ctx: Ctx, kind: Kind, prefix: string, id: s
 }
 
 /** An updated copy of an object with a fresh updated_at. */
-export function touch<T extends Base>(app: App, obj: T, changes: Partial<T>): T {
+export function touch<T extends Base>(app: Services, obj: T, changes: Partial<T>): T {
   return { ...obj, ...changes, updated_at: app.nowIso() };
 }
 
@@ -46,7 +46,7 @@ export function insert<T extends Base>(ctx: Ctx, kind: Kind, obj: T, event?: str
 }
 
 /** An app and the transaction a change goes into. */
-export type TxCtx = { app: App; tx: Ctx['tx'] };
+export type TxCtx = { app: Services; tx: Ctx['tx'] };
 
 export function change<T extends Base>(ctx: TxCtx, rec: Rec<T>, changes: Partial<T>, event?: string): Rec<T> {
   const next = ctx.app.store.put(ctx.tx, rec.kind, rec.scope, touch(ctx.app, rec.obj, changes), undefined);
@@ -87,7 +87,7 @@ export function timeBound(v: string): string {
  * every record is armed by the app's scan.
  */
 export function scheduled<T extends Base>(
-  app: App,
+  app: Services,
   kind: Kind,
   dueAt: (obj: T) => number | undefined,
   run: (ctx: TxCtx, rec: Rec<T>) => void,
@@ -109,6 +109,6 @@ export function scheduled<T extends Base>(
 }
 
 /** Queues the due job of a record of a scheduled() kind, if it is waiting for one. */
-export function arm(app: App, rec: Rec): void {
+export function arm(app: Services, rec: Rec): void {
   app.scanners.get(rec.kind)?.(rec);
 }

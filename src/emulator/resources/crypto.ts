@@ -1,7 +1,7 @@
 // Wallets and payment links. Links: active → disabled (action) | expired (the clock passes
 // expires_at) | paid (the admin route POST /__emulator/payment-links/{id}/pay stands in for a
 // payer; it credits the wallet from `external:<asset>`); the others are final.
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 import { randomChars } from '../ids.js';
 import { exponent, toMinor } from '../money.js';
@@ -40,7 +40,7 @@ function expire(ctx: TxCtx, rec: Rec<PaymentLink>): void {
 }
 
 /** A payer pays a link (admin route): the wallet is credited and the link becomes paid. */
-export function payLink(app: App, id: string): Rec<PaymentLink> {
+export function payLink(app: Services, id: string): Rec<PaymentLink> {
   app.due.run();
   const rec = app.store.byId.get(id) as Rec<PaymentLink> | undefined;
   if (!rec || rec.kind !== 'payment_link') throw new ApiProblem(404, 'not_found', `no payment link ${id}`);
@@ -63,7 +63,7 @@ export function payLink(app: App, id: string): Rec<PaymentLink> {
   return next;
 }
 
-export function cryptoRoutes(app: App): Route[] {
+export function cryptoRoutes(app: Services): Route[] {
   app.store.index('wallet', (w: Wallet) => [`customer_id=${w.customer_id}`, `asset=${w.asset}`]);
   app.store.index('payment_link', (l: PaymentLink) => [`wallet_id=${l.wallet_id}`]);
   scheduled<PaymentLink>(

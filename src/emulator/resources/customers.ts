@@ -1,7 +1,7 @@
 // Customers (the seed-fixed body) and features.
 import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../shared/validate.js';
 import { STATE_PATTERN } from '../../shared/domain.js';
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
 import type { Address, Ctx, Customer, Json, Rec, Route } from '../types.js';
@@ -47,7 +47,7 @@ function utcDays(): (ms: number) => string {
   };
 }
 
-function customerShape(app: App, required: boolean): Shape {
+function customerShape(app: Services, required: boolean): Shape {
   const f = required ? req : opt;
   const today = utcDays();
   const birthDate = (v: string) => {
@@ -67,7 +67,7 @@ function customerShape(app: App, required: boolean): Shape {
   };
 }
 
-const shapes = new WeakMap<App, { create: Shape; update: Shape }>();
+const shapes = new WeakMap<Services, { create: Shape; update: Shape }>();
 
 function validateCustomer(ctx: Ctx, required: boolean): void {
   let s = shapes.get(ctx.app);
@@ -122,7 +122,7 @@ function feature(ctx: Ctx): { rec: Rec<Customer>; def: FeatureDef } {
   return { rec, def };
 }
 
-export function customerRoutes(app: App): Route[] {
+export function customerRoutes(app: Services): Route[] {
   return [
     {
       method: 'POST',

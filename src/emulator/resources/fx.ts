@@ -3,7 +3,7 @@
 // fx:<source> +source_amount, fx:<target> −target_amount, target +target_amount. The fee (0.5%
 // of source_amount, included in it) stays with fx:<source>. All arithmetic in BigInt minor units.
 // A quote whose computed side would not fit the contract's Amount is refused (422 out_of_range).
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { iso } from '../clock.js';
 import { ceilDiv, exponent, fits, fromMinor, MAX_WHOLE_DIGITS, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
@@ -86,7 +86,7 @@ function expire({ app, tx }: TxCtx, rec: Rec<FxQuote>): void {
 
 const isFiat = (v: unknown): v is string => typeof v === 'string' && (FIAT as readonly string[]).includes(v);
 
-export function fxRoutes(app: App): Route[] {
+export function fxRoutes(app: Services): Route[] {
   app.store.index('fx_trade', (t: FxTrade) => [`account_id=${t.source_account_id}`, `account_id=${t.target_account_id}`]);
   scheduled<FxQuote>(app, 'fx_quote', (q) => (q.status === 'open' ? Date.parse(q.expires_at) : undefined), expire);
   const currencyList = (v: string) =>

@@ -1,6 +1,6 @@
 // Every route of the contract, from the resource modules (each also registers its indexes,
 // settlement jobs and replay scanners on the app).
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import type { Route } from '../types.js';
 import { accountRoutes } from './accounts.js';
 import { cardRoutes } from './cards.js';
@@ -12,7 +12,7 @@ import { kycRoutes } from './kyc.js';
 import { transferRoutes } from './transfers.js';
 import { viewRoutes } from './views.js';
 
-export function allRoutes(app: App): Route[] {
+export function allRoutes(app: Services): Route[] {
   return [
     ...customerRoutes(app),
     ...kycRoutes(app),

@@ -2,7 +2,7 @@
 // over the same verifications. States: pending → in_review (first document) → approved |
 // rejected, decided settleAfterMs after the first document; a document number ending in 0000
 // rejects (Sandbox magic value). The customer's kyc_status mirrors the latest verification.
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str, type Shape } from '../validation.js';
 import type { Ctx, Customer, KycDocument, KycVerification, Rec, Route } from '../types.js';
@@ -23,10 +23,10 @@ const legacy = (shape: Shape): Shape => ({ customer_id: req(id('cus_')), ...shap
 /** Deprecated since 2026-01-01 (RFC 9745 `@<unix-seconds>`). */
 export const DEPRECATED_SINCE = '@1767225600';
 
-const latest = (app: App, scope: string, customerId: string) =>
+const latest = (app: Services, scope: string, customerId: string) =>
   app.store.last<KycVerification>(scope, 'kyc_verification', `customer_id=${customerId}`);
 
-function setKycStatus(ctx: { app: App; tx: Ctx['tx'] }, scope: string, customerId: string, status: Customer['kyc_status']): void {
+function setKycStatus(ctx: { app: Services; tx: Ctx['tx'] }, scope: string, customerId: string, status: Customer['kyc_status']): void {
   const c = ctx.app.store.get<Customer>('customer', scope, customerId);
   if (c && c.obj.kyc_status !== status) ctx.app.store.put(ctx.tx, 'customer', scope, touch(ctx.app, c.obj, { kyc_status: status }));
 }
@@ -116,7 +116,7 @@ function decide({ app, tx }: TxCtx, rec: Rec<KycVerification>): void {
 const successor = (customerId: unknown): string =>
   `</v1/customers/${typeof customerId === 'string' && /^cus_[0-9a-z]{24}$/.test(customerId) ? customerId : '{customer_id}'}/kyc>; rel="successor-version"`;
 
-export function kycRoutes(app: App): Route[] {
+export function kycRoutes(app: Services): Route[] {
   app.store.index('kyc_verification', (v: KycVerification) => [`customer_id=${v.customer_id}`]);
   scheduled<KycVerification>(
     app,

@@ -3,7 +3,7 @@
 // account (or `clearing:<cur>` for an external destination); settling posts it (and, for an
 // external destination, a second entry moves it from clearing to `external:<cur>`); failing or
 // cancelling voids it. Sandbox magic: minor units ending in 13 fail with destination_rejected.
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, oneOf, opt, orThrow, precision, req, str, id as idRule } from '../validation.js';
@@ -54,7 +54,7 @@ function settle({ app, tx }: TxCtx, rec: Rec<Transfer>): void {
   }
 }
 
-export function transferRoutes(app: App): Route[] {
+export function transferRoutes(app: Services): Route[] {
   app.store.index('transfer', (t: Transfer) => [
     `account_id=${t.source_account_id}`,
     ...(t.destination_type === 'account' ? [`account_id=${t.destination_id}`] : []),

@@ -1,5 +1,5 @@
 // Read-only views over the ledger and the event log: transactions and webhook events.
-import type { App } from '../app.js';
+import type { Services } from '../services.js';
 import { json } from '../store.js';
 import type { Rec, Route, Transaction, WebhookEvent } from '../types.js';
 import { emptyOk, load, ok, okRaw, pageOf, qEnum, qId, qTime, timeBound } from './common.js';
@@ -8,7 +8,7 @@ import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 /** An event with its delivery attempts (GET /webhooks/events/{id}). */
 const withAttempts = (rec: Rec<WebhookEvent>): string => `${json(rec).slice(0, -1)},"attempts":${JSON.stringify(rec.x?.attempts ?? [])}}`;
 
-export function viewRoutes(app: App): Route[] {
+export function viewRoutes(app: Services): Route[] {
   app.store.index('transaction', (t: Transaction) => [t.account_id ? `account_id=${t.account_id}` : `wallet_id=${t.wallet_id}`]);
 
   return [
