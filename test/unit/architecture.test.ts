@@ -1,8 +1,9 @@
-// The rooms of src/ and what each may import (ARCHITECTURE.md quotes ROOMS and the rules below).
+// The rooms of src/ and what each may import (ARCHITECTURE.md quotes ROOMS and the rules below;
+// a case here checks that the paths it names exist and that it lists every room).
 // Every import of every source file — static `import`/`export … from` and dynamic `import()`,
 // read with the TypeScript compiler's parser — is checked against the table; failures name the
 // file, the import and the rule. A synthetic tree with forbidden imports proves the checker fails.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -199,6 +200,20 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
         .filter((r) => r !== 'entry')
         .sort(),
     );
+  });
+
+  it('ARCHITECTURE.md matches the tree: every path it names exists, every room is in its table', () => {
+    const map = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const paths = [...map.matchAll(/`((?:src|test|bin|completions)\/[\w./<>-]*)`/g)].map((m) => m[1]!.replace(/\/$/, ''));
+    expect(paths.length).toBeGreaterThan(40);
+    const missing = paths.filter((p) => !/[<>]/.test(p) && !existsSync(join(ROOT, p)));
+    expect(missing, 'paths ARCHITECTURE.md names that are not in the tree').toEqual([]);
+    const table = map.slice(map.indexOf('## Rooms'), map.indexOf('Three rules on top of the table'));
+    for (const room of Object.keys(ROOMS)) {
+      expect(table, `room ${room} in ARCHITECTURE.md's table`).toMatch(
+        room === 'entry' ? /\| entry: `src\/cli\.ts`/ : new RegExp(`\`src/${room}/\``),
+      );
+    }
   });
 
   it('the checker fails on a tree that breaks each rule', () => {
