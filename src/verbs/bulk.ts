@@ -94,8 +94,8 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     closeInput: () => void input.destroy(),
   }).finally(() => signals.off());
   // Rows given up on are still in flight (their sockets, their retry timers): nothing else may
-  // keep pay from exiting once the error below is printed.
-  if (sm.interrupted > 0) exitWhenReported();
+  // keep pay from exiting once the error below is printed (the entry ends the process then).
+  const exitNow = sm.interrupted > 0;
   const rate = sm.rows / Math.max(0.001, sm.ms / 1000);
   f.io.err(
     `${group.name} ${verb.name}: ${sm.rows} rows: ${sm.created} created, ${sm.replayed} replayed, ${sm.skipped} skipped, ${sm.failed} failed${sm.interrupted ? `, ${sm.interrupted} interrupted` : ''}${sm.unwritten ? ` (${sm.unwritten} results not written: stdout was closed)` : ''} in ${(sm.ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
@@ -108,6 +108,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
       'cancelled',
       {
         hint: `to finish, run the same command with ${again}: done rows are skipped, interrupted ones sent again with their key (replayed if they went through), the rest sent`,
+        exitNow,
       },
     );
   }
@@ -118,11 +119,12 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
       'stdout_closed',
       {
         hint: `keep every result: run the same command with --resume <the results that were kept> into a file; the rows whose results are missing are sent again with their key (replayed, not duplicated)`,
+        exitNow,
       },
     );
   }
   if (sm.failed > 0) {
-    throw new PayError(`${sm.failed} of ${sm.rows} rows failed`, ExitCode.ERROR, 'bulk_failed', { hint: failureHint(sm, again) });
+    throw new PayError(`${sm.failed} of ${sm.rows} rows failed`, ExitCode.ERROR, 'bulk_failed', { hint: failureHint(sm, again), exitNow });
   }
 }
 
@@ -264,12 +266,4 @@ function onSignals(
       }
     },
   };
-}
-
-/** Exits as soon as the error is reported (src/cli.ts sets process.exitCode then), whatever is left in flight. */
-function exitWhenReported(): void {
-  const t = setInterval(() => {
-    if (process.exitCode !== undefined) process.exit();
-  }, 20);
-  t.unref();
 }

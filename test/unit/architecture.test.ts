@@ -193,6 +193,13 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
     expect(violations(tree)).toEqual([]);
   });
 
+  it('only the entry ends the process or sets its exit code', () => {
+    const offenders = [...sourceTree()]
+      .filter(([file, text]) => file !== 'src/cli.ts' && /\bprocess\.(exit\s*\(|exitCode\s*=[^=])/.test(text))
+      .map(([file]) => file);
+    expect(offenders, 'throw a PayError (exitNow to end at once) instead').toEqual([]);
+  });
+
   it('every top folder of src/ is a room in the table, and every room exists', () => {
     const folders = readdirSync(join(ROOT, 'src')).filter((n) => statSync(join(ROOT, 'src', n)).isDirectory());
     expect(folders.sort()).toEqual(

@@ -85,12 +85,12 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   f.io.err(`Ready, listening on ${listener.url}${forwardTo ? `, forwarding to ${forwardTo.toString()}` : ''} (Ctrl-C to stop)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      f.signals.off('SIGINT', stop);
+      f.signals.off('SIGTERM', stop);
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    f.signals.on('SIGINT', stop);
+    f.signals.on('SIGTERM', stop);
   });
   await listener.close();
   f.io.err('Stopped.\n');
