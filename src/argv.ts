@@ -1,5 +1,5 @@
-// The contract lists --json, -o/--output, --fields, -y/--yes and --idempotency-key among the
-// global flags, but they belong to the verbs that print, confirm or POST (commander declares them
+// The contract lists --json, -o/--output, --fields, --jq, --no-header, --dry-run, -y/--yes and
+// --idempotency-key among the global flags, but they belong to the verbs that print, confirm or POST (commander declares them
 // there, so `--help` shows them where they mean something). Written before the command path
 // (`pay --json customers list`), they are moved after it, where the verb parses them; a verb
 // without the flag then says "unknown option", as it would had it been written there.
@@ -16,8 +16,8 @@ const PROGRAM_VALUE_FLAGS = new Set([
   '--max-response-bytes',
 ]);
 /** Verb options that take a value. */
-const VERB_VALUE_FLAGS = new Set(['-o', '--output', '--fields', '--idempotency-key']);
-const VERB_BOOLEAN_FLAGS = new Set(['--json', '-y', '--yes']);
+const VERB_VALUE_FLAGS = new Set(['-o', '--output', '--fields', '--jq', '--idempotency-key']);
+const VERB_BOOLEAN_FLAGS = new Set(['--json', '--no-header', '--dry-run', '-y', '--yes']);
 
 export function hoistVerbFlags(argv: readonly string[]): string[] {
   const moved: string[] = [];
