@@ -4,6 +4,8 @@
 // (`pay --json customers list`), they are moved after it, where the verb parses them; a verb
 // without the flag then says "unknown option", as it would had it been written there.
 
+import { editDistance } from './lib/distance.js';
+
 /** Program options that take a value: skipped with it while looking for the command path. */
 const PROGRAM_VALUE_FLAGS = new Set([
   '-p',
@@ -41,4 +43,26 @@ export function hoistVerbFlags(argv: readonly string[]): string[] {
   const tail = argv.slice(i);
   const dashdash = tail.indexOf('--');
   return dashdash < 0 ? [...rest, ...tail, ...moved] : [...rest, ...tail.slice(0, dashdash), ...moved, ...tail.slice(dashdash)];
+}
+
+/**
+ * Whether `suggested` is close to what was typed: a prefix of three letters or more (`doc` →
+ * `doctor`), one letter off from three letters on (`seeds` → `seed`), two from four on (`frze` →
+ * `freeze`). commander also offers `fx` for `tx`: a two-letter guess is no help with money.
+ */
+export function closeName(typed: string, suggested: string): boolean {
+  const a = typed.replace(/^-+/, '').toLowerCase();
+  const b = suggested.replace(/^-+/, '').toLowerCase();
+  if (a.length < 3) return false;
+  if (b.startsWith(a)) return true;
+  const d = editDistance(a, b);
+  return d <= 1 || (a.length >= 4 && d <= 2);
+}
+
+/** commander's "unknown command 'x'\n(Did you mean y?)": the message, and a hint offering y only when it is close. */
+export function commanderSuggestion(message: string): [string, string] {
+  const m = /^(.*?unknown (?:command|option) '([^']*)'.*?)\s*\(Did you mean ([^?\s]+)\?\)\s*$/s.exec(message);
+  if (!m) return [message, 'add --help for usage'];
+  const [, head, typed, guess] = m;
+  return [head!, closeName(typed!, guess!) ? `did you mean ${guess}? (add --help for usage)` : 'add --help for usage'];
 }

@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import type { FieldSet } from '../api/response-fields.js';
 import { resolveOutput, type OutputFormat, type OutputSettings } from '../io/output-options.js';
+import { editDistance } from '../lib/distance.js';
 import { DryRunStop, PayError, UsageError } from '../lib/errors.js';
 import type { CommandDecl, Entry } from './decl.js';
 import type { Factory } from './factory.js';
@@ -46,20 +47,6 @@ function closest(name: string, names: readonly string[]): string | undefined {
     if (d < bestD) [best, bestD] = [n, d];
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
 }
 
 /**

@@ -111,7 +111,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     return;
   }
   f.io.err(
-    `${group.name} ${verb.name}: ${rowsText(sm.rows)}: ${sm.created} created, ${sm.replayed} replayed, ${sm.skipped} skipped, ${sm.failed} failed${sm.interrupted ? `, ${sm.interrupted} interrupted` : ''}${sm.unwritten ? ` (${sm.unwritten} results not written: stdout was closed)` : ''} in ${(sm.ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
+    `${group.name} ${verb.name}: ${rowsText(sm.rows)}: ${sm.created} created, ${sm.replayed} replayed, ${sm.skipped} skipped, ${sm.failed} failed${sm.interrupted ? `, ${sm.interrupted} interrupted` : ''}${sm.unwritten ? ` (${sm.unwritten === 1 ? '1 result' : `${sm.unwritten} results`} not written: stdout was closed)` : ''} in ${(sm.ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
   );
   if (sm.replayed > 0) {
     const get = group.verbs.find((v) => v.kind === 'get');
@@ -122,7 +122,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const again = resumeAdvice(f);
   if (sm.stopped === 'signal') {
     throw new PayError(
-      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted} rows in flight were given up on and written as "interrupted" with their key` : ''}`,
+      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted === 1 ? '1 row in flight was' : `${sm.interrupted} rows in flight were`} given up on and written as "interrupted" with their key` : ''}`,
       ExitCode.CANCELLED,
       'cancelled',
       {
@@ -133,7 +133,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   }
   if (sm.stopped === 'stdout') {
     throw new PayError(
-      `stdout was closed: ${sm.unwritten} results could not be written, and no row was started after that`,
+      `stdout was closed: ${sm.unwritten === 1 ? '1 result' : `${sm.unwritten} results`} could not be written, and no row was started after that`,
       ExitCode.ERROR,
       'stdout_closed',
       {
