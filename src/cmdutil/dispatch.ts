@@ -94,7 +94,7 @@ const FLAG = /(?<![\w-])--[a-z][a-z0-9-]*/g;
  * another are dropped (a client hint to retry with --idempotency-key, from a command without it),
  * and so is a field error's flag.
  */
-function fitToCommand(err: unknown, command: Command): void {
+export function fitToCommand(err: unknown, command: Command): void {
   if (!(err instanceof PayError)) return;
   const flags = flagsOf(command);
   const fits = (text: string) => [...text.matchAll(FLAG)].every((m) => flags.has(m[0]));

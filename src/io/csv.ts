@@ -10,6 +10,7 @@
 // - The terminal: when stdout is a terminal, every cell goes through escapeText (control, bidi
 //   and invisible characters escaped; a line break in a cell is shown \n, so a record stays one
 //   line). Into a pipe or a file the text is exact, line breaks quoted as RFC 4180 says.
+import { asText } from '../lib/text.js';
 import { escapeText } from './escape.js';
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -19,9 +20,7 @@ const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** The text of one value: strings as they are, nested values as JSON, nothing for null or absent. */
 function textOf(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value as number | boolean | bigint);
+  return asText(value);
 }
 
 /** One CSV field: guarded against formulas, escaped on a terminal, quoted where RFC 4180 needs it. */

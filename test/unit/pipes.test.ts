@@ -6,7 +6,10 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasField, operationFields } from '../../src/api/response-fields.js';
+import { Command } from 'commander';
 import { closeName, commanderSuggestion, hoistVerbFlags } from '../../src/argv.js';
+import { fitToCommand } from '../../src/cmdutil/dispatch.js';
+import { ApiError, PayError } from '../../src/lib/errors.js';
 import { readRows } from '../../src/bulk/input.js';
 import type { CommandDecl } from '../../src/cmdutil/decl.js';
 import { specOf } from '../../src/cmdutil/registry.js';
@@ -232,6 +235,29 @@ describe('the README promises', () => {
       '--dry-run',
       '--no-header',
     ]);
+  });
+
+  it('hints and field errors name only flags the command has', () => {
+    const root = new Command('pay').option('--base-url <url>');
+    const cmd = root.command('seed').option('--replace');
+    const err = new ApiError('HTTP 503', {
+      status: 503,
+      hint: 'retry safely with --idempotency-key k1; or pass --base-url to talk to another service',
+      fieldErrors: [
+        { field: 'email', message: 'is required', flag: '--email' },
+        { field: 'x', message: 'bad', flag: '--replace' },
+      ],
+    });
+    fitToCommand(err, cmd);
+    expect(err.hint).toBe('or pass --base-url to talk to another service');
+    expect(err.fieldErrors.map((f) => f.flag)).toEqual([undefined, '--replace']);
+    const none = new PayError('x', 1, 'x', { hint: 'retry with --idempotency-key k' });
+    fitToCommand(none, cmd);
+    expect(none.hint).toBeUndefined();
+    const api = root.command('api').option('--idempotency-key <key>');
+    const kept = new PayError('x', 1, 'x', { hint: 'retry safely with --idempotency-key k' });
+    fitToCommand(kept, api);
+    expect(kept.hint).toBe('retry safely with --idempotency-key k');
   });
 
   it('an unknown command suggests only a close name', () => {
