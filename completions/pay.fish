@@ -190,111 +190,127 @@ function __pay_takes_value
             return 0
         case 'customers create|--address-line1' 'customers create|--city' 'customers create|--country' 'customers create|--postal-code' 'customers create|--state' 'customers create|--data' 'customers create|--idempotency-key' 'customers create|--from-file'
             return 0
-        case 'customers create|--concurrency' 'customers create|--resume' 'customers create|--batch-id' 'customers create|-o' 'customers create|--output' 'customers create|--fields' 'customers list|--email' 'customers list|--type'
+        case 'customers create|--concurrency' 'customers create|--resume' 'customers create|--batch-id' 'customers create|-o' 'customers create|--output' 'customers create|--jq' 'customers create|--fields' 'customers list|--email'
             return 0
-        case 'customers list|-o' 'customers list|--output' 'customers list|--fields' 'customers list|--limit' 'customers get|-o' 'customers get|--output' 'customers get|--fields' 'customers update|--first-name'
+        case 'customers list|--type' 'customers list|-o' 'customers list|--output' 'customers list|--jq' 'customers list|--fields' 'customers list|--limit' 'customers get|-o' 'customers get|--output'
             return 0
-        case 'customers update|--last-name' 'customers update|--middle-name' 'customers update|--email' 'customers update|--phone' 'customers update|--type' 'customers update|--gender' 'customers update|--date-of-birth' 'customers update|--address-line1'
+        case 'customers get|--jq' 'customers get|--fields' 'customers update|--first-name' 'customers update|--last-name' 'customers update|--middle-name' 'customers update|--email' 'customers update|--phone' 'customers update|--type'
             return 0
-        case 'customers update|--city' 'customers update|--country' 'customers update|--postal-code' 'customers update|--state' 'customers update|--data' 'customers update|-o' 'customers update|--output' 'customers update|--fields'
+        case 'customers update|--gender' 'customers update|--date-of-birth' 'customers update|--address-line1' 'customers update|--city' 'customers update|--country' 'customers update|--postal-code' 'customers update|--state' 'customers update|--data'
             return 0
-        case 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file' 'kyc verify|--concurrency' 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o'
+        case 'customers update|-o' 'customers update|--output' 'customers update|--jq' 'customers update|--fields' 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file'
             return 0
-        case 'kyc verify|--output' 'kyc verify|--fields' 'kyc submit-document|--type' 'kyc submit-document|--country' 'kyc submit-document|--number' 'kyc submit-document|--file-name' 'kyc submit-document|--data' 'kyc submit-document|--idempotency-key'
+        case 'kyc verify|--concurrency' 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o' 'kyc verify|--output' 'kyc verify|--jq' 'kyc verify|--fields' 'kyc submit-document|--type'
             return 0
-        case 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume' 'kyc submit-document|--batch-id' 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--fields' 'kyc status|-o'
+        case 'kyc submit-document|--country' 'kyc submit-document|--number' 'kyc submit-document|--file-name' 'kyc submit-document|--data' 'kyc submit-document|--idempotency-key' 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume'
             return 0
-        case 'kyc status|--output' 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key' 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume'
+        case 'kyc submit-document|--batch-id' 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--jq' 'kyc submit-document|--fields' 'kyc status|-o' 'kyc status|--output' 'kyc status|--jq'
             return 0
-        case 'kyc-legacy verify|--batch-id' 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--fields' 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name'
+        case 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key' 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume' 'kyc-legacy verify|--batch-id'
+            return 0
+        case 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--jq' 'kyc-legacy verify|--fields' 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name'
             return 0
         case 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|--from-file' 'kyc-legacy submit-document|--concurrency' 'kyc-legacy submit-document|--resume' 'kyc-legacy submit-document|--batch-id' 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output'
             return 0
-        case 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output' 'kyc-legacy status|--fields' 'features list|-o' 'features list|--output' 'features list|--fields' 'features list|--limit'
+        case 'kyc-legacy submit-document|--jq' 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output' 'kyc-legacy status|--jq' 'kyc-legacy status|--fields' 'features list|-o' 'features list|--output'
             return 0
-        case 'features check|--feature' 'features check|-o' 'features check|--output' 'features check|--fields' 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output'
+        case 'features list|--jq' 'features list|--fields' 'features list|--limit' 'features check|--feature' 'features check|-o' 'features check|--output' 'features check|--jq' 'features check|--fields'
             return 0
-        case 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency' 'accounts create|--type' 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key' 'accounts create|--from-file'
+        case 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output' 'features activate|--jq' 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency'
             return 0
-        case 'accounts create|--concurrency' 'accounts create|--resume' 'accounts create|--batch-id' 'accounts create|-o' 'accounts create|--output' 'accounts create|--fields' 'accounts list|--customer' 'accounts list|--currency'
+        case 'accounts create|--type' 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key' 'accounts create|--from-file' 'accounts create|--concurrency' 'accounts create|--resume' 'accounts create|--batch-id'
             return 0
-        case 'accounts list|--status' 'accounts list|-o' 'accounts list|--output' 'accounts list|--fields' 'accounts list|--limit' 'accounts get|-o' 'accounts get|--output' 'accounts get|--fields'
+        case 'accounts create|-o' 'accounts create|--output' 'accounts create|--jq' 'accounts create|--fields' 'accounts list|--customer' 'accounts list|--currency' 'accounts list|--status' 'accounts list|-o'
             return 0
-        case 'accounts close|--idempotency-key' 'accounts close|-o' 'accounts close|--output' 'accounts close|--fields' 'external-accounts add|--customer' 'external-accounts add|--account-holder-name' 'external-accounts add|--bank-name' 'external-accounts add|--account-number'
+        case 'accounts list|--output' 'accounts list|--jq' 'accounts list|--fields' 'accounts list|--limit' 'accounts get|-o' 'accounts get|--output' 'accounts get|--jq' 'accounts get|--fields'
             return 0
-        case 'external-accounts add|--routing-number' 'external-accounts add|--iban' 'external-accounts add|--country' 'external-accounts add|--currency' 'external-accounts add|--data' 'external-accounts add|--idempotency-key' 'external-accounts add|--from-file' 'external-accounts add|--concurrency'
+        case 'accounts close|--idempotency-key' 'accounts close|-o' 'accounts close|--output' 'accounts close|--jq' 'accounts close|--fields' 'external-accounts add|--customer' 'external-accounts add|--account-holder-name' 'external-accounts add|--bank-name'
             return 0
-        case 'external-accounts add|--resume' 'external-accounts add|--batch-id' 'external-accounts add|-o' 'external-accounts add|--output' 'external-accounts add|--fields' 'external-accounts list|--customer' 'external-accounts list|-o' 'external-accounts list|--output'
+        case 'external-accounts add|--account-number' 'external-accounts add|--routing-number' 'external-accounts add|--iban' 'external-accounts add|--country' 'external-accounts add|--currency' 'external-accounts add|--data' 'external-accounts add|--idempotency-key' 'external-accounts add|--from-file'
             return 0
-        case 'external-accounts list|--fields' 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--fields' 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--fields'
+        case 'external-accounts add|--concurrency' 'external-accounts add|--resume' 'external-accounts add|--batch-id' 'external-accounts add|-o' 'external-accounts add|--output' 'external-accounts add|--jq' 'external-accounts add|--fields' 'external-accounts list|--customer'
             return 0
-        case 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount' 'transfers send|--currency' 'transfers send|--description' 'transfers send|--reference' 'transfers send|--wait-timeout' 'transfers send|--data'
+        case 'external-accounts list|-o' 'external-accounts list|--output' 'external-accounts list|--jq' 'external-accounts list|--fields' 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--jq'
             return 0
-        case 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency' 'transfers send|--resume' 'transfers send|--batch-id' 'transfers send|-o' 'transfers send|--output' 'transfers send|--fields'
+        case 'external-accounts get|--fields' 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--jq' 'external-accounts remove|--fields' 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount'
             return 0
-        case 'transfers list|--account' 'transfers list|--status' 'transfers list|-o' 'transfers list|--output' 'transfers list|--fields' 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output'
+        case 'transfers send|--currency' 'transfers send|--description' 'transfers send|--reference' 'transfers send|--wait-timeout' 'transfers send|--data' 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency'
             return 0
-        case 'transfers get|--fields' 'transfers cancel|--idempotency-key' 'transfers cancel|-o' 'transfers cancel|--output' 'transfers cancel|--fields' 'cards issue|--customer' 'cards issue|--account' 'cards issue|--type'
+        case 'transfers send|--resume' 'transfers send|--batch-id' 'transfers send|-o' 'transfers send|--output' 'transfers send|--jq' 'transfers send|--fields' 'transfers list|--account' 'transfers list|--status'
             return 0
-        case 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval' 'cards issue|--address-line1' 'cards issue|--city' 'cards issue|--country' 'cards issue|--postal-code' 'cards issue|--state'
+        case 'transfers list|-o' 'transfers list|--output' 'transfers list|--jq' 'transfers list|--fields' 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output' 'transfers get|--jq'
             return 0
-        case 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file' 'cards issue|--concurrency' 'cards issue|--resume' 'cards issue|--batch-id' 'cards issue|-o' 'cards issue|--output'
+        case 'transfers get|--fields' 'transfers cancel|--idempotency-key' 'transfers cancel|-o' 'transfers cancel|--output' 'transfers cancel|--jq' 'transfers cancel|--fields' 'cards issue|--customer' 'cards issue|--account'
             return 0
-        case 'cards issue|--fields' 'cards list|--customer' 'cards list|--account' 'cards list|--status' 'cards list|--type' 'cards list|-o' 'cards list|--output' 'cards list|--fields'
+        case 'cards issue|--type' 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval' 'cards issue|--address-line1' 'cards issue|--city' 'cards issue|--country' 'cards issue|--postal-code'
             return 0
-        case 'cards list|--limit' 'cards get|-o' 'cards get|--output' 'cards get|--fields' 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--fields'
+        case 'cards issue|--state' 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file' 'cards issue|--concurrency' 'cards issue|--resume' 'cards issue|--batch-id' 'cards issue|-o'
             return 0
-        case 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key' 'cards terminate|-o' 'cards terminate|--output' 'cards terminate|--fields'
+        case 'cards issue|--output' 'cards issue|--jq' 'cards issue|--fields' 'cards list|--customer' 'cards list|--account' 'cards list|--status' 'cards list|--type' 'cards list|-o'
             return 0
-        case 'collections create|--account' 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer' 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider'
+        case 'cards list|--output' 'cards list|--jq' 'cards list|--fields' 'cards list|--limit' 'cards get|-o' 'cards get|--output' 'cards get|--jq' 'cards get|--fields'
             return 0
-        case 'collections create|--data' 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume' 'collections create|--batch-id' 'collections create|-o' 'collections create|--output'
+        case 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--jq' 'cards freeze|--fields' 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output'
             return 0
-        case 'collections create|--fields' 'collections list|--account' 'collections list|--status' 'collections list|--method' 'collections list|-o' 'collections list|--output' 'collections list|--fields' 'collections list|--limit'
+        case 'cards unfreeze|--jq' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key' 'cards terminate|-o' 'cards terminate|--output' 'cards terminate|--jq' 'cards terminate|--fields' 'collections create|--account'
             return 0
-        case 'collections get|-o' 'collections get|--output' 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount' 'payment-links create|--asset' 'payment-links create|--description' 'payment-links create|--expires-at'
+        case 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer' 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider' 'collections create|--data'
             return 0
-        case 'payment-links create|--data' 'payment-links create|--idempotency-key' 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume' 'payment-links create|--batch-id' 'payment-links create|-o' 'payment-links create|--output'
+        case 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume' 'collections create|--batch-id' 'collections create|-o' 'collections create|--output' 'collections create|--jq'
             return 0
-        case 'payment-links create|--fields' 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o' 'payment-links list|--output' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o'
+        case 'collections create|--fields' 'collections list|--account' 'collections list|--status' 'collections list|--method' 'collections list|-o' 'collections list|--output' 'collections list|--jq' 'collections list|--fields'
             return 0
-        case 'payment-links get|--output' 'payment-links get|--fields' 'payment-links disable|--idempotency-key' 'payment-links disable|-o' 'payment-links disable|--output' 'payment-links disable|--fields' 'wallets create|--customer' 'wallets create|--asset'
+        case 'collections list|--limit' 'collections get|-o' 'collections get|--output' 'collections get|--jq' 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount' 'payment-links create|--asset'
             return 0
-        case 'wallets create|--network' 'wallets create|--label' 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file' 'wallets create|--concurrency' 'wallets create|--resume' 'wallets create|--batch-id'
+        case 'payment-links create|--description' 'payment-links create|--expires-at' 'payment-links create|--data' 'payment-links create|--idempotency-key' 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume' 'payment-links create|--batch-id'
             return 0
-        case 'wallets create|-o' 'wallets create|--output' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset' 'wallets list|-o' 'wallets list|--output' 'wallets list|--fields'
+        case 'payment-links create|-o' 'payment-links create|--output' 'payment-links create|--jq' 'payment-links create|--fields' 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o' 'payment-links list|--output'
             return 0
-        case 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--fields' 'fx rates|--base' 'fx rates|--symbols' 'fx rates|-o' 'fx rates|--output'
+        case 'payment-links list|--jq' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o' 'payment-links get|--output' 'payment-links get|--jq' 'payment-links get|--fields' 'payment-links disable|--idempotency-key'
             return 0
-        case 'fx rates|--fields' 'fx quote|--from' 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount' 'fx quote|--data' 'fx quote|--idempotency-key' 'fx quote|--from-file'
+        case 'payment-links disable|-o' 'payment-links disable|--output' 'payment-links disable|--jq' 'payment-links disable|--fields' 'wallets create|--customer' 'wallets create|--asset' 'wallets create|--network' 'wallets create|--label'
             return 0
-        case 'fx quote|--concurrency' 'fx quote|--resume' 'fx quote|--batch-id' 'fx quote|-o' 'fx quote|--output' 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output'
+        case 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file' 'wallets create|--concurrency' 'wallets create|--resume' 'wallets create|--batch-id' 'wallets create|-o' 'wallets create|--output'
             return 0
-        case 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data' 'fx trade|--idempotency-key' 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume'
+        case 'wallets create|--jq' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset' 'wallets list|-o' 'wallets list|--output' 'wallets list|--jq' 'wallets list|--fields'
             return 0
-        case 'fx trade|--batch-id' 'fx trade|-o' 'fx trade|--output' 'fx trade|--fields' 'fx trades|--account' 'fx trades|-o' 'fx trades|--output' 'fx trades|--fields'
+        case 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--jq' 'wallets get|--fields' 'fx rates|--base' 'fx rates|--symbols' 'fx rates|-o'
             return 0
-        case 'fx trades|--limit' 'fx get-trade|-o' 'fx get-trade|--output' 'fx get-trade|--fields' 'transactions list|--account' 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to'
+        case 'fx rates|--output' 'fx rates|--jq' 'fx rates|--fields' 'fx quote|--from' 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount' 'fx quote|--data'
             return 0
-        case 'transactions list|--type' 'transactions list|--status' 'transactions list|-o' 'transactions list|--output' 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output'
+        case 'fx quote|--idempotency-key' 'fx quote|--from-file' 'fx quote|--concurrency' 'fx quote|--resume' 'fx quote|--batch-id' 'fx quote|-o' 'fx quote|--output' 'fx quote|--jq'
             return 0
-        case 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--fields' 'webhooks list|--limit' 'webhooks get|-o'
+        case 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output' 'fx get-quote|--jq' 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data'
             return 0
-        case 'webhooks get|--output' 'webhooks get|--fields' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret'
+        case 'fx trade|--idempotency-key' 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume' 'fx trade|--batch-id' 'fx trade|-o' 'fx trade|--output' 'fx trade|--jq'
             return 0
-        case 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature' 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks listen|--port' 'webhooks listen|--host'
+        case 'fx trade|--fields' 'fx trades|--account' 'fx trades|-o' 'fx trades|--output' 'fx trades|--jq' 'fx trades|--fields' 'fx trades|--limit' 'fx get-trade|-o'
             return 0
-        case 'webhooks listen|--forward-to' 'webhooks listen|--secret' 'webhooks listen|-o' 'webhooks listen|--output' 'login|--public-key' 'profiles list|-o' 'profiles list|--output' 'profiles list|--fields'
+        case 'fx get-trade|--output' 'fx get-trade|--jq' 'fx get-trade|--fields' 'transactions list|--account' 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to' 'transactions list|--type'
             return 0
-        case 'profiles show|-o' 'profiles show|--output' 'profiles show|--fields' 'api|--data' 'api|-F' 'api|--field' 'api|--idempotency-key' 'emulator start|--host'
+        case 'transactions list|--status' 'transactions list|-o' 'transactions list|--output' 'transactions list|--jq' 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output'
             return 0
-        case 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit'
+        case 'transactions get|--jq' 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq' 'webhooks list|--fields'
             return 0
-        case 'emulator start|--settle-after' 'emulator start|--allow-origin' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--fields'
+        case 'webhooks list|--limit' 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq' 'webhooks get|--fields' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output'
             return 0
-        case 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--fields' '*|'-p '*|'--profile '*|'--api-key
+        case 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret' 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature'
             return 0
-        case '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
+        case 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port' 'webhooks listen|--host' 'webhooks listen|--forward-to' 'webhooks listen|--secret' 'webhooks listen|-o'
+            return 0
+        case 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key' 'profiles list|-o' 'profiles list|--output' 'profiles list|--jq' 'profiles list|--fields' 'profiles show|-o'
+            return 0
+        case 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data' 'api|-F' 'api|--field' 'api|--idempotency-key' 'api|-o'
+            return 0
+        case 'api|--output' 'api|--jq' 'emulator start|--host' 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate'
+            return 0
+        case 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after' 'emulator start|--allow-origin' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env'
+            return 0
+        case 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output'
+            return 0
+        case 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url
+            return 0
+        case '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -484,15 +500,17 @@ complete -c pay -n '__pay_at "customers create"' -l postal-code -x -d 'postal co
 complete -c pay -n '__pay_at "customers create" "customers update"' -l state -x -d 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)'
 complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l data -x -d 'request body as JSON, @file or @- for stdin; flags override its fields'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend"' -l idempotency-key -x -d 'Idempotency-Key to send (default: a fresh UUID)'
+complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "external-accounts remove" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend" "api"' -l dry-run -d 'send nothing: print each request that would change something (method, URL, headers with the key masked, body)'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l from-file -x -d 'create one per row of an NDJSON, CSV or JSON-array file ("-" for stdin); flags apply to every row'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l concurrency -x -d 'with --from-file: requests in flight (1-256)'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l resume -x -d 'with --from-file: skip the rows a previous run\'s results (its stdout) say were created'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l fail-fast -d 'with --from-file: stop at the first failed row'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l batch-id -x -d 'with --from-file: the input\'s identity in the idempotency keys (default: the file name)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -l json -d 'print JSON (same as -o json)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv json ndjson' -d 'output format'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l fields -x -d 'comma-separated fields to show (dotted paths, e.g. id,address.country)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l no-header -d 'tsv: omit the header line'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "seed apply" "seed plan" "doctor"' -l json -d 'print JSON (same as -o json)'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv csv json ndjson' -d 'output format'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "seed apply" "seed plan" "doctor"' -l jq -x -d 'filter the JSON output with jq (implies --json; strings print raw), e.g. --jq ".[].id"'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l fields -x -d 'comma-separated fields to show (dotted paths, e.g. id,address.country); without names, list them'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l no-header -d 'tsv and csv: omit the header line'
 complete -c pay -n '__pay_at "customers list"' -l email -x -d 'only this e-mail address'
 complete -c pay -n '__pay_at "customers list"' -l type -x -d 'only this customer type'
 complete -c pay -n '__pay_at "customers list" "features list" "accounts list" "external-accounts list" "transfers list" "cards list" "collections list" "payment-links list" "wallets list" "fx trades" "transactions list" "webhooks list"' -l limit -x -d 'how many items (1-1000; with --all, the page size)'
@@ -610,7 +628,8 @@ complete -c pay -n '__pay_at "api"' -l data -x -d 'request body: JSON, @file or 
 complete -c pay -n '__pay_at "api"' -s F -l field -x -d 'a body field (dotted keys nest); on GET, a query parameter'
 complete -c pay -n '__pay_at "api"' -l idempotency-key -x -d 'Idempotency-Key to send on POST (default: a fresh UUID)'
 complete -c pay -n '__pay_at "api"' -s i -l include -d 'print the status line and response headers to stderr'
-complete -c pay -n '__pay_at "api"' -l paginate -d 'GET lists: follow next_cursor and print every item as one JSON array'
+complete -c pay -n '__pay_at "api"' -l paginate -d 'GET lists: follow next_cursor and print every item as one JSON array (a single object is printed as it is)'
+complete -c pay -n '__pay_at "api"' -s o -l output -x -a 'json ndjson' -d 'output format'
 complete -c pay -n '__pay_at "emulator start"' -l host -x -d 'address to listen on'
 complete -c pay -n '__pay_at "emulator start"' -l port -x -d 'port to listen on; 0 picks a free one'
 complete -c pay -n '__pay_at "emulator start"' -l data-dir -x -d 'keep state (and keys) in this folder across restarts'
@@ -628,7 +647,6 @@ complete -c pay -n '__pay_at "seed apply"' -l replace -d 'create a new object fo
 complete -c pay -n '__pay_at "seed apply"' -l dry-run -d 'send nothing; show what would be created, updated, replaced or skipped'
 complete -c pay -n '__pay_at "seed apply"' -s y -l yes -d 'live mode: move money and retire objects without asking (needed where no terminal can ask)'
 complete -c pay -n '__pay_at "seed apply" "seed plan"' -l allow-env -x -d 'let ${env.NAME} read this secret-looking variable (repeatable)'
-complete -c pay -n '__pay_at "doctor"' -l json -d 'print the checks as JSON'
 
 # Global flags: valid at any depth.
 complete -c pay -n __pay_at_any -s p -l profile -x -a '(__pay_profiles)' -d 'stored profile to use (env PAY_PROFILE)'

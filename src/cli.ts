@@ -5,7 +5,7 @@
 // Start-up path: this file, commander and the tree's declarations, one bundle. The Factory's
 // modules load when a command runs; the error path (errors.ts, handle-error.ts) when something fails.
 import { CommanderError } from 'commander';
-import { hoistVerbFlags } from './argv.js';
+import { commanderSuggestion, hoistVerbFlags } from './argv.js';
 import type { Entry } from './cmdutil/decl.js';
 import type { Factory } from './cmdutil/factory.js';
 import { createProgram } from './cmdutil/root.js';
@@ -69,8 +69,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     }
     const { PayError, UsageError } = await import('./lib/errors.js');
     if (err instanceof CommanderError) {
-      const message = err.message.replace(/^error:\s*/i, '');
-      err = new UsageError(message, { hint: 'add --help for usage' });
+      const [message, hint] = commanderSuggestion(err.message.replace(/^error:\s*/i, ''));
+      err = new UsageError(message, { hint });
     }
     const { reportError } = await import('./lib/handle-error.js');
     const code = reportError(err, {

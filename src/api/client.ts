@@ -12,7 +12,7 @@ import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { maskKey, redact } from '../config/keys.js';
 import { MAX_RESPONSE_BYTES_DEFAULT } from '../config/settings.js';
-import { ApiError, AuthError, ExitCode, NetworkError, PayError, UsageError, type FieldError } from '../lib/errors.js';
+import { ApiError, AuthError, DryRunStop, ExitCode, NetworkError, PayError, UsageError, type FieldError } from '../lib/errors.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -26,8 +26,10 @@ export interface ClientOptions {
   debug?: ((line: string) => void) | undefined;
   /** Secrets never to print (the key itself is always included). */
   secrets?: readonly (string | undefined)[];
-  /** Names the credentials in 401/403 messages: `profile "default" (sandbox)`. */
+  /** Where the key came from, for 401/403 messages: `PAY_API_KEY`, `--api-key` or `profile "default" (sandbox)`. */
   credentialLabel: string;
+  /** What to do about a refused key, for the 401 hint (default: check the profile, or log in again). */
+  credentialHint?: string;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   /** Backoff base and cap in ms (tests shorten them). */
@@ -35,6 +37,31 @@ export interface ClientOptions {
   backoffCapMs?: number;
   /** The most bytes of one answer's body pay reads (error answers too); default DEFAULT_MAX_RESPONSE_BYTES. */
   maxResponseBytes?: number;
+  /**
+   * A dry run (--dry-run): every request but a GET is handed to this, with the key masked,
+   * instead of being sent; then request() throws DryRunStop. GETs (reads) are sent.
+   */
+  dryRun?: ((req: OutgoingRequest) => void) | undefined;
+  /** Told of each 2xx answer the service replayed (Idempotent-Replayed: true), unless the request is quietReplay. */
+  onReplay?: ((replay: Replay) => void) | undefined;
+}
+
+/** A request as it would go on the wire: what a dry run prints. The key in `headers` is masked. */
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The JSON body sent, or undefined when none is. */
+  body?: unknown;
+}
+
+/** An answer the service replayed from an earlier request with the same Idempotency-Key. */
+export interface Replay {
+  method: string;
+  /** The request path under the base URL (`customers`, `cards/card_…/freeze`). */
+  path: string;
+  idempotencyKey: string | undefined;
+  body: unknown;
 }
 
 /** 32 MiB: a page of 100 objects is a few hundred KiB; --max-response-bytes / PAY_MAX_RESPONSE_BYTES change it. */
@@ -59,6 +86,8 @@ export interface RequestInit {
   idempotencyKey?: string;
   /** What the 2xx answer must be; default `object`. */
   expect?: Expect;
+  /** A replayed answer is expected and reported by the caller (bulk rows, seed entries): onReplay is not told. */
+  quietReplay?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -176,6 +205,15 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
     }
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    if (this.opts.dryRun && init.method !== 'GET') {
+      this.opts.dryRun({
+        method: init.method,
+        url: url.toString(),
+        headers: { ...headers, 'api-key': maskKey(this.opts.apiKey) },
+        ...(payload !== undefined ? { body: JSON.parse(payload) as unknown } : {}),
+      });
+      throw new DryRunStop();
+    }
     const what = `${init.method} ${url.pathname}`;
     const maxBytes = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
@@ -244,15 +282,9 @@ export class ApiClient {
           idempotencyKey,
           status >= 300 && status < 400 ? 'redirect' : 'bad_response',
         );
-      return {
-        status,
-        headers: resHeaders,
-        body: body as T,
-        requestId,
-        idempotencyKey,
-        replayed: resHeaders['idempotent-replayed'] === 'true',
-        attempts: attempt,
-      };
+      const replayed = resHeaders['idempotent-replayed'] === 'true';
+      if (replayed && !init.quietReplay) this.opts.onReplay?.({ method: init.method, path: init.path, idempotencyKey, body });
+      return { status, headers: resHeaders, body: body as T, requestId, idempotencyKey, replayed, attempts: attempt };
     }
   }
 
@@ -262,13 +294,20 @@ export class ApiClient {
    * envelope of objects; a cursor that repeats, or a page that says has_more without a new cursor
    * or without items, is an error (exit 1): never an endless --all.
    */
-  async *pages<T>(path: string, query: Query, opts: { limit?: number | undefined; all?: boolean }): AsyncGenerator<T[]> {
+  async *pages<T>(
+    path: string,
+    query: Query,
+    opts: { limit?: number | undefined; all?: boolean; first?: ApiResponse },
+  ): AsyncGenerator<T[]> {
     let remaining = opts.all ? Infinity : (opts.limit ?? 20);
     let cursor: string | undefined;
     const seen = new Set<string>();
+    // `first`: the first page, already asked for by the caller (pay api --paginate, to tell a list from an object).
+    let first = opts.first as ApiResponse<ListPage<T>> | undefined;
     while (remaining > 0) {
       const pageSize = Math.min(100, opts.all ? (opts.limit ?? 100) : remaining);
-      const res = await this.request<ListPage<T>>({ method: 'GET', path, query: { ...query, limit: pageSize, cursor } });
+      const res = first ?? (await this.request<ListPage<T>>({ method: 'GET', path, query: { ...query, limit: pageSize, cursor } }));
+      first = undefined;
       const page = res.body;
       const what = `GET ${this.url(path).pathname}`;
       const problem = badPage(page);
@@ -361,13 +400,13 @@ export class ApiClient {
       ...(replayed ? { replayed } : {}),
     };
     if (status === 401) {
-      return new ApiError(`HTTP 401${code}: the API key for ${this.opts.credentialLabel} is missing or invalid${suffix}`, {
+      return new ApiError(`HTTP 401${code}: the API key from ${this.opts.credentialLabel} is missing or invalid${suffix}`, {
         status,
         apiCode: problem.code,
         requestId,
         idempotencyKey,
         details,
-        hint: 'check the key with pay profiles show, or log in again with pay login',
+        hint: this.opts.credentialHint ?? 'check the key with pay profiles show, or log in again with pay login',
       });
     }
     const retried = RETRY_STATUS.has(status) ? attempts(attempt) : '';
@@ -380,7 +419,7 @@ export class ApiClient {
       fieldErrors: Array.isArray(problem.errors) ? problem.errors.filter((e) => e && typeof e.field === 'string') : [],
       hint:
         status === 403
-          ? `the key for ${this.opts.credentialLabel} is not allowed to do this`
+          ? `the key from ${this.opts.credentialLabel} is not allowed to do this`
           : (status >= 500 || problem.code === 'idempotency_request_in_progress') && idempotencyKey
             ? `retry safely with --idempotency-key ${idempotencyKey}`
             : undefined,

@@ -9,7 +9,8 @@
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import type { Progress } from '../io/progress.js';
-import { ApiError, PayError, UsageError } from '../lib/errors.js';
+import { escapeText } from '../io/escape.js';
+import { ApiError, DryRunStop, PayError, UsageError } from '../lib/errors.js';
 import type { Row } from './input.js';
 import { attemptKey, identityTag, rowKey, type ResumeIndex } from './resume.js';
 
@@ -34,6 +35,11 @@ export interface BulkOptions {
   graceMs?: number;
   /** Called once when the run stops early: ends an input that may never end (stdin). */
   closeInput?: () => void;
+  /**
+   * A dry run: the client prints each row's request instead of sending it (and throws DryRunStop,
+   * counted as `shown`); no result lines are written, a row that fails is told on stderr instead.
+   */
+  dryRun?: { err(text: string): void };
 }
 
 export interface BulkSummary {
@@ -55,6 +61,8 @@ export interface BulkSummary {
   invalid: number;
   /** Results that could not be written: stdout was closed. */
   unwritten: number;
+  /** A dry run: rows whose request was printed instead of sent. */
+  shown: number;
   /** Why the run stopped before the end of its input, if it did. */
   stopped?: 'signal' | 'stdout' | 'fail-fast';
   ms: number;
@@ -108,6 +116,7 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     unknown: 0,
     invalid: 0,
     unwritten: 0,
+    shown: 0,
     ms: 0,
   };
   const tag = identityTag(o.identity);
@@ -129,6 +138,10 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
   const emit = (r: Result) => {
     s[r.status]++;
     o.progress.tick();
+    if (o.dryRun) {
+      if (r.status === 'failed') o.dryRun.err(`line ${r.line}: ${escapeText(r.error ?? 'failed')}\n`);
+      return;
+    }
     if (closed) {
       s.unwritten++;
       return;
@@ -212,7 +225,8 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     const id = seq++;
     inFlight.set(id, { line: row.line, key, attempt });
     try {
-      const res = await o.client.request<{ id?: string }>({ method: 'POST', path: o.path, body, idempotencyKey: key });
+      // Replays are expected here (a re-run): each is a "replayed" result, and the summary says what that means.
+      const res = await o.client.request<{ id?: string }>({ method: 'POST', path: o.path, body, idempotencyKey: key, quietReplay: true });
       finish(id, {
         line: row.line,
         id: res.body?.id ?? null,
@@ -221,6 +235,12 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
         ...attemptOf(attempt),
       });
     } catch (err) {
+      if (err instanceof DryRunStop) {
+        inFlight.delete(id);
+        s.shown++;
+        o.progress.tick();
+        return;
+      }
       if (!(err instanceof PayError)) {
         inFlight.delete(id);
         throw err;

@@ -3,8 +3,18 @@
 // registry.ts and run by dispatch.ts as `run(f, ctx)`. Start-up path: types only.
 import type { Command } from 'commander';
 import type { GlobalFlags } from '../config/settings.js';
+import type { OutputFormat } from '../io/formats.js';
 import type { OutputSettings } from '../io/output-options.js';
 import type { Factory } from './factory.js';
+
+export interface OutputDecl {
+  /** Takes --fields and --no-header (it prints objects whose fields can be picked). */
+  projection: boolean;
+  /** With `projection`: the fields --fields may name (dotted paths), checked before the command runs. */
+  fields?: readonly string[];
+  /** What -o accepts (default: every format). A command that prints only JSON lists ['json', 'ndjson']. */
+  formats?: readonly OutputFormat[];
+}
 
 export interface OptionDecl {
   /** Commander syntax: `--port <n>`, `-y, --yes`; booleans have no argument. */
@@ -34,10 +44,18 @@ export interface CommandDecl {
   args?: readonly ArgDecl[];
   options?: readonly OptionDecl[];
   /**
-   * Takes the shared output flags (--json, -o; with `projection`, --fields and --no-header too),
-   * after its own options. The dispatcher resolves them once into `ctx.output`.
+   * Takes the shared output flags (--json, -o, --jq; with `projection`, --fields and --no-header
+   * too), after its own options. The dispatcher resolves them once into `ctx.output`, loads and
+   * checks the --jq filter, and checks --fields against `fields` (or lists them) before the command
+   * runs. Print through the shared Printer (src/io/output.ts: printList, printObject, printValue,
+   * printLine) and --jq, csv and the checked fields need nothing more.
    */
-  output?: { projection: boolean };
+  output?: OutputDecl;
+  /**
+   * It sends POST, PATCH, PUT or DELETE requests through `f.client()`: it takes --dry-run, and in a
+   * dry run the client prints each such request instead of sending it (src/cmdutil/dry-run.ts).
+   */
+  dryRun?: boolean;
   examples?: readonly string[];
   prints?: PrintsDecl;
   subcommands?: readonly CommandDecl[];

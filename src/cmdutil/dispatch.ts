@@ -1,24 +1,149 @@
 // The one way a command runs, resource verb or not: the entry's Factory (built once, for the
-// command that runs), the output flags resolved once into the context, then `run(f, ctx)`.
+// command that runs), the output flags resolved once into the context (a bad -o, an unknown
+// --fields name, a --jq filter jq refuses: exit 2 here, before anything is read or sent; --fields
+// without names lists the fields instead of running), --dry-run switched on for the clients the
+// command builds, then `run(f, ctx)`. What comes back is fitted to the command: a dry run's stop
+// is exit 0, and a hint never names a flag the command does not have.
 // Loaded when an action fires, never at start-up.
 import type { Command } from 'commander';
-import { resolveOutput, type OutputSettings } from '../io/output-options.js';
+import type { FieldSet } from '../api/response-fields.js';
+import { resolveOutput, type OutputFormat, type OutputSettings } from '../io/output-options.js';
+import { editDistance } from '../lib/distance.js';
+import { DryRunStop, PayError, UsageError } from '../lib/errors.js';
 import type { CommandDecl, Entry } from './decl.js';
+import type { Factory } from './factory.js';
 import type { GroupSpec, VerbSpec } from './spec.js';
 
-/** Resolves the output flags (a bad -o or --fields is exit 2 before anything is read or sent) and tells the entry. */
-function outputOf(entry: Entry, f: { io: Parameters<typeof resolveOutput>[1] }, opts: Record<string, unknown>): OutputSettings {
-  const output = resolveOutput(opts, f.io);
-  entry.resolved = { jsonErrors: output.format === 'json' || output.format === 'ndjson' };
+/** Resolves the output flags, loads and checks --jq, and tells the entry how to print errors. */
+async function outputOf(
+  entry: Entry,
+  f: Factory,
+  opts: Record<string, unknown>,
+  formats?: readonly OutputFormat[],
+): Promise<OutputSettings> {
+  const output = resolveOutput(opts, f.io, formats);
+  // --jq's output is jq's text, so its errors are text too; --json and -o json/ndjson make them JSON.
+  entry.resolved = { jsonErrors: (output.format === 'json' || output.format === 'ndjson') && typeof opts.jq !== 'string' };
+  if (typeof opts.jq === 'string') {
+    const { compileJq } = await import('../io/jq.js');
+    output.jq = await compileJq(opts.jq, { tty: f.io.stdoutIsTTY, warn: (t) => f.io.err(t) });
+  }
   return output;
+}
+
+/** The command as typed: `pay customers list`. */
+function commandName(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The closest name (a typo of one or two letters), for "did you mean". */
+function closest(name: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Math.max(2, Math.floor(name.length / 4)) + 1;
+  for (const n of names) {
+    const d = editDistance(name, n);
+    if (d < bestD) [best, bestD] = [n, d];
+  }
+  return best;
+}
+
+/**
+ * --fields against what the command prints: without names, the fields are listed on stdout (and
+ * the command does not run: returns true); an unknown name is exit 2 listing the valid ones.
+ */
+function checkFields(f: Factory, output: OutputSettings, set: FieldSet | undefined, name: string): boolean {
+  if (!output.listFields && !output.fields) return false;
+  if (!set) {
+    if (output.listFields) throw new UsageError(`--fields needs names here (e.g. --fields id,status): ${name} does not list its fields`);
+    return false;
+  }
+  const shown = [...set.names, ...set.open.map((p) => `${p}.<name>`)];
+  if (output.listFields) {
+    f.io.out(`${shown.join('\n')}\n`);
+    return true;
+  }
+  const unknown = output.fields!.filter((p) => !set.names.includes(p) && !set.open.some((o) => p.startsWith(`${o}.`)));
+  if (unknown.length > 0) {
+    const guess = closest(unknown[0]!, set.names);
+    throw new UsageError(
+      `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} for ${name} (valid: ${shown.join(', ')})`,
+      { hint: `${guess ? `did you mean ${guess}? ` : ''}${name} --fields (without names) lists them one a line` },
+    );
+  }
+  return false;
+}
+
+/** Every flag the command takes, its own and its parents' (the global flags). */
+function flagsOf(command: Command): Set<string> {
+  const flags = new Set<string>();
+  for (let c: Command | null = command; c; c = c.parent) {
+    for (const o of c.options) {
+      if (o.long) flags.add(o.long);
+      if (o.short) flags.add(o.short);
+    }
+  }
+  return flags;
+}
+
+const FLAG = /(?<![\w-])--[a-z][a-z0-9-]*/g;
+
+/**
+ * What a command says on failure names only flags it has: hint parts (`; `-separated) naming
+ * another are dropped (a client hint to retry with --idempotency-key, from a command without it),
+ * and so is a field error's flag.
+ */
+export function fitToCommand(err: unknown, command: Command): void {
+  if (!(err instanceof PayError)) return;
+  const flags = flagsOf(command);
+  const fits = (text: string) => [...text.matchAll(FLAG)].every((m) => flags.has(m[0]));
+  const e = err as { hint: string | undefined };
+  if (e.hint && !fits(e.hint)) {
+    const kept = e.hint.split('; ').filter(fits);
+    e.hint = kept.length > 0 ? kept.join('; ') : undefined;
+  }
+  for (const fe of err.fieldErrors) if (fe.flag && !fits(fe.flag)) delete fe.flag;
+}
+
+/** Runs the command with --dry-run's printer when asked, a dry run's stop as success, errors fitted to the command. */
+async function guarded(
+  f: Factory,
+  command: Command,
+  opts: Record<string, unknown>,
+  output: OutputSettings | undefined,
+  body: () => Promise<void>,
+): Promise<void> {
+  if (opts.dryRun === true && command.options.some((o) => o.long === '--dry-run')) {
+    const { dryRunPrinter } = await import('./dry-run.js');
+    f.dryRun = dryRunPrinter(f.io, output);
+  }
+  try {
+    await body();
+  } catch (err) {
+    if (err instanceof DryRunStop) {
+      f.io.err('dry run: nothing was sent\n');
+      return;
+    }
+    fitToCommand(err, command);
+    throw err;
+  }
 }
 
 export async function runDeclared(entry: Entry, command: Command, decl: CommandDecl, args: unknown[]): Promise<void> {
   const f = await entry.factory(command.optsWithGlobals());
   const opts = command.opts();
-  const output = decl.output ? outputOf(entry, f, opts) : undefined;
-  const run = await decl.run!();
-  await run(f, { args: args as Array<string | string[] | undefined>, opts, output, command });
+  const output = decl.output ? await outputOf(entry, f, opts, decl.output.formats) : undefined;
+  if (output && decl.output?.projection) {
+    const set = decl.output.fields ? { names: [...decl.output.fields], open: [] } : undefined;
+    if (checkFields(f, output, set, commandName(command))) return;
+  }
+  // A command that declares its own --dry-run (seed apply: its plan) handles it; the mechanism is for `dryRun: true`.
+  const dry = decl.dryRun ? opts : { ...opts, dryRun: undefined };
+  await guarded(f, command, dry, output, async () => {
+    const run = await decl.run!();
+    await run(f, { args: args as Array<string | string[] | undefined>, opts, output, command });
+  });
 }
 
 export async function runResourceVerb(
@@ -30,7 +155,18 @@ export async function runResourceVerb(
 ): Promise<void> {
   const f = await entry.factory(command.optsWithGlobals());
   const opts = command.opts();
-  const output = outputOf(entry, f, opts);
-  const { runVerb } = await import('../verbs/run.js');
-  await runVerb(f, { group, verb, argValue, opts, output });
+  const output = await outputOf(entry, f, opts);
+  if (verb.operationId && !verb.offline && (output.fields || output.listFields)) {
+    const { operationFields } = await import('../api/response-fields.js');
+    if (checkFields(f, output, operationFields(verb.operationId), commandName(command))) return;
+  }
+  // The replay note's "see it now with": this group's get verb for the object's kind.
+  f.showAgain = (id) => {
+    const get = group.verbs.find((v) => v.kind === 'get' && v.arg?.idPrefix && id.startsWith(v.arg.idPrefix.split('|')[0]!));
+    return get ? `pay ${group.name} ${get.name} ${id}` : undefined;
+  };
+  await guarded(f, command, opts, output, async () => {
+    const { runVerb } = await import('../verbs/run.js');
+    await runVerb(f, { group, verb, argValue, opts, output });
+  });
 }

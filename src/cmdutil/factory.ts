@@ -2,11 +2,11 @@
 // streams, environment, settings (flag > env > profile > default), config store, API client,
 // prompter. Tests build one with fake streams and an injected undici dispatcher.
 import type { Dispatcher } from 'undici';
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient, OutgoingRequest, Replay } from '../api/client.js';
 import { checkSecretKey } from '../config/keys.js';
 import { resolveSettings, type GlobalFlags, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
-import { escapeMultiline } from '../io/escape.js';
+import { escapeMultiline, escapeText } from '../io/escape.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from '../lib/errors.js';
 
@@ -33,6 +33,13 @@ export interface Factory {
   settings(): Settings;
   /** An API client for the resolved settings; refuses (before sending) a missing or mismatched key. */
   client(opts?: { requireTenant?: string }): Promise<ApiClient>;
+  /**
+   * Set by the dispatcher when the command runs with --dry-run: clients built after it print each
+   * request that would change something instead of sending it (src/cmdutil/dry-run.ts).
+   */
+  dryRun: ((req: OutgoingRequest) => void) | undefined;
+  /** Set by the dispatcher: the command that shows an object again (`pay customers get cus_…`), for the replay note. */
+  showAgain: ((id: string, replay: Replay) => string | undefined) | undefined;
 }
 
 export interface FactoryInit {
@@ -72,9 +79,19 @@ export function createFactory(init: FactoryInit): Factory {
       settings ??= resolveSettings(flags, env, factory.config());
       return settings;
     },
+    dryRun: undefined,
+    showAgain: undefined,
     async client(opts = {}) {
       const s = factory.settings();
       const label = `profile "${s.profileName.value}" (${s.mode.value})`;
+      // A refused key is blamed on where it came from: the flag, the variable or the profile.
+      const from = s.apiKey.source === 'flag' ? '--api-key' : s.apiKey.source === 'env' ? 'PAY_API_KEY' : label;
+      const credentialHint =
+        s.apiKey.source === 'flag'
+          ? 'check the key given with --api-key (it wins over PAY_API_KEY and the profile)'
+          : s.apiKey.source === 'env'
+            ? `check PAY_API_KEY (it wins over the profile; unset it to use ${label})`
+            : `check the key with pay profiles show${s.profileName.value === 'default' ? '' : ` ${s.profileName.value}`}, or log in again with pay login${s.profileName.value === 'default' ? '' : ` -p ${s.profileName.value}`}${s.mode.value === 'live' ? ' --live' : ''}`;
       if (!s.apiKey.value) {
         throw new AuthError(`no API key for ${label}`, {
           hint: `run: pay login${s.profileName.value === 'default' ? '' : ` -p ${s.profileName.value}`}${s.mode.value === 'live' ? ' --live' : ''}, or set PAY_API_KEY`,
@@ -95,8 +112,11 @@ export function createFactory(init: FactoryInit): Factory {
         timeoutMs: s.timeoutMs.value,
         maxRetries: s.maxRetries.value,
         maxResponseBytes: s.maxResponseBytes.value,
-        credentialLabel: label,
+        credentialLabel: from,
+        credentialHint,
         secrets: [s.webhookSecret.value],
+        dryRun: factory.dryRun,
+        onReplay: (r: Replay) => io.err(replayNote(r, factory.showAgain)),
         ...(init.dispatcher ? { dispatcher: init.dispatcher } : {}),
         // Bodies and headers come from the service: escaped, a body's own line breaks kept.
         ...(debugEnabled ? { debug: (line: string) => io.err(`${escapeMultiline(line)}\n`) } : {}),
@@ -105,6 +125,27 @@ export function createFactory(init: FactoryInit): Factory {
     },
   };
   return factory;
+}
+
+/**
+ * The note a replayed answer gets on stderr (stdout is unchanged): the key, and that what was
+ * printed is the stored answer of the first request, not the object as it is now.
+ */
+export function replayNote(r: Replay, showAgain: ((id: string, replay: Replay) => string | undefined) | undefined): string {
+  const body = r.body as { id?: unknown } | undefined;
+  const id = body && typeof body === 'object' && typeof body.id === 'string' ? body.id : undefined;
+  const see = id !== undefined ? (showAgain?.(id, r) ?? `pay api GET ${objectPath(r.path, id)}`) : undefined;
+  const what = id !== undefined ? ` (${id})` : '';
+  return `note: ${escapeText(
+    `replayed: idempotency key ${r.idempotencyKey ?? '-'} was used before, so the service answered with what it stored for that first ${r.method}${what}; the object may have changed since${see ? `: see it now with ${see}` : ''}`,
+  )}\n`;
+}
+
+/** The path of the object a POST made or acted on: `customers` + id → `customers/<id>`; `cards/<id>/freeze` → `cards/<id>`. */
+function objectPath(path: string, id: string): string {
+  const parts = path.split('?')[0]!.split('/').filter(Boolean);
+  const at = parts.indexOf(id);
+  return at >= 0 ? parts.slice(0, at + 1).join('/') : [...parts, id].join('/');
 }
 
 /** PAY_RETRY_BASE_MS shortens backoff (tests and the emulator's fault drills); undocumented for users. */

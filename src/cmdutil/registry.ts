@@ -3,6 +3,7 @@
 // dispatcher (dispatch.ts), which builds the entry's Factory and runs the implementation.
 import { Command, Option } from 'commander';
 import type { CommandDecl, Entry } from './decl.js';
+import { OUTPUT_FORMATS } from '../io/formats.js';
 import { OUTPUT_FLAGS, type GroupSpec, type VerbSpec } from './spec.js';
 
 /** Lets tests and the help/completion generators find the spec behind a command. */
@@ -13,18 +14,18 @@ export function examplesText(examples: readonly string[]): string {
 }
 
 /**
- * --json and -o; with `projection`, also --fields and --no-header. Commands that print no API
+ * --json, -o and --jq; with `projection`, also --fields and --no-header. Commands that print no API
  * objects (webhooks verify, listen) take the format only: they would ignore the others, and
- * verify's own --header would be negated by a --no-header.
+ * verify's own --header would be negated by a --no-header. `formats`: what -o accepts.
  */
-export function addOutputOptions(cmd: Command, list: boolean, projection = true): Command {
-  cmd
-    .option(OUTPUT_FLAGS.json, 'print JSON (same as -o json)')
-    .addOption(new Option(OUTPUT_FLAGS.output, 'output format').choices(['table', 'tsv', 'json', 'ndjson']));
+export function addOutputOptions(cmd: Command, list: boolean, projection = true, formats: readonly string[] = OUTPUT_FORMATS): Command {
+  cmd.option(OUTPUT_FLAGS.json, 'print JSON (same as -o json)');
+  if (formats.length > 1) cmd.addOption(new Option(OUTPUT_FLAGS.output, 'output format').choices([...formats]));
+  cmd.option(OUTPUT_FLAGS.jq, 'filter the JSON output with jq (implies --json; strings print raw), e.g. --jq ".[].id"');
   if (projection) {
     cmd
-      .option(OUTPUT_FLAGS.fields, 'comma-separated fields to show (dotted paths, e.g. id,address.country)')
-      .option(OUTPUT_FLAGS.noHeader, 'tsv: omit the header line');
+      .option(OUTPUT_FLAGS.fields, 'comma-separated fields to show (dotted paths, e.g. id,address.country); without names, list them')
+      .option(OUTPUT_FLAGS.noHeader, 'tsv and csv: omit the header line');
   }
   if (list) {
     cmd.option('--limit <n>', 'how many items (1-1000; with --all, the page size)').option('--all', 'follow cursors and print every page');
@@ -32,10 +33,19 @@ export function addOutputOptions(cmd: Command, list: boolean, projection = true)
   return cmd;
 }
 
+/** --dry-run, for commands that send POST, PATCH, PUT or DELETE requests. */
+export function addDryRunOption(cmd: Command): Command {
+  return cmd.option(
+    OUTPUT_FLAGS.dryRun,
+    'send nothing: print each request that would change something (method, URL, headers with the key masked, body)',
+  );
+}
+
 export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   if (verb.body) cmd.option('--data <json>', 'request body as JSON, @file or @- for stdin; flags override its fields');
   if (verb.method === 'POST') cmd.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
   if (verb.confirmLive) cmd.option('-y, --yes', 'do not ask for confirmation (needed in live mode without a terminal)');
+  if (verb.method !== 'GET' && !verb.offline) addDryRunOption(cmd);
   if (verb.kind === 'create') {
     cmd
       .option('--from-file <file>', 'create one per row of an NDJSON, CSV or JSON-array file ("-" for stdin); flags apply to every row')
@@ -104,7 +114,8 @@ export function registerCommand(parent: Command, decl: CommandDecl, entry: Entry
     if (o.default !== undefined) opt.default(Array.isArray(o.default) ? [...(o.default as string[])] : o.default);
     cmd.addOption(opt);
   }
-  if (decl.output) addOutputOptions(cmd, false, decl.output.projection);
+  if (decl.output) addOutputOptions(cmd, false, decl.output.projection, decl.output.formats);
+  if (decl.dryRun) addDryRunOption(cmd);
   const tail = !decl.prints ? '' : 'json' in decl.prints ? `\nJSON output: ${decl.prints.json}\n` : `\nOutput: ${decl.prints.note}\n`;
   const examples = decl.examples?.length ? examplesText(decl.examples) : '';
   if (examples || tail) cmd.addHelpText('after', examples + tail);

@@ -152,8 +152,10 @@ export type VerbRun = (f: import('./factory.js').Factory, ctx: VerbContext) => P
 export const OUTPUT_FLAGS = {
   json: '--json',
   output: '-o, --output <format>',
-  fields: '--fields <list>',
+  fields: '--fields [list]',
   noHeader: '--no-header',
+  jq: '--jq <expr>',
+  dryRun: '--dry-run',
 } as const;
 
 // Called per flag per row by bulk creates (values.ts); its inputs are the specs' flag strings.

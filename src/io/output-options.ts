@@ -1,47 +1,72 @@
-// The output options every printing command shares (--json, -o, --fields, --no-header), checked
-// and resolved once per command by the dispatcher (src/cmdutil/dispatch.ts) into ctx.output.
-// Light on purpose: resolving them loads no printer (chalk, cli-table3 load with output.ts).
+// The output options every printing command shares (--json, -o, --fields, --no-header, --jq),
+// checked and resolved once per command by the dispatcher (src/cmdutil/dispatch.ts) into
+// ctx.output. Light on purpose: resolving them loads no printer (chalk, cli-table3 load with
+// output.ts) and no jq (src/io/jq.ts loads, and checks the filter, only when --jq is given).
 import { UsageError } from '../lib/errors.js';
 import { parseFieldList } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 
-export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'ndjson'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
+
+export { OUTPUT_FORMATS, type OutputFormat };
 
 export interface OutputFlags {
   json?: boolean;
   output?: string;
-  fields?: string;
+  /** A list of names, or `true` when --fields was given without names (list the fields). */
+  fields?: string | boolean;
   header?: boolean;
+  jq?: string;
+}
+
+/** A jq filter, checked (compiled) before anything was sent: src/io/jq.ts. */
+export interface JqFilter {
+  readonly expr: string;
+  /** Runs the filter over one JSON text and writes what jq prints (raw strings unquoted); a jq error is a PayError (exit 1) after it. */
+  run(json: string, write: (text: string) => void): void;
 }
 
 export interface OutputSettings {
   format: OutputFormat;
   fields: string[] | undefined;
   header: boolean;
+  /** --fields without names: the command lists its fields instead of running. */
+  listFields?: boolean;
+  /** --jq's filter (format is json); loaded and checked by the dispatcher. */
+  jq?: JqFilter | undefined;
 }
 
-export function resolveOutput(flags: OutputFlags, io: IOStreams): OutputSettings {
+/**
+ * The output flags as given → the settings, or a UsageError (exit 2) naming the flag. `formats`:
+ * what -o accepts for this command (default: every format).
+ */
+export function resolveOutput(flags: OutputFlags, io: IOStreams, formats: readonly OutputFormat[] = OUTPUT_FORMATS): OutputSettings {
   let format: OutputFormat;
+  const jq = typeof flags.jq === 'string';
   if (flags.json) {
     if (flags.output && flags.output !== 'json') throw new UsageError(`--json conflicts with --output ${flags.output}`);
     format = 'json';
   } else if (flags.output) {
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(flags.output)) {
-      throw new UsageError(`invalid --output "${flags.output}" (choose from ${OUTPUT_FORMATS.join(', ')})`);
+    if (!(formats as readonly string[]).includes(flags.output)) {
+      throw new UsageError(`invalid --output "${flags.output}" (choose from ${formats.join(', ')})`);
     }
     format = flags.output as OutputFormat;
+    if (jq && format !== 'json')
+      throw new UsageError(`--jq filters JSON: it cannot be used with --output ${format} (drop -o, or use -o json)`);
   } else {
-    format = io.stdoutIsTTY ? 'table' : 'tsv';
+    format = jq ? 'json' : io.stdoutIsTTY ? 'table' : 'tsv';
   }
   let fields: string[] | undefined;
-  if (flags.fields !== undefined) {
+  let listFields = false;
+  if (flags.fields === true) listFields = true;
+  else if (typeof flags.fields === 'string') {
     try {
       fields = parseFieldList(flags.fields);
     } catch (err) {
       throw new UsageError(`--fields: ${(err as Error).message}`);
     }
-    if (fields.length === 0) throw new UsageError('--fields needs at least one field name');
+    // `--fields ""` (an unset variable in a script) is a mistake, not a request for the list: that is bare --fields.
+    if (fields.length === 0) throw new UsageError('--fields needs at least one field name (bare --fields lists them)');
   }
-  return { format, fields, header: flags.header !== false };
+  return { format, fields, header: flags.header !== false, ...(listFields ? { listFields } : {}) };
 }

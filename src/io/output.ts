@@ -1,9 +1,11 @@
-// The printers: table (people), tsv (pipes, the default off a terminal), json, ndjson.
+// The printers: table (people), tsv (pipes, the default off a terminal), csv (its own writer,
+// csv.ts), json, ndjson; --jq runs over what json would print (jq.ts, loaded by the dispatcher).
 // stdout carries data only; notes about the data (an empty list) go to stderr. Every text cell and
 // key goes through escapeText (no control or bidi character from the data reaches the terminal);
 // json and ndjson are the data exactly.
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
+import { csvHeader, csvRecord } from './csv.js';
 import { escapeText, escapeValue } from './escape.js';
 import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
@@ -65,8 +67,24 @@ export class Printer {
    */
   printObject(obj: unknown, tables: readonly SubTable[] = []): void {
     const { format } = this.settings;
-    if (format === 'json') return this.io.out(`${JSON.stringify(this.project(obj), null, 2)}\n`);
-    if (format === 'ndjson') return this.io.out(`${JSON.stringify(this.project(obj))}\n`);
+    if (format === 'json' || format === 'ndjson') return this.printValue(this.project(obj));
+    if (format === 'csv') {
+      const cols = this.settings.fields ? this.activeColumns() : flattenColumns(obj);
+      if (this.settings.header)
+        this.io.out(
+          csvHeader(
+            cols.map((c) => c.path),
+            this.io.stdoutIsTTY,
+          ),
+        );
+      this.io.out(
+        csvRecord(
+          cols.map((c) => getPath(obj, c.path)),
+          this.io.stdoutIsTTY,
+        ),
+      );
+      return;
+    }
     if (format === 'tsv') {
       const cols = this.settings.fields ? this.activeColumns() : flattenColumns(obj);
       if (this.settings.header) this.io.out(`${cols.map((c) => escapeText(c.path)).join('\t')}\n`);
@@ -103,6 +121,15 @@ export class Printer {
   async printList(pages: AsyncIterable<readonly unknown[]>, noun: string): Promise<number> {
     const { format } = this.settings;
     let count = 0;
+    if (this.settings.jq) {
+      // The filter sees the whole list (every page with --all), as one array.
+      const items: unknown[] = [];
+      for await (const page of pages) for (const item of page) items.push(this.project(item));
+      count = items.length;
+      if (count === 0) this.io.err(`No ${noun} found.\n`);
+      this.settings.jq.run(JSON.stringify(items), (t) => this.io.out(t));
+      return count;
+    }
     if (format === 'table') {
       const cols = this.activeColumns();
       const table = new Table({
@@ -126,6 +153,24 @@ export class Printer {
         count += page.length;
         if (chunk) this.io.out(chunk);
       }
+    } else if (format === 'csv') {
+      const cols = this.activeColumns();
+      const tty = this.io.stdoutIsTTY;
+      for await (const page of pages) {
+        let chunk = '';
+        if (count === 0 && page.length > 0 && this.settings.header)
+          chunk += csvHeader(
+            cols.map((c) => c.path),
+            tty,
+          );
+        for (const item of page)
+          chunk += csvRecord(
+            cols.map((c) => getPath(item, c.path)),
+            tty,
+          );
+        count += page.length;
+        if (chunk) this.io.out(chunk);
+      }
     } else if (format === 'ndjson') {
       for await (const page of pages) {
         let chunk = '';
@@ -145,10 +190,27 @@ export class Printer {
     return count;
   }
 
+  /**
+   * A value that is not a resource's object (a JSON map, a check list, a raw API answer, a dry
+   * run's request): JSON as it is (one line with -o ndjson), or through --jq.
+   */
+  printValue(value: unknown): void {
+    const { jq, format } = this.settings;
+    if (jq) return jq.run(JSON.stringify(value) ?? 'null', (t) => this.io.out(t));
+    this.io.out(format === 'ndjson' ? `${JSON.stringify(value)}\n` : `${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** One value of a stream (a delivery heard by webhooks listen): one JSON line, or --jq's output for it. */
+  printLine(value: unknown): void {
+    const { jq } = this.settings;
+    if (jq) return jq.run(JSON.stringify(value) ?? 'null', (t) => this.io.out(t));
+    this.io.out(`${JSON.stringify(value)}\n`);
+  }
+
   private cell(obj: unknown, col: Column): string {
     const value = getPath(obj, col.path);
     if (value === undefined || value === null || value === '') return this.chalk.dim('-');
-    switch (col.kind) {
+    switch (col.kind ?? (isTimePath(col.path) ? 'time' : undefined)) {
       case 'money': {
         const cur = getPath(obj, col.currencyPath ?? siblingPath(col.path, 'currency'));
         return typeof cur === 'string' ? `${escapeValue(value)} ${escapeText(cur)}` : escapeValue(value);
@@ -199,7 +261,12 @@ function siblingPath(path: string, name: string): string {
   return i < 0 ? name : `${path.slice(0, i)}.${name}`;
 }
 
-/** `2026-11-23T03:46:20.123Z` → `2026-11-23 03:46:20Z` for people. */
+/** Every `*_at` field is a time (created_at, updated_at, expires_at, …): shown by formatTime in tables and get views. */
+export function isTimePath(path: string): boolean {
+  return /(?:^|\.)[a-z0-9_]*_at$/.test(path);
+}
+
+/** `2026-11-23T03:46:20.123Z` → `2026-11-23 03:46:20Z` for people: the one rendering of a time in tables and get views. */
 export function formatTime(iso: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso);
   return m ? `${m[1]} ${m[2]}Z` : iso;

@@ -86,6 +86,16 @@ export class NetworkError extends PayError {
   }
 }
 
+/**
+ * A dry run reached a request that would change something: the client printed it instead of
+ * sending it. The dispatcher ends the command there with exit 0 (src/cmdutil/dispatch.ts).
+ */
+export class DryRunStop extends PayError {
+  constructor() {
+    super('dry run: nothing was sent', ExitCode.OK, 'dry_run', { quiet: true });
+  }
+}
+
 /** An HTTP error answer from the API, after retries. */
 export class ApiError extends PayError {
   readonly status: number;

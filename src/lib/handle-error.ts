@@ -12,14 +12,9 @@ export interface ErrorOutput {
   debug: boolean;
 }
 
-/** `address.address_line1` → `--address-line1`: the flag a user types to fix a field. */
-export function flagForField(field: string): string {
-  const leaf = field.split(/[./]/).filter(Boolean).pop() ?? field;
-  return `--${leaf.replace(/_/g, '-')}`;
-}
-
+/** A field error's line: the field, the message, and what sets it in this command, when it has something (the dispatcher drops a flag it lacks). */
 function fieldLine(e: FieldError): string {
-  return `  ${escapeText(e.field)}: ${oneLine(e.message)} (${escapeText(e.flag ?? flagForField(e.field))})`;
+  return `  ${escapeText(e.field)}: ${oneLine(e.message)}${e.flag ? ` (${escapeText(e.flag)})` : ''}`;
 }
 
 export function reportError(error: unknown, out: ErrorOutput): number {

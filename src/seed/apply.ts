@@ -332,6 +332,7 @@ export async function apply(
           path: UPDATES[e.kind]!.path(change.id!),
           body: Object.fromEntries(fields.map((f) => [f, body[f]])),
           idempotencyKey: updateKey(state.tenant, ctx.mode, e.ref, kept),
+          quietReplay: true,
         });
         return done(res.body, { ref: e.ref, action: 'update', id: asText(res.body.id ?? change.id), status: 'updated' });
       }
@@ -597,6 +598,7 @@ async function retireOld(
         method: op.method,
         path: op.path(r.id),
         ...(op.method === 'POST' ? { idempotencyKey: `seed_retire_${r.id}` } : {}),
+        quietReplay: true,
       });
       out.push({ ...r, status: op.status });
     } catch (err) {
@@ -678,7 +680,13 @@ async function createEntry(
   hasDependents: boolean,
 ): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
   if (e.kind === 'fx_trades') return fxTrade(ctx, body, key);
-  const res = await ctx.client.request<Record<string, unknown>>({ method: 'POST', path: KINDS[e.kind].path, body, idempotencyKey: key });
+  const res = await ctx.client.request<Record<string, unknown>>({
+    method: 'POST',
+    path: KINDS[e.kind].path,
+    body,
+    idempotencyKey: key,
+    quietReplay: true,
+  });
   let object = res.body;
   const settling = SETTLING.has(e.kind);
   // Others build on this money movement: wait until it has settled.
@@ -723,6 +731,7 @@ async function fxTrade(
       path: 'fx/quotes',
       body: quoteBody,
       idempotencyKey: `${key}_q${attempt}`,
+      quietReplay: true,
     });
     const quoteId = String(q.body.id);
     try {
@@ -731,6 +740,7 @@ async function fxTrade(
         path: 'fx/trades',
         body: { quote_id: quoteId, source_account_id, target_account_id },
         idempotencyKey: `${key}_${quoteId}`,
+        quietReplay: true,
       });
       return { object: t.body, replayed: t.replayed };
     } catch (err) {

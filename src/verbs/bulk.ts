@@ -22,9 +22,11 @@ import { asText } from '../lib/text.js';
 export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const { verb, group, opts } = ctx;
   const file = String(opts.fromFile);
-  const concurrency = Number(opts.concurrency ?? 8);
   const problem = checkInt(1, 256)(asText(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
+  // A dry run prints the rows' requests in the file's order: one at a time.
+  const dryRun = f.dryRun !== undefined;
+  const concurrency = dryRun ? 1 : Number(opts.concurrency ?? 8);
   if (opts.data !== undefined) throw new UsageError('--from-file and --data cannot be used together: put shared fields in flags');
   if (opts.idempotencyKey !== undefined)
     throw new UsageError('--from-file derives one Idempotency-Key per row; --idempotency-key cannot be used with it');
@@ -92,18 +94,35 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     abandon: signals.abandon,
     graceMs: signals.graceMs,
     closeInput: () => void input.destroy(),
+    ...(dryRun ? { dryRun: { err: (t: string) => f.io.err(t) } } : {}),
   }).finally(() => signals.off());
   // Rows given up on are still in flight (their sockets, their retry timers): nothing else may
   // keep pay from exiting once the error below is printed (the entry ends the process then).
   const exitNow = sm.interrupted > 0;
   const rate = sm.rows / Math.max(0.001, sm.ms / 1000);
+  if (dryRun) {
+    f.io.err(
+      `${group.name} ${verb.name}: ${rowsText(sm.rows)}: ${sm.shown} ${sm.shown === 1 ? 'request' : 'requests'} shown, ${sm.skipped} skipped, ${sm.failed} failed; dry run: nothing was sent\n`,
+    );
+    if (sm.failed > 0)
+      throw new PayError(`${sm.failed} of ${rowsText(sm.rows)} failed`, ExitCode.ERROR, 'bulk_failed', {
+        hint: 'fix the rows named above (line N: …); the dry run sent nothing',
+      });
+    return;
+  }
   f.io.err(
-    `${group.name} ${verb.name}: ${sm.rows} rows: ${sm.created} created, ${sm.replayed} replayed, ${sm.skipped} skipped, ${sm.failed} failed${sm.interrupted ? `, ${sm.interrupted} interrupted` : ''}${sm.unwritten ? ` (${sm.unwritten} results not written: stdout was closed)` : ''} in ${(sm.ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
+    `${group.name} ${verb.name}: ${rowsText(sm.rows)}: ${sm.created} created, ${sm.replayed} replayed, ${sm.skipped} skipped, ${sm.failed} failed${sm.interrupted ? `, ${sm.interrupted} interrupted` : ''}${sm.unwritten ? ` (${sm.unwritten === 1 ? '1 result' : `${sm.unwritten} results`} not written: stdout was closed)` : ''} in ${(sm.ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
   );
+  if (sm.replayed > 0) {
+    const get = group.verbs.find((v) => v.kind === 'get');
+    f.io.err(
+      `note: ${sm.replayed === 1 ? '1 row was a replay' : `${sm.replayed} rows were replays`} ("replayed", with its idempotency key): the service answered with what it stored for the first request with that key; the object may have changed since${get ? `: see it now with pay ${group.name} ${get.name} <id>` : ''}\n`,
+    );
+  }
   const again = resumeAdvice(f);
   if (sm.stopped === 'signal') {
     throw new PayError(
-      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted} rows in flight were given up on and written as "interrupted" with their key` : ''}`,
+      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted === 1 ? '1 row in flight was' : `${sm.interrupted} rows in flight were`} given up on and written as "interrupted" with their key` : ''}`,
       ExitCode.CANCELLED,
       'cancelled',
       {
@@ -114,7 +133,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   }
   if (sm.stopped === 'stdout') {
     throw new PayError(
-      `stdout was closed: ${sm.unwritten} results could not be written, and no row was started after that`,
+      `stdout was closed: ${sm.unwritten === 1 ? '1 result' : `${sm.unwritten} results`} could not be written, and no row was started after that`,
       ExitCode.ERROR,
       'stdout_closed',
       {
@@ -124,8 +143,16 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     );
   }
   if (sm.failed > 0) {
-    throw new PayError(`${sm.failed} of ${sm.rows} rows failed`, ExitCode.ERROR, 'bulk_failed', { hint: failureHint(sm, again), exitNow });
+    throw new PayError(`${sm.failed} of ${rowsText(sm.rows)} failed`, ExitCode.ERROR, 'bulk_failed', {
+      hint: failureHint(sm, again),
+      exitNow,
+    });
   }
+}
+
+/** "1 row", "2 rows": counts agree in number. */
+function rowsText(n: number): string {
+  return n === 1 ? '1 row' : `${n} rows`;
 }
 
 /** One hint for the failures: what will actually get each kind of row through. */

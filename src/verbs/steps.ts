@@ -107,7 +107,8 @@ export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, re
   if (f.io.stderrIsTTY && verb.kind !== 'get' && verb.kind !== 'custom') {
     const id = (getPath(obj, 'id') as string | undefined) ?? ctx.argValue ?? '';
     const status = getPath(obj, 'status');
-    const replay = replayed ? ' (replayed: this request had already succeeded)' : '';
+    // A replay has its note from the client (src/cmdutil/factory.ts replayNote): the key, and that the object may have changed.
+    const replay = replayed ? ' (replayed)' : '';
     // The id and status come from the service: escaped.
     f.io.err(
       `✓ ${doneText(verb)} ${nounOf(ctx)} ${escapeValue(id)}${typeof status === 'string' && verb.kind !== 'create' ? ` (${escapeText(status)})` : ''}${replay}\n`,
@@ -143,7 +144,8 @@ export function plural(noun: string): string {
 /** Live mode: a money movement or destruction needs a yes on a terminal, or --yes. */
 export async function confirmLive(f: Factory, ctx: VerbContext, body: Record<string, unknown> | undefined): Promise<void> {
   const s = f.settings();
-  if (s.mode.value !== 'live' || ctx.opts.yes) return;
+  // A dry run moves nothing: nothing to confirm.
+  if (s.mode.value !== 'live' || ctx.opts.yes || f.dryRun) return;
   const what = describeAction(ctx, body);
   if (!f.canPrompt) {
     throw new UsageError(`refusing to run ${what} in live mode without confirmation: pass --yes`, {

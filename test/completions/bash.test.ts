@@ -34,11 +34,11 @@ describeWithTools('bash completion (bash --norc, no bash-completion)', ['bash'],
   });
 
   it('completes output formats for -o and --output, also as --output=value', () => {
-    expect(complete(sb, 'pay customers list -o ')).toEqual(['table', 'tsv', 'json', 'ndjson']);
+    expect(complete(sb, 'pay customers list -o ')).toEqual(['table', 'tsv', 'csv', 'json', 'ndjson']);
     expect(complete(sb, 'pay accounts get acc_1 --output nd')).toEqual(['ndjson']);
     // COMP_WORDBREAKS splits --output=js into --output, =, js
     expect(bashComplete(sb, ['pay', 'customers', 'list', '--output', '=', 'js'])).toEqual(['json']);
-    expect(bashComplete(sb, ['pay', 'customers', 'list', '--output', '='])).toEqual(['table', 'tsv', 'json', 'ndjson']);
+    expect(bashComplete(sb, ['pay', 'customers', 'list', '--output', '='])).toEqual(['table', 'tsv', 'csv', 'json', 'ndjson']);
   });
 
   it('offers nothing after a value flag without choices, and skips its value when finding the command', () => {

@@ -28,7 +28,7 @@ describeWithTools('fish completion (fish --no-config, complete -C)', ['fish'], (
     expect(wordsOf('pay accounts create --type ').sort()).toEqual(['checking', 'savings']);
     expect(wordsOf('pay cards issue --type ').sort()).toEqual(['physical', 'virtual']);
     expect(wordsOf('pay collections create --method ').sort()).toEqual(['bank_transfer', 'card', 'mobile_money']);
-    expect(wordsOf('pay customers list -o ').sort()).toEqual(['json', 'ndjson', 'table', 'tsv']);
+    expect(wordsOf('pay customers list -o ').sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv']);
     expect(wordsOf('pay customers list --output=nd')).toEqual(['--output=ndjson']);
   });
 

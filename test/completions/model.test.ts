@@ -34,7 +34,7 @@ describe('completion model of the pay tree', () => {
     expect(choices('cards issue', '--type')).toEqual(['virtual', 'physical']);
     expect(choices('collections create', '--method')).toEqual(['card', 'bank_transfer', 'mobile_money']);
     expect(choices('accounts create', '--type')).toEqual(['checking', 'savings']);
-    expect(choices('customers list', '-o')).toEqual(['table', 'tsv', 'json', 'ndjson']);
+    expect(choices('customers list', '-o')).toEqual(['table', 'tsv', 'csv', 'json', 'ndjson']);
     // open enums (free text allowed) are suggested too
     expect(choices('customers create', '--type')).toContain('individual');
   });

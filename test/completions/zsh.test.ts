@@ -57,7 +57,7 @@ describeWithTools('zsh completion (interactive zsh -f with compinit, tmux)', ['z
 
   it('pay customers list -o <TAB> lists the output formats; --output=nd<TAB> completes after the =', async () => {
     const sh = await zsh();
-    await tab(sh, 'pay customers list -o ', (s) => ['table', 'tsv', 'json', 'ndjson'].every((m) => s.includes(m)), 'the output formats');
+    await tab(sh, 'pay customers list -o ', (s) => ['table', 'tsv', 'csv', 'json', 'ndjson'].every((m) => s.includes(m)), 'the output formats');
     sh.keys('C-u');
     sh.type('pay customers list --output=nd');
     sh.keys('Tab');

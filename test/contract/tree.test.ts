@@ -692,3 +692,39 @@ describe('the checks catch drift (they are not vacuous)', () => {
     expect(o.requests).toEqual([]);
   });
 });
+
+// One at a time, after the runs above: queued behind them on the same PARALLEL slots, concurrent
+// dry runs would stretch the wait of every run past its timeout on a busy machine.
+describe('--dry-run on every verb that sends POST, PATCH or DELETE', () => {
+  const program = buildProgram();
+  const writes = cases.filter((c) => c.ref.verb.method !== 'GET');
+
+  it('those verbs take --dry-run, and no GET verb does', () => {
+    expect(writes.length).toBeGreaterThan(20);
+    for (const { group, verb, name } of verbs) {
+      const cmd = program.commands.find((c) => c.name() === group.name)!.commands.find((c) => c.name() === verb.name)!;
+      const has = cmd.options.some((o) => o.long === '--dry-run');
+      expect(has, `pay ${name} --dry-run`).toBe(verb.method !== 'GET' && !verb.offline);
+    }
+  });
+
+  it.each(writes.map((c) => [c.label, c] as const))(
+    'pay %s --dry-run prints the request the real run sends, and sends nothing',
+    async (_n, c) => {
+      const real = await outcome(c);
+      const dry = await runAgainstServer([...c.argv, '--dry-run'], c.respond, c.fallback);
+      expect(dry.result.code, show(c, dry)).toBe(0);
+      expect(dry.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+      // (The deprecated verbs' warning comes first.)
+      expect(dry.result.stderr.replace(/^warning: .* deprecated API.*\n/, '')).toBe('dry run: nothing was sent\n');
+      const shown = JSON.parse(dry.result.stdout) as { method: string; url: string; headers: Record<string, string>; body?: unknown };
+      const sent = real.requests.find((r) => r.method === c.ref.verb.method)!;
+      expect(shown.method).toBe(sent.method);
+      expect(new URL(shown.url).pathname).toBe(sent.path);
+      expect(shown.body).toEqual(sent.json);
+      expect(shown.headers['api-key']).toBe(`sk_test_…${KEY.slice(-4)}`);
+      for (const h of ['accept', 'content-type', 'user-agent', 'x-tenant-id']) expect(shown.headers[h], h).toBe(sent.headers[h]);
+      expect(shown.headers['idempotency-key'] === undefined, 'an Idempotency-Key on a POST').toBe(sent.method !== 'POST');
+    },
+  );
+});

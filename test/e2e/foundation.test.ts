@@ -240,11 +240,12 @@ describe('HTTP rules and exit codes', () => {
     expect(r.stderr).toMatch(/^error: HTTP 429 rate_limited: slow down after 2 attempts/m);
   });
 
-  it('401 is exit 3, names profile and mode, never the key', async () => {
+  it('401 is exit 3, names where the key came from (here PAY_API_KEY), never the key', async () => {
     server.fallback = { status: 401, body: { code: 'unauthorized', status: 401 } };
     const r = await runPay(['accounts', 'list'], { env: envFor() });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^error: HTTP 401 unauthorized: the API key for profile "default" \(sandbox\) is missing or invalid/m);
+    expect(r.stderr).toMatch(/^error: HTTP 401 unauthorized: the API key from PAY_API_KEY is missing or invalid/m);
+    expect(r.stderr).toMatch(/^hint: check PAY_API_KEY \(it wins over the profile; unset it to use profile "default" \(sandbox\)\)$/m);
     expect(r.stderr).not.toContain(KEY);
     expect(server.requests).toHaveLength(1);
   });

@@ -1,21 +1,26 @@
-// The README's "add amounts exactly" recipe (the jq program in its Pipe JSON section) gives the exact
-// decimal sum for amounts that break binary floats (0.10 + 0.20, cents past 2^53 / 100, many small
-// parts): run with the real jq on generated amounts and compared with a BigInt sum.
-import { spawnSync } from 'node:child_process';
+// The README's "add amounts exactly" recipe (the --jq program in its Pipe JSON section) gives the
+// exact decimal sum for amounts that break binary floats (0.10 + 0.20, cents past 2^53 / 100, many
+// small parts): run with pay's own jq (src/io/jq.ts, what --jq runs) on generated amounts, the list
+// as --all hands it over (one array), and compared with a BigInt sum.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileJq } from '../../src/io/jq.js';
+import type { JqFilter } from '../../src/io/output-options.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const block = /^pay accounts list --all -o ndjson --fields currency,balance\.available \| jq -rs '([\s\S]*?)'\n```$/m.exec(readme);
+const block = /^pay accounts list --all --fields currency,balance\.available --jq '([\s\S]*?)'\n```$/m.exec(readme);
 const program = block?.[1];
-const hasJq = spawnSync('sh', ['-c', 'command -v jq'], { stdio: 'ignore' }).status === 0;
+let filter: JqFilter;
+
+beforeAll(async () => {
+  filter = await compileJq(program!, { tty: false, warn: () => {} });
+});
 
 function jq(rows: Array<{ currency: string; amount: string }>): string {
-  const input = rows.map((r) => JSON.stringify({ currency: r.currency, balance: { available: r.amount } })).join('\n');
-  const r = spawnSync('jq', ['-rs', program!], { input, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`jq failed: ${r.stderr}`);
-  return r.stdout.trim();
+  let out = '';
+  filter.run(JSON.stringify(rows.map((r) => ({ currency: r.currency, balance: { available: r.amount } }))), (t) => (out += t));
+  return out.trim();
 }
 
 /** The exact sum of EUR amounts as a decimal string with 2 places. */
@@ -33,7 +38,7 @@ function exact(rows: Array<{ currency: string; amount: string }>): string {
   return `${neg ? '-' : ''}${a / 100n}.${String(a % 100n).padStart(2, '0')}`;
 }
 
-describe.skipIf(!hasJq && !process.env.CI)('README: adding amounts exactly with jq', () => {
+describe('README: adding amounts exactly with --jq', () => {
   it('the recipe is in the README', () => {
     expect(program).toBeDefined();
     expect(program).not.toMatch(/tonumber\)\s*\|\s*add/);

@@ -380,7 +380,7 @@ function shapeCase(s: ShapeSpec, dir: string): Case {
           argv: [...bulk, stdin ? '-' : where],
           ...(stdin ? { stdin: text } : {}),
           code: 1,
-          says: [`1 of ${s.good + 1} rows failed`],
+          says: [`1 of ${s.good + 1} ${s.good === 0 ? 'row' : 'rows'} failed`],
           sent: exactly(others),
           also: (r) => {
             const results = r.stdout

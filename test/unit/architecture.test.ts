@@ -25,7 +25,7 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   // Settings (flag > env > profile > default) and the config store.
   config: { rooms: ['lib', 'shared'], packages: ['proper-lockfile'] },
   // Streams, printers, prompts, escaping, progress.
-  io: { rooms: ['lib', 'shared'], packages: ['chalk', 'cli-table3', '@inquirer/prompts'] },
+  io: { rooms: ['lib', 'shared'], packages: ['chalk', 'cli-table3', '@inquirer/prompts', 'jq-wasm'] },
   // Engines of bulk creates and seed files.
   bulk: { rooms: ['api', 'io', 'lib', 'shared'], packages: [] },
   seed: { rooms: ['api', 'config', 'io', 'lib', 'shared'], packages: ['yaml'] },
@@ -50,10 +50,13 @@ const HEAVY = {
   files: [
     /^src\/api\/client\.ts$/,
     /^src\/config\/store\.ts$/,
-    /^src\/io\/(prompt|output|progress)\.ts$/,
+    /^src\/io\/(prompt|output|progress|jq|csv)\.ts$/,
+    /^src\/api\/(openapi|response-fields)\.ts$/,
+    /^src\/api\/contract\//,
+    /^src\/cmdutil\/dry-run\.ts$/,
     /^src\/(seed|bulk|verbs|emulator)\//,
   ],
-  packages: ['undici', 'chalk', 'cli-table3', '@inquirer/prompts', 'proper-lockfile', 'yaml'],
+  packages: ['undici', 'chalk', 'cli-table3', '@inquirer/prompts', 'proper-lockfile', 'yaml', 'jq-wasm'],
 };
 
 // ---------------------------------------------------------------------------------------------

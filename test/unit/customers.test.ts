@@ -78,7 +78,7 @@ describe('parsing', () => {
     expect(o).toMatchObject({ customer: 'cus_0123456789abcdefghijklmn', limit: '5', all: true, output: 'ndjson' });
   });
   it('refuses an -o format outside the choices', async () => {
-    await expect(parse(['accounts', 'list', '-o', 'xml'])).rejects.toThrow(/Allowed choices are table, tsv, json, ndjson/);
+    await expect(parse(['accounts', 'list', '-o', 'xml'])).rejects.toThrow(/Allowed choices are table, tsv, csv, json, ndjson/);
   });
 });
 

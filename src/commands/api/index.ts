@@ -19,12 +19,20 @@ export const api: CommandDecl = {
     },
     { flags: '--idempotency-key <key>', description: 'Idempotency-Key to send on POST (default: a fresh UUID)' },
     { flags: '-i, --include', description: 'print the status line and response headers to stderr' },
-    { flags: '--paginate', description: 'GET lists: follow next_cursor and print every item as one JSON array' },
+    {
+      flags: '--paginate',
+      description: 'GET lists: follow next_cursor and print every item as one JSON array (a single object is printed as it is)',
+    },
   ],
+  // JSON only: -o json (default) or ndjson, --json (the same), --jq.
+  output: { projection: false, formats: ['json', 'ndjson'] },
+  dryRun: true,
   examples: [
     'pay api GET accounts',
     'pay api POST customers --data @customer.json',
     'pay api GET transactions -F account_id=acc_… --paginate',
+    "pay api GET accounts --paginate --jq '.[].id'",
+    'pay api POST customers --data @customer.json --dry-run',
   ],
   prints: { json: 'the response body as the API returned it' },
   run: () => import('./run.js').then((m) => m.run),

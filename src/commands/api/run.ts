@@ -1,9 +1,12 @@
 // pay api <METHOD> <path>: a raw request with the profile's credentials (like gh api). The path
-// must stay under the base URL (exit 2 before anything is sent); the answer must be JSON (or a 204 with no body).
+// must stay under the base URL (exit 2 before anything is sent); the answer must be JSON (or a 204
+// with no body). It prints through the shared Printer: JSON (-o ndjson: one line; --jq: filtered);
+// --paginate prints a list's items as one array (every page), or a single object as it is.
 import type { CommandContext } from '../../cmdutil/decl.js';
 import { resolveUnder, type Query, type RequestInit } from '../../api/client.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';
-import { UsageError } from '../../lib/errors.js';
+import { Printer } from '../../io/output.js';
+import { ApiError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { readData } from '../../verbs/data.js';
 import { checkIdempotencyKey, setPath } from '../../verbs/values.js';
@@ -11,7 +14,14 @@ import { checkIdempotencyKey, setPath } from '../../verbs/values.js';
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
-  const opts = ctx.opts as { data?: string; field: string[]; idempotencyKey?: string; include?: boolean; paginate?: boolean };
+  const opts = ctx.opts as {
+    data?: string;
+    field: string[];
+    idempotencyKey?: string;
+    include?: boolean;
+    paginate?: boolean;
+    dryRun?: boolean;
+  };
   const [rawMethod, path] = ctx.args as [string, string];
   const method = rawMethod.toUpperCase() as RequestInit['method'];
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`unknown method "${rawMethod}" (use ${METHODS.join(', ')})`);
@@ -21,6 +31,8 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const hasBody = method !== 'GET' && method !== 'DELETE';
   if (!hasBody && opts.data !== undefined) throw new UsageError(`--data cannot be sent with ${method}; use -F for query parameters`);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+  if (opts.dryRun && method === 'GET')
+    throw new UsageError('--dry-run shows requests that change something (POST, PATCH, PUT, DELETE); a GET changes nothing');
   if (opts.idempotencyKey !== undefined) checkIdempotencyKey(opts.idempotencyKey);
 
   let body: Record<string, unknown> | undefined;
@@ -32,23 +44,24 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     query = Object.fromEntries(fields);
   }
   const client = await f.client();
-  if (opts.paginate) {
-    let n = 0;
-    for await (const page of client.pages<unknown>(path, query ?? {}, { all: true })) {
-      for (const item of page) f.io.out(`${n++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(item, null, 2).replace(/\n/g, '\n  ')}`);
-    }
-    f.io.out(n === 0 ? '[]\n' : '\n]\n');
-    return;
+  const printer = new Printer(f.io, ctx.output!, []);
+  let res;
+  try {
+    res = await client.request({
+      method,
+      path,
+      ...(body !== undefined ? { body } : {}),
+      ...(query ? { query } : {}),
+      ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
+      // Any JSON, or nothing (a 204); not a redirect, not HTML.
+      expect: 'any',
+    });
+  } catch (err) {
+    // A field error names what sets the field here: -F or --data (pay api has no --first-name).
+    if (err instanceof ApiError)
+      for (const fe of err.fieldErrors) fe.flag ??= hasBody ? `-F ${fe.field}=…, or in --data` : `-F ${fe.field}=…`;
+    throw err;
   }
-  const res = await client.request({
-    method,
-    path,
-    ...(body !== undefined ? { body } : {}),
-    ...(query ? { query } : {}),
-    ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
-    // Any JSON, or nothing (a 204); not a redirect, not HTML.
-    expect: 'any',
-  });
   if (opts.include) {
     f.io.err(`HTTP ${res.status}\n`);
     for (const [k, v] of Object.entries(res.headers)) f.io.err(`${escapeText(`${k}: ${v}`)}\n`);
@@ -57,8 +70,21 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   if (res.body === undefined) return;
   // A text (non-JSON) body is passed on exactly into a pipe or file; on a terminal it is shown
   // escaped (its line breaks and tabs kept) so that it cannot drive the terminal.
-  if (typeof res.body === 'string') f.io.out(`${f.io.stdoutIsTTY ? escapeMultiline(res.body) : res.body}\n`);
-  else f.io.out(`${JSON.stringify(res.body, null, 2)}\n`);
+  if (typeof res.body === 'string') {
+    if (ctx.output?.jq) throw new UsageError('--jq: the answer is not JSON');
+    f.io.out(`${f.io.stdoutIsTTY ? escapeMultiline(res.body) : res.body}\n`);
+    return;
+  }
+  if (opts.paginate && isListPage(res.body)) {
+    await printer.printList(client.pages<unknown>(path, query ?? {}, { all: true, first: res }), 'items');
+    return;
+  }
+  // Not a list (or no --paginate): the answer as it is.
+  printer.printValue(res.body);
+}
+
+function isListPage(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Array.isArray((body as { data?: unknown }).data);
 }
 
 function parseFields(raw: string[] = []): Array<[string, string]> {

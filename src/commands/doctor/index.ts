@@ -6,8 +6,8 @@ export const doctor: CommandDecl = {
   summary: 'Check the set-up and say what is wrong',
   description:
     'Check the config file permissions, the profile and mode in use and where each setting came from, the keys (masked), the base URL, the clock skew against the service, and that the service answers with the key. Exit 0 only when every check passes.',
-  // Its own --json (no -o, no --fields): the checks are not API objects.
-  options: [{ flags: '--json', description: 'print the checks as JSON' }],
+  // --json and --jq only (no -o, no --fields): the checks are not API objects.
+  output: { projection: false, formats: ['json'] },
   examples: ['pay doctor', 'pay doctor --live -p acme'],
   prints: { json: '{ok, checks: [{ok, label, fix?, info?}]}' },
   run: () => import('./run.js').then((m) => m.run),

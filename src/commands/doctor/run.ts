@@ -36,9 +36,9 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     checks.push(...settingChecks(settings));
     checks.push(...(await serviceChecks(f, settings)));
   }
-  const json = ctx.opts.json as boolean | undefined;
-  if (json) {
-    f.io.out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`);
+  if (ctx.output?.format === 'json') {
+    const { Printer } = await import('../../io/output.js');
+    new Printer(f.io, ctx.output, []).printValue({ ok: checks.every((c) => c.ok), checks });
   } else {
     for (const c of checks) {
       // Labels and fixes quote settings, files and the service's answers: escaped.

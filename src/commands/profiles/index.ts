@@ -1,6 +1,14 @@
 // `pay profiles list|show|use|remove|set`: declarations only (start-up path); run.ts runs them.
 import type { CommandDecl } from '../../cmdutil/decl.js';
 
+/** What profiles list and show print, for --fields. */
+const PROFILE_FIELDS = [
+  'name',
+  'current',
+  'tenant_id',
+  ...['sandbox', 'live'].flatMap((m) => [m, ...['secret_key', 'public_key', 'base_url', 'webhook_secret'].map((k) => `${m}.${k}`)]),
+];
+
 const load = <K extends 'list' | 'show' | 'use' | 'remove' | 'set'>(name: K) => import('./run.js').then((m) => m[name]);
 
 export const profiles: CommandDecl = {
@@ -12,7 +20,7 @@ export const profiles: CommandDecl = {
     {
       name: 'list',
       description: 'List stored profiles (keys masked)',
-      output: { projection: true },
+      output: { projection: true, fields: PROFILE_FIELDS },
       examples: ['pay profiles list', 'pay profiles list --json'],
       prints: {
         json: 'an array of {name, current, tenant_id, sandbox: {secret_key (masked), public_key, base_url, webhook_secret (masked)}, live: {…}}',
@@ -23,7 +31,7 @@ export const profiles: CommandDecl = {
       name: 'show',
       args: [{ name: '[name]', description: 'profile (default: the one in use)' }],
       description: 'Show one profile (keys masked)',
-      output: { projection: true },
+      output: { projection: true, fields: PROFILE_FIELDS },
       examples: ['pay profiles show', 'pay profiles show acme --json'],
       prints: { json: 'one profile object as in profiles list' },
       run: () => load('show'),

@@ -36,7 +36,7 @@ export const seed: CommandDecl = {
         { flags: '-y, --yes', description: 'live mode: move money and retire objects without asking (needed where no terminal can ask)' },
         allowEnv,
       ],
-      output: { projection: true },
+      output: { projection: true, fields: ['ref', 'action', 'id', 'status', 'old_id', 'old_status', 'error', 'refused', 'mismatch'] },
       examples: [
         'pay seed apply sandbox.yaml',
         'pay seed apply sandbox.yaml --json > ids.json',
@@ -53,7 +53,7 @@ export const seed: CommandDecl = {
       args: [{ name: '<file>', description: 'seed file' }],
       description: 'Show what apply would do per entry: create, skip, update (in place) or replace (from the state file; sends nothing)',
       options: [{ flags: '--state <file>', description: 'state file (default: <file>.state.json)' }, allowEnv],
-      output: { projection: true },
+      output: { projection: true, fields: ['ref', 'action', 'status', 'id', 'detail'] },
       examples: [
         'pay seed plan sandbox.yaml',
         'pay seed plan sandbox.yaml -o ndjson',

@@ -192,8 +192,13 @@ async function printRows(f: Factory, out: OutputSettings, columns: Column[], row
  * action. Keys without a dot are not entries: `retire` (plan: what apply --replace would retire),
  * `state_set_aside`.
  */
-function printIdMap(f: Factory, rows: Array<{ ref: string; id?: string | undefined }>, extra: Record<string, unknown> = {}): void {
-  f.io.out(`${JSON.stringify({ ...Object.fromEntries(rows.map((o) => [o.ref, o.id ?? null])), ...extra }, null, 2)}\n`);
+function printIdMap(
+  f: Factory,
+  out: OutputSettings,
+  rows: Array<{ ref: string; id?: string | undefined }>,
+  extra: Record<string, unknown> = {},
+): void {
+  new Printer(f.io, out, []).printValue({ ...Object.fromEntries(rows.map((o) => [o.ref, o.id ?? null])), ...extra });
 }
 
 async function printPlan(
@@ -226,7 +231,7 @@ async function printPlan(
   ];
   const retireRows = retire.map((r) => ({ ref: r.ref, action: 'retire', status: 'retire', id: r.id, detail: r.detail }));
   if (out.format === 'json' && !out.fields)
-    printIdMap(f, rows, { ...(retire.length ? { retire: retire.map(({ ref, id }) => ({ ref, id })) } : {}), ...note });
+    printIdMap(f, out, rows, { ...(retire.length ? { retire: retire.map(({ ref, id }) => ({ ref, id })) } : {}), ...note });
   else await printRows(f, out, PLAN_COLUMNS, [...rows, ...retireRows]);
   const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
   f.io.err(
@@ -262,7 +267,7 @@ async function printApply(
     const row = rows.find((o) => o.ref === r.ref);
     if (row && (row.old_id === undefined || row.old_id === r.id)) Object.assign(row, { old_id: r.id, old_status: r.status });
   }
-  if (out.format === 'json' && !out.fields) printIdMap(f, rows, note);
+  if (out.format === 'json' && !out.fields) printIdMap(f, out, rows, note);
   else await printRows(f, out, APPLY_COLUMNS, rows);
   const count = (s: Outcome['status']) => outcomes.filter((o) => o.status === s).length;
   f.io.err(

@@ -50,6 +50,8 @@ export interface ListenOptions {
   secret: string;
   forwardTo?: URL | undefined;
   json: boolean;
+  /** With json: prints one event (the shared Printer's printLine: a JSON line, or --jq's output); default a JSON line. */
+  line?: (event: unknown) => void;
   io: IOStreams;
   /** Unix seconds (tests move the clock). */
   now?: () => number;
@@ -73,12 +75,15 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const host = typeof o.host === 'string' && o.host !== '' ? o.host : '127.0.0.1';
   const forwardTo = o.forwardTo === undefined ? undefined : checkForwardUrl(asText(o.forwardTo));
   const secret = webhookSecret(f, o.secret);
+  const { Printer } = await import('../../io/output.js');
+  const printer = new Printer(f.io, output, []);
   const listener = await startListener({
     host,
     port: Number(port),
     secret,
     forwardTo,
     json: output.format === 'json' || output.format === 'ndjson',
+    line: (event) => printer.printLine(event),
     io: f.io,
   });
   if (!isLoopbackHost(host)) f.io.err(`warning: listening on ${host}, reachable from other machines\n`);
@@ -195,11 +200,17 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     }
     remember(result.id, t);
     const type = typeof event?.type === 'string' ? event.type : '-';
-    opts.io.out(
-      opts.json
-        ? `${JSON.stringify(event ?? { id: result.id, raw: body.toString('utf8') })}\n`
-        : `${stamp()} ${printable(result.id)} ${printable(type)}\n`,
-    );
+    const shown = event ?? { id: result.id, raw: body.toString('utf8') };
+    if (!opts.json) opts.io.out(`${stamp()} ${printable(result.id)} ${printable(type)}\n`);
+    else if (!opts.line) opts.io.out(`${JSON.stringify(shown)}\n`);
+    else {
+      try {
+        opts.line(shown);
+      } catch (err) {
+        // A --jq filter that fails on one event: said on stderr; the delivery was still received.
+        opts.io.err(`${stamp()} ${printable(result.id)}: ${escapeText((err as Error).message)}\n`);
+      }
+    }
     reply(res, 200, { received: true });
   }
 

@@ -23,7 +23,9 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const body = await readPayload(o.payload, f.io.stdin);
   const result = verify(secret, headers, body);
   if (result.ok) {
-    f.io.out(json ? `${JSON.stringify({ valid: true, webhook_id: result.id, timestamp: result.timestamp })}\n` : 'valid\n');
+    if (!json) return f.io.out('valid\n');
+    const { Printer } = await import('../../io/output.js');
+    new Printer(f.io, output, []).printLine({ valid: true, webhook_id: result.id, timestamp: result.timestamp });
     return;
   }
   if (!json) f.io.err(`invalid: ${escapeText(result.reason)}\n`);

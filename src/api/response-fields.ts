@@ -1,0 +1,78 @@
+// The fields an operation's answer has, read from the published contract (openapi.ts): what
+// --fields may name (dotted paths), checked before anything is sent. A list operation's fields
+// are those of its items. Nested objects give their own paths (`address`, `address.city`); a map
+// (additionalProperties) allows any name below it (`rates.EUR`); arrays are leaves.
+// Loaded only when --fields is given.
+import { openapi, type Schema } from './openapi.js';
+
+export interface FieldSet {
+  /** Every path, in the contract's order. */
+  names: string[];
+  /** Paths below which any name is allowed (maps). */
+  open: string[];
+}
+
+type Node = Schema & { $ref?: string };
+
+function resolve(node: unknown): Node | undefined {
+  let n = node as Node | undefined;
+  for (let i = 0; i < 8 && n && typeof n.$ref === 'string'; i++) {
+    const [, , kind, name] = n.$ref.split('/');
+    const table = (openapi.components as unknown as Record<string, Record<string, unknown>>)[kind ?? ''];
+    n = table?.[name ?? ''] as Node | undefined;
+  }
+  return n && typeof n === 'object' ? n : undefined;
+}
+
+function collect(node: unknown, prefix: string, set: FieldSet, seen: Set<string>, depth: number): void {
+  const n = resolve(node);
+  if (!n || depth > 8) return;
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const parts = n[key];
+    if (Array.isArray(parts)) for (const p of parts) collect(p, prefix, set, seen, depth + 1);
+  }
+  const props = n.properties as Record<string, unknown> | undefined;
+  if (props && typeof props === 'object') {
+    for (const [name, sub] of Object.entries(props)) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      if (!seen.has(path)) {
+        seen.add(path);
+        set.names.push(path);
+      }
+      collect(sub, path, set, seen, depth + 1);
+    }
+  }
+  const extra = n.additionalProperties;
+  if (prefix && extra !== undefined && extra !== false && !set.open.includes(prefix)) set.open.push(prefix);
+}
+
+/** The success answer's schema of an operation, or undefined when the contract has no such operation. */
+function successSchema(operationId: string): unknown {
+  for (const item of Object.values(openapi.paths)) {
+    for (const op of Object.values(item)) {
+      if (op?.operationId !== operationId) continue;
+      const code = Object.keys(op.responses).find((c) => /^2\d\d$/.test(c));
+      const res = code ? (resolve(op.responses[code]) as { content?: Record<string, { schema?: unknown }> } | undefined) : undefined;
+      return res?.content?.['application/json']?.schema ?? null;
+    }
+  }
+  return undefined;
+}
+
+/** The fields of what `operationId` answers (of each item, for a list), or undefined for an unknown operation. */
+export function operationFields(operationId: string): FieldSet | undefined {
+  const schema = successSchema(operationId);
+  if (schema === undefined) return undefined;
+  let root = resolve(schema);
+  const props = root?.properties as Record<string, unknown> | undefined;
+  const data = resolve(props?.data);
+  if (props && 'has_more' in props && data?.type === 'array') root = resolve(data.items);
+  const set: FieldSet = { names: [], open: [] };
+  collect(root, '', set, new Set(), 0);
+  return set;
+}
+
+/** Whether `path` names a field of the set: one of its paths, or a name under a map. */
+export function hasField(set: FieldSet, path: string): boolean {
+  return set.names.includes(path) || set.open.some((p) => path.startsWith(`${p}.`));
+}
