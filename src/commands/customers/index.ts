@@ -1,5 +1,5 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
-import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
+import type { FlagSpec, GroupSpec, PickSpec } from '../../cmdutil/spec.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
@@ -60,7 +60,25 @@ export const customerFlags: FlagSpec[] = [
 ];
 
 const optional = (flags: FlagSpec[]) => flags.map(({ required: _r, ...rest }) => rest);
-const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
+/**
+ * The picker's customers (an id argument left out on a terminal): the most recent ones, `where`
+ * narrowing them to those a verb can act on. kyc, kyc-legacy and features use it too.
+ */
+export function customerPick(what = 'customers', where?: PickSpec['where']): PickSpec {
+  return {
+    list: 'customers',
+    show: [
+      { header: 'FIRST NAME', path: 'first_name' },
+      { header: 'LAST NAME', path: 'last_name' },
+      { header: 'EMAIL', path: 'email' },
+      { header: 'KYC', path: 'kyc_status', kind: 'status' },
+    ],
+    what,
+    ...(where ? { where } : {}),
+  };
+}
+
+const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_', pick: customerPick() };
 
 export const customers: GroupSpec = {
   name: 'customers',
