@@ -64,6 +64,8 @@ function __pay_sub
             echo get
         case 'customers|update'
             echo update
+        case 'customers|overview'
+            echo overview
         case 'kyc|verify'
             echo verify
         case 'kyc|submit-document'
@@ -198,103 +200,103 @@ function __pay_takes_value
             return 0
         case 'customers update|--city' 'customers update|--country' 'customers update|--postal-code' 'customers update|--state' 'customers update|--data' 'customers update|-o' 'customers update|--output' 'customers update|--fields'
             return 0
-        case 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file' 'kyc verify|--concurrency' 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o'
+        case 'customers overview|-o' 'customers overview|--output' 'customers overview|--fields' 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file' 'kyc verify|--concurrency'
             return 0
-        case 'kyc verify|--output' 'kyc verify|--fields' 'kyc submit-document|--type' 'kyc submit-document|--country' 'kyc submit-document|--number' 'kyc submit-document|--file-name' 'kyc submit-document|--data' 'kyc submit-document|--idempotency-key'
+        case 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o' 'kyc verify|--output' 'kyc verify|--fields' 'kyc submit-document|--type' 'kyc submit-document|--country' 'kyc submit-document|--number'
             return 0
-        case 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume' 'kyc submit-document|--batch-id' 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--fields' 'kyc status|-o'
+        case 'kyc submit-document|--file-name' 'kyc submit-document|--data' 'kyc submit-document|--idempotency-key' 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume' 'kyc submit-document|--batch-id' 'kyc submit-document|-o'
             return 0
-        case 'kyc status|--output' 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key' 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume'
+        case 'kyc submit-document|--output' 'kyc submit-document|--fields' 'kyc status|-o' 'kyc status|--output' 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key'
             return 0
-        case 'kyc-legacy verify|--batch-id' 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--fields' 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name'
+        case 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume' 'kyc-legacy verify|--batch-id' 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--fields' 'kyc-legacy submit-document|--type'
             return 0
-        case 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|--from-file' 'kyc-legacy submit-document|--concurrency' 'kyc-legacy submit-document|--resume' 'kyc-legacy submit-document|--batch-id' 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output'
+        case 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name' 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|--from-file' 'kyc-legacy submit-document|--concurrency' 'kyc-legacy submit-document|--resume'
             return 0
-        case 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output' 'kyc-legacy status|--fields' 'features list|-o' 'features list|--output' 'features list|--fields' 'features list|--limit'
+        case 'kyc-legacy submit-document|--batch-id' 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output' 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output' 'kyc-legacy status|--fields' 'features list|-o'
             return 0
-        case 'features check|--feature' 'features check|-o' 'features check|--output' 'features check|--fields' 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output'
+        case 'features list|--output' 'features list|--fields' 'features list|--limit' 'features check|--feature' 'features check|-o' 'features check|--output' 'features check|--fields' 'features activate|--feature'
             return 0
-        case 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency' 'accounts create|--type' 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key' 'accounts create|--from-file'
+        case 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output' 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency' 'accounts create|--type' 'accounts create|--nickname'
             return 0
-        case 'accounts create|--concurrency' 'accounts create|--resume' 'accounts create|--batch-id' 'accounts create|-o' 'accounts create|--output' 'accounts create|--fields' 'accounts list|--customer' 'accounts list|--currency'
+        case 'accounts create|--data' 'accounts create|--idempotency-key' 'accounts create|--from-file' 'accounts create|--concurrency' 'accounts create|--resume' 'accounts create|--batch-id' 'accounts create|-o' 'accounts create|--output'
             return 0
-        case 'accounts list|--status' 'accounts list|-o' 'accounts list|--output' 'accounts list|--fields' 'accounts list|--limit' 'accounts get|-o' 'accounts get|--output' 'accounts get|--fields'
+        case 'accounts create|--fields' 'accounts list|--customer' 'accounts list|--currency' 'accounts list|--status' 'accounts list|-o' 'accounts list|--output' 'accounts list|--fields' 'accounts list|--limit'
             return 0
-        case 'accounts close|--idempotency-key' 'accounts close|-o' 'accounts close|--output' 'accounts close|--fields' 'external-accounts add|--customer' 'external-accounts add|--account-holder-name' 'external-accounts add|--bank-name' 'external-accounts add|--account-number'
+        case 'accounts get|-o' 'accounts get|--output' 'accounts get|--fields' 'accounts close|--idempotency-key' 'accounts close|-o' 'accounts close|--output' 'accounts close|--fields' 'external-accounts add|--customer'
             return 0
-        case 'external-accounts add|--routing-number' 'external-accounts add|--iban' 'external-accounts add|--country' 'external-accounts add|--currency' 'external-accounts add|--data' 'external-accounts add|--idempotency-key' 'external-accounts add|--from-file' 'external-accounts add|--concurrency'
+        case 'external-accounts add|--account-holder-name' 'external-accounts add|--bank-name' 'external-accounts add|--account-number' 'external-accounts add|--routing-number' 'external-accounts add|--iban' 'external-accounts add|--country' 'external-accounts add|--currency' 'external-accounts add|--data'
             return 0
-        case 'external-accounts add|--resume' 'external-accounts add|--batch-id' 'external-accounts add|-o' 'external-accounts add|--output' 'external-accounts add|--fields' 'external-accounts list|--customer' 'external-accounts list|-o' 'external-accounts list|--output'
+        case 'external-accounts add|--idempotency-key' 'external-accounts add|--from-file' 'external-accounts add|--concurrency' 'external-accounts add|--resume' 'external-accounts add|--batch-id' 'external-accounts add|-o' 'external-accounts add|--output' 'external-accounts add|--fields'
             return 0
-        case 'external-accounts list|--fields' 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--fields' 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--fields'
+        case 'external-accounts list|--customer' 'external-accounts list|-o' 'external-accounts list|--output' 'external-accounts list|--fields' 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--fields'
             return 0
-        case 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount' 'transfers send|--currency' 'transfers send|--description' 'transfers send|--reference' 'transfers send|--wait-timeout' 'transfers send|--data'
+        case 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--fields' 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount' 'transfers send|--currency' 'transfers send|--description'
             return 0
-        case 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency' 'transfers send|--resume' 'transfers send|--batch-id' 'transfers send|-o' 'transfers send|--output' 'transfers send|--fields'
+        case 'transfers send|--reference' 'transfers send|--wait-timeout' 'transfers send|--data' 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency' 'transfers send|--resume' 'transfers send|--batch-id'
             return 0
-        case 'transfers list|--account' 'transfers list|--status' 'transfers list|-o' 'transfers list|--output' 'transfers list|--fields' 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output'
+        case 'transfers send|-o' 'transfers send|--output' 'transfers send|--fields' 'transfers list|--account' 'transfers list|--status' 'transfers list|-o' 'transfers list|--output' 'transfers list|--fields'
             return 0
-        case 'transfers get|--fields' 'transfers cancel|--idempotency-key' 'transfers cancel|-o' 'transfers cancel|--output' 'transfers cancel|--fields' 'cards issue|--customer' 'cards issue|--account' 'cards issue|--type'
+        case 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output' 'transfers get|--fields' 'transfers cancel|--idempotency-key' 'transfers cancel|-o' 'transfers cancel|--output' 'transfers cancel|--fields'
             return 0
-        case 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval' 'cards issue|--address-line1' 'cards issue|--city' 'cards issue|--country' 'cards issue|--postal-code' 'cards issue|--state'
+        case 'cards issue|--customer' 'cards issue|--account' 'cards issue|--type' 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval' 'cards issue|--address-line1' 'cards issue|--city'
             return 0
-        case 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file' 'cards issue|--concurrency' 'cards issue|--resume' 'cards issue|--batch-id' 'cards issue|-o' 'cards issue|--output'
+        case 'cards issue|--country' 'cards issue|--postal-code' 'cards issue|--state' 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file' 'cards issue|--concurrency' 'cards issue|--resume'
             return 0
-        case 'cards issue|--fields' 'cards list|--customer' 'cards list|--account' 'cards list|--status' 'cards list|--type' 'cards list|-o' 'cards list|--output' 'cards list|--fields'
+        case 'cards issue|--batch-id' 'cards issue|-o' 'cards issue|--output' 'cards issue|--fields' 'cards list|--customer' 'cards list|--account' 'cards list|--status' 'cards list|--type'
             return 0
-        case 'cards list|--limit' 'cards get|-o' 'cards get|--output' 'cards get|--fields' 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--fields'
+        case 'cards list|-o' 'cards list|--output' 'cards list|--fields' 'cards list|--limit' 'cards get|-o' 'cards get|--output' 'cards get|--fields' 'cards freeze|--idempotency-key'
             return 0
-        case 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key' 'cards terminate|-o' 'cards terminate|--output' 'cards terminate|--fields'
+        case 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--fields' 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key'
             return 0
-        case 'collections create|--account' 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer' 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider'
+        case 'cards terminate|-o' 'cards terminate|--output' 'cards terminate|--fields' 'collections create|--account' 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer'
             return 0
-        case 'collections create|--data' 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume' 'collections create|--batch-id' 'collections create|-o' 'collections create|--output'
+        case 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider' 'collections create|--data' 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume'
             return 0
-        case 'collections create|--fields' 'collections list|--account' 'collections list|--status' 'collections list|--method' 'collections list|-o' 'collections list|--output' 'collections list|--fields' 'collections list|--limit'
+        case 'collections create|--batch-id' 'collections create|-o' 'collections create|--output' 'collections create|--fields' 'collections list|--account' 'collections list|--status' 'collections list|--method' 'collections list|-o'
             return 0
-        case 'collections get|-o' 'collections get|--output' 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount' 'payment-links create|--asset' 'payment-links create|--description' 'payment-links create|--expires-at'
+        case 'collections list|--output' 'collections list|--fields' 'collections list|--limit' 'collections get|-o' 'collections get|--output' 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount'
             return 0
-        case 'payment-links create|--data' 'payment-links create|--idempotency-key' 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume' 'payment-links create|--batch-id' 'payment-links create|-o' 'payment-links create|--output'
+        case 'payment-links create|--asset' 'payment-links create|--description' 'payment-links create|--expires-at' 'payment-links create|--data' 'payment-links create|--idempotency-key' 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume'
             return 0
-        case 'payment-links create|--fields' 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o' 'payment-links list|--output' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o'
+        case 'payment-links create|--batch-id' 'payment-links create|-o' 'payment-links create|--output' 'payment-links create|--fields' 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o' 'payment-links list|--output'
             return 0
-        case 'payment-links get|--output' 'payment-links get|--fields' 'payment-links disable|--idempotency-key' 'payment-links disable|-o' 'payment-links disable|--output' 'payment-links disable|--fields' 'wallets create|--customer' 'wallets create|--asset'
+        case 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o' 'payment-links get|--output' 'payment-links get|--fields' 'payment-links disable|--idempotency-key' 'payment-links disable|-o' 'payment-links disable|--output'
             return 0
-        case 'wallets create|--network' 'wallets create|--label' 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file' 'wallets create|--concurrency' 'wallets create|--resume' 'wallets create|--batch-id'
+        case 'payment-links disable|--fields' 'wallets create|--customer' 'wallets create|--asset' 'wallets create|--network' 'wallets create|--label' 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file'
             return 0
-        case 'wallets create|-o' 'wallets create|--output' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset' 'wallets list|-o' 'wallets list|--output' 'wallets list|--fields'
+        case 'wallets create|--concurrency' 'wallets create|--resume' 'wallets create|--batch-id' 'wallets create|-o' 'wallets create|--output' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset'
             return 0
-        case 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--fields' 'fx rates|--base' 'fx rates|--symbols' 'fx rates|-o' 'fx rates|--output'
+        case 'wallets list|-o' 'wallets list|--output' 'wallets list|--fields' 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--fields' 'fx rates|--base'
             return 0
-        case 'fx rates|--fields' 'fx quote|--from' 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount' 'fx quote|--data' 'fx quote|--idempotency-key' 'fx quote|--from-file'
+        case 'fx rates|--symbols' 'fx rates|-o' 'fx rates|--output' 'fx rates|--fields' 'fx quote|--from' 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount'
             return 0
-        case 'fx quote|--concurrency' 'fx quote|--resume' 'fx quote|--batch-id' 'fx quote|-o' 'fx quote|--output' 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output'
+        case 'fx quote|--data' 'fx quote|--idempotency-key' 'fx quote|--from-file' 'fx quote|--concurrency' 'fx quote|--resume' 'fx quote|--batch-id' 'fx quote|-o' 'fx quote|--output'
             return 0
-        case 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data' 'fx trade|--idempotency-key' 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume'
+        case 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output' 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data' 'fx trade|--idempotency-key'
             return 0
-        case 'fx trade|--batch-id' 'fx trade|-o' 'fx trade|--output' 'fx trade|--fields' 'fx trades|--account' 'fx trades|-o' 'fx trades|--output' 'fx trades|--fields'
+        case 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume' 'fx trade|--batch-id' 'fx trade|-o' 'fx trade|--output' 'fx trade|--fields' 'fx trades|--account'
             return 0
-        case 'fx trades|--limit' 'fx get-trade|-o' 'fx get-trade|--output' 'fx get-trade|--fields' 'transactions list|--account' 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to'
+        case 'fx trades|-o' 'fx trades|--output' 'fx trades|--fields' 'fx trades|--limit' 'fx get-trade|-o' 'fx get-trade|--output' 'fx get-trade|--fields' 'transactions list|--account'
             return 0
-        case 'transactions list|--type' 'transactions list|--status' 'transactions list|-o' 'transactions list|--output' 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output'
+        case 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to' 'transactions list|--type' 'transactions list|--status' 'transactions list|-o' 'transactions list|--output' 'transactions list|--fields'
             return 0
-        case 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--fields' 'webhooks list|--limit' 'webhooks get|-o'
+        case 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output' 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status' 'webhooks list|-o' 'webhooks list|--output'
             return 0
-        case 'webhooks get|--output' 'webhooks get|--fields' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret'
+        case 'webhooks list|--fields' 'webhooks list|--limit' 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--fields' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output'
             return 0
-        case 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature' 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks listen|--port' 'webhooks listen|--host'
+        case 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret' 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature' 'webhooks verify|-o'
             return 0
-        case 'webhooks listen|--forward-to' 'webhooks listen|--secret' 'webhooks listen|-o' 'webhooks listen|--output' 'login|--public-key' 'profiles list|-o' 'profiles list|--output' 'profiles list|--fields'
+        case 'webhooks verify|--output' 'webhooks listen|--port' 'webhooks listen|--host' 'webhooks listen|--forward-to' 'webhooks listen|--secret' 'webhooks listen|-o' 'webhooks listen|--output' 'login|--public-key'
             return 0
-        case 'profiles show|-o' 'profiles show|--output' 'profiles show|--fields' 'api|--data' 'api|-F' 'api|--field' 'api|--idempotency-key' 'emulator start|--host'
+        case 'profiles list|-o' 'profiles list|--output' 'profiles list|--fields' 'profiles show|-o' 'profiles show|--output' 'profiles show|--fields' 'api|--data' 'api|-F'
             return 0
-        case 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit'
+        case 'api|--field' 'api|--idempotency-key' 'emulator start|--host' 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate'
             return 0
-        case 'emulator start|--settle-after' 'emulator start|--allow-origin' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--fields'
+        case 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after' 'emulator start|--allow-origin' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env'
             return 0
-        case 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--fields' '*|'-p '*|'--profile '*|'--api-key
+        case 'seed apply|-o' 'seed apply|--output' 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--fields'
             return 0
-        case '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
+        case '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -407,6 +409,7 @@ complete -c pay -n '__pay_cmd "customers"' -a create -d 'Create a customer (prom
 complete -c pay -n '__pay_cmd "customers"' -a list -d 'List customers, newest first'
 complete -c pay -n '__pay_cmd "customers"' -a get -d 'Show one customer'
 complete -c pay -n '__pay_cmd "customers"' -a update -d 'Change fields of a customer (the address is replaced whole)'
+complete -c pay -n '__pay_cmd "customers"' -a overview -d 'One screen for support: the customer, KYC, accounts, cards, wallets, last transactions, failed webhooks'
 complete -c pay -n '__pay_cmd "kyc"' -a verify -d 'Start a KYC verification for a customer'
 complete -c pay -n '__pay_cmd "kyc"' -a submit-document -d 'Submit an identity document to the customer\'s open verification'
 complete -c pay -n '__pay_cmd "kyc"' -a status -d 'Show the customer\'s current verification and its documents'
@@ -468,7 +471,7 @@ complete -c pay -n '__pay_cmd "seed"' -a plan -d 'Show what apply would do per e
 
 # Flags of each command (a flag shared by several commands is one line).
 complete -c pay -n '__pay_at ""' -s v -l version -d 'print the version'
-complete -c pay -n '__pay_at "" "customers" "customers create" "customers list" "customers get" "customers update" "kyc" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features" "features list" "features check" "features activate" "accounts" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections" "collections create" "collections list" "collections get" "payment-links" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets" "wallets create" "wallets list" "wallets get" "fx" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions" "transactions list" "transactions get" "webhooks" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "login" "logout" "profiles" "profiles list" "profiles show" "profiles use" "profiles remove" "profiles set" "api" "openapi" "emulator" "emulator start" "seed" "seed apply" "seed plan" "doctor" "completion" "help"' -s h -l help -d 'show help for a command'
+complete -c pay -n '__pay_at "" "customers" "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features" "features list" "features check" "features activate" "accounts" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections" "collections create" "collections list" "collections get" "payment-links" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets" "wallets create" "wallets list" "wallets get" "fx" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions" "transactions list" "transactions get" "webhooks" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "login" "logout" "profiles" "profiles list" "profiles show" "profiles use" "profiles remove" "profiles set" "api" "openapi" "emulator" "emulator start" "seed" "seed apply" "seed plan" "doctor" "completion" "help"' -s h -l help -d 'show help for a command'
 complete -c pay -n '__pay_at "customers create"' -l first-name -x -d 'given name (required)'
 complete -c pay -n '__pay_at "customers create"' -l last-name -x -d 'family name (required)'
 complete -c pay -n '__pay_at "customers create" "customers update"' -l middle-name -x -d 'middle name'
@@ -489,10 +492,10 @@ complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-documen
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l resume -x -d 'with --from-file: skip the rows a previous run\'s results (its stdout) say were created'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l fail-fast -d 'with --from-file: stop at the first failed row'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l batch-id -x -d 'with --from-file: the input\'s identity in the idempotency keys (default: the file name)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -l json -d 'print JSON (same as -o json)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv json ndjson' -d 'output format'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l fields -x -d 'comma-separated fields to show (dotted paths, e.g. id,address.country)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l no-header -d 'tsv: omit the header line'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -l json -d 'print JSON (same as -o json)'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv json ndjson' -d 'output format'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l fields -x -d 'comma-separated fields to show (dotted paths, e.g. id,address.country)'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l no-header -d 'tsv: omit the header line'
 complete -c pay -n '__pay_at "customers list"' -l email -x -d 'only this e-mail address'
 complete -c pay -n '__pay_at "customers list"' -l type -x -d 'only this customer type'
 complete -c pay -n '__pay_at "customers list" "features list" "accounts list" "external-accounts list" "transfers list" "cards list" "collections list" "payment-links list" "wallets list" "fx trades" "transactions list" "webhooks list"' -l limit -x -d 'how many items (1-1000; with --all, the page size)'

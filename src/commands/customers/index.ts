@@ -165,5 +165,26 @@ export const customers: GroupSpec = {
       constraints: [{ kind: 'together', fields: ['address.address_line1', 'address.city', 'address.country', 'address.postal_code'] }],
       jsonShape: 'the updated Customer object',
     },
+    {
+      name: 'overview',
+      arg: CUSTOMER_ID,
+      summary: 'One screen for support: the customer, KYC, accounts, cards, wallets, last transactions, failed webhooks',
+      description:
+        'Shows the customer and its KYC verification, its accounts with balances, its cards and wallets with their states, the last 10 ' +
+        'transactions across its accounts and the failed webhook deliveries about its objects; each section ends with the command that shows more.\n' +
+        'Requests run concurrently (4 at a time). A section that fails says so and the others still print; pay then exits 1. ' +
+        'An unknown customer is exit 4. Failed deliveries are looked for among the 500 most recent failed events.',
+      examples: ['pay customers overview cus_0123456789abcdefghijklmn', 'pay customers overview cus_0123456789abcdefghijklmn --json'],
+      operationId: 'getCustomer',
+      method: 'GET',
+      path: 'customers/{customer_id}',
+      kind: 'custom',
+      requireTenant: true,
+      jsonShape:
+        '{customer, kyc (the current verification, or null), accounts: [Account], cards: [Card], wallets: [Wallet], ' +
+        'transactions: [Transaction] (the 10 newest across the accounts), failed_deliveries: [Event] (newest first, at most 10), ' +
+        'more: {section: [command]}, errors: [{section, message, code, exit_code, request_id}]}; a failed section is null',
+      impl: () => import('./overview.js'),
+    },
   ],
 };
