@@ -1,7 +1,8 @@
 # fish completion for pay.
 # Generated from the pay command tree (src/completion/) by `npm run generate`; do not edit by hand.
 # Static words (commands, flags, enum values) are embedded below, so TAB does not start Node;
-# only profile names (-p/--profile, pay profiles use|show|remove) run `pay __complete profiles`.
+# only profile names (-p/--profile, pay profiles use|show|remove) run `pay __complete profiles`,
+# and a --state value `pay __complete states` (the subdivisions of the --country on the line).
 #
 # Install: pay completion fish > ~/.config/fish/completions/pay.fish
 
@@ -373,6 +374,11 @@ function __pay_arg0
     test -z "$__pay_expect"; and test $__pay_npos = 0; and contains -- "$__pay_path" $argv
 end
 
+# The words before the cursor go along: pay reads the --country among them.
+function __pay_states
+    command pay __complete states (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null
+end
+
 function __pay_profiles
     command pay __complete profiles 2>/dev/null
 end
@@ -482,9 +488,9 @@ complete -c pay -n '__pay_at "customers create" "customers update"' -l gender -x
 complete -c pay -n '__pay_at "customers create"' -l date-of-birth -x -d 'date of birth, a real date not in the future (required)'
 complete -c pay -n '__pay_at "customers create"' -l address-line1 -x -d 'street line (required)'
 complete -c pay -n '__pay_at "customers create"' -l city -x -d 'city (required)'
-complete -c pay -n '__pay_at "customers create"' -l country -x -d 'ISO 3166-1 alpha-2 country code, e.g. US (required)'
+complete -c pay -n '__pay_at "customers create"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'ISO 3166-1 alpha-2 country code, e.g. US (required)'
 complete -c pay -n '__pay_at "customers create"' -l postal-code -x -d 'postal code (required)'
-complete -c pay -n '__pay_at "customers create" "customers update"' -l state -x -d 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)'
+complete -c pay -n '__pay_at "customers create" "customers update"' -l state -x -a '(__pay_states)' -d 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)'
 complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l data -x -d 'request body as JSON, @file or @- for stdin; flags override its fields'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend"' -l idempotency-key -x -d 'Idempotency-Key to send (default: a fresh UUID)'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l from-file -x -d 'create one per row of an NDJSON, CSV or JSON-array file ("-" for stdin); flags apply to every row'
@@ -508,11 +514,11 @@ complete -c pay -n '__pay_at "customers update"' -l type -x -a 'individual busin
 complete -c pay -n '__pay_at "customers update"' -l date-of-birth -x -d 'date of birth, a real date not in the future'
 complete -c pay -n '__pay_at "customers update"' -l address-line1 -x -d 'street line'
 complete -c pay -n '__pay_at "customers update"' -l city -x -d 'city'
-complete -c pay -n '__pay_at "customers update"' -l country -x -d 'ISO 3166-1 alpha-2 country code, e.g. US'
+complete -c pay -n '__pay_at "customers update"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'ISO 3166-1 alpha-2 country code, e.g. US'
 complete -c pay -n '__pay_at "customers update"' -l postal-code -x -d 'postal code'
 complete -c pay -n '__pay_at "kyc verify" "kyc-legacy verify"' -l level -x -a 'basic enhanced' -d 'verification level (default: basic)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l type -x -a 'passport national_id drivers_license utility_bill selfie' -d 'document type (required)'
-complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l country -x -d 'issuing country, ISO 3166-1 alpha-2 (e.g. GB) (required)'
+complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'issuing country, ISO 3166-1 alpha-2 (e.g. GB) (required)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l number -x -d 'document number (only its last 4 characters are kept)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l file-name -x -d 'name of the uploaded file, for your records'
 complete -c pay -n '__pay_at "features check" "features activate"' -l feature -x -a 'cards collections crypto_wallets payment_links fx international_transfers' -d 'feature key (required)'
@@ -529,7 +535,7 @@ complete -c pay -n '__pay_at "external-accounts add"' -l bank-name -x -d 'bank n
 complete -c pay -n '__pay_at "external-accounts add"' -l account-number -x -d 'bank account number (required)'
 complete -c pay -n '__pay_at "external-accounts add"' -l routing-number -x -d 'routing / sort code, where the country uses one'
 complete -c pay -n '__pay_at "external-accounts add"' -l iban -x -d 'IBAN, where the country uses one'
-complete -c pay -n '__pay_at "external-accounts add"' -l country -x -d 'bank country, ISO 3166-1 alpha-2 (required)'
+complete -c pay -n '__pay_at "external-accounts add"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'bank country, ISO 3166-1 alpha-2 (required)'
 complete -c pay -n '__pay_at "external-accounts add"' -l currency -x -d 'account currency, ISO 4217 (required)'
 complete -c pay -n '__pay_at "transfers send"' -l from -x -d 'source account (acc_…) (required)'
 complete -c pay -n '__pay_at "transfers send"' -l to -x -d 'destination: an account (acc_…) or an external account (ea_…) (required)'
@@ -549,9 +555,9 @@ complete -c pay -n '__pay_at "cards issue"' -l spending-limit -x -d 'spending li
 complete -c pay -n '__pay_at "cards issue"' -l spending-interval -x -a 'daily monthly' -d 'period of the spending limit'
 complete -c pay -n '__pay_at "cards issue"' -l address-line1 -x -d 'physical cards: shipping street line'
 complete -c pay -n '__pay_at "cards issue"' -l city -x -d 'physical cards: shipping city'
-complete -c pay -n '__pay_at "cards issue"' -l country -x -d 'physical cards: shipping country, ISO 3166-1 alpha-2'
+complete -c pay -n '__pay_at "cards issue"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'physical cards: shipping country, ISO 3166-1 alpha-2'
 complete -c pay -n '__pay_at "cards issue"' -l postal-code -x -d 'physical cards: shipping postal code'
-complete -c pay -n '__pay_at "cards issue"' -l state -x -d 'physical cards: ISO 3166-2 subdivision, e.g. US-TX'
+complete -c pay -n '__pay_at "cards issue"' -l state -x -a '(__pay_states)' -d 'physical cards: ISO 3166-2 subdivision, e.g. US-TX'
 complete -c pay -n '__pay_at "cards list"' -l customer -x -d 'only this customer\'s cards'
 complete -c pay -n '__pay_at "cards list"' -l account -x -d 'only cards on this account'
 complete -c pay -n '__pay_at "cards list"' -l status -x -a 'inactive active frozen terminated' -d 'only this status'
