@@ -105,6 +105,32 @@ export function createPrompter(io: IOStreams): Prompter {
     }
   };
 
+  /**
+   * A searchable list. inquirer's search answers Enter with the item under the cursor of the list
+   * on screen, which lags behind typing: keys that arrive together ("AQ" then Enter, pasted or
+   * typed fast) would pick from the list of an earlier term (AD for AQ). So the answer is checked
+   * against the list of the last term typed (whose search has run by then: the Enter waits a
+   * turn in validate) and, when it is not in it, that list's first item is the answer.
+   */
+  const searchList = (message: string, list: (term: string) => Array<{ name: string; value: string }>, pageSize?: number) => {
+    let latest: string[] = [];
+    return ask((context) =>
+      search<string>(
+        {
+          message: escapeText(message),
+          ...(pageSize !== undefined ? { pageSize } : {}),
+          source: (term) => {
+            const items = list(term ?? '');
+            latest = items.map((i) => i.value);
+            return items;
+          },
+          validate: () => new Promise<true>((resolve) => setImmediate(() => resolve(true))),
+        },
+        context,
+      ),
+    ).then((value) => (latest.length === 0 || latest.includes(value) ? value : latest[0]!));
+  };
+
   /** What the user typed (or Tab filled in from the default), shown escaped; the answer in cyan. */
   const shownValue = (value: string, { isFinal }: { isFinal: boolean }) => (isFinal ? chalk.cyan(escapeText(value)) : escapeText(value));
   const theme = { style: { defaultAnswer: (text: string) => chalk.dim(`(${escapeText(text)})`) } };
@@ -144,39 +170,27 @@ export function createPrompter(io: IOStreams): Prompter {
         ),
       ).then((v) => v.trim()),
     choose: (message, choices, opts = {}) =>
-      ask((context) =>
-        search<string>(
-          {
-            message: escapeText(
-              `${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`,
-            ),
-            source: (term) => {
-              const t = (term ?? '').trim();
-              const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: escapeText(c), value: c }));
-              if (opts.open && t && !choices.includes(t)) list.push({ name: `${escapeText(t)} (other)`, value: t });
-              // First, so that Enter alone skips an optional field, as it does at a text prompt.
-              if (opts.optional && !t) list.unshift({ name: 'skip', value: '' });
-              return list;
-            },
-          },
-          context,
-        ),
+      searchList(
+        `${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`,
+        (term) => {
+          const t = term.trim();
+          const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: escapeText(c), value: c }));
+          if (opts.open && t && !choices.includes(t)) list.push({ name: `${escapeText(t)} (other)`, value: t });
+          // First, so that Enter alone skips an optional field, as it does at a text prompt.
+          if (opts.optional && !t) list.unshift({ name: 'skip', value: '' });
+          return list;
+        },
       ),
     confirm: (message, defaultValue = false) => ask((context) => confirm({ message: escapeText(message), default: defaultValue }, context)),
     pick: (message, items, opts = {}) =>
-      ask((context) =>
-        search<string>(
-          {
-            message: escapeText(`${message}${opts.optional ? ' (optional, Enter to skip)' : ''} (type to search)`),
-            pageSize: opts.pageSize ?? 10,
-            source: (term) => {
-              const list = rankItems(items, term ?? '').map((item) => ({ name: escapeText(item.label), value: item.value }));
-              if (opts.optional && !(term ?? '').trim()) list.unshift({ name: 'skip', value: '' });
-              return list;
-            },
-          },
-          context,
-        ),
+      searchList(
+        `${message}${opts.optional ? ' (optional, Enter to skip)' : ''} (type to search)`,
+        (term) => {
+          const list = rankItems(items, term).map((item) => ({ name: escapeText(item.label), value: item.value }));
+          if (opts.optional && !term.trim()) list.unshift({ name: 'skip', value: '' });
+          return list;
+        },
+        opts.pageSize ?? 10,
       ),
   };
 }

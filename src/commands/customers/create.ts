@@ -73,12 +73,12 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   await sendAndPrint(f, ctx, client, { path: ctx.verb.path, body });
 }
 
-/** Searchable by code and by name (English or common: "South Korea"), accents aside. */
+/** Searchable by code and by name (English or common: "South Korea"), accents aside; a whole code or name typed comes first. */
 export function askCountry(prompter: Prompter, label: string, tables: IsoTables, optional: boolean): Promise<string> {
   const items = tables.countries.map((c) => ({
     value: c.code,
     label: `${c.code}  ${c.name}${c.aliases.length ? ` (${c.aliases.join(', ')})` : ''}`,
-    keys: [c.code],
+    keys: [c.code, c.name, ...c.aliases],
   }));
   return prompter.pick(label, items, { optional });
 }
@@ -87,6 +87,6 @@ export function askCountry(prompter: Prompter, label: string, tables: IsoTables,
 export function askState(prompter: Prompter, label: string, tables: IsoTables, country: string, optional: boolean): Promise<string> {
   const items = tables
     .subdivisionsOf(country)
-    .map((s) => ({ value: s.code, label: `${s.code}  ${s.name}`, keys: [s.code, s.code.slice(3)] }));
+    .map((s) => ({ value: s.code, label: `${s.code}  ${s.name}`, keys: [s.code, s.code.slice(3), s.name] }));
   return prompter.pick(`${label} of ${country}`, items, { optional });
 }
