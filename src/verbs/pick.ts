@@ -112,7 +112,8 @@ export function entryLabels(entries: readonly Entry[], width: number): PickItem[
     let line = e.id.padEnd(idWidth);
     for (const [i, c] of e.cells.entries()) line += `  ${i === e.cells.length - 1 ? c : c.padEnd(widths[i]!)}`;
     line = line.trimEnd();
-    if (line.length > room) line = `${line.slice(0, room - 1)}…`;
+    // Cut to fit, never into the id (a terminal narrower than the id gets it whole).
+    if (line.length > room) line = `${line.slice(0, Math.max(room - 1, idWidth))}…`;
     return { value: e.id, label: line, keys: [e.id] };
   });
 }

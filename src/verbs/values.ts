@@ -315,8 +315,11 @@ function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, 
   }
   if (flag.kind === 'state') {
     // As people write it: `us-va`, or the bare `VA` after --country US; sent as `US-VA`.
-    const resolved = tablesNow().resolveState(value, countryOf(flag, body));
-    const problem = checkerFor(flag, body)?.(resolved ?? value.toUpperCase());
+    const country = countryOf(flag, body);
+    const resolved = tablesNow().resolveState(value, country);
+    const up = value.toUpperCase();
+    // A bare subdivision not found is reported as the code it would be (US-ZZ for ZZ after US).
+    const problem = checkerFor(flag, body)?.(resolved ?? (country && /^[A-Z0-9]{1,3}$/.test(up) ? `${country}-${up}` : up));
     if (problem || !resolved) throw new UsageError(`${name} "${printable(value)}" ${problem ?? 'is not an ISO 3166-2 code'}`);
     return resolved;
   }
