@@ -139,6 +139,11 @@ export interface VerbSpec {
   hidden?: boolean;
   /** Runs locally and calls no operation (operationId and path are empty), e.g. webhooks verify. */
   offline?: boolean;
+  /**
+   * Calls several operations through its `impl` (customers overview); `operationId` and `path`
+   * name the one about its argument, which other verbs may also call.
+   */
+  composite?: boolean;
 }
 
 export interface GroupSpec {

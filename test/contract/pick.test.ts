@@ -17,12 +17,12 @@ type S = Schema & { properties?: Record<string, Schema>; items?: Schema; enum?: 
 
 /** The schema at a dotted path of an object schema ($ref and allOf followed), or undefined. */
 function at(schema: Schema, path: string): S | undefined {
-  let cur: S | undefined = resolve(schema) as S;
+  let cur: S | undefined = resolve(schema);
   for (const part of path.split('.')) {
     if (!cur) return undefined;
     const props: Record<string, Schema> = Object.assign({}, cur.properties, ...(cur.allOf ?? []).map((s) => (resolve(s) as S).properties));
     const next: Schema | undefined = props[part];
-    cur = next ? (resolve(next) as S) : undefined;
+    cur = next ? (resolve(next)) : undefined;
   }
   return cur;
 }
@@ -46,7 +46,7 @@ describe('arg.pick against the contract', () => {
       const pick = arg.pick!;
       const op = operationFor('get', pick.list);
       expect(op, `GET ${pick.list}`).toBeDefined();
-      const page = resolve((op!.responses['200'] as ResponseObject).content!['application/json']!.schema!) as S;
+      const page = resolve((op!.responses['200'] as ResponseObject).content!['application/json']!.schema) as S;
       const item = at(page, 'data')?.items;
       expect(item, `GET ${pick.list} answers a page with data[]`).toBeDefined();
       // Items carry ids of the argument's kind.
@@ -55,7 +55,7 @@ describe('arg.pick against the contract', () => {
       for (const [name, value] of Object.entries(pick.query ?? {})) {
         const param = params.find((p) => p.in === 'query' && p.name === name);
         expect(param, `${pick.list} takes ?${name}`).toBeDefined();
-        const allowed = (resolve(param!.schema!) as S).enum;
+        const allowed = (resolve(param!.schema) as S).enum;
         if (allowed) expect(allowed).toContain(value);
         // A filter sent is also checked on what comes back.
         expect(pick.where?.[name], `${key}: where.${name} repeats the filter`).toContain(value);

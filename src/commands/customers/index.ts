@@ -179,6 +179,7 @@ export const customers: GroupSpec = {
       method: 'GET',
       path: 'customers/{customer_id}',
       kind: 'custom',
+      composite: true,
       requireTenant: true,
       jsonShape:
         '{customer, kyc (the current verification, or null), accounts: [Account], cards: [Card], wallets: [Wallet], ' +

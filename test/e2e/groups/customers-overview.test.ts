@@ -151,7 +151,7 @@ describe('pay customers overview', () => {
       const r = await w.pay(args);
       expect({ args, code: r.code }).toEqual({ args, code: 0 });
     }
-  });
+  }, 180_000);
 
   it('an unknown customer is exit 4 with one error line and nothing on stdout; a bad id is exit 2 and sends nothing', async () => {
     const r = await w.pay(['customers', 'overview', 'cus_0123456789abcdefghijklmn']);
