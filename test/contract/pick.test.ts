@@ -22,7 +22,7 @@ function at(schema: Schema, path: string): S | undefined {
     if (!cur) return undefined;
     const props: Record<string, Schema> = Object.assign({}, cur.properties, ...(cur.allOf ?? []).map((s) => (resolve(s) as S).properties));
     const next: Schema | undefined = props[part];
-    cur = next ? (resolve(next)) : undefined;
+    cur = next ? resolve(next) : undefined;
   }
   return cur;
 }
