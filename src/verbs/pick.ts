@@ -8,11 +8,12 @@ import { getPath } from '../io/fields.js';
 import { formatTime, type Column } from '../io/output.js';
 import type { PickItem } from '../io/prompt.js';
 import type { Factory } from '../cmdutil/factory.js';
-import type { PickSpec, VerbContext } from '../cmdutil/spec.js';
+import { camel, type PickSpec, type VerbContext } from '../cmdutil/spec.js';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { asText } from '../lib/text.js';
 import { checkId } from '../shared/validate.js';
 import { clientNeeds } from './steps.js';
+import { longFlag } from './values.js';
 
 /** How many of the most recent objects are fetched (one page) and offered. */
 export const PICK_LIMIT = 100;
@@ -34,6 +35,15 @@ export async function pickArgument(f: Factory, ctx: VerbContext): Promise<string
     });
   }
   const pick = arg.pick;
+  // A flag the verb cannot run without is asked for before the list, not after the pick.
+  const missing = (verb.flags ?? []).filter(
+    (fl) =>
+      ctx.opts[camel(fl.flags)] === undefined &&
+      (fl.pathParam !== undefined || (fl.required && fl.field && fl.default === undefined && ctx.opts.data === undefined)),
+  );
+  if (missing.length > 0) {
+    throw new UsageError(`missing required ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map(longFlag).join(', ')}`);
+  }
   const needs = clientNeeds(ctx);
   const client = await f.client(pick.requireTenant && !needs.requireTenant ? { requireTenant: `pay ${group.name} ${verb.name}` } : needs);
   const objects: unknown[] = [];

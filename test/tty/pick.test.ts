@@ -117,6 +117,15 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
     ]);
   });
 
+  it('a flag the verb needs is asked for before any list: exit 2, nothing sent', async () => {
+    const mark = w.mark();
+    const p = (pane = await Pane.pay(['features', 'check'], { env: paneEnv() }));
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(2);
+    expect(linesBeforeExit(screen).filter((l) => l.trim())).toEqual(['error: missing required flag: --feature']);
+    expect(w.since(mark)).toEqual([]);
+  });
+
   it('--no-input, PAY_NO_INPUT or CI on a terminal: the id stays required (exit 2 naming it), nothing is listed', async () => {
     for (const [args, env] of [
       [['customers', 'get', '--no-input'], {}],
