@@ -1,7 +1,8 @@
 # fish completion for pay.
 # Generated from the pay command tree (src/completion/) by `npm run generate`; do not edit by hand.
 # Static words (commands, flags, enum values) are embedded below, so TAB does not start Node;
-# only profile names (-p/--profile, pay profiles use|show|remove) run `pay __complete profiles`.
+# only profile names (-p/--profile, pay profiles use|show|remove) run `pay __complete profiles`,
+# and a --state value `pay __complete states` (the subdivisions of the --country on the line).
 #
 # Install: pay completion fish > ~/.config/fish/completions/pay.fish
 
@@ -64,6 +65,8 @@ function __pay_sub
             echo get
         case 'customers|update'
             echo update
+        case 'customers|overview'
+            echo overview
         case 'kyc|verify'
             echo verify
         case 'kyc|submit-document'
@@ -198,119 +201,119 @@ function __pay_takes_value
             return 0
         case 'customers update|--gender' 'customers update|--date-of-birth' 'customers update|--address-line1' 'customers update|--city' 'customers update|--country' 'customers update|--postal-code' 'customers update|--state' 'customers update|--data'
             return 0
-        case 'customers update|-o' 'customers update|--output' 'customers update|--jq' 'customers update|--fields' 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file'
+        case 'customers update|-o' 'customers update|--output' 'customers update|--jq' 'customers update|--fields' 'customers overview|-o' 'customers overview|--output' 'customers overview|--jq' 'customers overview|--fields'
             return 0
-        case 'kyc verify|--concurrency' 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o' 'kyc verify|--output' 'kyc verify|--jq' 'kyc verify|--fields' 'kyc submit-document|--type'
+        case 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file' 'kyc verify|--concurrency' 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o'
             return 0
-        case 'kyc submit-document|--country' 'kyc submit-document|--number' 'kyc submit-document|--file-name' 'kyc submit-document|--data' 'kyc submit-document|--idempotency-key' 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume'
+        case 'kyc verify|--output' 'kyc verify|--jq' 'kyc verify|--fields' 'kyc submit-document|--type' 'kyc submit-document|--country' 'kyc submit-document|--number' 'kyc submit-document|--file-name' 'kyc submit-document|--data'
             return 0
-        case 'kyc submit-document|--batch-id' 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--jq' 'kyc submit-document|--fields' 'kyc status|-o' 'kyc status|--output' 'kyc status|--jq'
+        case 'kyc submit-document|--idempotency-key' 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume' 'kyc submit-document|--batch-id' 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--jq'
             return 0
-        case 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key' 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume' 'kyc-legacy verify|--batch-id'
+        case 'kyc submit-document|--fields' 'kyc status|-o' 'kyc status|--output' 'kyc status|--jq' 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key'
             return 0
-        case 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--jq' 'kyc-legacy verify|--fields' 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name'
+        case 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume' 'kyc-legacy verify|--batch-id' 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--jq' 'kyc-legacy verify|--fields'
             return 0
-        case 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|--from-file' 'kyc-legacy submit-document|--concurrency' 'kyc-legacy submit-document|--resume' 'kyc-legacy submit-document|--batch-id' 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output'
+        case 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name' 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|--from-file' 'kyc-legacy submit-document|--concurrency'
             return 0
-        case 'kyc-legacy submit-document|--jq' 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output' 'kyc-legacy status|--jq' 'kyc-legacy status|--fields' 'features list|-o' 'features list|--output'
+        case 'kyc-legacy submit-document|--resume' 'kyc-legacy submit-document|--batch-id' 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output' 'kyc-legacy submit-document|--jq' 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output'
             return 0
-        case 'features list|--jq' 'features list|--fields' 'features list|--limit' 'features check|--feature' 'features check|-o' 'features check|--output' 'features check|--jq' 'features check|--fields'
+        case 'kyc-legacy status|--jq' 'kyc-legacy status|--fields' 'features list|-o' 'features list|--output' 'features list|--jq' 'features list|--fields' 'features list|--limit' 'features check|--feature'
             return 0
-        case 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output' 'features activate|--jq' 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency'
+        case 'features check|-o' 'features check|--output' 'features check|--jq' 'features check|--fields' 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output'
             return 0
-        case 'accounts create|--type' 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key' 'accounts create|--from-file' 'accounts create|--concurrency' 'accounts create|--resume' 'accounts create|--batch-id'
+        case 'features activate|--jq' 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency' 'accounts create|--type' 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key'
             return 0
-        case 'accounts create|-o' 'accounts create|--output' 'accounts create|--jq' 'accounts create|--fields' 'accounts list|--customer' 'accounts list|--currency' 'accounts list|--status' 'accounts list|-o'
+        case 'accounts create|--from-file' 'accounts create|--concurrency' 'accounts create|--resume' 'accounts create|--batch-id' 'accounts create|-o' 'accounts create|--output' 'accounts create|--jq' 'accounts create|--fields'
             return 0
-        case 'accounts list|--output' 'accounts list|--jq' 'accounts list|--fields' 'accounts list|--limit' 'accounts get|-o' 'accounts get|--output' 'accounts get|--jq' 'accounts get|--fields'
+        case 'accounts list|--customer' 'accounts list|--currency' 'accounts list|--status' 'accounts list|-o' 'accounts list|--output' 'accounts list|--jq' 'accounts list|--fields' 'accounts list|--limit'
             return 0
-        case 'accounts close|--idempotency-key' 'accounts close|-o' 'accounts close|--output' 'accounts close|--jq' 'accounts close|--fields' 'external-accounts add|--customer' 'external-accounts add|--account-holder-name' 'external-accounts add|--bank-name'
+        case 'accounts get|-o' 'accounts get|--output' 'accounts get|--jq' 'accounts get|--fields' 'accounts close|--idempotency-key' 'accounts close|-o' 'accounts close|--output' 'accounts close|--jq'
             return 0
-        case 'external-accounts add|--account-number' 'external-accounts add|--routing-number' 'external-accounts add|--iban' 'external-accounts add|--country' 'external-accounts add|--currency' 'external-accounts add|--data' 'external-accounts add|--idempotency-key' 'external-accounts add|--from-file'
+        case 'accounts close|--fields' 'external-accounts add|--customer' 'external-accounts add|--account-holder-name' 'external-accounts add|--bank-name' 'external-accounts add|--account-number' 'external-accounts add|--routing-number' 'external-accounts add|--iban' 'external-accounts add|--country'
             return 0
-        case 'external-accounts add|--concurrency' 'external-accounts add|--resume' 'external-accounts add|--batch-id' 'external-accounts add|-o' 'external-accounts add|--output' 'external-accounts add|--jq' 'external-accounts add|--fields' 'external-accounts list|--customer'
+        case 'external-accounts add|--currency' 'external-accounts add|--data' 'external-accounts add|--idempotency-key' 'external-accounts add|--from-file' 'external-accounts add|--concurrency' 'external-accounts add|--resume' 'external-accounts add|--batch-id' 'external-accounts add|-o'
             return 0
-        case 'external-accounts list|-o' 'external-accounts list|--output' 'external-accounts list|--jq' 'external-accounts list|--fields' 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--jq'
+        case 'external-accounts add|--output' 'external-accounts add|--jq' 'external-accounts add|--fields' 'external-accounts list|--customer' 'external-accounts list|-o' 'external-accounts list|--output' 'external-accounts list|--jq' 'external-accounts list|--fields'
             return 0
-        case 'external-accounts get|--fields' 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--jq' 'external-accounts remove|--fields' 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount'
+        case 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--jq' 'external-accounts get|--fields' 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--jq'
             return 0
-        case 'transfers send|--currency' 'transfers send|--description' 'transfers send|--reference' 'transfers send|--wait-timeout' 'transfers send|--data' 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency'
+        case 'external-accounts remove|--fields' 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount' 'transfers send|--currency' 'transfers send|--description' 'transfers send|--reference' 'transfers send|--wait-timeout'
             return 0
-        case 'transfers send|--resume' 'transfers send|--batch-id' 'transfers send|-o' 'transfers send|--output' 'transfers send|--jq' 'transfers send|--fields' 'transfers list|--account' 'transfers list|--status'
+        case 'transfers send|--data' 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency' 'transfers send|--resume' 'transfers send|--batch-id' 'transfers send|-o' 'transfers send|--output'
             return 0
-        case 'transfers list|-o' 'transfers list|--output' 'transfers list|--jq' 'transfers list|--fields' 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output' 'transfers get|--jq'
+        case 'transfers send|--jq' 'transfers send|--fields' 'transfers list|--account' 'transfers list|--status' 'transfers list|-o' 'transfers list|--output' 'transfers list|--jq' 'transfers list|--fields'
             return 0
-        case 'transfers get|--fields' 'transfers cancel|--idempotency-key' 'transfers cancel|-o' 'transfers cancel|--output' 'transfers cancel|--jq' 'transfers cancel|--fields' 'cards issue|--customer' 'cards issue|--account'
+        case 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output' 'transfers get|--jq' 'transfers get|--fields' 'transfers cancel|--idempotency-key' 'transfers cancel|-o' 'transfers cancel|--output'
             return 0
-        case 'cards issue|--type' 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval' 'cards issue|--address-line1' 'cards issue|--city' 'cards issue|--country' 'cards issue|--postal-code'
+        case 'transfers cancel|--jq' 'transfers cancel|--fields' 'cards issue|--customer' 'cards issue|--account' 'cards issue|--type' 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval'
             return 0
-        case 'cards issue|--state' 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file' 'cards issue|--concurrency' 'cards issue|--resume' 'cards issue|--batch-id' 'cards issue|-o'
+        case 'cards issue|--address-line1' 'cards issue|--city' 'cards issue|--country' 'cards issue|--postal-code' 'cards issue|--state' 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file'
             return 0
-        case 'cards issue|--output' 'cards issue|--jq' 'cards issue|--fields' 'cards list|--customer' 'cards list|--account' 'cards list|--status' 'cards list|--type' 'cards list|-o'
+        case 'cards issue|--concurrency' 'cards issue|--resume' 'cards issue|--batch-id' 'cards issue|-o' 'cards issue|--output' 'cards issue|--jq' 'cards issue|--fields' 'cards list|--customer'
             return 0
-        case 'cards list|--output' 'cards list|--jq' 'cards list|--fields' 'cards list|--limit' 'cards get|-o' 'cards get|--output' 'cards get|--jq' 'cards get|--fields'
+        case 'cards list|--account' 'cards list|--status' 'cards list|--type' 'cards list|-o' 'cards list|--output' 'cards list|--jq' 'cards list|--fields' 'cards list|--limit'
             return 0
-        case 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--jq' 'cards freeze|--fields' 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output'
+        case 'cards get|-o' 'cards get|--output' 'cards get|--jq' 'cards get|--fields' 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--jq'
             return 0
-        case 'cards unfreeze|--jq' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key' 'cards terminate|-o' 'cards terminate|--output' 'cards terminate|--jq' 'cards terminate|--fields' 'collections create|--account'
+        case 'cards freeze|--fields' 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output' 'cards unfreeze|--jq' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key' 'cards terminate|-o'
             return 0
-        case 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer' 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider' 'collections create|--data'
+        case 'cards terminate|--output' 'cards terminate|--jq' 'cards terminate|--fields' 'collections create|--account' 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer'
             return 0
-        case 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume' 'collections create|--batch-id' 'collections create|-o' 'collections create|--output' 'collections create|--jq'
+        case 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider' 'collections create|--data' 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume'
             return 0
-        case 'collections create|--fields' 'collections list|--account' 'collections list|--status' 'collections list|--method' 'collections list|-o' 'collections list|--output' 'collections list|--jq' 'collections list|--fields'
+        case 'collections create|--batch-id' 'collections create|-o' 'collections create|--output' 'collections create|--jq' 'collections create|--fields' 'collections list|--account' 'collections list|--status' 'collections list|--method'
             return 0
-        case 'collections list|--limit' 'collections get|-o' 'collections get|--output' 'collections get|--jq' 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount' 'payment-links create|--asset'
+        case 'collections list|-o' 'collections list|--output' 'collections list|--jq' 'collections list|--fields' 'collections list|--limit' 'collections get|-o' 'collections get|--output' 'collections get|--jq'
             return 0
-        case 'payment-links create|--description' 'payment-links create|--expires-at' 'payment-links create|--data' 'payment-links create|--idempotency-key' 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume' 'payment-links create|--batch-id'
+        case 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount' 'payment-links create|--asset' 'payment-links create|--description' 'payment-links create|--expires-at' 'payment-links create|--data' 'payment-links create|--idempotency-key'
             return 0
-        case 'payment-links create|-o' 'payment-links create|--output' 'payment-links create|--jq' 'payment-links create|--fields' 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o' 'payment-links list|--output'
+        case 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume' 'payment-links create|--batch-id' 'payment-links create|-o' 'payment-links create|--output' 'payment-links create|--jq' 'payment-links create|--fields'
             return 0
-        case 'payment-links list|--jq' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o' 'payment-links get|--output' 'payment-links get|--jq' 'payment-links get|--fields' 'payment-links disable|--idempotency-key'
+        case 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o' 'payment-links list|--output' 'payment-links list|--jq' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o'
             return 0
-        case 'payment-links disable|-o' 'payment-links disable|--output' 'payment-links disable|--jq' 'payment-links disable|--fields' 'wallets create|--customer' 'wallets create|--asset' 'wallets create|--network' 'wallets create|--label'
+        case 'payment-links get|--output' 'payment-links get|--jq' 'payment-links get|--fields' 'payment-links disable|--idempotency-key' 'payment-links disable|-o' 'payment-links disable|--output' 'payment-links disable|--jq' 'payment-links disable|--fields'
             return 0
-        case 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file' 'wallets create|--concurrency' 'wallets create|--resume' 'wallets create|--batch-id' 'wallets create|-o' 'wallets create|--output'
+        case 'wallets create|--customer' 'wallets create|--asset' 'wallets create|--network' 'wallets create|--label' 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file' 'wallets create|--concurrency'
             return 0
-        case 'wallets create|--jq' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset' 'wallets list|-o' 'wallets list|--output' 'wallets list|--jq' 'wallets list|--fields'
+        case 'wallets create|--resume' 'wallets create|--batch-id' 'wallets create|-o' 'wallets create|--output' 'wallets create|--jq' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset'
             return 0
-        case 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--jq' 'wallets get|--fields' 'fx rates|--base' 'fx rates|--symbols' 'fx rates|-o'
+        case 'wallets list|-o' 'wallets list|--output' 'wallets list|--jq' 'wallets list|--fields' 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--jq'
             return 0
-        case 'fx rates|--output' 'fx rates|--jq' 'fx rates|--fields' 'fx quote|--from' 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount' 'fx quote|--data'
+        case 'wallets get|--fields' 'fx rates|--base' 'fx rates|--symbols' 'fx rates|-o' 'fx rates|--output' 'fx rates|--jq' 'fx rates|--fields' 'fx quote|--from'
             return 0
-        case 'fx quote|--idempotency-key' 'fx quote|--from-file' 'fx quote|--concurrency' 'fx quote|--resume' 'fx quote|--batch-id' 'fx quote|-o' 'fx quote|--output' 'fx quote|--jq'
+        case 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount' 'fx quote|--data' 'fx quote|--idempotency-key' 'fx quote|--from-file' 'fx quote|--concurrency' 'fx quote|--resume'
             return 0
-        case 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output' 'fx get-quote|--jq' 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data'
+        case 'fx quote|--batch-id' 'fx quote|-o' 'fx quote|--output' 'fx quote|--jq' 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output' 'fx get-quote|--jq'
             return 0
-        case 'fx trade|--idempotency-key' 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume' 'fx trade|--batch-id' 'fx trade|-o' 'fx trade|--output' 'fx trade|--jq'
+        case 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data' 'fx trade|--idempotency-key' 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume'
             return 0
-        case 'fx trade|--fields' 'fx trades|--account' 'fx trades|-o' 'fx trades|--output' 'fx trades|--jq' 'fx trades|--fields' 'fx trades|--limit' 'fx get-trade|-o'
+        case 'fx trade|--batch-id' 'fx trade|-o' 'fx trade|--output' 'fx trade|--jq' 'fx trade|--fields' 'fx trades|--account' 'fx trades|-o' 'fx trades|--output'
             return 0
-        case 'fx get-trade|--output' 'fx get-trade|--jq' 'fx get-trade|--fields' 'transactions list|--account' 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to' 'transactions list|--type'
+        case 'fx trades|--jq' 'fx trades|--fields' 'fx trades|--limit' 'fx get-trade|-o' 'fx get-trade|--output' 'fx get-trade|--jq' 'fx get-trade|--fields' 'transactions list|--account'
             return 0
-        case 'transactions list|--status' 'transactions list|-o' 'transactions list|--output' 'transactions list|--jq' 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output'
+        case 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to' 'transactions list|--type' 'transactions list|--status' 'transactions list|-o' 'transactions list|--output' 'transactions list|--jq'
             return 0
-        case 'transactions get|--jq' 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq' 'webhooks list|--fields'
+        case 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output' 'transactions get|--jq' 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status'
             return 0
-        case 'webhooks list|--limit' 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq' 'webhooks get|--fields' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output'
+        case 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq' 'webhooks list|--fields' 'webhooks list|--limit' 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq'
             return 0
-        case 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret' 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature'
+        case 'webhooks get|--fields' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output' 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret'
             return 0
-        case 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port' 'webhooks listen|--host' 'webhooks listen|--forward-to' 'webhooks listen|--secret' 'webhooks listen|-o'
+        case 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature' 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port'
             return 0
-        case 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key' 'profiles list|-o' 'profiles list|--output' 'profiles list|--jq' 'profiles list|--fields' 'profiles show|-o'
+        case 'webhooks listen|--host' 'webhooks listen|--forward-to' 'webhooks listen|--secret' 'webhooks listen|-o' 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key' 'profiles list|-o'
             return 0
-        case 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data' 'api|-F' 'api|--field' 'api|--idempotency-key' 'api|-o'
+        case 'profiles list|--output' 'profiles list|--jq' 'profiles list|--fields' 'profiles show|-o' 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data'
             return 0
-        case 'api|--output' 'api|--jq' 'emulator start|--host' 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate'
+        case 'api|-F' 'api|--field' 'api|--idempotency-key' 'api|-o' 'api|--output' 'api|--jq' 'emulator start|--host' 'emulator start|--port'
             return 0
-        case 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after' 'emulator start|--allow-origin' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env'
+        case 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after'
             return 0
-        case 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output'
+        case 'emulator start|--allow-origin' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields'
             return 0
-        case 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url
+        case 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p
             return 0
-        case '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
+        case '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -387,6 +390,11 @@ function __pay_arg0
     test -z "$__pay_expect"; and test $__pay_npos = 0; and contains -- "$__pay_path" $argv
 end
 
+# The words before the cursor go along: pay reads the --country among them.
+function __pay_states
+    command pay __complete states (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null
+end
+
 function __pay_profiles
     command pay __complete profiles 2>/dev/null
 end
@@ -423,6 +431,7 @@ complete -c pay -n '__pay_cmd "customers"' -a create -d 'Create a customer (prom
 complete -c pay -n '__pay_cmd "customers"' -a list -d 'List customers, newest first'
 complete -c pay -n '__pay_cmd "customers"' -a get -d 'Show one customer'
 complete -c pay -n '__pay_cmd "customers"' -a update -d 'Change fields of a customer (the address is replaced whole)'
+complete -c pay -n '__pay_cmd "customers"' -a overview -d 'One screen for support: the customer, KYC, accounts, cards, wallets, last transactions, failed webhooks'
 complete -c pay -n '__pay_cmd "kyc"' -a verify -d 'Start a KYC verification for a customer'
 complete -c pay -n '__pay_cmd "kyc"' -a submit-document -d 'Submit an identity document to the customer\'s open verification'
 complete -c pay -n '__pay_cmd "kyc"' -a status -d 'Show the customer\'s current verification and its documents'
@@ -484,7 +493,7 @@ complete -c pay -n '__pay_cmd "seed"' -a plan -d 'Show what apply would do per e
 
 # Flags of each command (a flag shared by several commands is one line).
 complete -c pay -n '__pay_at ""' -s v -l version -d 'print the version'
-complete -c pay -n '__pay_at "" "customers" "customers create" "customers list" "customers get" "customers update" "kyc" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features" "features list" "features check" "features activate" "accounts" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections" "collections create" "collections list" "collections get" "payment-links" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets" "wallets create" "wallets list" "wallets get" "fx" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions" "transactions list" "transactions get" "webhooks" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "login" "logout" "profiles" "profiles list" "profiles show" "profiles use" "profiles remove" "profiles set" "api" "openapi" "emulator" "emulator start" "seed" "seed apply" "seed plan" "doctor" "completion" "help"' -s h -l help -d 'show help for a command'
+complete -c pay -n '__pay_at "" "customers" "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features" "features list" "features check" "features activate" "accounts" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections" "collections create" "collections list" "collections get" "payment-links" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets" "wallets create" "wallets list" "wallets get" "fx" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions" "transactions list" "transactions get" "webhooks" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "login" "logout" "profiles" "profiles list" "profiles show" "profiles use" "profiles remove" "profiles set" "api" "openapi" "emulator" "emulator start" "seed" "seed apply" "seed plan" "doctor" "completion" "help"' -s h -l help -d 'show help for a command'
 complete -c pay -n '__pay_at "customers create"' -l first-name -x -d 'given name (required)'
 complete -c pay -n '__pay_at "customers create"' -l last-name -x -d 'family name (required)'
 complete -c pay -n '__pay_at "customers create" "customers update"' -l middle-name -x -d 'middle name'
@@ -495,9 +504,9 @@ complete -c pay -n '__pay_at "customers create" "customers update"' -l gender -x
 complete -c pay -n '__pay_at "customers create"' -l date-of-birth -x -d 'date of birth, a real date not in the future (required)'
 complete -c pay -n '__pay_at "customers create"' -l address-line1 -x -d 'street line (required)'
 complete -c pay -n '__pay_at "customers create"' -l city -x -d 'city (required)'
-complete -c pay -n '__pay_at "customers create"' -l country -x -d 'ISO 3166-1 alpha-2 country code, e.g. US (required)'
+complete -c pay -n '__pay_at "customers create"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'ISO 3166-1 alpha-2 country code, e.g. US (required)'
 complete -c pay -n '__pay_at "customers create"' -l postal-code -x -d 'postal code (required)'
-complete -c pay -n '__pay_at "customers create" "customers update"' -l state -x -d 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)'
+complete -c pay -n '__pay_at "customers create" "customers update"' -l state -x -a '(__pay_states)' -d 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)'
 complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l data -x -d 'request body as JSON, @file or @- for stdin; flags override its fields'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend"' -l idempotency-key -x -d 'Idempotency-Key to send (default: a fresh UUID)'
 complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "external-accounts remove" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend" "api"' -l dry-run -d 'send nothing: print each request that would change something (method, URL, headers with the key masked, body)'
@@ -506,11 +515,11 @@ complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-documen
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l resume -x -d 'with --from-file: skip the rows a previous run\'s results (its stdout) say were created'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l fail-fast -d 'with --from-file: stop at the first failed row'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l batch-id -x -d 'with --from-file: the input\'s identity in the idempotency keys (default: the file name)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "seed apply" "seed plan" "doctor"' -l json -d 'print JSON (same as -o json)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv csv json ndjson' -d 'output format'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "seed apply" "seed plan" "doctor"' -l jq -x -d 'filter the JSON output with jq (implies --json; strings print raw), e.g. --jq ".[].id"'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l fields -x -d 'comma-separated fields to show (dotted paths, e.g. id,address.country); without names, list them'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l no-header -d 'tsv and csv: omit the header line'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "seed apply" "seed plan" "doctor"' -l json -d 'print JSON (same as -o json)'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv csv json ndjson' -d 'output format'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "seed apply" "seed plan" "doctor"' -l jq -x -d 'filter the JSON output with jq (implies --json; strings print raw), e.g. --jq ".[].id"'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l fields -x -d 'comma-separated fields to show (dotted paths, e.g. id,address.country); without names, list them'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "seed apply" "seed plan"' -l no-header -d 'tsv and csv: omit the header line'
 complete -c pay -n '__pay_at "customers list"' -l email -x -d 'only this e-mail address'
 complete -c pay -n '__pay_at "customers list"' -l type -x -d 'only this customer type'
 complete -c pay -n '__pay_at "customers list" "features list" "accounts list" "external-accounts list" "transfers list" "cards list" "collections list" "payment-links list" "wallets list" "fx trades" "transactions list" "webhooks list"' -l limit -x -d 'how many items (1-1000; with --all, the page size)'
@@ -523,11 +532,11 @@ complete -c pay -n '__pay_at "customers update"' -l type -x -a 'individual busin
 complete -c pay -n '__pay_at "customers update"' -l date-of-birth -x -d 'date of birth, a real date not in the future'
 complete -c pay -n '__pay_at "customers update"' -l address-line1 -x -d 'street line'
 complete -c pay -n '__pay_at "customers update"' -l city -x -d 'city'
-complete -c pay -n '__pay_at "customers update"' -l country -x -d 'ISO 3166-1 alpha-2 country code, e.g. US'
+complete -c pay -n '__pay_at "customers update"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'ISO 3166-1 alpha-2 country code, e.g. US'
 complete -c pay -n '__pay_at "customers update"' -l postal-code -x -d 'postal code'
 complete -c pay -n '__pay_at "kyc verify" "kyc-legacy verify"' -l level -x -a 'basic enhanced' -d 'verification level (default: basic)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l type -x -a 'passport national_id drivers_license utility_bill selfie' -d 'document type (required)'
-complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l country -x -d 'issuing country, ISO 3166-1 alpha-2 (e.g. GB) (required)'
+complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'issuing country, ISO 3166-1 alpha-2 (e.g. GB) (required)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l number -x -d 'document number (only its last 4 characters are kept)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l file-name -x -d 'name of the uploaded file, for your records'
 complete -c pay -n '__pay_at "features check" "features activate"' -l feature -x -a 'cards collections crypto_wallets payment_links fx international_transfers' -d 'feature key (required)'
@@ -544,7 +553,7 @@ complete -c pay -n '__pay_at "external-accounts add"' -l bank-name -x -d 'bank n
 complete -c pay -n '__pay_at "external-accounts add"' -l account-number -x -d 'bank account number (required)'
 complete -c pay -n '__pay_at "external-accounts add"' -l routing-number -x -d 'routing / sort code, where the country uses one'
 complete -c pay -n '__pay_at "external-accounts add"' -l iban -x -d 'IBAN, where the country uses one'
-complete -c pay -n '__pay_at "external-accounts add"' -l country -x -d 'bank country, ISO 3166-1 alpha-2 (required)'
+complete -c pay -n '__pay_at "external-accounts add"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'bank country, ISO 3166-1 alpha-2 (required)'
 complete -c pay -n '__pay_at "external-accounts add"' -l currency -x -d 'account currency, ISO 4217 (required)'
 complete -c pay -n '__pay_at "transfers send"' -l from -x -d 'source account (acc_…) (required)'
 complete -c pay -n '__pay_at "transfers send"' -l to -x -d 'destination: an account (acc_…) or an external account (ea_…) (required)'
@@ -564,9 +573,9 @@ complete -c pay -n '__pay_at "cards issue"' -l spending-limit -x -d 'spending li
 complete -c pay -n '__pay_at "cards issue"' -l spending-interval -x -a 'daily monthly' -d 'period of the spending limit'
 complete -c pay -n '__pay_at "cards issue"' -l address-line1 -x -d 'physical cards: shipping street line'
 complete -c pay -n '__pay_at "cards issue"' -l city -x -d 'physical cards: shipping city'
-complete -c pay -n '__pay_at "cards issue"' -l country -x -d 'physical cards: shipping country, ISO 3166-1 alpha-2'
+complete -c pay -n '__pay_at "cards issue"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'physical cards: shipping country, ISO 3166-1 alpha-2'
 complete -c pay -n '__pay_at "cards issue"' -l postal-code -x -d 'physical cards: shipping postal code'
-complete -c pay -n '__pay_at "cards issue"' -l state -x -d 'physical cards: ISO 3166-2 subdivision, e.g. US-TX'
+complete -c pay -n '__pay_at "cards issue"' -l state -x -a '(__pay_states)' -d 'physical cards: ISO 3166-2 subdivision, e.g. US-TX'
 complete -c pay -n '__pay_at "cards list"' -l customer -x -d 'only this customer\'s cards'
 complete -c pay -n '__pay_at "cards list"' -l account -x -d 'only cards on this account'
 complete -c pay -n '__pay_at "cards list"' -l status -x -a 'inactive active frozen terminated' -d 'only this status'

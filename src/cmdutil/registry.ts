@@ -71,7 +71,11 @@ export function registerGroup(program: Command, group: GroupSpec, entry: Entry):
 function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: Entry): void {
   const cmd = parent.command(verb.name, verb.hidden ? { hidden: true } : {});
   for (const alias of verb.aliases ?? []) cmd.alias(alias);
-  if (verb.arg) cmd.argument(verb.arg.name, verb.arg.description);
+  // An argument the verb can pick (spec.ts PickSpec) is optional for commander: on a terminal
+  // pay offers a list; elsewhere src/verbs/pick.ts refuses its absence as commander would.
+  if (verb.arg?.pick)
+    cmd.argument(`[${verb.arg.name.replace(/[<>[\]]/g, '')}]`, `${verb.arg.description}; left out on a terminal, pick one`);
+  else if (verb.arg) cmd.argument(verb.arg.name, verb.arg.description);
   const tag = verb.deprecated ? `[deprecated: use ${verb.deprecated.use}] ` : '';
   cmd.summary(`${tag}${verb.summary}`).description(`${tag}${verb.summary}${verb.description ? `\n\n${verb.description}` : ''}`);
   for (const f of verb.flags ?? []) {

@@ -76,6 +76,25 @@ export type Constraint =
   /** Dates or times: `from` strictly before `to` when both are present. */
   | { kind: 'before'; from: string; to: string };
 
+/**
+ * What an id argument can name, for the picker: on a terminal, a verb run without its id offers
+ * the most recent objects of this list that the verb can act on (src/verbs/pick.ts).
+ */
+export interface PickSpec {
+  /** The list operation's path (`transfers`, `webhooks/events`). */
+  list: string;
+  /** Filters the list operation takes, sent with it (`{ status: 'pending' }`). */
+  query?: Readonly<Record<string, string>>;
+  /** Only objects whose field (dotted path) has one of these values; checked on what came back. */
+  where?: Readonly<Record<string, readonly string[]>>;
+  /** What an entry shows after the id and before the time: columns of the object (kinds as in tables). */
+  show: readonly Column[];
+  /** The objects offered, in the plural, for the prompt and the empty line: `pending transfers`. */
+  what: string;
+  /** The list needs x-tenant-id (accounts). */
+  requireTenant?: boolean;
+}
+
 export type VerbKind = 'create' | 'list' | 'get' | 'update' | 'action' | 'delete' | 'custom';
 
 export interface VerbSpec {
@@ -84,7 +103,7 @@ export interface VerbSpec {
    * Positional argument, e.g. `<id>`: its value fills the first path parameter no flag fills, or,
    * with `field`, a body field (`customer_id` of the deprecated KYC POSTs).
    */
-  arg?: { name: string; description: string; idPrefix?: string; field?: string };
+  arg?: { name: string; description: string; idPrefix?: string; field?: string; pick?: PickSpec };
   /** Other names commander accepts for the verb. */
   aliases?: string[];
   summary: string;
@@ -120,6 +139,11 @@ export interface VerbSpec {
   hidden?: boolean;
   /** Runs locally and calls no operation (operationId and path are empty), e.g. webhooks verify. */
   offline?: boolean;
+  /**
+   * Calls several operations through its `impl` (customers overview); `operationId` and `path`
+   * name the one about its argument, which other verbs may also call.
+   */
+  composite?: boolean;
 }
 
 export interface GroupSpec {

@@ -121,6 +121,16 @@ export function bashScript(model: CompletionModel): string {
   line('}');
   line();
 
+  // The words before the cursor go along: pay reads the --country among them. No filtering
+  // here: pay matches the bare subdivision too (`--country US --state va` offers US-VA).
+  line(`${fn}_states() {`);
+  line(`  local w IFS=$'\\n'`);
+  line(
+    `  for w in $(command ${prog} __complete states "\${COMP_WORDS[@]:1:COMP_CWORD-1}" "$cur" 2>/dev/null); do COMPREPLY+=("\${w%%$'\\t'*}"); done`,
+  );
+  line('}');
+  line();
+
   line(`${fn}() {`);
   line(`  local IFS=$' \\t\\n' cur=\${COMP_WORDS[COMP_CWORD]} p= expect= dd= np=0 w i ${fn}_r ${fn}_k`);
   line('  COMPREPLY=()');
@@ -145,6 +155,7 @@ export function bashScript(model: CompletionModel): string {
   line(`    case $${fn}_k in`);
   line(`      c) ${fn}_add "$${fn}_r" ;;`);
   line(`      p) ${fn}_profiles ;;`);
+  line(`      s) ${fn}_states ;;`);
   line('    esac');
   line('    return 0');
   line('  fi');

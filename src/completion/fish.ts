@@ -23,6 +23,7 @@ function optionArgs(f: FlagModel, fn: string): string {
   const k = valueKind(f);
   if (k === 'c') parts.push('-x', '-a', fq(f.choices!.join(' ')));
   else if (k === 'p') parts.push('-x', '-a', fq(`(${fn}_profiles)`));
+  else if (k === 's') parts.push('-x', '-a', fq(`(${fn}_states)`));
   else if (k === 'a') parts.push('-x');
   if (f.description) parts.push('-d', fq(f.description.replace(/\s+/g, ' ')));
   return parts.join(' ');
@@ -141,6 +142,11 @@ export function fishScript(model: CompletionModel): string {
   line(`function ${fn}_arg0`);
   line(`    ${fn}_state`);
   line(`    test -z "$${fn}_expect"; and test $${fn}_npos = 0; and contains -- "$${fn}_path" $argv`);
+  line('end');
+  line();
+  line('# The words before the cursor go along: pay reads the --country among them.');
+  line(`function ${fn}_states`);
+  line(`    command ${prog} __complete states (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null`);
   line('end');
   line();
   line(`function ${fn}_profiles`);

@@ -4,9 +4,10 @@
 import type { Command, Option } from 'commander';
 import { SCRIPT_FILES } from '../commands/completion/run.js';
 import { specOf } from '../cmdutil/registry.js';
+import { COUNTRY_CODES } from '../shared/iso.js';
 
 /** Words a value completes from at TAB time (`pay __complete <source>`). */
-export type DynamicSource = 'profiles';
+export type DynamicSource = 'profiles' | 'states';
 
 export interface FlagModel {
   /** The spellings, short first: `['-o', '--output']`. */
@@ -75,11 +76,17 @@ function oneLine(text: string): string {
   return (text.split('\n')[0] ?? '').trim();
 }
 
-/** Suggested values of open enums (`customers create --type`): commander does not hold them; the spec does. */
-function openChoices(cmd: Command, opt: Option): readonly string[] | undefined {
+/** The spec of a verb's flag (commander does not hold its kind or an open enum's suggestions). */
+function specFlag(cmd: Command, opt: Option) {
   const flags = specOf.get(cmd)?.verb?.flags ?? [];
-  const spec = flags.find((f) => f.open && f.choices?.length && opt.long !== undefined && f.flags.split(/[\s,]+/).includes(opt.long));
-  return spec?.choices;
+  return flags.find((f) => opt.long !== undefined && f.flags.split(/[\s,]+/).includes(opt.long));
+}
+
+/** Suggested values of open enums (`customers create --type`), and ISO 3166-1 codes for a country. */
+function openChoices(cmd: Command, opt: Option): readonly string[] | undefined {
+  const spec = specFlag(cmd, opt);
+  if (spec?.kind === 'country') return [...COUNTRY_CODES].sort();
+  return spec?.open && spec.choices?.length ? spec.choices : undefined;
 }
 
 function flagModel(opt: Option, where: string, cmd?: Command): FlagModel {
@@ -88,6 +95,8 @@ function flagModel(opt: Option, where: string, cmd?: Command): FlagModel {
   const choices = opt.argChoices?.length ? opt.argChoices : cmd ? openChoices(cmd, opt) : undefined;
   if (flag.takesValue && choices?.length) flag.choices = choices.map((c) => checkWord(c, `value of ${names.join('/')} in ${where}`));
   if (flag.takesValue && names.some((n) => PROFILE_FLAGS.has(n))) flag.dynamic = 'profiles';
+  // ISO 3166-2 codes of the country on the command line: `pay __complete states <words>`.
+  if (flag.takesValue && cmd && specFlag(cmd, opt)?.kind === 'state') flag.dynamic = 'states';
   return flag;
 }
 

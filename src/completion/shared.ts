@@ -1,12 +1,16 @@
 // Helpers the three script writers share: grouping case arms, quoting, the value kind of a flag.
 import type { FlagModel } from './model.js';
 
-/** How a flag's value completes: `c` enum choices, `p` profile names, `a` anything (nothing offered), `''` no value. */
-export type ValueKind = 'c' | 'p' | 'a' | '';
+/**
+ * How a flag's value completes: `c` enum choices, `p` profile names, `s` ISO 3166-2 states of the
+ * command line's country, `a` anything (nothing offered), `''` no value.
+ */
+export type ValueKind = 'c' | 'p' | 's' | 'a' | '';
 
 export function valueKind(flag: FlagModel): ValueKind {
   if (!flag.takesValue) return '';
   if (flag.dynamic === 'profiles') return 'p';
+  if (flag.dynamic === 'states') return 's';
   if (flag.choices?.length) return 'c';
   return 'a';
 }
@@ -41,5 +45,6 @@ export function flagWords(flags: readonly FlagModel[]): string {
 export const GENERATED_NOTE = [
   'Generated from the pay command tree (src/completion/) by `npm run generate`; do not edit by hand.',
   'Static words (commands, flags, enum values) are embedded below, so TAB does not start Node;',
-  'only profile names (-p/--profile, pay profiles use|show|remove) run `pay __complete profiles`.',
+  'only profile names (-p/--profile, pay profiles use|show|remove) run `pay __complete profiles`,',
+  'and a --state value `pay __complete states` (the subdivisions of the --country on the line).',
 ];

@@ -115,12 +115,24 @@ export function zshScript(model: CompletionModel): string {
   line('}');
   line();
 
+  // The words before the cursor go along: pay reads the --country among them, and matches the
+  // bare subdivision too, so its answers are added unfiltered (-U).
+  line(`${fn}_states() {`);
+  line('  local -a lines codes descs expl');
+  line('  local l');
+  line(`  lines=(\${(f)"$(command ${prog} __complete states "\${(@)words[2,CURRENT-1]}" "$PREFIX" 2>/dev/null)"})`);
+  line("  for l in $lines; do codes+=(\"${l%%$'\\t'*}\"); descs+=(\"${l%%$'\\t'*}  ${l#*$'\\t'}\"); done");
+  line(`  (( $#codes )) && _wanted states expl 'ISO 3166-2 subdivision' compadd -U -d descs -a codes`);
+  line('}');
+  line();
+
   line(`# ${fn}_values FLAG: complete the value of FLAG (its kind is in REPLY, choices in reply).`);
   line(`${fn}_values() {`);
   line('  local -a expl');
   line('  case $REPLY in');
   line(`    c) _wanted values expl "$1 value" compadd -a reply ;;`);
   line(`    p) ${fn}_profiles ;;`);
+  line(`    s) ${fn}_states ;;`);
   line(`    a) _message -e values "$1 value" ;;`);
   line('  esac');
   line('}');

@@ -10,6 +10,7 @@ import { isRate, type RateLimit } from './faults.js';
 import { lockDir } from './lock.js';
 import type { JournalOptions } from './journal.js';
 import { createApiServer } from './server.js';
+import { loadIsoTables } from '../shared/iso-3166.js';
 import { parseOrigin } from './web-guard.js';
 
 export type { ReceivedRequest } from './app.js';
@@ -82,6 +83,8 @@ function checkOptions(o: EmulatorOptions): void {
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   checkOptions(opts);
+  // Addresses' states are checked against ISO 3166-2 (resources/customers.ts).
+  await loadIsoTables();
   const release = opts.dataDir ? lockDir(opts.dataDir) : () => {};
   let app: App;
   try {

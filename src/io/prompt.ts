@@ -16,6 +16,52 @@ export interface Prompter {
   /** A choice of known values; free text is accepted too when `open`. */
   choose(message: string, choices: readonly string[], opts?: { open?: boolean; optional?: boolean }): Promise<string>;
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+  /**
+   * A searchable list (countries, states, the objects an id argument can name): typing filters
+   * it, accents and case aside; an item whose key was typed exactly comes first. Resolves to
+   * the chosen item's value ('' for skip when `optional`).
+   */
+  pick(message: string, items: readonly PickItem[], opts?: { optional?: boolean; pageSize?: number }): Promise<string>;
+}
+
+export interface PickItem {
+  value: string;
+  /** What the list shows; drawn escaped. */
+  label: string;
+  /** Typed exactly (any case), the item comes first: `VA` for US-VA, `US` for the United States. */
+  keys?: readonly string[];
+  /** More text the search matches besides the label (other names). */
+  text?: string;
+}
+
+/** Lower case without accents, for matching what people type ("turkiye" finds Türkiye). */
+export function searchable(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}
+
+/**
+ * The items matching `term`, best first: a key typed exactly, then a word of the label or text
+ * starting with it, then the term anywhere in them; the list's own order within each rank.
+ */
+export function rankItems<T extends PickItem>(items: readonly T[], term: string): T[] {
+  const t = searchable(term.trim());
+  if (!t) return [...items];
+  const ranked: T[][] = [[], [], []];
+  for (const item of items) {
+    if (item.keys?.some((k) => searchable(k) === t)) ranked[0]!.push(item);
+    else {
+      const hay = searchable(item.text ? `${item.label} ${item.text}` : item.label);
+      let at = hay.indexOf(t);
+      if (at < 0) continue;
+      let wordStart = false;
+      for (; at >= 0 && !wordStart; at = hay.indexOf(t, at + 1)) wordStart = at === 0 || !/[a-z0-9]/.test(hay[at - 1]!);
+      ranked[wordStart ? 1 : 2]!.push(item);
+    }
+  }
+  return ranked.flat();
 }
 
 interface Key {
@@ -59,6 +105,32 @@ export function createPrompter(io: IOStreams): Prompter {
     }
   };
 
+  /**
+   * A searchable list. inquirer's search answers Enter with the item under the cursor of the list
+   * on screen, which lags behind typing: keys that arrive together ("AQ" then Enter, pasted or
+   * typed fast) would pick from the list of an earlier term (AD for AQ). So the answer is checked
+   * against the list of the last term typed (whose search has run by then: the Enter waits a
+   * turn in validate) and, when it is not in it, that list's first item is the answer.
+   */
+  const searchList = (message: string, list: (term: string) => Array<{ name: string; value: string }>, pageSize?: number) => {
+    let latest: string[] = [];
+    return ask((context) =>
+      search<string>(
+        {
+          message: escapeText(message),
+          ...(pageSize !== undefined ? { pageSize } : {}),
+          source: (term) => {
+            const items = list(term ?? '');
+            latest = items.map((i) => i.value);
+            return items;
+          },
+          validate: () => new Promise<true>((resolve) => setImmediate(() => resolve(true))),
+        },
+        context,
+      ),
+    ).then((value) => (latest.length === 0 || latest.includes(value) ? value : latest[0]!));
+  };
+
   /** What the user typed (or Tab filled in from the default), shown escaped; the answer in cyan. */
   const shownValue = (value: string, { isFinal }: { isFinal: boolean }) => (isFinal ? chalk.cyan(escapeText(value)) : escapeText(value));
   const theme = { style: { defaultAnswer: (text: string) => chalk.dim(`(${escapeText(text)})`) } };
@@ -98,24 +170,27 @@ export function createPrompter(io: IOStreams): Prompter {
         ),
       ).then((v) => v.trim()),
     choose: (message, choices, opts = {}) =>
-      ask((context) =>
-        search<string>(
-          {
-            message: escapeText(
-              `${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`,
-            ),
-            source: (term) => {
-              const t = (term ?? '').trim();
-              const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: escapeText(c), value: c }));
-              if (opts.open && t && !choices.includes(t)) list.push({ name: `${escapeText(t)} (other)`, value: t });
-              // First, so that Enter alone skips an optional field, as it does at a text prompt.
-              if (opts.optional && !t) list.unshift({ name: 'skip', value: '' });
-              return list;
-            },
-          },
-          context,
-        ),
+      searchList(
+        `${message}${opts.optional ? ' (optional, Enter to skip)' : ''}${opts.open ? ' (type to filter or enter another value)' : ''}`,
+        (term) => {
+          const t = term.trim();
+          const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: escapeText(c), value: c }));
+          if (opts.open && t && !choices.includes(t)) list.push({ name: `${escapeText(t)} (other)`, value: t });
+          // First, so that Enter alone skips an optional field, as it does at a text prompt.
+          if (opts.optional && !t) list.unshift({ name: 'skip', value: '' });
+          return list;
+        },
       ),
     confirm: (message, defaultValue = false) => ask((context) => confirm({ message: escapeText(message), default: defaultValue }, context)),
+    pick: (message, items, opts = {}) =>
+      searchList(
+        `${message}${opts.optional ? ' (optional, Enter to skip)' : ''} (type to search)`,
+        (term) => {
+          const list = rankItems(items, term).map((item) => ({ name: escapeText(item.label), value: item.value }));
+          if (opts.optional && !term.trim()) list.unshift({ name: 'skip', value: '' });
+          return list;
+        },
+        opts.pageSize ?? 10,
+      ),
   };
 }

@@ -1,6 +1,7 @@
 // Field validators shared by flags, prompts and --data checks (contract sections 7 and 8).
 // Each returns an error message, or undefined when the value is fine.
 import { PHONE_PATTERN, STATE_PATTERN } from './domain.js';
+import type { IsoTables } from './iso-3166.js';
 import { COUNTRY_CODES, currencyExponent } from './iso.js';
 
 const PHONE = new RegExp(PHONE_PATTERN);
@@ -38,12 +39,25 @@ export function birthDateProblem(v: string, today: () => string): string | undef
 export const checkCountry: Check = (v) =>
   COUNTRY_CODES.has(v) ? undefined : 'must be an ISO 3166-1 alpha-2 country code, e.g. US, GB, NG';
 
-/** ISO 3166-2 shape `<country>-<subdivision>` whose country part equals the country. */
-export function checkState(country: string | undefined): Check {
+/**
+ * ISO 3166-2 `<country>-<subdivision>` whose country part equals the country. With the tables
+ * (src/shared/iso-3166.ts, loaded by whoever validates a state), the subdivision must also be
+ * one ISO 3166-2 lists; without them, only the shape is checked.
+ */
+export function checkState(country: string | undefined, tables?: IsoTables): Check {
   return (v) => {
     const m = STATE.exec(v);
     if (!m) return 'must be an ISO 3166-2 code like US-CA or NG-LA';
     if (country && m[1] !== country) return `must start with the country code ${country}- (got ${m[1]}-)`;
+    if (tables && !tables.subdivision(v)) {
+      const known = tables.subdivisionsOf(m[1]!);
+      return known.length === 0
+        ? `is not an ISO 3166-2 subdivision: ${m[1]} has none`
+        : `is not an ISO 3166-2 subdivision of ${m[1]} (e.g. ${known
+            .slice(0, 3)
+            .map((s) => s.code)
+            .join(', ')})`;
+    }
     return undefined;
   };
 }

@@ -16,7 +16,7 @@ import { checkConstraints } from './constraints.js';
 import { clientNeeds, confirmLive } from './steps.js';
 import type { VerbContext } from '../cmdutil/spec.js';
 import { checkDataSize } from './data.js';
-import { buildBody, fillBody, requireFields } from './values.js';
+import { buildBody, fillBody, loadTablesFor, requireFields } from './values.js';
 import { asText } from '../lib/text.js';
 
 export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
@@ -53,6 +53,8 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
 
   if (done) checkResume(f, String(opts.resume), done, identity);
 
+  // Rows may carry a state: checked against the ISO 3166-2 table.
+  await loadTablesFor(verb);
   const progress = progressBar(f.io, `${group.name} ${verb.name}`);
   if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
   const input = openInput(file, f.io.stdin);

@@ -9,7 +9,8 @@ import { checkCommonOptions, clientNeeds, columnsOf, confirmLive, nounOf, plural
 import { buildListQuery, fillPath } from './values.js';
 
 /** Runs a verb with the entry's Factory and a context whose output flags are resolved (src/cmdutil/dispatch.ts; tests pass their own). */
-export async function runVerb(f: Factory, ctx: VerbContext): Promise<void> {
+export async function runVerb(f: Factory, given: VerbContext): Promise<void> {
+  let ctx = given;
   const { group, verb } = ctx;
   const deprecated = verb.deprecated ?? group.deprecated;
   if (deprecated) {
@@ -17,6 +18,11 @@ export async function runVerb(f: Factory, ctx: VerbContext): Promise<void> {
   }
   // Here, once for every path (bulk, a verb's own implementation, the generic one).
   checkCommonOptions(ctx);
+  if (verb.arg && ctx.argValue === undefined) {
+    // Left out: on a terminal, picked from a list (verb.arg.pick); otherwise exit 2 naming it.
+    const { pickArgument } = await import('./pick.js');
+    ctx = { ...ctx, argValue: await pickArgument(f, ctx) };
+  }
   if (ctx.opts.fromFile !== undefined && verb.kind === 'create') {
     const { runBulkVerb } = await import('./bulk.js');
     return runBulkVerb(f, ctx);

@@ -23,6 +23,7 @@ import {
   parseAmount,
   type Check,
 } from '../shared/validate.js';
+import { isoTablesLoaded, loadIsoTables, type IsoTables } from '../shared/iso-3166.js';
 import { readData } from './data.js';
 import { camel, type FlagSpec, type VerbSpec } from '../cmdutil/spec.js';
 import { asText } from '../lib/text.js';
@@ -105,7 +106,25 @@ export async function buildBody(
   argValue?: string,
 ): Promise<Record<string, unknown>> {
   const body = typeof opts.data === 'string' ? await readData(opts.data, f.io) : {};
+  if (typeof opts.data === 'string' || statesGiven(verb, opts)) await loadTablesFor(verb);
   return fillBody(verb, opts, body, argValue);
+}
+
+/** A state flag of the verb was given. */
+function statesGiven(verb: VerbSpec, opts: Record<string, unknown>): boolean {
+  return (verb.flags ?? []).some((fl) => fl.kind === 'state' && opts[camel(fl.flags)] !== undefined);
+}
+
+/** Loads the ISO 3166 tables when the verb takes a state (fillBody checks states against them). */
+export async function loadTablesFor(verb: VerbSpec): Promise<void> {
+  if ((verb.flags ?? []).some((fl) => fl.kind === 'state')) await loadIsoTables();
+}
+
+/** The tables a state check needs: loaded before (buildBody, bulk, the prompts), or a bug. */
+function tablesNow(): IsoTables {
+  const tables = isoTablesLoaded();
+  if (!tables) throw new Error('internal: ISO 3166 tables not loaded before a state was checked (loadTablesFor)');
+  return tables;
 }
 
 /**
@@ -216,7 +235,7 @@ export function checkerFor(flag: FlagSpec, body?: Record<string, unknown>): Chec
     case 'country':
       return checkCountry;
     case 'state':
-      return checkState(body ? (getPath(body, siblingField(flag.field ?? '', 'country')) as string | undefined) : undefined);
+      return checkState(countryOf(flag, body), tablesNow());
     case 'currency':
       return flag.choices ? oneOf(flag.choices) : checkCurrency;
     case 'id':
@@ -239,6 +258,12 @@ export function checkerFor(flag: FlagSpec, body?: Record<string, unknown>): Chec
 
 function oneOf(choices: readonly string[]): Check {
   return (v) => (choices.includes(v) ? undefined : `must be one of ${choices.join(', ')}`);
+}
+
+/** The country beside a state field in the body being built (`address.country` for `address.state`). */
+function countryOf(flag: FlagSpec, body: Record<string, unknown> | undefined): string | undefined {
+  const country = body ? getPath(body, siblingField(flag.field ?? '', 'country')) : undefined;
+  return typeof country === 'string' ? country : undefined;
 }
 
 function siblingField(field: string, name: string): string {
@@ -287,6 +312,16 @@ function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, 
     const problem = checkerFor(flag)?.(up);
     if (problem) throw new UsageError(`${name} "${printable(value)}" ${problem}`);
     return up;
+  }
+  if (flag.kind === 'state') {
+    // As people write it: `us-va`, or the bare `VA` after --country US; sent as `US-VA`.
+    const country = countryOf(flag, body);
+    const resolved = tablesNow().resolveState(value, country);
+    const up = value.toUpperCase();
+    // A bare subdivision not found is reported as the code it would be (US-ZZ for ZZ after US).
+    const problem = checkerFor(flag, body)?.(resolved ?? (country && /^[A-Z0-9]{1,3}$/.test(up) ? `${country}-${up}` : up));
+    if (problem || !resolved) throw new UsageError(`${name} "${printable(value)}" ${problem ?? 'is not an ISO 3166-2 code'}`);
+    return resolved;
   }
   const problem = checkerFor(flag, body)?.(value);
   if (problem) throw new UsageError(`${name} "${printable(value)}" ${problem}`);

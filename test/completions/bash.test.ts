@@ -23,7 +23,7 @@ describeWithTools('bash completion (bash --norc, no bash-completion)', ['bash'],
   });
 
   it('lists the verbs of a group', () => {
-    expect(complete(sb, 'pay customers ')).toEqual(['create', 'list', 'get', 'update']);
+    expect(complete(sb, 'pay customers ')).toEqual(['create', 'list', 'get', 'update', 'overview']);
   });
 
   it('completes enum values after a flag that takes one, not subcommands', () => {
@@ -45,6 +45,18 @@ describeWithTools('bash completion (bash --norc, no bash-completion)', ['bash'],
     expect(complete(sb, 'pay --timeout ')).toEqual([]);
     expect(complete(sb, 'pay --timeout 5 cu')).toEqual(['customers']);
     expect(complete(sb, 'pay --tenant biz_1 customers li')).toEqual(['list']);
+  });
+
+  it('completes ISO 3166-1 codes for --country and the subdivisions of that country for --state (pay __complete states)', () => {
+    expect(complete(sb, 'pay customers create --country G')).toEqual(expect.arrayContaining(['GB', 'GH', 'GR']));
+    expect(complete(sb, 'pay customers create --country G')).not.toContain('US');
+    expect(complete(sb, 'pay customers create --country US --state V')).toEqual(['US-VA', 'US-VI', 'US-VT']);
+    expect(complete(sb, 'pay customers create --country US --state US-C')).toEqual(['US-CA', 'US-CO', 'US-CT']);
+    expect(complete(sb, 'pay customers create --country=ng --state LA')).toEqual(['NG-LA']);
+    expect(complete(sb, 'pay cards issue --country GB --state LND')).toEqual(['GB-LND']);
+    // No country on the line: the country prefixes of those with subdivisions.
+    expect(complete(sb, 'pay customers update --state US')).toEqual(['US-']);
+    expect(complete(sb, 'pay customers create --country AQ --state ')).toEqual([]);
   });
 
   it('completes stored profile names for --profile and -p (through pay __complete profiles)', () => {

@@ -55,14 +55,14 @@ describe('pay __complete', () => {
     expect(await runPay(['__complete'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('leaves out names a shell could misread', () => {
+  it('leaves out names a shell could misread', async () => {
     const dir = tempDir('pay-config-');
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { ok: {}, '$(touch x)': {}, 'a b': {}, '*': {} } }));
     const old = process.env.PAY_CONFIG_DIR;
     process.env.PAY_CONFIG_DIR = dir;
     try {
       let out = '';
-      expect(complete(['profiles'], (t) => (out += t))).toBe(0);
+      expect(await complete(['profiles'], (t) => (out += t))).toBe(0);
       expect(out).toBe('ok\n');
     } finally {
       if (old === undefined) delete process.env.PAY_CONFIG_DIR;

@@ -21,7 +21,7 @@ describeWithTools('fish completion (fish --no-config, complete -C)', ['fish'], (
   });
 
   it('lists the verbs of a group', () => {
-    expect(wordsOf('pay customers ').sort()).toEqual(['create', 'get', 'list', 'update']);
+    expect(wordsOf('pay customers ').sort()).toEqual(['create', 'get', 'list', 'overview', 'update']);
   });
 
   it('completes enum values after a flag, not subcommands', () => {
@@ -30,6 +30,16 @@ describeWithTools('fish completion (fish --no-config, complete -C)', ['fish'], (
     expect(wordsOf('pay collections create --method ').sort()).toEqual(['bank_transfer', 'card', 'mobile_money']);
     expect(wordsOf('pay customers list -o ').sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv']);
     expect(wordsOf('pay customers list --output=nd')).toEqual(['--output=ndjson']);
+  });
+
+  it('completes --state from the --country on the line, with the subdivision names', () => {
+    expect(fishComplete(sb, 'pay customers create --country US --state US-V')).toEqual([
+      { word: 'US-VA', description: 'Virginia' },
+      { word: 'US-VI', description: 'Virgin Islands, U.S.' },
+      { word: 'US-VT', description: 'Vermont' },
+    ]);
+    expect(wordsOf('pay customers create --country GB --state GB-LN')).toEqual(['GB-LND']);
+    expect(wordsOf('pay customers create --country ')).toContain('NG');
   });
 
   it('completes profile names for --profile, -p and pay profiles use', () => {

@@ -50,6 +50,19 @@ describeWithTools('zsh completion (interactive zsh -f with compinit, tmux)', ['z
     await tab(sh, 'pay collections create --method ', (s) => ['card', 'bank_transfer', 'mobile_money'].every((m) => s.includes(m)), 'the collection methods');
   });
 
+  it('pay customers create --country US --state V<TAB> lists the US subdivisions starting with V, named', async () => {
+    const sh = await zsh();
+    // The first Tab puts in what they share (US-V), the second lists them.
+    await tab(sh, 'pay customers create --country US --state V', (s) => s.includes('--state US-V'), 'the common prefix');
+    sh.keys('Tab');
+    const screen = await sh.waitFor(() => {
+      const s = sh.screen();
+      return s.includes('US-VT') && s.includes('Vermont') && s;
+    }, 'the states');
+    expect(screen).toContain('US-VA  Virginia');
+    expect(screen).not.toContain('US-CA');
+  });
+
   it('pay --profile <TAB> lists the stored profiles', async () => {
     const sh = await zsh();
     await tab(sh, 'pay --profile ', (s) => /\bacme\b/.test(s) && /\bdefault\b/.test(s), 'the profile names');

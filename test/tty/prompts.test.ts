@@ -133,7 +133,14 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     await p.answer('City', 'London');
     await p.answer('Country', 'gb'); // lower case is accepted and sent upper case
     await p.answer('Postal code', 'SW1Y 4JH');
-    await answerAfterError(p, 'State', 'US-CA', /must start with the country code GB-/, 'GB-LND');
+    // The state list is GB's: US-CA is not offered; the bare subdivision picks GB-LND.
+    await p.waitForPrompt('State / subdivision of GB');
+    await p.type('US-CA');
+    await p.waitFor((s) => /No results/i.test(s.split('\n').slice(-4).join('\n')));
+    await p.keys('C-u');
+    await p.type('LND');
+    await p.waitFor((s) => listItems(s).items[0]?.startsWith('GB-LND  London, City of') ?? false);
+    await p.keys('Enter');
 
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
@@ -157,6 +164,72 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.headers['api-key']).toBe(KEY);
     expect(req.headers['x-tenant-id']).toBe('biz_1');
+  });
+
+  it('country by name, accents aside; after US, the bare VA at the state list gives US-VA', async () => {
+    server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
+    const p = (pane = await Pane.pay(
+      [
+        'customers',
+        'create',
+        ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
+        ...['--phone', '+14155550123', '--type', 'individual', '--gender', 'female', '--date-of-birth', '1990-12-10'],
+        ...['--address-line1', '1 Main St', '--city', 'Richmond', '--postal-code', '23219'],
+      ],
+      { env: paneEnv() },
+    ));
+    // Searchable by name: "turkiye" finds Türkiye, "south korea" the common name of KR.
+    await p.waitForPrompt('Country');
+    await p.type('turkiye');
+    await p.waitFor((s) => listItems(s).items[0] === 'TR  Türkiye');
+    await p.keys('C-u');
+    await p.type('south korea');
+    await p.waitFor((s) => listItems(s).items[0] === 'KR  Korea, Republic of (South Korea)');
+    await p.keys('C-u');
+    await p.type('united states');
+    await p.waitFor((s) => listItems(s).items[0] === 'US  United States');
+    await p.keys('Enter');
+    await p.waitForPrompt('State / subdivision of US');
+    await p.type('va');
+    await p.waitFor((s) => listItems(s).items[0] === 'US-VA  Virginia');
+    await p.keys('Enter');
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect((server.requests[0]!.json as { address: unknown }).address).toEqual({
+      address_line1: '1 Main St',
+      city: 'Richmond',
+      country: 'US',
+      postal_code: '23219',
+      state: 'US-VA',
+    });
+  });
+
+  it('a country without ISO 3166-2 subdivisions (AQ) asks no state', async () => {
+    server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
+    const p = (pane = await Pane.pay(
+      [
+        'customers',
+        'create',
+        ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
+        ...['--phone', '+14155550123', '--type', 'individual', '--gender', 'female', '--date-of-birth', '1990-12-10'],
+        ...['--address-line1', '1 Main St', '--city', 'McMurdo', '--postal-code', '00000'],
+      ],
+      { env: paneEnv() },
+    ));
+    // Typed and Enter in one burst (as pasted): the answer is what the typed term lists first,
+    // not what the list showed before it caught up (AD).
+    await p.waitForPrompt('Country');
+    await p.type('aq\r');
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('? State');
+    expect((server.requests[0]!.json as { address: unknown }).address).toEqual({
+      address_line1: '1 Main St',
+      city: 'McMurdo',
+      country: 'AQ',
+      postal_code: '00000',
+    });
   });
 
   it('Enter alone at an optional choice prompt (Gender) skips the field (contract section 7)', async () => {

@@ -1,7 +1,19 @@
 // pay accounts: internal accounts holding balances.
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import type { GroupSpec, PickSpec } from '../../cmdutil/spec.js';
 
 const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
+/** The picker's accounts (an id left out on a terminal); the list needs the tenant. */
+const accountPick = (what: string, status?: string): PickSpec => ({
+  list: 'accounts',
+  ...(status ? { query: { status }, where: { status: [status] } } : {}),
+  show: [
+    { header: 'NICKNAME', path: 'nickname' },
+    { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+  ],
+  what,
+  requireTenant: true,
+});
 
 export const accounts: GroupSpec = {
   name: 'accounts',
@@ -70,7 +82,7 @@ export const accounts: GroupSpec = {
     },
     {
       name: 'get',
-      arg: ACCOUNT_ID,
+      arg: { ...ACCOUNT_ID, pick: accountPick('accounts') },
       summary: 'Show one account with its balance',
       examples: [
         'pay accounts get acc_0123456789abcdefghijklmn',
@@ -84,7 +96,7 @@ export const accounts: GroupSpec = {
     },
     {
       name: 'close',
-      arg: ACCOUNT_ID,
+      arg: { ...ACCOUNT_ID, pick: accountPick('active accounts', 'active') },
       summary: 'Close an account (its balance must be zero)',
       examples: ['pay accounts close acc_0123456789abcdefghijklmn', 'pay accounts close acc_0123456789abcdefghijklmn --live --yes'],
       operationId: 'closeAccount',

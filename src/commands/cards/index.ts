@@ -1,15 +1,32 @@
 // pay cards: virtual and physical cards on an account.
-import type { GroupSpec, VerbSpec } from '../../cmdutil/spec.js';
+import type { GroupSpec, PickSpec, VerbSpec } from '../../cmdutil/spec.js';
 
 const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
 const EX_CARD = 'card_0123456789abcdefghijklmn';
 export const CARD_TYPES = ['virtual', 'physical'] as const;
 export const CARD_STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
 
-function cardAction(name: string, summary: string, done: string, status: string, extra: Partial<VerbSpec> = {}): VerbSpec {
+/** The picker's cards (an id left out on a terminal): those in `from`, the states the verb acts on. */
+function cardPick(what: string, from?: readonly string[]): PickSpec {
+  return {
+    list: 'cards',
+    // One state is a filter of the list; several are checked on the most recent cards.
+    ...(from?.length === 1 ? { query: { status: from[0]! } } : {}),
+    ...(from ? { where: { status: from } } : {}),
+    show: [
+      { header: 'TYPE', path: 'type' },
+      { header: 'LAST4', path: 'last4' },
+      { header: 'CUSTOMER', path: 'customer_id' },
+      { header: 'STATUS', path: 'status', kind: 'status' },
+    ],
+    what,
+  };
+}
+
+function cardAction(name: string, summary: string, done: string, status: string, pick: PickSpec, extra: Partial<VerbSpec> = {}): VerbSpec {
   return {
     name,
-    arg: CARD_ID,
+    arg: { ...CARD_ID, pick },
     summary,
     examples: [`pay cards ${name} ${EX_CARD}`, `pay cards ${name} ${EX_CARD} --json`],
     operationId: `${name}Card`,
@@ -144,7 +161,7 @@ export const cards: GroupSpec = {
     },
     {
       name: 'get',
-      arg: CARD_ID,
+      arg: { ...CARD_ID, pick: cardPick('cards') },
       summary: 'Show one card',
       examples: [`pay cards get ${EX_CARD}`, `pay cards get ${EX_CARD} --fields status,last4 --json`],
       operationId: 'getCard',
@@ -153,11 +170,24 @@ export const cards: GroupSpec = {
       kind: 'get',
       jsonShape: 'the Card object',
     },
-    cardAction('freeze', 'Freeze an active card (payments are declined until unfrozen)', 'Froze', 'frozen'),
-    cardAction('unfreeze', 'Unfreeze a frozen card', 'Unfroze', 'active'),
-    cardAction('terminate', 'Terminate a card for good', 'Terminated', 'terminated', {
-      confirmLive: true,
-      examples: [`pay cards terminate ${EX_CARD}`, `pay cards terminate ${EX_CARD} --live --yes`],
-    }),
+    cardAction(
+      'freeze',
+      'Freeze an active card (payments are declined until unfrozen)',
+      'Froze',
+      'frozen',
+      cardPick('active cards', ['active']),
+    ),
+    cardAction('unfreeze', 'Unfreeze a frozen card', 'Unfroze', 'active', cardPick('frozen cards', ['frozen'])),
+    cardAction(
+      'terminate',
+      'Terminate a card for good',
+      'Terminated',
+      'terminated',
+      cardPick('cards not terminated', ['active', 'frozen', 'inactive']),
+      {
+        confirmLive: true,
+        examples: [`pay cards terminate ${EX_CARD}`, `pay cards terminate ${EX_CARD} --live --yes`],
+      },
+    ),
   ],
 };

@@ -1,7 +1,20 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
 import type { GroupSpec } from '../../cmdutil/spec.js';
 
-const COL_ID = { name: '<id>', description: 'collection id (col_…)', idPrefix: 'col_' };
+const COL_ID = {
+  name: '<id>',
+  description: 'collection id (col_…)',
+  idPrefix: 'col_',
+  pick: {
+    list: 'collections',
+    show: [
+      { header: 'AMOUNT', path: 'amount', kind: 'money' },
+      { header: 'METHOD', path: 'method' },
+      { header: 'STATUS', path: 'status', kind: 'status' },
+    ],
+    what: 'collections',
+  },
+} as const;
 const EX_COL = 'col_0123456789abcdefghijklmn';
 export const COLLECTION_METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
 export const MOBILE_PROVIDERS = ['mpesa', 'mtn', 'airtel'] as const;

@@ -2,6 +2,10 @@
 // Runs on TAB, routed by src/cli.ts before commander loads: node built-ins only (no config store, no
 // commander), never throws, never prints an error, always exits 0. Unknown requests print nothing.
 //   profiles   the stored profile names (config.json, read directly)
+//   states <words before the cursor…> <current word>
+//              ISO 3166-2 codes, each with its name after a tab: those of the --country among the
+//              words (or of the current word's `CC-`), matching the current word as a code or as
+//              the bare subdivision (`va` offers US-VA); without a country, the `CC-` prefixes
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -37,12 +41,36 @@ export function profileNames(env: NodeJS.ProcessEnv = process.env): string[] {
   }
 }
 
-export function complete(args: string[], write: (text: string) => void = (t) => void process.stdout.write(t)): number {
+/** The lines `pay __complete states` prints for these words (the last is the one being completed). */
+export async function stateLines(words: readonly string[]): Promise<string[]> {
+  const { loadIsoTables } = await import('../../shared/iso-3166.js');
+  const tables = await loadIsoTables();
+  const current = (words[words.length - 1] ?? '').replace(/^--state=/, '').toUpperCase();
+  let country: string | undefined;
+  for (let i = 0; i < words.length - 1; i++) {
+    const w = words[i]!;
+    if (w === '--country') country = words[i + 1];
+    else if (w.startsWith('--country=')) country = w.slice('--country='.length);
+  }
+  const typed = /^([A-Z]{2})-/.exec(current)?.[1];
+  const cc = typed ?? country?.toUpperCase();
+  if (!cc || !tables.country(cc)) {
+    return tables.countries
+      .filter((c) => tables.subdivisionsOf(c.code).length > 0 && `${c.code}-`.startsWith(current.slice(0, 3)))
+      .map((c) => `${c.code}-\t${c.name}`);
+  }
+  return tables
+    .subdivisionsOf(cc)
+    .filter((s) => s.code.startsWith(current) || (!typed && s.code.slice(3).startsWith(current)))
+    .map((s) => `${s.code}\t${s.name}`);
+}
+
+export async function complete(args: string[], write: (text: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
   try {
-    if (args[0] === 'profiles') {
-      const names = profileNames();
-      if (names.length > 0) write(`${names.join('\n')}\n`);
-    }
+    let lines: string[] = [];
+    if (args[0] === 'profiles') lines = profileNames();
+    else if (args[0] === 'states') lines = await stateLines(args.slice(1));
+    if (lines.length > 0) write(`${lines.join('\n')}\n`);
   } catch {
     // Nothing on TAB is worth an error message.
   }

@@ -3,6 +3,8 @@
 import { getPath } from '../../io/fields.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
+import type { Prompter } from '../../io/prompt.js';
+import { loadIsoTables, type IsoTables } from '../../shared/iso-3166.js';
 import { clientNeeds, sendAndPrint } from '../../verbs/steps.js';
 import { buildBody, checkerFor, longFlag, setPath } from '../../verbs/values.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
@@ -18,9 +20,9 @@ const LABELS: Record<string, string> = {
   date_of_birth: 'Date of birth (YYYY-MM-DD)',
   'address.address_line1': 'Street (address line 1)',
   'address.city': 'City',
-  'address.country': 'Country (ISO 3166-1 alpha-2, e.g. US)',
+  'address.country': 'Country',
   'address.postal_code': 'Postal code',
-  'address.state': 'State / subdivision (ISO 3166-2, e.g. US-CA)',
+  'address.state': 'State / subdivision',
 };
 
 export async function run(f: Factory, ctx: VerbContext): Promise<void> {
@@ -43,25 +45,48 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     await f.client(clientNeeds(ctx));
     const { createPrompter } = await import('../../io/prompt.js');
     const prompter = createPrompter(f.io);
+    // Country and state are searchable lists from the ISO 3166 tables (the ones validation uses).
+    const tables = await loadIsoTables();
     for (const fl of missing) {
       const field = fl.field!;
       const label = LABELS[field] ?? field;
       const optional = !fl.required;
       let value: string;
-      if (fl.choices) {
+      if (fl.kind === 'country') {
+        value = await askCountry(prompter, label, tables, optional);
+      } else if (fl.kind === 'state') {
+        const country = getPath(body, field.replace(/state$/, 'country'));
+        if (typeof country !== 'string') continue;
+        // A country without ISO 3166-2 subdivisions has no state to give.
+        if (tables.subdivisionsOf(country).length === 0) continue;
+        value = await askState(prompter, label, tables, country, optional);
+      } else if (fl.choices) {
         value = await prompter.choose(label, fl.choices, { open: fl.open ?? false, optional });
       } else {
         const check = checkerFor(fl, body);
-        const upper = fl.kind === 'country' || fl.kind === 'state';
-        value = await prompter.text(label, {
-          optional,
-          ...(check ? { validate: (v: string) => check(upper ? v.toUpperCase() : v) } : {}),
-        });
-        if (upper) value = value.toUpperCase();
+        value = await prompter.text(label, { optional, ...(check ? { validate: check } : {}) });
       }
       if (value !== '') setPath(body, field, value);
     }
   }
   const client = await f.client(clientNeeds(ctx));
   await sendAndPrint(f, ctx, client, { path: ctx.verb.path, body });
+}
+
+/** Searchable by code and by name (English or common: "South Korea"), accents aside; a whole code or name typed comes first. */
+export function askCountry(prompter: Prompter, label: string, tables: IsoTables, optional: boolean): Promise<string> {
+  const items = tables.countries.map((c) => ({
+    value: c.code,
+    label: `${c.code}  ${c.name}${c.aliases.length ? ` (${c.aliases.join(', ')})` : ''}`,
+    keys: [c.code, c.name, ...c.aliases],
+  }));
+  return prompter.pick(label, items, { optional });
+}
+
+/** The country's subdivisions, searchable by name, by code, or by the bare subdivision (`VA` for US-VA). */
+export function askState(prompter: Prompter, label: string, tables: IsoTables, country: string, optional: boolean): Promise<string> {
+  const items = tables
+    .subdivisionsOf(country)
+    .map((s) => ({ value: s.code, label: `${s.code}  ${s.name}`, keys: [s.code, s.code.slice(3), s.name] }));
+  return prompter.pick(`${label} of ${country}`, items, { optional });
 }

@@ -1,5 +1,5 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
-import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
+import type { FlagSpec, GroupSpec, PickSpec } from '../../cmdutil/spec.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
@@ -60,7 +60,25 @@ export const customerFlags: FlagSpec[] = [
 ];
 
 const optional = (flags: FlagSpec[]) => flags.map(({ required: _r, ...rest }) => rest);
-const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
+/**
+ * The picker's customers (an id argument left out on a terminal): the most recent ones, `where`
+ * narrowing them to those a verb can act on. kyc, kyc-legacy and features use it too.
+ */
+export function customerPick(what = 'customers', where?: PickSpec['where']): PickSpec {
+  return {
+    list: 'customers',
+    show: [
+      { header: 'FIRST NAME', path: 'first_name' },
+      { header: 'LAST NAME', path: 'last_name' },
+      { header: 'EMAIL', path: 'email' },
+      { header: 'KYC', path: 'kyc_status', kind: 'status' },
+    ],
+    what,
+    ...(where ? { where } : {}),
+  };
+}
+
+const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_', pick: customerPick() };
 
 export const customers: GroupSpec = {
   name: 'customers',
@@ -146,6 +164,28 @@ export const customers: GroupSpec = {
       // The address is replaced whole: a partial one is refused here, before the API would.
       constraints: [{ kind: 'together', fields: ['address.address_line1', 'address.city', 'address.country', 'address.postal_code'] }],
       jsonShape: 'the updated Customer object',
+    },
+    {
+      name: 'overview',
+      arg: CUSTOMER_ID,
+      summary: 'One screen for support: the customer, KYC, accounts, cards, wallets, last transactions, failed webhooks',
+      description:
+        'Shows the customer and its KYC verification, its accounts with balances, its cards and wallets with their states, the last 10 ' +
+        'transactions across its accounts and the failed webhook deliveries about its objects; each section ends with the command that shows more.\n' +
+        'Requests run concurrently (4 at a time). A section that fails says so and the others still print; pay then exits 1. ' +
+        'An unknown customer is exit 4. Failed deliveries are looked for among the 500 most recent failed events.',
+      examples: ['pay customers overview cus_0123456789abcdefghijklmn', 'pay customers overview cus_0123456789abcdefghijklmn --json'],
+      operationId: 'getCustomer',
+      method: 'GET',
+      path: 'customers/{customer_id}',
+      kind: 'custom',
+      composite: true,
+      requireTenant: true,
+      jsonShape:
+        '{customer, kyc (the current verification, or null), accounts: [Account], cards: [Card], wallets: [Wallet], ' +
+        'transactions: [Transaction] (the 10 newest across the accounts), failed_deliveries: [Event] (newest first, at most 10), ' +
+        'more: {section: [command]}, errors: [{section, message, code, exit_code, request_id}]}; a failed section is null',
+      impl: () => import('./overview.js'),
     },
   ],
 };

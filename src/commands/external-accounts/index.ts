@@ -1,8 +1,20 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import type { GroupSpec, PickSpec } from '../../cmdutil/spec.js';
 
 const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };
 const EX_EA = 'ea_0123456789abcdefghijklmn';
+/** The picker's external accounts (an id left out on a terminal); the list has no status filter. */
+const eaPick = (what: string, status?: string): PickSpec => ({
+  list: 'external-accounts',
+  ...(status ? { where: { status: [status] } } : {}),
+  show: [
+    { header: 'HOLDER', path: 'account_holder_name' },
+    { header: 'BANK', path: 'bank_name' },
+    { header: 'NUMBER', path: 'account_number_last4' },
+    { header: 'STATUS', path: 'status', kind: 'status' },
+  ],
+  what,
+});
 
 export const externalAccounts: GroupSpec = {
   name: 'external-accounts',
@@ -65,7 +77,7 @@ export const externalAccounts: GroupSpec = {
     },
     {
       name: 'get',
-      arg: EA_ID,
+      arg: { ...EA_ID, pick: eaPick('external accounts') },
       summary: 'Show one external account',
       examples: [`pay external-accounts get ${EX_EA}`, `pay external-accounts get ${EX_EA} --json`],
       operationId: 'getExternalAccount',
@@ -76,7 +88,7 @@ export const externalAccounts: GroupSpec = {
     },
     {
       name: 'remove',
-      arg: EA_ID,
+      arg: { ...EA_ID, pick: eaPick('active external accounts', 'active') },
       summary: 'Remove an external account (it can no longer receive transfers)',
       examples: [`pay external-accounts remove ${EX_EA}`, `pay external-accounts remove ${EX_EA} --live --yes`],
       operationId: 'removeExternalAccount',

@@ -1,10 +1,11 @@
 // pay features: the product features a customer can use, and switching them on.
 import type { Column } from '../../io/output.js';
 import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
+import { customerPick } from '../customers/index.js';
 
 export const FEATURE_KEYS = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx', 'international_transfers'] as const;
 
-const CUSTOMER_ARG = { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
+const CUSTOMER_ARG = { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_', pick: customerPick() };
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
 const featureFlag: FlagSpec = {
   flags: '--feature <feature>',

@@ -165,7 +165,19 @@ export const fx: GroupSpec = {
     {
       name: 'get-trade',
       aliases: ['trade-get'],
-      arg: { name: '<trade-id>', description: 'trade id (fxt_…)', idPrefix: 'fxt_' },
+      arg: {
+        name: '<trade-id>',
+        description: 'trade id (fxt_…)',
+        idPrefix: 'fxt_',
+        pick: {
+          list: 'fx/trades',
+          show: [
+            { header: 'SOLD', path: 'source_amount', kind: 'money', currencyPath: 'source_currency' },
+            { header: 'BOUGHT', path: 'target_amount', kind: 'money', currencyPath: 'target_currency' },
+          ],
+          what: 'FX trades',
+        },
+      },
       summary: 'Show one FX trade',
       examples: [`pay fx get-trade ${EX_FXT}`, `pay fx get-trade ${EX_FXT} --json`],
       operationId: 'getFxTrade',

@@ -2,6 +2,7 @@
 // still use them. Every call warns on stderr and names the `pay kyc` equivalent.
 import { documentFlags, documentsTable, kycColumns, levelFlag } from '../kyc/index.js';
 import type { GroupSpec } from '../../cmdutil/spec.js';
+import { customerPick } from '../customers/index.js';
 
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
 
@@ -15,7 +16,13 @@ export const kycLegacy: GroupSpec = {
   verbs: [
     {
       name: 'verify',
-      arg: { name: '<customer-id>', description: 'customer id (cus_…), sent as customer_id', idPrefix: 'cus_', field: 'customer_id' },
+      arg: {
+        name: '<customer-id>',
+        description: 'customer id (cus_…), sent as customer_id',
+        idPrefix: 'cus_',
+        field: 'customer_id',
+        pick: customerPick('customers without an open verification', { kyc_status: ['not_started', 'rejected', 'approved'] }),
+      },
       summary: 'Start a KYC verification (POST /kyc/verify)',
       examples: [`pay kyc-legacy verify ${EX_CUS}`, `pay kyc-legacy verify ${EX_CUS} --level enhanced --json`],
       operationId: 'legacyKycVerify',
@@ -30,7 +37,13 @@ export const kycLegacy: GroupSpec = {
     },
     {
       name: 'submit-document',
-      arg: { name: '<customer-id>', description: 'customer id (cus_…), sent as customer_id', idPrefix: 'cus_', field: 'customer_id' },
+      arg: {
+        name: '<customer-id>',
+        description: 'customer id (cus_…), sent as customer_id',
+        idPrefix: 'cus_',
+        field: 'customer_id',
+        pick: customerPick('customers with an open verification', { kyc_status: ['pending', 'in_review'] }),
+      },
       summary: 'Submit an identity document (POST /kyc/documents)',
       examples: [
         `pay kyc-legacy submit-document ${EX_CUS} --type passport --country GB --number 123456789`,
@@ -48,7 +61,7 @@ export const kycLegacy: GroupSpec = {
     },
     {
       name: 'status',
-      arg: { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_' },
+      arg: { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_', pick: customerPick() },
       summary: 'Show the current verification (GET /kyc/status/{customer_id})',
       examples: [`pay kyc-legacy status ${EX_CUS}`, `pay kyc-legacy status ${EX_CUS} --json`],
       operationId: 'legacyKycStatus',

@@ -1,6 +1,7 @@
 // pay kyc: identity verification of a customer (start, send documents, follow the status).
 import type { Column } from '../../io/output.js';
 import type { FlagSpec, GroupSpec, SubTableSpec } from '../../cmdutil/spec.js';
+import { customerPick } from '../customers/index.js';
 
 export const KYC_LEVELS = ['basic', 'enhanced'] as const;
 export const DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
@@ -69,7 +70,11 @@ export const kyc: GroupSpec = {
   verbs: [
     {
       name: 'verify',
-      arg: CUSTOMER_ARG,
+      // Not while a verification is open; an approved customer may upgrade to enhanced.
+      arg: {
+        ...CUSTOMER_ARG,
+        pick: customerPick('customers without an open verification', { kyc_status: ['not_started', 'rejected', 'approved'] }),
+      },
       summary: 'Start a KYC verification for a customer',
       examples: [`pay kyc verify ${EX_CUS}`, `pay kyc verify ${EX_CUS} --level enhanced --json`],
       operationId: 'startKycVerification',
@@ -83,7 +88,7 @@ export const kyc: GroupSpec = {
     },
     {
       name: 'submit-document',
-      arg: CUSTOMER_ARG,
+      arg: { ...CUSTOMER_ARG, pick: customerPick('customers with an open verification', { kyc_status: ['pending', 'in_review'] }) },
       summary: "Submit an identity document to the customer's open verification",
       examples: [
         `pay kyc submit-document ${EX_CUS} --type passport --country GB --number 123456789`,
@@ -101,7 +106,7 @@ export const kyc: GroupSpec = {
     },
     {
       name: 'status',
-      arg: CUSTOMER_ARG,
+      arg: { ...CUSTOMER_ARG, pick: customerPick() },
       summary: "Show the customer's current verification and its documents",
       examples: [`pay kyc status ${EX_CUS}`, `pay kyc status ${EX_CUS} --fields status,rejection_reason --json`],
       operationId: 'getKycVerification',

@@ -3,6 +3,11 @@ import type { GroupSpec } from '../../cmdutil/spec.js';
 import { ASSETS } from '../../shared/domain.js';
 
 const PLINK_ID = { name: '<id>', description: 'payment link id (plink_…)', idPrefix: 'plink_' };
+const PLINK_SHOWN = [
+  { header: 'AMOUNT', path: 'amount', kind: 'money', currencyPath: 'asset' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+  { header: 'EXPIRES', path: 'expires_at', kind: 'time' },
+] as const;
 const EX_PLINK = 'plink_0123456789abcdefghijklmn';
 
 export const paymentLinks: GroupSpec = {
@@ -88,7 +93,7 @@ export const paymentLinks: GroupSpec = {
     },
     {
       name: 'get',
-      arg: PLINK_ID,
+      arg: { ...PLINK_ID, pick: { list: 'payment-links', show: PLINK_SHOWN, what: 'payment links' } },
       summary: 'Show one payment link',
       examples: [`pay payment-links get ${EX_PLINK}`, `pay payment-links get ${EX_PLINK} --fields url,status --json`],
       operationId: 'getPaymentLink',
@@ -99,7 +104,16 @@ export const paymentLinks: GroupSpec = {
     },
     {
       name: 'disable',
-      arg: PLINK_ID,
+      arg: {
+        ...PLINK_ID,
+        pick: {
+          list: 'payment-links',
+          query: { status: 'active' },
+          where: { status: ['active'] },
+          show: PLINK_SHOWN,
+          what: 'active payment links',
+        },
+      },
       summary: 'Disable an active payment link (it can no longer be paid)',
       examples: [`pay payment-links disable ${EX_PLINK}`, `pay payment-links disable ${EX_PLINK} --live --yes`],
       operationId: 'disablePaymentLink',

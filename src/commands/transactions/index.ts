@@ -53,7 +53,21 @@ export const transactions: GroupSpec = {
     },
     {
       name: 'get',
-      arg: { name: '<id>', description: 'transaction id (txn_…)', idPrefix: 'txn_' },
+      arg: {
+        name: '<id>',
+        description: 'transaction id (txn_…)',
+        idPrefix: 'txn_',
+        pick: {
+          list: 'transactions',
+          show: [
+            { header: 'TYPE', path: 'type' },
+            { header: 'DIRECTION', path: 'direction' },
+            { header: 'AMOUNT', path: 'amount', kind: 'money' },
+            { header: 'STATUS', path: 'status', kind: 'status' },
+          ],
+          what: 'transactions',
+        },
+      },
       summary: 'Show one transaction',
       examples: [`pay transactions get ${EX_TXN}`, `pay transactions get ${EX_TXN} --fields amount,currency,source.id --json`],
       operationId: 'getTransaction',

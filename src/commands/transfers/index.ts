@@ -2,6 +2,11 @@
 import type { GroupSpec } from '../../cmdutil/spec.js';
 
 const TRANSFER_ID = { name: '<id>', description: 'transfer id (tr_…)', idPrefix: 'tr_' };
+const TRANSFER_SHOWN = [
+  { header: 'AMOUNT', path: 'amount', kind: 'money' },
+  { header: 'TO', path: 'destination_id' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+] as const;
 const EX_TR = 'tr_0123456789abcdefghijklmn';
 export const TRANSFER_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
 
@@ -111,7 +116,7 @@ export const transfers: GroupSpec = {
     },
     {
       name: 'get',
-      arg: TRANSFER_ID,
+      arg: { ...TRANSFER_ID, pick: { list: 'transfers', show: TRANSFER_SHOWN, what: 'transfers' } },
       summary: 'Show one transfer',
       examples: [`pay transfers get ${EX_TR}`, `pay transfers get ${EX_TR} --fields status,failure_reason --json`],
       operationId: 'getTransfer',
@@ -122,7 +127,16 @@ export const transfers: GroupSpec = {
     },
     {
       name: 'cancel',
-      arg: TRANSFER_ID,
+      arg: {
+        ...TRANSFER_ID,
+        pick: {
+          list: 'transfers',
+          query: { status: 'pending' },
+          where: { status: ['pending'] },
+          show: TRANSFER_SHOWN,
+          what: 'pending transfers',
+        },
+      },
       summary: 'Cancel a pending transfer',
       examples: [`pay transfers cancel ${EX_TR}`, `pay transfers cancel ${EX_TR} --live --yes --json`],
       operationId: 'cancelTransfer',

@@ -2,7 +2,20 @@
 import type { GroupSpec } from '../../cmdutil/spec.js';
 import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 
-const WAL_ID = { name: '<id>', description: 'wallet id (wal_…)', idPrefix: 'wal_' };
+const WAL_ID = {
+  name: '<id>',
+  description: 'wallet id (wal_…)',
+  idPrefix: 'wal_',
+  pick: {
+    list: 'wallets',
+    show: [
+      { header: 'CUSTOMER', path: 'customer_id' },
+      { header: 'NETWORK', path: 'network' },
+      { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'asset' },
+    ],
+    what: 'wallets',
+  },
+} as const;
 const EX_WAL = 'wal_0123456789abcdefghijklmn';
 
 export const wallets: GroupSpec = {

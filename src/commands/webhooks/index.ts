@@ -3,7 +3,19 @@
 import type { GroupSpec } from '../../cmdutil/spec.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
-const EVT_ID = { name: '<id>', description: 'event id (evt_…)', idPrefix: 'evt_' };
+const EVT_ID = {
+  name: '<id>',
+  description: 'event id (evt_…)',
+  idPrefix: 'evt_',
+  pick: {
+    list: 'webhooks/events',
+    show: [
+      { header: 'TYPE', path: 'type' },
+      { header: 'DELIVERY', path: 'delivery.status', kind: 'status' },
+    ],
+    what: 'events',
+  },
+} as const;
 const EX_EVT = 'evt_0123456789abcdefghijklmn';
 
 const SECRET_HELP = "webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile's webhook secret)";

@@ -1,6 +1,7 @@
 // Customers (the seed-fixed body) and features.
 import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../shared/validate.js';
 import { STATE_PATTERN } from '../../shared/domain.js';
+import { isoTablesLoaded } from '../../shared/iso-3166.js';
 import type { Services } from '../services.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
@@ -15,12 +16,15 @@ export const addressRule = object({
   state: opt(str({ max: 6, pattern: new RegExp(STATE_PATTERN), hint: 'must be an ISO 3166-2 code like US-CA or NG-LA' })),
 });
 
-/** Address rules beyond the shape: the state's country part equals the country. */
+/**
+ * Address rules beyond the shape: the state's country part equals the country, and ISO 3166-2
+ * lists the state (the tables are loaded when the emulator starts: startEmulator()).
+ */
 export function checkAddress(v: unknown, path: string, errors: FieldProblem[]): void {
   const a = v as Partial<Address> | undefined;
   if (!a || typeof a !== 'object' || typeof a.state !== 'string' || typeof a.country !== 'string') return;
   if (errors.some((e) => e.field === `${path}.state` || e.field === `${path}.country`)) return;
-  const problem = checkState(a.country)(a.state);
+  const problem = checkState(a.country, isoTablesLoaded())(a.state);
   if (problem) errors.push({ field: `${path}.state`, code: 'invalid', message: problem });
 }
 

@@ -101,7 +101,8 @@ describe('group specs', () => {
   );
 
   it('maps every DESIGN.md operation to exactly one verb', () => {
-    const used = verbs.filter(({ v }) => !v.offline).map(({ v }) => v.operationId);
+    // A composite verb (customers overview) calls operations other verbs own.
+    const used = verbs.filter(({ v }) => !v.offline && !v.composite).map(({ v }) => v.operationId);
     expect(new Set(used).size).toBe(used.length);
     expect([...ops.keys()].sort()).toEqual([...used].sort());
   });

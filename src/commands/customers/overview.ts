@@ -1,0 +1,360 @@
+// pay customers overview <id>: one screen for support. The customer and its KYC verification,
+// its accounts with balances, cards and wallets with their states, the last 10 transactions
+// across its accounts, and the failed webhook deliveries about its objects; each section ends
+// with the command that shows more. Requests run concurrently, at most OVERVIEW_CONCURRENCY at
+// once. A section whose request fails says so and the others still print; the command then
+// exits 1. An unknown customer (404), or a key the service refuses, ends it at once (exit 4, 3).
+// `--json` (or -o ndjson) prints one aggregate object (OverviewJson below).
+//
+// Failed deliveries: the service has no filter by object yet, so the most recent failed events
+// (FAILED_EVENTS_SCANNED) are read and matched here by the ids their object names. When the
+// webhooks list gains an object filter (`--object <id>`), ask it per object instead.
+import type { ApiClient } from '../../api/client.js';
+import type { Factory } from '../../cmdutil/factory.js';
+import type { VerbContext } from '../../cmdutil/spec.js';
+import { escapeText, escapeValue } from '../../io/escape.js';
+import { getPath, pickPaths } from '../../io/fields.js';
+import { formatTime, Printer, type Column } from '../../io/output.js';
+import { ApiError, ExitCode, PayError, UsageError } from '../../lib/errors.js';
+import { asText } from '../../lib/text.js';
+import { clientNeeds } from '../../verbs/steps.js';
+import { checkArg } from '../../verbs/values.js';
+
+export const OVERVIEW_CONCURRENCY = 4;
+/** Transactions shown (the newest across the customer's accounts). */
+export const LAST_TRANSACTIONS = 10;
+/** Failed deliveries shown, newest first. */
+export const LAST_FAILED = 10;
+/** The most recent failed events read to find those about the customer's objects. */
+export const FAILED_EVENTS_SCANNED = 500;
+/** Accounts, cards, wallets: one page of the list (the overview says how to see every one). */
+const PAGE = 100;
+
+type Json = Record<string, unknown>;
+
+export const SECTIONS = ['customer', 'kyc', 'accounts', 'cards', 'wallets', 'transactions', 'failed_deliveries'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+/** What --json prints: every section (null when it failed), the commands that show more, the failures. */
+export interface OverviewJson {
+  customer: Json | null;
+  /** The current KYC verification; null when none was started (or the section failed: see errors). */
+  kyc: Json | null;
+  accounts: Json[] | null;
+  cards: Json[] | null;
+  wallets: Json[] | null;
+  /** The LAST_TRANSACTIONS newest across the accounts. */
+  transactions: Json[] | null;
+  /** Events about the customer's objects whose delivery failed, newest first (at most LAST_FAILED). */
+  failed_deliveries: Json[] | null;
+  more: Record<Section, string[]>;
+  errors: Array<{ section: Section; message: string; code: string; exit_code: number; request_id?: string }>;
+}
+
+/** Runs tasks with at most `n` in flight. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: PayError };
+
+async function settle<T>(p: Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await p };
+  } catch (err) {
+    if (err instanceof PayError) return { ok: false, error: err };
+    throw err;
+  }
+}
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export async function run(f: Factory, ctx: VerbContext): Promise<void> {
+  const id = ctx.argValue!;
+  const format = ctx.output.format;
+  const json = format === 'json' || format === 'ndjson';
+  // Off a terminal with no format asked, the screen as text; TSV has no shape for sections.
+  if (!json && format !== 'table' && ctx.opts.output !== undefined) {
+    throw new UsageError(`pay customers overview prints a screen (-o table) or one JSON object (--json, -o ndjson), not ${format}`);
+  }
+  if (!json && ctx.output.fields) throw new UsageError('--fields applies to the JSON object of pay customers overview (--json)');
+  checkArg(ctx.verb, id);
+
+  const client = await f.client(clientNeeds(ctx));
+  const data = await gather(client, id);
+  const view = toJson(id, data);
+  if (json) {
+    const out = ctx.output.fields ? pickPaths(view, ctx.output.fields) : view;
+    f.io.out(format === 'json' ? `${JSON.stringify(out, null, 2)}\n` : `${JSON.stringify(out)}\n`);
+  } else {
+    await printScreen(f, view);
+  }
+  if (view.errors.length > 0) {
+    const names = view.errors.map((e) => e.section).join(', ');
+    throw new PayError(
+      `the overview is incomplete: ${view.errors.length} ${view.errors.length === 1 ? 'section' : 'sections'} failed (${names})`,
+      ExitCode.ERROR,
+      'overview_incomplete',
+      { details: { sections: view.errors.map((e) => e.section) } },
+    );
+  }
+}
+
+interface Gathered {
+  customer: Outcome<Json>;
+  kyc: Outcome<Json | null>;
+  accounts: Outcome<Json[]>;
+  cards: Outcome<Json[]>;
+  wallets: Outcome<Json[]>;
+  transactions: Outcome<Json[]>;
+  failed: Outcome<Json[]>;
+}
+
+/** Every request of the overview, at most OVERVIEW_CONCURRENCY at once. */
+export async function gather(client: ApiClient, id: string): Promise<Gathered> {
+  const run = limiter(OVERVIEW_CONCURRENCY);
+  const get = (path: string) =>
+    run(async () => {
+      const res = await client.request({ method: 'GET', path, expect: 'object' });
+      if (!isObject(res.body)) throw new PayError(`GET ${path}: the answer is not an object`, ExitCode.ERROR, 'bad_answer');
+      return res.body;
+    });
+  const list = (path: string, query: Record<string, string>, limit = PAGE) =>
+    run(async () => {
+      const items: Json[] = [];
+      for await (const page of client.pages<unknown>(path, query, { limit })) for (const item of page) if (isObject(item)) items.push(item);
+      return items;
+    });
+
+  const customerP = settle(get(`customers/${id}`));
+  const kycP = settle(
+    get(`customers/${id}/kyc`).catch((err: unknown) => {
+      // None started yet: not a failure of the section.
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }),
+  );
+  const accountsP = settle(list('accounts', { customer_id: id }));
+  const cardsP = settle(list('cards', { customer_id: id }));
+  const walletsP = settle(list('wallets', { customer_id: id }));
+  const failedEventsP = settle(list('webhooks/events', { status: 'failed' }, FAILED_EVENTS_SCANNED));
+
+  const customer = await customerP;
+  // Not there, or not ours to see: nothing else is worth showing.
+  if (!customer.ok && (customer.error.exitCode === ExitCode.NOT_FOUND || customer.error.exitCode === ExitCode.AUTH)) {
+    void Promise.allSettled([kycP, accountsP, cardsP, walletsP, failedEventsP]);
+    throw customer.error;
+  }
+  const accounts = await accountsP;
+  const notLoaded = new PayError('not loaded: the accounts did not load', ExitCode.ERROR, 'not_loaded');
+  const transactions: Outcome<Json[]> = accounts.ok
+    ? await settle(
+        Promise.all(accounts.value.map((a) => list('transactions', { account_id: asText(a.id) }, LAST_TRANSACTIONS))).then((perAccount) =>
+          newestFirst(perAccount.flat()).slice(0, LAST_TRANSACTIONS),
+        ),
+      )
+    : { ok: false, error: notLoaded };
+  const [kyc, cards, wallets, failedEvents] = await Promise.all([kycP, cardsP, walletsP, failedEventsP]);
+  const failed: Outcome<Json[]> = failedEvents.ok
+    ? {
+        ok: true,
+        value: newestFirst(
+          failedEvents.value.filter((e) => isAbout(getPath(e, 'data.object'), ownIds(id, customer, kyc, [accounts, cards, wallets]))),
+        ).slice(0, LAST_FAILED),
+      }
+    : failedEvents;
+  return { customer, kyc, accounts, cards, wallets, transactions, failed };
+}
+
+/** By created_at, newest first; ties by id (stable across runs). */
+function newestFirst(items: Json[]): Json[] {
+  return [...items].sort((a, b) => {
+    const ta = asText(a.created_at);
+    const tb = asText(b.created_at);
+    return ta < tb ? 1 : ta > tb ? -1 : asText(a.id) < asText(b.id) ? 1 : -1;
+  });
+}
+
+/** The ids of the customer's objects the overview knows: itself, its verification, accounts, cards, wallets. */
+function ownIds(id: string, customer: Outcome<Json>, kyc: Outcome<Json | null>, lists: Array<Outcome<Json[]>>): Set<string> {
+  const ids = new Set([id]);
+  if (customer.ok && typeof customer.value.id === 'string') ids.add(customer.value.id);
+  if (kyc.ok && kyc.value && typeof kyc.value.id === 'string') ids.add(kyc.value.id);
+  for (const l of lists) if (l.ok) for (const o of l.value) if (typeof o.id === 'string') ids.add(o.id);
+  return ids;
+}
+
+/** Fields by which an event's object belongs to a customer's object (a transfer's source account, a link's wallet, …). */
+const LINKS = ['id', 'customer_id', 'account_id', 'source_account_id', 'destination_id', 'target_account_id', 'wallet_id'];
+
+function isAbout(object: unknown, ids: ReadonlySet<string>): boolean {
+  if (!isObject(object)) return false;
+  return LINKS.some((k) => typeof object[k] === 'string' && ids.has(object[k]));
+}
+
+function toJson(id: string, g: Gathered): OverviewJson {
+  const errors: OverviewJson['errors'] = [];
+  const take = <T>(section: Section, o: Outcome<T>): T | null => {
+    if (o.ok) return o.value;
+    const e = o.error;
+    errors.push({
+      section,
+      message: e.message,
+      code: e.code,
+      exit_code: e.exitCode,
+      ...(e instanceof ApiError && e.requestId ? { request_id: e.requestId } : {}),
+    });
+    return null;
+  };
+  const accounts = take('accounts', g.accounts);
+  const view: OverviewJson = {
+    customer: take('customer', g.customer),
+    kyc: take('kyc', g.kyc),
+    accounts,
+    cards: take('cards', g.cards),
+    wallets: take('wallets', g.wallets),
+    transactions: take('transactions', g.transactions),
+    failed_deliveries: take('failed_deliveries', g.failed),
+    more: moreCommands(id, accounts, g.failed.ok ? g.failed.value : []),
+    errors,
+  };
+  return view;
+}
+
+/** The exact commands that show more of each section. */
+function moreCommands(id: string, accounts: Json[] | null, failed: Json[]): Record<Section, string[]> {
+  const accountIds = (accounts ?? []).map((a) => asText(a.id));
+  return {
+    customer: [`pay customers get ${id}`],
+    kyc: [`pay kyc status ${id}`],
+    accounts: [`pay accounts list --customer ${id}`],
+    cards: [`pay cards list --customer ${id}`],
+    wallets: [`pay wallets list --customer ${id}`],
+    transactions: accountIds.length
+      ? accountIds.map((a) => `pay transactions list --account ${a}`)
+      : [`pay accounts list --customer ${id}`],
+    failed_deliveries: [...(failed.length ? [`pay webhooks get ${asText(failed[0]!.id)}`] : []), 'pay webhooks list --status failed'],
+  };
+}
+
+const ACCOUNT_COLUMNS: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'NICKNAME', path: 'nickname' },
+  { header: 'TYPE', path: 'type' },
+  { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency' },
+  { header: 'PENDING', path: 'balance.pending', kind: 'money', currencyPath: 'currency' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+];
+const CARD_COLUMNS: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'TYPE', path: 'type' },
+  { header: 'LAST4', path: 'last4' },
+  { header: 'ACCOUNT', path: 'account_id' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+];
+const WALLET_COLUMNS: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'ASSET', path: 'asset' },
+  { header: 'NETWORK', path: 'network' },
+  { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'asset' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+];
+const TRANSACTION_COLUMNS: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'ACCOUNT', path: 'account_id' },
+  { header: 'TYPE', path: 'type' },
+  { header: 'DIRECTION', path: 'direction' },
+  { header: 'AMOUNT', path: 'amount', kind: 'money' },
+  { header: 'STATUS', path: 'status', kind: 'status' },
+  { header: 'CREATED', path: 'created_at', kind: 'time' },
+];
+const EVENT_COLUMNS: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'TYPE', path: 'type' },
+  { header: 'OBJECT', path: 'data.object.id' },
+  { header: 'ATTEMPTS', path: 'delivery.attempts' },
+  { header: 'LAST CODE', path: 'delivery.last_response_code' },
+  { header: 'LAST ATTEMPT', path: 'delivery.last_attempt_at', kind: 'time' },
+];
+
+/** The screen: a heading per section, its table (or "none", or what failed), then how to see more. */
+async function printScreen(f: Factory, view: OverviewJson): Promise<void> {
+  const io = f.io;
+  const table = (cols: Column[], rows: Json[]) =>
+    new Printer(io, { format: 'table', fields: undefined, header: true }, cols).printList(
+      (async function* () {
+        yield rows;
+      })(),
+      '',
+    );
+  const more = (section: Section) => {
+    for (const cmd of view.more[section]) io.out(`  more: ${escapeText(cmd)}\n`);
+  };
+  const failure = (section: Section) => {
+    const e = view.errors.find((x) => x.section === section);
+    return e ? `  failed: ${escapeText(e.message)}${e.request_id ? ` (request ${escapeText(e.request_id)})` : ''}\n` : '';
+  };
+
+  const c = view.customer;
+  io.out(`Customer ${c ? escapeValue(c.id) : ''}\n`);
+  if (c) {
+    const name = [c.first_name, c.middle_name, c.last_name]
+      .filter((p) => typeof p === 'string' && p)
+      .map(escapeValue)
+      .join(' ');
+    const address = isObject(c.address)
+      ? ['address_line1', 'city', 'state', 'postal_code', 'country']
+          .map((k) => (c.address as Json)[k])
+          .filter((v) => typeof v === 'string' && v)
+          .map(escapeValue)
+          .join(', ')
+      : '';
+    const k = view.kyc;
+    const kycText = k
+      ? `${escapeValue(k.status)} (level ${escapeValue(k.level)}, ${escapeValue(k.id)}${typeof k.rejection_reason === 'string' && k.rejection_reason ? `: ${escapeValue(k.rejection_reason)}` : ''})`
+      : view.errors.some((e) => e.section === 'kyc')
+        ? `${escapeValue(c.kyc_status)} (verification not loaded)`
+        : `${escapeValue(c.kyc_status)} (no verification started)`;
+    const rows: Array<[string, string]> = [
+      ['name', name],
+      ['email', escapeValue(c.email ?? '-')],
+      ['phone', escapeValue(c.phone ?? '-')],
+      ['type', escapeValue(c.type ?? '-')],
+      ['address', address || '-'],
+      ['KYC', kycText],
+      ['created', typeof c.created_at === 'string' ? escapeText(formatTime(c.created_at)) : '-'],
+    ];
+    for (const [key, value] of rows) io.out(`  ${key.padEnd(8)} ${value}\n`);
+  } else {
+    io.out(failure('customer'));
+  }
+  io.out(failure('kyc'));
+  more('customer');
+  more('kyc');
+
+  const section = async (title: string, name: Section, rows: Json[] | null, cols: Column[]) => {
+    io.out(`\n${title}${rows ? ` (${rows.length}${rows.length === PAGE ? '+' : ''})` : ''}\n`);
+    if (rows === null) io.out(failure(name));
+    else if (rows.length === 0) io.out('  none\n');
+    else await table(cols, rows);
+    more(name);
+  };
+  await section('Accounts', 'accounts', view.accounts, ACCOUNT_COLUMNS);
+  await section('Cards', 'cards', view.cards, CARD_COLUMNS);
+  await section('Wallets', 'wallets', view.wallets, WALLET_COLUMNS);
+  await section(`Last ${LAST_TRANSACTIONS} transactions across the accounts`, 'transactions', view.transactions, TRANSACTION_COLUMNS);
+  await section('Failed webhook deliveries', 'failed_deliveries', view.failed_deliveries, EVENT_COLUMNS);
+}

@@ -1,0 +1,129 @@
+// Pick instead of paste: a verb whose id argument was left out offers, on a terminal, a searchable
+// list of the most recent objects it can act on (the verb's `arg.pick`, src/cmdutil/spec.ts:
+// which list, which filters, what an entry shows), as gh does for pull requests. Off a terminal,
+// or with --no-input / PAY_NO_INPUT / CI, the argument stays required: exit 2 naming it.
+// Everything an entry shows comes from the service and is escaped (src/io/escape.ts).
+import { escapeText, escapeValue } from '../io/escape.js';
+import { getPath } from '../io/fields.js';
+import { formatTime, type Column } from '../io/output.js';
+import type { PickItem } from '../io/prompt.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { camel, type PickSpec, type VerbContext } from '../cmdutil/spec.js';
+import { ExitCode, PayError, UsageError } from '../lib/errors.js';
+import { asText } from '../lib/text.js';
+import { checkId } from '../shared/validate.js';
+import { clientNeeds } from './steps.js';
+import { longFlag } from './values.js';
+
+/** How many of the most recent objects are fetched (one page) and offered. */
+export const PICK_LIMIT = 100;
+/** A cell of an entry is cut to this many characters (ids never are). */
+const CELL_MAX = 32;
+
+/** The id the user picked for a verb run without one; throws what a missing argument is otherwise. */
+export async function pickArgument(f: Factory, ctx: VerbContext): Promise<string> {
+  const { verb, group } = ctx;
+  const arg = verb.arg!;
+  const label = arg.name.replace(/[<>[\]]/g, '');
+  if (!arg.pick || !f.canPrompt) {
+    throw new UsageError(`missing required argument '${label}'`, {
+      hint: !arg.pick
+        ? 'add --help for usage'
+        : f.io.stdinIsTTY && f.io.stderrIsTTY
+          ? `prompting is off (--no-input, PAY_NO_INPUT or CI): pass the ${label}`
+          : `pass the ${label}, or run pay on a terminal to pick one`,
+    });
+  }
+  const pick = arg.pick;
+  // A flag the verb cannot run without is asked for before the list, not after the pick.
+  const missing = (verb.flags ?? []).filter(
+    (fl) =>
+      ctx.opts[camel(fl.flags)] === undefined &&
+      (fl.pathParam !== undefined || (fl.required && fl.field && fl.default === undefined && ctx.opts.data === undefined)),
+  );
+  if (missing.length > 0) {
+    throw new UsageError(`missing required ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map(longFlag).join(', ')}`);
+  }
+  const needs = clientNeeds(ctx);
+  const client = await f.client(pick.requireTenant && !needs.requireTenant ? { requireTenant: `pay ${group.name} ${verb.name}` } : needs);
+  const objects: unknown[] = [];
+  for await (const page of client.pages<unknown>(pick.list, { ...pick.query }, { limit: PICK_LIMIT })) objects.push(...page);
+  const entries = pickEntries(objects, pick, arg.idPrefix);
+  if (entries.length === 0) {
+    throw new PayError(
+      `no ${pick.what} to pick from (among the ${PICK_LIMIT} most recent); pass the ${label}`,
+      ExitCode.NOT_FOUND,
+      'nothing_to_pick',
+    );
+  }
+  const { createPrompter } = await import('../io/prompt.js');
+  const items = entryLabels(entries, f.io.terminalWidth);
+  return createPrompter(f.io).pick(`Pick one of the ${pick.what}, newest first`, items);
+}
+
+interface Entry {
+  id: string;
+  cells: string[];
+}
+
+/**
+ * What the list offers: objects with an id of the argument's kind that the verb can act on
+ * (`where`), as escaped cells: the id, the `show` columns, the creation time.
+ */
+export function pickEntries(objects: readonly unknown[], pick: PickSpec, idPrefix: string | undefined): Entry[] {
+  const idOk = idPrefix ? checkId(idPrefix) : (v: string) => (/^[A-Za-z0-9_-]{1,64}$/.test(v) ? undefined : 'bad');
+  const entries: Entry[] = [];
+  for (const obj of objects) {
+    const id = getPath(obj, 'id');
+    if (typeof id !== 'string' || idOk(id) !== undefined) continue;
+    if (!matches(obj, pick.where)) continue;
+    const created = getPath(obj, 'created_at');
+    entries.push({
+      id,
+      cells: [...pick.show.map((c) => cellText(obj, c)), typeof created === 'string' ? escapeText(formatTime(created)) : ''],
+    });
+  }
+  return entries;
+}
+
+function matches(obj: unknown, where: PickSpec['where']): boolean {
+  for (const [path, values] of Object.entries(where ?? {})) {
+    const v = getPath(obj, path);
+    if (typeof v !== 'string' || !values.includes(v)) return false;
+  }
+  return true;
+}
+
+/** One column of an entry as plain text: money with its currency, a time for people; escaped, cut. */
+function cellText(obj: unknown, col: Column): string {
+  const value = getPath(obj, col.path);
+  if (value === undefined || value === null || value === '') return '-';
+  let text: string;
+  if (col.kind === 'money') {
+    const i = col.path.lastIndexOf('.');
+    const cur = getPath(obj, col.currencyPath ?? (i < 0 ? 'currency' : `${col.path.slice(0, i)}.currency`));
+    text = typeof cur === 'string' ? `${escapeValue(value)} ${escapeText(cur)}` : escapeValue(value);
+  } else if (col.kind === 'time') {
+    text = escapeText(formatTime(asText(value)));
+  } else {
+    text = escapeValue(value);
+  }
+  return text.length > CELL_MAX ? `${text.slice(0, CELL_MAX - 1)}…` : text;
+}
+
+/** Entries as aligned lines that fit the terminal (the id whole, always first). */
+export function entryLabels(entries: readonly Entry[], width: number): PickItem[] {
+  const widths: number[] = [];
+  for (const e of entries) e.cells.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  const idWidth = Math.max(...entries.map((e) => e.id.length));
+  // The list prompt draws "❯ " before each line.
+  const room = Math.max(width - 3, idWidth);
+  return entries.map((e) => {
+    let line = e.id.padEnd(idWidth);
+    for (const [i, c] of e.cells.entries()) line += `  ${i === e.cells.length - 1 ? c : c.padEnd(widths[i]!)}`;
+    line = line.trimEnd();
+    // Cut to fit, never into the id (a terminal narrower than the id gets it whole).
+    if (line.length > room) line = `${line.slice(0, Math.max(room - 1, idWidth))}…`;
+    return { value: e.id, label: line, keys: [e.id] };
+  });
+}
