@@ -94,6 +94,7 @@ export const parameters: Record<string, ParameterObject> = {
     required: true,
     description: 'A feature key. An unknown key is 404 `not_found`.',
     schema: { type: 'string', enum: [...FEATURE_KEYS] },
+    example: 'fx',
   },
   ...idParams(),
 };
