@@ -3,7 +3,14 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openapi } from '../../src/api/openapi.js';
-import type { HttpMethod, MediaTypeObject, OpenApiDocument, OperationObject, ResponseObject, Schema } from '../../src/api/contract/types.js';
+import type {
+  HttpMethod,
+  MediaTypeObject,
+  OpenApiDocument,
+  OperationObject,
+  ResponseObject,
+  Schema,
+} from '../../src/api/contract/types.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is module.exports.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
