@@ -183,7 +183,7 @@ describe('operations', () => {
     }
   });
 
-  it('every POST requires Idempotency-Key (1-255 printable ASCII); no other method takes it', () => {
+  it('every POST requires Idempotency-Key (1-255 printable ASCII, bare or an RFC 8941 string); no other method takes it', () => {
     for (const { method, operation } of ops) {
       const key = header(operation, 'Idempotency-Key');
       if (method !== 'post') {
@@ -191,10 +191,17 @@ describe('operations', () => {
         continue;
       }
       expect(key?.required, operation.operationId).toBe(true);
-      expect(key?.schema).toMatchObject({ minLength: 1, maxLength: 255 });
+      expect(key?.schema).toMatchObject({ minLength: 1, maxLength: 512 });
       const pattern = new RegExp(String(key?.schema.pattern));
       expect(pattern.test('6f1c1c1e-7f7e-4a53-9f4b-0b8f3c1d2e4a')).toBe(true);
+      expect(pattern.test('"6f1c1c1e-7f7e-4a53-9f4b-0b8f3c1d2e4a"')).toBe(true);
+      expect(pattern.test('"a\\"b\\\\c"')).toBe(true);
+      expect(pattern.test(`"${'x'.repeat(255)}"`)).toBe(true);
       expect(pattern.test('x'.repeat(256))).toBe(false);
+      expect(pattern.test(`"${'x'.repeat(256)}"`)).toBe(false);
+      expect(pattern.test('"abc')).toBe(false);
+      expect(pattern.test('""')).toBe(false);
+      expect(pattern.test('"a\\x"')).toBe(false);
       expect(pattern.test('tab\there')).toBe(false);
     }
   });
@@ -221,6 +228,7 @@ describe('operations', () => {
         expect(response.content!['application/problem+json']!.schema).toEqual({ $ref: '#/components/schemas/Problem' });
         expect(responseHeaders(ref)).toContain('Request-Id');
         if (status === '429' || status === '503') expect(responseHeaders(ref)).toContain('Retry-After');
+        if (status === '401') expect(responseHeaders(ref)).toContain('WWW-Authenticate');
       }
     }
   });
