@@ -593,7 +593,7 @@ complete -c pay -n '__pay_at "transactions list"' -l status -x -a 'pending poste
 complete -c pay -n '__pay_at "webhooks list"' -l type -x -a 'customer.created customer.updated kyc.pending kyc.in_review kyc.approved kyc.rejected feature.activated account.created account.closed external_account.created external_account.removed transfer.created transfer.completed transfer.failed transfer.cancelled card.created card.activated card.frozen card.unfrozen card.terminated collection.created collection.succeeded collection.failed payment_link.created payment_link.disabled payment_link.expired wallet.created fx_trade.completed' -d 'only this event type (e.g. transfer.completed)'
 complete -c pay -n '__pay_at "webhooks list"' -l status -x -a 'pending delivered failed disabled' -d 'only this delivery status'
 complete -c pay -n '__pay_at "webhooks verify"' -l payload -x -d 'the raw request body: a file, or - (or @-) for standard input (required)'
-complete -c pay -n '__pay_at "webhooks verify" "webhooks listen"' -l secret -x -d 'webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile\'s webhook secret)'
+complete -c pay -n '__pay_at "webhooks verify" "webhooks listen"' -l secret -x -d 'webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile\'s webhook secret)'
 complete -c pay -n '__pay_at "webhooks verify"' -l header -x -d 'a delivery header as "name: value"; repeat for each'
 complete -c pay -n '__pay_at "webhooks verify"' -l id -x -d 'value of the webhook-id header'
 complete -c pay -n '__pay_at "webhooks verify"' -l timestamp -x -d 'value of the webhook-timestamp header (unix seconds)'

@@ -10,7 +10,8 @@ export const TENANT_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
  * A key as a bare token (1-255 printable ASCII, not starting with `"`) or as an RFC 8941 string,
  * the IETF draft's spelling: `"` … `"` around 1-255 characters, `"` and `\\` escaped.
  */
-export const IDEMPOTENCY_KEY_PATTERN = '^(?:[\\x20\\x21\\x23-\\x7E][\\x20-\\x7E]{0,254}|"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\["\\\\]){1,255}")$';
+export const IDEMPOTENCY_KEY_PATTERN =
+  '^(?:[\\x20\\x21\\x23-\\x7E][\\x20-\\x7E]{0,254}|"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\["\\\\]){1,255}")$';
 
 /** Path parameters holding ids: component name, parameter name, id prefix, noun. */
 export const ID_PARAMS = [
