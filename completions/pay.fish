@@ -611,6 +611,7 @@ complete -c pay -n '__pay_at "api"' -s F -l field -x -d 'a body field (dotted ke
 complete -c pay -n '__pay_at "api"' -l idempotency-key -x -d 'Idempotency-Key to send on POST (default: a fresh UUID)'
 complete -c pay -n '__pay_at "api"' -s i -l include -d 'print the status line and response headers to stderr'
 complete -c pay -n '__pay_at "api"' -l paginate -d 'GET lists: follow next_cursor and print every item as one JSON array'
+complete -c pay -n '__pay_at "openapi"' -l yaml -d 'print YAML instead of JSON (quoted so YAML 1.1 and 1.2 readers agree)'
 complete -c pay -n '__pay_at "emulator start"' -l host -x -d 'address to listen on'
 complete -c pay -n '__pay_at "emulator start"' -l port -x -d 'port to listen on; 0 picks a free one'
 complete -c pay -n '__pay_at "emulator start"' -l data-dir -x -d 'keep state (and keys) in this folder across restarts'

@@ -99,3 +99,14 @@ export const openapi: OpenApiDocument = {
 export function openapiJson(): string {
   return JSON.stringify(openapi, null, 2);
 }
+
+/**
+ * The document as YAML (what `pay openapi --yaml` prints). Written with YAML 1.1's rules, so a
+ * string a 1.1 reader would take for something else (`yes`, `on`, `2026-01-15`, `0123`) is quoted,
+ * and 1.1 and 1.2 readers get the same document; no anchors or aliases (the examples share
+ * objects), which some OpenAPI tools do not follow.
+ */
+export async function openapiYaml(): Promise<string> {
+  const { stringify } = await import('yaml');
+  return stringify(openapi, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+}

@@ -127,9 +127,11 @@ export const headers: Record<string, HeaderObject> = {
     schema: { type: 'integer', minimum: 0, examples: [2] },
   },
   Deprecation: {
-    description: 'RFC 9745: this operation is deprecated since the given time (`@<unix-seconds>`).',
+    description:
+      'RFC 9745: this operation is deprecated since the given time (`@<unix-seconds>`, what the service sends). `true`, the form of ' +
+      "the RFC's earlier drafts, is allowed too: Prism's mock sends it for every deprecated operation whatever the contract says.",
     required: true,
-    schema: { type: 'string', pattern: '^@[0-9]+$', examples: ['@1767225600'] },
+    schema: { type: 'string', pattern: '^(?:@[0-9]+|true)$', examples: ['@1767225600'] },
   },
   Link: {
     description: 'The current operation that replaces this one: `<…/v1/customers/{id}/kyc>; rel="successor-version"`.',
