@@ -131,7 +131,7 @@ _pay_subs() {
 _pay_flags() {
   case $1 in
     '') _pay_r='-v --version -h --help' ;;
-    'customers'|'kyc'|'kyc-legacy'|'features'|'accounts'|'external-accounts'|'transfers'|'cards'|'collections'|'payment-links'|'wallets'|'fx'|'transactions'|'webhooks'|'logout'|'profiles'|'profiles use'|'profiles set'|'openapi'|'emulator'|'seed'|'completion'|'help') _pay_r='-h --help' ;;
+    'customers'|'kyc'|'kyc-legacy'|'features'|'accounts'|'external-accounts'|'transfers'|'cards'|'collections'|'payment-links'|'wallets'|'fx'|'transactions'|'webhooks'|'logout'|'profiles'|'profiles use'|'profiles set'|'emulator'|'seed'|'completion'|'help') _pay_r='-h --help' ;;
     'customers create') _pay_r='--first-name --last-name --middle-name --email --phone --type --gender --date-of-birth --address-line1 --city --country --postal-code --state --data --idempotency-key --dry-run --from-file --concurrency --resume --fail-fast --batch-id --json -o --output --jq --fields --no-header -h --help' ;;
     'customers list') _pay_r='--email --type --json -o --output --jq --fields --no-header --limit --all -h --help' ;;
     'customers get'|'customers overview'|'kyc status'|'kyc-legacy status'|'accounts get'|'external-accounts get'|'transfers get'|'cards get'|'collections get'|'payment-links get'|'wallets get'|'fx get-quote'|'fx get-trade'|'transactions get'|'webhooks get'|'profiles list'|'profiles show') _pay_r='--json -o --output --jq --fields --no-header -h --help' ;;
@@ -169,6 +169,7 @@ _pay_flags() {
     'login') _pay_r='--with-key --public-key --webhook-secret-stdin --set-current -h --help' ;;
     'profiles remove') _pay_r='-y --yes -h --help' ;;
     'api') _pay_r='--data -F --field --idempotency-key -i --include --paginate --json -o --output --jq --dry-run -h --help' ;;
+    'openapi') _pay_r='--yaml -h --help' ;;
     'emulator start') _pay_r='--host --port --data-dir --webhook-url --configure-profile --fail-rate --latency --reset-rate --rate-limit --settle-after --allow-origin -h --help' ;;
     'seed apply') _pay_r='--state --concurrency --replace --dry-run -y --yes --allow-env --json -o --output --jq --fields --no-header -h --help' ;;
     'seed plan') _pay_r='--state --allow-env --json -o --output --jq --fields --no-header -h --help' ;;

@@ -59,14 +59,17 @@ export const openapi: OpenApiDocument = {
     summary: 'Customers, KYC, accounts, transfers, cards, collections, crypto, FX, transactions and webhooks.',
     description: DESCRIPTION,
     license: { name: 'MIT', identifier: 'MIT' },
+    contact: { name: 'The pay project', url: 'https://pay.dev/' },
   },
-  jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+  // No `jsonSchemaDialect`: 3.1's default is already the OpenAPI dialect, and Prism 5 silently
+  // skips body validation when the field is present (see DESIGN.md "Tool conventions").
   servers: [
     {
       url: 'https://{host}/v1',
       description:
-        'The service. Its address is not in the seed spec: set your base URL (ending in /v1/) with `--base-url` or `PAY_BASE_URL`.',
-      variables: { host: { default: 'api.example.com', description: 'The service host.' } },
+        'The service, at `host` (default api.example.com). Its address is not in the seed spec: set your base URL (ending in /v1/) with `--base-url` or `PAY_BASE_URL`.',
+      // No `description` on the variable: swagger-parser's OpenAPI 3.1 schema refuses it.
+      variables: { host: { default: 'api.example.com' } },
     },
     { url: 'http://127.0.0.1:8787/v1', description: 'The local emulator (`pay emulator start`).' },
   ],
@@ -95,4 +98,15 @@ export const openapi: OpenApiDocument = {
 /** The document as pretty JSON (what `pay openapi` prints). */
 export function openapiJson(): string {
   return JSON.stringify(openapi, null, 2);
+}
+
+/**
+ * The document as YAML (what `pay openapi --yaml` prints). Written with YAML 1.1's rules, so a
+ * string a 1.1 reader would take for something else (`yes`, `on`, `2026-01-15`, `0123`) is quoted,
+ * and 1.1 and 1.2 readers get the same document; no anchors or aliases (the examples share
+ * objects), which some OpenAPI tools do not follow.
+ */
+export async function openapiYaml(): Promise<string> {
+  const { stringify } = await import('yaml');
+  return stringify(openapi, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -84,16 +84,24 @@ export class Auth {
     }
   }
 
-  /** The caller of an `Api-Key` header value, or 401/403. */
+  /** The caller of an `Api-Key` header value, or 401 (with its WWW-Authenticate challenge) or 403. */
   check(value: string | string[] | undefined): Caller {
-    if (value === undefined || value === '')
-      throw new ApiProblem(401, 'unauthorized', 'missing Api-Key header (send the secret key of the mode)');
+    if (value === undefined || value === '') throw unauthorized('missing Api-Key header (send the secret key of the mode)');
     const key = Array.isArray(value) ? undefined : this.keys.get(value);
-    if (!key) throw new ApiProblem(401, 'unauthorized', 'invalid Api-Key (not a key of this service)');
+    if (!key) throw unauthorized('invalid Api-Key (not a key of this service)');
     if (!key.secret) throw new ApiProblem(403, 'forbidden', 'a public key cannot call the API; send the secret key (sk_…) as Api-Key');
     return { mode: key.mode, apiKey: value as string };
   }
 }
+
+/**
+ * The challenge every 401 carries (RFC 9110 section 11.6.1: a 401 must say how to authenticate):
+ * the `ApiKey` scheme, the key sent in the `Api-Key` header.
+ */
+export const WWW_AUTHENTICATE = 'ApiKey realm="pay", header="Api-Key"';
+
+const unauthorized = (detail: string): ApiProblem =>
+  new ApiProblem(401, 'unauthorized', detail, undefined, { 'WWW-Authenticate': WWW_AUTHENTICATE });
 
 /** The tenant of a request: the x-tenant-id header, or the business's default tenant. */
 export function tenantOf(value: string | string[] | undefined, required: boolean, fallback: string): string {

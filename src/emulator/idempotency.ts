@@ -23,14 +23,37 @@ export interface Stored {
   r?: Rec | undefined;
 }
 
+/** An RFC 8941 sf-string: printable ASCII in double quotes, `"` and `\\` escaped with a backslash. */
+const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
+
+/**
+ * The key of an `Idempotency-Key` header. The IETF draft defines the field as an RFC 8941 Item
+ * whose value is a String, so it writes keys quoted (`"8e03978e-…"`); clients also send the bare
+ * token. Both spellings are one key: a value that starts with `"` is read as an sf-string (its
+ * escapes undone; anything else after the closing quote, parameters included, is refused), any
+ * other value is the key as it stands. Either way the key is 1-255 printable ASCII characters.
+ */
 export function checkKey(value: string | string[] | undefined): string {
   if (value === undefined || value === '') {
     throw new ApiProblem(400, 'missing_idempotency_key', 'every POST needs an Idempotency-Key header (a fresh UUID per logical request)');
   }
-  if (Array.isArray(value) || !KEY_RE.test(value)) {
-    throw new ApiProblem(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters');
+  if (Array.isArray(value)) throw new ApiProblem(400, 'invalid_idempotency_key', 'send one Idempotency-Key header, not several');
+  let key = value;
+  if (value.startsWith('"')) {
+    const m = SF_STRING.exec(value);
+    if (!m) {
+      throw new ApiProblem(
+        400,
+        'invalid_idempotency_key',
+        'a quoted Idempotency-Key must be one RFC 8941 string: "…" with only \\" and \\\\ escaped, nothing after it',
+      );
+    }
+    key = m[1]!.replace(/\\(["\\])/g, '$1');
   }
-  return value;
+  if (!KEY_RE.test(key)) {
+    throw new ApiProblem(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters (quoted or not)');
+  }
+  return key;
 }
 
 // JSON.stringify of object keys, which repeat from body to body (bounded: any key can come in,

@@ -1,4 +1,5 @@
 // RFC 9457 problem details: the one error shape every 4xx and 5xx of the emulator uses.
+import { STATUS_CODES } from 'node:http';
 
 export interface FieldProblem {
   field: string;
@@ -6,6 +7,7 @@ export interface FieldProblem {
   message: string;
 }
 
+/** Titles of the statuses the contract lists (the same words as its problem responses). */
 const TITLES: Record<number, string> = {
   400: 'Bad request',
   401: 'Unauthorized',
@@ -20,6 +22,18 @@ const TITLES: Record<number, string> = {
   500: 'Internal error',
   503: 'Service unavailable',
 };
+
+/**
+ * The title of a status: the contract's words, else the HTTP reason phrase in the same sentence
+ * case (417 `Expectation failed`, 431 `Request header fields too large`); never a bare `Error`.
+ */
+export function problemTitle(status: number): string {
+  const title = TITLES[status];
+  if (title) return title;
+  const reason = STATUS_CODES[status];
+  if (!reason) return status >= 500 ? 'Server error' : 'Client error';
+  return reason.charAt(0) + reason.slice(1).toLowerCase();
+}
 
 /** Thrown by handlers and the pipeline; turned into an application/problem+json response. */
 export class ApiProblem extends Error {
@@ -37,7 +51,7 @@ export class ApiProblem extends Error {
 export function problemBody(p: ApiProblem, requestId: string): string {
   const body: Record<string, unknown> = {
     type: `https://pay.dev/problems/${p.code}`,
-    title: TITLES[p.status] ?? 'Error',
+    title: problemTitle(p.status),
     status: p.status,
     detail: p.message,
     code: p.code,

@@ -3,7 +3,14 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openapi } from '../../src/api/openapi.js';
-import type { HttpMethod, MediaTypeObject, OperationObject, ResponseObject, Schema } from '../../src/api/contract/types.js';
+import type {
+  HttpMethod,
+  MediaTypeObject,
+  OpenApiDocument,
+  OperationObject,
+  ResponseObject,
+  Schema,
+} from '../../src/api/contract/types.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is module.exports.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -18,10 +25,10 @@ export interface LocatedOperation {
   operation: OperationObject;
 }
 
-/** Every operation of the document's `paths`, in document order. */
-export function allOperations(): LocatedOperation[] {
+/** Every operation of the document's `paths` (default: the imported contract), in document order. */
+export function allOperations(doc: OpenApiDocument = openapi): LocatedOperation[] {
   const out: LocatedOperation[] = [];
-  for (const [path, item] of Object.entries(openapi.paths)) {
+  for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
       if (operation) out.push({ method, path, operation });
@@ -54,13 +61,13 @@ export function operationById(operationId: string): LocatedOperation {
 }
 
 /** Follows a local `#/components/...` reference (one level; nested references stay). */
-export function resolve<T>(value: T | { $ref: string }): T {
+export function resolve<T>(value: T | { $ref: string }, doc: OpenApiDocument = openapi): T {
   if (value && typeof value === 'object' && '$ref' in value && typeof value.$ref === 'string') {
     const parts = value.$ref.replace(/^#\//, '').split('/');
-    let node: unknown = openapi;
+    let node: unknown = doc;
     for (const part of parts) node = (node as Record<string, unknown>)[part];
     if (node === undefined) throw new Error(`unresolved reference ${value.$ref}`);
-    return resolve(node as T | { $ref: string });
+    return resolve(node as T | { $ref: string }, doc);
   }
   return value as T;
 }

@@ -1,6 +1,7 @@
-// The published contract (src/api/openapi.ts): it lints clean with Redocly, its schemas accept
-// and reject the right bodies (ajv), and it has the operations, parameters, headers and error
-// responses the design notes (src/api/DESIGN.md) promise.
+// The published contract (src/api/openapi.ts): it lints clean with Redocly (run on what `pay
+// openapi` prints), its schemas accept and reject the right bodies (ajv), every example fits its
+// schema, and it has the operations, parameters, headers and error responses the design notes
+// (src/api/DESIGN.md) promise. The other tools run in tools.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_EXAMPLE, CUSTOMER_CREATE_EXAMPLE, CUSTOMER_EXAMPLE } from '../../src/api/contract/examples.js';
 import type { HeaderObject, ParameterObject, ResponseObject, Schema } from '../../src/api/contract/types.js';
 import { openapi, openapiJson } from '../../src/api/openapi.js';
+import { printedContract } from '../helpers/printed-contract.js';
+import { exampleRequests } from './examples-helpers.js';
 import {
   allOperations,
   operationById,
@@ -58,10 +61,9 @@ describe('lint (Redocly)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pay-openapi-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('lints clean with the recommended rules and stricter checks', () => {
-    const file = join(dir, 'openapi.json');
+  it('lints clean with the recommended rules and stricter checks: 0 errors, 0 warnings', () => {
+    const file = printedContract().file;
     const config = join(dir, 'redocly.yaml');
-    writeFileSync(file, openapiJson());
     // Recommended, plus rules it leaves as warnings or off, raised to errors. None is disabled.
     writeFileSync(
       config,
@@ -134,8 +136,16 @@ describe('document', () => {
     ]);
   });
 
-  it('round-trips through openapiJson()', () => {
+  it('round-trips through openapiJson(), which is what pay openapi prints', () => {
     expect(JSON.parse(openapiJson())).toEqual(JSON.parse(JSON.stringify(openapi)));
+    expect(printedContract().text).toBe(`${openapiJson()}\n`);
+  });
+
+  it('has what the tools need: no jsonSchemaDialect (Prism skips bodies), a contact, no server-variable description', () => {
+    const doc = printedContract().doc as unknown as Record<string, any>;
+    expect(doc).not.toHaveProperty('jsonSchemaDialect');
+    expect(doc.info.contact).toMatchObject({ name: expect.any(String) });
+    for (const server of doc.servers) for (const v of Object.values(server.variables ?? {})) expect(v).not.toHaveProperty('description');
   });
 
   it('describes the signed webhook delivery', () => {
@@ -173,7 +183,7 @@ describe('operations', () => {
     }
   });
 
-  it('every POST requires Idempotency-Key (1-255 printable ASCII); no other method takes it', () => {
+  it('every POST requires Idempotency-Key (1-255 printable ASCII, bare or an RFC 8941 string); no other method takes it', () => {
     for (const { method, operation } of ops) {
       const key = header(operation, 'Idempotency-Key');
       if (method !== 'post') {
@@ -181,10 +191,17 @@ describe('operations', () => {
         continue;
       }
       expect(key?.required, operation.operationId).toBe(true);
-      expect(key?.schema).toMatchObject({ minLength: 1, maxLength: 255 });
+      expect(key?.schema).toMatchObject({ minLength: 1, maxLength: 512 });
       const pattern = new RegExp(String(key?.schema.pattern));
       expect(pattern.test('6f1c1c1e-7f7e-4a53-9f4b-0b8f3c1d2e4a')).toBe(true);
+      expect(pattern.test('"6f1c1c1e-7f7e-4a53-9f4b-0b8f3c1d2e4a"')).toBe(true);
+      expect(pattern.test('"a\\"b\\\\c"')).toBe(true);
+      expect(pattern.test(`"${'x'.repeat(255)}"`)).toBe(true);
       expect(pattern.test('x'.repeat(256))).toBe(false);
+      expect(pattern.test(`"${'x'.repeat(256)}"`)).toBe(false);
+      expect(pattern.test('"abc')).toBe(false);
+      expect(pattern.test('""')).toBe(false);
+      expect(pattern.test('"a\\x"')).toBe(false);
       expect(pattern.test('tab\there')).toBe(false);
     }
   });
@@ -211,6 +228,7 @@ describe('operations', () => {
         expect(response.content!['application/problem+json']!.schema).toEqual({ $ref: '#/components/schemas/Problem' });
         expect(responseHeaders(ref)).toContain('Request-Id');
         if (status === '429' || status === '503') expect(responseHeaders(ref)).toContain('Retry-After');
+        if (status === '401') expect(responseHeaders(ref)).toContain('WWW-Authenticate');
       }
     }
   });
@@ -501,5 +519,60 @@ describe('schemas', () => {
       return found;
     };
     expect(walk(openapi.components.schemas, '#')).toEqual([]);
+  });
+});
+
+describe('examples', () => {
+  const requests = exampleRequests(printedContract().doc);
+
+  it('every operation has a success example, and a request example where it takes a body', () => {
+    // exampleRequests() throws naming each one missing; every POST and PATCH has a body.
+    expect(requests).toHaveLength(allOperations().length);
+    for (const r of requests) {
+      expect(r.response, r.operationId).toBeDefined();
+      if (r.method === 'POST' || r.method === 'PATCH') expect(r.body, r.operationId).toBeDefined();
+    }
+  });
+
+  it('each example fits its schema: request bodies, success answers, problems and the webhook delivery', () => {
+    for (const r of requests) {
+      if (r.body !== undefined)
+        expect(validateAgainst(r.operationId, 'request', undefined, r.body), `${r.operationId} request`).toEqual([]);
+      expect(validateAgainst(r.operationId, 'response', r.status, r.response), `${r.operationId} ${r.status}`).toEqual([]);
+    }
+    for (const { operation } of allOperations()) {
+      for (const [status, ref] of Object.entries(operation.responses).filter(([s]) => /^[45]/.test(s))) {
+        const example = resolve<ResponseObject>(ref).content!['application/problem+json']!.example;
+        expect(validateAgainst(operation.operationId, 'response', status, example), `${operation.operationId} ${status}`).toEqual([]);
+      }
+    }
+    const delivery = openapi.webhooks.event!.post!.requestBody!.content['application/json']!;
+    const payload = resolve<Schema>(delivery.schema);
+    expect(payload.required).toEqual(['id', 'type', 'created_at', 'data']);
+    expect(
+      validateAgainst('getWebhookEvent', 'response', 200, {
+        ...(delivery.example as object),
+        object: 'event',
+        livemode: false,
+        delivery: { status: 'delivered', attempts: 1, last_response_code: 200, last_attempt_at: null, next_attempt_at: null },
+        attempts: [],
+      }),
+    ).toEqual([]);
+  });
+
+  it('a wrong example would be caught (the check above is not vacuous)', () => {
+    const create = requests.find((r) => r.operationId === 'createAccount')!;
+    expect(validateAgainst('createAccount', 'request', undefined, { ...(create.body as object), currency: 'usd' }).join()).toMatch(
+      /currency/,
+    );
+    expect(validateAgainst('createAccount', 'response', '201', { ...(create.response as object), balance: '0' }).join()).toMatch(/balance/);
+  });
+
+  it('creating an account may leave out its defaulted type: optional in the body, the default on the named schema', () => {
+    const create = requestBodySchema('createAccount') as { required: string[]; properties: Record<string, unknown> };
+    expect(create.required).not.toContain('type');
+    expect(create.properties.type).toEqual({ $ref: '#/components/schemas/AccountType' });
+    expect(schema('AccountType')).toMatchObject({ enum: ['checking', 'savings'], default: 'checking' });
+    expect(requests.find((r) => r.operationId === 'createAccount')!.body as object).not.toHaveProperty('type');
   });
 });

@@ -19,7 +19,12 @@ describe('auth', () => {
       expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(r.body).toMatchObject({ status: 401, code: 'unauthorized', type: 'https://pay.dev/problems/unauthorized' });
       expect(r.body.request_id).toBe(r.headers.get('request-id'));
+      // RFC 9110: a 401 says how to authenticate.
+      expect(r.headers.get('www-authenticate')).toBe('ApiKey realm="pay", header="Api-Key"');
     }
+    // Only the 401s: a 403 or a success has no challenge.
+    expect((await api('GET', 'customers', undefined, { key: emu.keys.sandbox.public })).headers.get('www-authenticate')).toBeNull();
+    expect((await api('GET', 'customers')).headers.get('www-authenticate')).toBeNull();
   });
 
   it('403 with a public key of either mode', async () => {

@@ -1,4 +1,6 @@
-// Idempotency keys per the IETF draft: required on POST, replay, reuse with another body, in flight.
+// Idempotency keys per the IETF draft: required on POST, replay, reuse with another body, in flight,
+// and the draft's own spelling (an RFC 8941 quoted string) as the same key as the bare token.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, client, customerBody, start, type Api, type Emulator } from './helpers.js';
 
@@ -97,4 +99,60 @@ describe('Idempotency-Key', () => {
     expect(later.headers.get('idempotent-replayed')).toBeNull();
     expect(later.body.id).not.toBe(first.body.id);
   });
+
+  /** A key as the IETF draft writes it: an RFC 8941 string, `"` and `\\` escaped. */
+  const quoted = (key: string): string => `"${key.replace(/["\\]/g, '\\$&')}"`;
+  const PRINTABLE = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
+  let run = 0;
+
+  it('an RFC 8941 quoted key ("abc") and the bare token (abc) are the same key, either first (fast-check)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // Any printable ASCII, quotes and backslashes included; a bare value cannot start with `"` (that
+        // is the quoted form) nor carry outer spaces (HTTP trims them), so a prefix stands first.
+        fc.string({ unit: fc.constantFrom(...PRINTABLE), minLength: 0, maxLength: 240 }).map((s) => s.trimEnd()),
+        fc.boolean(),
+        fc.boolean(),
+        async (tail, quotedFirst, sameBody) => {
+          const key = `k${run++}-${tail}`;
+          const spellings = quotedFirst ? [quoted(key), key] : [key, quoted(key)];
+          const first = await api('POST', 'customers', customerBody(100), { idem: spellings[0]! });
+          expect(first.status, spellings[0]).toBe(201);
+          const second = await api('POST', 'customers', customerBody(sameBody ? 100 : 101), { idem: spellings[1]! });
+          if (sameBody) {
+            expect(second.status, spellings[1]).toBe(201);
+            expect(second.headers.get('idempotent-replayed')).toBe('true');
+            expect(second.body.id).toBe(first.body.id);
+          } else {
+            expect(second.status, spellings[1]).toBe(422);
+            expect(second.body.code).toBe('idempotency_key_reused');
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 60_000);
+
+  it('a quoted key that is not one RFC 8941 string is 400 invalid_idempotency_key and creates nothing (fast-check)', async () => {
+    const before = await customers();
+    const inner = fc.string({ unit: fc.constantFrom(...PRINTABLE.filter((c) => c !== '"' && c !== '\\')), minLength: 1, maxLength: 40 });
+    const malformed = fc.oneof(
+      inner.map((k) => `"${k}`), // unterminated
+      inner.map((k) => `"${k}";a=1`), // parameters
+      inner.map((k) => `"${k}" x`), // more after the string
+      fc.tuple(inner, inner).map(([a, b]) => `"${a}"${b}"`), // an unescaped quote inside
+      fc.tuple(inner, fc.constantFrom('x', 'n', 'u', '0', ' ')).map(([k, c]) => `"${k}\\${c}"`), // an escape RFC 8941 does not have
+      fc.constant('""'), // empty
+      fc.constant(`"${'k'.repeat(256)}"`), // 256 characters inside
+    );
+    await fc.assert(
+      fc.asyncProperty(malformed, async (value) => {
+        const r = await api('POST', 'customers', customerBody(102), { idem: value });
+        expect(r.status, value).toBe(400);
+        expect(r.body.code).toBe('invalid_idempotency_key');
+      }),
+      { numRuns: 60 },
+    );
+    expect(await customers()).toBe(before);
+  }, 60_000);
 });

@@ -1,14 +1,15 @@
-// Prism's validating proxy (@stoplight/prism-cli 5.14.2) in front of an emulator: every request
-// pay sends and every response the emulator gives is checked against the published contract.
-// Prism matches paths without the servers' base path, so it gets the contract with the /v1
-// prefix moved into the paths, and without `jsonSchemaDialect`: Prism 5 silently skips body
-// validation when that is set, even to 3.1's own default dialect (the test below proves bodies
-// are checked). The document is otherwise the same.
+// Prism (@stoplight/prism-cli 5.14.2) on the contract as `pay openapi` prints it: as a validating
+// proxy in front of an emulator (every request pay sends and every response the emulator gives is
+// checked against the contract, bodies included) or as a mock serving the contract's examples.
+// Prism matches paths without the servers' base path, so it gets the printed contract with the /v1
+// prefix moved into the paths, as the README's recipe does (printed-contract.ts); nothing else
+// changes. (Until the contract dropped `jsonSchemaDialect`, this helper had to strip it too: Prism
+// 5 silently skips body validation when it is set. Now the printed document is used as it is.)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { openapi } from '../../src/api/openapi.js';
+import { contractForPrism } from './printed-contract.js';
 import { tempDir } from './run-pay.js';
 
 const PRISM = new URL('../../node_modules/.bin/prism', import.meta.url).pathname;
@@ -33,20 +34,22 @@ async function freePort(): Promise<number> {
   });
 }
 
-export function contractForPrism(): string {
-  const doc = structuredClone(openapi) as unknown as { servers?: unknown; jsonSchemaDialect?: unknown; paths: Record<string, unknown> };
-  delete doc.servers;
-  delete doc.jsonSchemaDialect;
-  doc.paths = Object.fromEntries(Object.entries(doc.paths).map(([p, v]) => [`/v1${p}`, v]));
-  return JSON.stringify(doc);
+/** Starts Prism proxying to `upstream` (the emulator's origin, no path). */
+export function startPrism(upstream: string): Promise<Prism> {
+  return start(['proxy', '{file}', upstream, '--errors']);
 }
 
-/** Starts Prism proxying to `upstream` (the emulator's origin, no path). */
-export async function startPrism(upstream: string): Promise<Prism> {
+/** Starts Prism's mock server (static: each operation answers its example). */
+export function startPrismMock(): Promise<Prism> {
+  return start(['mock', '{file}', '--errors']);
+}
+
+async function start(args: string[]): Promise<Prism> {
   const file = join(tempDir('pay-prism-'), 'openapi.json');
   writeFileSync(file, contractForPrism());
   const port = await freePort();
-  const child: ChildProcess = spawn(PRISM, ['proxy', file, upstream, '--errors', '--host', '127.0.0.1', '--port', String(port)], {
+  const argv = [...args.map((a) => (a === '{file}' ? file : a)), '--host', '127.0.0.1', '--port', String(port)];
+  const child: ChildProcess = spawn(PRISM, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });

@@ -21,7 +21,7 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   // The resource-verb engine: dispatcher, shared steps, values, constraints, --data, bulk.
   verbs: { rooms: ['api', 'bulk', 'cmdutil', 'config', 'io', 'lib', 'shared'], packages: [] },
   // The HTTP client and the contract (OpenAPI) pay speaks.
-  api: { rooms: ['config', 'io', 'lib', 'shared'], packages: ['undici'] },
+  api: { rooms: ['config', 'io', 'lib', 'shared'], packages: ['undici', 'yaml'] },
   // Settings (flag > env > profile > default) and the config store.
   config: { rooms: ['lib', 'shared'], packages: ['proper-lockfile'] },
   // Streams, printers, prompts, escaping, progress.

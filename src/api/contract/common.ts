@@ -22,6 +22,8 @@ export const enumOf = (values: readonly string[], description: string): Schema =
 export const timestamp = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
 
 export const ID_SUFFIX_EXAMPLE = '0123456789abcdefghijklmn';
+/** The same, under the name the tests read. */
+export const EXAMPLE_SUFFIX = ID_SUFFIX_EXAMPLE;
 
 /** An id of one type: the prefix and 24 characters of [0-9a-z]. */
 export const idOf = (prefix: string, description: string): Schema => ({

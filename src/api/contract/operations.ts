@@ -1,6 +1,7 @@
 // Builds operations from short specs: the standard parameters (tenant, idempotency key, paging,
 // path ids), the success response with its headers, and the error responses each kind can give.
 import { schemaRef } from './common.js';
+import { page } from './examples.js';
 import { ID_PARAMS, headerRef, paramRef, queryParam } from './parameters.js';
 import { PROBLEM_BY_STATUS } from './responses.js';
 import type { HttpMethod, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject } from './types.js';
@@ -27,7 +28,9 @@ export interface OpSpec {
   tenantRequired?: boolean;
   /** Deprecated operation: responses carry Deprecation and Link to the successor. */
   deprecated?: boolean;
+  /** The request body's example (every operation with a body has one; EmptyBody's is `{}`). */
   requestExample?: unknown;
+  /** The success answer's example (every operation has one). */
   responseExample?: unknown;
 }
 
@@ -103,6 +106,7 @@ export function operation(spec: OpSpec): OperationObject {
     responses[String(status)] = { $ref: `#/components/responses/${name}` };
   }
   const bodyName = spec.body ?? (method === 'post' ? 'EmptyBody' : undefined);
+  const requestExample = spec.requestExample ?? (bodyName === 'EmptyBody' ? {} : undefined);
   return {
     operationId: spec.id,
     summary: spec.summary,
@@ -116,7 +120,7 @@ export function operation(spec: OpSpec): OperationObject {
             description: spec.body ? `The ${spec.body} fields.` : 'No body is needed; an empty JSON object is accepted.',
             required: Boolean(spec.body),
             content: {
-              'application/json': { schema: schemaRef(bodyName), ...(spec.requestExample ? { example: spec.requestExample } : {}) },
+              'application/json': { schema: schemaRef(bodyName), ...(requestExample !== undefined ? { example: requestExample } : {}) },
             },
           },
         }
@@ -165,6 +169,8 @@ export function listAndGet(o: {
   getId: string;
   filters: readonly ParameterObject[];
   listNote?: string;
+  /** One item as the API returns it: the get answer's example, and the list page's only item. */
+  example?: unknown;
 }): Array<readonly [string, OpSpec]> {
   return [
     [
@@ -177,6 +183,7 @@ export function listAndGet(o: {
         description: `Pages of ${o.plural}, newest first. ${o.listNote ?? ''}`.trim(),
         result: `${o.schema}List`,
         query: o.filters,
+        ...(o.example === undefined ? {} : { responseExample: page(o.example) }),
       },
     ],
     [
@@ -189,6 +196,7 @@ export function listAndGet(o: {
         description: `One ${o.noun} by id.`,
         result: o.schema,
         pathParams: [o.param],
+        ...(o.example === undefined ? {} : { responseExample: o.example }),
       },
     ],
   ];
@@ -213,10 +221,21 @@ export function action(o: {
   description: string;
   result: string;
   param: string;
+  /** The object after the action. */
+  responseExample?: unknown;
 }): readonly [string, OpSpec] {
   return [
     `/${o.path}/{${paramName(o.param)}}/${o.verb}`,
-    { id: o.id, tag: o.tag, kind: 'action', summary: o.summary, description: o.description, result: o.result, pathParams: [o.param] },
+    {
+      id: o.id,
+      tag: o.tag,
+      kind: 'action',
+      summary: o.summary,
+      description: o.description,
+      result: o.result,
+      pathParams: [o.param],
+      responseExample: o.responseExample,
+    },
   ];
 }
 
@@ -229,6 +248,8 @@ export function create(o: {
   description: string;
   body: string;
   result: string;
+  requestExample?: unknown;
+  responseExample?: unknown;
 }): readonly [string, OpSpec] {
   return [`/${o.path}`, { ...o, kind: 'create', errors: [404] }];
 }

@@ -6,7 +6,12 @@ export const paramRef = (name: string): Ref => ({ $ref: `#/components/parameters
 export const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 
 export const TENANT_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
-export const IDEMPOTENCY_KEY_PATTERN = '^[\\x20-\\x7E]{1,255}$';
+/**
+ * A key as a bare token (1-255 printable ASCII, not starting with `"`) or as an RFC 8941 string,
+ * the IETF draft's spelling: `"` … `"` around 1-255 characters, `"` and `\\` escaped.
+ */
+export const IDEMPOTENCY_KEY_PATTERN =
+  '^(?:[\\x20\\x21\\x23-\\x7E][\\x20-\\x7E]{0,254}|"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\["\\\\]){1,255}")$';
 
 /** Path parameters holding ids: component name, parameter name, id prefix, noun. */
 export const ID_PARAMS = [
@@ -68,10 +73,11 @@ export const parameters: Record<string, ParameterObject> = {
     in: 'header',
     required: true,
     description:
-      'Unique key for this write (1-255 printable ASCII characters; a UUID is usual). Missing → 400 `missing_idempotency_key`. ' +
+      'Unique key for this write (1-255 printable ASCII characters; a UUID is usual), bare or as an RFC 8941 string as the IETF draft writes it ' +
+      '(`"6f1c…"`, with `\\"` and `\\\\` escaped): both spellings are the same key. Missing → 400 `missing_idempotency_key`; malformed → 400 `invalid_idempotency_key`. ' +
       'Same key and same body within 24 hours → the stored response replayed with `Idempotent-Replayed: true`; same key, other body → 422 ' +
       '`idempotency_key_reused`; same key still in flight → 409 `idempotency_request_in_progress`. Keys are scoped by API key and tenant; a 5xx frees the key.',
-    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
+    schema: { type: 'string', minLength: 1, maxLength: 512, pattern: IDEMPOTENCY_KEY_PATTERN },
     example: '6f1c1c1e-7f7e-4a53-9f4b-0b8f3c1d2e4a',
   },
   Limit: {
@@ -94,6 +100,7 @@ export const parameters: Record<string, ParameterObject> = {
     required: true,
     description: 'A feature key. An unknown key is 404 `not_found`.',
     schema: { type: 'string', enum: [...FEATURE_KEYS] },
+    example: 'fx',
   },
   ...idParams(),
 };
@@ -109,15 +116,22 @@ export const headers: Record<string, HeaderObject> = {
       '`true` when this is the stored response of an earlier POST with the same `Idempotency-Key` and body (POST responses only).',
     schema: { type: 'string', enum: ['true'] },
   },
+  'WWW-Authenticate': {
+    description: 'On every 401 (RFC 9110): how to authenticate, the `ApiKey` scheme with the key in the `Api-Key` header.',
+    required: true,
+    schema: { type: 'string', examples: ['ApiKey realm="pay", header="Api-Key"'] },
+  },
   'Retry-After': {
     description: 'Seconds to wait before retrying.',
     required: true,
     schema: { type: 'integer', minimum: 0, examples: [2] },
   },
   Deprecation: {
-    description: 'RFC 9745: this operation is deprecated since the given time (`@<unix-seconds>`).',
+    description:
+      'RFC 9745: this operation is deprecated since the given time (`@<unix-seconds>`, what the service sends). `true`, the form of ' +
+      "the RFC's earlier drafts, is allowed too: Prism's mock sends it for every deprecated operation whatever the contract says.",
     required: true,
-    schema: { type: 'string', pattern: '^@[0-9]+$', examples: ['@1767225600'] },
+    schema: { type: 'string', pattern: '^(?:@[0-9]+|true)$', examples: ['@1767225600'] },
   },
   Link: {
     description: 'The current operation that replaces this one: `<…/v1/customers/{id}/kyc>; rel="successor-version"`.',

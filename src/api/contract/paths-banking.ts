@@ -1,5 +1,19 @@
 // Operations of accounts, external accounts, transfers, cards and collections.
-import { ACCOUNT_EXAMPLE, ACCOUNT_LIST_EXAMPLE } from './examples.js';
+import {
+  ACCOUNT_CREATE_EXAMPLE,
+  ACCOUNT_EXAMPLE,
+  ACCOUNT_LIST_EXAMPLE,
+  CARD_CREATE_EXAMPLE,
+  CARD_EXAMPLE,
+  CLOSED_ACCOUNT_EXAMPLE,
+  COLLECTION_CREATE_EXAMPLE,
+  COLLECTION_EXAMPLE,
+  EXTERNAL_ACCOUNT_CREATE_EXAMPLE,
+  EXTERNAL_ACCOUNT_EXAMPLE,
+  NEW_ACCOUNT_EXAMPLE,
+  TRANSFER_CREATE_EXAMPLE,
+  TRANSFER_EXAMPLE,
+} from './examples.js';
 import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, type OpSpec } from './operations.js';
 
 const CARD_STATES =
@@ -17,6 +31,7 @@ const [listAccounts, getAccount] = listAndGet({
   param: 'AccountId',
   listId: 'listAccounts',
   getId: 'getAccount',
+  example: ACCOUNT_EXAMPLE,
   filters: [byCustomer, schemaFilter('currency', 'Currency', 'currency'), enumFilter('status', ['active', 'closed'])],
   listNote: 'The seed-fixed listing: `x-tenant-id` is required here (missing → 400 `missing_tenant`).',
 });
@@ -34,7 +49,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
       body: 'AccountCreate',
       result: 'Account',
       errors: [404],
-      responseExample: ACCOUNT_EXAMPLE,
+      requestExample: ACCOUNT_CREATE_EXAMPLE,
+      responseExample: NEW_ACCOUNT_EXAMPLE,
     },
   ],
   [listAccounts![0], { ...listAccounts![1], tenantRequired: true, responseExample: ACCOUNT_LIST_EXAMPLE }],
@@ -49,6 +65,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
       'States: `active` → `closed`. Needs available and pending balances of zero, else 409 `account_not_empty`; already closed → 409 `invalid_state`. Emits `account.closed`.',
     result: 'Account',
     param: 'AccountId',
+    responseExample: CLOSED_ACCOUNT_EXAMPLE,
   }),
 
   create({
@@ -60,6 +77,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
       'Registers a bank account outside the service as a transfer destination. The full account number is never returned (`account_number_last4`). Emits `external_account.created`.',
     body: 'ExternalAccountCreate',
     result: 'ExternalAccount',
+    requestExample: EXTERNAL_ACCOUNT_CREATE_EXAMPLE,
+    responseExample: EXTERNAL_ACCOUNT_EXAMPLE,
   }),
   ...listAndGet({
     path: 'external-accounts',
@@ -70,6 +89,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     param: 'ExternalAccountId',
     listId: 'listExternalAccounts',
     getId: 'getExternalAccount',
+    example: EXTERNAL_ACCOUNT_EXAMPLE,
     filters: [byCustomer],
   }),
   [
@@ -83,6 +103,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
         'States: `active` → `removed`. Answers 200 with the object (`status: removed`); already removed → 409 `invalid_state`. A pending transfer to it (money on its way) → 409 `invalid_state` and nothing changes: cancel the transfer or wait until it settles, then remove. Emits `external_account.removed`.',
       result: 'ExternalAccount',
       pathParams: ['ExternalAccountId'],
+      responseExample: { ...EXTERNAL_ACCOUNT_EXAMPLE, updated_at: '2026-01-15T09:31:00.000Z', status: 'removed' },
     },
   ],
 
@@ -97,6 +118,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
       'Emits `transfer.created`, then `transfer.completed` or `transfer.failed`.',
     body: 'TransferCreate',
     result: 'Transfer',
+    requestExample: TRANSFER_CREATE_EXAMPLE,
+    responseExample: TRANSFER_EXAMPLE,
   }),
   ...listAndGet({
     path: 'transfers',
@@ -107,6 +130,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     param: 'TransferId',
     listId: 'listTransfers',
     getId: 'getTransfer',
+    example: TRANSFER_EXAMPLE,
     filters: [
       { ...byAccount, description: 'Only transfers from or to this account.' },
       enumFilter('status', ['pending', 'completed', 'failed', 'cancelled']),
@@ -121,6 +145,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     description: 'States: `pending` → `cancelled` (funds released); any other state → 409 `invalid_state`. Emits `transfer.cancelled`.',
     result: 'Transfer',
     param: 'TransferId',
+    responseExample: { ...TRANSFER_EXAMPLE, updated_at: '2026-01-15T09:31:00.000Z', status: 'cancelled' },
   }),
 
   create({
@@ -131,6 +156,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     description: `Issues a virtual card (\`active\` at once) or a physical card (\`inactive\` until shipped and activated; needs \`shipping_address\`). ${CARD_STATES} Emits \`card.created\`.`,
     body: 'CardCreate',
     result: 'Card',
+    requestExample: CARD_CREATE_EXAMPLE,
+    responseExample: CARD_EXAMPLE,
   }),
   ...listAndGet({
     path: 'cards',
@@ -141,6 +168,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     param: 'CardId',
     listId: 'listCards',
     getId: 'getCard',
+    example: CARD_EXAMPLE,
     filters: [
       byCustomer,
       byAccount,
@@ -150,17 +178,28 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
   }),
   ...(
     [
-      ['freeze', 'freezeCard', 'Freeze a card', '`active` → `frozen`. Emits `card.frozen`.'],
-      ['unfreeze', 'unfreezeCard', 'Unfreeze a card', '`frozen` → `active`. Emits `card.unfrozen`.'],
+      ['freeze', 'freezeCard', 'Freeze a card', '`active` → `frozen`. Emits `card.frozen`.', 'frozen'],
+      ['unfreeze', 'unfreezeCard', 'Unfreeze a card', '`frozen` → `active`. Emits `card.unfrozen`.', 'active'],
       [
         'terminate',
         'terminateCard',
         'Terminate a card',
         '`active` | `frozen` | `inactive` → `terminated`, for good. Emits `card.terminated`.',
+        'terminated',
       ],
     ] as const
-  ).map(([verb, id, summary, move]) =>
-    action({ path: 'cards', verb, id, tag: 'cards', summary, description: `${move} ${CARD_STATES}`, result: 'Card', param: 'CardId' }),
+  ).map(([verb, id, summary, move, status]) =>
+    action({
+      path: 'cards',
+      verb,
+      id,
+      tag: 'cards',
+      summary,
+      description: `${move} ${CARD_STATES}`,
+      result: 'Card',
+      param: 'CardId',
+      responseExample: { ...CARD_EXAMPLE, updated_at: '2026-01-15T09:31:00.000Z', status },
+    }),
   ),
 
   create({
@@ -173,6 +212,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
       `States: \`pending\` → \`succeeded\` (credits the account) | \`failed\`. ${SANDBOX_13} Emits \`collection.created\`, then \`collection.succeeded\` or \`collection.failed\`.`,
     body: 'CollectionCreate',
     result: 'Collection',
+    requestExample: COLLECTION_CREATE_EXAMPLE,
+    responseExample: COLLECTION_EXAMPLE,
   }),
   ...listAndGet({
     path: 'collections',
@@ -183,6 +224,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     param: 'CollectionId',
     listId: 'listCollections',
     getId: 'getCollection',
+    example: COLLECTION_EXAMPLE,
     filters: [
       byAccount,
       enumFilter('status', ['pending', 'succeeded', 'failed']),

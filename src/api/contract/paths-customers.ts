@@ -1,5 +1,19 @@
 // Operations of customers, KYC (current and deprecated) and features.
-import { CUSTOMER_CREATE_EXAMPLE, CUSTOMER_EXAMPLE } from './examples.js';
+import {
+  CUSTOMER_CREATE_EXAMPLE,
+  CUSTOMER_EXAMPLE,
+  CUSTOMER_UPDATE_EXAMPLE,
+  FEATURE_EXAMPLE,
+  FEATURE_STATUS_EXAMPLE,
+  KYC_DOCUMENT_CREATE_EXAMPLE,
+  KYC_DOCUMENT_EXAMPLE,
+  KYC_IN_REVIEW_EXAMPLE,
+  KYC_VERIFICATION_CREATE_EXAMPLE,
+  KYC_VERIFICATION_EXAMPLE,
+  LEGACY_KYC_DOCUMENT_CREATE_EXAMPLE,
+  LEGACY_KYC_VERIFY_EXAMPLE,
+  page,
+} from './examples.js';
 import { listAndGet, type OpSpec } from './operations.js';
 import { queryParam } from './parameters.js';
 import { CUSTOMER_TYPES } from './schemas-customers.js';
@@ -36,6 +50,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
     param: 'CustomerId',
     listId: 'listCustomers',
     getId: 'getCustomer',
+    example: CUSTOMER_EXAMPLE,
     filters: [
       queryParam('email', 'Only the customer with this e-mail address.', { type: 'string', format: 'email' }),
       queryParam('type', `Only customers of this type (known: ${CUSTOMER_TYPES.join(', ')}).`, { type: 'string', minLength: 1 }),
@@ -53,6 +68,8 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       body: 'CustomerUpdate',
       result: 'Customer',
       pathParams: ['CustomerId'],
+      requestExample: CUSTOMER_UPDATE_EXAMPLE,
+      responseExample: { ...CUSTOMER_EXAMPLE, ...CUSTOMER_UPDATE_EXAMPLE, updated_at: '2026-01-15T09:31:00.000Z' },
     },
   ],
   [
@@ -66,6 +83,8 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       body: 'KycVerificationCreate',
       result: 'KycVerification',
       pathParams: ['CustomerId'],
+      requestExample: KYC_VERIFICATION_CREATE_EXAMPLE,
+      responseExample: KYC_VERIFICATION_EXAMPLE,
     },
   ],
   [
@@ -79,6 +98,8 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       body: 'KycDocumentCreate',
       result: 'KycDocument',
       pathParams: ['CustomerId'],
+      requestExample: KYC_DOCUMENT_CREATE_EXAMPLE,
+      responseExample: KYC_DOCUMENT_EXAMPLE,
     },
   ],
   [
@@ -91,6 +112,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       description: `The customer's latest verification, with its documents; 404 when none was started. ${KYC_STATES}`,
       result: 'KycVerification',
       pathParams: ['CustomerId'],
+      responseExample: KYC_IN_REVIEW_EXAMPLE,
     },
   ],
   [
@@ -105,6 +127,8 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       body: 'LegacyKycVerify',
       result: 'KycVerification',
       errors: [404],
+      requestExample: LEGACY_KYC_VERIFY_EXAMPLE,
+      responseExample: { ...KYC_VERIFICATION_EXAMPLE, level: 'enhanced' },
     },
   ],
   [
@@ -119,6 +143,8 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       body: 'LegacyKycDocumentCreate',
       result: 'KycDocument',
       errors: [404],
+      requestExample: LEGACY_KYC_DOCUMENT_CREATE_EXAMPLE,
+      responseExample: KYC_DOCUMENT_EXAMPLE,
     },
   ],
   [
@@ -132,6 +158,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       description: `Old path of \`getKycVerification\`; same data. ${LEGACY}`,
       result: 'KycVerification',
       pathParams: ['CustomerId'],
+      responseExample: KYC_IN_REVIEW_EXAMPLE,
     },
   ],
   [
@@ -144,6 +171,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       description:
         'The product features customers can activate: cards, collections, crypto_wallets, payment_links, fx, international_transfers.',
       result: 'FeatureList',
+      responseExample: page(FEATURE_EXAMPLE),
     },
   ],
   [
@@ -157,6 +185,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
         'Whether the customer is eligible (features with `requires_kyc` need `kyc_status = approved`), and whether the feature is active.',
       result: 'FeatureStatus',
       pathParams: ['CustomerId', 'Feature'],
+      responseExample: FEATURE_STATUS_EXAMPLE,
     },
   ],
   [
@@ -171,6 +200,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
         'Not eligible → 422 `feature_not_eligible`. Emits `feature.activated`.',
       result: 'FeatureStatus',
       pathParams: ['CustomerId', 'Feature'],
+      responseExample: { ...FEATURE_STATUS_EXAMPLE, active: true, activated_at: '2026-01-15T09:30:00.000Z' },
     },
   ],
 ];

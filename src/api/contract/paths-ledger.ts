@@ -1,5 +1,21 @@
 // Operations of payment links, wallets, FX, transactions and webhook events.
 import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, type OpSpec } from './operations.js';
+import {
+  EVENT_EXAMPLE,
+  EVENT_RESENT_EXAMPLE,
+  EVENT_WITH_ATTEMPTS_EXAMPLE,
+  FX_QUOTE_CREATE_EXAMPLE,
+  FX_QUOTE_EXAMPLE,
+  FX_RATES_EXAMPLE,
+  FX_TRADE_CREATE_EXAMPLE,
+  FX_TRADE_EXAMPLE,
+  page,
+  PAYMENT_LINK_CREATE_EXAMPLE,
+  PAYMENT_LINK_EXAMPLE,
+  TRANSACTION_EXAMPLE,
+  WALLET_CREATE_EXAMPLE,
+  WALLET_EXAMPLE,
+} from './examples.js';
 import { queryParam } from './parameters.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 import type { Schema } from './types.js';
@@ -23,6 +39,8 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       'passes `expires_at`) | `paid`; the others are final. Emits `payment_link.created`.',
     body: 'PaymentLinkCreate',
     result: 'PaymentLink',
+    requestExample: PAYMENT_LINK_CREATE_EXAMPLE,
+    responseExample: PAYMENT_LINK_EXAMPLE,
   }),
   ...listAndGet({
     path: 'payment-links',
@@ -33,6 +51,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     param: 'PaymentLinkId',
     listId: 'listPaymentLinks',
     getId: 'getPaymentLink',
+    example: PAYMENT_LINK_EXAMPLE,
     filters: [idFilter('wallet_id', 'wal_', 'wallet'), enumFilter('status', ['active', 'disabled', 'expired', 'paid'])],
   }),
   action({
@@ -44,6 +63,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     description: '`active` → `disabled`; any other state → 409 `invalid_state`. Emits `payment_link.disabled`.',
     result: 'PaymentLink',
     param: 'PaymentLinkId',
+    responseExample: { ...PAYMENT_LINK_EXAMPLE, updated_at: '2026-01-15T09:31:00.000Z', status: 'disabled' },
   }),
 
   create({
@@ -55,6 +75,8 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       'Creates a wallet for a customer. Asset/network pairs: BTC/bitcoin, ETH/ethereum, USDC/ethereum|polygon, USDT/ethereum|tron. Emits `wallet.created`.',
     body: 'WalletCreate',
     result: 'Wallet',
+    requestExample: WALLET_CREATE_EXAMPLE,
+    responseExample: WALLET_EXAMPLE,
   }),
   ...listAndGet({
     path: 'wallets',
@@ -65,6 +87,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     param: 'WalletId',
     listId: 'listWallets',
     getId: 'getWallet',
+    example: WALLET_EXAMPLE,
     filters: [idFilter('customer_id', 'cus_', 'customer'), schemaFilter('asset', 'Asset')],
   }),
 
@@ -77,6 +100,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       summary: 'Get exchange rates',
       description: 'Current rates from `base` to each currency (all supported ones, or `symbols`). Rates are decimal strings.',
       result: 'FxRates',
+      responseExample: FX_RATES_EXAMPLE,
       query: [
         { ...schemaFilter('base', 'Currency'), description: 'Base currency (default USD).' },
         queryParam('symbols', 'Comma-separated currency codes to include (default: all supported).', {
@@ -96,6 +120,8 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       'Locks a rate for 60 seconds. Give exactly one of `source_amount` and `target_amount`. States: `open` → `used` (traded) | `expired`.',
     body: 'FxQuoteCreate',
     result: 'FxQuote',
+    requestExample: FX_QUOTE_CREATE_EXAMPLE,
+    responseExample: FX_QUOTE_EXAMPLE,
   }),
   [
     '/fx/quotes/{quote_id}',
@@ -107,6 +133,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       description: 'One quote by id, with its current status.',
       result: 'FxQuote',
       pathParams: ['QuoteId'],
+      responseExample: FX_QUOTE_EXAMPLE,
     },
   ],
   create({
@@ -120,6 +147,8 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       'balance too low → 422 `insufficient_funds`. Emits `fx_trade.completed`.',
     body: 'FxTradeCreate',
     result: 'FxTrade',
+    requestExample: FX_TRADE_CREATE_EXAMPLE,
+    responseExample: FX_TRADE_EXAMPLE,
   }),
   ...listAndGet({
     path: 'fx/trades',
@@ -130,6 +159,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     param: 'TradeId',
     listId: 'listFxTrades',
     getId: 'getFxTrade',
+    example: FX_TRADE_EXAMPLE,
     filters: [{ ...idFilter('account_id', 'acc_', 'account'), description: 'Only trades debiting or crediting this account.' }],
   }),
 
@@ -142,6 +172,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     param: 'TransactionId',
     listId: 'listTransactions',
     getId: 'getTransaction',
+    example: TRANSACTION_EXAMPLE,
     filters: [
       idFilter('account_id', 'acc_', 'account'),
       idFilter('wallet_id', 'wal_', 'wallet'),
@@ -162,6 +193,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       summary: 'List webhook events',
       description: 'The delivery history: events, newest first, each with its delivery state.',
       result: 'EventList',
+      responseExample: page(EVENT_EXAMPLE),
       query: [enumFilter('type', EVENT_TYPES, 'event type'), enumFilter('status', DELIVERY_STATUSES, 'delivery status')],
     },
   ],
@@ -175,6 +207,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       description: 'One event with its payload, delivery state and every delivery attempt.',
       result: 'EventWithAttempts',
       pathParams: ['EventId'],
+      responseExample: EVENT_WITH_ATTEMPTS_EXAMPLE,
     },
   ],
   [
@@ -187,6 +220,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       description: 'Queues the event for delivery again (its delivery goes back to `pending`); answers 202 with the event.',
       result: 'Event',
       pathParams: ['EventId'],
+      responseExample: EVENT_RESENT_EXAMPLE,
     },
   ],
 ];

@@ -11,6 +11,8 @@ interface ProblemSpec {
   /** Known codes for this status, with when they happen. */
   codes: ReadonlyArray<readonly [code: string, when: string]>;
   retryAfter?: boolean;
+  /** The answer carries a WWW-Authenticate challenge (401). */
+  challenge?: boolean;
   /** A POST's stored 4xx can be replayed. */
   replayable?: boolean;
   errors?: ReadonlyArray<{ field: string; code: string; message: string }>;
@@ -31,7 +33,7 @@ export const PROBLEMS: Readonly<Record<string, ProblemSpec>> = {
       ['invalid_parameter', 'a query parameter is invalid (see `errors`)'],
     ],
   },
-  Unauthorized: { status: 401, title: 'Unauthorized', codes: [['unauthorized', '`Api-Key` missing or invalid']] },
+  Unauthorized: { status: 401, title: 'Unauthorized', challenge: true, codes: [['unauthorized', '`Api-Key` missing or invalid']] },
   Forbidden: { status: 403, title: 'Forbidden', codes: [['forbidden', 'a public key (`pk_…`) was sent where a secret key is needed']] },
   NotFound: {
     status: 404,
@@ -100,6 +102,7 @@ function problemResponse(p: ProblemSpec): ResponseObject {
       'Request-Id': headerRef('Request-Id'),
       ...(p.replayable ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
       ...(p.retryAfter ? { 'Retry-After': headerRef('Retry-After') } : {}),
+      ...(p.challenge ? { 'WWW-Authenticate': headerRef('WWW-Authenticate') } : {}),
     },
     content: {
       [PROBLEM_MEDIA_TYPE]: {

@@ -38,7 +38,8 @@ const walletFields = {
 /** One `if asset = X then network ∈ …` per asset. */
 const assetNetworkPairs = ASSETS.map((asset) => ({
   if: { properties: { asset: { const: asset } }, required: ['asset'] },
-  then: { properties: { network: { enum: [...NETWORKS_BY_ASSET[asset]] } } },
+  // additionalProperties: true: Redocly checks examples against a subschema without it as closed (DESIGN.md "Tool conventions").
+  then: { properties: { network: { enum: [...NETWORKS_BY_ASSET[asset]] } }, additionalProperties: true },
 }));
 
 const fxAmounts = {

@@ -64,7 +64,6 @@ export type PathItemObject = { readonly [M in HttpMethod]?: OperationObject };
 export interface OpenApiDocument {
   readonly openapi: '3.1.0';
   readonly info: Readonly<Record<string, unknown>>;
-  readonly jsonSchemaDialect: string;
   readonly servers: ReadonlyArray<Readonly<Record<string, unknown>>>;
   readonly security: ReadonlyArray<Readonly<Record<string, readonly string[]>>>;
   readonly tags: ReadonlyArray<{ readonly name: string; readonly description: string }>;

@@ -1,5 +1,6 @@
 // The webhook delivery: what the service POSTs to the configured webhook URL (OpenAPI 3.1 `webhooks`).
 import { schemaRef } from './common.js';
+import { WEBHOOK_PAYLOAD_EXAMPLE } from './examples.js';
 import type { ParameterObject, PathItemObject } from './types.js';
 
 const header = (name: string, description: string, pattern: string): ParameterObject => ({
@@ -30,7 +31,7 @@ export const webhooks: Record<string, PathItemObject> = {
       requestBody: {
         description: 'The event: `{id, type, created_at, data: {object}}`.',
         required: true,
-        content: { 'application/json': { schema: schemaRef('WebhookPayload') } },
+        content: { 'application/json': { schema: schemaRef('WebhookPayload'), example: WEBHOOK_PAYLOAD_EXAMPLE } },
       },
       responses: {
         '200': { description: 'Received (any 2xx counts as delivered).' },

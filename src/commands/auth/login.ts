@@ -114,5 +114,5 @@ function tenantProblem(v: string): string | undefined {
 }
 
 function webhookProblem(v: string): string | undefined {
-  return /^whsec_[A-Za-z0-9+/]{8,}={0,2}$/.test(v) ? undefined : 'a webhook secret looks like whsec_ followed by base64';
+  return /^(?:whsec_)?[A-Za-z0-9+/]{8,}={0,2}$/.test(v) ? undefined : 'a webhook secret is base64, with or without whsec_ before it';
 }

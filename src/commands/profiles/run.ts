@@ -115,7 +115,8 @@ function checked(field: ModeKey, value: string, mode: Mode): string {
       return value;
     }
     case 'webhook_secret':
-      if (!/^whsec_[A-Za-z0-9+/]{8,}={0,2}$/.test(value)) throw new UsageError('a webhook secret looks like whsec_ followed by base64');
+      if (!/^(?:whsec_)?[A-Za-z0-9+/]{8,}={0,2}$/.test(value))
+        throw new UsageError('a webhook secret is base64, with or without whsec_ before it');
       return value;
   }
 }

@@ -18,7 +18,8 @@ const EVT_ID = {
 } as const;
 const EX_EVT = 'evt_0123456789abcdefghijklmn';
 
-const SECRET_HELP = "webhook signing secret whsec_… (default: PAY_WEBHOOK_SECRET, then the profile's webhook secret)";
+const SECRET_HELP =
+  "webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile's webhook secret)";
 
 export const webhooks: GroupSpec = {
   name: 'webhooks',
@@ -109,7 +110,8 @@ export const webhooks: GroupSpec = {
       summary: 'Check the signature of one delivery (no network): prints valid, or invalid: <reason> and exits 1',
       description:
         'Give the raw body with --payload (a file, or - for standard input) and the three headers, either as ' +
-        '--header "webhook-id: …" (repeated, e.g. pasted from a log) or as --id, --timestamp and --signature.',
+        '--header "webhook-id: …" (repeated, e.g. pasted from a log) or as --id, --timestamp and --signature. ' +
+        "Svix's header names (svix-id, svix-timestamp, svix-signature) are read too.",
       examples: [
         'pay webhooks verify --payload body.json --header "webhook-id: evt_0123456789abcdefghijklmn" --header "webhook-timestamp: 1767225600" --header "webhook-signature: v1,K5oZ…="',
         'cat body.json | pay webhooks verify --payload - --id evt_0123456789abcdefghijklmn --timestamp 1767225600 --signature "v1,K5oZ…=" --secret "$WHSEC"',
@@ -135,7 +137,8 @@ export const webhooks: GroupSpec = {
       name: 'listen',
       summary: 'Receive deliveries locally: verify each one, print it, optionally forward it',
       description:
-        'Starts an HTTP receiver. Each POST is verified with the webhook secret; invalid signatures and stale timestamps get 400 ' +
+        'Starts an HTTP receiver. Each POST is verified with the webhook secret (Standard Webhooks headers, or their Svix names ' +
+        'svix-id, svix-timestamp, svix-signature); invalid signatures and stale timestamps get 400 ' +
         'and a line on stderr. Each webhook-id is accepted once: a copy of an accepted one (a replay, a retry, a resend) is ' +
         'acknowledged with 200 but neither printed nor forwarded again; a copy arriving while the first is being forwarded gets 409. ' +
         'Accepted events print one line on stdout (<time> <event id> <type>), ' +

@@ -10,7 +10,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { checkInt } from '../../shared/validate.js';
-import { verify } from '../../shared/signature.js';
+import { deliveryHeader, verify } from '../../shared/signature.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { printable } from '../../verbs/values.js';
 import { webhookSecret } from './secret.js';
@@ -155,7 +155,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     if (req.method !== 'POST') return reply(res, 405, { error: 'POST only' }, { allow: 'POST' });
     const body = await readBody(req);
     if (body === undefined) return reply(res, 413, { error: 'body larger than 1 MiB' });
-    const id = header(req, 'webhook-id');
+    const id = deliveryHeader(req.headers, 'id');
     const reject = (reason: string) => {
       opts.io.err(`${stamp()} rejected ${printable(id ?? '-')}: ${escapeText(reason)}\n`);
       reply(res, 400, { error: reason });
@@ -271,11 +271,6 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
 }
 
 function parseEvent(body: Buffer): Record<string, unknown> | undefined {

@@ -1,13 +1,14 @@
 // The webhook signing secret for verify and listen: --secret, then PAY_WEBHOOK_SECRET, then the
-// profile's webhook secret for the mode in use. Never printed.
+// profile's webhook secret for the mode in use. Never printed. Its shape is the shared one
+// (src/shared/signature.ts): base64, with or without `whsec_` before it, as the standardwebhooks
+// and svix libraries take it.
 import { UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
-
-const SHAPE = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+import { isWebhookSecret, WEBHOOK_SECRET_HINT } from '../../shared/signature.js';
 
 export function webhookSecret(f: Factory, flag: unknown): string {
   if (typeof flag === 'string' && flag !== '') {
-    if (!SHAPE.test(flag)) throw new UsageError('--secret must be whsec_ followed by base64');
+    if (!isWebhookSecret(flag)) throw new UsageError(`--secret is not a webhook secret: ${WEBHOOK_SECRET_HINT}`);
     return flag;
   }
   const s = f.settings();
@@ -17,6 +18,7 @@ export function webhookSecret(f: Factory, flag: unknown): string {
       hint: 'pass --secret whsec_…, set PAY_WEBHOOK_SECRET, or store it: pay profiles set webhook_secret -',
     });
   }
-  if (!SHAPE.test(secret)) throw new UsageError(`the webhook secret from ${s.webhookSecret.origin} must be whsec_ followed by base64`);
+  if (!isWebhookSecret(secret))
+    throw new UsageError(`the webhook secret from ${s.webhookSecret.origin} is not one: ${WEBHOOK_SECRET_HINT}`);
   return secret;
 }

@@ -5,7 +5,7 @@ import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { readUserFile } from '../../lib/read-limited.js';
 import type { Factory } from '../../cmdutil/factory.js';
-import { verify } from '../../shared/signature.js';
+import { deliveryHeader, verify } from '../../shared/signature.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { webhookSecret } from './secret.js';
 import { printable } from '../../verbs/values.js';
@@ -32,7 +32,11 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   throw new PayError(`invalid: ${result.reason}`, ExitCode.ERROR, 'invalid_signature', { quiet: true });
 }
 
-/** --header "name: value" lines, then --id, --timestamp and --signature over them. */
+/**
+ * --header "name: value" lines, then --id, --timestamp and --signature over them. The headers go
+ * by their Standard Webhooks names (webhook-id, …) or their Svix names (svix-id, …), as the
+ * libraries read them (deliveryHeader, src/shared/signature.ts).
+ */
 export function deliveryHeaders(o: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of Array.isArray(o.header) ? (o.header as string[]) : []) {
@@ -43,10 +47,10 @@ export function deliveryHeaders(o: Record<string, unknown>): Record<string, stri
   if (typeof o.id === 'string') headers['webhook-id'] = o.id;
   if (typeof o.timestamp === 'string') headers['webhook-timestamp'] = o.timestamp;
   if (typeof o.signature === 'string') headers['webhook-signature'] = o.signature;
-  const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].filter((h) => !headers[h]);
+  const missing = (['id', 'timestamp', 'signature'] as const).filter((h) => !deliveryHeader(headers, h)).map((h) => `webhook-${h}`);
   if (missing.length) {
     throw new UsageError(`missing the ${missing.join(', ')} header${missing.length > 1 ? 's' : ''}`, {
-      hint: 'pass --header "webhook-id: …" for each, or --id, --timestamp and --signature',
+      hint: 'pass --header "webhook-id: …" (or "svix-id: …") for each, or --id, --timestamp and --signature',
     });
   }
   return headers;

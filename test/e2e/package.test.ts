@@ -1,0 +1,188 @@
+// A package that installs, as the README's Install section says: from a clean checkout (the files
+// git tracks, or would, without dist/), `npm pack` builds (prepack) and ships the built CLI with
+// its runtime dependencies bundled; the tarball installs globally into a temporary prefix with no
+// registry at all (--offline), and the installed `pay` prints its version, starts the emulator
+// and runs a command against it. The checkout itself installs too (`npm install -g <path>`, a link
+// to it). Both uninstall. npm runs with none of this process's npm_* settings.
+//
+// The checkout's node_modules holds what `npm ci` would put there for packing: the runtime
+// dependencies (the lock file's non-development packages) and esbuild for the build, copied from
+// this repository's node_modules (a symlink would make npm pack the bundled packages under
+// '../' paths).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv } from '../helpers/run-pay.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+  bundleDependencies: string[];
+};
+
+const CUSTOMER = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+447700900123',
+  type: 'individual',
+  date_of_birth: '1990-12-10',
+  address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
+};
+
+let work: string;
+let checkout: string;
+let npmEnv: Record<string, string>;
+let tarball: string;
+
+/** npm with this test's environment; its output on failure. */
+function npm(args: string[], cwd: string): { status: number | null; out: string } {
+  const r = spawnSync('npm', args, { cwd, env: npmEnv, encoding: 'utf8', timeout: 180_000 });
+  return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+/** Runs an installed pay. */
+function pay(bin: string, args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(bin, args, { env, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  mkdirSync(join(ROOT, 'test/.tmp'), { recursive: true });
+  work = mkdtempSync(join(ROOT, 'test/.tmp/package-'));
+  checkout = join(work, 'checkout');
+  // The checkout: tracked files and new ones not ignored (what a commit of this tree would hold).
+  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  if (files.status !== 0) throw new Error(`git ls-files: ${files.stderr}`);
+  for (const file of files.stdout.split('\0').filter(Boolean)) {
+    if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree
+    cpSync(join(ROOT, file), join(checkout, file));
+  }
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
+  };
+  const needed = Object.entries(lock.packages)
+    .filter(
+      ([path, entry]) =>
+        path.startsWith('node_modules/') && !path.includes('/node_modules/', 'node_modules/'.length) && !entry.dev && !entry.devOptional,
+    )
+    .map(([path]) => path);
+  for (const path of [...needed, 'node_modules/esbuild', 'node_modules/@esbuild']) {
+    if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(checkout, path), { recursive: true, verbatimSymlinks: true });
+  }
+  npmEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^npm_/i.test(k)) npmEnv[k] = v;
+  Object.assign(npmEnv, {
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_loglevel: 'warn',
+  });
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the npm package', () => {
+  it('npm pack from a clean checkout builds first and ships the built CLI, its completions and its runtime dependencies, no source', () => {
+    expect(existsSync(join(checkout, 'dist'))).toBe(false);
+    const r = npm(['pack', '--json', '--pack-destination', work], checkout);
+    expect(r.status, r.out).toBe(0);
+    const [report] = JSON.parse(r.out.slice(r.out.indexOf('['), r.out.lastIndexOf(']') + 1)) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+      bundled: string[];
+    }>;
+    tarball = join(work, report!.filename);
+    const paths = report!.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['bin/pay.js', 'dist/cli.cjs', 'completions/pay.bash', 'package.json', 'README.md']));
+    expect(paths.some((p) => p.startsWith('dist/impl/'))).toBe(true);
+    expect(paths.filter((p) => /^(src|test)\//.test(p) || p.includes('..'))).toEqual([]);
+    // The runtime dependencies and theirs, nothing of development.
+    // Every runtime dependency is bundled (one added to dependencies alone would be missing offline).
+    expect([...pkg.bundleDependencies].sort()).toEqual(Object.keys(pkg.dependencies).sort());
+    expect(report!.bundled).toEqual(expect.arrayContaining(pkg.bundleDependencies));
+    expect(report!.bundled.filter((b) => /^(esbuild|@esbuild\/|vitest|typescript|@stoplight\/|@types\/)/.test(b))).toEqual([]);
+  }, 180_000);
+
+  describe('installed globally', () => {
+    const prefix = () => join(work, 'prefix');
+    const linked = () => join(work, 'prefix-checkout');
+    let emulator: ChildProcess | undefined;
+    let env: Record<string, string>;
+    let customerId: string;
+
+    afterAll(async () => {
+      if (emulator && emulator.exitCode === null) {
+        const exited = new Promise((resolve) => emulator!.once('exit', resolve));
+        emulator.kill('SIGINT');
+        await exited;
+      }
+    });
+
+    it('from the tarball, without a registry: pay --version, pay emulator start and a command against it', async () => {
+      const r = npm(['install', '--global', '--offline', '--prefix', prefix(), tarball], work);
+      expect(r.status, r.out).toBe(0);
+      const bin = join(prefix(), 'bin/pay');
+      expect(statSync(bin).isFile() || statSync(bin).isSymbolicLink()).toBe(true);
+      env = cleanEnv({ PATH: `${join(prefix(), 'bin')}:${process.env.PATH}` });
+
+      const version = pay(bin, ['--version'], env);
+      expect({ status: version.status, stdout: version.stdout, stderr: version.stderr }).toEqual({
+        status: 0,
+        stdout: `${pkg.version}\n`,
+        stderr: '',
+      });
+
+      emulator = spawn(bin, ['emulator', 'start', '--port', '0', '--configure-profile', 'local'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      emulator.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+      emulator.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+      await new Promise<void>((resolve, reject) => {
+        const check = setInterval(() => {
+          if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(out) && /Ctrl-C/.test(out)) {
+            clearInterval(check);
+            resolve();
+          } else if (emulator!.exitCode !== null) {
+            clearInterval(check);
+            reject(new Error(`pay emulator start exited ${emulator!.exitCode}:\n${out}`));
+          }
+        }, 20);
+      });
+
+      const created = pay(bin, ['-p', 'local', 'customers', 'create', '--data', JSON.stringify(CUSTOMER), '--json'], env);
+      expect(created.stderr).toBe('');
+      expect(created.status).toBe(0);
+      customerId = (JSON.parse(created.stdout) as { id: string }).id;
+      expect(customerId).toMatch(/^cus_[0-9a-z]{24}$/);
+    }, 180_000);
+
+    it('from the checkout path (a link to it), against the same emulator', () => {
+      const r = npm(['install', '--global', '--offline', '--prefix', linked(), checkout], work);
+      expect(r.status, r.out).toBe(0);
+      const bin = join(linked(), 'bin/pay');
+      const version = pay(bin, ['--version'], env);
+      expect(version.stdout).toBe(`${pkg.version}\n`);
+      const list = pay(bin, ['-p', 'local', 'customers', 'list', '--json'], env);
+      expect({ status: list.status, stderr: list.stderr }).toEqual({ status: 0, stderr: '' });
+      expect((JSON.parse(list.stdout) as Array<{ id: string }>).map((c) => c.id)).toEqual([customerId]);
+    }, 180_000);
+
+    it('npm uninstall --global removes both', () => {
+      for (const p of [prefix(), linked()]) {
+        const r = npm(['uninstall', '--global', '--prefix', p, pkg.name], work);
+        expect(r.status, r.out).toBe(0);
+        expect(existsSync(join(p, 'bin/pay'))).toBe(false);
+        expect(existsSync(join(p, 'lib/node_modules', pkg.name))).toBe(false);
+      }
+      // The checkout a link pointed at is left alone.
+      expect(existsSync(join(checkout, 'dist/cli.cjs'))).toBe(true);
+    }, 180_000);
+  });
+});
