@@ -38,7 +38,7 @@ export interface EmulatorInfo {
 export type Query = Record<string, string | number | undefined>;
 
 const START_HINT =
-  'start one with pay emulator start (it listens on http://127.0.0.1:8787/v1/ by default), or point pay at yours with --base-url, PAY_BASE_URL or a profile (pay emulator start --configure-profile local)';
+  'start one with pay emulator start (it listens on http://127.0.0.1:8787/v1/ by default); point pay at yours with --base-url or PAY_BASE_URL, or a profile (pay emulator start can write one)';
 
 let sharedAgent: Agent | undefined;
 
@@ -88,15 +88,10 @@ export class EmulatorAdmin {
     }
     const res = await this.send('GET', '/__emulator/health', undefined, undefined, true);
     const notEmulator = (why: string): PayError =>
-      new PayError(
-        `the server at ${this.origin}, ${this.where()}, is not a pay emulator: ${why}; nothing was changed`,
-        ExitCode.USAGE,
-        'not_an_emulator',
-        {
-          hint: START_HINT,
-          details: { base_url: this.opts.baseUrl },
-        },
-      );
+      new PayError(`the server at ${this.where()} is not a pay emulator: ${why}; nothing was changed`, ExitCode.USAGE, 'not_an_emulator', {
+        hint: START_HINT,
+        details: { base_url: this.opts.baseUrl },
+      });
     if (res.status !== 200) throw notEmulator(`GET /__emulator/health answered ${res.status}`);
     const header = res.headers[EMULATOR_HEADER];
     if (header === undefined) throw notEmulator(`its answer has no ${EMULATOR_HEADER} header`);
@@ -190,7 +185,7 @@ export class EmulatorAdmin {
       this.debug(`! ${reason}`);
       throw new NetworkError(
         probing
-          ? `no emulator answers at ${this.origin}, ${this.where()}: ${reason}`
+          ? `no emulator answers at ${this.where()}: ${reason}`
           : `${method} ${url.pathname} to the emulator at ${this.origin} failed: ${reason}`,
         { hint: probing ? START_HINT : undefined, details: { url: url.toString() }, cause: err },
       );

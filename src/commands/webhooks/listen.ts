@@ -124,6 +124,8 @@ export function registrationUrl(listenerUrl: string): string {
 
 const bare = (secret: string): string => secret.replace(/^whsec_/, '');
 
+const SIGNED = ', signing with the secret this listen verifies with (pay webhooks listen --print-secret prints it).';
+
 /**
  * The secret deliveries are verified with: --secret, then PAY_WEBHOOK_SECRET, then the profile's,
  * then (against an emulator, with none of those) the emulator's own for the mode. A configured
@@ -184,18 +186,22 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   // Is the base URL an emulator? Only a loopback one is asked (a hosted service never is).
   const admin = await f.emulator();
   let emulator: EmulatorInfo | undefined;
-  let notEmulator: string;
-  if (!admin.local) notEmulator = `the service at ${f.settings().baseUrl.value} is not a local emulator`;
-  else {
+  /** Without an emulator: why not, and what to do instead (the paragraph printed once listening). */
+  let advice = (ours: string): string =>
+    `The service at ${f.settings().baseUrl.value} is not a local emulator, so nothing was registered: register ${ours} as its webhook endpoint ` +
+    `(in its dashboard or API; a hosted service needs a public tunnel to this port, e.g. ngrok or cloudflared)${SIGNED}`;
+  if (admin.local) {
     try {
       emulator = await admin.detect();
-      notEmulator = '';
     } catch (err) {
-      if (!(err instanceof PayError) || (err.code !== 'not_an_emulator' && !(err instanceof NetworkError))) throw err;
-      notEmulator =
+      if (!(err instanceof NetworkError) && !(err instanceof PayError && err.code === 'not_an_emulator')) throw err;
+      const why =
         err instanceof NetworkError
-          ? `no emulator answers at ${admin.origin} (${err.message.split(': ').pop()})`
-          : `the server at ${admin.origin} is not a pay emulator`;
+          ? `No emulator answers at ${admin.origin} (${err.message.split(': ').pop()})`
+          : `The server at ${admin.origin} is not a pay emulator`;
+      advice = (ours) =>
+        `${why}, so nothing was registered: start one (pay emulator start) and run listen again, or register ${ours} ` +
+        `as the webhook endpoint of the service that sends the events${SIGNED}`;
     }
   }
   const secret = await resolveSecret(f, o.secret, admin, emulator);
@@ -230,15 +236,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
         `Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n` +
           `Registered ${ours} as the webhook URL of the emulator at ${admin.origin} (it was ${previous}; given back when this stops); events still pending delivery come now.\n`,
       );
-    } else {
-      f.io.err(
-        `Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n` +
-          `${notEmulator}, so nothing was registered: to receive its events, register ${ours} as the webhook endpoint of the service that sends them ` +
-          `(its dashboard or API; for a pay emulator elsewhere, pay --base-url <its base URL> emulator webhook-url ${ours}). ` +
-          'A hosted service cannot reach this machine directly: give it a public tunnel to this port (ngrok, cloudflared). ' +
-          'Deliveries must be signed with the webhook secret this listen verifies with (pay webhooks listen --print-secret prints it).\n',
-      );
-    }
+    } else f.io.err(`Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n${advice(ours)}\n`);
     if (forwardTo) {
       const down = await probe(forwardTo);
       if (down)
