@@ -44,7 +44,7 @@ export async function status(f: Factory, ctx: CommandContext): Promise<void> {
       enabled: journal.enabled ?? false,
       writable: journal.writable ?? null,
       size: journal.size ?? null,
-      disk_errors: journal.disk_errors ?? null,
+      disk_error_episodes: (journal.disk_errors as { episodes?: unknown } | undefined)?.episodes ?? null,
     },
   };
   (await printer(f, ctx.output)).printObject(out);

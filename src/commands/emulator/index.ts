@@ -107,7 +107,7 @@ export const emulator: CommandDecl = {
       output: { projection: false },
       examples: ['pay emulator status', 'pay emulator status --json', 'pay -p local emulator status --jq .webhook_url'],
       prints: {
-        json: '{base_url, version, url, started_at, uptime_s, data_dir, clock: {now, offset_ms}, webhook_url, faults: {fail_rate, latency_ms, reset_rate, rate_limit}, objects: {<kind>: n}, webhooks: {pending, delivered, failed}, requests, journal: {enabled, writable, size, …}}',
+        json: '{base_url, version, url, started_at, uptime_s, data_dir, clock: {now, offset_ms}, webhook_url, faults: {fail_rate, latency_ms, reset_rate, rate_limit}, objects: {<kind>: n}, webhooks: {pending, delivered, failed}, requests, journal: {enabled, writable, size, disk_error_episodes}}',
       },
       run: () => import('./admin.js').then((m) => m.status),
     },
