@@ -90,7 +90,7 @@ export class Events {
   takeUrl(url: string): string | undefined {
     // The same listener again (restarted on its port without releasing): one claim, not a claim on itself.
     const old = this.unclaim(url);
-    const previous = this.current === url ? old?.previous : this.current;
+    const previous = old && this.current === url ? old.previous : this.current;
     this.claims.push({ url, previous });
     this.point(url);
     return previous;

@@ -337,7 +337,8 @@ describe('against a real emulator (in process)', () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('take' as const), n: fc.integer({ min: 0, max: 4 }) }),
       fc.record({ kind: fc.constant('release' as const), n: fc.integer({ min: 0, max: 4 }) }),
-      fc.record({ kind: fc.constant('set' as const), n: fc.integer({ min: 0, max: 2 }) }),
+      // A URL set by hand: another, or one a listener uses.
+      fc.record({ kind: fc.constant('set' as const), n: fc.integer({ min: 0, max: 2 }), theirs: fc.boolean() }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 12 }), fc.boolean(), async (ops, startWithUrl) => {
@@ -350,6 +351,8 @@ describe('against a real emulator (in process)', () => {
           if (o.kind === 'take') {
             const r = await post({ url: L(o.n), listener: true });
             expect(r.url).toBe(L(o.n));
+            // It took over what was there (unless it is the same listener again, which keeps its first claim).
+            if (!(holding.has(o.n) && before === L(o.n))) expect(r.previous).toBe(before);
             holding.add(o.n);
           } else if (o.kind === 'release') {
             const r = await post({ release: L(o.n) });
@@ -358,7 +361,7 @@ describe('against a real emulator (in process)', () => {
             else expect(r.restored).toBe(true);
             holding.delete(o.n);
           } else {
-            await post({ url: `http://127.0.0.1:1/hand${o.n}` });
+            await post({ url: o.theirs ? L(o.n) : `http://127.0.0.1:1/hand${o.n}` });
             setByHand = true;
             holding.clear();
           }
