@@ -58,10 +58,7 @@ export async function reset(f: Factory, ctx: CommandContext): Promise<void> {
   await admin.detect();
   if (!yes) {
     const { createPrompter } = await import('../../io/prompt.js');
-    const ok = await createPrompter(f.io).confirm(
-      `Reset the emulator at ${admin.origin}? Every object, event, idempotency key and logged request is forgotten`,
-      false,
-    );
+    const ok = await createPrompter(f.io).confirm(`Reset the emulator at ${admin.origin}? All its data is forgotten`, false);
     if (!ok) throw new UsageError('not confirmed; nothing was reset');
   }
   await admin.post('reset', {});
