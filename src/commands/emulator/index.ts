@@ -126,7 +126,7 @@ export const emulator: CommandDecl = {
       name: 'clock',
       summary: "Move the emulator's clock (settlements, expiries, webhook retries follow it)",
       description: "The emulator's clock: real time plus an offset that only moves forward.",
-      examples: ['pay emulator clock advance 25h'],
+      examples: ['pay emulator clock advance 25h', 'pay emulator clock advance 1h30m --json'],
       subcommands: [
         {
           name: 'advance',
