@@ -40,10 +40,10 @@ async function listen(args: string[], env: Record<string, string> = {}): Promise
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const closed = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
   try {
-    await until(() => err.includes('(Ctrl-C to stop)\n') && err.split('\n').length > 2, 30_000, `listen to be ready:\n${err}`);
+    await until(() => err.includes('(Ctrl-C to stop)\n') && err.split('\n').length > 2, 30_000, 'listen to be ready');
   } catch (e) {
     child.kill('SIGKILL');
-    throw new Error(`${(e as Error).message}\n${err}`);
+    throw new Error(`${(e as Error).message}\n${err}`, { cause: e });
   }
   const url = /Ready, listening on (http:\/\/\S+?)[,\s]/.exec(err)![1]!;
   return {
