@@ -15,7 +15,7 @@
 //   GET  /__emulator/requests[?after=&limit=&status=&path=]
 //                                             the API requests received and answered (request-log.ts: at most
 //                                             1000 and 8 MiB, bodies cut at 64 KiB, keys and secrets masked):
-//                                             {data, next_after, dropped}; `after` reads on from a sequence number
+//                                             {data, next_after, dropped, started_at}; `after` reads on from a sequence number
 //   GET  /__emulator/stats                    object counts per type, and more
 //   GET  /__emulator/ledger[?mode=&tenant=]   ledger entries with all postings, and system balances
 //   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)
@@ -109,7 +109,13 @@ export async function admin(
     case '/requests': {
       allow('GET');
       const page = requests(app, new URLSearchParams(qs));
-      return reply({ data: page.data, next_after: page.nextAfter, dropped: page.dropped });
+      // started_at tells a reader following the log that the emulator restarted (its numbers start again).
+      return reply({
+        data: page.data,
+        next_after: page.nextAfter,
+        dropped: page.dropped,
+        started_at: new Date(app.startedAt).toISOString(),
+      });
     }
     case '/compact':
       allow('POST');

@@ -232,7 +232,8 @@ export class RequestLog {
       }
       return { data: data.reverse(), nextAfter: horizon, dropped: 0 };
     }
-    const after = Math.min(q.after, this.seq);
+    // A number past the log's: the reader read another run's log (the emulator restarted): all of this one is new to it.
+    const after = q.after > this.seq ? 0 : q.after;
     const dropped = Math.max(0, Math.min(first - 1, horizon) - after);
     const data: ReceivedRequest[] = [];
     let nextAfter = Math.max(after, horizon);

@@ -214,6 +214,25 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     w.emu.admin.setWebhookUrl(null);
   }, 180_000);
 
+  it("a port in use: one error line, exit 1, and the emulator's webhook URL left alone", async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      w.emu.admin.setWebhookUrl(appUrl);
+      const r = await raw(['webhooks', 'listen', '--port', String(port)]);
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: port ${port} on 127.0.0.1 is already in use\nhint: choose another --port (0 picks a free one)\n`,
+      });
+      expect(await webhookUrl()).toBe(appUrl);
+    } finally {
+      w.emu.admin.setWebhookUrl(null);
+      await new Promise((r) => busy.close(r));
+    }
+  }, 120_000);
+
   it("--print-secret prints the secret deliveries are verified with (the emulator's, none being configured) and exits", async () => {
     const r = await raw(['webhooks', 'listen', '--print-secret']);
     expect(r).toEqual({ code: 0, stdout: `${w.emu.webhookSecret}\n`, stderr: '' });

@@ -33,6 +33,8 @@ interface Page {
   data: Array<Record<string, unknown>>;
   next_after: number;
   dropped: number;
+  /** When the emulator started: another value means it restarted, and its numbers started again. */
+  started_at?: string;
 }
 
 interface Flags {
@@ -102,14 +104,23 @@ async function follow(
   f.signals.on('SIGTERM', stop);
   try {
     // Where the log stands now: only requests answered after this are printed.
-    let after = (await admin.get<Page>('requests', { limit: 0 })).next_after;
+    const start = await admin.get<Page>('requests', { limit: 0 });
+    let after = start.next_after;
+    let run = start.started_at;
     f.io.err(`Following the requests to the emulator at ${admin.origin} (Ctrl-C to stop)\n`);
     const pages = async function* (): AsyncGenerator<Array<Record<string, unknown>>> {
       while (!stopped) {
-        const page = await admin.get<Page>('requests', { ...q, after, limit: 1000 });
+        let page = await admin.get<Page>('requests', { ...q, after, limit: 1000 });
+        if (page.started_at !== run) {
+          // A new run of the emulator (same address): its log is read from its start.
+          f.io.err(`note: the emulator at ${admin.origin} restarted; following its new log\n`);
+          run = page.started_at;
+          page = await admin.get<Page>('requests', { ...q, after: 0, limit: 1000 });
+        }
         if (page.dropped > 0)
           f.io.err(`warning: ${page.dropped} requests left the emulator's log (it keeps the last 1000) before they could be shown\n`);
-        if (typeof page.next_after === 'number' && page.next_after >= after) after = page.next_after;
+        // The emulator says where to read on (never behind what was printed, within one run).
+        if (Number.isSafeInteger(page.next_after) && page.next_after >= 0) after = page.next_after;
         if (page.data.length > 0) yield page.data;
         // A full page: more may be waiting; otherwise wait for new ones (or the signal).
         if (page.data.length < 1000 && !stopped) await sleepUnless(FOLLOW_POLL_MS, stopping);

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { LOG_MAX_COUNT, RequestLog, type ReceivedRequest } from '../../../src/emulator/request-log.js';
 import { DURATION_FORMS, formatDuration, MAX_DURATION_SECONDS, parseDuration } from '../../../src/lib/duration.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, EMULATOR_VERSION } from '../../../src/shared/emulator-id.js';
 import { pathMatcher, statusMatcher } from '../../../src/shared/request-filter.js';
@@ -379,5 +380,108 @@ describe('against a real emulator (in process)', () => {
       { numRuns: 150, seed: 14 },
     );
     await post({ url: null });
+  });
+});
+
+describe('the request log read on from a number (requests --follow)', () => {
+  it('a reader polling at any moment sees every answered request once, in order, whatever is still in flight (generated interleavings)', () => {
+    const op = fc.oneof(
+      { weight: 4, arbitrary: fc.constant({ kind: 'arrive' as const }) },
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('finish' as const), k: fc.nat() }) },
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('read' as const), limit: fc.integer({ min: 1, max: 4 }) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), fc.boolean(), (ops, filtered) => {
+        const log = new RequestLog();
+        const open: ReceivedRequest[] = [];
+        const match = filtered ? (r: ReceivedRequest) => r.seq % 2 === 0 : undefined;
+        let after = log.list({ limit: 0 }).nextAfter;
+        const seen: number[] = [];
+        const read = (limit: number) => {
+          const page = log.list({ after, limit, match });
+          expect(page.dropped).toBe(0);
+          for (const r of page.data) {
+            expect(r.done).toBe(true);
+            seen.push(r.seq);
+          }
+          after = page.nextAfter;
+          return page.data.length;
+        };
+        for (const o of ops) {
+          if (o.kind === 'arrive') open.push(log.record('GET', '/v1/x', {}, {}));
+          else if (o.kind === 'finish' && open.length > 0) open.splice(o.k % open.length, 1)[0]!.finish(200);
+          else if (o.kind === 'read') read(o.limit);
+        }
+        for (const r of open) r.finish(null);
+        while (read(3) > 0);
+        const all = log.items.map((r) => r.seq).filter((n) => !match || n % 2 === 0);
+        expect(seen).toEqual(all);
+      }),
+      { numRuns: 500, seed: 14 },
+    );
+  });
+
+  it('requests that left the log before they were read are counted; a number from another run reads this run from its start', () => {
+    const log = new RequestLog();
+    const first = log.record('GET', '/v1/a', {}, {});
+    first.finish(200);
+    const after = log.list({ limit: 0 }).nextAfter;
+    expect(after).toBe(1);
+    for (let i = 0; i < LOG_MAX_COUNT + 25; i++) log.record('GET', '/v1/b', {}, {}).finish(200);
+    const page = log.list({ after, limit: 1000 });
+    expect(page.dropped).toBe(25);
+    expect(page.data[0]!.seq).toBe(27);
+    // Another run's reader (its number is past this log's): everything here is new to it.
+    const fresh = new RequestLog();
+    fresh.record('GET', '/v1/c', {}, {}).finish(404);
+    expect(fresh.list({ after: 500, limit: 10 }).data.map((r) => r.seq)).toEqual([1]);
+  });
+
+  it('--follow reads on from where the emulator says, warns about dropped requests, and starts over when the emulator restarted', async () => {
+    const asked: string[] = [];
+    const pages: Array<Record<string, unknown>> = [
+      { data: [{ seq: 6 }, { seq: 7 }], next_after: 7, dropped: 0, started_at: 'A' },
+      { data: [{ seq: 11 }], next_after: 11, dropped: 3, started_at: 'A' },
+      { data: [], next_after: 2, dropped: 0, started_at: 'B' },
+      { data: [{ seq: 1 }, { seq: 2 }], next_after: 2, dropped: 0, started_at: 'B' },
+    ];
+    const signals = fakeSignals();
+    let done = false;
+    const fake = await fakeServer((req) => {
+      const url = new URL(req.url!, 'http://x');
+      const marks = { 'content-type': 'application/json', [EMULATOR_HEADER]: EMULATOR_VERSION };
+      if (url.pathname === '/__emulator/health')
+        return { status: 200, headers: marks, body: JSON.stringify({ ok: true, emulator: EMULATOR_NAME, version: EMULATOR_VERSION }) };
+      asked.push(url.search);
+      let page = url.searchParams.get('limit') === '0' ? { data: [], next_after: 5, dropped: 0, started_at: 'A' } : pages.shift();
+      if (page === undefined) {
+        // Every scripted page was read: stop the follower (Ctrl-C).
+        if (!done) setImmediate(() => signals.emit('SIGINT'));
+        done = true;
+        page = { data: [], next_after: 2, dropped: 0, started_at: 'B' };
+      }
+      return { status: 200, headers: marks, body: JSON.stringify(page) };
+    });
+    try {
+      const r = await pay(['emulator', 'requests', '--follow', '-o', 'ndjson'], {
+        env: { PAY_BASE_URL: fake.base },
+        loopback: true,
+        signals,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { seq: number }).seq),
+      ).toEqual([6, 7, 11, 1, 2]);
+      expect(r.stderr).toContain("warning: 3 requests left the emulator's log (it keeps the last 1000) before they could be shown\n");
+      expect(r.stderr).toMatch(/note: the emulator at http:\/\/127\.0\.0\.1:\d+ restarted; following its new log\n/);
+      expect(r.stderr.endsWith('Stopped.\n')).toBe(true);
+      const afters = asked.map((q) => new URLSearchParams(q).get('after'));
+      expect(afters.slice(0, 6)).toEqual([null, '5', '7', '11', '0', '2']);
+    } finally {
+      fake.server.close();
+    }
   });
 });
