@@ -128,17 +128,16 @@ const SIGNED = ', signing with the secret this listen verifies with (pay webhook
 
 /**
  * The secret deliveries are verified with: --secret, then PAY_WEBHOOK_SECRET, then the profile's,
- * then (against an emulator, with none of those) the emulator's own for the mode. A configured
- * secret that is not the emulator's is kept, with a warning: every delivery would fail.
+ * then (against an emulator, with none of those) the emulator's own for the mode. A given secret
+ * that is not the emulator's is kept, with a warning: every delivery from it would be rejected.
  */
 async function resolveSecret(f: Factory, flag: unknown, admin: EmulatorAdmin, emulator: EmulatorInfo | undefined): Promise<string> {
-  if (typeof flag === 'string' && flag !== '') return webhookSecret(f, flag);
+  const given = typeof flag === 'string' && flag !== '';
+  if (!emulator) return webhookSecret(f, flag);
   const s = f.settings();
-  if (!emulator) return webhookSecret(f, undefined);
   const theirs = await admin.get<{ secret?: unknown }>('webhook-secret', { mode: s.mode.value });
   const emulatorSecret = typeof theirs.secret === 'string' && isWebhookSecret(theirs.secret) ? theirs.secret : undefined;
-  const configured = s.webhookSecret.value;
-  if (!configured) {
+  if (!given && !s.webhookSecret.value) {
     if (!emulatorSecret)
       throw new PayError(
         `the emulator at ${admin.origin} did not give its webhook secret: ${WEBHOOK_SECRET_HINT}`,
@@ -147,10 +146,10 @@ async function resolveSecret(f: Factory, flag: unknown, admin: EmulatorAdmin, em
       );
     return emulatorSecret;
   }
-  const mine = webhookSecret(f, undefined);
+  const mine = webhookSecret(f, flag);
   if (emulatorSecret && bare(emulatorSecret) !== bare(mine))
     f.io.err(
-      `warning: the webhook secret from ${s.webhookSecret.origin} is not the one the emulator at ${admin.origin} signs with: its deliveries will be rejected (unset it to use the emulator's, or store the emulator's with pay emulator start --configure-profile <name>)\n`,
+      `warning: the webhook secret from ${given ? '--secret' : s.webhookSecret.origin} is not the one the emulator at ${admin.origin} signs with: its deliveries will be rejected (leave it out to use the emulator's)\n`,
     );
   return mine;
 }
