@@ -560,14 +560,15 @@ function printable(s: string): string {
   return escapeText(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 }
 
-class TooLarge extends Error {}
+/** Thrown by readCapped when the body passes its cap. */
+export class TooLarge extends Error {}
 
 /**
  * The body as text, read chunk by chunk and never past `max` bytes: a larger Content-Length is
  * refused before reading, and a body that grows past the cap is destroyed (the connection is
  * dropped) instead of buffered.
  */
-async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, max: number): Promise<string> {
+export async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, max: number): Promise<string> {
   // Destroying the body makes undici emit a RequestAbortedError on it: expected, so swallowed.
   const stop = (): never => {
     body.on('error', () => {});
@@ -675,7 +676,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return ms === undefined ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.round(ms));
 }
 
-function describeNetworkError(err: unknown, timeoutMs: number): string {
+export function describeNetworkError(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {

@@ -3,6 +3,7 @@
 // prompter. Tests build one with fake streams and an injected undici dispatcher.
 import type { Dispatcher } from 'undici';
 import type { ApiClient, OutgoingRequest, Replay } from '../api/client.js';
+import type { EmulatorAdmin } from '../api/emulator-admin.js';
 import { checkSecretKey } from '../config/keys.js';
 import { resolveSettings, type GlobalFlags, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
@@ -33,6 +34,11 @@ export interface Factory {
   settings(): Settings;
   /** An API client for the resolved settings; refuses (before sending) a missing or mismatched key. */
   client(opts?: { requireTenant?: string }): Promise<ApiClient>;
+  /**
+   * The admin client of the emulator behind the resolved base URL (its origin + /__emulator/; no
+   * key sent). Its detect() refuses a base URL that is not an emulator before anything acts.
+   */
+  emulator(): Promise<EmulatorAdmin>;
   /**
    * Set by the dispatcher when the command runs with --dry-run: clients built after it print each
    * request that would change something instead of sending it (src/cmdutil/dry-run.ts).
@@ -81,6 +87,18 @@ export function createFactory(init: FactoryInit): Factory {
     },
     dryRun: undefined,
     showAgain: undefined,
+    async emulator() {
+      const s = factory.settings();
+      const { EmulatorAdmin } = await import('../api/emulator-admin.js');
+      return new EmulatorAdmin({
+        baseUrl: s.baseUrl.value,
+        baseUrlOrigin: s.baseUrl.origin,
+        timeoutMs: s.timeoutMs.value,
+        maxResponseBytes: s.maxResponseBytes.value,
+        dispatcher: init.dispatcher,
+        ...(debugEnabled ? { debug: (line: string) => io.err(`${escapeMultiline(line)}\n`) } : {}),
+      });
+    },
     async client(opts = {}) {
       const s = factory.settings();
       const label = `profile "${s.profileName.value}" (${s.mode.value})`;

@@ -1,18 +1,28 @@
-// Admin routes under /__emulator/ (not part of the contract; no Api-Key; loopback clients only):
+// Admin routes under /__emulator/ (not part of the contract; no Api-Key; loopback clients only).
+// Every answer carries `Pay-Emulator: <version>` (src/shared/emulator-id.ts): pay drives only a
+// server that names itself so (`pay emulator …`, `pay webhooks listen`).
+//   GET  /__emulator/health                   {ok, emulator: "pay-emulator", version, url, started_at, uptime_s, data_dir}
 //   POST /__emulator/reset                    forget all data (keys and settings stay)
 //   POST /__emulator/clock/advance {seconds}  move the emulator clock forward
 //   GET  /__emulator/clock                    the emulator time
 //   POST /__emulator/faults {fail_rate, latency_ms: [a, b] | null, reset_rate, rate_limit: {per_second, burst} | "N/s" | null}
 //   GET  /__emulator/faults
-//   POST /__emulator/webhook-url {url | null} where events are delivered
-//   GET  /__emulator/requests[?limit=]        the last API requests received (request-log.ts: at most
-//                                             1000 and 8 MiB, bodies cut at 64 KiB, keys and secrets masked)
+//   GET  /__emulator/webhook-url              {url}: where events are delivered
+//   POST /__emulator/webhook-url {url | null} set it by hand (events still pending with no attempt due are delivered)
+//                                {url, listener: true}  a listener takes it: {url, previous}
+//                                {release: url}         a listener gives it back: {url, restored} (events.ts)
+//   GET  /__emulator/webhook-secret[?mode=]   {mode, secret}: the signing secret (pay webhooks listen verifies with it)
+//   GET  /__emulator/requests[?after=&limit=&status=&path=]
+//                                             the API requests received and answered (request-log.ts: at most
+//                                             1000 and 8 MiB, bodies cut at 64 KiB, keys and secrets masked):
+//                                             {data, next_after, dropped, started_at}; `after` reads on from a sequence number
 //   GET  /__emulator/stats                    object counts per type, and more
 //   GET  /__emulator/ledger[?mode=&tenant=]   ledger entries with all postings, and system balances
 //   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)
 //   POST /__emulator/compact                  write a snapshot now and start a new journal (with a data dir)
-//   GET  /__emulator/health
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EMULATOR_HEADER, EMULATOR_NAME, EMULATOR_VERSION } from '../shared/emulator-id.js';
+import { pathMatcher, statusMatcher } from '../shared/request-filter.js';
 import { checkUrl } from '../shared/validate.js';
 import { App } from './app.js';
 import { iso } from './clock.js';
@@ -39,6 +49,7 @@ export async function admin(
   path: string,
   qs: string,
 ): Promise<void> {
+  res.setHeader(EMULATOR_HEADER, EMULATOR_VERSION);
   if (!isLoopback(req.socket.remoteAddress)) throw new ApiProblem(403, 'forbidden', 'the admin routes answer loopback clients only');
   const route = path.slice('/__emulator'.length);
   const body = method === 'POST' ? parseBody(await readBody(req)) : {};
@@ -56,7 +67,15 @@ export async function admin(
   switch (route) {
     case '/health':
       allow('GET');
-      return reply({ ok: true, url: app.url });
+      return reply({
+        ok: true,
+        emulator: EMULATOR_NAME,
+        version: EMULATOR_VERSION,
+        url: app.url,
+        started_at: new Date(app.startedAt).toISOString(),
+        uptime_s: Math.floor((Date.now() - app.startedAt) / 1000),
+        data_dir: app.config.dataDir ?? null,
+      });
     case '/reset':
       allow('POST');
       await app.reset();
@@ -77,18 +96,26 @@ export async function admin(
       if (method === 'POST') app.faults.set(parseFaults(body));
       else allow('GET');
       return reply(faultsJson(app.faults.settings));
-    case '/webhook-url': {
-      if (method === 'POST') {
-        const url = body.url;
-        if (url !== null && (typeof url !== 'string' || checkUrl(url))) throw bad('url must be an http(s) URL or null');
-        app.events.url = url ?? undefined;
-      } else allow('GET');
+    case '/webhook-url':
+      if (method === 'POST') return reply(webhookUrl(app, body));
+      allow('GET');
       return reply({ url: app.events.url ?? null });
+    case '/webhook-secret': {
+      allow('GET');
+      const mode = new URLSearchParams(qs).get('mode') ?? 'sandbox';
+      if (mode !== 'sandbox' && mode !== 'live') throw bad('mode must be sandbox or live');
+      return reply({ mode, secret: app.events.secrets[mode] });
     }
     case '/requests': {
       allow('GET');
-      const limit = Number(new URLSearchParams(qs).get('limit') ?? '1000');
-      return reply({ data: app.received.slice(-Math.max(1, Math.min(1000, limit || 1000))) });
+      const page = requests(app, new URLSearchParams(qs));
+      // started_at tells a reader following the log that the emulator restarted (its numbers start again).
+      return reply({
+        data: page.data,
+        next_after: page.nextAfter,
+        dropped: page.dropped,
+        started_at: new Date(app.startedAt).toISOString(),
+      });
     }
     case '/compact':
       allow('POST');
@@ -104,6 +131,47 @@ export async function admin(
     default:
       throw routeNotFound(path);
   }
+}
+
+function webhookUrl(app: App, b: Json): Json {
+  const keys = Object.keys(b);
+  const url = (v: unknown): string => {
+    if (typeof v !== 'string' || checkUrl(v) || v.length > 2048) throw bad('url must be an http(s) URL (at most 2048 characters)');
+    return v;
+  };
+  if (keys.length === 1 && keys[0] === 'release') {
+    const restored = app.events.releaseUrl(url(b.release));
+    return { url: app.events.url ?? null, restored };
+  }
+  if (keys.length === 2 && keys.includes('url') && b.listener === true) {
+    const previous = app.events.takeUrl(url(b.url));
+    return { url: app.events.url ?? null, previous: previous ?? null };
+  }
+  if (keys.length !== 1 || keys[0] !== 'url') throw bad('send {url}, {url, listener: true} or {release: url}');
+  app.events.setUrl(b.url === null ? undefined : url(b.url));
+  return { url: app.events.url ?? null };
+}
+
+function requests(app: App, q: URLSearchParams): ReturnType<App['requests']['list']> {
+  const int = (name: string, max: number): number | undefined => {
+    const v = q.get(name);
+    if (v === null) return undefined;
+    if (!/^\d{1,16}$/.test(v) || Number(v) > max) throw bad(`${name} must be a whole number from 0 to ${max}`);
+    return Number(v);
+  };
+  const after = int('after', Number.MAX_SAFE_INTEGER);
+  const limit = int('limit', 1000) ?? 1000;
+  const status = q.get('status');
+  const path = q.get('path');
+  const byStatus = status === null ? undefined : statusMatcher(status);
+  if (status !== null && !byStatus) throw bad('status must be 2xx, 3xx, 4xx, 5xx or a code such as 404');
+  const byPath = path === null ? undefined : pathMatcher(path);
+  if (path !== null && !byPath) throw bad('path must be a path prefix or a glob');
+  return app.requests.list({
+    after,
+    limit,
+    match: byStatus || byPath ? (r) => (!byStatus || byStatus(r.status)) && (!byPath || byPath(r.path)) : undefined,
+  });
 }
 
 function parseFaults(b: Json): Partial<FaultSettings> {

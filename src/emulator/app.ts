@@ -50,6 +50,8 @@ export class App implements Services {
   readonly counters = { requests: 0, internal_errors: 0 };
   readonly settleAfterMs: number;
   url = '';
+  /** When it started serving (real time, ms). */
+  startedAt = Date.now();
 
   constructor(readonly config: AppConfig) {
     this.clock = new Clock(config.now);

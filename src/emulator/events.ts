@@ -2,8 +2,14 @@
 // GET /webhooks/events). With a webhook URL configured, events are POSTed there, signed per
 // Standard Webhooks with the mode's secret; 2xx = delivered, anything else is retried after
 // 5 s, 30 s, 2 min and 10 min of emulator time (times `retryScale`), then `failed`. Without a
-// URL an event stays `pending` (next_attempt_at null) until it is resent with a URL set.
+// URL an event stays `pending` (next_attempt_at null); setting a URL delivers every such event.
 // Deliveries go to the configured URL only: redirects are not followed.
+//
+// The URL is set by hand (`setUrl`: pay emulator webhook-url, --webhook-url) or taken by a
+// listener (`takeUrl`: pay webhooks listen), which gives it back when it stops (`releaseUrl`): the
+// URL it took over comes back only if the URL is still the listener's. Listeners that overlap form a
+// chain: when one in the middle stops, the one after it inherits what it would have restored, so the
+// last to stop restores the URL from before the first. Setting a URL by hand ends every claim.
 import { signedHeaders } from '../shared/signature.js';
 import type { EventServices } from './services.js';
 import { iso } from './clock.js';
@@ -16,7 +22,9 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_ATTEMPTS_KEPT = 50;
 
 export class Events {
-  url: string | undefined;
+  private current: string | undefined;
+  /** Listeners holding the URL, oldest first: each with the URL it would give back. */
+  private readonly claims: Array<{ url: string; previous: string | undefined }> = [];
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
   /** Events with an attempt in flight (never two at once for one event). */
@@ -65,6 +73,62 @@ export class Events {
       );
     } else this.app.store.put(tx, 'event', scope, event);
     if (url) tx.after.push(() => this.enqueue(event.id));
+  }
+
+  /** Where events are delivered (undefined: nowhere, they stay pending). */
+  get url(): string | undefined {
+    return this.current;
+  }
+
+  /** Sets the URL by hand (or unsets it): listeners' claims end. Events still pending with no attempt due are delivered. */
+  setUrl(url: string | undefined): void {
+    this.claims.length = 0;
+    this.point(url);
+  }
+
+  /** A listener takes the URL; returns the one it took over (restored by releaseUrl if the URL is still the listener's). */
+  takeUrl(url: string): string | undefined {
+    // The same listener again (restarted on its port without releasing): one claim, not a claim on itself.
+    const old = this.unclaim(url);
+    const previous = old && this.current === url ? old.previous : this.current;
+    this.claims.push({ url, previous });
+    this.point(url);
+    return previous;
+  }
+
+  /**
+   * A listener gives the URL back: restored to what it took over if the URL is still the
+   * listener's (true); else left as it is (false), and the listener that took over from it will
+   * restore what this one would have.
+   */
+  releaseUrl(url: string): boolean {
+    const mine = this.unclaim(url);
+    if (!mine || this.current !== url) return false;
+    this.point(mine.previous);
+    return true;
+  }
+
+  /** Removes a listener's claim and passes what it would restore on to the claim that took over from it. */
+  private unclaim(url: string): { url: string; previous: string | undefined } | undefined {
+    const at = this.claims.findLastIndex((c) => c.url === url);
+    if (at < 0) return undefined;
+    const [mine] = this.claims.splice(at, 1);
+    for (const c of this.claims) if (c.previous === url) c.previous = mine!.previous;
+    return mine;
+  }
+
+  private point(url: string | undefined): void {
+    this.current = url;
+    if (url) this.deliverPending();
+  }
+
+  /** Every event still pending with no attempt due (made while no URL was set) is queued, oldest first. */
+  deliverPending(): void {
+    if (!this.current) return;
+    for (const rec of this.app.store.every('event')) {
+      const d = (rec.obj as WebhookEvent).delivery;
+      if (d.status === 'pending' && d.next_attempt_at === null) this.enqueue(rec.id);
+    }
   }
 
   /** Requeues an event now (resend). */

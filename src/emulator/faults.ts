@@ -4,12 +4,11 @@
 // the object exists: an idempotent retry replays the stored response). resetRate P: the socket
 // is destroyed without an answer (also half before, half after the work). latencyMs [min, max]:
 // a random delay before the request runs. Rate limit: a token bucket per API key; empty → 429.
+import type { RateLimit } from '../shared/fault-syntax.js';
 import { ApiProblem } from './problems.js';
 
-export interface RateLimit {
-  perSecond: number;
-  burst: number;
-}
+// The flags' syntax is shared with the CLI (src/shared/fault-syntax.ts).
+export { isRate, parseLatency, parseRateLimit, type RateLimit } from '../shared/fault-syntax.js';
 
 export interface FaultSettings {
   failRate: number;
@@ -87,25 +86,4 @@ export class Faults {
       },
     );
   }
-}
-
-/** "10/s", "10" → {perSecond: 10, burst: 10}. */
-export function parseRateLimit(v: string): RateLimit | undefined {
-  const m = /^(\d+(?:\.\d+)?)(?:\/s)?$/.exec(v.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  return n > 0 && n <= 1e6 ? { perSecond: n, burst: Math.max(1, Math.ceil(n)) } : undefined;
-}
-
-/** "50-200" or "100" → [min, max] ms. */
-export function parseLatency(v: string): [number, number] | undefined {
-  const m = /^(\d{1,6})(?:-(\d{1,6}))?$/.exec(v.trim());
-  if (!m) return undefined;
-  const a = Number(m[1]);
-  const b = m[2] === undefined ? a : Number(m[2]);
-  return a <= b && b <= 60_000 ? [a, b] : undefined;
-}
-
-export function isRate(p: unknown): p is number {
-  return typeof p === 'number' && Number.isFinite(p) && p >= 0 && p <= 1;
 }

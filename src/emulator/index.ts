@@ -96,7 +96,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       log: opts.log ?? (() => {}),
       journal: opts.journal,
     });
-    app.events.url = opts.webhookUrl;
+    app.events.setUrl(opts.webhookUrl);
     app.faults.set({
       failRate: opts.failRate ?? 0,
       resetRate: opts.resetRate ?? 0,
@@ -123,6 +123,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const shown = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${port}`;
   app.url = url;
+  app.startedAt = Date.now();
+  // Events a previous run (same data dir) made while no URL was set go out now that one is.
+  app.events.deliverPending();
   const id = app.identity;
 
   let stopping: Promise<void> | undefined;
@@ -139,7 +142,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       reset: () => app.reset(),
       advance: (seconds) => app.advance(seconds),
       setFaults: (f) => app.faults.set(f),
-      setWebhookUrl: (u) => void (app.events.url = u ?? undefined),
+      setWebhookUrl: (u) => app.events.setUrl(u ?? undefined),
     },
     stop: () =>
       (stopping ??= (async () => {

@@ -3,6 +3,11 @@
 // the text received, its first 64 KiB at most, never parsed (`body` parses it when read).
 // In-process (tests) the headers are as received; GET /__emulator/requests shows each request
 // through toJSON(), with keys and anything secret-looking masked.
+//
+// Every request gets the next number of a sequence that never goes back (not even on reset), and
+// its answer (status, duration, replayed) once sent: `list()` reads the log from a number on
+// (`pay emulator requests --follow` polls with the last one it printed), stopping before the first
+// request still being answered, so a reader misses none and sees none twice.
 import type { IncomingHttpHeaders } from 'node:http';
 import { maskKey } from '../shared/keys.js';
 
@@ -41,6 +46,21 @@ export class ReceivedRequest {
   bodyTruncated = false;
   /** What this entry counts against LOG_MAX_BYTES. */
   size: number;
+  /** Its place in the log's sequence (1, 2, …; set by RequestLog.record). */
+  seq = 0;
+  /** When it arrived (the emulator's clock, RFC 3339). */
+  receivedAt = '';
+  /** The Request-Id of its answer. */
+  requestId: string | undefined = undefined;
+  /** Its answer's status; null while it is being answered, or when the connection closed without one. */
+  status: number | null = null;
+  /** Milliseconds from arrival to the answer (or to the connection closing); null while in flight. */
+  durationMs: number | null = null;
+  /** Its answer was a stored one (Idempotent-Replayed: true). */
+  replayed = false;
+  /** Answered, or its connection closed. */
+  done = false;
+  private readonly startedAt = performance.now();
 
   constructor(
     readonly method: string,
@@ -84,9 +104,17 @@ export class ReceivedRequest {
         }
       }
     }
+    const key = this.headers['idempotency-key'];
     return {
+      seq: this.seq,
+      received_at: this.receivedAt,
       method: this.method,
       path: maskText(this.path),
+      status: this.status,
+      duration_ms: this.durationMs,
+      request_id: this.requestId ?? null,
+      idempotency_key: typeof key === 'string' ? maskText(key) : null,
+      replayed: this.replayed,
       query,
       headers,
       body,
@@ -94,19 +122,55 @@ export class ReceivedRequest {
       body_truncated: this.bodyTruncated,
     };
   }
+
+  /** Records its answer (or, with status null, that the connection closed without one). Only the first call counts. */
+  finish(status: number | null): void {
+    if (this.done) return;
+    this.done = true;
+    this.status = status;
+    this.durationMs = Math.round((performance.now() - this.startedAt) * 10) / 10;
+  }
+}
+
+export interface LogQuery {
+  /** Only requests numbered above this (a reader's last one); without it, the latest. */
+  after?: number | undefined;
+  /** How many requests at most (0 to ask only where the log stands). */
+  limit: number;
+  match?: ((r: ReceivedRequest) => boolean) | undefined;
+}
+
+export interface LogPage {
+  /** Oldest first. */
+  data: ReceivedRequest[];
+  /** Where the next read continues (`after`): every request up to it was answered and considered. */
+  nextAfter: number;
+  /** Requests after `after` that left the log (it keeps LOG_MAX_COUNT) before they were read. */
+  dropped: number;
 }
 
 export class RequestLog {
   /** Oldest first. Exposed as is (Emulator.received); only this class adds or removes. */
   readonly items: ReceivedRequest[] = [];
   private bytes = 0;
+  /** The last number given (never reset). */
+  private seq = 0;
 
   get size(): number {
     return this.bytes;
   }
 
-  record(method: string, path: string, query: Record<string, string>, headers: IncomingHttpHeaders): ReceivedRequest {
+  record(
+    method: string,
+    path: string,
+    query: Record<string, string>,
+    headers: IncomingHttpHeaders,
+    meta: { requestId?: string; receivedAt?: string } = {},
+  ): ReceivedRequest {
     const r = new ReceivedRequest(method, path, query, headers);
+    r.seq = ++this.seq;
+    r.requestId = meta.requestId;
+    r.receivedAt = meta.receivedAt ?? '';
     this.items.push(r);
     this.bytes += r.size;
     this.trim();
@@ -141,5 +205,49 @@ export class RequestLog {
   clear(): void {
     this.items.length = 0;
     this.bytes = 0;
+  }
+
+  /**
+   * A page of answered requests. With `after`: the first `limit` matching ones numbered above it,
+   * never past a request still being answered (it and those after it come in a later read).
+   * Without: the last `limit` matching answered ones. `nextAfter` is where a reader continues.
+   */
+  list(q: LogQuery): LogPage {
+    const items = this.items;
+    // The horizon: everything up to it is answered (a reader may move past it).
+    let horizon = this.seq;
+    const from = q.after ?? 0;
+    for (const r of items) {
+      if (r.seq > from && !r.done) {
+        horizon = r.seq - 1;
+        break;
+      }
+    }
+    const first = items[0]?.seq ?? this.seq + 1;
+    if (q.after === undefined) {
+      const data: ReceivedRequest[] = [];
+      for (let i = items.length - 1; i >= 0 && data.length < q.limit; i--) {
+        const r = items[i]!;
+        if (r.done && (!q.match || q.match(r))) data.push(r);
+      }
+      return { data: data.reverse(), nextAfter: horizon, dropped: 0 };
+    }
+    // A number past the log's: the reader read another run's log (the emulator restarted): all of this one is new to it.
+    const after = q.after > this.seq ? 0 : q.after;
+    const dropped = Math.max(0, Math.min(first - 1, horizon) - after);
+    const data: ReceivedRequest[] = [];
+    let nextAfter = Math.max(after, horizon);
+    for (const r of items) {
+      if (r.seq <= after) continue;
+      if (r.seq > horizon) break;
+      if (q.match && !q.match(r)) continue;
+      if (data.length === q.limit) {
+        nextAfter = data.at(-1)?.seq ?? after;
+        break;
+      }
+      data.push(r);
+    }
+    if (q.limit === 0) nextAfter = after;
+    return { data, nextAfter, dropped };
   }
 }

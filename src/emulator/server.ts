@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { admin } from './admin.js';
 import { App } from './app.js';
 import { tenantOf } from './auth.js';
+import { iso } from './clock.js';
 import { parseBody, parseQuery, readBody, send, sendProblem } from './http.js';
 import { checkKey, fingerprint, Idempotency } from './idempotency.js';
 import { DiskUnavailable } from './journal.js';
@@ -97,7 +98,12 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
     if (path === '/__emulator' || path.startsWith('/__emulator/')) return await admin(app, req, res, rid, method, path, qs);
     // Parsed once: recorded as given, then checked against the route.
     const pairs: Array<[string, string]> = qs === '' ? [] : [...new URLSearchParams(qs)];
-    const seen = app.requests.record(method, path, Object.fromEntries(pairs), req.headers);
+    const seen = app.requests.record(method, path, Object.fromEntries(pairs), req.headers, {
+      requestId: rid,
+      receivedAt: iso(app.clock.now()),
+    });
+    // Answered, or dropped (a reset fault, a client gone): the log records which, and how long it took.
+    res.once('close', () => seen.finish(res.headersSent ? res.statusCode : null));
     if (!path.startsWith('/v1/')) throw routeNotFound(path);
     if (!app.journal.readable) throw app.journal.unavailable();
     const { route, params } = app.router.match(method, path.slice(3));
@@ -123,7 +129,10 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
       const key = Idempotency.scopeKey(caller.mode, tenant, idemKey);
       fp = fingerprint(method, path, body);
       const stored = app.idem.begin(key, fp, app.clock.now());
-      if (stored) return send(res, stored.s, stored.b, rid, { ...extra, 'Idempotent-Replayed': 'true' });
+      if (stored) {
+        seen.replayed = true;
+        return send(res, stored.s, stored.b, rid, { ...extra, 'Idempotent-Replayed': 'true' });
+      }
       inflight = key;
     }
     // Injected latency is processing time: a POST holds its Idempotency-Key in flight meanwhile.

@@ -35,7 +35,7 @@ const emulator = spawn(
   },
 );
 let banner = '';
-const baseUrl = await new Promise((resolve, reject) => {
+await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`the emulator did not start:\n${banner}`)), 15_000);
   emulator.stderr.setEncoding('utf8').on('data', (d) => {
     banner += d;
@@ -55,8 +55,8 @@ console.log(
     .trimEnd(),
 );
 
-// 2. A webhook receiver: `pay webhooks listen` verifies each signed delivery with the demo
-//    profile's webhook secret; the emulator is told to deliver there.
+// 2. A webhook receiver: `pay webhooks listen` finds the emulator behind the demo profile, takes its
+//    webhook URL (given back when it stops) and verifies each signed delivery.
 console.log(bold('\n$ pay webhooks listen --port 0   (in the background)'));
 const listener = spawn(process.execPath, [bin, 'webhooks', 'listen', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 const listenUrl = await new Promise((resolve, reject) => {
@@ -64,7 +64,7 @@ const listenUrl = await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`the webhook listener did not start:\n${err}`)), 15_000);
   listener.stderr.setEncoding('utf8').on('data', (d) => {
     err += d;
-    const m = /Ready, listening on (http:\/\/[^\s,]+)/.exec(err);
+    const m = /Registered (http:\/\/\S+) as the webhook URL/.exec(err);
     if (m) {
       clearTimeout(timer);
       resolve(m[1]);
@@ -73,12 +73,7 @@ const listenUrl = await new Promise((resolve, reject) => {
 });
 const received = [];
 listener.stdout.setEncoding('utf8').on('data', (d) => received.push(...d.split('\n').filter(Boolean)));
-await fetch(new URL('/__emulator/webhook-url', baseUrl), {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ url: listenUrl }),
-});
-console.log(`webhook deliveries go to ${listenUrl}`);
+console.log(`webhook deliveries go to ${listenUrl} (listen registered itself with the emulator)`);
 
 function pay(args, { show = true, json = false } = {}) {
   if (show) console.log(`\n${bold(`$ pay ${args.map((a) => (/[\s"]/.test(a) ? `'${a}'` : a)).join(' ')}`)}`);

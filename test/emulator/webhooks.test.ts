@@ -51,8 +51,21 @@ describe('webhooks', () => {
     expect(deliveries).toHaveLength(0);
   });
 
-  it('delivers each event to the URL, signed with the mode secret (verifiable with src/shared/signature.ts)', async () => {
+  it('setting a URL delivers the events still pending (made while none was set), and only those', async () => {
+    const pending = (await api('GET', 'webhooks/events?status=pending')).body.data.map((x: { id: string }) => x.id);
+    expect(pending).toHaveLength(1);
     expect((await admin(emu, 'POST', 'webhook-url', { url: receiverUrl })).body.url).toBe(receiverUrl);
+    await until(() => deliveries.length >= 1);
+    expect(deliveries.map((d) => JSON.parse(d.body).id)).toEqual(pending);
+    await until(async () => ((await event(pending[0])).delivery.status === 'delivered' ? true : undefined));
+    // Setting it again sends nothing more: nothing is pending.
+    expect((await admin(emu, 'POST', 'webhook-url', { url: receiverUrl })).status).toBe(200);
+    expect((await api('GET', 'webhooks/events?status=pending')).body.data).toEqual([]);
+    expect(deliveries).toHaveLength(1);
+    deliveries.length = 0;
+  });
+
+  it('delivers each event to the URL, signed with the mode secret (verifiable with src/shared/signature.ts)', async () => {
     const c = await api('POST', 'customers', customerBody(2));
     await api('PATCH', `customers/${c.body.id}`, { first_name: 'Augusta' });
     await until(() => deliveries.length >= 2);

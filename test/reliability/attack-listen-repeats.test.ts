@@ -5,8 +5,10 @@
 //
 //  - schedule: every id is delivered at the emulator's own retry times (src/emulator/events.ts
 //    RETRY_DELAYS_S, each attempt up to its 10 s timeout late), then resent at generated times
-//    anywhere inside REPEAT_WINDOW_SECONDS of its last delivery (fast-check): printed once, every
-//    copy answered 200 as a duplicate. A copy printed twice counts as duplicated.
+//    anywhere inside REPEAT_WINDOW_SECONDS of its last delivery (fast-check). By default every copy
+//    is printed, numbered (repeat 2, 3, …) in the order it came; with --skip-duplicates each id is
+//    printed once and every later copy answered 200 as a duplicate (a copy printed twice counts as
+//    duplicated).
 //  - expiry: a copy arriving more than the window after the id's last delivery is new again.
 //  - cap: with a small cap, ids beyond it push out the least recently seen (the model below,
 //    written from the documented rule); a warning says so once; the newest stay recognised.
@@ -60,12 +62,13 @@ interface Harness {
   url: string;
   io: ReturnType<typeof bufferIOStreams>;
   clock: { t: number };
-  deliver(id: string): Promise<{ status: number; duplicate: boolean }>;
-  /** How many times each id was printed (accepted) on stdout. */
+  deliver(id: string): Promise<{ status: number; duplicate: boolean; repeat: number }>;
+  /** How many times each id was printed (accepted) on stdout, and the repeat numbers printed. */
   printed(): Map<string, number>;
+  repeats(): Map<string, number[]>;
 }
 
-async function harness(opts: { maxRemembered?: number } = {}): Promise<Harness> {
+async function harness(opts: { maxRemembered?: number; skipDuplicates?: boolean } = {}): Promise<Harness> {
   const io = bufferIOStreams();
   const clock = { t: 1_900_000_000 };
   listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io, now: () => clock.t, ...opts });
@@ -83,18 +86,25 @@ async function harness(opts: { maxRemembered?: number } = {}): Promise<Harness> 
         headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signature },
         body,
       });
-      const answer = (await res.json()) as { duplicate?: boolean };
-      return { status: res.status, duplicate: answer.duplicate === true };
+      const answer = (await res.json()) as { duplicate?: boolean; repeat?: number };
+      return { status: res.status, duplicate: answer.duplicate === true, repeat: answer.repeat ?? 0 };
     },
     printed() {
       const m = new Map<string, number>();
-      for (const line of io.stdoutText().split('\n').filter(Boolean)) {
-        const id = (JSON.parse(line) as { id: string }).id;
-        m.set(id, (m.get(id) ?? 0) + 1);
-      }
+      for (const [id, ns] of repeats()) m.set(id, ns.length);
       return m;
     },
+    repeats,
   };
+  function repeats(): Map<string, number[]> {
+    const m = new Map<string, number[]>();
+    for (const line of io.stdoutText().split('\n').filter(Boolean)) {
+      const d = JSON.parse(line) as { webhook_id: string; repeat: number; event: { id: string } };
+      expect(d.event.id).toBe(d.webhook_id);
+      m.set(d.webhook_id, [...(m.get(d.webhook_id) ?? []), d.repeat]);
+    }
+    return m;
+  }
 }
 
 describe('attack.listen-repeats', () => {
@@ -105,8 +115,11 @@ describe('attack.listen-repeats', () => {
     expect(MAX_REMEMBERED_IDS).toBeLessThanOrEqual(1_000_000);
   });
 
-  it('schedule: every copy along the emulator schedule and generated resends within the window is recognised', async () => {
-    const h = await harness();
+  it.each([
+    ['--skip-duplicates: each id printed once, every later copy acknowledged as a duplicate', true],
+    ['by default: every copy printed, numbered in the order it came', false],
+  ])('schedule: every copy along the emulator schedule and generated resends within the window is recognised (%s)', async (_name, skip) => {
+    const h = await harness({ skipDuplicates: skip });
     // Per id: the emulator's attempts (first, then after each delay, each up to 10 s late), then
     // 0-3 resends, each within the window of the previous delivery.
     const plans = fc.sample(
@@ -130,29 +143,36 @@ describe('attack.listen-repeats', () => {
     });
     events.sort((a, b) => a.at - b.at);
     const base = h.clock.t;
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     for (const e of events) {
       h.clock.t = base + e.at;
       const r = await h.deliver(e.id);
       tally.tried++;
       expect(r.status).toBe(200);
       // The first copy is new; every later one within the window is a recognised repeat.
-      expect(r.duplicate, `${e.id} at +${e.at} s`).toBe(seen.has(e.id));
-      seen.add(e.id);
+      const n = (seen.get(e.id) ?? 0) + 1;
+      expect(r.repeat, `${e.id} at +${e.at} s`).toBe(n);
+      expect(r.duplicate, `${e.id} at +${e.at} s`).toBe(skip && n > 1);
+      seen.set(e.id, n);
       tally.passed++;
     }
-    const printed = h.printed();
-    for (const id of seen) {
-      const n = printed.get(id) ?? 0;
-      if (n === 0) tally.lost++;
-      if (n > 1) tally.duplicated += n - 1;
-      expect(n, id).toBe(1);
+    const repeats = h.repeats();
+    for (const [id, copies] of seen) {
+      const printed = repeats.get(id) ?? [];
+      if (printed.length === 0) tally.lost++;
+      if (skip) {
+        if (printed.length > 1) tally.duplicated += printed.length - 1;
+        expect(printed, id).toEqual([1]);
+      } else {
+        if (printed.length < copies) tally.lost += copies - printed.length;
+        expect(printed, id).toEqual(Array.from({ length: copies }, (_, i) => i + 1));
+      }
     }
-    tally.extra.schedule_deliveries = events.length;
+    tally.extra[skip ? 'schedule_deliveries_skip' : 'schedule_deliveries'] = events.length;
   });
 
   it('expiry: a copy more than the window after the last delivery is new again; one just inside is not', async () => {
-    const h = await harness();
+    const h = await harness({ skipDuplicates: true });
     const gaps = fc.sample(
       fc.oneof(
         fc.integer({ min: 1, max: REPEAT_WINDOW_SECONDS }),
@@ -169,15 +189,19 @@ describe('attack.listen-repeats', () => {
       h.clock.t += gap;
       const again = await h.deliver(id);
       tally.tried++;
-      expect(first).toEqual({ status: 200, duplicate: false });
-      expect(again, `gap ${gap} s`).toEqual({ status: 200, duplicate: gap <= REPEAT_WINDOW_SECONDS });
+      expect(first).toEqual({ status: 200, duplicate: false, repeat: 1 });
+      expect(again, `gap ${gap} s`).toEqual({
+        status: 200,
+        duplicate: gap <= REPEAT_WINDOW_SECONDS,
+        repeat: gap <= REPEAT_WINDOW_SECONDS ? 2 : 1,
+      });
       tally.passed++;
     }
     tally.extra.expiry_ids = gaps.length;
   });
 
   it('cap: past it the least recently seen ids are forgotten first (one warning), the rest stay recognised', async () => {
-    const h = await harness({ maxRemembered: CAP });
+    const h = await harness({ maxRemembered: CAP, skipDuplicates: true });
     // A model of the documented rule: an ordered set, a delivery moves its id to the end, the
     // oldest go when it holds more than CAP.
     const model: string[] = [];
@@ -196,7 +220,8 @@ describe('attack.listen-repeats', () => {
       const expected = model.includes(id);
       const r = await h.deliver(id);
       tally.tried++;
-      expect(r, id).toEqual({ status: 200, duplicate: expected });
+      expect(r.status, id).toBe(200);
+      expect(r.duplicate, id).toBe(expected);
       touch(id);
       tally.passed++;
     }
@@ -209,6 +234,7 @@ describe('attack.listen-repeats', () => {
       .stderrText()
       .split('\n')
       .filter((l) => / warning: more than 50 webhook-ids/.test(l));
+    expect(warnings[0] ?? '').toMatch(fresh > CAP ? /would count as new again$/ : /^$/);
     expect(warnings).toHaveLength(fresh > CAP ? 1 : 0);
     tally.extra.cap = CAP;
     tally.extra.cap_deliveries = picks.length;

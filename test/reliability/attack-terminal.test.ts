@@ -448,7 +448,11 @@ describe('attack.terminal', () => {
       const sign = (id: string, ts: number, body: string) =>
         `v1,${createHmac('sha256', secretBytes).update(`${id}.${ts}.`).update(body).digest('base64')}`;
       for (const json of [false, true]) {
-        const l = spawnPay(['webhooks', 'listen', '--port', '0', ...(json ? ['--json'] : [])], cleanEnv({ PAY_WEBHOOK_SECRET: secret }));
+        // A hosted base URL: listen asks it nothing (and takes no emulator's webhook URL on this machine).
+        const l = spawnPay(
+          ['webhooks', 'listen', '--port', '0', ...(json ? ['--json'] : [])],
+          cleanEnv({ PAY_WEBHOOK_SECRET: secret, PAY_BASE_URL: 'https://api.example.com/v1/' }),
+        );
         try {
           const deadline = Date.now() + 20_000;
           while (!/Ready, listening on (http:\/\/\S+?)[,\s]/.test(l.err())) {
@@ -496,16 +500,18 @@ describe('attack.terminal', () => {
           const out = l.out().replace(/\n$/, '').split('\n');
           expect(out).toHaveLength(accepted.length);
           if (json) {
-            expect(out.map((x) => JSON.parse(x))).toEqual(accepted.map((x) => x.event));
+            expect(out.map((x) => JSON.parse(x).event)).toEqual(accepted.map((x) => x.event));
+            expect(out.map((x) => JSON.parse(x).webhook_id)).toEqual(accepted.map((x) => x.id));
           } else {
             expectSafe('listen stdout', l.out());
             out.forEach((line, i) => {
-              const m = /^\S+ (\S+) (.*)$/.exec(line);
+              // `--> <type> [<id>]`: the escaped id holds no space and no "]".
+              const m = /^--> (.*) \[([^\]\s]+)\]$/.exec(line);
               expect(m, line).not.toBeNull();
               // Ids and types are cut to 60 characters (then …) in listen lines.
               const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s);
-              expect(decode(m![1]!)).toBe(cut(accepted[i]!.id));
-              expect(decode(m![2]!)).toBe(cut(accepted[i]!.type));
+              expect(decode(m![2]!)).toBe(cut(accepted[i]!.id));
+              expect(decode(m![1]!)).toBe(cut(accepted[i]!.type));
             });
           }
           const rejected = l

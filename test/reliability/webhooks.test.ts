@@ -5,9 +5,10 @@
 // signature among others in any order (accepted: any one `v1,` signature may match), only
 // invalid ones, other versions, signatures of other lengths, stale and future timestamps (more
 // than 5 minutes away; exactly 5 minutes still passes), missing and malformed headers: each is
-// accepted exactly when the test's own HMAC says it should be. A running `listen` accepts each
-// webhook-id once, however often and in whatever order it is delivered (also concurrently while
-// forwarding), and logs every rejection. The comparison is constant time: the source only ever
+// accepted exactly when the test's own HMAC says it should be. A running `listen --skip-duplicates`
+// accepts each webhook-id once, however often and in whatever order it is delivered (also
+// concurrently while forwarding), and logs every rejection; by default it forwards every copy
+// once, numbered as a repeat. The comparison is constant time: the source only ever
 // compares the expected MAC with crypto.timingSafeEqual on buffers of equal length, every
 // candidate is compared (no early exit), and signatures of other lengths are refused without
 // throwing.
@@ -576,10 +577,13 @@ interface ListenProcess {
   stop: () => Promise<number | null>;
 }
 
-async function spawnListen(secret: string, extra: string[] = []): Promise<ListenProcess> {
+async function spawnListen(secret: string, extra: string[] = [], skipDuplicates = true): Promise<ListenProcess> {
+  // --skip-duplicates: these are the replay attacks on a receiver that accepts each webhook-id once
+  // (by default listen forwards every delivery, marking repeats: test/unit/commands/webhooks.test.ts,
+  // test/reliability/attack-listen-repeats.test.ts). A hosted base URL: nothing is asked of it.
   const { child, out, err, closed } = spawnPay(
-    ['webhooks', 'listen', '--port', '0', '--json', ...extra],
-    cleanEnv({ PAY_WEBHOOK_SECRET: secret }),
+    ['webhooks', 'listen', '--port', '0', '--json', ...(skipDuplicates ? ['--skip-duplicates'] : []), ...extra],
+    cleanEnv({ PAY_WEBHOOK_SECRET: secret, PAY_BASE_URL: 'https://api.example.com/v1/' }),
   );
   const deadline = Date.now() + 20_000;
   while (!/Ready, listening on (\S+)/.test(err())) {
@@ -692,7 +696,7 @@ describe('webhooks.listen', () => {
       .out()
       .split('\n')
       .filter(Boolean)
-      .map((line) => (JSON.parse(line) as { id: string }).id);
+      .map((line) => (JSON.parse(line) as { webhook_id: string }).webhook_id);
     const accepted = new Map<string, number>();
     for (const id of printed) accepted.set(id, (accepted.get(id) ?? 0) + 1);
     const failures: string[] = [];
@@ -796,6 +800,73 @@ describe('webhooks.listen', () => {
     listenTally.lost += lost;
     listenTally.duplicated += duplicated;
     listenTally.extra.concurrent_ids = RACE_IDS;
+    expect(failures).toEqual([]);
+    expect(await l.stop()).toBe(0);
+  }, 300_000);
+
+  it(`by default, ${RACE_IDS} webhook-ids each delivered 4 times at once and once more while forwarding: every copy forwarded once, numbered 1-5`, async () => {
+    const secret = secretOf(randomBytes(24));
+    registerSecret(secret);
+    const got: string[] = [];
+    const target = createServer((req, res) => {
+      const id = String(req.headers['webhook-id']);
+      req.resume();
+      req.on('end', () => {
+        got.push(id);
+        setTimeout(() => res.writeHead(204).end(), 150);
+      });
+    });
+    servers.push(target);
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    const port = (target.address() as { port: number }).port;
+    const l = await spawnListen(secret, ['--forward-to', `http://127.0.0.1:${port}/hooks`], false);
+    listeners.push(l);
+    const now = Math.floor(Date.now() / 1000);
+    const failures: string[] = [];
+    let passed = 0;
+    let lost = 0;
+    let duplicated = 0;
+    const ids: string[] = [];
+    await pool(
+      Array.from({ length: RACE_IDS }, (_, n) => n),
+      2,
+      async (n) => {
+        const id = `evt_every${String(n).padStart(6, '0')}${randomBytes(6).toString('hex')}`;
+        ids.push(id);
+        const body = Buffer.from(JSON.stringify({ id, type: 'card.frozen' }));
+        const headers = { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': sign(secret, id, now, body) };
+        const statuses = [...(await Promise.all([0, 1, 2, 3].map(() => post(l.url, headers, body)))), await post(l.url, headers, body)];
+        const forwarded = got.filter((g) => g === id).length;
+        if (forwarded < 5) lost += 5 - forwarded;
+        if (forwarded > 5) duplicated += forwarded - 5;
+        if (forwarded !== 5 || statuses.some((st) => st !== 200))
+          failures.push(`${id}: answers ${statuses.join(', ')}, forwarded ${forwarded} times`);
+        else passed++;
+      },
+    );
+    // Every line was written before its answer was sent: wait for the pipe to bring them all.
+    for (const end = Date.now() + 30_000; l.out().split('\n').filter(Boolean).length < 5 * RACE_IDS && Date.now() < end;) await sleep(20);
+    const printed = l
+      .out()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { webhook_id: string; repeat: number; forward: { status: number } });
+    for (const id of ids) {
+      const mine = printed.filter((d) => d.webhook_id === id);
+      if (
+        mine
+          .map((d) => d.repeat)
+          .sort((a, b) => a - b)
+          .join() !== '1,2,3,4,5' ||
+        mine.some((d) => d.forward.status !== 204)
+      )
+        failures.push(`${id}: printed ${JSON.stringify(mine.map((d) => [d.repeat, d.forward.status]))}`);
+    }
+    listenTally.tried += RACE_IDS;
+    listenTally.passed += passed;
+    listenTally.lost += lost;
+    listenTally.duplicated += duplicated;
+    listenTally.extra.every_copy_ids = RACE_IDS;
     expect(failures).toEqual([]);
     expect(await l.stop()).toBe(0);
   }, 300_000);

@@ -19,7 +19,7 @@ const EVT_ID = {
 const EX_EVT = 'evt_0123456789abcdefghijklmn';
 
 const SECRET_HELP =
-  "webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile's webhook secret)";
+  "webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile's webhook secret; for listen against the emulator, then the emulator's)";
 
 export const webhooks: GroupSpec = {
   name: 'webhooks',
@@ -32,7 +32,8 @@ export const webhooks: GroupSpec = {
   ],
   description:
     'Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers). ' +
-    'verify and listen check signatures in constant time and refuse timestamps more than 5 minutes away; they call no API.',
+    'verify and listen check signatures in constant time and refuse timestamps more than 5 minutes away; they call no API operation ' +
+    "(listen talks only to a local emulator's admin routes, to take its webhook URL).",
   columns: [
     { header: 'ID', path: 'id' },
     { header: 'TYPE', path: 'type' },
@@ -135,17 +136,26 @@ export const webhooks: GroupSpec = {
     },
     {
       name: 'listen',
-      summary: 'Receive deliveries locally: verify each one, print it, optionally forward it',
+      summary: 'Receive deliveries locally: verify, print and forward each one; against the emulator, register itself as its webhook URL',
       description:
         'Starts an HTTP receiver. Each POST is verified with the webhook secret (Standard Webhooks headers, or their Svix names ' +
-        'svix-id, svix-timestamp, svix-signature); invalid signatures and stale timestamps get 400 ' +
-        'and a line on stderr. Each webhook-id is accepted once: a copy of an accepted one (a replay, a retry, a resend) is ' +
-        'acknowledged with 200 but neither printed nor forwarded again; a copy arriving while the first is being forwarded gets 409. ' +
-        'Accepted events print one line on stdout (<time> <event id> <type>), ' +
-        'or the event as one JSON line with --json.\n' +
-        "--forward-to relays the raw body and headers (https://, or http:// to loopback) and answers the sender with the forward's status. " +
-        'Ctrl-C stops it (exit 0).',
-      examples: ['pay webhooks listen --port 8788', 'pay webhooks listen --port 8788 --forward-to http://localhost:3000/webhooks --json'],
+        'svix-id, svix-timestamp, svix-signature); invalid signatures and stale timestamps get 400 and a line on stderr.\n\n' +
+        'Against the emulator (a pay emulator answers at the base URL; see pay emulator status) it registers its own URL as the ' +
+        "emulator's webhook URL, so events still pending delivery and every new one come to it, and on Ctrl-C gives the URL back " +
+        '(only if it is still its own: a listen started after it keeps it). With no secret configured it verifies with the ' +
+        "emulator's own. Against any other service it prints the URL to register there, and listens.\n\n" +
+        'One line per delivery on stdout: --> customer.created [evt_…], with (repeat 2) when the webhook-id came before (a retry or ' +
+        'a resend); with --forward-to, then <-- [200] POST <url> (12 ms), or <-- [error] … when the target does not answer. ' +
+        '--json prints one JSON object per delivery instead. Every delivery is forwarded, repeats included (the raw body and headers; ' +
+        "https://, or http:// to loopback), and the sender gets the target's status (502 when it does not answer, so it retries). " +
+        '--skip-duplicates acknowledges a repeat of an accepted webhook-id (200) without printing or forwarding it. ' +
+        '--events forwards only those types and acknowledges the others silently. Ctrl-C stops it (exit 0).',
+      examples: [
+        'pay webhooks listen --forward-to http://localhost:3000/webhooks',
+        'pay webhooks listen --events transfer.completed,transfer.failed --json',
+        'pay webhooks listen --print-secret',
+        'pay webhooks listen --port 8788 --skip-duplicates',
+      ],
       operationId: '',
       method: 'GET',
       path: '',
@@ -159,9 +169,16 @@ export const webhooks: GroupSpec = {
           kind: 'url',
           description: 'also POST each verified delivery here (https://, or http:// to localhost)',
         },
+        { flags: '--events <types>', description: 'only these event types, comma-separated (e.g. customer.created,transfer.failed)' },
+        {
+          flags: '--skip-duplicates',
+          description: 'acknowledge a repeat of an accepted webhook-id without printing or forwarding it',
+        },
+        { flags: '--print-secret', description: 'print the webhook secret deliveries are verified with, and exit' },
         { flags: '--secret <whsec>', description: SECRET_HELP },
       ],
-      jsonShape: 'one event payload per line (NDJSON) as delivered: {id, type, created_at, data}',
+      jsonShape:
+        'one object per delivery (NDJSON): {webhook_id, type, repeat, received_at, forward: {url, status, duration_ms, error} | null, event: the payload as delivered ({id, type, created_at, data})}',
       impl: () => import('./listen.js'),
     },
   ],

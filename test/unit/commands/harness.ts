@@ -42,6 +42,8 @@ export interface RunOptions {
   io?: BufferIO;
   /** Where the command hears Ctrl-C and SIGTERM (fakeSignals()); default: the process's. */
   signals?: Signals;
+  /** Requests to 127.0.0.1 reach the real network (an in-process emulator or test server on a loopback port). */
+  loopback?: boolean;
 }
 
 /** Signals a test sends: `emit('SIGINT')` calls the listeners a command registered. */
@@ -72,6 +74,7 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
   const requests: Recorded[] = [];
   const agent = new MockAgent();
   agent.disableNetConnect();
+  if (opts.loopback) agent.enableNetConnect(/^127\.0\.0\.1:\d+$/);
   const respond = opts.respond ?? echo;
   agent
     .get(ORIGIN)

@@ -254,40 +254,96 @@ describe('webhooks listen', () => {
     return { status: res.status, body: await res.text() };
   }
 
-  it('accepts a signed delivery once, prints it, acknowledges a replay without printing it, rejects bad and stale ones with 400', async () => {
+  it('prints one line per delivery, a repeat of a webhook-id marked as such; rejects bad and stale ones with 400', async () => {
     const io = bufferIOStreams();
     listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io });
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect((await deliver(listener.url)).status).toBe(200);
-    expect(io.stdoutText()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z ${EVT} transfer\\.completed\\n$`));
-    const replay = await deliver(listener.url);
-    expect(replay).toEqual({ status: 200, body: '{"received":true,"duplicate":true}' });
+    expect(await deliver(listener.url)).toEqual({ status: 200, body: '{"received":true,"repeat":1}' });
+    expect(io.stdoutText()).toBe(`--> transfer.completed [${EVT}]\n`);
+    // A retry or a resend of the same id: received again, marked.
+    expect(await deliver(listener.url)).toEqual({ status: 200, body: '{"received":true,"repeat":2}' });
+    expect(await deliver(listener.url, { ts: now() - 60 })).toEqual({ status: 200, body: '{"received":true,"repeat":3}' });
+    expect(io.stdoutText()).toBe(
+      `--> transfer.completed [${EVT}]\n--> transfer.completed [${EVT}] (repeat 2)\n--> transfer.completed [${EVT}] (repeat 3)\n`,
+    );
     expect((await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', secret: OTHER })).status).toBe(400);
     expect((await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', ts: now() - 3600 })).status).toBe(400);
     const err = io.stderrText().split('\n').filter(Boolean);
-    expect(err).toHaveLength(3);
-    expect(err[0]).toMatch(new RegExp(`duplicate ${EVT}: replayed webhook-id, already accepted; acknowledged, not forwarded again`));
-    expect(err[1]).toMatch(/rejected evt_abcdefghijklmn0123456789: no signature matches/);
-    expect(err[2]).toMatch(/timestamp is too old/);
-    expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
+    expect(err).toHaveLength(2);
+    expect(err[0]).toMatch(/rejected evt_abcdefghijklmn0123456789: no signature matches/);
+    expect(err[1]).toMatch(/timestamp is too old/);
+    expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(3);
     const get = await fetch(listener.url);
     expect(get.status).toBe(405);
   });
 
-  it('--json prints each accepted event as one JSON line', async () => {
+  it('--skip-duplicates: accepts a webhook-id once, acknowledges a replay without printing or forwarding it', async () => {
+    const io = bufferIOStreams();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, skipDuplicates: true });
+    expect((await deliver(listener.url)).status).toBe(200);
+    expect(io.stdoutText()).toBe(`--> transfer.completed [${EVT}]\n`);
+    const replay = await deliver(listener.url);
+    expect(replay).toEqual({ status: 200, body: '{"received":true,"duplicate":true,"repeat":2}' });
+    expect(io.stdoutText()).toBe(`--> transfer.completed [${EVT}]\n`);
+    const err = io.stderrText().split('\n').filter(Boolean);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(
+      new RegExp(`duplicate ${EVT}: replayed webhook-id, already accepted; acknowledged, not forwarded again \\(--skip-duplicates\\)`),
+    );
+  });
+
+  it('--events: other types are acknowledged (200) and neither printed nor forwarded; a bad signature is still refused', async () => {
+    const got: string[] = [];
+    const target = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['webhook-id']));
+        res.writeHead(204).end();
+      });
+    });
+    const io = bufferIOStreams();
+    listener = await startListener({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      json: false,
+      io,
+      forwardTo: await listening(target),
+      events: new Set(['card.frozen']),
+    });
+    const frozen = BODY.replace('transfer.completed', 'card.frozen');
+    expect(await deliver(listener.url)).toEqual({ status: 200, body: '{"received":true,"filtered":true}' });
+    expect((await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', body: frozen })).status).toBe(200);
+    expect((await deliver(listener.url, { body: '{"id":1}' })).status).toBe(200); // no type at all: filtered out
+    expect((await deliver(listener.url, { secret: OTHER })).status).toBe(400);
+    expect(got).toEqual(['evt_abcdefghijklmn0123456789']);
+    expect(io.stdoutText()).toMatch(
+      /^--> card\.frozen \[evt_abcdefghijklmn0123456789\]\n<-- \[204\] POST http:\/\/127\.0\.0\.1:\d+\/hooks \(\d+ ms\)\n$/,
+    );
+  });
+
+  it('--json prints one JSON line per delivery: the payload, its repeat number and the forward result', async () => {
     const io = bufferIOStreams();
     listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io });
     await deliver(listener.url);
     await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', body: BODY.replace('transfer.completed', 'card.frozen') });
+    await deliver(listener.url);
     const lines = io
       .stdoutText()
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { type: string });
-    expect(lines.map((l) => l.type)).toEqual(['transfer.completed', 'card.frozen']);
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.webhook_id, l.type, l.repeat, l.forward])).toEqual([
+      [EVT, 'transfer.completed', 1, null],
+      ['evt_abcdefghijklmn0123456789', 'card.frozen', 1, null],
+      [EVT, 'transfer.completed', 2, null],
+    ]);
+    expect(lines[0]!.event).toEqual(JSON.parse(BODY));
+    expect(Object.keys(lines[0]!).sort()).toEqual(['event', 'forward', 'received_at', 'repeat', 'type', 'webhook_id']);
+    expect(lines[0]!.received_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
-  it("forwards the raw body and headers, and answers with the forward's status", async () => {
+  it("forwards every delivery (the raw body and headers) and answers with the forward's status; each gets a <-- line", async () => {
     const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
     let answer = 500;
     const target = createServer((req, res) => {
@@ -299,22 +355,90 @@ describe('webhooks listen', () => {
       });
     });
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: await listening(target) });
+    const to = await listening(target);
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: to });
     const ts = now();
     expect((await deliver(listener.url, { ts })).status).toBe(500);
-    expect(io.stdoutText()).toBe('');
-    expect(io.stderrText()).toMatch(/forward of evt_\w+ answered 500/);
     answer = 204;
-    // The sender retries the same delivery: not a replay, since it was not accepted.
+    // The sender retries the same delivery: forwarded again, marked as a repeat.
     expect((await deliver(listener.url, { ts })).status).toBe(200);
-    expect(got).toHaveLength(2);
+    // And once more (a resend): forwarded again too.
+    expect((await deliver(listener.url, { ts })).status).toBe(200);
+    expect(got).toHaveLength(3);
     expect(got[1]!.body).toBe(BODY);
     expect(got[1]!.headers['webhook-id']).toBe(EVT);
     expect(got[1]!.headers['webhook-signature']).toBe(sign(SECRET, EVT, ts, BODY));
-    expect(io.stdoutText()).toMatch(/ evt_0123456789abcdefghijklmn transfer\.completed\n$/);
+    const url = to.toString().replace(/[./]/g, '\\$&');
+    expect(io.stdoutText()).toMatch(
+      new RegExp(
+        `^--> transfer\\.completed \\[${EVT}\\]\\n<-- \\[500\\] POST ${url} \\(\\d+ ms\\)\\n` +
+          `--> transfer\\.completed \\[${EVT}\\] \\(repeat 2\\)\\n<-- \\[204\\] POST ${url} \\(\\d+ ms\\)\\n` +
+          `--> transfer\\.completed \\[${EVT}\\] \\(repeat 3\\)\\n<-- \\[204\\] POST ${url} \\(\\d+ ms\\)\\n$`,
+      ),
+    );
+    expect(io.stderrText()).toBe('');
   });
 
-  it('copies of a delivery arriving while the first is being forwarded are replays: forwarded and accepted once', async () => {
+  it('a forward target that does not answer: one <-- [error] line per delivery, 502 to the sender (it retries)', async () => {
+    const dead = createServer();
+    const to = await listening(dead);
+    await new Promise<void>((r) => dead.close(() => r()));
+    const io = bufferIOStreams();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: to });
+    const r = await deliver(listener.url);
+    expect(r.status).toBe(502);
+    expect(JSON.parse(r.body)).toEqual({ error: 'forward failed', detail: 'connection refused' });
+    expect((await deliver(listener.url)).status).toBe(502);
+    const lines = io.stdoutText().split('\n').filter(Boolean);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^<-- \[error\] POST http:\/\/127\.0\.0\.1:\d+\/hooks \(\d+ ms\): connection refused$/);
+    expect(lines[2]).toBe(`--> transfer.completed [${EVT}] (repeat 2)`);
+    expect(lines[3]).toMatch(/^<-- \[error\] /);
+    // --json: the error in the forward result.
+    const jio = bufferIOStreams();
+    await listener.close();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io: jio, forwardTo: to });
+    expect((await deliver(listener.url)).status).toBe(502);
+    expect(JSON.parse(jio.stdoutText()).forward).toEqual({
+      url: to.toString(),
+      status: null,
+      duration_ms: expect.any(Number),
+      error: 'connection refused',
+    });
+  });
+
+  it('every copy of a delivery is forwarded, also while an earlier one is in flight, numbered in arrival order', async () => {
+    const got: string[] = [];
+    let release = (): void => {};
+    const held = new Promise<void>((r) => (release = r));
+    const target = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['webhook-id']));
+        void held.then(() => res.writeHead(204).end());
+      });
+    });
+    const io = bufferIOStreams();
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: await listening(target) });
+    const ts = now();
+    const all = [0, 1, 2, 3].map(() => deliver(listener!.url, { ts }));
+    for (const deadline = Date.now() + 20_000; got.length < 4 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
+    release();
+    expect((await Promise.all(all)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(got).toEqual([EVT, EVT, EVT, EVT]);
+    const arrivals = io
+      .stdoutText()
+      .split('\n')
+      .filter((l) => l.startsWith('-->'));
+    expect(arrivals).toEqual([
+      `--> transfer.completed [${EVT}]`,
+      `--> transfer.completed [${EVT}] (repeat 2)`,
+      `--> transfer.completed [${EVT}] (repeat 3)`,
+      `--> transfer.completed [${EVT}] (repeat 4)`,
+    ]);
+  });
+
+  it('--skip-duplicates: copies arriving while the first is being forwarded are replays: forwarded and accepted once', async () => {
     // Found by test/reliability/webhooks.test.ts: all four were forwarded and answered 200.
     const got: string[] = [];
     let answer = 503;
@@ -330,7 +454,15 @@ describe('webhooks listen', () => {
       });
     });
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: await listening(target) });
+    listener = await startListener({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      json: false,
+      io,
+      forwardTo: await listening(target),
+      skipDuplicates: true,
+    });
     const ts = now();
     /** Four copies at once; the target answers once the three copies have been answered. */
     const fourCopies = async (): Promise<number[]> => {
@@ -347,7 +479,12 @@ describe('webhooks listen', () => {
     answer = 204;
     expect(await fourCopies()).toEqual([200, 409, 409, 409]);
     expect(got).toEqual([EVT, EVT]);
-    expect(io.stdoutText().split('\n').filter(Boolean)).toHaveLength(1);
+    expect(
+      io
+        .stdoutText()
+        .split('\n')
+        .filter((l) => l.startsWith('-->')),
+    ).toEqual([`--> transfer.completed [${EVT}]`, `--> transfer.completed [${EVT}] (repeat 2)`]);
     expect(
       io
         .stderrText()
@@ -388,7 +525,11 @@ describe('webhooks listen', () => {
     (stops()[0] as () => void)();
     const r = await run;
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^Ready, listening on http:\/\/127\.0\.0\.1:\d+\/ \(Ctrl-C to stop\)\nStopped\.\n$/);
+    expect(r.stderr).toMatch(
+      /^Ready, listening on (http:\/\/127\.0\.0\.1:\d+\/) \(Ctrl-C to stop\)\nThe service at https:\/\/api\.example\.com\/v1\/ is not a local emulator, so nothing was registered: register \1 as its webhook endpoint .*\(pay webhooks listen --print-secret prints it\)\.\nStopped\.\n$/,
+    );
+    // A hosted service is never asked anything.
+    expect(r.requests).toEqual([]);
     expect(stops()).toHaveLength(0);
     expect(process.listeners('SIGINT').filter((l) => l.name === 'stop')).toHaveLength(0);
   });

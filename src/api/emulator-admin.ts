@@ -1,0 +1,198 @@
+// The client of a local emulator's admin routes: `/__emulator/…` at the origin of the resolved base
+// URL (flag > env > profile > default, as for every command). No key is sent: the routes need none.
+// Before anything acts, detect() makes sure an emulator is there: the base URL must be a loopback
+// address (the admin routes answer loopback clients only, so a hosted service is never asked), and
+// GET /__emulator/health must answer 200 with the `Pay-Emulator` header and a body naming the
+// emulator and the same version (src/shared/emulator-id.ts). Anything else is a refusal (exit 2) or,
+// when nothing answers, a network failure (exit 6). No redirect is followed; bodies are read up to
+// the --max-response-bytes cap; each request has the --timeout.
+import { Agent, type Dispatcher } from 'undici';
+import { maskKey } from '../config/keys.js';
+import { isLoopbackHost } from '../config/settings.js';
+import { escapeText } from '../io/escape.js';
+import { ExitCode, exitCodeForStatus, NetworkError, PayError } from '../lib/errors.js';
+import { EMULATOR_HEADER, EMULATOR_NAME, VERSION_SHAPE } from '../shared/emulator-id.js';
+import { describeNetworkError, readCapped, TooLarge } from './client.js';
+
+export interface AdminOptions {
+  /** The resolved base URL (…/v1/). */
+  baseUrl: string;
+  /** Where it came from, for messages: `--base-url`, `PAY_BASE_URL`, `profile "local" (sandbox)`, `default`. */
+  baseUrlOrigin: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  dispatcher?: Dispatcher | undefined;
+  /** Receives --debug lines. */
+  debug?: ((line: string) => void) | undefined;
+}
+
+/** What the emulator says about itself (GET /__emulator/health). */
+export interface EmulatorInfo {
+  version: string;
+  url: string;
+  started_at: string;
+  uptime_s: number;
+  data_dir: string | null;
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+const START_HINT =
+  'start one with pay emulator start (it listens on http://127.0.0.1:8787/v1/ by default); point pay at yours with --base-url or PAY_BASE_URL, or a profile (pay emulator start can write one)';
+
+let sharedAgent: Agent | undefined;
+
+const SECRETISH = /\b(?:(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9]{4,}|whsec_[A-Za-z0-9+/=]{4,})/g;
+
+export class EmulatorAdmin {
+  /** http://127.0.0.1:8787 */
+  readonly origin: string;
+  private readonly dispatcher: Dispatcher;
+  private info: EmulatorInfo | undefined;
+
+  constructor(private readonly opts: AdminOptions) {
+    this.origin = new URL(opts.baseUrl).origin;
+    this.dispatcher = opts.dispatcher ?? (sharedAgent ??= new Agent({ keepAliveTimeout: 4_000, connections: 4 }));
+  }
+
+  /** The base URL is a loopback address (the only place an emulator's admin routes answer). */
+  get local(): boolean {
+    return isLoopbackHost(new URL(this.opts.baseUrl).hostname.replace(/^\[|\]$/g, ''));
+  }
+
+  /** `http://127.0.0.1:8787/v1/ (base URL from PAY_BASE_URL)` */
+  private where(): string {
+    const from = this.opts.baseUrlOrigin === 'default' ? 'the default base URL' : `base URL from ${this.opts.baseUrlOrigin}`;
+    return `${this.opts.baseUrl} (${from})`;
+  }
+
+  /** A --debug line, with keys and webhook secrets (the webhook-secret route answers one) masked. */
+  private debug(line: string): void {
+    this.opts.debug?.(line.replace(SECRETISH, (m) => maskKey(m)));
+  }
+
+  /**
+   * Makes sure a pay emulator answers at the base URL's origin, and what it says about itself.
+   * Refuses (exit 2) a base URL that is not a loopback address, without sending anything, and a
+   * server that does not name itself an emulator; exit 6 when nothing answers.
+   */
+  async detect(): Promise<EmulatorInfo> {
+    if (this.info) return this.info;
+    if (!this.local) {
+      throw new PayError(
+        `${this.where()} is not a local emulator: pay emulator commands drive an emulator on this machine (localhost, 127.x.x.x or [::1]), nothing was sent`,
+        ExitCode.USAGE,
+        'not_an_emulator',
+        { hint: START_HINT, details: { base_url: this.opts.baseUrl } },
+      );
+    }
+    const res = await this.send('GET', '/__emulator/health', undefined, undefined, true);
+    const notEmulator = (why: string): PayError =>
+      new PayError(`the server at ${this.where()} is not a pay emulator: ${why}; nothing was changed`, ExitCode.USAGE, 'not_an_emulator', {
+        hint: START_HINT,
+        details: { base_url: this.opts.baseUrl },
+      });
+    if (res.status !== 200) throw notEmulator(`GET /__emulator/health answered ${res.status}`);
+    const header = res.headers[EMULATOR_HEADER];
+    if (header === undefined) throw notEmulator(`its answer has no ${EMULATOR_HEADER} header`);
+    const body = res.body as Partial<EmulatorInfo> & { emulator?: unknown; ok?: unknown };
+    if (!isObject(body) || body.emulator !== EMULATOR_NAME || body.ok !== true)
+      throw notEmulator(`its health answer does not name the emulator`);
+    if (typeof body.version !== 'string' || !VERSION_SHAPE.test(body.version) || body.version !== header)
+      throw notEmulator(`its health answer's version does not match its ${EMULATOR_HEADER} header`);
+    this.info = {
+      version: body.version,
+      url: typeof body.url === 'string' ? body.url : this.origin,
+      started_at: typeof body.started_at === 'string' ? body.started_at : '',
+      uptime_s: typeof body.uptime_s === 'number' ? body.uptime_s : 0,
+      data_dir: typeof body.data_dir === 'string' ? body.data_dir : null,
+    };
+    return this.info;
+  }
+
+  /** GET an admin route (after detect()); a JSON object back, or a PayError. */
+  async get<T = Record<string, unknown>>(route: string, query?: Query): Promise<T> {
+    return this.call<T>('GET', route, undefined, query);
+  }
+
+  /** POST a JSON body to an admin route (after detect()). */
+  async post<T = Record<string, unknown>>(route: string, body: unknown): Promise<T> {
+    return this.call<T>('POST', route, body);
+  }
+
+  private async call<T>(method: 'GET' | 'POST', route: string, body: unknown, query?: Query): Promise<T> {
+    await this.detect();
+    const res = await this.send(method, `/__emulator/${route}`, body, query, false);
+    const b = res.body as { detail?: unknown; code?: unknown; request_id?: unknown } | undefined;
+    if (res.status < 200 || res.status > 299) {
+      const detail = isObject(b) && typeof b.detail === 'string' ? b.detail : `HTTP ${res.status}`;
+      const code = isObject(b) && typeof b.code === 'string' ? b.code : `http_${res.status}`;
+      throw new PayError(`${method} /__emulator/${route}: ${escapeText(detail.slice(0, 300))}`, exitCodeForStatus(res.status, code), code, {
+        details: { status: res.status, request_id: isObject(b) ? b.request_id : undefined },
+      });
+    }
+    if (!isObject(res.body))
+      throw new PayError(`${method} /__emulator/${route}: the emulator answered without a JSON object`, ExitCode.ERROR, 'bad_response');
+    return res.body as T;
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    query: Query | undefined,
+    probing: boolean,
+  ): Promise<{ status: number; headers: Record<string, string>; body: unknown }> {
+    const url = new URL(path, this.origin);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'pay-cli' };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    this.debug(`> ${method} ${url.toString()}${payload !== undefined ? ` ${payload}` : ''}`);
+    const started = Date.now();
+    try {
+      const res = await this.dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers,
+        body: payload,
+        headersTimeout: this.opts.timeoutMs,
+        bodyTimeout: this.opts.timeoutMs,
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+      });
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      const text = await readCapped(res.body, flat['content-length'], this.opts.maxResponseBytes);
+      this.debug(`< ${res.statusCode} (${Date.now() - started} ms) ${text.length > 2000 ? `${text.slice(0, 2000)}…` : text}`);
+      let parsed: unknown;
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+      return { status: res.statusCode, headers: flat, body: parsed };
+    } catch (err) {
+      if (err instanceof TooLarge) {
+        throw new PayError(
+          `${method} ${url.pathname}: the answer is larger than ${this.opts.maxResponseBytes} bytes; pay stopped reading it`,
+          probing ? ExitCode.USAGE : ExitCode.ERROR,
+          probing ? 'not_an_emulator' : 'response_too_large',
+          { hint: probing ? START_HINT : 'raise the cap with --max-response-bytes' },
+        );
+      }
+      const reason = describeNetworkError(err, this.opts.timeoutMs);
+      this.debug(`! ${reason}`);
+      throw new NetworkError(
+        probing
+          ? `no emulator answers at ${this.where()}: ${reason}`
+          : `${method} ${url.pathname} to the emulator at ${this.origin} failed: ${reason}`,
+        { hint: probing ? START_HINT : undefined, details: { url: url.toString() }, cause: err },
+      );
+    }
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
