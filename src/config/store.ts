@@ -53,7 +53,7 @@ export function checkProfileName(name: string): string {
 
 /**
  * The folder: PAY_CONFIG_DIR, else the one conf and env-paths use for `pay` (so existing
- * configurations stay where they are). Keep in step with src/commands/completion/dynamic.ts.
+ * configurations stay where they are).
  */
 export function defaultConfigDir(
   env: NodeJS.ProcessEnv = process.env,

@@ -1,8 +1,9 @@
 // pay completion <shell> and pay __complete, through the built bin/pay.js as a child process.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configDir, complete } from '../../src/commands/completion/dynamic.js';
+import { complete } from '../../src/commands/completion/dynamic.js';
+import { defaultConfigDir } from '../../src/config/store.js';
 import { cleanEnv, runPay, tempDir } from '../helpers/run-pay.js';
 import { COMPLETIONS } from './shells.js';
 
@@ -55,26 +56,45 @@ describe('pay __complete', () => {
     expect(await runPay(['__complete'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('leaves out names a shell could misread', async () => {
+  it('completes nothing from a file any command would refuse (names a shell could misread, a link, loose modes, too big)', async () => {
     const dir = tempDir('pay-config-');
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { ok: {}, '$(touch x)': {}, 'a b': {}, '*': {} } }));
+    const file = join(dir, 'config.json');
+    const names = async () => {
+      let out = '';
+      expect(await complete(['profiles'], (t) => (out += t))).toBe(0);
+      return out;
+    };
     const old = process.env.PAY_CONFIG_DIR;
     process.env.PAY_CONFIG_DIR = dir;
     try {
-      let out = '';
-      expect(await complete(['profiles'], (t) => (out += t))).toBe(0);
-      expect(out).toBe('ok\n');
+      writeFileSync(file, JSON.stringify({ profiles: { ok: {} } }), { mode: 0o600 });
+      expect(await names()).toBe('ok\n');
+      // The store refuses the whole file for any command: completion offers none of it either.
+      for (const bad of ['$(touch x)', 'a b', '*', 'constructor']) {
+        writeFileSync(file, JSON.stringify({ profiles: { ok: {}, [bad]: {} } }));
+        expect(await names()).toBe('');
+      }
+      writeFileSync(file, JSON.stringify({ profiles: { ok: {} } }));
+      chmodSync(file, 0o666);
+      expect(await names()).toBe('');
+      chmodSync(file, 0o600);
+      writeFileSync(join(dir, 'elsewhere.json'), JSON.stringify({ profiles: { linked: {} } }), { mode: 0o600 });
+      unlinkSync(file);
+      symlinkSync(join(dir, 'elsewhere.json'), file);
+      expect(await names()).toBe('');
+      unlinkSync(file);
+      writeFileSync(file, JSON.stringify({ profiles: { ok: {} }, pad: 'x'.repeat(2 * 1024 * 1024) }), { mode: 0o600 });
+      expect(await names()).toBe('');
     } finally {
       if (old === undefined) delete process.env.PAY_CONFIG_DIR;
       else process.env.PAY_CONFIG_DIR = old;
     }
   });
 
-  it('finds the config folder where conf keeps it on each platform', () => {
-    expect(configDir({ PAY_CONFIG_DIR: '/x' }, 'linux', '/home/u')).toBe('/x');
-    expect(configDir({}, 'linux', '/home/u')).toBe('/home/u/.config/pay');
-    expect(configDir({ XDG_CONFIG_HOME: '/xdg' }, 'linux', '/home/u')).toBe('/xdg/pay');
-    expect(configDir({}, 'darwin', '/Users/u')).toBe('/Users/u/Library/Preferences/pay');
-    expect(configDir({ APPDATA: 'C:/Users/u/AppData/Roaming' }, 'win32', 'C:/Users/u')).toBe(join('C:/Users/u/AppData/Roaming', 'pay', 'Config'));
+  it('finds the config folder where conf kept it on each platform', () => {
+    expect(defaultConfigDir({}, 'linux', '/home/u')).toBe('/home/u/.config/pay');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: '/xdg' }, 'linux', '/home/u')).toBe('/xdg/pay');
+    expect(defaultConfigDir({}, 'darwin', '/Users/u')).toBe('/Users/u/Library/Preferences/pay');
+    expect(defaultConfigDir({ APPDATA: 'C:/Users/u/AppData/Roaming' }, 'win32', 'C:/Users/u')).toBe(join('C:/Users/u/AppData/Roaming', 'pay', 'Config'));
   });
 });

@@ -1,41 +1,20 @@
 // `pay __complete <what>`: the dynamic words of shell completion, printed one per line.
-// Runs on TAB, routed by src/cli.ts before commander loads: node built-ins only (no config store, no
-// commander), never throws, never prints an error, always exits 0. Unknown requests print nothing.
-//   profiles   the stored profile names (config.json, read directly)
+// Runs on TAB, routed by src/cli.ts before commander loads (no commander), never throws, never prints an error, always exits 0. Unknown requests print nothing.
+//   profiles   the stored profile names (config.json, read and checked by the config store)
 //   states <words before the cursor…> <current word>
 //              ISO 3166-2 codes, each with its name after a tab: those of the --country among the
 //              words (or of the current word's `CC-`), matching the current word as a code or as
 //              the bare subdivision (`va` offers US-VA); without a country, the `CC-` prefixes
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-
-/** Same rule as src/config/store.ts PROFILE_NAME: anything else is not printed (the shells expand nothing, but be strict). */
-const PROFILE_NAME = /^(?!(?:constructor|prototype)$)[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+import { ConfigStore } from '../../config/store.js';
 
 /**
- * The platform's config folder for `pay` (where earlier versions kept it through conf), or PAY_CONFIG_DIR.
- * Keep in step with src/config/store.ts and src/cmdutil/factory.ts.
+ * The stored profile names, read through the config store with every check it makes of the file
+ * (no symbolic link, a regular file of ours of at most 1 MiB that nobody else may write, the
+ * right shape, valid names): a file any command would refuse completes nothing.
  */
-export function configDir(
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
-  home: string = homedir(),
-): string {
-  if (env.PAY_CONFIG_DIR) return env.PAY_CONFIG_DIR;
-  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'pay');
-  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'pay', 'Config');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'pay');
-}
-
 export function profileNames(env: NodeJS.ProcessEnv = process.env): string[] {
   try {
-    const data = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')) as unknown;
-    const profiles = (data as { profiles?: unknown } | null)?.profiles;
-    if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) return [];
-    return Object.keys(profiles)
-      .filter((n) => PROFILE_NAME.test(n))
-      .sort();
+    return Object.keys(new ConfigStore(env.PAY_CONFIG_DIR || undefined).profiles()).sort();
   } catch {
     return [];
   }
