@@ -439,3 +439,74 @@ describe('--wide and COLUMNS', () => {
     expect(r.stdout).toBe(wide.stdout);
   });
 });
+
+describe('pay customers overview on a terminal', () => {
+  const CUS = 'cus_0123456789abcdefghijklmn';
+  const list = (data: unknown[]) => ({ status: 200, body: { object: 'list', data, has_more: false, next_cursor: null } });
+  const respond = (req: { path: string }) => {
+    if (req.path === `customers/${CUS}`)
+      return {
+        status: 200,
+        body: {
+          id: CUS,
+          object: 'customer',
+          first_name: 'Alexandria-Konstantina',
+          last_name: 'Papadopoulou-Worthington',
+          email: 'alexandria.konstantina.papadopoulou@example-long-domain.com',
+          kyc_status: 'not_started',
+          address: { address_line1: '221B Baker Street, Flat 3, Marylebone', city: 'London', country: 'GB', postal_code: 'NW1 6XE' },
+          created_at: '2026-01-02T03:04:05.000Z',
+        },
+      };
+    if (req.path === `customers/${CUS}/kyc`) return { status: 404, body: { status: 404, code: 'not_found', title: 'Not Found' } };
+    if (req.path === 'accounts')
+      return list([
+        {
+          id: 'acc_0123456789abcdefghijklmn',
+          nickname: 'Operating account for the London office',
+          type: 'checking',
+          currency: 'USD',
+          status: 'active',
+          balance: { available: '1234.56', pending: '0.00' },
+        },
+      ]);
+    if (req.path === 'transactions')
+      return list(
+        [1, 2].map((i) => ({
+          id: `txn_0123456789abcdefghijklm${i}`,
+          account_id: 'acc_0123456789abcdefghijklmn',
+          type: 'collection',
+          direction: 'credit',
+          amount: '617.28',
+          currency: 'USD',
+          status: 'posted',
+          created_at: `2026-01-02T03:04:0${i}.000Z`,
+        })),
+      );
+    return list([]);
+  };
+
+  it('fits 60 and 80 columns: long values wrap under themselves, tables hide what does not fit; only the `more:` commands are left whole', async () => {
+    for (const width of [60, 80]) {
+      const r = await pay(['customers', 'overview', CUS], { tty: true, width, respond, env: { PAY_TENANT_ID: 'biz_unit0000000000' } });
+      expect(r.code, r.stderr).toBe(0);
+      for (const l of r.stdout.trimEnd().split('\n')) {
+        if (!l.startsWith('  more: ')) expect(displayWidth(l), `${width}: ${l}`).toBeLessThanOrEqual(width);
+      }
+      expect(r.stdout).toMatch(/^ {2}email {4}alexandria\.konstantina\.papadopoulou@/m);
+      expect(r.stdout).toContain('txn_0123456789abcdefghijklm1');
+      if (width === 60) {
+        expect(r.stdout).toMatch(/^ {2}email {4}alexandria\.konstantina\.papadopoulou@\S+\n {11}\S*domain\.com$/m);
+        expect(r.stderr).toMatch(/^Hidden to fit the terminal's 60 columns: .*\(--wide shows every column\)$/m);
+      }
+    }
+    const wide = await pay(['customers', 'overview', CUS, '--wide'], {
+      tty: true,
+      width: 60,
+      respond,
+      env: { PAY_TENANT_ID: 'biz_unit0000000000' },
+    });
+    expect(wide.stdout).toMatch(/^ {2}email {4}alexandria\.konstantina\.papadopoulou@example-long-domain\.com$/m);
+    expect(wide.stderr).toBe('');
+  });
+});

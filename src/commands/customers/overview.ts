@@ -15,6 +15,8 @@ import type { VerbContext } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
 import { getPath, pickPaths } from '../../io/fields.js';
 import { formatTime, Printer, type TableColumn } from '../../io/output.js';
+import { VALUE_MIN } from '../../io/table.js';
+import { wrap } from '../../io/width.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { asText } from '../../lib/text.js';
 import { clientNeeds } from '../../verbs/steps.js';
@@ -337,7 +339,12 @@ async function printScreen(f: Factory, view: OverviewJson, wide: boolean): Promi
       ['KYC', kycText],
       ['created', typeof c.created_at === 'string' ? escapeText(formatTime(c.created_at)) : '-'],
     ];
-    for (const [key, value] of rows) io.out(`  ${key.padEnd(8)} ${value}\n`);
+    // On a terminal (without --wide) a long value wraps under itself, as in get views.
+    const room = io.stdoutIsTTY && !wide ? Math.max(VALUE_MIN, io.terminalWidth - 11) : undefined;
+    for (const [key, value] of rows) {
+      const [first, ...more] = room ? wrap(value, room) : [value];
+      io.out(`  ${key.padEnd(8)} ${first}\n${more.map((l) => `${' '.repeat(11)}${l}\n`).join('')}`);
+    }
   } else {
     io.out(failure('customer'));
   }
