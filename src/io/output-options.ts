@@ -1,6 +1,6 @@
 // The output options every printing command shares (--json, -o, --fields, --no-header, --jq, --wide),
 // checked and resolved once per command by the dispatcher (src/cmdutil/dispatch.ts) into
-// ctx.output. Light on purpose: resolving them loads no printer (chalk, cli-table3 load with
+// ctx.output. Light on purpose: resolving them loads no printer (chalk loads with
 // output.ts) and no jq (src/io/jq.ts loads, and checks the filter, only when --jq is given).
 import { UsageError } from '../lib/errors.js';
 import { parseFieldList } from './fields.js';
