@@ -160,7 +160,8 @@ export interface KeyValue {
  * beside it. With one: the values keep at least half the width; a value longer than the room
  * beside them wraps onto lines of its own under it (indented to the values), a key longer than
  * the key column has a line of its own; when less than VALUE_MIN is left beside the keys, every
- * value goes under its key, indented two spaces. Values that are `whole` are not broken.
+ * value goes under its key, indented two spaces. Values that are `whole` are not broken. Nothing
+ * pads a value (it ends its line), so a value's own trailing spaces are kept.
  */
 export function layoutKeyValues(
   pairs: readonly KeyValue[],
@@ -171,8 +172,7 @@ export function layoutKeyValues(
   const paint = (cell: Cell, text: string) => (cell.paint && text ? cell.paint(text) : text);
   const out: string[] = [];
   if (width === undefined) {
-    for (const p of pairs)
-      out.push(`${paintKey(p.key)}${' '.repeat(longest - displayWidth(p.key) + GAP)}${paint(p.value, p.value.text)}`.replace(/ +$/, ''));
+    for (const p of pairs) out.push(`${paintKey(p.key)}${' '.repeat(longest - displayWidth(p.key) + GAP)}${paint(p.value, p.value.text)}`);
     return out;
   }
   // Keys get what the values leave: at least half the width, and VALUE_MIN, is the values'.
@@ -186,12 +186,12 @@ export function layoutKeyValues(
     const keyFits = !stacked && displayWidth(p.key) <= keyWidth;
     let rest = values;
     if (keyFits) {
-      out.push(`${paintKey(p.key)}${' '.repeat(keyWidth - displayWidth(p.key) + GAP)}${paint(p.value, values[0]!)}`.replace(/ +$/, ''));
+      out.push(`${paintKey(p.key)}${' '.repeat(keyWidth - displayWidth(p.key) + GAP)}${paint(p.value, values[0]!)}`);
       rest = values.slice(1);
     } else {
       for (const k of wrap(p.key, width)) out.push(paintKey(k));
     }
-    for (const v of rest) out.push(`${' '.repeat(indent)}${paint(p.value, v)}`.replace(/ +$/, ''));
+    for (const v of rest) out.push(`${' '.repeat(indent)}${paint(p.value, v)}`);
   }
   return out;
 }
