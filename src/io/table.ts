@@ -111,10 +111,11 @@ function line(cells: readonly Cell[], fit: Fit): string {
   fit.shown.forEach((i, n) => {
     const cell = cells[i] ?? { text: '' };
     const w = fit.widths[i]!;
-    const text = displayWidth(cell.text) > w ? truncate(cell.text, w) : cell.text;
+    const full = displayWidth(cell.text);
+    const text = full > w ? truncate(cell.text, w) : cell.text;
     const painted = cell.paint && text ? cell.paint(text) : text;
     const last = n === fit.shown.length - 1;
-    parts.push(last ? painted : painted + ' '.repeat(Math.max(0, w - displayWidth(text))));
+    parts.push(last ? painted : painted + ' '.repeat(Math.max(0, w - (text === cell.text ? full : displayWidth(text)))));
   });
   return parts.join(' '.repeat(GAP)).replace(/ +$/, '');
 }

@@ -47,15 +47,23 @@ function isWide(cp: number): boolean {
   return false;
 }
 
+/** Widths of code points met so far (text repeats its characters; the property tests are slow). */
+const known = new Map<number, number>();
+
 /** Columns one code point takes: 0, 1 or 2. */
 export function codePointWidth(cp: number): number {
-  if (cp < 0x7f) return 1;
-  if (cp === 0xad) return 1; // soft hyphen: a format character terminals draw
-  if ((cp >= 0x1160 && cp <= 0x11ff) || (cp >= 0xd7b0 && cp <= 0xd7ff)) return 0; // Hangul medial vowels, final consonants
-  const ch = String.fromCodePoint(cp);
-  if (ZERO_WIDTH.test(ch)) return 0;
-  if (isWide(cp) || EMOJI.test(ch)) return 2;
-  return 1;
+  // Below U+0300 nothing is wide or combining; the soft hyphen (a format character) is drawn.
+  if (cp < 0x300) return 1;
+  let w = known.get(cp);
+  if (w === undefined) {
+    const ch = String.fromCodePoint(cp);
+    // Hangul medial vowels and final consonants join the syllable before them.
+    if ((cp >= 0x1160 && cp <= 0x11ff) || (cp >= 0xd7b0 && cp <= 0xd7ff) || ZERO_WIDTH.test(ch)) w = 0;
+    else w = isWide(cp) || EMOJI.test(ch) ? 2 : 1;
+    if (known.size >= 4096) known.clear();
+    known.set(cp, w);
+  }
+  return w;
 }
 
 /** The columns `text` takes on a terminal. */
