@@ -21,6 +21,8 @@ export interface Cell {
   text: string;
   /** Colour, applied to the text once it is cut (never to the padding). */
   paint?: (text: string) => string;
+  /** The text's display width, once measured (naturalWidths fills it in). */
+  width?: number;
 }
 
 export interface FitColumn {
@@ -101,7 +103,13 @@ export function fitColumns(cols: readonly FitColumn[], natural: readonly number[
 /** The natural width of each column: its header and its widest cell. */
 export function naturalWidths(headers: readonly string[], rows: readonly (readonly Cell[])[]): number[] {
   const widths = headers.map((h) => displayWidth(h));
-  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(c.text))));
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) {
+      const c = row[i]!;
+      const w = (c.width ??= displayWidth(c.text));
+      if (w > (widths[i] ?? 0)) widths[i] = w;
+    }
+  }
   return widths;
 }
 
@@ -111,7 +119,7 @@ function line(cells: readonly Cell[], fit: Fit): string {
   fit.shown.forEach((i, n) => {
     const cell = cells[i] ?? { text: '' };
     const w = fit.widths[i]!;
-    const full = displayWidth(cell.text);
+    const full = cell.width ?? displayWidth(cell.text);
     const text = full > w ? truncate(cell.text, w) : cell.text;
     const painted = cell.paint && text ? cell.paint(text) : text;
     const last = n === fit.shown.length - 1;

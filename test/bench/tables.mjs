@@ -3,7 +3,7 @@
 // A table is collected, then laid out (src/io/table.ts): measured unfitted (`-o table` into a
 // pipe) and fitted to 100 columns (a pseudo-terminal from script(1), COLUMNS=100; skipped without
 // script). Figure: wall time of each over TSV's written the same way (into the pipe, through the
-// pseudo-terminal), median of 5 runs interleaved, process start included. Target: <= 1.5x. (cli-table3, which laid tables out before, took about 54 s for this in one process.)
+// pseudo-terminal, colour off), median of 5 runs interleaved, process start included. Target: <= 1.5x. (cli-table3, which laid tables out before, took about 54 s for this in one process.)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +27,10 @@ function once(argv, env, pty) {
     const cmd = [process.execPath, BIN, ...argv].map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
     const started = process.hrtime.bigint();
     const child = pty
-      ? spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, COLUMNS: '100', TERM: 'xterm' } })
+      ? spawn('script', ['-qec', cmd, '/dev/null'], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...env, COLUMNS: '100', TERM: 'xterm', NO_COLOR: '1' },
+        })
       : spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let lines = 0;
     let err = '';
