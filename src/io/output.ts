@@ -53,6 +53,8 @@ const BAD = new Set(['failed', 'rejected', 'terminated', 'cancelled', 'closed', 
 
 export class Printer {
   private readonly chalk: ChalkInstance;
+  /** Paints shared by every cell (a table holds many). */
+  private readonly dim = (t: string): string => this.chalk.dim(t);
 
   constructor(
     private readonly io: IOStreams,
@@ -238,7 +240,7 @@ export class Printer {
   /** One cell, escaped, with its colour (a status by state; a missing value a dim `-`). */
   private cell(obj: unknown, col: Column): Cell {
     const value = getPath(obj, col.path);
-    if (value === undefined || value === null || value === '') return { text: '-', paint: (t) => this.chalk.dim(t) };
+    if (value === undefined || value === null || value === '') return { text: '-', paint: this.dim };
     switch (kindOf(col)) {
       case 'money': {
         const cur = getPath(obj, col.currencyPath ?? siblingPath(col.path, 'currency'));
@@ -263,7 +265,7 @@ export class Printer {
           : s === 'frozen'
             ? this.chalk.cyan
             : undefined;
-    return paint ? { text: s, paint: (t) => paint(t) } : { text: escapeText(s) };
+    return paint ? { text: s, paint } : { text: escapeText(s) };
   }
 }
 
