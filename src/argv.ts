@@ -1,5 +1,5 @@
 // The contract lists --json, -o/--output, --fields, --jq, --no-header, --dry-run, -y/--yes and
-// --idempotency-key among the global flags, but they belong to the verbs that print, confirm or POST (commander declares them
+// --idempotency-key among the global flags (and --wide joins them), but they belong to the verbs that print, confirm or POST (commander declares them
 // there, so `--help` shows them where they mean something). Written before the command path
 // (`pay --json customers list`), they are moved after it, where the verb parses them; a verb
 // without the flag then says "unknown option", as it would had it been written there.
@@ -19,7 +19,7 @@ const PROGRAM_VALUE_FLAGS = new Set([
 ]);
 /** Verb options that take a value. */
 const VERB_VALUE_FLAGS = new Set(['-o', '--output', '--fields', '--jq', '--idempotency-key']);
-const VERB_BOOLEAN_FLAGS = new Set(['--json', '--no-header', '--dry-run', '-y', '--yes']);
+const VERB_BOOLEAN_FLAGS = new Set(['--json', '--no-header', '--wide', '--dry-run', '-y', '--yes']);
 
 export function hoistVerbFlags(argv: readonly string[]): string[] {
   const moved: string[] = [];

@@ -2,7 +2,7 @@
 // declares its verbs, the operation each calls, its flags and its table columns; one generic
 // executor (src/verbs/run.ts, loaded lazily) runs them. Hand-written verbs set `impl`.
 // This file is on the start-up path: data and types only.
-import type { Column, SubTable } from '../io/output.js';
+import type { Column, SubTable, TableColumn } from '../io/output.js';
 import type { OutputSettings } from '../io/output-options.js';
 
 export type SubTableSpec = SubTable;
@@ -125,7 +125,7 @@ export interface VerbSpec {
   /** Cross-field checks before sending (see Constraint). */
   constraints?: Constraint[];
   /** Table columns for this verb's objects when they differ from the group's (a quote among trades). */
-  columns?: Column[];
+  columns?: TableColumn[];
   /** On a terminal, arrays in the object shown as tables under the key/value view (a KYC check's documents). */
   tables?: SubTable[];
   /** Singular noun for this verb's object when it differs from the group's (`FX quote`). */
@@ -154,8 +154,11 @@ export interface GroupSpec {
   noun: string;
   /** Shown under the group's help (`pay customers --help`): at least two, each a whole command line. */
   examples: string[];
-  /** Default table columns, in order. */
-  columns: Column[];
+  /**
+   * Default table columns, in order, each with its priority for fitting the terminal (1 kept
+   * longest; the highest number hidden first). The first priority is the column people copy (the id).
+   */
+  columns: TableColumn[];
   verbs: VerbSpec[];
   deprecated?: { use: string };
 }
@@ -179,6 +182,7 @@ export const OUTPUT_FLAGS = {
   fields: '--fields [list]',
   noHeader: '--no-header',
   jq: '--jq <expr>',
+  wide: '--wide',
   dryRun: '--dry-run',
 } as const;
 

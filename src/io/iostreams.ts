@@ -11,6 +11,7 @@ export interface IOStreams {
   readonly stderrIsTTY: boolean;
   /** Colour on stdout (tables) and stderr (messages). */
   readonly colorEnabled: boolean;
+  /** Columns of the terminal (terminalColumns): what tables on it and the picker fit. */
   readonly terminalWidth: number;
   out(text: string): void;
   err(text: string): void;
@@ -38,6 +39,32 @@ export function colorWanted(env: NodeJS.ProcessEnv, isTTY: boolean, noColorFlag:
   return isTTY;
 }
 
+/**
+ * `COLUMNS` as a width: a positive whole number (digits only, at most nine of them); anything else
+ * (empty, 0, negative, a fraction, garbage) is not one and is ignored.
+ */
+export function parseColumns(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (!/^\d{1,9}$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= 1 ? n : undefined;
+}
+
+/**
+ * The terminal's width in columns: `COLUMNS` when it is valid (parseColumns), else what the
+ * terminal says (stdout's, or stderr's when stdout is not one), else 80.
+ */
+export function terminalColumns(env: NodeJS.ProcessEnv, ...streams: unknown[]): number {
+  const given = parseColumns(env.COLUMNS);
+  if (given !== undefined) return given;
+  for (const s of streams) {
+    const cols = (s as { columns?: unknown }).columns;
+    if (typeof cols === 'number' && Number.isInteger(cols) && cols > 0) return cols;
+  }
+  return 80;
+}
+
 export function createIOStreams(init: IOStreamsInit = {}): IOStreams {
   const stdin = init.stdin ?? process.stdin;
   const stdout = init.stdout ?? process.stdout;
@@ -54,14 +81,14 @@ export function createIOStreams(init: IOStreamsInit = {}): IOStreams {
     stdoutIsTTY,
     stderrIsTTY,
     colorEnabled: colorWanted(env, stdoutIsTTY || stderrIsTTY, init.noColor ?? false),
-    terminalWidth: init.terminalWidth ?? ((stdout as { columns?: number }).columns || 100),
+    terminalWidth: init.terminalWidth ?? terminalColumns(env, stdout, stderr),
     out: (text) => void stdout.write(text),
     err: (text) => void stderr.write(text),
   };
 }
 
 /** A test double: collects what is written; TTY-ness is a parameter. */
-export function bufferIOStreams(opts: { tty?: boolean; color?: boolean; stdin?: string } = {}): IOStreams & {
+export function bufferIOStreams(opts: { tty?: boolean; color?: boolean; stdin?: string; width?: number } = {}): IOStreams & {
   stdoutText(): string;
   stderrText(): string;
 } {
@@ -76,7 +103,7 @@ export function bufferIOStreams(opts: { tty?: boolean; color?: boolean; stdin?: 
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     colorEnabled: opts.color ?? false,
-    terminalWidth: 120,
+    terminalWidth: opts.width ?? 120,
     out: (t) => void (out += t),
     err: (t) => void (err += t),
     stdoutText: () => out,

@@ -1,6 +1,6 @@
-// The output options every printing command shares (--json, -o, --fields, --no-header, --jq),
+// The output options every printing command shares (--json, -o, --fields, --no-header, --jq, --wide),
 // checked and resolved once per command by the dispatcher (src/cmdutil/dispatch.ts) into
-// ctx.output. Light on purpose: resolving them loads no printer (chalk, cli-table3 load with
+// ctx.output. Light on purpose: resolving them loads no printer (chalk loads with
 // output.ts) and no jq (src/io/jq.ts loads, and checks the filter, only when --jq is given).
 import { UsageError } from '../lib/errors.js';
 import { parseFieldList } from './fields.js';
@@ -17,6 +17,8 @@ export interface OutputFlags {
   fields?: string | boolean;
   header?: boolean;
   jq?: string;
+  /** Tables on a terminal: every column, not fitted to its width. */
+  wide?: boolean;
 }
 
 /** A jq filter, checked (compiled) before anything was sent: src/io/jq.ts. */
@@ -34,6 +36,11 @@ export interface OutputSettings {
   listFields?: boolean;
   /** --jq's filter (format is json); loaded and checked by the dispatcher. */
   jq?: JqFilter | undefined;
+  /**
+   * --wide: a table on a terminal shows every column at its full width (long lines wrap) instead
+   * of fitting the terminal. No effect on other formats, or off a terminal (tables are whole there).
+   */
+  wide?: boolean;
 }
 
 /**
@@ -68,5 +75,11 @@ export function resolveOutput(flags: OutputFlags, io: IOStreams, formats: readon
     // `--fields ""` (an unset variable in a script) is a mistake, not a request for the list: that is bare --fields.
     if (fields.length === 0) throw new UsageError('--fields needs at least one field name (bare --fields lists them)');
   }
-  return { format, fields, header: flags.header !== false, ...(listFields ? { listFields } : {}) };
+  return {
+    format,
+    fields,
+    header: flags.header !== false,
+    ...(listFields ? { listFields } : {}),
+    ...(flags.wide === true ? { wide: true } : {}),
+  };
 }

@@ -1,33 +1,50 @@
 // The printers: table (people), tsv (pipes, the default off a terminal), csv (its own writer,
 // csv.ts), json, ndjson; --jq runs over what json would print (jq.ts, loaded by the dispatcher).
-// stdout carries data only; notes about the data (an empty list) go to stderr. Every text cell and
-// key goes through escapeText (no control or bidi character from the data reaches the terminal);
-// json and ndjson are the data exactly.
+// stdout carries data only; notes about the data (an empty list, columns hidden to fit the
+// terminal) go to stderr. Every text cell and key goes through escapeText (no control or bidi
+// character from the data reaches the terminal); json and ndjson are the data exactly. Tables and
+// get views on a terminal fit its width (table.ts) unless --wide; elsewhere they are whole.
 import { Chalk, type ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
 import { csvHeader, csvRecord } from './csv.js';
 import { escapeText, escapeValue } from './escape.js';
 import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 import type { OutputFormat, OutputSettings } from './output-options.js';
+import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table.js';
 import { asText } from '../lib/text.js';
 
 export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
 
-export type ColumnKind = 'text' | 'money' | 'status' | 'time';
+/**
+ * How a column's cells are shown and fitted: `id` (ids and other values people copy: a wallet
+ * address, a URL), `money` (an amount with its currency), `time` and `status` are never cut (a cut
+ * id cannot be copied, a cut amount lies), nor are `number` (a rate, a count, a code): they are
+ * shown whole or the column is hidden. `text`
+ * is cut with `…` to fit. Without a kind: `time` for `*_at` paths, `id` for `id`, `*_id` and
+ * `*.id`, else `text`.
+ */
+export type ColumnKind = 'text' | 'id' | 'money' | 'number' | 'status' | 'time';
 export interface Column {
   header: string;
   path: string;
   kind?: ColumnKind;
   /** For money: where the currency is (default: `currency` beside the amount). */
   currencyPath?: string;
+  /**
+   * Fitting a table to the terminal: 1 is kept longest, the highest number is hidden first.
+   * Default: the column's place in its list (1, 2, …); with --fields, the order given.
+   */
+  priority?: number;
 }
+
+/** A column of a table a command declares (a group's, a verb's, a tooling command's): its priority is stated. */
+export type TableColumn = Column & { priority: number };
 
 /** An array inside one object, shown as its own table under the key/value view (terminal only). */
 export interface SubTable {
   title: string;
   path: string;
-  columns: Column[];
+  columns: TableColumn[];
 }
 
 const GOOD = new Set(['active', 'completed', 'succeeded', 'approved', 'delivered', 'posted', 'paid', 'accepted', 'open', 'verified']);
@@ -36,6 +53,8 @@ const BAD = new Set(['failed', 'rejected', 'terminated', 'cancelled', 'closed', 
 
 export class Printer {
   private readonly chalk: ChalkInstance;
+  /** Paints shared by every cell (a table holds many). */
+  private readonly dim = (t: string): string => this.chalk.dim(t);
 
   constructor(
     private readonly io: IOStreams,
@@ -49,12 +68,31 @@ export class Printer {
     return this.settings.format;
   }
 
-  /** Columns in use: --fields, or the resource's defaults. */
+  /** Columns in use: --fields (in the order given, which is their priority), or the resource's defaults. */
   private activeColumns(): Column[] {
-    if (!this.settings.fields) return [...this.columns];
-    return this.settings.fields.map(
-      (path) => this.columns.find((c) => c.path === path) ?? { header: path.toUpperCase().replace(/\./g, '_'), path },
-    );
+    if (!this.settings.fields) return this.columns.map((c, i) => ({ ...c, priority: c.priority ?? i + 1 }));
+    return this.settings.fields.map((path, i) => ({
+      ...(this.columns.find((c) => c.path === path) ?? { header: path.toUpperCase().replace(/\./g, '_'), path }),
+      priority: i + 1,
+    }));
+  }
+
+  /** The width tables fit: the terminal's, for a table on a terminal without --wide; otherwise none. */
+  private fitWidth(): number | undefined {
+    return this.settings.format === 'table' && this.io.stdoutIsTTY && !this.settings.wide ? this.io.terminalWidth : undefined;
+  }
+
+  /** A table of `rows` under `cols`, fitted; one line on stderr names the columns hidden to fit. */
+  private writeTable(cols: readonly Column[], rows: readonly (readonly Cell[])[]): void {
+    const width = this.fitWidth();
+    const fitCols: FitColumn[] = cols.map((c, i) => ({
+      header: escapeText(c.header),
+      cut: kindOf(c) === 'text',
+      priority: c.priority ?? i + 1,
+    }));
+    const { lines, hidden } = layoutTable(fitCols, rows, width, (t) => this.chalk.bold(t));
+    this.io.out(`${lines.join('\n')}\n`);
+    if (hidden.length > 0) this.io.err(hiddenNote(hidden, width!));
   }
 
   private project(obj: unknown): unknown {
@@ -94,23 +132,21 @@ export class Printer {
     const sub = this.settings.fields ? [] : tables;
     const skip = new Set(sub.map((t) => t.path));
     const cols = (this.settings.fields ? this.activeColumns() : flattenColumns(obj)).filter((c) => !skip.has(c.path));
-    const table = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 } });
-    for (const c of cols) {
-      table.push([this.chalk.dim(escapeText(c.path)), this.cell(obj, this.columns.find((k) => k.path === c.path) ?? c)]);
-    }
-    this.io.out(`${table.toString()}\n`);
+    const pairs = cols.map((c) => {
+      const col = this.columns.find((k) => k.path === c.path) ?? c;
+      return { key: escapeText(c.path), value: this.cell(obj, col), whole: kindOf(col) !== 'text' };
+    });
+    const lines = layoutKeyValues(pairs, this.fitWidth(), (t) => this.chalk.dim(t));
+    if (lines.length > 0) this.io.out(`${lines.join('\n')}\n`);
     for (const t of sub) {
       const items = getPath(obj, t.path);
       const rows = Array.isArray(items) ? items : [];
-      this.io.out(`\n${this.chalk.bold(t.title)} (${rows.length})\n`);
+      this.io.out(`\n${this.chalk.bold(escapeText(t.title))} (${rows.length})\n`);
       if (rows.length === 0) continue;
-      const inner = new Table({
-        head: t.columns.map((c) => this.chalk.bold(c.header)),
-        chars: BORDERLESS,
-        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-      });
-      for (const item of rows) inner.push(t.columns.map((c) => this.cell(item, c)));
-      this.io.out(`${inner.toString().replace(/[ ]+$/gm, '')}\n`);
+      this.writeTable(
+        t.columns,
+        rows.map((item) => t.columns.map((c) => this.cell(item, c))),
+      );
     }
   }
 
@@ -132,18 +168,12 @@ export class Printer {
     }
     if (format === 'table') {
       const cols = this.activeColumns();
-      const table = new Table({
-        head: cols.map((c) => this.chalk.bold(c.header)),
-        chars: BORDERLESS,
-        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-      });
+      const rows: Cell[][] = [];
       for await (const page of pages) {
-        for (const item of page) {
-          table.push(cols.map((c) => this.cell(item, c)));
-          count++;
-        }
+        for (const item of page) rows.push(cols.map((c) => this.cell(item, c)));
       }
-      if (count > 0) this.io.out(`${table.toString().replace(/[ ]+$/gm, '')}\n`);
+      count = rows.length;
+      if (count > 0) this.writeTable(cols, rows);
     } else if (format === 'tsv') {
       const cols = this.activeColumns();
       for await (const page of pages) {
@@ -207,49 +237,52 @@ export class Printer {
     this.io.out(`${JSON.stringify(value)}\n`);
   }
 
-  private cell(obj: unknown, col: Column): string {
+  /** One cell, escaped, with its colour (a status by state; a missing value a dim `-`). */
+  private cell(obj: unknown, col: Column): Cell {
     const value = getPath(obj, col.path);
-    if (value === undefined || value === null || value === '') return this.chalk.dim('-');
-    switch (col.kind ?? (isTimePath(col.path) ? 'time' : undefined)) {
+    if (value === undefined || value === null || value === '') return { text: '-', paint: this.dim };
+    switch (kindOf(col)) {
       case 'money': {
         const cur = getPath(obj, col.currencyPath ?? siblingPath(col.path, 'currency'));
-        return typeof cur === 'string' ? `${escapeValue(value)} ${escapeText(cur)}` : escapeValue(value);
+        return { text: typeof cur === 'string' ? `${escapeValue(value)} ${escapeText(cur)}` : escapeValue(value) };
       }
       case 'status':
         return this.status(asText(value));
       case 'time':
-        return escapeText(formatTime(asText(value)));
+        return { text: escapeText(formatTime(asText(value))) };
       default:
-        return escapeValue(value);
+        return { text: escapeValue(value) };
     }
   }
 
-  private status(s: string): string {
-    if (GOOD.has(s)) return this.chalk.green(s);
-    if (WAITING.has(s)) return this.chalk.yellow(s);
-    if (BAD.has(s)) return this.chalk.red(s);
-    if (s === 'frozen') return this.chalk.cyan(s);
-    return escapeText(s);
+  private status(s: string): Cell {
+    const paint = GOOD.has(s)
+      ? this.chalk.green
+      : WAITING.has(s)
+        ? this.chalk.yellow
+        : BAD.has(s)
+          ? this.chalk.red
+          : s === 'frozen'
+            ? this.chalk.cyan
+            : undefined;
+    return paint ? { text: s, paint } : { text: escapeText(s) };
   }
 }
 
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '',
-};
+/** The one line on stderr when columns were hidden to fit: which, and how to see them. */
+export function hiddenNote(hidden: readonly string[], width: number): string {
+  return `Hidden to fit the terminal's ${width} columns: ${hidden.join(', ')} (--wide shows every column)\n`;
+}
+
+/** A column's kind, given or read from its path (see ColumnKind). */
+export function kindOf(col: Column): ColumnKind {
+  return col.kind ?? (isTimePath(col.path) ? 'time' : isIdPath(col.path) ? 'id' : 'text');
+}
+
+/** `id`, `customer_id`, `source.id`: an id, never cut. */
+export function isIdPath(path: string): boolean {
+  return /(?:^|[._])id$/.test(path);
+}
 
 /** Two spaces before each line. Only \n ends a line: a /^/m regex would also indent after a U+2028 or U+2029 inside a string and change the data. */
 function indent(json: string): string {

@@ -13,6 +13,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [variable: string, flag: string
   ['PAY_MAX_RESPONSE_BYTES', '--max-response-bytes', 'refuse an answer larger than this (bytes, or with KiB, MiB), default 32MiB'],
   ['PAY_DEBUG=1', '--debug', 'log requests and responses to stderr, keys redacted'],
   ['NO_COLOR', '--no-color', 'no colours'],
+  ['COLUMNS', '', 'the width tables fit on a terminal (a positive whole number; anything else is ignored); `--wide` shows every column'],
   ['PAY_WEBHOOK_SECRET', '', 'webhook secret for `pay webhooks verify/listen`'],
   ['PAY_CONFIG_DIR', '', 'where profiles are stored'],
   ['PAY_BULK_GRACE_MS', '', 'with `--from-file`: milliseconds the rows in flight get to finish after SIGINT/SIGTERM, default 5000'],

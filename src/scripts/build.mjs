@@ -5,7 +5,7 @@
 //    cold-start budget (`pay --version` within 1.3x of `node -e 0`). Every `import()` in it is
 //    left as an import of the built implementation under dist/impl/.
 // 2. dist/impl/: every module the start-up path imports lazily, as ES modules with shared chunks;
-//    undici, proper-lockfile, inquirer, chalk, cli-table3 and yaml load only there, from node_modules.
+//    undici, proper-lockfile, inquirer, chalk and yaml load only there, from node_modules.
 //
 // Modules both passes reach (small pure ones like spec.ts) are bundled into each; none of them
 // holds state, so the copies cannot disagree.

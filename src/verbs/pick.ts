@@ -4,6 +4,7 @@
 // or with --no-input / PAY_NO_INPUT / CI, the argument stays required: exit 2 naming it.
 // Everything an entry shows comes from the service and is escaped (src/io/escape.ts).
 import { escapeText, escapeValue } from '../io/escape.js';
+import { displayWidth, padEnd, truncate } from '../io/width.js';
 import { getPath } from '../io/fields.js';
 import { formatTime, type Column } from '../io/output.js';
 import type { PickItem } from '../io/prompt.js';
@@ -17,7 +18,7 @@ import { longFlag } from './values.js';
 
 /** How many of the most recent objects are fetched (one page) and offered. */
 export const PICK_LIMIT = 100;
-/** A cell of an entry is cut to this many characters (ids never are). */
+/** A cell of an entry is cut to this many columns (ids never are). */
 const CELL_MAX = 32;
 
 /** The id the user picked for a verb run without one; throws what a missing argument is otherwise. */
@@ -108,22 +109,21 @@ function cellText(obj: unknown, col: Column): string {
   } else {
     text = escapeValue(value);
   }
-  return text.length > CELL_MAX ? `${text.slice(0, CELL_MAX - 1)}…` : text;
+  return truncate(text, CELL_MAX);
 }
 
-/** Entries as aligned lines that fit the terminal (the id whole, always first). */
+/** Entries as aligned lines that fit the terminal (the id whole, always first), by display width (src/io/width.ts). */
 export function entryLabels(entries: readonly Entry[], width: number): PickItem[] {
   const widths: number[] = [];
-  for (const e of entries) e.cells.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  for (const e of entries) e.cells.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(c))));
   const idWidth = Math.max(...entries.map((e) => e.id.length));
   // The list prompt draws "❯ " before each line.
   const room = Math.max(width - 3, idWidth);
   return entries.map((e) => {
-    let line = e.id.padEnd(idWidth);
-    for (const [i, c] of e.cells.entries()) line += `  ${i === e.cells.length - 1 ? c : c.padEnd(widths[i]!)}`;
-    line = line.trimEnd();
+    let rest = '';
+    for (const [i, c] of e.cells.entries()) rest += `  ${i === e.cells.length - 1 ? c : padEnd(c, widths[i]!)}`;
     // Cut to fit, never into the id (a terminal narrower than the id gets it whole).
-    if (line.length > room) line = `${line.slice(0, Math.max(room - 1, idWidth))}…`;
+    const line = `${e.id.padEnd(idWidth)}${truncate(rest.trimEnd(), Math.max(1, room - idWidth))}`.trimEnd();
     return { value: e.id, label: line, keys: [e.id] };
   });
 }

@@ -6,6 +6,7 @@ const SECTIONS = {
   'cold-start': './cold-start.mjs',
   emulator: './emulator.mjs',
   transactions: './transactions.mjs',
+  tables: './tables.mjs',
   bulk: './bulk.mjs',
   'bulk-memory': './bulk-memory.mjs',
   completion: './completion.mjs',

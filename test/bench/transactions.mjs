@@ -26,7 +26,7 @@ const TIME = '/usr/bin/time';
 const startEmulator = () => spawnEmulator(['--settle-after', '86400000']);
 
 /** POSTs `n` bodies from `make(i)` with CONCURRENCY requests in flight; throws on any non-201. */
-async function post(emu, agent, path, n, make) {
+export async function post(emu, agent, path, n, make) {
   const url = new URL(path, emu.baseUrl);
   let next = 0;
   const out = new Array(n);

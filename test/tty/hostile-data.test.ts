@@ -66,7 +66,8 @@ describeTty('data never drives the terminal (tmux)', () => {
         next_cursor: null,
       },
     });
-    const p = (pane = await Pane.pay(['customers', 'list'], { env: apiEnv() }));
+    // --wide: the escaped names whole (fitted to the pane, the longest would be cut with …).
+    const p = (pane = await Pane.pay(['customers', 'list', '--wide'], { env: apiEnv() }));
     const { code, screen } = await finishUntitled(p);
     expect(code, screen).toBe(0);
     const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');

@@ -24,8 +24,8 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   api: { rooms: ['config', 'io', 'lib', 'shared'], packages: ['undici', 'yaml'] },
   // Settings (flag > env > profile > default) and the config store.
   config: { rooms: ['lib', 'shared'], packages: ['proper-lockfile'] },
-  // Streams, printers, prompts, escaping, progress.
-  io: { rooms: ['lib', 'shared'], packages: ['chalk', 'cli-table3', '@inquirer/prompts', 'jq-wasm'] },
+  // Streams, printers (tables fitted to the terminal by their own layout), prompts, escaping, progress.
+  io: { rooms: ['lib', 'shared'], packages: ['chalk', '@inquirer/prompts', 'jq-wasm'] },
   // Engines of bulk creates and seed files.
   bulk: { rooms: ['api', 'io', 'lib', 'shared'], packages: [] },
   seed: { rooms: ['api', 'config', 'io', 'lib', 'shared'], packages: ['yaml'] },

@@ -25,13 +25,13 @@ export const accounts: GroupSpec = {
     'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available',
   ],
   columns: [
-    { header: 'ID', path: 'id' },
-    { header: 'CUSTOMER', path: 'customer_id' },
-    { header: 'TYPE', path: 'type' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-    { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency' },
-    { header: 'PENDING', path: 'balance.pending', kind: 'money', currencyPath: 'currency' },
-    { header: 'CREATED', path: 'created_at', kind: 'time' },
+    { header: 'ID', path: 'id', priority: 1 },
+    { header: 'CUSTOMER', path: 'customer_id', priority: 7 },
+    { header: 'TYPE', path: 'type', priority: 4 },
+    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
+    { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency', priority: 2 },
+    { header: 'PENDING', path: 'balance.pending', kind: 'money', currencyPath: 'currency', priority: 5 },
+    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
   ],
   verbs: [
     {

@@ -52,16 +52,16 @@ export const cards: GroupSpec = {
     'Virtual cards are active at once; physical cards start inactive until shipped and activated.\n' +
     'active ⇄ frozen; any card can be terminated (final). pay never shows a full card number or CVV.',
   columns: [
-    { header: 'ID', path: 'id' },
-    { header: 'CUSTOMER', path: 'customer_id' },
-    { header: 'ACCOUNT', path: 'account_id' },
-    { header: 'TYPE', path: 'type' },
-    { header: 'BRAND', path: 'brand' },
-    { header: 'LAST4', path: 'last4' },
-    { header: 'EXP MONTH', path: 'exp_month' },
-    { header: 'EXP YEAR', path: 'exp_year' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-    { header: 'CREATED', path: 'created_at', kind: 'time' },
+    { header: 'ID', path: 'id', priority: 1 },
+    { header: 'CUSTOMER', path: 'customer_id', priority: 10 },
+    { header: 'ACCOUNT', path: 'account_id', priority: 8 },
+    { header: 'TYPE', path: 'type', priority: 4 },
+    { header: 'BRAND', path: 'brand', priority: 5 },
+    { header: 'LAST4', path: 'last4', priority: 2 },
+    { header: 'EXP MONTH', path: 'exp_month', priority: 6 },
+    { header: 'EXP YEAR', path: 'exp_year', priority: 7 },
+    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
+    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 9 },
   ],
   verbs: [
     {

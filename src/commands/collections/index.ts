@@ -29,14 +29,14 @@ export const collections: GroupSpec = {
   ],
   description: 'A collection is pending until it succeeds (the account is credited) or fails with a failure_reason.',
   columns: [
-    { header: 'ID', path: 'id' },
-    { header: 'ACCOUNT', path: 'account_id' },
-    { header: 'CUSTOMER', path: 'customer_id' },
-    { header: 'METHOD', path: 'method' },
-    { header: 'AMOUNT', path: 'amount', kind: 'money' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-    { header: 'FAILURE', path: 'failure_reason' },
-    { header: 'CREATED', path: 'created_at', kind: 'time' },
+    { header: 'ID', path: 'id', priority: 1 },
+    { header: 'ACCOUNT', path: 'account_id', priority: 7 },
+    { header: 'CUSTOMER', path: 'customer_id', priority: 8 },
+    { header: 'METHOD', path: 'method', priority: 4 },
+    { header: 'AMOUNT', path: 'amount', kind: 'money', priority: 2 },
+    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
+    { header: 'FAILURE', path: 'failure_reason', priority: 5 },
+    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
   ],
   verbs: [
     {

@@ -90,13 +90,13 @@ export const customers: GroupSpec = {
     'pay customers update cus_0123456789abcdefghijklmn --email new@example.com',
   ],
   columns: [
-    { header: 'ID', path: 'id' },
-    { header: 'FIRST NAME', path: 'first_name' },
-    { header: 'LAST NAME', path: 'last_name' },
-    { header: 'EMAIL', path: 'email' },
-    { header: 'TYPE', path: 'type' },
-    { header: 'KYC', path: 'kyc_status', kind: 'status' },
-    { header: 'CREATED', path: 'created_at', kind: 'time' },
+    { header: 'ID', path: 'id', priority: 1 },
+    { header: 'FIRST NAME', path: 'first_name', priority: 2 },
+    { header: 'LAST NAME', path: 'last_name', priority: 3 },
+    { header: 'EMAIL', path: 'email', priority: 4 },
+    { header: 'TYPE', path: 'type', priority: 6 },
+    { header: 'KYC', path: 'kyc_status', kind: 'status', priority: 5 },
+    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 7 },
   ],
   verbs: [
     {

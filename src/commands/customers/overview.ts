@@ -14,7 +14,9 @@ import type { Factory } from '../../cmdutil/factory.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
 import { getPath, pickPaths } from '../../io/fields.js';
-import { formatTime, Printer, type Column } from '../../io/output.js';
+import { formatTime, Printer, type TableColumn } from '../../io/output.js';
+import { VALUE_MIN } from '../../io/table.js';
+import { wrap } from '../../io/width.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { asText } from '../../lib/text.js';
 import { clientNeeds } from '../../verbs/steps.js';
@@ -100,7 +102,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     const out = ctx.output.fields ? pickPaths(view, ctx.output.fields) : view;
     f.io.out(format === 'json' ? `${JSON.stringify(out, null, 2)}\n` : `${JSON.stringify(out)}\n`);
   } else {
-    await printScreen(f, view);
+    await printScreen(f, view, ctx.output.wide === true);
   }
   if (view.errors.length > 0) {
     const names = view.errors.map((e) => e.section).join(', ');
@@ -250,51 +252,51 @@ function moreCommands(id: string, accounts: Json[] | null, failed: Json[]): Reco
   };
 }
 
-const ACCOUNT_COLUMNS: Column[] = [
-  { header: 'ID', path: 'id' },
-  { header: 'NICKNAME', path: 'nickname' },
-  { header: 'TYPE', path: 'type' },
-  { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency' },
-  { header: 'PENDING', path: 'balance.pending', kind: 'money', currencyPath: 'currency' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
+const ACCOUNT_COLUMNS: TableColumn[] = [
+  { header: 'ID', path: 'id', priority: 1 },
+  { header: 'NICKNAME', path: 'nickname', priority: 4 },
+  { header: 'TYPE', path: 'type', priority: 5 },
+  { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency', priority: 2 },
+  { header: 'PENDING', path: 'balance.pending', kind: 'money', currencyPath: 'currency', priority: 6 },
+  { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
 ];
-const CARD_COLUMNS: Column[] = [
-  { header: 'ID', path: 'id' },
-  { header: 'TYPE', path: 'type' },
-  { header: 'LAST4', path: 'last4' },
-  { header: 'ACCOUNT', path: 'account_id' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
+const CARD_COLUMNS: TableColumn[] = [
+  { header: 'ID', path: 'id', priority: 1 },
+  { header: 'TYPE', path: 'type', priority: 4 },
+  { header: 'LAST4', path: 'last4', priority: 2 },
+  { header: 'ACCOUNT', path: 'account_id', priority: 5 },
+  { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
 ];
-const WALLET_COLUMNS: Column[] = [
-  { header: 'ID', path: 'id' },
-  { header: 'ASSET', path: 'asset' },
-  { header: 'NETWORK', path: 'network' },
-  { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'asset' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
+const WALLET_COLUMNS: TableColumn[] = [
+  { header: 'ID', path: 'id', priority: 1 },
+  { header: 'ASSET', path: 'asset', priority: 2 },
+  { header: 'NETWORK', path: 'network', priority: 5 },
+  { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'asset', priority: 3 },
+  { header: 'STATUS', path: 'status', kind: 'status', priority: 4 },
 ];
-const TRANSACTION_COLUMNS: Column[] = [
-  { header: 'ID', path: 'id' },
-  { header: 'ACCOUNT', path: 'account_id' },
-  { header: 'TYPE', path: 'type' },
-  { header: 'DIRECTION', path: 'direction' },
-  { header: 'AMOUNT', path: 'amount', kind: 'money' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
-  { header: 'CREATED', path: 'created_at', kind: 'time' },
+const TRANSACTION_COLUMNS: TableColumn[] = [
+  { header: 'ID', path: 'id', priority: 1 },
+  { header: 'ACCOUNT', path: 'account_id', priority: 7 },
+  { header: 'TYPE', path: 'type', priority: 5 },
+  { header: 'DIRECTION', path: 'direction', priority: 3 },
+  { header: 'AMOUNT', path: 'amount', kind: 'money', priority: 2 },
+  { header: 'STATUS', path: 'status', kind: 'status', priority: 4 },
+  { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
 ];
-const EVENT_COLUMNS: Column[] = [
-  { header: 'ID', path: 'id' },
-  { header: 'TYPE', path: 'type' },
-  { header: 'OBJECT', path: 'data.object.id' },
-  { header: 'ATTEMPTS', path: 'delivery.attempts' },
-  { header: 'LAST CODE', path: 'delivery.last_response_code' },
-  { header: 'LAST ATTEMPT', path: 'delivery.last_attempt_at', kind: 'time' },
+const EVENT_COLUMNS: TableColumn[] = [
+  { header: 'ID', path: 'id', priority: 1 },
+  { header: 'TYPE', path: 'type', priority: 2 },
+  { header: 'OBJECT', path: 'data.object.id', priority: 3 },
+  { header: 'ATTEMPTS', path: 'delivery.attempts', kind: 'number', priority: 4 },
+  { header: 'LAST CODE', path: 'delivery.last_response_code', kind: 'number', priority: 5 },
+  { header: 'LAST ATTEMPT', path: 'delivery.last_attempt_at', kind: 'time', priority: 6 },
 ];
 
 /** The screen: a heading per section, its table (or "none", or what failed), then how to see more. */
-async function printScreen(f: Factory, view: OverviewJson): Promise<void> {
+async function printScreen(f: Factory, view: OverviewJson, wide: boolean): Promise<void> {
   const io = f.io;
-  const table = (cols: Column[], rows: Json[]) =>
-    new Printer(io, { format: 'table', fields: undefined, header: true }, cols).printList(
+  const table = (cols: TableColumn[], rows: Json[]) =>
+    new Printer(io, { format: 'table', fields: undefined, header: true, wide }, cols).printList(
       (async function* () {
         yield rows;
       })(),
@@ -337,7 +339,12 @@ async function printScreen(f: Factory, view: OverviewJson): Promise<void> {
       ['KYC', kycText],
       ['created', typeof c.created_at === 'string' ? escapeText(formatTime(c.created_at)) : '-'],
     ];
-    for (const [key, value] of rows) io.out(`  ${key.padEnd(8)} ${value}\n`);
+    // On a terminal (without --wide) a long value wraps under itself, as in get views.
+    const room = io.stdoutIsTTY && !wide ? Math.max(VALUE_MIN, io.terminalWidth - 11) : undefined;
+    for (const [key, value] of rows) {
+      const [first, ...more] = room ? wrap(value, room) : [value];
+      io.out(`  ${key.padEnd(8)} ${first}\n${more.map((l) => `${' '.repeat(11)}${l}\n`).join('')}`);
+    }
   } else {
     io.out(failure('customer'));
   }
@@ -345,7 +352,7 @@ async function printScreen(f: Factory, view: OverviewJson): Promise<void> {
   more('customer');
   more('kyc');
 
-  const section = async (title: string, name: Section, rows: Json[] | null, cols: Column[]) => {
+  const section = async (title: string, name: Section, rows: Json[] | null, cols: TableColumn[]) => {
     io.out(`\n${title}${rows ? ` (${rows.length}${rows.length === PAGE ? '+' : ''})` : ''}\n`);
     if (rows === null) io.out(failure(name));
     else if (rows.length === 0) io.out('  none\n');

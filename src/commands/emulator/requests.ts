@@ -9,21 +9,22 @@ import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { escapeText } from '../../io/escape.js';
 import { getPath, pickPaths } from '../../io/fields.js';
-import type { Column } from '../../io/output.js';
+import type { TableColumn } from '../../io/output.js';
 import type { OutputSettings } from '../../io/output-options.js';
 import { UsageError } from '../../lib/errors.js';
 import { PATH_FILTER_FORMS, pathMatcher, STATUS_FILTER_FORMS, statusMatcher } from '../../shared/request-filter.js';
 import { checkInt } from '../../shared/validate.js';
 
-export const COLUMNS: Column[] = [
-  { header: 'RECEIVED', path: 'received_at', kind: 'time' },
-  { header: 'METHOD', path: 'method' },
-  { header: 'PATH', path: 'path' },
-  { header: 'STATUS', path: 'status' },
-  { header: 'MS', path: 'duration_ms' },
-  { header: 'REQUEST ID', path: 'request_id' },
-  { header: 'IDEMPOTENCY KEY', path: 'idempotency_key' },
-  { header: 'REPLAYED', path: 'replayed' },
+/** Fitted to the terminal: the method, path and status stay longest; the request id is never cut. */
+export const COLUMNS: TableColumn[] = [
+  { header: 'RECEIVED', path: 'received_at', kind: 'time', priority: 6 },
+  { header: 'METHOD', path: 'method', priority: 1 },
+  { header: 'PATH', path: 'path', priority: 2 },
+  { header: 'STATUS', path: 'status', kind: 'number', priority: 3 },
+  { header: 'MS', path: 'duration_ms', kind: 'number', priority: 5 },
+  { header: 'REQUEST ID', path: 'request_id', kind: 'id', priority: 4 },
+  { header: 'IDEMPOTENCY KEY', path: 'idempotency_key', priority: 7 },
+  { header: 'REPLAYED', path: 'replayed', priority: 8 },
 ];
 
 /** How long --follow waits between polls that found nothing new. */

@@ -1,5 +1,5 @@
 // pay features: the product features a customer can use, and switching them on.
-import type { Column } from '../../io/output.js';
+import type { TableColumn } from '../../io/output.js';
 import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
 import { customerPick } from '../customers/index.js';
 
@@ -15,13 +15,13 @@ const featureFlag: FlagSpec = {
   description: 'feature key',
 };
 
-const statusColumns: Column[] = [
-  { header: 'CUSTOMER', path: 'customer_id' },
-  { header: 'FEATURE', path: 'feature' },
-  { header: 'ELIGIBLE', path: 'eligible' },
-  { header: 'ACTIVE', path: 'active' },
-  { header: 'REASONS', path: 'reasons' },
-  { header: 'ACTIVATED', path: 'activated_at', kind: 'time' },
+const statusColumns: TableColumn[] = [
+  { header: 'CUSTOMER', path: 'customer_id', priority: 1 },
+  { header: 'FEATURE', path: 'feature', kind: 'id', priority: 2 },
+  { header: 'ELIGIBLE', path: 'eligible', priority: 4 },
+  { header: 'ACTIVE', path: 'active', priority: 3 },
+  { header: 'REASONS', path: 'reasons', priority: 5 },
+  { header: 'ACTIVATED', path: 'activated_at', kind: 'time', priority: 6 },
 ];
 
 export const features: GroupSpec = {
@@ -35,10 +35,10 @@ export const features: GroupSpec = {
   ],
   description: "Features marked requires_kyc need the customer's KYC to be approved before they can be activated.",
   columns: [
-    { header: 'KEY', path: 'key' },
-    { header: 'NAME', path: 'name' },
-    { header: 'REQUIRES KYC', path: 'requires_kyc' },
-    { header: 'DESCRIPTION', path: 'description' },
+    { header: 'KEY', path: 'key', kind: 'id', priority: 1 },
+    { header: 'NAME', path: 'name', priority: 2 },
+    { header: 'REQUIRES KYC', path: 'requires_kyc', priority: 3 },
+    { header: 'DESCRIPTION', path: 'description', priority: 4 },
   ],
   verbs: [
     {

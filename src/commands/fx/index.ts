@@ -1,19 +1,19 @@
 // pay fx: exchange rates, quotes (a locked rate for 60 s) and trades that use a quote.
 // Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
-import type { Column } from '../../io/output.js';
+import type { TableColumn } from '../../io/output.js';
 import type { GroupSpec } from '../../cmdutil/spec.js';
 
 const EX_FXQ = 'fxq_0123456789abcdefghijklmn';
 const EX_FXT = 'fxt_0123456789abcdefghijklmn';
 
-const quoteColumns: Column[] = [
-  { header: 'ID', path: 'id' },
-  { header: 'SELL', path: 'source_amount', kind: 'money', currencyPath: 'source_currency' },
-  { header: 'BUY', path: 'target_amount', kind: 'money', currencyPath: 'target_currency' },
-  { header: 'RATE', path: 'rate' },
-  { header: 'FEE', path: 'fee' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
-  { header: 'EXPIRES', path: 'expires_at', kind: 'time' },
+const quoteColumns: TableColumn[] = [
+  { header: 'ID', path: 'id', priority: 1 },
+  { header: 'SELL', path: 'source_amount', kind: 'money', currencyPath: 'source_currency', priority: 2 },
+  { header: 'BUY', path: 'target_amount', kind: 'money', currencyPath: 'target_currency', priority: 3 },
+  { header: 'RATE', path: 'rate', kind: 'number', priority: 4 },
+  { header: 'FEE', path: 'fee', kind: 'number', priority: 7 },
+  { header: 'STATUS', path: 'status', kind: 'status', priority: 6 },
+  { header: 'EXPIRES', path: 'expires_at', kind: 'time', priority: 5 },
 ];
 
 export const fx: GroupSpec = {
@@ -29,15 +29,15 @@ export const fx: GroupSpec = {
     'Convert money in two steps: pay fx quote locks a rate for 60 seconds; pay fx trade <quote-id> moves the money between two accounts of the customer at that rate.\n' +
     'pay fx trades lists trades; get-quote and get-trade show one.',
   columns: [
-    { header: 'ID', path: 'id' },
-    { header: 'QUOTE', path: 'quote_id' },
-    { header: 'FROM', path: 'source_account_id' },
-    { header: 'TO', path: 'target_account_id' },
-    { header: 'SOLD', path: 'source_amount', kind: 'money', currencyPath: 'source_currency' },
-    { header: 'BOUGHT', path: 'target_amount', kind: 'money', currencyPath: 'target_currency' },
-    { header: 'RATE', path: 'rate' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-    { header: 'CREATED', path: 'created_at', kind: 'time' },
+    { header: 'ID', path: 'id', priority: 1 },
+    { header: 'QUOTE', path: 'quote_id', priority: 9 },
+    { header: 'FROM', path: 'source_account_id', priority: 7 },
+    { header: 'TO', path: 'target_account_id', priority: 8 },
+    { header: 'SOLD', path: 'source_amount', kind: 'money', currencyPath: 'source_currency', priority: 2 },
+    { header: 'BOUGHT', path: 'target_amount', kind: 'money', currencyPath: 'target_currency', priority: 3 },
+    { header: 'RATE', path: 'rate', kind: 'number', priority: 4 },
+    { header: 'STATUS', path: 'status', kind: 'status', priority: 5 },
+    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
   ],
   verbs: [
     {

@@ -1,5 +1,5 @@
 // pay kyc: identity verification of a customer (start, send documents, follow the status).
-import type { Column } from '../../io/output.js';
+import type { TableColumn } from '../../io/output.js';
 import type { FlagSpec, GroupSpec, SubTableSpec } from '../../cmdutil/spec.js';
 import { customerPick } from '../customers/index.js';
 
@@ -9,24 +9,24 @@ export const DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'ut
 const CUSTOMER_ARG = { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
 
-export const kycColumns: Column[] = [
-  { header: 'ID', path: 'id' },
-  { header: 'CUSTOMER', path: 'customer_id' },
-  { header: 'LEVEL', path: 'level' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
-  { header: 'REJECTION', path: 'rejection_reason' },
-  { header: 'SUBMITTED', path: 'submitted_at', kind: 'time' },
-  { header: 'DECIDED', path: 'decided_at', kind: 'time' },
-  { header: 'CREATED', path: 'created_at', kind: 'time' },
+export const kycColumns: TableColumn[] = [
+  { header: 'ID', path: 'id', priority: 1 },
+  { header: 'CUSTOMER', path: 'customer_id', priority: 5 },
+  { header: 'LEVEL', path: 'level', priority: 3 },
+  { header: 'STATUS', path: 'status', kind: 'status', priority: 2 },
+  { header: 'REJECTION', path: 'rejection_reason', priority: 4 },
+  { header: 'SUBMITTED', path: 'submitted_at', kind: 'time', priority: 7 },
+  { header: 'DECIDED', path: 'decided_at', kind: 'time', priority: 6 },
+  { header: 'CREATED', path: 'created_at', kind: 'time', priority: 8 },
 ];
 
-export const documentColumns: Column[] = [
-  { header: 'ID', path: 'id' },
-  { header: 'TYPE', path: 'type' },
-  { header: 'COUNTRY', path: 'country' },
-  { header: 'NUMBER', path: 'number_last4' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
-  { header: 'CREATED', path: 'created_at', kind: 'time' },
+export const documentColumns: TableColumn[] = [
+  { header: 'ID', path: 'id', priority: 1 },
+  { header: 'TYPE', path: 'type', priority: 2 },
+  { header: 'COUNTRY', path: 'country', priority: 4 },
+  { header: 'NUMBER', path: 'number_last4', priority: 5 },
+  { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
+  { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
 ];
 
 /** Documents under a verification's key/value view on a terminal. */
@@ -100,7 +100,11 @@ export const kyc: GroupSpec = {
       kind: 'create',
       body: true,
       noun: 'KYC document',
-      columns: [{ header: 'ID', path: 'id' }, { header: 'VERIFICATION', path: 'verification_id' }, ...documentColumns.slice(1)],
+      columns: [
+        { header: 'ID', path: 'id', priority: 1 },
+        { header: 'VERIFICATION', path: 'verification_id', priority: 7 },
+        ...documentColumns.slice(1),
+      ],
       flags: documentFlags,
       jsonShape: 'the KycDocument object ({id: "doc_…", verification_id, customer_id, type, country, number_last4, status})',
     },

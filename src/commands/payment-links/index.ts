@@ -20,13 +20,13 @@ export const paymentLinks: GroupSpec = {
   ],
   description: 'A link is active until it is paid, disabled, or passes its expiry.',
   columns: [
-    { header: 'ID', path: 'id' },
-    { header: 'WALLET', path: 'wallet_id' },
-    { header: 'AMOUNT', path: 'amount', kind: 'money', currencyPath: 'asset' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-    { header: 'URL', path: 'url' },
-    { header: 'EXPIRES', path: 'expires_at', kind: 'time' },
-    { header: 'CREATED', path: 'created_at', kind: 'time' },
+    { header: 'ID', path: 'id', priority: 1 },
+    { header: 'WALLET', path: 'wallet_id', priority: 7 },
+    { header: 'AMOUNT', path: 'amount', kind: 'money', currencyPath: 'asset', priority: 2 },
+    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
+    { header: 'URL', path: 'url', kind: 'id', priority: 4 },
+    { header: 'EXPIRES', path: 'expires_at', kind: 'time', priority: 5 },
+    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
   ],
   verbs: [
     {

@@ -4,18 +4,18 @@ import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js'
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import { MODE_KEYS, type ModeKey } from '../../config/shape.js';
 import { checkProfileName, MODES, type Mode, type ModeSettings, type Profile } from '../../config/store.js';
-import { Printer, type Column } from '../../io/output.js';
+import { Printer, type TableColumn } from '../../io/output.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { readStream } from '../../verbs/data.js';
 
-const COLUMNS: Column[] = [
-  { header: 'NAME', path: 'name' },
-  { header: 'CURRENT', path: 'current' },
-  { header: 'TENANT', path: 'tenant_id' },
-  { header: 'SANDBOX KEY', path: 'sandbox.secret_key' },
-  { header: 'LIVE KEY', path: 'live.secret_key' },
-  { header: 'SANDBOX URL', path: 'sandbox.base_url' },
+const COLUMNS: TableColumn[] = [
+  { header: 'NAME', path: 'name', kind: 'id', priority: 1 },
+  { header: 'CURRENT', path: 'current', priority: 2 },
+  { header: 'TENANT', path: 'tenant_id', priority: 3 },
+  { header: 'SANDBOX KEY', path: 'sandbox.secret_key', priority: 4 },
+  { header: 'LIVE KEY', path: 'live.secret_key', priority: 5 },
+  { header: 'SANDBOX URL', path: 'sandbox.base_url', kind: 'id', priority: 6 },
 ];
 
 function masked(name: string, p: Profile, current: string | undefined): Record<string, unknown> {

@@ -4,7 +4,7 @@
 // live apply would move or retire (asked on a terminal, --yes elsewhere), secrets from the environment.
 import type { CommandContext } from '../../cmdutil/decl.js';
 import { escapeText } from '../../io/escape.js';
-import { Printer, type Column, type OutputSettings } from '../../io/output.js';
+import { Printer, type OutputSettings, type TableColumn } from '../../io/output.js';
 import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
@@ -24,20 +24,20 @@ import { kindOfRef, loadSeedFile, type Entry } from '../../seed/file.js';
 import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';
 import { asText } from '../../lib/text.js';
 
-const APPLY_COLUMNS: Column[] = [
-  { header: 'ENTRY', path: 'ref' },
-  { header: 'ACTION', path: 'action' },
-  { header: 'ID', path: 'id' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
-  { header: 'OLD ID', path: 'old_id' },
-  { header: 'OLD STATUS', path: 'old_status', kind: 'status' },
-  { header: 'ERROR', path: 'error' },
+const APPLY_COLUMNS: TableColumn[] = [
+  { header: 'ENTRY', path: 'ref', kind: 'id', priority: 1 },
+  { header: 'ACTION', path: 'action', priority: 2 },
+  { header: 'ID', path: 'id', priority: 3 },
+  { header: 'STATUS', path: 'status', kind: 'status', priority: 4 },
+  { header: 'OLD ID', path: 'old_id', priority: 6 },
+  { header: 'OLD STATUS', path: 'old_status', kind: 'status', priority: 7 },
+  { header: 'ERROR', path: 'error', priority: 5 },
 ];
-const PLAN_COLUMNS: Column[] = [
-  { header: 'ENTRY', path: 'ref' },
-  { header: 'ACTION', path: 'action' },
-  { header: 'ID', path: 'id' },
-  { header: 'DETAIL', path: 'detail' },
+const PLAN_COLUMNS: TableColumn[] = [
+  { header: 'ENTRY', path: 'ref', kind: 'id', priority: 1 },
+  { header: 'ACTION', path: 'action', priority: 2 },
+  { header: 'ID', path: 'id', priority: 3 },
+  { header: 'DETAIL', path: 'detail', priority: 4 },
 ];
 
 function setup(f: Factory, ctx: CommandContext) {
@@ -178,7 +178,7 @@ function refuseReplacements(f: Factory, out: OutputSettings, changes: Change[]):
   });
 }
 
-async function printRows(f: Factory, out: OutputSettings, columns: Column[], rows: object[]): Promise<void> {
+async function printRows(f: Factory, out: OutputSettings, columns: TableColumn[], rows: object[]): Promise<void> {
   await new Printer(f.io, out, columns).printList(
     (async function* () {
       yield rows;

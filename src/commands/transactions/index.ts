@@ -14,16 +14,18 @@ export const transactions: GroupSpec = {
     'pay transactions get txn_0123456789abcdefghijklmn',
   ],
   columns: [
-    { header: 'ID', path: 'id' },
-    { header: 'ACCOUNT', path: 'account_id' },
-    { header: 'WALLET', path: 'wallet_id' },
-    { header: 'TYPE', path: 'type' },
-    { header: 'DIRECTION', path: 'direction' },
-    { header: 'AMOUNT', path: 'amount', kind: 'money' },
-    { header: 'BALANCE AFTER', path: 'balance_after', kind: 'money', currencyPath: 'currency' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-    { header: 'SOURCE', path: 'source.id' },
-    { header: 'CREATED', path: 'created_at', kind: 'time' },
+    { header: 'ID', path: 'id', priority: 1 },
+    { header: 'ACCOUNT', path: 'account_id', priority: 8 },
+    { header: 'WALLET', path: 'wallet_id', priority: 11 },
+    { header: 'TYPE', path: 'type', priority: 5 },
+    { header: 'DIRECTION', path: 'direction', priority: 3 },
+    { header: 'AMOUNT', path: 'amount', kind: 'money', priority: 2 },
+    { header: 'BALANCE AFTER', path: 'balance_after', kind: 'money', currencyPath: 'currency', priority: 9 },
+    { header: 'STATUS', path: 'status', kind: 'status', priority: 4 },
+    { header: 'SOURCE', path: 'source.id', priority: 10 },
+    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
+    // Last, so the columns before it keep their places in TSV and CSV.
+    { header: 'DESCRIPTION', path: 'description', priority: 7 },
   ],
   verbs: [
     {

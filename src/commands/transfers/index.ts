@@ -21,14 +21,14 @@ export const transfers: GroupSpec = {
   ],
   description: 'A transfer is pending until it settles: completed, or failed with a failure_reason; a pending one can be cancelled.',
   columns: [
-    { header: 'ID', path: 'id' },
-    { header: 'FROM', path: 'source_account_id' },
-    { header: 'TO', path: 'destination_id' },
-    { header: 'AMOUNT', path: 'amount', kind: 'money' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-    { header: 'FAILURE', path: 'failure_reason' },
-    { header: 'REFERENCE', path: 'reference' },
-    { header: 'CREATED', path: 'created_at', kind: 'time' },
+    { header: 'ID', path: 'id', priority: 1 },
+    { header: 'FROM', path: 'source_account_id', priority: 5 },
+    { header: 'TO', path: 'destination_id', priority: 4 },
+    { header: 'AMOUNT', path: 'amount', kind: 'money', priority: 2 },
+    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
+    { header: 'FAILURE', path: 'failure_reason', priority: 8 },
+    { header: 'REFERENCE', path: 'reference', priority: 7 },
+    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
   ],
   verbs: [
     {

@@ -232,6 +232,7 @@ describe('pay transactions', () => {
       'status',
       'source.id',
       'created_at',
+      'description',
     ]);
     expect(s.rows).toHaveLength(7);
     expect(s.rows[6]).toEqual({
@@ -245,9 +246,22 @@ describe('pay transactions', () => {
       status: 'posted',
       'source.id': src.collection,
       created_at: collection.created_at,
+      description: '',
     });
     const tbl = table(tb);
-    expect(tbl.header).toEqual(['ID', 'ACCOUNT', 'WALLET', 'TYPE', 'DIRECTION', 'AMOUNT', 'BALANCE AFTER', 'STATUS', 'SOURCE', 'CREATED']);
+    expect(tbl.header).toEqual([
+      'ID',
+      'ACCOUNT',
+      'WALLET',
+      'TYPE',
+      'DIRECTION',
+      'AMOUNT',
+      'BALANCE AFTER',
+      'STATUS',
+      'SOURCE',
+      'CREATED',
+      'DESCRIPTION',
+    ]);
     expect(tbl.rows[6]).toEqual([
       collection.id,
       a,
@@ -259,6 +273,8 @@ describe('pay transactions', () => {
       'posted',
       src.collection,
       expect.stringMatching(TABLE_TIME),
+      // The collection was made without a description.
+      '-',
     ]);
     expect(tbl.rows[0]?.slice(3, 8)).toEqual(['transfer', 'debit', '5.00 USD', expect.stringMatching(/^\d+\.\d{2} USD$/), 'pending']);
     expect(json(g)).toEqual(collection);

@@ -35,6 +35,8 @@ export type BufferIO = ReturnType<typeof bufferIOStreams>;
 
 export interface RunOptions {
   tty?: boolean;
+  /** The fake terminal's width in columns (default 120). */
+  width?: number;
   env?: Record<string, string>;
   stdin?: string;
   respond?: Responder;
@@ -100,7 +102,13 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
       };
     })
     .persist();
-  const io = opts.io ?? bufferIOStreams({ tty: opts.tty ?? false, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) });
+  const io =
+    opts.io ??
+    bufferIOStreams({
+      tty: opts.tty ?? false,
+      ...(opts.width !== undefined ? { width: opts.width } : {}),
+      ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}),
+    });
   const env = {
     PAY_API_KEY: SANDBOX_KEY,
     PAY_BASE_URL: `${ORIGIN}/v1/`,
