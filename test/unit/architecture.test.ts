@@ -56,7 +56,7 @@ const HEAVY = {
     /^src\/cmdutil\/dry-run\.ts$/,
     /^src\/(seed|bulk|verbs|emulator)\//,
   ],
-  packages: ['undici', 'chalk', 'cli-table3', '@inquirer/prompts', 'proper-lockfile', 'yaml', 'jq-wasm'],
+  packages: ['undici', 'chalk', '@inquirer/prompts', 'proper-lockfile', 'yaml', 'jq-wasm'],
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ describe('start-up path', () => {
     const imported = [...entry.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1]!);
     expect(imported.length).toBeGreaterThan(10);
     expect(imported.every((i) => i.startsWith('./impl/'))).toBe(true);
-    for (const dep of ['undici', 'proper-lockfile', 'chalk', 'cli-table3', '@inquirer/prompts', 'yaml', 'child_process']) {
+    for (const dep of ['undici', 'proper-lockfile', 'chalk', '@inquirer/prompts', 'yaml', 'child_process']) {
       expect(entry).not.toContain(`"${dep}"`);
       expect(entry).not.toContain(`"node:${dep}"`);
     }
