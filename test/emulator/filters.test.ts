@@ -4,7 +4,7 @@
 // is in [from, to), newest first, whatever the page size.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, customerBody, start, type Api, type Emulator } from './helpers.js';
+import { client, customerBody, removeTempDirs, start, tempDir, type Api, type Emulator } from './helpers.js';
 
 let emu: Emulator;
 let api: Api;
@@ -130,6 +130,31 @@ describe('object_id', () => {
     const account = await all('webhooks/events', { object_id: acc }, 5);
     expect(account.map((e) => (e as unknown as { type: string }).type)).toEqual(['account.created']);
     expect(await all('webhooks/events', { object_id: 'tr_0123456789abcdefghijklmn' }, 5)).toEqual([]);
+  });
+});
+
+describe('after a restart', () => {
+  it('object_id and the range find the same events in a data dir read back from disk', async () => {
+    const dir = tempDir('pay-emu-filters-');
+    try {
+      let e = await start({ dataDir: dir });
+      let call = client(e);
+      const cus = (await call('POST', 'customers', customerBody(99))).body.id as string;
+      await call('PATCH', `customers/${cus}`, { first_name: 'Grace' });
+      await call('POST', `customers/${cus}/features/fx/activate`, {});
+      const before = (await call('GET', `webhooks/events?object_id=${cus}&from=2000-01-01`)).body.data as unknown[];
+      expect(before).toHaveLength(3);
+      await e.stop();
+      e = await start({ dataDir: dir });
+      call = client(e);
+      try {
+        expect((await call('GET', `webhooks/events?object_id=${cus}&from=2000-01-01`)).body.data).toEqual(before);
+      } finally {
+        await e.stop();
+      }
+    } finally {
+      removeTempDirs();
+    }
   });
 });
 
