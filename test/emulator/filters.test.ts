@@ -32,7 +32,7 @@ async function all(path: string, query: Record<string, string>, limit: number): 
   let cursor: string | undefined;
   for (let pages = 0; pages < 100; pages++) {
     const q = new URLSearchParams({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const r = await api('GET', `${path}?${q}`);
+    const r = await api('GET', `${path}?${q.toString()}`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     out.push(...r.body.data);
     if (!r.body.has_more) return out;
