@@ -28,6 +28,8 @@ export interface SimulationValue {
   input: string;
   /** The rule: `minor units ending in 13`. */
   value: string;
+  /** The input and the rule as a sentence starts: `A transfer amount whose minor units end in 13`. */
+  when: string;
   /** One value that has it, as a flag would take it. */
   example: string;
   /** What happens. */
@@ -42,14 +44,16 @@ export const SIMULATION_VALUES: readonly SimulationValue[] = [
   {
     input: 'transfer amount',
     value: `minor units ending in ${FAIL_ENDING}`,
+    when: `A transfer amount whose minor units end in ${FAIL_ENDING}`,
     example: '--amount 1.13 (USD), 113 (JPY)',
-    effect: 'the transfer fails when it settles, failure_reason "destination_rejected"; the money returns to the source',
+    effect: 'the transfer fails when it settles (failure_reason "destination_rejected") and the money returns to the source',
     events: ['transfer.failed'],
     commands: ['transfers send'],
   },
   {
     input: 'transfer amount',
     value: `minor units ending in ${HOLD_ENDING}`,
+    when: `A transfer amount whose minor units end in ${HOLD_ENDING}`,
     example: '--amount 1.14',
     effect: `the transfer is held pending for ${HOLD_HOURS} hours (time to cancel it), then completes`,
     events: ['transfer.cancelled (when cancelled)', 'transfer.completed'],
@@ -58,16 +62,18 @@ export const SIMULATION_VALUES: readonly SimulationValue[] = [
   {
     input: 'collection amount',
     value: `minor units ending in ${FAIL_ENDING}`,
+    when: `A collection amount whose minor units end in ${FAIL_ENDING}`,
     example: '--amount 10.13',
-    effect: 'the collection fails when it settles, failure_reason "payment_declined"; nothing is credited',
+    effect: 'the collection fails when it settles (failure_reason "payment_declined") and nothing is credited',
     events: ['collection.failed'],
     commands: ['collections create'],
   },
   {
     input: 'KYC document number',
     value: `ending in ${REJECT_DOCUMENT_SUFFIX}`,
+    when: `A KYC document number ending in ${REJECT_DOCUMENT_SUFFIX}`,
     example: '--number X1230000',
-    effect: 'the verification is rejected when it is decided (the document "rejected")',
+    effect: 'the verification is rejected when it is decided, the document too',
     events: ['kyc.rejected'],
     commands: ['kyc submit-document', 'kyc-legacy submit-document'],
   },
@@ -89,7 +95,7 @@ export const CONTRACT_NOTES = {
 export function simulationNote(command: string): string {
   const values = SIMULATION_VALUES.filter((v) => v.commands.includes(command));
   if (values.length === 0) return '';
-  return `Sandbox simulation values (pay help simulate): ${values.map((v) => `a ${v.input} with ${v.value} (${v.example.split(' (')[0]}): ${v.effect}`).join('; ')}.`;
+  return `Sandbox simulation values (pay help simulate): ${values.map((v) => `${v.when} (${v.example.split(' (')[0]!}): ${v.effect}.`).join(' ')}`;
 }
 
 /** `pay help simulate`. */
