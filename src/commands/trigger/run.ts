@@ -337,8 +337,9 @@ class Trigger {
     if (after.active !== true) throw this.bad(`activating the ${key} feature`, `the answer does not say it is active`);
   }
 
-  /** The account funded to cover `amount` by a collection that settled. */
+  /** The account funded to cover `amount` by a collection that settled (the collections feature active first). */
   private async fund(amount: string): Promise<void> {
+    await this.feature('collections');
     const account = this.need('account');
     const col = await this.create('collection', 'collections', {
       account_id: account.id,
