@@ -57,7 +57,7 @@ export const SIMULATION_VALUES: readonly SimulationValue[] = [
     example: '--amount 1.14',
     effect: `the transfer is held pending for ${HOLD_HOURS} hours (time to cancel it), then completes`,
     events: ['transfer.cancelled (when cancelled)', 'transfer.completed'],
-    commands: ['transfers send'],
+    commands: ['transfers send', 'transfers cancel'],
   },
   {
     input: 'collection amount',
@@ -95,7 +95,7 @@ export const CONTRACT_NOTES = {
 export function simulationNote(command: string): string {
   const values = SIMULATION_VALUES.filter((v) => v.commands.includes(command));
   if (values.length === 0) return '';
-  return `Sandbox simulation values (pay help simulate): ${values.map((v) => `${v.when} (${v.example.split(' (')[0]!}): ${v.effect}.`).join(' ')}`;
+  return `Sandbox simulation value${values.length > 1 ? 's' : ''} (pay help simulate): ${values.map((v) => `${v.when} (${v.example.split(' (')[0]!}): ${v.effect}.`).join(' ')}`;
 }
 
 /** `pay help simulate`. */

@@ -150,6 +150,7 @@ export const transfers: GroupSpec = {
         },
       },
       summary: 'Cancel a pending transfer',
+      description: `Only a pending transfer can be cancelled; the money returns to the source account.\n${simulationNote('transfers cancel')}`,
       examples: [`pay transfers cancel ${EX_TR}`, `pay transfers cancel ${EX_TR} --live --yes --json`],
       operationId: 'cancelTransfer',
       method: 'POST',
