@@ -1,7 +1,7 @@
 // The steps of a resource verb, shared by the generic executor (run.ts), bulk creates (bulk.ts)
-// and the hand-written verbs (`transfers send`, `customers create`): validate and build the query
-// or body (flags over --data; values.ts) with the cross-field constraints (constraints.ts), confirm
-// live money movements, send, print the answer.
+// and the hand-written verbs (`customers create`): validate and build the query or body (flags
+// over --data; values.ts) with the cross-field constraints (constraints.ts), confirm live money
+// movements, send, with --wait wait until the object settles (wait.ts), print the answer.
 import type { ApiClient, ApiResponse, Expect, Query } from '../api/client.js';
 import { escapeText, escapeValue } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
