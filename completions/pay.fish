@@ -49,6 +49,8 @@ function __pay_sub
             echo openapi
         case '|emulator'
             echo emulator
+        case '|trigger'
+            echo trigger
         case '|seed'
             echo seed
         case '|doctor'
@@ -209,37 +211,39 @@ function __pay_takes_value
             return 0
         case 'customers create|--concurrency' 'customers create|--resume' 'customers create|--batch-id' 'customers create|-o' 'customers create|--output' 'customers create|--jq' 'customers create|--fields' 'customers list|--email'
             return 0
-        case 'customers list|--type' 'customers list|-o' 'customers list|--output' 'customers list|--jq' 'customers list|--fields' 'customers list|--limit' 'customers get|-o' 'customers get|--output'
+        case 'customers list|--type' 'customers list|--since' 'customers list|--until' 'customers list|-o' 'customers list|--output' 'customers list|--jq' 'customers list|--fields' 'customers list|--limit'
             return 0
-        case 'customers get|--jq' 'customers get|--fields' 'customers update|--first-name' 'customers update|--last-name' 'customers update|--middle-name' 'customers update|--email' 'customers update|--phone' 'customers update|--type'
+        case 'customers get|-o' 'customers get|--output' 'customers get|--jq' 'customers get|--fields' 'customers update|--first-name' 'customers update|--last-name' 'customers update|--middle-name' 'customers update|--email'
             return 0
-        case 'customers update|--gender' 'customers update|--date-of-birth' 'customers update|--address-line1' 'customers update|--city' 'customers update|--country' 'customers update|--postal-code' 'customers update|--state' 'customers update|--data'
+        case 'customers update|--phone' 'customers update|--type' 'customers update|--gender' 'customers update|--date-of-birth' 'customers update|--address-line1' 'customers update|--city' 'customers update|--country' 'customers update|--postal-code'
             return 0
-        case 'customers update|-o' 'customers update|--output' 'customers update|--jq' 'customers update|--fields' 'customers overview|-o' 'customers overview|--output' 'customers overview|--jq' 'customers overview|--fields'
+        case 'customers update|--state' 'customers update|--data' 'customers update|-o' 'customers update|--output' 'customers update|--jq' 'customers update|--fields' 'customers overview|-o' 'customers overview|--output'
             return 0
-        case 'kyc verify|--level' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file' 'kyc verify|--concurrency' 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o'
+        case 'customers overview|--jq' 'customers overview|--fields' 'kyc verify|--level' 'kyc verify|--wait-timeout' 'kyc verify|--data' 'kyc verify|--idempotency-key' 'kyc verify|--from-file' 'kyc verify|--concurrency'
             return 0
-        case 'kyc verify|--output' 'kyc verify|--jq' 'kyc verify|--fields' 'kyc submit-document|--type' 'kyc submit-document|--country' 'kyc submit-document|--number' 'kyc submit-document|--file-name' 'kyc submit-document|--data'
+        case 'kyc verify|--resume' 'kyc verify|--batch-id' 'kyc verify|-o' 'kyc verify|--output' 'kyc verify|--jq' 'kyc verify|--fields' 'kyc submit-document|--type' 'kyc submit-document|--country'
             return 0
-        case 'kyc submit-document|--idempotency-key' 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume' 'kyc submit-document|--batch-id' 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--jq'
+        case 'kyc submit-document|--number' 'kyc submit-document|--file-name' 'kyc submit-document|--wait-timeout' 'kyc submit-document|--data' 'kyc submit-document|--idempotency-key' 'kyc submit-document|--from-file' 'kyc submit-document|--concurrency' 'kyc submit-document|--resume'
             return 0
-        case 'kyc submit-document|--fields' 'kyc status|-o' 'kyc status|--output' 'kyc status|--jq' 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key'
+        case 'kyc submit-document|--batch-id' 'kyc submit-document|-o' 'kyc submit-document|--output' 'kyc submit-document|--jq' 'kyc submit-document|--fields' 'kyc status|-o' 'kyc status|--output' 'kyc status|--jq'
             return 0
-        case 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume' 'kyc-legacy verify|--batch-id' 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--jq' 'kyc-legacy verify|--fields'
+        case 'kyc status|--fields' 'kyc-legacy verify|--level' 'kyc-legacy verify|--wait-timeout' 'kyc-legacy verify|--data' 'kyc-legacy verify|--idempotency-key' 'kyc-legacy verify|--from-file' 'kyc-legacy verify|--concurrency' 'kyc-legacy verify|--resume'
             return 0
-        case 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number' 'kyc-legacy submit-document|--file-name' 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|--from-file' 'kyc-legacy submit-document|--concurrency'
+        case 'kyc-legacy verify|--batch-id' 'kyc-legacy verify|-o' 'kyc-legacy verify|--output' 'kyc-legacy verify|--jq' 'kyc-legacy verify|--fields' 'kyc-legacy submit-document|--type' 'kyc-legacy submit-document|--country' 'kyc-legacy submit-document|--number'
             return 0
-        case 'kyc-legacy submit-document|--resume' 'kyc-legacy submit-document|--batch-id' 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output' 'kyc-legacy submit-document|--jq' 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output'
+        case 'kyc-legacy submit-document|--file-name' 'kyc-legacy submit-document|--wait-timeout' 'kyc-legacy submit-document|--data' 'kyc-legacy submit-document|--idempotency-key' 'kyc-legacy submit-document|--from-file' 'kyc-legacy submit-document|--concurrency' 'kyc-legacy submit-document|--resume' 'kyc-legacy submit-document|--batch-id'
             return 0
-        case 'kyc-legacy status|--jq' 'kyc-legacy status|--fields' 'features list|-o' 'features list|--output' 'features list|--jq' 'features list|--fields' 'features list|--limit' 'features check|--feature'
+        case 'kyc-legacy submit-document|-o' 'kyc-legacy submit-document|--output' 'kyc-legacy submit-document|--jq' 'kyc-legacy submit-document|--fields' 'kyc-legacy status|-o' 'kyc-legacy status|--output' 'kyc-legacy status|--jq' 'kyc-legacy status|--fields'
             return 0
-        case 'features check|-o' 'features check|--output' 'features check|--jq' 'features check|--fields' 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output'
+        case 'features list|-o' 'features list|--output' 'features list|--jq' 'features list|--fields' 'features list|--limit' 'features check|--feature' 'features check|-o' 'features check|--output'
             return 0
-        case 'features activate|--jq' 'features activate|--fields' 'accounts create|--customer' 'accounts create|--currency' 'accounts create|--type' 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key'
+        case 'features check|--jq' 'features check|--fields' 'features activate|--feature' 'features activate|--idempotency-key' 'features activate|-o' 'features activate|--output' 'features activate|--jq' 'features activate|--fields'
             return 0
-        case 'accounts create|--from-file' 'accounts create|--concurrency' 'accounts create|--resume' 'accounts create|--batch-id' 'accounts create|-o' 'accounts create|--output' 'accounts create|--jq' 'accounts create|--fields'
+        case 'accounts create|--customer' 'accounts create|--currency' 'accounts create|--type' 'accounts create|--nickname' 'accounts create|--data' 'accounts create|--idempotency-key' 'accounts create|--from-file' 'accounts create|--concurrency'
             return 0
-        case 'accounts list|--customer' 'accounts list|--currency' 'accounts list|--status' 'accounts list|-o' 'accounts list|--output' 'accounts list|--jq' 'accounts list|--fields' 'accounts list|--limit'
+        case 'accounts create|--resume' 'accounts create|--batch-id' 'accounts create|-o' 'accounts create|--output' 'accounts create|--jq' 'accounts create|--fields' 'accounts list|--customer' 'accounts list|--currency'
+            return 0
+        case 'accounts list|--status' 'accounts list|--since' 'accounts list|--until' 'accounts list|-o' 'accounts list|--output' 'accounts list|--jq' 'accounts list|--fields' 'accounts list|--limit'
             return 0
         case 'accounts get|-o' 'accounts get|--output' 'accounts get|--jq' 'accounts get|--fields' 'accounts close|--idempotency-key' 'accounts close|-o' 'accounts close|--output' 'accounts close|--jq'
             return 0
@@ -247,61 +251,65 @@ function __pay_takes_value
             return 0
         case 'external-accounts add|--currency' 'external-accounts add|--data' 'external-accounts add|--idempotency-key' 'external-accounts add|--from-file' 'external-accounts add|--concurrency' 'external-accounts add|--resume' 'external-accounts add|--batch-id' 'external-accounts add|-o'
             return 0
-        case 'external-accounts add|--output' 'external-accounts add|--jq' 'external-accounts add|--fields' 'external-accounts list|--customer' 'external-accounts list|-o' 'external-accounts list|--output' 'external-accounts list|--jq' 'external-accounts list|--fields'
+        case 'external-accounts add|--output' 'external-accounts add|--jq' 'external-accounts add|--fields' 'external-accounts list|--customer' 'external-accounts list|--since' 'external-accounts list|--until' 'external-accounts list|-o' 'external-accounts list|--output'
             return 0
-        case 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--jq' 'external-accounts get|--fields' 'external-accounts remove|-o' 'external-accounts remove|--output' 'external-accounts remove|--jq'
+        case 'external-accounts list|--jq' 'external-accounts list|--fields' 'external-accounts list|--limit' 'external-accounts get|-o' 'external-accounts get|--output' 'external-accounts get|--jq' 'external-accounts get|--fields' 'external-accounts remove|-o'
             return 0
-        case 'external-accounts remove|--fields' 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount' 'transfers send|--currency' 'transfers send|--description' 'transfers send|--reference' 'transfers send|--wait-timeout'
+        case 'external-accounts remove|--output' 'external-accounts remove|--jq' 'external-accounts remove|--fields' 'transfers send|--from' 'transfers send|--to' 'transfers send|--amount' 'transfers send|--currency' 'transfers send|--description'
             return 0
-        case 'transfers send|--data' 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency' 'transfers send|--resume' 'transfers send|--batch-id' 'transfers send|-o' 'transfers send|--output'
+        case 'transfers send|--reference' 'transfers send|--wait-timeout' 'transfers send|--data' 'transfers send|--idempotency-key' 'transfers send|--from-file' 'transfers send|--concurrency' 'transfers send|--resume' 'transfers send|--batch-id'
             return 0
-        case 'transfers send|--jq' 'transfers send|--fields' 'transfers list|--account' 'transfers list|--status' 'transfers list|-o' 'transfers list|--output' 'transfers list|--jq' 'transfers list|--fields'
+        case 'transfers send|-o' 'transfers send|--output' 'transfers send|--jq' 'transfers send|--fields' 'transfers list|--account' 'transfers list|--status' 'transfers list|--since' 'transfers list|--until'
             return 0
-        case 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output' 'transfers get|--jq' 'transfers get|--fields' 'transfers cancel|--idempotency-key' 'transfers cancel|-o' 'transfers cancel|--output'
+        case 'transfers list|-o' 'transfers list|--output' 'transfers list|--jq' 'transfers list|--fields' 'transfers list|--limit' 'transfers get|-o' 'transfers get|--output' 'transfers get|--jq'
             return 0
-        case 'transfers cancel|--jq' 'transfers cancel|--fields' 'cards issue|--customer' 'cards issue|--account' 'cards issue|--type' 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval'
+        case 'transfers get|--fields' 'transfers cancel|--idempotency-key' 'transfers cancel|-o' 'transfers cancel|--output' 'transfers cancel|--jq' 'transfers cancel|--fields' 'cards issue|--customer' 'cards issue|--account'
             return 0
-        case 'cards issue|--address-line1' 'cards issue|--city' 'cards issue|--country' 'cards issue|--postal-code' 'cards issue|--state' 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file'
+        case 'cards issue|--type' 'cards issue|--name-on-card' 'cards issue|--spending-limit' 'cards issue|--spending-interval' 'cards issue|--address-line1' 'cards issue|--city' 'cards issue|--country' 'cards issue|--postal-code'
             return 0
-        case 'cards issue|--concurrency' 'cards issue|--resume' 'cards issue|--batch-id' 'cards issue|-o' 'cards issue|--output' 'cards issue|--jq' 'cards issue|--fields' 'cards list|--customer'
+        case 'cards issue|--state' 'cards issue|--wait-timeout' 'cards issue|--data' 'cards issue|--idempotency-key' 'cards issue|--from-file' 'cards issue|--concurrency' 'cards issue|--resume' 'cards issue|--batch-id'
             return 0
-        case 'cards list|--account' 'cards list|--status' 'cards list|--type' 'cards list|-o' 'cards list|--output' 'cards list|--jq' 'cards list|--fields' 'cards list|--limit'
+        case 'cards issue|-o' 'cards issue|--output' 'cards issue|--jq' 'cards issue|--fields' 'cards list|--customer' 'cards list|--account' 'cards list|--status' 'cards list|--type'
             return 0
-        case 'cards get|-o' 'cards get|--output' 'cards get|--jq' 'cards get|--fields' 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--jq'
+        case 'cards list|--since' 'cards list|--until' 'cards list|-o' 'cards list|--output' 'cards list|--jq' 'cards list|--fields' 'cards list|--limit' 'cards get|-o'
             return 0
-        case 'cards freeze|--fields' 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output' 'cards unfreeze|--jq' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key' 'cards terminate|-o'
+        case 'cards get|--output' 'cards get|--jq' 'cards get|--fields' 'cards freeze|--idempotency-key' 'cards freeze|-o' 'cards freeze|--output' 'cards freeze|--jq' 'cards freeze|--fields'
             return 0
-        case 'cards terminate|--output' 'cards terminate|--jq' 'cards terminate|--fields' 'collections create|--account' 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer'
+        case 'cards unfreeze|--idempotency-key' 'cards unfreeze|-o' 'cards unfreeze|--output' 'cards unfreeze|--jq' 'cards unfreeze|--fields' 'cards terminate|--idempotency-key' 'cards terminate|-o' 'cards terminate|--output'
             return 0
-        case 'collections create|--description' 'collections create|--mobile-phone' 'collections create|--mobile-provider' 'collections create|--data' 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume'
+        case 'cards terminate|--jq' 'cards terminate|--fields' 'collections create|--account' 'collections create|--amount' 'collections create|--currency' 'collections create|--method' 'collections create|--customer' 'collections create|--description'
+            return 0
+        case 'collections create|--mobile-phone' 'collections create|--mobile-provider' 'collections create|--wait-timeout' 'collections create|--data' 'collections create|--idempotency-key' 'collections create|--from-file' 'collections create|--concurrency' 'collections create|--resume'
             return 0
         case 'collections create|--batch-id' 'collections create|-o' 'collections create|--output' 'collections create|--jq' 'collections create|--fields' 'collections list|--account' 'collections list|--status' 'collections list|--method'
             return 0
-        case 'collections list|-o' 'collections list|--output' 'collections list|--jq' 'collections list|--fields' 'collections list|--limit' 'collections get|-o' 'collections get|--output' 'collections get|--jq'
+        case 'collections list|--since' 'collections list|--until' 'collections list|-o' 'collections list|--output' 'collections list|--jq' 'collections list|--fields' 'collections list|--limit' 'collections get|-o'
             return 0
-        case 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount' 'payment-links create|--asset' 'payment-links create|--description' 'payment-links create|--expires-at' 'payment-links create|--data' 'payment-links create|--idempotency-key'
+        case 'collections get|--output' 'collections get|--jq' 'collections get|--fields' 'payment-links create|--wallet' 'payment-links create|--amount' 'payment-links create|--asset' 'payment-links create|--description' 'payment-links create|--expires-at'
             return 0
-        case 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume' 'payment-links create|--batch-id' 'payment-links create|-o' 'payment-links create|--output' 'payment-links create|--jq' 'payment-links create|--fields'
+        case 'payment-links create|--data' 'payment-links create|--idempotency-key' 'payment-links create|--from-file' 'payment-links create|--concurrency' 'payment-links create|--resume' 'payment-links create|--batch-id' 'payment-links create|-o' 'payment-links create|--output'
             return 0
-        case 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|-o' 'payment-links list|--output' 'payment-links list|--jq' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o'
+        case 'payment-links create|--jq' 'payment-links create|--fields' 'payment-links list|--wallet' 'payment-links list|--status' 'payment-links list|--since' 'payment-links list|--until' 'payment-links list|-o' 'payment-links list|--output'
             return 0
-        case 'payment-links get|--output' 'payment-links get|--jq' 'payment-links get|--fields' 'payment-links disable|--idempotency-key' 'payment-links disable|-o' 'payment-links disable|--output' 'payment-links disable|--jq' 'payment-links disable|--fields'
+        case 'payment-links list|--jq' 'payment-links list|--fields' 'payment-links list|--limit' 'payment-links get|-o' 'payment-links get|--output' 'payment-links get|--jq' 'payment-links get|--fields' 'payment-links disable|--idempotency-key'
             return 0
-        case 'wallets create|--customer' 'wallets create|--asset' 'wallets create|--network' 'wallets create|--label' 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file' 'wallets create|--concurrency'
+        case 'payment-links disable|-o' 'payment-links disable|--output' 'payment-links disable|--jq' 'payment-links disable|--fields' 'wallets create|--customer' 'wallets create|--asset' 'wallets create|--network' 'wallets create|--label'
             return 0
-        case 'wallets create|--resume' 'wallets create|--batch-id' 'wallets create|-o' 'wallets create|--output' 'wallets create|--jq' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset'
+        case 'wallets create|--data' 'wallets create|--idempotency-key' 'wallets create|--from-file' 'wallets create|--concurrency' 'wallets create|--resume' 'wallets create|--batch-id' 'wallets create|-o' 'wallets create|--output'
             return 0
-        case 'wallets list|-o' 'wallets list|--output' 'wallets list|--jq' 'wallets list|--fields' 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--jq'
+        case 'wallets create|--jq' 'wallets create|--fields' 'wallets list|--customer' 'wallets list|--asset' 'wallets list|--since' 'wallets list|--until' 'wallets list|-o' 'wallets list|--output'
             return 0
-        case 'wallets get|--fields' 'fx rates|--base' 'fx rates|--symbols' 'fx rates|-o' 'fx rates|--output' 'fx rates|--jq' 'fx rates|--fields' 'fx quote|--from'
+        case 'wallets list|--jq' 'wallets list|--fields' 'wallets list|--limit' 'wallets get|-o' 'wallets get|--output' 'wallets get|--jq' 'wallets get|--fields' 'fx rates|--base'
             return 0
-        case 'fx quote|--to' 'fx quote|--amount' 'fx quote|--target-amount' 'fx quote|--data' 'fx quote|--idempotency-key' 'fx quote|--from-file' 'fx quote|--concurrency' 'fx quote|--resume'
+        case 'fx rates|--symbols' 'fx rates|-o' 'fx rates|--output' 'fx rates|--jq' 'fx rates|--fields' 'fx quote|--from' 'fx quote|--to' 'fx quote|--amount'
             return 0
-        case 'fx quote|--batch-id' 'fx quote|-o' 'fx quote|--output' 'fx quote|--jq' 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output' 'fx get-quote|--jq'
+        case 'fx quote|--target-amount' 'fx quote|--data' 'fx quote|--idempotency-key' 'fx quote|--from-file' 'fx quote|--concurrency' 'fx quote|--resume' 'fx quote|--batch-id' 'fx quote|-o'
             return 0
-        case 'fx get-quote|--fields' 'fx trade|--from-account' 'fx trade|--to-account' 'fx trade|--data' 'fx trade|--idempotency-key' 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume'
+        case 'fx quote|--output' 'fx quote|--jq' 'fx quote|--fields' 'fx get-quote|-o' 'fx get-quote|--output' 'fx get-quote|--jq' 'fx get-quote|--fields' 'fx trade|--from-account'
             return 0
-        case 'fx trade|--batch-id' 'fx trade|-o' 'fx trade|--output' 'fx trade|--jq' 'fx trade|--fields' 'fx trades|--account' 'fx trades|-o' 'fx trades|--output'
+        case 'fx trade|--to-account' 'fx trade|--data' 'fx trade|--idempotency-key' 'fx trade|--from-file' 'fx trade|--concurrency' 'fx trade|--resume' 'fx trade|--batch-id' 'fx trade|-o'
+            return 0
+        case 'fx trade|--output' 'fx trade|--jq' 'fx trade|--fields' 'fx trades|--account' 'fx trades|--since' 'fx trades|--until' 'fx trades|-o' 'fx trades|--output'
             return 0
         case 'fx trades|--jq' 'fx trades|--fields' 'fx trades|--limit' 'fx get-trade|-o' 'fx get-trade|--output' 'fx get-trade|--jq' 'fx get-trade|--fields' 'transactions list|--account'
             return 0
@@ -309,31 +317,33 @@ function __pay_takes_value
             return 0
         case 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output' 'transactions get|--jq' 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status'
             return 0
-        case 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq' 'webhooks list|--fields' 'webhooks list|--limit' 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq'
+        case 'webhooks list|--object' 'webhooks list|--since' 'webhooks list|--until' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq' 'webhooks list|--fields' 'webhooks list|--limit'
             return 0
-        case 'webhooks get|--fields' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output' 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret'
+        case 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq' 'webhooks get|--fields' 'webhooks resend|--wait-timeout' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output'
             return 0
-        case 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature' 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port'
+        case 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret' 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature'
             return 0
-        case 'webhooks listen|--host' 'webhooks listen|--forward-to' 'webhooks listen|--events' 'webhooks listen|--secret' 'webhooks listen|-o' 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key'
+        case 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port' 'webhooks listen|--host' 'webhooks listen|--forward-to' 'webhooks listen|--events' 'webhooks listen|--secret'
             return 0
-        case 'profiles list|-o' 'profiles list|--output' 'profiles list|--jq' 'profiles list|--fields' 'profiles show|-o' 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields'
+        case 'webhooks listen|-o' 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key' 'profiles list|-o' 'profiles list|--output' 'profiles list|--jq' 'profiles list|--fields'
             return 0
-        case 'api|--data' 'api|-F' 'api|--field' 'api|--idempotency-key' 'api|-o' 'api|--output' 'api|--jq' 'emulator start|--host'
+        case 'profiles show|-o' 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data' 'api|-F' 'api|--field' 'api|--idempotency-key'
             return 0
-        case 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit'
+        case 'api|-o' 'api|--output' 'api|--jq' 'emulator start|--host' 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile'
             return 0
-        case 'emulator start|--settle-after' 'emulator start|--allow-origin' 'emulator status|-o' 'emulator status|--output' 'emulator status|--jq' 'emulator clock advance|--jq' 'emulator webhook-url|--jq' 'emulator faults|--fail-rate'
+        case 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after' 'emulator start|--allow-origin' 'emulator status|-o' 'emulator status|--output'
             return 0
-        case 'emulator faults|--latency' 'emulator faults|--reset-rate' 'emulator faults|--rate-limit' 'emulator faults|-o' 'emulator faults|--output' 'emulator faults|--jq' 'emulator requests|--status' 'emulator requests|--path'
+        case 'emulator status|--jq' 'emulator clock advance|--jq' 'emulator webhook-url|--jq' 'emulator faults|--fail-rate' 'emulator faults|--latency' 'emulator faults|--reset-rate' 'emulator faults|--rate-limit' 'emulator faults|-o'
             return 0
-        case 'emulator requests|--limit' 'emulator requests|-o' 'emulator requests|--output' 'emulator requests|--jq' 'emulator requests|--fields' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env'
+        case 'emulator faults|--output' 'emulator faults|--jq' 'emulator requests|--status' 'emulator requests|--path' 'emulator requests|--limit' 'emulator requests|-o' 'emulator requests|--output' 'emulator requests|--jq'
             return 0
-        case 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output'
+        case 'emulator requests|--fields' 'trigger|--override' 'trigger|--wait-timeout' 'trigger|-o' 'trigger|--output' 'trigger|--jq' 'seed apply|--state' 'seed apply|--concurrency'
             return 0
-        case 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url
+        case 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o'
             return 0
-        case '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
+        case 'seed plan|--output' 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant
+            return 0
+        case '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -443,10 +453,11 @@ complete -c pay -n '__pay_cmd ""' -a profiles -d 'List, show, switch and edit st
 complete -c pay -n '__pay_cmd ""' -a api -d 'Send a raw request to the API'
 complete -c pay -n '__pay_cmd ""' -a openapi -d 'Print the API contract (OpenAPI 3.1)'
 complete -c pay -n '__pay_cmd ""' -a emulator -d 'Run a local stand-in for the service'
+complete -c pay -n '__pay_cmd ""' -a trigger -d 'Make the service emit a webhook event: create what causes it (--list lists them)'
 complete -c pay -n '__pay_cmd ""' -a seed -d 'Create declarative test data that re-runs never duplicate'
 complete -c pay -n '__pay_cmd ""' -a doctor -d 'Check the set-up and say what is wrong'
 complete -c pay -n '__pay_cmd ""' -a completion -d 'Print the shell completion script'
-complete -c pay -n '__pay_cmd ""' -a help -d 'Show help for a command, or a topic: environment, exit-codes'
+complete -c pay -n '__pay_cmd ""' -a help -d 'Show help for a command, or a topic: environment, exit-codes, simulate'
 complete -c pay -n '__pay_cmd "customers"' -a create -d 'Create a customer (prompts on a terminal for each missing field)'
 complete -c pay -n '__pay_cmd "customers"' -a list -d 'List customers, newest first'
 complete -c pay -n '__pay_cmd "customers"' -a get -d 'Show one customer'
@@ -520,7 +531,7 @@ complete -c pay -n '__pay_cmd "seed"' -a plan -d 'Show what apply would do per e
 
 # Flags of each command (a flag shared by several commands is one line).
 complete -c pay -n '__pay_at ""' -s v -l version -d 'print the version'
-complete -c pay -n '__pay_at "" "customers" "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features" "features list" "features check" "features activate" "accounts" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections" "collections create" "collections list" "collections get" "payment-links" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets" "wallets create" "wallets list" "wallets get" "fx" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions" "transactions list" "transactions get" "webhooks" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "login" "logout" "profiles" "profiles list" "profiles show" "profiles use" "profiles remove" "profiles set" "api" "openapi" "emulator" "emulator start" "emulator status" "emulator reset" "emulator clock" "emulator clock advance" "emulator webhook-url" "emulator faults" "emulator requests" "seed" "seed apply" "seed plan" "doctor" "completion" "help"' -s h -l help -d 'show help for a command'
+complete -c pay -n '__pay_at "" "customers" "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features" "features list" "features check" "features activate" "accounts" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections" "collections create" "collections list" "collections get" "payment-links" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets" "wallets create" "wallets list" "wallets get" "fx" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions" "transactions list" "transactions get" "webhooks" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "login" "logout" "profiles" "profiles list" "profiles show" "profiles use" "profiles remove" "profiles set" "api" "openapi" "emulator" "emulator start" "emulator status" "emulator reset" "emulator clock" "emulator clock advance" "emulator webhook-url" "emulator faults" "emulator requests" "trigger" "seed" "seed apply" "seed plan" "doctor" "completion" "help"' -s h -l help -d 'show help for a command'
 complete -c pay -n '__pay_at "customers create"' -l first-name -x -d 'given name (required)'
 complete -c pay -n '__pay_at "customers create"' -l last-name -x -d 'family name (required)'
 complete -c pay -n '__pay_at "customers create" "customers update"' -l middle-name -x -d 'middle name'
@@ -536,20 +547,22 @@ complete -c pay -n '__pay_at "customers create"' -l postal-code -x -d 'postal co
 complete -c pay -n '__pay_at "customers create" "customers update"' -l state -x -a '(__pay_states)' -d 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)'
 complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l data -x -d 'request body as JSON, @file or @- for stdin; flags override its fields'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend"' -l idempotency-key -x -d 'Idempotency-Key to send (default: a fresh UUID)'
-complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "external-accounts remove" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend" "api"' -l dry-run -d 'send nothing: print each request that would change something (method, URL, headers with the key masked, body)'
+complete -c pay -n '__pay_at "customers create" "customers update" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "features activate" "accounts create" "accounts close" "external-accounts add" "external-accounts remove" "transfers send" "transfers cancel" "cards issue" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "payment-links create" "payment-links disable" "wallets create" "fx quote" "fx trade" "webhooks resend" "api" "trigger"' -l dry-run -d 'send nothing: print each request that would change something (method, URL, headers with the key masked, body)'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l from-file -x -d 'create one per row of an NDJSON, CSV or JSON-array file ("-" for stdin); flags apply to every row'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l concurrency -x -d 'with --from-file: requests in flight (1-256)'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l resume -x -d 'with --from-file: skip the rows a previous run\'s results (its stdout) say were created'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l fail-fast -d 'with --from-file: stop at the first failed row'
 complete -c pay -n '__pay_at "customers create" "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "accounts create" "external-accounts add" "transfers send" "cards issue" "collections create" "payment-links create" "wallets create" "fx quote" "fx trade"' -l batch-id -x -d 'with --from-file: the input\'s identity in the idempotency keys (default: the file name)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "emulator status" "emulator clock advance" "emulator webhook-url" "emulator faults" "emulator requests" "seed apply" "seed plan" "doctor"' -l json -d 'print JSON (same as -o json)'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "emulator status" "emulator faults" "emulator requests" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv csv json ndjson' -d 'output format'
-complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "emulator status" "emulator clock advance" "emulator webhook-url" "emulator faults" "emulator requests" "seed apply" "seed plan" "doctor"' -l jq -x -d 'filter the JSON output with jq (implies --json; strings print raw), e.g. --jq ".[].id"'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "emulator status" "emulator clock advance" "emulator webhook-url" "emulator faults" "emulator requests" "trigger" "seed apply" "seed plan" "doctor"' -l json -d 'print JSON (same as -o json)'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "emulator status" "emulator faults" "emulator requests" "trigger" "seed apply" "seed plan"' -s o -l output -x -a 'table tsv csv json ndjson' -d 'output format'
+complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "webhooks verify" "webhooks listen" "profiles list" "profiles show" "api" "emulator status" "emulator clock advance" "emulator webhook-url" "emulator faults" "emulator requests" "trigger" "seed apply" "seed plan" "doctor"' -l jq -x -d 'filter the JSON output with jq (implies --json; strings print raw), e.g. --jq ".[].id"'
 complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "emulator requests" "seed apply" "seed plan"' -l fields -x -d 'comma-separated fields to show (dotted paths, e.g. id,address.country); without names, list them'
 complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "emulator requests" "seed apply" "seed plan"' -l no-header -d 'tsv and csv: omit the header line'
 complete -c pay -n '__pay_at "customers create" "customers list" "customers get" "customers update" "customers overview" "kyc verify" "kyc submit-document" "kyc status" "kyc-legacy verify" "kyc-legacy submit-document" "kyc-legacy status" "features list" "features check" "features activate" "accounts create" "accounts list" "accounts get" "accounts close" "external-accounts add" "external-accounts list" "external-accounts get" "external-accounts remove" "transfers send" "transfers list" "transfers get" "transfers cancel" "cards issue" "cards list" "cards get" "cards freeze" "cards unfreeze" "cards terminate" "collections create" "collections list" "collections get" "payment-links create" "payment-links list" "payment-links get" "payment-links disable" "wallets create" "wallets list" "wallets get" "fx rates" "fx quote" "fx get-quote" "fx trade" "fx trades" "fx get-trade" "transactions list" "transactions get" "webhooks list" "webhooks get" "webhooks resend" "profiles list" "profiles show" "emulator requests" "seed apply" "seed plan"' -l wide -d 'tables on a terminal: show every column at full width (long lines wrap) instead of fitting the terminal'
 complete -c pay -n '__pay_at "customers list"' -l email -x -d 'only this e-mail address'
 complete -c pay -n '__pay_at "customers list"' -l type -x -d 'only this customer type'
+complete -c pay -n '__pay_at "customers list" "accounts list" "external-accounts list" "transfers list" "cards list" "collections list" "payment-links list" "wallets list" "fx trades" "webhooks list"' -l since -x -d 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 7d)'
+complete -c pay -n '__pay_at "customers list" "accounts list" "external-accounts list" "transfers list" "cards list" "collections list" "payment-links list" "wallets list" "fx trades" "webhooks list"' -l until -x -d 'created before (exclusive): YYYY-MM-DD, RFC 3339, or a duration back from now'
 complete -c pay -n '__pay_at "customers list" "features list" "accounts list" "external-accounts list" "transfers list" "cards list" "collections list" "payment-links list" "wallets list" "fx trades" "transactions list" "webhooks list"' -l limit -x -d 'how many items (1-1000; with --all, the page size)'
 complete -c pay -n '__pay_at "customers list" "features list" "accounts list" "external-accounts list" "transfers list" "cards list" "collections list" "payment-links list" "wallets list" "fx trades" "transactions list" "webhooks list"' -l all -d 'follow cursors and print every page'
 complete -c pay -n '__pay_at "customers update"' -l first-name -x -d 'given name'
@@ -563,6 +576,8 @@ complete -c pay -n '__pay_at "customers update"' -l city -x -d 'city'
 complete -c pay -n '__pay_at "customers update"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'ISO 3166-1 alpha-2 country code, e.g. US'
 complete -c pay -n '__pay_at "customers update"' -l postal-code -x -d 'postal code'
 complete -c pay -n '__pay_at "kyc verify" "kyc-legacy verify"' -l level -x -a 'basic enhanced' -d 'verification level (default: basic)'
+complete -c pay -n '__pay_at "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document"' -l wait -d 'wait until it be decided: exit 0 when approved, 1 when rejected, at --wait-timeout'
+complete -c pay -n '__pay_at "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "transfers send" "cards issue" "collections create" "webhooks resend"' -l wait-timeout -x -d 'with --wait: give up after this many seconds (default: 120)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l type -x -a 'passport national_id drivers_license utility_bill selfie' -d 'document type (required)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'issuing country, ISO 3166-1 alpha-2 (e.g. GB) (required)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l number -x -d 'document number (only its last 4 characters are kept)'
@@ -589,8 +604,7 @@ complete -c pay -n '__pay_at "transfers send"' -l amount -x -d 'amount as a deci
 complete -c pay -n '__pay_at "transfers send"' -l currency -x -d 'ISO 4217 currency of the source account (required)'
 complete -c pay -n '__pay_at "transfers send"' -l description -x -d 'shown to the sender'
 complete -c pay -n '__pay_at "transfers send"' -l reference -x -d 'your reference (e.g. an invoice number)'
-complete -c pay -n '__pay_at "transfers send"' -l wait -d 'wait until the transfer settles; exit 1 if it fails or is cancelled'
-complete -c pay -n '__pay_at "transfers send"' -l wait-timeout -x -d 'with --wait: give up after this many seconds (default: 120)'
+complete -c pay -n '__pay_at "transfers send"' -l wait -d 'wait until it settle: exit 0 when completed, 1 when failed, cancelled, at --wait-timeout'
 complete -c pay -n '__pay_at "transfers list"' -l account -x -d 'only transfers from or to this account'
 complete -c pay -n '__pay_at "transfers list"' -l status -x -a 'pending completed failed cancelled' -d 'only this status'
 complete -c pay -n '__pay_at "cards issue"' -l customer -x -d 'card holder (cus_…) (required)'
@@ -604,6 +618,7 @@ complete -c pay -n '__pay_at "cards issue"' -l city -x -d 'physical cards: shipp
 complete -c pay -n '__pay_at "cards issue"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'physical cards: shipping country, ISO 3166-1 alpha-2'
 complete -c pay -n '__pay_at "cards issue"' -l postal-code -x -d 'physical cards: shipping postal code'
 complete -c pay -n '__pay_at "cards issue"' -l state -x -a '(__pay_states)' -d 'physical cards: ISO 3166-2 subdivision, e.g. US-TX'
+complete -c pay -n '__pay_at "cards issue"' -l wait -d 'wait until it activate: exit 0 when active, 1 when frozen, terminated, at --wait-timeout'
 complete -c pay -n '__pay_at "cards list"' -l customer -x -d 'only this customer\'s cards'
 complete -c pay -n '__pay_at "cards list"' -l account -x -d 'only cards on this account'
 complete -c pay -n '__pay_at "cards list"' -l status -x -a 'inactive active frozen terminated' -d 'only this status'
@@ -616,6 +631,7 @@ complete -c pay -n '__pay_at "collections create"' -l customer -x -d 'the paying
 complete -c pay -n '__pay_at "collections create"' -l description -x -d 'what the payment is for'
 complete -c pay -n '__pay_at "collections create"' -l mobile-phone -x -d 'mobile money: payer\'s phone, international format'
 complete -c pay -n '__pay_at "collections create"' -l mobile-provider -x -a 'mpesa mtn airtel' -d 'mobile money: provider'
+complete -c pay -n '__pay_at "collections create"' -l wait -d 'wait until it settle: exit 0 when succeeded, 1 when failed, at --wait-timeout'
 complete -c pay -n '__pay_at "collections list"' -l account -x -d 'only collections into this account'
 complete -c pay -n '__pay_at "collections list"' -l status -x -a 'pending succeeded failed' -d 'only this status'
 complete -c pay -n '__pay_at "collections list"' -l method -x -a 'card bank_transfer mobile_money' -d 'only this method'
@@ -641,12 +657,14 @@ complete -c pay -n '__pay_at "fx trade"' -l to-account -x -d 'account credited i
 complete -c pay -n '__pay_at "fx trades"' -l account -x -d 'only trades from or to this account'
 complete -c pay -n '__pay_at "transactions list"' -l account -x -d 'only this account (acc_…)'
 complete -c pay -n '__pay_at "transactions list"' -l wallet -x -d 'only this wallet (wal_…)'
-complete -c pay -n '__pay_at "transactions list"' -l from -x -d 'created at or after: YYYY-MM-DD or RFC 3339'
-complete -c pay -n '__pay_at "transactions list"' -l to -x -d 'created before: YYYY-MM-DD or RFC 3339 (exclusive)'
+complete -c pay -n '__pay_at "transactions list"' -l from -x -d 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 7d)'
+complete -c pay -n '__pay_at "transactions list"' -l to -x -d 'created before (exclusive): YYYY-MM-DD, RFC 3339, or a duration back from now'
 complete -c pay -n '__pay_at "transactions list"' -l type -x -a 'transfer collection fx_trade reversal' -d 'only this type'
 complete -c pay -n '__pay_at "transactions list"' -l status -x -a 'pending posted voided' -d 'only this status'
 complete -c pay -n '__pay_at "webhooks list"' -l type -x -a 'customer.created customer.updated kyc.pending kyc.in_review kyc.approved kyc.rejected feature.activated account.created account.closed external_account.created external_account.removed transfer.created transfer.completed transfer.failed transfer.cancelled card.created card.activated card.frozen card.unfrozen card.terminated collection.created collection.succeeded collection.failed payment_link.created payment_link.disabled payment_link.expired wallet.created fx_trade.completed' -d 'only this event type (e.g. transfer.completed)'
 complete -c pay -n '__pay_at "webhooks list"' -l status -x -a 'pending delivered failed disabled' -d 'only this delivery status'
+complete -c pay -n '__pay_at "webhooks list"' -l object -x -d 'only the events about this object (its data.object.id: a cus_…, tr_…, card_…, …)'
+complete -c pay -n '__pay_at "webhooks resend"' -l wait -d 'wait until it be delivered: exit 0 when delivered, 1 when failed, disabled, at --wait-timeout'
 complete -c pay -n '__pay_at "webhooks verify"' -l payload -x -d 'the raw request body: a file, or - (or @-) for standard input (required)'
 complete -c pay -n '__pay_at "webhooks verify" "webhooks listen"' -l secret -x -d 'webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile\'s webhook secret; for listen against the emulator, then the emulator\'s)'
 complete -c pay -n '__pay_at "webhooks verify"' -l header -x -d 'a delivery header as "name: value"; repeat for each'
@@ -689,6 +707,9 @@ complete -c pay -n '__pay_at "emulator requests"' -l follow -d 'print new reques
 complete -c pay -n '__pay_at "emulator requests"' -l status -x -d 'only these answers: 2xx, 3xx, 4xx, 5xx, or one code such as 404'
 complete -c pay -n '__pay_at "emulator requests"' -l path -x -d 'only these paths: a prefix (/v1/customers), or a glob (* within a segment, ** across); without a leading /, under /v1/'
 complete -c pay -n '__pay_at "emulator requests"' -l limit -x -d 'how many of the newest to list (1-1000, default 20; not with --follow)'
+complete -c pay -n '__pay_at "trigger"' -l list -d 'list the event types, one line each with what it creates'
+complete -c pay -n '__pay_at "trigger"' -l override -x -d 'change a field of an object it creates, e.g. transfer.amount=5.13 or customer.first_name=Grace (repeatable)'
+complete -c pay -n '__pay_at "trigger"' -l wait-timeout -x -d 'give up waiting for settlements and the event after this many seconds (default: 120)'
 complete -c pay -n '__pay_at "seed apply" "seed plan"' -l state -x -d 'state file (default: <file>.state.json)'
 complete -c pay -n '__pay_at "seed apply"' -l concurrency -x -d 'entries in flight at once (1-64)'
 complete -c pay -n '__pay_at "seed apply"' -l replace -d 'create a new object for an entry that cannot be updated in place, and retire the old one where the API allows (transfers, collections and FX trades stay: they are history)'
@@ -711,4 +732,5 @@ complete -c pay -n __pay_at_any -l no-color -d 'no colours (env NO_COLOR)'
 
 # First positional argument.
 complete -c pay -n '__pay_arg0 "profiles show" "profiles use" "profiles remove"' -a '(__pay_profiles)' -d profile
+complete -c pay -n '__pay_arg0 "trigger"' -a 'customer.created customer.updated kyc.pending kyc.in_review kyc.approved kyc.rejected feature.activated account.created account.closed external_account.created external_account.removed transfer.created transfer.completed transfer.failed transfer.cancelled card.created card.activated card.frozen card.unfrozen card.terminated collection.created collection.succeeded collection.failed payment_link.created payment_link.disabled payment_link.expired wallet.created fx_trade.completed'
 complete -c pay -n '__pay_arg0 "completion"' -a 'bash zsh fish'

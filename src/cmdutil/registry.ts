@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import type { CommandDecl, Entry } from './decl.js';
 import { OUTPUT_FORMATS } from '../io/formats.js';
-import { OUTPUT_FLAGS, type GroupSpec, type VerbSpec } from './spec.js';
+import { OUTPUT_FLAGS, type GroupSpec, type VerbSpec, type WaitSpec } from './spec.js';
 
 /** Lets tests and the help/completion generators find the spec behind a command. */
 export const specOf = new WeakMap<Command, { group: GroupSpec; verb?: VerbSpec }>();
@@ -37,6 +37,14 @@ export function addOutputOptions(cmd: Command, list: boolean, projection = true,
     cmd.option('--limit <n>', 'how many items (1-1000; with --all, the page size)').option('--all', 'follow cursors and print every page');
   }
   return cmd;
+}
+
+/** --wait and --wait-timeout, for a verb whose object settles later (src/verbs/wait.ts). */
+export function addWaitOptions(cmd: Command, wait: WaitSpec): Command {
+  const failure = [...wait.failure, 'at --wait-timeout'].join(', ');
+  return cmd
+    .option('--wait', `wait until it ${wait.until}: exit 0 when ${wait.success.join(' or ')}, 1 when ${failure}`)
+    .option('--wait-timeout <seconds>', 'with --wait: give up after this many seconds (default: 120)');
 }
 
 /** --dry-run, for commands that send POST, PATCH, PUT or DELETE requests. */
@@ -95,6 +103,7 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: 
       opt.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? (previous as string[]) : []), value]);
     cmd.addOption(opt);
   }
+  if (verb.wait) addWaitOptions(cmd, verb.wait);
   addWriteOptions(cmd, verb);
   addOutputOptions(cmd, verb.kind === 'list', !verb.offline);
   cmd.addHelpText('after', `${examplesText(verb.examples)}\nJSON output: ${verb.jsonShape}\n`);

@@ -14,6 +14,7 @@ export type FlagKind =
   | 'email'
   | 'phone'
   | 'date'
+  /** A created_at bound of a list filter: YYYY-MM-DD, RFC 3339, or a duration back from now (2h, 7d); sent as the API's date or time. */
   | 'datetime'
   | 'country'
   | 'state'
@@ -95,6 +96,41 @@ export interface PickSpec {
   requireTenant?: boolean;
 }
 
+/**
+ * What `--wait` waits for (src/verbs/wait.ts): the object a create or action answers settles
+ * later. The verb gets --wait and --wait-timeout; with --wait, pay polls the object until its
+ * status leaves `pending`: exit 0 in a `success` state, 1 in a `failure` state or at the timeout.
+ */
+export interface WaitSpec {
+  /** After "Waiting for <noun> <id> to …" and in help: `settle`, `be decided`. */
+  until: string;
+  /** The object's type, for error codes (`transfer_failed`) and details (`{transfer: …}`). */
+  object: string;
+  /** How messages name it (default: the object's type with spaces): `KYC verification`. */
+  noun?: string;
+  /** The polled object's id prefix: every answer waited on must be that object. */
+  idPrefix: string;
+  /**
+   * The path polled, filled from the verb's answer: `transfers/{id}`, `customers/{customer_id}/kyc`.
+   * Each `{field}` must be an id-like value of the answer.
+   */
+  poll: string;
+  /**
+   * The answer's field holding the polled object's id (default `id`: the answer is the object).
+   * Otherwise (a KYC document answers; its verification settles) pay polls at once.
+   */
+  idField?: string;
+  /** Dotted path of the status (default `status`). */
+  statusField?: string;
+  pending: readonly string[];
+  success: readonly string[];
+  failure: readonly string[];
+  /** Dotted path of the reason a failure gives (`failure_reason`). */
+  reasonField?: string;
+  /** The command that shows it, filled from the polled object: `pay transfers get {id}`. */
+  show: string;
+}
+
 export type VerbKind = 'create' | 'list' | 'get' | 'update' | 'action' | 'delete' | 'custom';
 
 export interface VerbSpec {
@@ -134,6 +170,8 @@ export interface VerbSpec {
   done?: string;
   /** A one-line description of what --json prints (documented JSON shape). */
   jsonShape: string;
+  /** The object it answers settles later: the verb takes --wait and --wait-timeout (WaitSpec). */
+  wait?: WaitSpec;
   /** Hand-written implementation; receives the same context as the generic executor. */
   impl?: () => Promise<{ run: VerbRun }>;
   hidden?: boolean;
@@ -174,6 +212,26 @@ export interface VerbContext {
 }
 
 export type VerbRun = (f: import('./factory.js').Factory, ctx: VerbContext) => Promise<void>;
+
+/**
+ * The created_at range of a list (the API's `from` and `to`, on every list of objects): spread
+ * into a list verb's flags, with CREATED_RANGE_CHECK in its constraints.
+ */
+export const CREATED_RANGE: readonly FlagSpec[] = [
+  {
+    flags: '--since <time>',
+    query: 'from',
+    kind: 'datetime',
+    description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 7d)',
+  },
+  {
+    flags: '--until <time>',
+    query: 'to',
+    kind: 'datetime',
+    description: 'created before (exclusive): YYYY-MM-DD, RFC 3339, or a duration back from now',
+  },
+];
+export const CREATED_RANGE_CHECK: Constraint = { kind: 'before', from: 'from', to: 'to' };
 
 /** The output flags every data-printing verb takes. */
 export const OUTPUT_FLAGS = {

@@ -10,5 +10,6 @@ import { help } from './help/index.js';
 import { openapi } from './openapi/index.js';
 import { profiles } from './profiles/index.js';
 import { seed } from './seed/index.js';
+import { trigger } from './trigger/index.js';
 
-export const TOOLING: readonly CommandDecl[] = [login, logout, profiles, api, openapi, emulator, seed, doctor, completion, help];
+export const TOOLING: readonly CommandDecl[] = [login, logout, profiles, api, openapi, emulator, trigger, seed, doctor, completion, help];

@@ -4,6 +4,7 @@
 import type { Command, Option } from 'commander';
 import { SCRIPT_FILES } from '../commands/completion/run.js';
 import { specOf } from '../cmdutil/registry.js';
+import { EVENT_TYPES } from '../shared/events.js';
 import { COUNTRY_CODES } from '../shared/iso.js';
 
 /** Words a value completes from at TAB time (`pay __complete <source>`). */
@@ -57,7 +58,7 @@ const PROFILE_FLAGS = new Set(['--profile']);
 /** Commands whose first argument is a profile name. */
 const PROFILE_ARGUMENT_COMMANDS = new Set(['profiles show', 'profiles use', 'profiles remove']);
 /** Values of a first argument that commander does not check itself (run.ts checks, for one error line). */
-const ARGUMENT_CHOICES: Readonly<Record<string, readonly string[]>> = { completion: Object.keys(SCRIPT_FILES) };
+const ARGUMENT_CHOICES: Readonly<Record<string, readonly string[]>> = { completion: Object.keys(SCRIPT_FILES), trigger: EVENT_TYPES };
 /** Program options that are not global flags: --version is offered at the top only; every command has its own --help. */
 const ROOT_ONLY = new Set(['--version', '--help']);
 

@@ -15,8 +15,12 @@ export interface PageQuery {
   index?: string | undefined;
   /** Other filters, checked per record. */
   match?: ((obj: never) => boolean) | undefined;
-  /** Walking newest→oldest: stop at the first record for which this is true (created_at lower bound). */
+  /** Walking newest→oldest: stop at the first record for which this is true. */
   stop?: ((obj: never) => boolean) | undefined;
+  /** Only records created at or after this time (ISO, as created_at is written): the walk stops at the first older one. */
+  from?: string | undefined;
+  /** Only records created before this time (exclusive). */
+  to?: string | undefined;
   limit: number;
   cursor?: string | undefined;
   /** A string naming the filters; a cursor only works with the same filters. */
@@ -120,9 +124,13 @@ export class Store {
     const stop = q.stop as ((o: Base) => boolean) | undefined;
     const out: Rec[] = [];
     let hasMore = false;
+    const { from, to } = q;
     for (; i >= 0; i--) {
       const r = list[i]!;
       if (stop && stop(r.obj)) break;
+      // Lists are in creation order: once created_at drops below `from`, nothing older can match.
+      if (from !== undefined && r.obj.created_at < from) break;
+      if (to !== undefined && r.obj.created_at >= to) continue;
       if (match && !match(r.obj)) continue;
       if (out.length === q.limit) {
         hasMore = true;

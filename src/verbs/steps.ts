@@ -1,7 +1,7 @@
 // The steps of a resource verb, shared by the generic executor (run.ts), bulk creates (bulk.ts)
-// and the hand-written verbs (`transfers send`, `customers create`): validate and build the query
-// or body (flags over --data; values.ts) with the cross-field constraints (constraints.ts), confirm
-// live money movements, send, print the answer.
+// and the hand-written verbs (`customers create`): validate and build the query or body (flags
+// over --data; values.ts) with the cross-field constraints (constraints.ts), confirm live money
+// movements, send, with --wait wait until the object settles (wait.ts), print the answer.
 import type { ApiClient, ApiResponse, Expect, Query } from '../api/client.js';
 import { escapeText, escapeValue } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
@@ -12,6 +12,7 @@ import { attachFlags, checkConstraints } from './constraints.js';
 import type { VerbContext, VerbSpec } from '../cmdutil/spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
 import { asText } from '../lib/text.js';
+import { checkInt } from '../shared/validate.js';
 
 export interface PreparedRequest {
   path: string;
@@ -22,6 +23,17 @@ export interface PreparedRequest {
 /** The checks of the options every verb shares, before anything is sent (the output flags are already resolved: ctx.output). */
 export function checkCommonOptions(ctx: VerbContext): void {
   if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
+  if (ctx.verb.wait) {
+    if (ctx.opts.waitTimeout !== undefined) {
+      const problem = checkInt(1, 86_400)(asText(ctx.opts.waitTimeout));
+      if (problem) throw new UsageError(`--wait-timeout ${problem}`);
+    }
+    if (ctx.opts.wait && ctx.opts.fromFile !== undefined) {
+      throw new UsageError('--wait works on one object, not with --from-file', {
+        hint: `send the rows, then wait for each: pay ${ctx.group.name} ${ctx.verb.name} … --wait per row`,
+      });
+    }
+  }
 }
 
 /** Every check a verb's flags, positional and --data need (the common options: runVerbWith); nothing is sent. */
@@ -89,10 +101,24 @@ export function expectFor(ctx: VerbContext): Expect {
   return namesIt && fits ? { id: argValue } : 'object';
 }
 
+/** Sends, with --wait waits until the object settles (VerbSpec.wait: exit 1 when it fails), and prints it. */
 export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClient, req: PreparedRequest): Promise<unknown> {
   const res = await send(f, ctx, client, req);
-  await printResult(f, ctx, res.body, res.replayed);
-  return res.body;
+  const spec = ctx.verb.wait;
+  if (!spec || !ctx.opts.wait) {
+    await printResult(f, ctx, res.body, res.replayed);
+    return res.body;
+  }
+  const { nounOfWait, settled, waitFor, waitTimeoutSeconds } = await import('./wait.js');
+  const what = `${ctx.verb.method} /${req.path}`;
+  const final = settled(
+    spec,
+    await waitFor(client, spec, res.body, { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io }, what),
+  );
+  // The answer was another object (a KYC document); what settled is printed as the group's objects are.
+  const shownAs = spec.idField ? { ...ctx, verb: { ...ctx.verb, columns: ctx.group.columns, noun: nounOfWait(spec) } } : ctx;
+  await printResult(f, shownAs, final, res.replayed);
+  return final;
 }
 
 /** The object a verb got back: a short table and a ✓ line on a terminal for writes; else as asked. */

@@ -19,8 +19,10 @@ import {
   checkNonEmpty,
   checkPhone,
   checkState,
+  checkTimeBound,
   checkUrl,
   parseAmount,
+  timeBoundValue,
   type Check,
 } from '../shared/validate.js';
 import { isoTablesLoaded, loadIsoTables, type IsoTables } from '../shared/iso-3166.js';
@@ -229,7 +231,7 @@ export function checkerFor(flag: FlagSpec, body?: Record<string, unknown>): Chec
     case 'date':
       return checkBirthDate();
     case 'datetime':
-      return checkDateOrTime;
+      return checkTimeBound;
     case 'timestamp':
       return checkTimestamp;
     case 'country':
@@ -326,5 +328,6 @@ function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, 
   const problem = checkerFor(flag, body)?.(value);
   if (problem) throw new UsageError(`${name} "${printable(value)}" ${problem}`);
   if (flag.kind === 'int') return Number(value);
+  if (flag.kind === 'datetime') return timeBoundValue(value);
   return value;
 }

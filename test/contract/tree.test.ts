@@ -153,6 +153,16 @@ const VARIANTS: Record<string, Variant[]> = {
   'collections create': [
     { label: 'by card', set: { '--method': 'card', '--currency': 'USD' }, omit: MOBILE },
     {
+      label: 'by card, --wait: polled until it settles',
+      set: { '--method': 'card', '--currency': 'USD' },
+      omit: MOBILE,
+      extra: ['--wait', '--wait-timeout', '30'],
+      respond: [
+        { status: 201, body: { id: idFor('col_'), object: 'collection', status: 'pending' } },
+        { status: 200, body: { id: idFor('col_'), object: 'collection', status: 'succeeded' } },
+      ],
+    },
+    {
       label: 'by mobile money',
       set: {
         '--method': 'mobile_money',
@@ -172,12 +182,44 @@ const VARIANTS: Record<string, Variant[]> = {
     },
   ],
   'transfers send': [
-    { label: 'to an account', omit: ['--wait', '--wait-timeout'] },
+    { label: 'to an account' },
     {
       label: 'to an external account, --wait',
-      set: { '--to': idFor('ea_'), '--wait-timeout': '5' },
+      set: { '--to': idFor('ea_') },
+      extra: ['--wait', '--wait-timeout', '5'],
       // Completed at once: --wait has nothing to poll.
       respond: [{ status: 201, body: { id: idFor('tr_'), object: 'transfer', status: 'completed', failure_reason: null } }],
+    },
+  ],
+  'kyc submit-document': [
+    { label: 'the document' },
+    {
+      label: '--wait: the verification it joined, polled until decided',
+      extra: ['--wait', '--wait-timeout', '30'],
+      respond: [
+        {
+          status: 201,
+          body: {
+            id: idFor('doc_'),
+            object: 'kyc_document',
+            verification_id: idFor('kyc_'),
+            customer_id: idFor('cus_'),
+            status: 'received',
+          },
+        },
+        { status: 200, body: { id: idFor('kyc_'), object: 'kyc_verification', customer_id: idFor('cus_'), status: 'approved' } },
+      ],
+    },
+  ],
+  'webhooks resend': [
+    { label: 'requeued' },
+    {
+      label: '--wait: polled until delivered',
+      extra: ['--wait', '--wait-timeout', '30'],
+      respond: [
+        { status: 202, body: { id: idFor('evt_'), object: 'event', type: 'customer.created', delivery: { status: 'pending' } } },
+        { status: 200, body: { id: idFor('evt_'), object: 'event', type: 'customer.created', delivery: { status: 'delivered' } } },
+      ],
     },
   ],
   'wallets create': [{ label: 'BTC on bitcoin' }, { label: 'USDC on polygon', set: { '--asset': 'USDC', '--network': 'polygon' } }],
@@ -483,9 +525,10 @@ describe.concurrent('every command sends a request the contract accepts', () => 
     expect(o.result.code, show(c, o)).toBe(0);
     expect(() => JSON.parse(o.result.stdout), `stdout is JSON: ${o.result.stdout.slice(0, 200)}`).not.toThrow();
     expect(o.requests.length, show(c, o)).toBeGreaterThan(0);
-    for (const req of o.requests) {
-      // A composite verb's requests are each checked against the operation they call.
-      const op = c.ref.verb.composite ? operationOfRequest(req.method, req.path) : c.op;
+    for (const [i, req] of o.requests.entries()) {
+      // A composite verb's requests are each checked against the operation they call, and so are
+      // the polls of --wait (after the verb's own request).
+      const op = c.ref.verb.composite || (c.ref.verb.wait && i > 0) ? operationOfRequest(req.method, req.path) : c.op;
       expect(op, `${req.method} ${req.path} is an operation of the contract`).toBeDefined();
       expect(requestProblems(op!, req), `${req.method} ${req.path} ${req.body}`).toEqual([]);
     }
@@ -538,6 +581,17 @@ describe('coverage of the runs', () => {
       for (const flag of ref.verb.flags ?? []) if (!given.has(flag)) missing.push(`${ref.name} ${longFlag(flag)}`);
     }
     expect(missing).toEqual([]);
+  });
+
+  it('--wait polls an operation of the contract: a GET of the object the verb answered (or, for a KYC document, its verification)', async () => {
+    const polled = cases.filter((x) => x.label.includes('polled'));
+    expect(polled.length).toBe(3);
+    for (const c of polled) {
+      const o = await outcome(c);
+      expect(o.requests.map((r) => r.method)).toEqual([c.op.method.toUpperCase(), 'GET']);
+      const id = operationOfRequest('GET', o.requests[1]!.path)?.operation.operationId;
+      expect(['getCollection', 'getKycVerification', 'getWebhookEvent']).toContain(id);
+    }
   });
 
   it('list verbs asked for a page size the contract allows and followed the cursor with --all', async () => {

@@ -4,7 +4,7 @@ import { schemaRef } from './common.js';
 import { page } from './examples.js';
 import { ID_PARAMS, headerRef, paramRef, queryParam } from './parameters.js';
 import { PROBLEM_BY_STATUS } from './responses.js';
-import type { HttpMethod, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject } from './types.js';
+import type { HttpMethod, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject, Schema } from './types.js';
 
 /** create: POST → 201; action: POST → 200; accepted: POST → 202; list/get/read: GET; update: PATCH; delete: DELETE → 200. */
 export type OpKind = 'create' | 'action' | 'accepted' | 'list' | 'get' | 'read' | 'update' | 'delete';
@@ -157,7 +157,24 @@ export const enumFilter = (name: string, values: readonly string[], what = name)
 export const schemaFilter = (name: string, schema: string, what = name): ParameterObject =>
   queryParam(name, `Only those with this ${what}.`, schemaRef(schema));
 
-/** Standard list and get operations of a resource. */
+const dateOrTime = (bound: string): Schema => ({
+  anyOf: [
+    { type: 'string', format: 'date-time' },
+    { type: 'string', format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
+  ],
+  description: `${bound} (RFC 3339 time or YYYY-MM-DD date, midnight UTC).`,
+});
+
+/**
+ * The created_at range every list of objects takes (one convention, the transactions' one):
+ * `from` inclusive, `to` exclusive. A malformed value → 400 `invalid_parameter`.
+ */
+export const TIME_FILTERS: readonly ParameterObject[] = [
+  queryParam('from', 'Only those created at or after this time.', dateOrTime('Inclusive lower bound of `created_at`')),
+  queryParam('to', 'Only those created before this time.', dateOrTime('Exclusive upper bound of `created_at`')),
+];
+
+/** Standard list and get operations of a resource (the list takes TIME_FILTERS after `filters`). */
 export function listAndGet(o: {
   path: string;
   tag: string;
@@ -182,7 +199,7 @@ export function listAndGet(o: {
         summary: `List ${o.plural}`,
         description: `Pages of ${o.plural}, newest first. ${o.listNote ?? ''}`.trim(),
         result: `${o.schema}List`,
-        query: o.filters,
+        query: [...o.filters, ...TIME_FILTERS],
         ...(o.example === undefined ? {} : { responseExample: page(o.example) }),
       },
     ],

@@ -14,11 +14,11 @@ import {
   TRANSFER_CREATE_EXAMPLE,
   TRANSFER_EXAMPLE,
 } from './examples.js';
+import { CONTRACT_NOTES } from '../../shared/simulation.js';
 import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, type OpSpec } from './operations.js';
 
 const CARD_STATES =
   'Card states: `active` ⇄ `frozen`; `active` | `frozen` | `inactive` → `terminated` (final); other moves → 409 `invalid_state`.';
-const SANDBOX_13 = 'Sandbox magic value: an amount whose minor units end in `13` (e.g. `"1.13"`) fails after settling.';
 const byCustomer = idFilter('customer_id', 'cus_', 'customer');
 const byAccount = idFilter('account_id', 'acc_', 'account');
 
@@ -114,7 +114,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     summary: 'Send a transfer',
     description:
       "Moves money from an account to another account or an external account. The currency must equal the source account's (and an internal " +
-      `destination's) → else 422 \`currency_mismatch\`; insufficient available balance → 422 \`insufficient_funds\`. Starts \`pending\`. ${SANDBOX_13} ` +
+      `destination's) → else 422 \`currency_mismatch\`; insufficient available balance → 422 \`insufficient_funds\`. Starts \`pending\`. ${CONTRACT_NOTES.transfer} ` +
       'Emits `transfer.created`, then `transfer.completed` or `transfer.failed`.',
     body: 'TransferCreate',
     result: 'Transfer',
@@ -209,7 +209,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     summary: 'Collect a payment',
     description:
       'Accepts a payment into an account by card, bank transfer or mobile money (`mobile_money` details required for that method). ' +
-      `States: \`pending\` → \`succeeded\` (credits the account) | \`failed\`. ${SANDBOX_13} Emits \`collection.created\`, then \`collection.succeeded\` or \`collection.failed\`.`,
+      `States: \`pending\` → \`succeeded\` (credits the account) | \`failed\`. ${CONTRACT_NOTES.collection} Emits \`collection.created\`, then \`collection.succeeded\` or \`collection.failed\`.`,
     body: 'CollectionCreate',
     result: 'Collection',
     requestExample: COLLECTION_CREATE_EXAMPLE,

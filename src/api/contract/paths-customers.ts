@@ -14,13 +14,14 @@ import {
   LEGACY_KYC_VERIFY_EXAMPLE,
   page,
 } from './examples.js';
+import { CONTRACT_NOTES } from '../../shared/simulation.js';
 import { listAndGet, type OpSpec } from './operations.js';
 import { queryParam } from './parameters.js';
 import { CUSTOMER_TYPES } from './schemas-customers.js';
 
 const KYC_STATES =
   'States: `pending` (started) → `in_review` (first document) → `approved` | `rejected` (settles after the review delay). ' +
-  'Sandbox magic value: a document `number` ending in `0000` makes it `rejected`.';
+  CONTRACT_NOTES.kyc;
 const LEGACY = 'Deprecated: responses carry `Deprecation` and `Link: <successor>; rel="successor-version"`.';
 
 export const customerPaths: Array<readonly [string, OpSpec]> = [

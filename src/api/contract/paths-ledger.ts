@@ -1,5 +1,5 @@
 // Operations of payment links, wallets, FX, transactions and webhook events.
-import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, type OpSpec } from './operations.js';
+import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, TIME_FILTERS, type OpSpec } from './operations.js';
 import {
   EVENT_EXAMPLE,
   EVENT_RESENT_EXAMPLE,
@@ -18,15 +18,6 @@ import {
 } from './examples.js';
 import { queryParam } from './parameters.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
-import type { Schema } from './types.js';
-
-const dateOrTime = (bound: string): Schema => ({
-  anyOf: [
-    { type: 'string', format: 'date-time' },
-    { type: 'string', format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
-  ],
-  description: `${bound} (RFC 3339 time or YYYY-MM-DD date).`,
-});
 
 export const ledgerPaths: Array<readonly [string, OpSpec]> = [
   create({
@@ -176,8 +167,6 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     filters: [
       idFilter('account_id', 'acc_', 'account'),
       idFilter('wallet_id', 'wal_', 'wallet'),
-      queryParam('from', 'Only those created at or after this time.', dateOrTime('Inclusive lower bound of `created_at`')),
-      queryParam('to', 'Only those created before this time.', dateOrTime('Exclusive upper bound of `created_at`')),
       enumFilter('type', ['transfer', 'collection', 'fx_trade', 'reversal'], 'transaction type'),
       enumFilter('status', ['pending', 'posted', 'voided']),
     ],
@@ -191,10 +180,21 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       tag: 'webhooks',
       kind: 'list',
       summary: 'List webhook events',
-      description: 'The delivery history: events, newest first, each with its delivery state.',
+      description:
+        'The delivery history: events, newest first, each with its delivery state. `object_id` picks the events about one object ' +
+        '(whose `data.object.id` it is; for a `feature_status`, which has no id, its `customer_id`).',
       result: 'EventList',
       responseExample: page(EVENT_EXAMPLE),
-      query: [enumFilter('type', EVENT_TYPES, 'event type'), enumFilter('status', DELIVERY_STATUSES, 'delivery status')],
+      query: [
+        enumFilter('type', EVENT_TYPES, 'event type'),
+        enumFilter('status', DELIVERY_STATUSES, 'delivery status'),
+        queryParam('object_id', 'Only the events about this object: its id (`tr_…`, `cus_…`, …).', {
+          type: 'string',
+          pattern: '^[a-z]{1,10}_[0-9a-z]{24}$',
+          examples: ['tr_0123456789abcdefghijklmn'],
+        }),
+        ...TIME_FILTERS,
+      ],
     },
   ],
   [

@@ -2,10 +2,10 @@
 import { enumOf, idOf, listOf, nullable, objectOf, requestBody, resource, schemaRef, text, timestamp } from './common.js';
 import { PHONE_PATTERN, optionalText } from './schemas-shared.js';
 import type { Schema } from './types.js';
+import { CONTRACT_NOTES } from '../../shared/simulation.js';
 
 const customerId = idOf('cus_', 'The customer.');
 const description = text('Free text for people.', 500);
-const SANDBOX_13 = 'Sandbox magic value: an amount whose minor units end in `13` (e.g. `"1.13"`) fails.';
 
 const accountFields = {
   customer_id: customerId,
@@ -130,14 +130,14 @@ export const bankingSchemas: Record<string, Schema> = {
   ExternalAccountList: listOf('ExternalAccount', 'external accounts'),
 
   TransferCreate: requestBody(
-    `Send money from an account. Insufficient available balance → 422 \`insufficient_funds\`. ${SANDBOX_13}`,
+    `Send money from an account. Insufficient available balance → 422 \`insufficient_funds\`. ${CONTRACT_NOTES.transfer}`,
     transferFields,
     ['source_account_id', 'destination_id', 'amount', 'currency'],
   ),
   Transfer: resource({
     object: 'transfer',
     prefix: 'tr_',
-    description: `A transfer. States: \`pending\` → \`completed\` | \`failed\` (settles); \`pending\` → \`cancelled\` (cancel). ${SANDBOX_13}`,
+    description: `A transfer. States: \`pending\` → \`completed\` | \`failed\` (settles); \`pending\` → \`cancelled\` (cancel). ${CONTRACT_NOTES.transfer}`,
     properties: {
       ...transferFields,
       amount: schemaRef('Amount'),
@@ -183,7 +183,7 @@ export const bankingSchemas: Record<string, Schema> = {
   CardList: listOf('Card', 'cards'),
 
   CollectionCreate: requestBody(
-    `Collect a payment into an account. \`mobile_money\` is required when \`method\` is \`mobile_money\`. ${SANDBOX_13}`,
+    `Collect a payment into an account. \`mobile_money\` is required when \`method\` is \`mobile_money\`. ${CONTRACT_NOTES.collection}`,
     collectionFields,
     ['account_id', 'amount', 'currency', 'method'],
     {
@@ -194,7 +194,7 @@ export const bankingSchemas: Record<string, Schema> = {
   Collection: resource({
     object: 'collection',
     prefix: 'col_',
-    description: `A collection (incoming payment). States: \`pending\` → \`succeeded\` (credits the account) | \`failed\`. ${SANDBOX_13}`,
+    description: `A collection (incoming payment). States: \`pending\` → \`succeeded\` (credits the account) | \`failed\`. ${CONTRACT_NOTES.collection}`,
     properties: {
       ...collectionFields,
       amount: schemaRef('Amount'),

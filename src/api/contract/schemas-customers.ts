@@ -3,6 +3,7 @@ import { enumOf, idOf, listOf, nullable, requestBody, resource, schemaRef, text,
 import { FEATURE_KEYS } from './parameters.js';
 import { PHONE_PATTERN } from './schemas-shared.js';
 import type { Schema } from './types.js';
+import { CONTRACT_NOTES } from '../../shared/simulation.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
@@ -59,7 +60,7 @@ const kycDocumentFields: Record<string, Schema> = {
     type: 'string',
     minLength: 1,
     maxLength: 64,
-    description: 'Document number. Sandbox: a number ending in `0000` makes the verification `rejected`.',
+    description: `Document number. ${CONTRACT_NOTES.kyc}`,
   },
   file_name: text('Name of the uploaded file.', 255),
 };
@@ -110,7 +111,7 @@ export const customerSchemas: Record<string, Schema> = {
     prefix: 'kyc_',
     description:
       'A KYC verification. States: `pending` (started) → `in_review` (first document received) → `approved` | `rejected` ' +
-      '(settles after the review delay; `rejected` when a document number ends in `0000`, a Sandbox magic value). ' +
+      `(settles after the review delay). ${CONTRACT_NOTES.kyc} ` +
       "The customer's `kyc_status` mirrors it.",
     properties: {
       customer_id: customerIdField,

@@ -1,5 +1,5 @@
 // pay accounts: internal accounts holding balances.
-import type { GroupSpec, PickSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
 
 const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
 /** The picker's accounts (an id left out on a terminal); the list needs the tenant. */
@@ -77,7 +77,9 @@ export const accounts: GroupSpec = {
         { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's accounts" },
         { flags: '--currency <code>', query: 'currency', kind: 'currency', description: 'only this currency' },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: ['active', 'closed'], description: 'only this status' },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of Account objects',
     },
     {

@@ -1,5 +1,5 @@
 // pay cards: virtual and physical cards on an account.
-import type { GroupSpec, PickSpec, VerbSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, type VerbSpec } from '../../cmdutil/spec.js';
 
 const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
 const EX_CARD = 'card_0123456789abcdefghijklmn';
@@ -69,7 +69,9 @@ export const cards: GroupSpec = {
       summary: 'Issue a card on an account (--type virtual|physical)',
       description:
         'A physical card needs a shipping address: --address-line1, --city, --country, --postal-code (and --state where used).\n' +
-        'A spending limit takes --spending-limit with --spending-interval.',
+        'A spending limit takes --spending-limit with --spending-interval.\n' +
+        'A virtual card is active at once; a physical one is inactive until it is shipped and activated: with --wait, pay waits ' +
+        'until it is active (exit 0), or exits 1 if it was frozen or terminated meanwhile.',
       examples: [
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual',
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual --spending-limit 500 --spending-interval monthly --name-on-card "ADA LOVELACE"',
@@ -137,7 +139,18 @@ export const cards: GroupSpec = {
           require: ['shipping_address.address_line1', 'shipping_address.city', 'shipping_address.country', 'shipping_address.postal_code'],
         },
       ],
-      jsonShape: 'the created Card object ({id: "card_…", customer_id, account_id, type, brand, last4, exp_month, exp_year, status, …})',
+      jsonShape:
+        'the created Card object ({id: "card_…", customer_id, account_id, type, brand, last4, exp_month, exp_year, status, …}); with --wait, as activated',
+      wait: {
+        until: 'activate',
+        object: 'card',
+        idPrefix: 'card_',
+        poll: 'cards/{id}',
+        pending: ['inactive'],
+        success: ['active'],
+        failure: ['frozen', 'terminated'],
+        show: 'pay cards get {id}',
+      },
     },
     {
       name: 'list',
@@ -156,7 +169,9 @@ export const cards: GroupSpec = {
         { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only cards on this account' },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: CARD_STATUSES, description: 'only this status' },
         { flags: '--type <type>', query: 'type', kind: 'enum', choices: CARD_TYPES, description: 'only this type' },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of Card objects',
     },
     {

@@ -1,5 +1,6 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import { simulationNote } from '../../shared/simulation.js';
 
 const COL_ID = {
   name: '<id>',
@@ -42,9 +43,14 @@ export const collections: GroupSpec = {
     {
       name: 'create',
       summary: 'Start a collection into an account (--method card|bank_transfer|mobile_money)',
-      description: 'Mobile money needs --mobile-phone and --mobile-provider.',
+      description:
+        'Mobile money needs --mobile-phone and --mobile-provider.\n' +
+        'With --wait, pay waits until the collection settles: exit 0 when it succeeded (the account is credited: a transfer ' +
+        'from it can follow at once), 1 when it failed.\n' +
+        simulationNote('collections create'),
       examples: [
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
+        'pay collections create --account acc_0123456789abcdefghijklmn --amount 500.00 --currency USD --method card --wait',
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 1500 --currency KES --method mobile_money --mobile-phone +254712345678 --mobile-provider mpesa',
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 100 --currency GHS --method bank_transfer --customer cus_0123456789abcdefghijklmn --json',
       ],
@@ -105,7 +111,19 @@ export const collections: GroupSpec = {
         { kind: 'requiredWhen', field: 'method', values: ['mobile_money'], require: ['mobile_money.phone', 'mobile_money.provider'] },
         { kind: 'together', fields: ['mobile_money.phone', 'mobile_money.provider'] },
       ],
-      jsonShape: 'the created Collection object ({id: "col_…", account_id, amount, currency, method, status, failure_reason, …})',
+      jsonShape:
+        'the created Collection object ({id: "col_…", account_id, amount, currency, method, status, failure_reason, …}); with --wait, as settled',
+      wait: {
+        until: 'settle',
+        object: 'collection',
+        idPrefix: 'col_',
+        poll: 'collections/{id}',
+        pending: ['pending'],
+        success: ['succeeded'],
+        failure: ['failed'],
+        reasonField: 'failure_reason',
+        show: 'pay collections get {id}',
+      },
     },
     {
       name: 'list',
@@ -129,7 +147,9 @@ export const collections: GroupSpec = {
           description: 'only this status',
         },
         { flags: '--method <method>', query: 'method', kind: 'enum', choices: COLLECTION_METHODS, description: 'only this method' },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of Collection objects',
     },
     {

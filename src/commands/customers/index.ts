@@ -1,5 +1,5 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
-import type { FlagSpec, GroupSpec, PickSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type FlagSpec, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
@@ -130,7 +130,9 @@ export const customers: GroupSpec = {
       flags: [
         { flags: '--email <email>', query: 'email', kind: 'email', description: 'only this e-mail address' },
         { flags: '--type <type>', query: 'type', description: 'only this customer type' },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of Customer objects',
     },
     {

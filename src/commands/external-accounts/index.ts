@@ -1,5 +1,5 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
-import type { GroupSpec, PickSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
 
 const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };
 const EX_EA = 'ea_0123456789abcdefghijklmn';
@@ -72,7 +72,9 @@ export const externalAccounts: GroupSpec = {
       kind: 'list',
       flags: [
         { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's accounts" },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of ExternalAccount objects',
     },
     {

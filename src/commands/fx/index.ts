@@ -1,7 +1,7 @@
 // pay fx: exchange rates, quotes (a locked rate for 60 s) and trades that use a quote.
 // Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
 import type { TableColumn } from '../../io/output.js';
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
 
 const EX_FXQ = 'fxq_0123456789abcdefghijklmn';
 const EX_FXT = 'fxt_0123456789abcdefghijklmn';
@@ -159,7 +159,9 @@ export const fx: GroupSpec = {
       kind: 'list',
       flags: [
         { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only trades from or to this account' },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of FxTrade objects',
     },
     {

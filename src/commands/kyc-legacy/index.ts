@@ -1,6 +1,7 @@
 // pay kyc-legacy: the same verbs over the deprecated /kyc endpoints, kept for accounts that
 // still use them. Every call warns on stderr and names the `pay kyc` equivalent.
-import { documentFlags, documentsTable, kycColumns, levelFlag } from '../kyc/index.js';
+import { documentFlags, documentsTable, KYC_WAIT_NOTE, kycColumns, kycWait, levelFlag } from '../kyc/index.js';
+import { simulationNote } from '../../shared/simulation.js';
 import type { GroupSpec } from '../../cmdutil/spec.js';
 import { customerPick } from '../customers/index.js';
 
@@ -24,6 +25,7 @@ export const kycLegacy: GroupSpec = {
         pick: customerPick('customers without an open verification', { kyc_status: ['not_started', 'rejected', 'approved'] }),
       },
       summary: 'Start a KYC verification (POST /kyc/verify)',
+      description: `${KYC_WAIT_NOTE}: submit one meanwhile (pay kyc-legacy submit-document, from another shell or script).`,
       examples: [`pay kyc-legacy verify ${EX_CUS}`, `pay kyc-legacy verify ${EX_CUS} --level enhanced --json`],
       operationId: 'legacyKycVerify',
       method: 'POST',
@@ -33,7 +35,8 @@ export const kycLegacy: GroupSpec = {
       deprecated: { use: 'pay kyc verify' },
       flags: [levelFlag],
       tables: documentsTable,
-      jsonShape: 'the KycVerification object, as pay kyc verify prints it',
+      jsonShape: 'the KycVerification object, as pay kyc verify prints it; with --wait, as decided',
+      wait: kycWait('kyc/status/{customer_id}', 'pay kyc-legacy status {customer_id}'),
     },
     {
       name: 'submit-document',
@@ -45,6 +48,7 @@ export const kycLegacy: GroupSpec = {
         pick: customerPick('customers with an open verification', { kyc_status: ['pending', 'in_review'] }),
       },
       summary: 'Submit an identity document (POST /kyc/documents)',
+      description: `${KYC_WAIT_NOTE}; it then prints the verification instead of the document.\n${simulationNote('kyc-legacy submit-document')}`,
       examples: [
         `pay kyc-legacy submit-document ${EX_CUS} --type passport --country GB --number 123456789`,
         `pay kyc-legacy submit-document ${EX_CUS} --type selfie --country US --json`,
@@ -57,7 +61,8 @@ export const kycLegacy: GroupSpec = {
       deprecated: { use: 'pay kyc submit-document' },
       noun: 'KYC document',
       flags: documentFlags,
-      jsonShape: 'the KycDocument object, as pay kyc submit-document prints it',
+      jsonShape: 'the KycDocument object, as pay kyc submit-document prints it; with --wait, the KycVerification as decided',
+      wait: kycWait('kyc/status/{customer_id}', 'pay kyc-legacy status {customer_id}', 'verification_id'),
     },
     {
       name: 'status',

@@ -1,6 +1,7 @@
 // pay kyc: identity verification of a customer (start, send documents, follow the status).
 import type { TableColumn } from '../../io/output.js';
-import type { FlagSpec, GroupSpec, SubTableSpec } from '../../cmdutil/spec.js';
+import type { FlagSpec, GroupSpec, SubTableSpec, WaitSpec } from '../../cmdutil/spec.js';
+import { simulationNote } from '../../shared/simulation.js';
 import { customerPick } from '../customers/index.js';
 
 export const KYC_LEVELS = ['basic', 'enhanced'] as const;
@@ -54,6 +55,28 @@ export const documentFlags: FlagSpec[] = [
   { flags: '--file-name <name>', field: 'file_name', description: 'name of the uploaded file, for your records' },
 ];
 
+/** What --wait waits for on the KYC verbs: the verification's decision (settled after the review delay). */
+export function kycWait(poll: string, show: string, idField?: string): WaitSpec {
+  return {
+    until: 'be decided',
+    object: 'kyc_verification',
+    noun: 'KYC verification',
+    idPrefix: 'kyc_',
+    poll,
+    ...(idField ? { idField } : {}),
+    pending: ['pending', 'in_review'],
+    success: ['approved'],
+    failure: ['rejected'],
+    reasonField: 'rejection_reason',
+    show,
+  };
+}
+
+/** The help of the KYC verbs about --wait. */
+export const KYC_WAIT_NOTE =
+  'With --wait, pay waits until the verification is decided: exit 0 when approved, 1 when rejected. ' +
+  'It is decided after the review delay that follows its first document';
+
 export const kyc: GroupSpec = {
   name: 'kyc',
   summary: "Verify customers' identity: start a check, submit documents, follow the status",
@@ -65,7 +88,7 @@ export const kyc: GroupSpec = {
   ],
   description:
     'A verification goes pending → in_review (first document) → approved or rejected.\n' +
-    'Sandbox: a document number ending in 0000 is rejected.',
+    'Sandbox: a document number ending in 0000 is rejected (pay help simulate).',
   columns: kycColumns,
   verbs: [
     {
@@ -76,6 +99,7 @@ export const kyc: GroupSpec = {
         pick: customerPick('customers without an open verification', { kyc_status: ['not_started', 'rejected', 'approved'] }),
       },
       summary: 'Start a KYC verification for a customer',
+      description: `${KYC_WAIT_NOTE}: submit one meanwhile (pay kyc submit-document, from another shell or script).`,
       examples: [`pay kyc verify ${EX_CUS}`, `pay kyc verify ${EX_CUS} --level enhanced --json`],
       operationId: 'startKycVerification',
       method: 'POST',
@@ -84,13 +108,16 @@ export const kyc: GroupSpec = {
       body: true,
       flags: [levelFlag],
       tables: documentsTable,
-      jsonShape: 'the KycVerification object ({id: "kyc_…", customer_id, level, status, documents: [], …})',
+      jsonShape: 'the KycVerification object ({id: "kyc_…", customer_id, level, status, documents: [], …}); with --wait, as decided',
+      wait: kycWait('customers/{customer_id}/kyc', 'pay kyc status {customer_id}'),
     },
     {
       name: 'submit-document',
       arg: { ...CUSTOMER_ARG, pick: customerPick('customers with an open verification', { kyc_status: ['pending', 'in_review'] }) },
       summary: "Submit an identity document to the customer's open verification",
+      description: `${KYC_WAIT_NOTE}; it then prints the verification instead of the document.\n${simulationNote('kyc submit-document')}`,
       examples: [
+        `pay kyc submit-document ${EX_CUS} --type passport --country GB --number 123456789 --wait`,
         `pay kyc submit-document ${EX_CUS} --type passport --country GB --number 123456789`,
         `pay kyc submit-document ${EX_CUS} --type utility_bill --country NG --file-name bill.pdf --json`,
       ],
@@ -106,7 +133,9 @@ export const kyc: GroupSpec = {
         ...documentColumns.slice(1),
       ],
       flags: documentFlags,
-      jsonShape: 'the KycDocument object ({id: "doc_…", verification_id, customer_id, type, country, number_last4, status})',
+      jsonShape:
+        'the KycDocument object ({id: "doc_…", verification_id, customer_id, type, country, number_last4, status}); with --wait, the KycVerification as decided',
+      wait: kycWait('customers/{customer_id}/kyc', 'pay kyc status {customer_id}', 'verification_id'),
     },
     {
       name: 'status',

@@ -1,5 +1,5 @@
 // pay payment-links: a URL a payer opens to pay crypto into a wallet.
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
 import { ASSETS } from '../../shared/domain.js';
 
 const PLINK_ID = { name: '<id>', description: 'payment link id (plink_…)', idPrefix: 'plink_' };
@@ -88,7 +88,9 @@ export const paymentLinks: GroupSpec = {
           choices: ['active', 'disabled', 'expired', 'paid'],
           description: 'only this status',
         },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of PaymentLink objects',
     },
     {

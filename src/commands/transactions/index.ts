@@ -31,7 +31,9 @@ export const transactions: GroupSpec = {
     {
       name: 'list',
       summary: 'List transactions, newest first (filter by account, wallet, time, type, status)',
-      description: '--from and --to take a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time; --to is exclusive.',
+      description:
+        '--from and --to take a date (YYYY-MM-DD, midnight UTC), an RFC 3339 time, or a duration back from now (30m, 2h, 7d; ' +
+        "from this machine's clock); --to is exclusive. They are what the other lists call --since and --until.",
       examples: [
         'pay transactions list --account acc_0123456789abcdefghijklmn',
         'pay transactions list --account acc_0123456789abcdefghijklmn --from 2026-01-01 --to 2026-02-01 --type transfer --json',
@@ -44,8 +46,18 @@ export const transactions: GroupSpec = {
       flags: [
         { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only this account (acc_…)' },
         { flags: '--wallet <id>', query: 'wallet_id', kind: 'id', idPrefix: 'wal_', description: 'only this wallet (wal_…)' },
-        { flags: '--from <date>', query: 'from', kind: 'datetime', description: 'created at or after: YYYY-MM-DD or RFC 3339' },
-        { flags: '--to <date>', query: 'to', kind: 'datetime', description: 'created before: YYYY-MM-DD or RFC 3339 (exclusive)' },
+        {
+          flags: '--from <time>',
+          query: 'from',
+          kind: 'datetime',
+          description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 7d)',
+        },
+        {
+          flags: '--to <time>',
+          query: 'to',
+          kind: 'datetime',
+          description: 'created before (exclusive): YYYY-MM-DD, RFC 3339, or a duration back from now',
+        },
         { flags: '--type <type>', query: 'type', kind: 'enum', choices: TRANSACTION_TYPES, description: 'only this type' },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSACTION_STATUSES, description: 'only this status' },
       ],

@@ -1,5 +1,6 @@
 // pay transfers: move money from an account to another account or an external account.
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import { simulationNote } from '../../shared/simulation.js';
 
 const TRANSFER_ID = { name: '<id>', description: 'transfer id (tr_…)', idPrefix: 'tr_' };
 const TRANSFER_SHOWN = [
@@ -37,6 +38,7 @@ export const transfers: GroupSpec = {
       description:
         "The amount is exact, in the currency of the source account, with at most that currency's decimals.\n" +
         'With --wait, pay waits until the transfer settles: exit 0 when completed, 1 when failed or cancelled.\n' +
+        `${simulationNote('transfers send')}\n` +
         'In live mode pay asks for confirmation on a terminal; pass --yes in scripts.',
       examples: [
         'pay transfers send --from acc_0123456789abcdefghijklmn --to acc_abcdefghijklmn0123456789 --amount 10.50 --currency USD',
@@ -83,12 +85,20 @@ export const transfers: GroupSpec = {
         },
         { flags: '--description <text>', field: 'description', description: 'shown to the sender' },
         { flags: '--reference <text>', field: 'reference', description: 'your reference (e.g. an invoice number)' },
-        { flags: '--wait', kind: 'bool', description: 'wait until the transfer settles; exit 1 if it fails or is cancelled' },
-        { flags: '--wait-timeout <seconds>', kind: 'int', default: '120', description: 'with --wait: give up after this many seconds' },
       ],
       jsonShape:
         'the created Transfer object ({id: "tr_…", source_account_id, destination_id, destination_type, amount, currency, status, failure_reason, …}); with --wait, as settled',
-      impl: () => import('./send.js'),
+      wait: {
+        until: 'settle',
+        object: 'transfer',
+        idPrefix: 'tr_',
+        poll: 'transfers/{id}',
+        pending: ['pending'],
+        success: ['completed'],
+        failure: ['failed', 'cancelled'],
+        reasonField: 'failure_reason',
+        show: 'pay transfers get {id}',
+      },
     },
     {
       name: 'list',
@@ -111,7 +121,9 @@ export const transfers: GroupSpec = {
           description: 'only transfers from or to this account',
         },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSFER_STATUSES, description: 'only this status' },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of Transfer objects',
     },
     {
@@ -138,6 +150,7 @@ export const transfers: GroupSpec = {
         },
       },
       summary: 'Cancel a pending transfer',
+      description: `Only a pending transfer can be cancelled; the money returns to the source account.\n${simulationNote('transfers cancel')}`,
       examples: [`pay transfers cancel ${EX_TR}`, `pay transfers cancel ${EX_TR} --live --yes --json`],
       operationId: 'cancelTransfer',
       method: 'POST',

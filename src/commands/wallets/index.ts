@@ -1,5 +1,5 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
 import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 
 const WAL_ID = {
@@ -79,7 +79,9 @@ export const wallets: GroupSpec = {
       flags: [
         { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's wallets" },
         { flags: '--asset <asset>', query: 'asset', kind: 'currency', choices: ASSETS, description: 'only this asset' },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of Wallet objects',
     },
     {

@@ -1,6 +1,6 @@
 // pay webhooks: delivery history of events, re-delivery, and two local tools that call no API:
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
 const EVT_ID = {
@@ -17,6 +17,8 @@ const EVT_ID = {
   },
 } as const;
 const EX_EVT = 'evt_0123456789abcdefghijklmn';
+/** The id prefixes of the objects events are about (`--object`). */
+const EVENT_SUBJECTS = 'cus_|kyc_|acc_|ea_|tr_|card_|col_|plink_|wal_|fxt_';
 
 const SECRET_HELP =
   "webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile's webhook secret; for listen against the emulator, then the emulator's)";
@@ -47,10 +49,15 @@ export const webhooks: GroupSpec = {
     {
       name: 'list',
       summary: 'List events with their delivery status (the delivery history)',
+      description:
+        '--object picks the events about one object: those whose data.object.id is that id (a customer also gets its ' +
+        "feature.activated events). --since and --until bound the events' created_at: a date (YYYY-MM-DD, midnight UTC), an " +
+        "RFC 3339 time, or a duration back from now (30m, 2h, 7d; this machine's clock); --until is exclusive.",
       examples: [
         'pay webhooks list',
-        'pay webhooks list --status failed --json',
-        'pay webhooks list --type transfer.completed --all -o ndjson',
+        'pay webhooks list --status failed --since 2h --json',
+        'pay webhooks list --object tr_0123456789abcdefghijklmn',
+        'pay webhooks list --type transfer.completed --since 2026-01-01 --until 2026-02-01 --all -o ndjson',
       ],
       operationId: 'listWebhookEvents',
       method: 'GET',
@@ -65,7 +72,16 @@ export const webhooks: GroupSpec = {
           description: 'only this event type (e.g. transfer.completed)',
         },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: DELIVERY_STATUSES, description: 'only this delivery status' },
+        {
+          flags: '--object <id>',
+          query: 'object_id',
+          kind: 'id',
+          idPrefix: EVENT_SUBJECTS,
+          description: 'only the events about this object (its data.object.id: a cus_…, tr_…, card_…, …)',
+        },
+        ...CREATED_RANGE,
       ],
+      constraints: [CREATED_RANGE_CHECK],
       jsonShape:
         'an array of Event objects ({id: "evt_…", type, created_at, data: {object}, delivery: {status, attempts, last_response_code, last_attempt_at, next_attempt_at}})',
     },
@@ -104,7 +120,22 @@ export const webhooks: GroupSpec = {
       path: 'webhooks/events/{event_id}/resend',
       kind: 'action',
       done: 'Requeued',
-      jsonShape: 'the Event object, its delivery pending again',
+      description:
+        'With --wait, pay waits until the delivery is over: exit 0 when delivered, 1 when it failed (every retry) or is disabled. ' +
+        'Without a webhook URL to deliver to, the event stays pending: --wait gives up at --wait-timeout.',
+      jsonShape: 'the Event object, its delivery pending again; with --wait, as delivered',
+      wait: {
+        until: 'be delivered',
+        object: 'event',
+        idPrefix: 'evt_',
+        poll: 'webhooks/events/{id}',
+        statusField: 'delivery.status',
+        pending: ['pending'],
+        success: ['delivered'],
+        failure: ['failed', 'disabled'],
+        reasonField: 'delivery.last_response_code',
+        show: 'pay webhooks get {id}',
+      },
     },
     {
       name: 'verify',

@@ -5,7 +5,7 @@ import { randomDigits } from '../ids.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str } from '../validation.js';
 import type { Account, Customer, ExternalAccount, Route, Transfer } from '../types.js';
-import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId } from './common.js';
+import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, TIME_QUERY } from './common.js';
 
 const accountShape = {
   customer_id: req(id('cus_')),
@@ -63,7 +63,7 @@ export function accountRoutes(app: Services): Route[] {
       op: 'listAccounts',
       list: true,
       tenantRequired: true,
-      query: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(['active', 'closed']) },
+      query: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(['active', 'closed']), ...TIME_QUERY },
       handler: (ctx) => {
         const customer = ctx.query.get('customer_id');
         const currency = ctx.query.get('currency');
@@ -129,7 +129,7 @@ export function accountRoutes(app: Services): Route[] {
       path: '/external-accounts',
       op: 'listExternalAccounts',
       list: true,
-      query: { customer_id: qId('cus_') },
+      query: { customer_id: qId('cus_'), ...TIME_QUERY },
       handler: (ctx) => {
         const customer = ctx.query.get('customer_id');
         return okRaw(

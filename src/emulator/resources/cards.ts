@@ -5,7 +5,22 @@ import { randomDigits } from '../ids.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Card, Customer, Rec, Route } from '../types.js';
-import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import {
+  change,
+  created,
+  emptyOk,
+  FIAT,
+  insert,
+  load,
+  ok,
+  okRaw,
+  pageOf,
+  qEnum,
+  qId,
+  scheduled,
+  TIME_QUERY,
+  type TxCtx,
+} from './common.js';
 import { addressRule, checkAddress, copyAddress } from './customers.js';
 
 const STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
@@ -84,7 +99,13 @@ export function cardRoutes(app: Services): Route[] {
       path: '/cards',
       op: 'listCards',
       list: true,
-      query: { customer_id: qId('cus_'), account_id: qId('acc_'), status: qEnum(STATUSES), type: qEnum(['virtual', 'physical']) },
+      query: {
+        customer_id: qId('cus_'),
+        account_id: qId('acc_'),
+        status: qEnum(STATUSES),
+        type: qEnum(['virtual', 'physical']),
+        ...TIME_QUERY,
+      },
       handler: (ctx) => {
         const q = (k: string) => ctx.query.get(k);
         const [customer, account, status, type] = [q('customer_id'), q('account_id'), q('status'), q('type')];

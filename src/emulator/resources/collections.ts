@@ -8,7 +8,7 @@ import { exponent, toMinor } from '../money.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Collection, Customer, Rec, Route } from '../types.js';
-import { change, created, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import { change, created, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, TIME_QUERY, type TxCtx } from './common.js';
 import { currencyMismatch, isMagic13 } from './transfers.js';
 
 const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
@@ -98,7 +98,7 @@ export function collectionRoutes(app: Services): Route[] {
       path: '/collections',
       op: 'listCollections',
       list: true,
-      query: { account_id: qId('acc_'), status: qEnum(['pending', 'succeeded', 'failed']), method: qEnum(METHODS) },
+      query: { account_id: qId('acc_'), status: qEnum(['pending', 'succeeded', 'failed']), method: qEnum(METHODS), ...TIME_QUERY },
       handler: (ctx) => {
         const account = ctx.query.get('account_id');
         const status = ctx.query.get('status');

@@ -54,11 +54,25 @@ export function change<T extends Base>(ctx: TxCtx, rec: Rec<T>, changes: Partial
   return next;
 }
 
-/** limit, cursor and a key naming the filters (for cursor checks). */
-export function pageOf(ctx: Ctx, filters: readonly string[]): Pick<PageQuery, 'limit' | 'cursor' | 'filterKey'> {
-  const filterKey = filters.map((f) => `${f}=${ctx.query.get(f) ?? ''}`).join('&');
-  return { limit: Number(ctx.query.get('limit') ?? '20'), cursor: ctx.query.get('cursor'), filterKey };
+/**
+ * limit, cursor, the created_at range (`from`, `to`: TIME_QUERY, on every list of objects) and a
+ * key naming the filters (for cursor checks; the range is part of it when given).
+ */
+export function pageOf(ctx: Ctx, filters: readonly string[]): Pick<PageQuery, 'limit' | 'cursor' | 'filterKey' | 'from' | 'to'> {
+  const named = [...filters, ...TIME_PARAMS.filter((t) => ctx.query.has(t))];
+  const filterKey = named.map((f) => `${f}=${ctx.query.get(f) ?? ''}`).join('&');
+  const from = ctx.query.get('from');
+  const to = ctx.query.get('to');
+  return {
+    limit: Number(ctx.query.get('limit') ?? '20'),
+    cursor: ctx.query.get('cursor'),
+    filterKey,
+    from: from === undefined ? undefined : timeBound(from),
+    to: to === undefined ? undefined : timeBound(to),
+  };
 }
+
+const TIME_PARAMS = ['from', 'to'] as const;
 
 // Query checks.
 export const qId =
@@ -72,6 +86,9 @@ export const qEnum =
 export const qText: QueryCheck = (v) =>
   v.length >= 1 && v.length <= 254 && !/[\u0000-\u001f]/.test(v) ? undefined : 'must be 1-254 characters';
 export const qTime: QueryCheck = checkDateOrTime;
+
+/** The created_at range every list of objects takes: `from` (inclusive) and `to` (exclusive), RFC 3339 or YYYY-MM-DD. */
+export const TIME_QUERY: Readonly<Record<(typeof TIME_PARAMS)[number], QueryCheck>> = { from: qTime, to: qTime };
 
 /** A from/to filter value as the ISO string it compares against created_at. */
 export function timeBound(v: string): string {

@@ -8,7 +8,22 @@ import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, dateTime, id, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Customer, PaymentLink, Rec, Route, Wallet } from '../types.js';
-import { ASSETS, change, created, emptyOk, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import {
+  ASSETS,
+  change,
+  created,
+  emptyOk,
+  insert,
+  load,
+  ok,
+  okRaw,
+  pageOf,
+  qEnum,
+  qId,
+  scheduled,
+  TIME_QUERY,
+  type TxCtx,
+} from './common.js';
 import { currencyMismatch } from './transfers.js';
 
 const BY_ASSET: Readonly<Record<string, readonly string[]>> = NETWORKS_BY_ASSET;
@@ -105,7 +120,7 @@ export function cryptoRoutes(app: Services): Route[] {
       path: '/wallets',
       op: 'listWallets',
       list: true,
-      query: { customer_id: qId('cus_'), asset: qEnum(ASSETS) },
+      query: { customer_id: qId('cus_'), asset: qEnum(ASSETS), ...TIME_QUERY },
       handler: (ctx) => {
         const customer = ctx.query.get('customer_id');
         const asset = ctx.query.get('asset');
@@ -158,7 +173,7 @@ export function cryptoRoutes(app: Services): Route[] {
       path: '/payment-links',
       op: 'listPaymentLinks',
       list: true,
-      query: { wallet_id: qId('wal_'), status: qEnum(['active', 'disabled', 'expired', 'paid']) },
+      query: { wallet_id: qId('wal_'), status: qEnum(['active', 'disabled', 'expired', 'paid']), ...TIME_QUERY },
       handler: (ctx) => {
         const wallet = ctx.query.get('wallet_id');
         const status = ctx.query.get('status');

@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
 import type { Address, Ctx, Customer, Json, Rec, Route } from '../types.js';
-import { change, created, emptyOk, insert, load, ok, okJson, okRaw, pageOf, qText } from './common.js';
+import { change, created, emptyOk, insert, load, ok, okJson, okRaw, pageOf, qText, TIME_QUERY } from './common.js';
 
 export const addressRule = object({
   address_line1: req(str()),
@@ -156,7 +156,7 @@ export function customerRoutes(app: Services): Route[] {
       path: '/customers',
       op: 'listCustomers',
       list: true,
-      query: { email: qText, type: qText },
+      query: { email: qText, type: qText, ...TIME_QUERY },
       handler: (ctx) => {
         const email = ctx.query.get('email')?.toLowerCase();
         const type = ctx.query.get('type');

@@ -9,7 +9,7 @@ import { ceilDiv, exponent, fits, fromMinor, MAX_WHOLE_DIGITS, toMinor } from '.
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, id, oneOf, opt, orThrow, precision, req } from '../validation.js';
 import type { Account, FxQuote, FxTrade, Rec, Route } from '../types.js';
-import { created, FIAT, insert, load, ok, okJson, okRaw, pageOf, qId, scheduled, type TxCtx } from './common.js';
+import { created, FIAT, insert, load, ok, okJson, okRaw, pageOf, qId, scheduled, TIME_QUERY, type TxCtx } from './common.js';
 import { currencyMismatch, insufficient } from './transfers.js';
 
 export const QUOTE_TTL_MS = 60_000;
@@ -206,7 +206,7 @@ export function fxRoutes(app: Services): Route[] {
       path: '/fx/trades',
       op: 'listFxTrades',
       list: true,
-      query: { account_id: qId('acc_') },
+      query: { account_id: qId('acc_'), ...TIME_QUERY },
       handler: (ctx) => {
         const account = ctx.query.get('account_id');
         return okRaw(

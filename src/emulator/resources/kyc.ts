@@ -2,6 +2,7 @@
 // over the same verifications. States: pending → in_review (first document) → approved |
 // rejected, decided settleAfterMs after the first document; a document number ending in 0000
 // rejects (Sandbox magic value). The customer's kyc_status mirrors the latest verification.
+import { REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str, type Shape } from '../validation.js';
@@ -76,7 +77,7 @@ function submit(
   });
   const rejects = {
     ...((current.x?.rejects as Record<string, boolean> | undefined) ?? {}),
-    ...(b.number?.endsWith('0000') ? { [doc.id]: true } : {}),
+    ...(b.number?.endsWith(REJECT_DOCUMENT_SUFFIX) ? { [doc.id]: true } : {}),
   };
   const first = v.status === 'pending';
   const next = touch(app, v, {

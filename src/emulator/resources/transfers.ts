@@ -2,13 +2,30 @@
 // cancelled. Ledger: on creation a pending entry debits the source and credits the destination
 // account (or `clearing:<cur>` for an external destination); settling posts it (and, for an
 // external destination, a second entry moves it from clearing to `external:<cur>`); failing or
-// cancelling voids it. Sandbox magic: minor units ending in 13 fail with destination_rejected.
+// cancelling voids it. Sandbox simulation values (src/shared/simulation.ts): minor units ending in
+// 13 fail with destination_rejected; ending in 14, the transfer is held pending for 24 hours.
+import { FAIL_ENDING, HOLD_ENDING, HOLD_HOURS, minorEnding } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, oneOf, opt, orThrow, precision, req, str, id as idRule } from '../validation.js';
 import type { Account, ExternalAccount, Rec, Route, Transfer } from '../types.js';
-import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import {
+  change,
+  created,
+  emptyOk,
+  FIAT,
+  insert,
+  load,
+  ok,
+  okRaw,
+  pageOf,
+  qEnum,
+  qId,
+  scheduled,
+  TIME_QUERY,
+  type TxCtx,
+} from './common.js';
 
 const shape = {
   source_account_id: req(idRule('acc_')),
@@ -21,8 +38,12 @@ const shape = {
   reference: opt(str({ max: 140 })),
 };
 
-/** Sandbox magic value: an amount whose minor units end in 13 fails. */
-export const isMagic13 = (amountStr: string, currency: string): boolean => toMinor(amountStr, exponent(currency)) % 100n === 13n;
+/** Sandbox simulation value: an amount whose minor units end in 13 fails. */
+export const isMagic13 = (amountStr: string, currency: string): boolean => minorEnding(amountStr, exponent(currency)) === FAIL_ENDING;
+
+/** Sandbox simulation value: a transfer whose minor units end in 14 is held pending for HOLD_HOURS. */
+const isHeld = (t: Transfer): boolean => minorEnding(t.amount, exponent(t.currency)) === HOLD_ENDING;
+const HOLD_MS = HOLD_HOURS * 3_600_000;
 
 export const insufficient = (available: string, needed: string, currency: string): ApiProblem =>
   new ApiProblem(422, 'insufficient_funds', `the available balance (${available} ${currency}) does not cover ${needed} ${currency}`);
@@ -59,7 +80,15 @@ export function transferRoutes(app: Services): Route[] {
     `account_id=${t.source_account_id}`,
     ...(t.destination_type === 'account' ? [`account_id=${t.destination_id}`] : []),
   ]);
-  scheduled<Transfer>(app, 'transfer', (t) => (t.status === 'pending' ? Date.parse(t.created_at) + app.settleAfterMs : undefined), settle);
+  scheduled<Transfer>(
+    app,
+    'transfer',
+    (t) =>
+      t.status === 'pending'
+        ? Date.parse(t.created_at) + (isHeld(t) ? Math.max(HOLD_MS, app.settleAfterMs) : app.settleAfterMs)
+        : undefined,
+    settle,
+  );
 
   return [
     {
@@ -125,7 +154,7 @@ export function transferRoutes(app: Services): Route[] {
       path: '/transfers',
       op: 'listTransfers',
       list: true,
-      query: { account_id: qId('acc_'), status: qEnum(['pending', 'completed', 'failed', 'cancelled']) },
+      query: { account_id: qId('acc_'), status: qEnum(['pending', 'completed', 'failed', 'cancelled']), ...TIME_QUERY },
       handler: (ctx) => {
         const account = ctx.query.get('account_id');
         const status = ctx.query.get('status');

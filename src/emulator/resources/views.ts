@@ -1,15 +1,33 @@
 // Read-only views over the ledger and the event log: transactions and webhook events.
 import type { Services } from '../services.js';
 import { json } from '../store.js';
-import type { Rec, Route, Transaction, WebhookEvent } from '../types.js';
-import { emptyOk, load, ok, okRaw, pageOf, qEnum, qId, qTime, timeBound } from './common.js';
+import type { QueryCheck, Rec, Route, Transaction, WebhookEvent } from '../types.js';
+import { emptyOk, load, ok, okRaw, pageOf, qEnum, qId, TIME_QUERY } from './common.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
 /** An event with its delivery attempts (GET /webhooks/events/{id}). */
 const withAttempts = (rec: Rec<WebhookEvent>): string => `${json(rec).slice(0, -1)},"attempts":${JSON.stringify(rec.x?.attempts ?? [])}}`;
 
+/**
+ * The object an event is about, for the `object_id` filter: its data.object's id, or for a
+ * FeatureStatus (which has no id of its own) its customer_id.
+ */
+export function eventObjectId(e: WebhookEvent): string | undefined {
+  const o = e.data.object as { id?: unknown; object?: unknown; customer_id?: unknown } | null;
+  if (o === null || typeof o !== 'object') return undefined;
+  if (typeof o.id === 'string') return o.id;
+  return o.object === 'feature_status' && typeof o.customer_id === 'string' ? o.customer_id : undefined;
+}
+
+/** Any object id: a lower-case type prefix and 24 characters of [0-9a-z]. */
+const qObjectId: QueryCheck = (v) => (/^[a-z]{1,10}_[0-9a-z]{24}$/.test(v) ? undefined : 'must be an object id like tr_… or cus_…');
+
 export function viewRoutes(app: Services): Route[] {
   app.store.index('transaction', (t: Transaction) => [t.account_id ? `account_id=${t.account_id}` : `wallet_id=${t.wallet_id}`]);
+  app.store.index('event', (e: WebhookEvent) => {
+    const id = eventObjectId(e);
+    return id === undefined ? [] : [`object_id=${id}`];
+  });
 
   return [
     {
@@ -20,35 +38,24 @@ export function viewRoutes(app: Services): Route[] {
       query: {
         account_id: qId('acc_'),
         wallet_id: qId('wal_'),
-        from: qTime,
-        to: qTime,
         type: qEnum(['transfer', 'collection', 'fx_trade', 'reversal']),
         status: qEnum(['pending', 'posted', 'voided']),
+        ...TIME_QUERY,
       },
       handler: (ctx) => {
         const q = (k: string) => ctx.query.get(k);
         const [account, wallet, type, status] = [q('account_id'), q('wallet_id'), q('type'), q('status')];
-        const from = q('from') ? timeBound(q('from')!) : undefined;
-        const to = q('to') ? timeBound(q('to')!) : undefined;
         const index = account ? `account_id=${account}` : wallet ? `wallet_id=${wallet}` : undefined;
         const match =
-          (account && wallet) || type || status || to
+          (account && wallet) || type || status
             ? (t: Transaction) =>
                 (!account || t.account_id === account) &&
                 (!wallet || t.wallet_id === wallet) &&
                 (!type || t.type === type) &&
-                (!status || t.status === status) &&
-                (!to || t.created_at < to)
+                (!status || t.status === status)
             : undefined;
-        // Newest first: once created_at drops below `from`, nothing older can match.
-        const stop = from ? (t: Transaction) => t.created_at < from : undefined;
         return okRaw(
-          app.store.page(ctx.scope, 'transaction', {
-            ...pageOf(ctx, ['account_id', 'wallet_id', 'from', 'to', 'type', 'status']),
-            index,
-            match,
-            stop,
-          }),
+          app.store.page(ctx.scope, 'transaction', { ...pageOf(ctx, ['account_id', 'wallet_id', 'type', 'status']), index, match }),
         );
       },
     },
@@ -63,13 +70,20 @@ export function viewRoutes(app: Services): Route[] {
       path: '/webhooks/events',
       op: 'listWebhookEvents',
       list: true,
-      query: { type: qEnum(EVENT_TYPES), status: qEnum(DELIVERY_STATUSES) },
+      query: { type: qEnum(EVENT_TYPES), status: qEnum(DELIVERY_STATUSES), object_id: qObjectId, ...TIME_QUERY },
       handler: (ctx) => {
         const type = ctx.query.get('type');
         const status = ctx.query.get('status');
+        const object = ctx.query.get('object_id');
         const match =
           type || status ? (e: WebhookEvent) => (!type || e.type === type) && (!status || e.delivery.status === status) : undefined;
-        return okRaw(app.store.page(ctx.scope, 'event', { ...pageOf(ctx, ['type', 'status']), match }));
+        return okRaw(
+          app.store.page(ctx.scope, 'event', {
+            ...pageOf(ctx, ['type', 'status', 'object_id']),
+            index: object ? `object_id=${object}` : undefined,
+            match,
+          }),
+        );
       },
     },
     {

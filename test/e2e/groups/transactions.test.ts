@@ -299,7 +299,10 @@ describe('pay transactions', () => {
       type,
       /^error: option '--type <type>' argument 'refund' is invalid. Allowed choices are transfer, collection, fx_trade, reversal.$/,
     );
-    usageError(date, /^error: --from "yesterday" must be a date \(YYYY-MM-DD\) or an RFC 3339 time/);
+    usageError(
+      date,
+      /^error: --from "yesterday" must be a date \(YYYY-MM-DD\), an RFC 3339 time \(.*\) or a duration back from now \(90s, 30m, 2h, 7d, 2w\)/,
+    );
     expect(w.since(m)).toEqual([]);
   });
 });

@@ -204,7 +204,10 @@ describe('transactions list: dates', () => {
   it.each(['2026-02-30', '2026-13-01', '31/01/2026', '2026-01-31T25:00:00Z', '2026-01-31T12:00:00', 'yesterday'])(
     'refuses --from %s',
     async (from) => {
-      await refused(['transactions', 'list', '--from', from], /--from ".*" must be a date \(YYYY-MM-DD\) or an RFC 3339 time/);
+      await refused(
+        ['transactions', 'list', '--from', from],
+        /--from ".*" must be a date \(YYYY-MM-DD\), an RFC 3339 time \(.*\) or a duration back from now/,
+      );
     },
   );
   it('refuses --from not before --to', async () => {

@@ -1,0 +1,584 @@
+// pay trigger <event-type>: creates, through the API only (so it works against the emulator and a
+// real Sandbox), the objects that make the service emit that event (recipes.ts), waits until the
+// event exists (GET /webhooks/events?object_id=…), and prints what it created and the event.
+// Settlements it builds on (KYC approval, a funding collection) are waited for with the --wait
+// loop (src/verbs/wait.ts); one --wait-timeout bounds all the waiting. Every POST carries its own
+// Idempotency-Key (the client's). --dry-run prints the first request and what would follow.
+import type { ApiClient } from '../../api/client.js';
+import type { CommandContext } from '../../cmdutil/decl.js';
+import type { Factory } from '../../cmdutil/factory.js';
+import type { WaitSpec } from '../../cmdutil/spec.js';
+import { escapeText, escapeValue } from '../../io/escape.js';
+import { Printer, type TableColumn } from '../../io/output.js';
+import type { OutputSettings } from '../../io/output-options.js';
+import { editDistance } from '../../lib/distance.js';
+import { DryRunStop, ExitCode, PayError, UsageError } from '../../lib/errors.js';
+import { asText } from '../../lib/text.js';
+import { NETWORKS_BY_ASSET } from '../../shared/domain.js';
+import { EVENT_TYPES } from '../../shared/events.js';
+import { currencyExponent } from '../../shared/iso.js';
+import { FAIL_ENDING, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
+import { settled, startSpinner, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
+import { collections } from '../collections/index.js';
+import { kyc } from '../kyc/index.js';
+import { applyOverrides, overrideOf, parseOverrides, type Overrides } from './override.js';
+import { RECIPES, recipeObjects, stepObjects, type EventType, type ObjectName, type Recipe, type Step } from './recipes.js';
+
+type Obj = Record<string, unknown>;
+
+export interface TriggerResult {
+  event_type: EventType;
+  created: Array<{ object: string; id: string }>;
+  events: Array<{ id: string; type: string }>;
+}
+
+const ID = /^[a-z]{1,10}_[0-9a-z]{24}$/;
+const EVENT_ID = /^evt_[0-9a-z]{24}$/;
+
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
+  const output = ctx.output!;
+  const given = ctx.args[0];
+  const type = typeof given === 'string' ? given : undefined;
+  if (ctx.opts.list) {
+    if (type !== undefined) throw new UsageError('pass an event type or --list, not both');
+    return printRecipes(f, output);
+  }
+  if (type === undefined) {
+    throw new UsageError('missing the event type', { hint: 'pay trigger --list lists them; e.g. pay trigger transfer.failed' });
+  }
+  const recipe = recipeOf(type);
+  const timeoutMs = waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000;
+  const raws = ctx.opts.override;
+  const overrides = parseOverrides(Array.isArray(raws) ? raws : raws === undefined ? [] : [raws], type, recipe);
+  const client = await f.client();
+  const trigger = new Trigger(f, client, type as EventType, recipe, overrides, Date.now() + timeoutMs);
+  let result: TriggerResult;
+  try {
+    result = await trigger.run();
+  } catch (err) {
+    if (err instanceof DryRunStop) f.io.err(`dry run: ${trigger.rest()}\n`);
+    throw err;
+  }
+  await printResult(f, output, result);
+}
+
+/** The recipe of an event type; exit 2 with the closest names for anything else. */
+export function recipeOf(type: string): Recipe {
+  if (Object.hasOwn(RECIPES, type)) return RECIPES[type as EventType];
+  const near = closestTypes(type);
+  throw new UsageError(`unknown event type "${escapeText(type.length > 60 ? `${type.slice(0, 60)}…` : type)}"`, {
+    hint: `${near.length > 0 ? `closest: ${near.join(', ')}; ` : ''}pay trigger --list lists all ${EVENT_TYPES.length}`,
+  });
+}
+
+/** Up to three event types nearest to what was typed: same object first, then by edit distance. */
+export function closestTypes(typed: string): string[] {
+  const t = typed.toLowerCase().slice(0, 64);
+  const [object = '', action = ''] = t.split('.');
+  const score = (name: string): number => {
+    const [o, a] = name.split('.') as [string, string];
+    let s = editDistance(t, name);
+    // The same object (spelt with or without its underscore): how far the action is.
+    if (o === object || o.replace(/_/g, '') === object.replace(/[_-]/g, '')) {
+      s = Math.min(s, editDistance(action, a));
+      if (action && a.startsWith(action)) s = Math.min(s, 1);
+    }
+    if (!action && object && o.startsWith(object)) s = Math.min(s, 2);
+    return s;
+  };
+  return [...EVENT_TYPES]
+    .map((name) => ({ name, s: score(name) }))
+    .filter((x) => x.s <= Math.max(3, Math.floor(t.length / 3)))
+    .sort((a, b) => a.s - b.s || a.name.localeCompare(b.name))
+    .slice(0, 3)
+    .map((x) => x.name);
+}
+
+const COLLECTION_WAIT = collections.verbs.find((v) => v.name === 'create')!.wait!;
+const KYC_DOCUMENT_WAIT = kyc.verbs.find((v) => v.name === 'submit-document')!.wait!;
+
+/** Minor units as a decimal string of the currency (2500 USD → "25.00", JPY → "2500", KWD → "2.500"). */
+export function amountOf(currency: unknown, minor: number): string {
+  const e = (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
+  const digits = String(minor).padStart(e + 1, '0');
+  return e === 0 ? digits : `${digits.slice(0, -e)}.${digits.slice(-e)}`;
+}
+
+/**
+ * What covers `amount` and is no simulation value: the amount rounded up past the next multiple of
+ * 100 minor units (25.13 → 26.00), so the funding collection succeeds whatever the amount ends in.
+ * Anything that is not a decimal of the currency is returned as it is (the service says what is wrong).
+ */
+export function fundingFor(amount: string, currency: unknown): string {
+  const e = (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
+  const m = /^([0-9]{1,15})(?:\.([0-9]+))?$/.exec(amount);
+  if (!m || (m[2] ?? '').length > e) return amount;
+  const minor = BigInt(`${m[1]!}${(m[2] ?? '').padEnd(e, '0')}`);
+  const funded = (minor / 100n + 1n) * 100n;
+  const digits = funded.toString().padStart(e + 1, '0');
+  return e === 0 ? digits : `${digits.slice(0, -e)}.${digits.slice(-e)}`;
+}
+
+class Trigger {
+  readonly created: TriggerResult['created'] = [];
+  private readonly state = new Map<ObjectName, Obj>();
+  private verified = false;
+  /** The service's clock: the last time an answer stated, and when (local ms) it was read. */
+  private serverAt: { server: number; local: number } | undefined;
+
+  constructor(
+    private readonly f: Factory,
+    private readonly client: ApiClient,
+    private readonly type: EventType,
+    private readonly recipe: Recipe,
+    private readonly overrides: Overrides,
+    private readonly deadline: number,
+  ) {}
+
+  /** What the dry run's first request starts, for its note. */
+  rest(): string {
+    const objects = [...new Set(this.recipe.steps.flatMap((s) => stepObjects(s)))];
+    return (
+      `the request above is the first of pay trigger ${this.type}: it creates ${objects.join(', ')} in turn ` +
+      `(each request needs the ids the ones before it answer), then waits for the ${this.type} event`
+    );
+  }
+
+  async run(): Promise<TriggerResult> {
+    for (const step of this.recipe.steps) await this.step(step);
+    const subject = this.state.get(this.recipe.subject);
+    const subjectId = asText(subject?.id);
+    const event = await this.awaitEvent(subjectId);
+    if (this.f.io.stderrIsTTY) this.f.io.err(`✓ Triggered ${this.type}: ${escapeValue(event.id)}\n`);
+    return { event_type: this.type, created: this.created, events: [event] };
+  }
+
+  // ------------------------------------------------------------------ steps
+
+  private async step(step: Step): Promise<void> {
+    switch (step.do) {
+      case 'customer':
+        return void (await this.create('customer', 'customers', this.customerBody()));
+      case 'update_customer': {
+        const id = this.idOf('customer');
+        const body = applyOverrides({ first_name: 'Augusta' }, this.overrides.get('customer_update'));
+        await this.send('changing the customer', 'PATCH', `customers/${id}`, body, { id });
+        return;
+      }
+      case 'verify':
+        return this.verify();
+      case 'start_kyc':
+        return void (await this.create('kyc_verification', `customers/${this.idOf('customer')}/kyc`, { level: 'basic' }));
+      case 'document':
+        return void (await this.document(step.rejected === true));
+      case 'feature':
+        return this.feature(step.key);
+      case 'account':
+        return void (await this.create('account', 'accounts', {
+          customer_id: this.idOf('customer'),
+          currency: this.baseCurrency(),
+          nickname: 'pay trigger',
+        }));
+      case 'target_account': {
+        const base = asText(this.state.get('account')?.currency ?? this.baseCurrency());
+        return void (await this.create('target_account', 'accounts', {
+          customer_id: this.idOf('customer'),
+          currency: base === 'EUR' ? 'USD' : 'EUR',
+          nickname: 'pay trigger (FX target)',
+        }));
+      }
+      case 'external_account': {
+        const c = this.state.get('customer') ?? {};
+        return void (await this.create('external_account', 'external-accounts', {
+          customer_id: this.idOf('customer'),
+          account_holder_name: `${asText(c.first_name ?? 'Ada')} ${asText(c.last_name ?? 'Lovelace')}`.slice(0, 100),
+          bank_name: 'Sandbox Bank',
+          account_number: '31926819',
+          iban: 'GB29NWBK60161331926819',
+          country: 'GB',
+          currency: asText(this.state.get('account')?.currency ?? this.baseCurrency()),
+        }));
+      }
+      case 'transfer':
+        return this.transfer(step.outcome);
+      case 'collection': {
+        const account = this.need('account');
+        const minor = 2500 + (step.outcome === 'fails' ? FAIL_ENDING : 0);
+        return void (await this.create('collection', 'collections', {
+          account_id: account.id,
+          amount: amountOf(account.currency, minor),
+          currency: account.currency,
+          method: 'card',
+          customer_id: this.idOf('customer'),
+          description: 'pay trigger',
+        }));
+      }
+      case 'card': {
+        const body: Obj = {
+          customer_id: this.idOf('customer'),
+          account_id: this.idOf('account'),
+          type: step.type,
+          name_on_card: 'ADA LOVELACE',
+        };
+        if (step.type === 'physical') body.shipping_address = this.shippingAddress();
+        return void (await this.create('card', 'cards', body));
+      }
+      case 'wallet': {
+        const asset = asText(overrideOf(this.overrides, 'wallet', 'asset') ?? 'USDC');
+        const network = (NETWORKS_BY_ASSET as Readonly<Record<string, readonly string[]>>)[asset]?.[0] ?? 'ethereum';
+        return void (await this.create('wallet', 'wallets', { customer_id: this.idOf('customer'), asset, network, label: 'pay trigger' }));
+      }
+      case 'payment_link':
+        return this.paymentLink(step.expiring === true);
+      case 'fx_quote': {
+        const body: Obj = {
+          source_currency: asText(this.need('account').currency),
+          target_currency: asText(this.need('target_account').currency),
+          source_amount: amountOf(this.need('account').currency, 1000),
+        };
+        // Exactly one of the amounts: an override of the target amount replaces the default source amount.
+        if (
+          overrideOf(this.overrides, 'fx_quote', 'target_amount') !== undefined &&
+          overrideOf(this.overrides, 'fx_quote', 'source_amount') === undefined
+        )
+          delete body.source_amount;
+        return void (await this.create('fx_quote', 'fx/quotes', body));
+      }
+      case 'fx_trade': {
+        const quote = this.need('fx_quote');
+        await this.fund(asText(quote.source_amount));
+        return void (await this.create('fx_trade', 'fx/trades', {
+          quote_id: quote.id,
+          source_account_id: this.idOf('account'),
+          target_account_id: this.idOf('target_account'),
+        }));
+      }
+      case 'close_account':
+        return this.action('closing the account', 'account', 'close');
+      case 'remove_external_account': {
+        const id = this.idOf('external_account');
+        await this.send('removing the external account', 'DELETE', `external-accounts/${id}`, undefined, { id });
+        return;
+      }
+      case 'cancel_transfer':
+        return this.action('cancelling the transfer', 'transfer', 'cancel');
+      case 'freeze_card':
+        return this.action('freezing the card', 'card', 'freeze');
+      case 'unfreeze_card':
+        return this.action('unfreezing the card', 'card', 'unfreeze');
+      case 'terminate_card':
+        return this.action('terminating the card', 'card', 'terminate');
+      case 'disable_payment_link':
+        return this.action('disabling the payment link', 'payment_link', 'disable');
+    }
+  }
+
+  private customerBody(): Obj {
+    const tag = Math.random().toString(36).slice(2, 10).padEnd(8, '0');
+    return {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: `ada.${tag}@example.com`,
+      phone: '+447700900123',
+      type: 'individual',
+      date_of_birth: '1990-12-10',
+      address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
+    };
+  }
+
+  /** The account's currency before it exists: what the overrides ask of the money objects, else USD. */
+  private baseCurrency(): string {
+    for (const [object, field] of [
+      ['account', 'currency'],
+      ['transfer', 'currency'],
+      ['collection', 'currency'],
+      ['external_account', 'currency'],
+      ['fx_quote', 'source_currency'],
+    ] as const) {
+      const v = overrideOf(this.overrides, object, field);
+      if (typeof v === 'string') return v;
+    }
+    return 'USD';
+  }
+
+  private shippingAddress(): Obj {
+    const a = (this.state.get('customer')?.address ?? {}) as Obj;
+    const out: Obj = {};
+    for (const k of ['address_line1', 'city', 'country', 'postal_code', 'state']) if (typeof a[k] === 'string') out[k] = a[k];
+    return Object.keys(out).length >= 4 ? out : { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' };
+  }
+
+  /** A KYC verification approved: started, a document submitted, the decision waited for. */
+  private async verify(): Promise<void> {
+    if (this.verified) return;
+    await this.create('kyc_verification', `customers/${this.idOf('customer')}/kyc`, { level: 'basic' });
+    const doc = await this.document(false);
+    await this.settle('waiting for the KYC review', KYC_DOCUMENT_WAIT, doc);
+    this.verified = true;
+  }
+
+  private async document(rejected: boolean): Promise<Obj> {
+    const c = this.state.get('customer') ?? {};
+    const country = (c.address as Obj | undefined)?.country;
+    return this.create('kyc_document', `customers/${this.idOf('customer')}/kyc/documents`, {
+      type: 'passport',
+      country: typeof country === 'string' ? country : 'GB',
+      number: rejected ? `X123${REJECT_DOCUMENT_SUFFIX}` : '123456789',
+    });
+  }
+
+  /** The feature active for the customer: activated, after KYC approval when the service says it is not eligible yet. */
+  private async feature(key: string): Promise<void> {
+    const path = `customers/${this.idOf('customer')}/features/${key}`;
+    const status = await this.send(`reading the ${key} feature`, 'GET', path, undefined, 'object');
+    if (status.active === true) return;
+    if (status.eligible !== true && !this.verified) await this.verify();
+    const after = await this.send(`activating the ${key} feature`, 'POST', `${path}/activate`, {}, 'object');
+    if (after.active !== true) throw this.bad(`activating the ${key} feature`, `the answer does not say it is active`);
+  }
+
+  /** The account funded to cover `amount` by a collection that settled (the collections feature active first). */
+  private async fund(amount: string): Promise<void> {
+    await this.feature('collections');
+    const account = this.need('account');
+    const col = await this.create('collection', 'collections', {
+      account_id: account.id,
+      amount: fundingFor(amount, account.currency),
+      currency: account.currency,
+      method: 'card',
+      customer_id: this.idOf('customer'),
+      description: 'pay trigger: funds the account',
+    });
+    this.state.set('collection', await this.settle('funding the account', COLLECTION_WAIT, col));
+  }
+
+  private async transfer(outcome: 'completes' | 'fails' | 'held'): Promise<void> {
+    const account = this.need('account');
+    const ending = outcome === 'fails' ? FAIL_ENDING : outcome === 'held' ? HOLD_ENDING : 0;
+    const defaults: Obj = {
+      source_account_id: account.id,
+      destination_id: this.idOf('external_account'),
+      amount: amountOf(account.currency, 2500 + ending),
+      currency: account.currency,
+      description: 'pay trigger',
+    };
+    // Funded with what the transfer will take (its overrides included).
+    const amount = applyOverrides({ ...defaults }, this.overrides.get('transfer')).amount;
+    await this.fund(typeof amount === 'string' ? amount : asText(defaults.amount));
+    await this.create('transfer', 'transfers', defaults);
+  }
+
+  private async paymentLink(expiring: boolean): Promise<void> {
+    const wallet = this.need('wallet');
+    const body = (margin: number): Obj => ({
+      wallet_id: wallet.id,
+      amount: '25.00',
+      asset: wallet.asset,
+      description: 'pay trigger',
+      ...(expiring ? { expires_at: new Date(this.serverNow() + margin).toISOString() } : {}),
+    });
+    const own = overrideOf(this.overrides, 'payment_link', 'expires_at') !== undefined;
+    // The expiry is a few seconds ahead of the service's clock; should the request take longer
+    // than that to arrive (422 on expires_at), it is sent again further ahead.
+    for (let margin = 3000; ; margin *= 2) {
+      try {
+        await this.create('payment_link', 'payment-links', body(margin));
+        return;
+      } catch (err) {
+        const late = err instanceof PayError && err.fieldErrors.some((e) => e.field === 'expires_at');
+        if (!expiring || own || !late || margin >= 24_000) throw err;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ requests
+
+  private need(name: ObjectName): Obj {
+    const o = this.state.get(name);
+    if (!o) throw new Error(`internal: pay trigger ${this.type} needs a ${name} before this step`);
+    return o;
+  }
+
+  private idOf(name: ObjectName): string {
+    return asText(this.need(name).id);
+  }
+
+  /** POSTs a new object (its defaults under the overrides), records it, and says so on a terminal. */
+  private async create(name: ObjectName, path: string, defaults: Obj): Promise<Obj> {
+    const body = applyOverrides(defaults, this.overrides.get(name));
+    const obj = await this.send(`creating the ${name.replace(/_/g, ' ')}`, 'POST', path, body, 'resource');
+    const id = asText(obj.id);
+    if (!ID.test(id)) throw this.bad(`creating the ${name.replace(/_/g, ' ')}`, 'the answer has no id');
+    this.state.set(name, obj);
+    const object = typeof obj.object === 'string' && /^[a-z_]{1,40}$/.test(obj.object) ? obj.object : name;
+    this.created.push({ object, id });
+    if (this.f.io.stderrIsTTY) this.f.io.err(`  created ${object} ${id}\n`);
+    return obj;
+  }
+
+  /** An action on an object created earlier (`accounts/{id}/close`). */
+  private async action(what: string, name: ObjectName, verb: string): Promise<void> {
+    const id = this.idOf(name);
+    const plural = { account: 'accounts', transfer: 'transfers', card: 'cards', payment_link: 'payment-links' }[name as string];
+    const obj = await this.send(what, 'POST', `${plural}/${id}/${verb}`, {}, { id });
+    this.state.set(name, obj);
+  }
+
+  /** One request; an error names the step and what was created so far (left in place). */
+  private async send(
+    what: string,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body: Obj | undefined,
+    expect: 'object' | 'resource' | { id: string },
+  ): Promise<Obj> {
+    try {
+      const res = await this.client.request<Obj>({ method, path, ...(body !== undefined ? { body } : {}), expect });
+      this.clockFrom(res.body);
+      return res.body;
+    } catch (err) {
+      throw this.wrap(what, err);
+    }
+  }
+
+  /** Waits for an object to settle (the --wait loop) and insists on its success state. */
+  private async settle(what: string, spec: WaitSpec, answer: Obj): Promise<Obj> {
+    try {
+      const obj = settled(
+        spec,
+        await waitFor(this.client, spec, answer, { timeoutMs: Math.max(1, this.deadline - Date.now()), io: this.f.io }),
+      );
+      this.clockFrom(obj);
+      return obj;
+    } catch (err) {
+      throw this.wrap(what, err);
+    }
+  }
+
+  private wrap(what: string, err: unknown): unknown {
+    if (!(err instanceof PayError) || err instanceof DryRunStop) return err;
+    const so =
+      this.created.length > 0 ? `created so far (left in place): ${this.created.map((c) => `${c.object} ${c.id}`).join(', ')}` : '';
+    return new PayError(`pay trigger ${this.type}: ${what}: ${err.message}`, err.exitCode, err.code, {
+      ...(err.hint || so ? { hint: [err.hint, so].filter(Boolean).join('; ') } : {}),
+      details: { ...err.details, created: this.created },
+      fieldErrors: err.fieldErrors,
+      cause: err,
+    });
+  }
+
+  private bad(what: string, problem: string): PayError {
+    return new PayError(`pay trigger ${this.type}: ${what}: ${problem}`, ExitCode.ERROR, 'bad_response', {
+      details: { created: this.created },
+    });
+  }
+
+  private clockFrom(obj: unknown): void {
+    const o = obj as Obj | null;
+    const stamp = o && typeof o === 'object' ? (o.updated_at ?? o.created_at) : undefined;
+    const server = typeof stamp === 'string' ? Date.parse(stamp) : NaN;
+    if (Number.isFinite(server)) this.serverAt = { server, local: Date.now() };
+  }
+
+  /** The service's time now, as its answers tell it (its clock may differ from this machine's). */
+  private serverNow(): number {
+    return this.serverAt ? this.serverAt.server + (Date.now() - this.serverAt.local) : Date.now();
+  }
+
+  // ------------------------------------------------------------------ the event
+
+  /** Polls the events about the subject until one of the wanted type is there (or a rival one says it went the other way). */
+  private async awaitEvent(subjectId: string): Promise<{ id: string; type: string }> {
+    const spinner = this.f.io.stderrIsTTY ? startSpinner(this.f.io, `Waiting for the ${this.type} event about ${subjectId}`) : undefined;
+    let interval = 0;
+    try {
+      for (;;) {
+        const left = this.deadline - Date.now();
+        if (left <= 0) {
+          throw new PayError(
+            `pay trigger ${this.type}: no ${this.type} event about ${subjectId} yet after waiting`,
+            ExitCode.ERROR,
+            'wait_timeout',
+            {
+              hint: `it may still come: pay webhooks list --object ${subjectId}; more time: --wait-timeout`,
+              details: { created: this.created },
+            },
+          );
+        }
+        if (interval > 0) await new Promise<void>((r) => setTimeout(r, Math.min(interval, left)));
+        interval = interval === 0 ? 500 : Math.min(2000, Math.round(interval * 1.5));
+        const events = await this.eventsAbout(subjectId);
+        const hit = events.find((e) => e.type === this.type);
+        if (hit) return hit;
+        const rival = events.find((e) => (this.recipe.rivals as readonly string[] | undefined)?.includes(e.type));
+        if (rival) {
+          throw new PayError(
+            `pay trigger ${this.type}: the service emitted ${rival.type} (${rival.id}) instead: an --override changed the outcome?`,
+            ExitCode.ERROR,
+            'other_event',
+            { hint: `see it with: pay webhooks get ${rival.id}`, details: { created: this.created, events: [rival] } },
+          );
+        }
+      }
+    } finally {
+      spinner?.stop();
+    }
+  }
+
+  private async eventsAbout(subjectId: string): Promise<Array<{ id: string; type: string }>> {
+    const what = `GET /webhooks/events?object_id=${subjectId}`;
+    let body: Obj;
+    try {
+      const res = await this.client.request<Obj>({
+        method: 'GET',
+        path: 'webhooks/events',
+        query: { object_id: subjectId, limit: 100 },
+        expect: 'object',
+      });
+      body = res.body;
+    } catch (err) {
+      throw this.wrap(`reading the events about ${subjectId}`, err);
+    }
+    const data = body.data;
+    if (!Array.isArray(data)) throw this.bad(what, 'the answer is not a list of events');
+    return data.map((e: unknown) => {
+      const ev = (e ?? {}) as Obj;
+      if (typeof ev.id !== 'string' || !EVENT_ID.test(ev.id) || typeof ev.type !== 'string')
+        throw this.bad(what, 'an item is not an event (evt_… with a type)');
+      return { id: ev.id, type: ev.type };
+    });
+  }
+}
+
+// ------------------------------------------------------------------ printing
+
+const RESULT_COLUMNS: TableColumn[] = [
+  { header: 'OBJECT', path: 'object', priority: 2 },
+  { header: 'ID', path: 'id', kind: 'id', priority: 1 },
+  { header: 'EVENT TYPE', path: 'type', priority: 3 },
+];
+
+async function* one<T>(rows: T[]): AsyncGenerator<T[]> {
+  yield rows;
+}
+
+/** JSON: the result object; a table or TSV: one row per object created, then the event. */
+export async function printResult(f: Factory, output: OutputSettings, result: TriggerResult): Promise<void> {
+  const printer = new Printer(f.io, output, RESULT_COLUMNS);
+  if (output.jq || printer.format === 'json' || printer.format === 'ndjson') return printer.printValue(result);
+  const rows = [...result.created, ...result.events.map((e) => ({ object: 'event', id: e.id, type: e.type }))];
+  await printer.printList(one(rows), 'object');
+}
+
+const LIST_COLUMNS: TableColumn[] = [
+  { header: 'EVENT TYPE', path: 'event_type', kind: 'id', priority: 1 },
+  { header: 'CREATES', path: 'creates', priority: 2 },
+];
+
+/** --list: every event type with what it creates. */
+async function printRecipes(f: Factory, output: OutputSettings): Promise<void> {
+  const rows = EVENT_TYPES.map((t) => ({ event_type: t, creates: RECIPES[t].creates, override: recipeObjects(RECIPES[t]) }));
+  const printer = new Printer(f.io, output, LIST_COLUMNS);
+  if (output.jq || printer.format === 'json') return printer.printValue(rows);
+  await printer.printList(one(rows), 'event type');
+}

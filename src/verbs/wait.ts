@@ -1,0 +1,179 @@
+// --wait, for every verb whose object settles later (VerbSpec.wait, src/cmdutil/spec.ts): poll the
+// object until its status leaves the spec's `pending` states (0.5 s growing to 2 s, bounded by
+// --wait-timeout), a spinner on stderr when it is a terminal; exit 0 in a success state, 1 in a
+// failure state (naming the reason) or at the deadline. Every answer waited on must be that object
+// with a known status (else exit 1, bad_response): never "transfer undefined".
+// `pay trigger` waits for the objects it builds on with the same loop.
+import type { ApiClient } from '../api/client.js';
+import type { WaitSpec } from '../cmdutil/spec.js';
+import { escapeText, escapeValue } from '../io/escape.js';
+import { getPath } from '../io/fields.js';
+import type { IOStreams } from '../io/iostreams.js';
+import { ExitCode, PayError, UsageError } from '../lib/errors.js';
+import { asText } from '../lib/text.js';
+import { checkInt } from '../shared/validate.js';
+
+export const DEFAULT_WAIT_TIMEOUT_S = 120;
+
+/** --wait-timeout: whole seconds, 1 to a day (default 120). */
+export function waitTimeoutSeconds(raw: unknown, flag = '--wait-timeout'): number {
+  if (raw === undefined) return DEFAULT_WAIT_TIMEOUT_S;
+  const problem = checkInt(1, 86_400)(asText(raw));
+  if (problem) throw new UsageError(`${flag} ${problem}`);
+  return Number(raw);
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  /** Draws the spinner when its stderr is a terminal. */
+  io?: IOStreams | undefined;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+type Obj = Record<string, unknown>;
+
+const ID_LIKE = /^[a-z]{1,10}_[0-9a-z]{24}$/;
+
+export const nounOfWait = (spec: WaitSpec): string => spec.noun ?? spec.object.replace(/_/g, ' ');
+const statusOf = (spec: WaitSpec, obj: unknown): unknown => getPath(obj, spec.statusField ?? 'status');
+const known = (spec: WaitSpec): string[] => [...spec.pending, ...spec.success, ...spec.failure];
+
+/** `{field}` in a template, filled from an object's id-like fields (undefined when one is missing or odd). */
+function fill(template: string, from: unknown, encode: boolean): string | undefined {
+  let missing = false;
+  const out = template.replace(/\{([a-z_]+)\}/g, (_, field: string) => {
+    const v = getPath(from, field);
+    if (typeof v !== 'string' || !ID_LIKE.test(v)) {
+      missing = true;
+      return '';
+    }
+    return encode ? encodeURIComponent(v) : v;
+  });
+  return missing ? undefined : out;
+}
+
+function badAnswer(spec: WaitSpec, what: string, problem: string, requestId: string | undefined, obj: unknown): PayError {
+  const shown = fill(spec.show, obj, false);
+  return new PayError(`${what}: ${problem}`, ExitCode.ERROR, 'bad_response', {
+    details: { request_id: requestId },
+    ...(shown ? { hint: `see it with: ${shown}` } : {}),
+  });
+}
+
+/** An answer as the waited-on object: the expected id (or any id of its prefix) and a known status; else a PayError (exit 1). */
+function asWaited(spec: WaitSpec, body: unknown, what: string, requestId: string | undefined, id?: string): Obj {
+  const o = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Obj;
+  const noun = nounOfWait(spec);
+  const oid = o.id;
+  const idOk = typeof oid === 'string' && ID_LIKE.test(oid) && oid.startsWith(spec.idPrefix) && (id === undefined || oid === id);
+  if (!idOk) {
+    const problem =
+      id !== undefined && typeof oid === 'string' && oid.startsWith(spec.idPrefix)
+        ? `the answer is ${noun} ${escapeValue(oid)}, not ${id}`
+        : `the answer has no ${noun} id (${spec.idPrefix}…)`;
+    throw badAnswer(spec, what, problem, requestId, id === undefined ? {} : { ...o, id });
+  }
+  const status = statusOf(spec, o);
+  if (!(known(spec) as unknown[]).includes(status)) {
+    throw badAnswer(spec, what, `${noun} ${oid} has no known status (${known(spec).join(', ')})`, requestId, o);
+  }
+  return o;
+}
+
+/**
+ * Where to poll and what, from the verb's answer: the path, the id every polled answer must have,
+ * and the answer itself when it is the object (its status may already be final).
+ */
+export function waitTarget(spec: WaitSpec, answer: unknown, what: string, requestId?: string): { path: string; id: string; first?: Obj } {
+  const idField = spec.idField ?? 'id';
+  const first = idField === 'id' ? asWaited(spec, answer, what, requestId) : undefined;
+  const id = getPath(answer, idField);
+  const path = fill(spec.poll, answer, true);
+  if (typeof id !== 'string' || !ID_LIKE.test(id) || !id.startsWith(spec.idPrefix) || path === undefined) {
+    throw badAnswer(
+      spec,
+      what,
+      `the answer does not say which ${nounOfWait(spec)} to wait for (${idField}: ${spec.idPrefix}…)`,
+      requestId,
+      {},
+    );
+  }
+  return { path, id, ...(first ? { first } : {}) };
+}
+
+/**
+ * Polls until the object is in no pending state; returns it (success or failure: see settled()).
+ * A PayError (exit 1, wait_timeout) at the deadline.
+ */
+export async function waitFor(client: ApiClient, spec: WaitSpec, answer: unknown, opts: WaitOptions, what = 'the answer'): Promise<Obj> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = opts.now ?? Date.now;
+  const deadline = now() + opts.timeoutMs;
+  const target = waitTarget(spec, answer, what);
+  const noun = nounOfWait(spec);
+  const spinner = opts.io?.stderrIsTTY ? startSpinner(opts.io, `Waiting for ${noun} ${target.id} to ${spec.until}`) : undefined;
+  let current = target.first;
+  // The first poll comes after a pause when the answer was the object (it just said pending), at once otherwise.
+  let interval = current ? 500 : 0;
+  try {
+    while (current === undefined || spec.pending.includes(statusOf(spec, current) as string)) {
+      const left = deadline - now();
+      if (left <= 0) {
+        const shown = fill(spec.show, current ?? { id: target.id }, false) ?? fill(spec.show, answer, false);
+        throw new PayError(
+          `${noun} ${target.id} is still ${escapeText(asText(statusOf(spec, current) ?? 'pending'))} after ${Math.round(opts.timeoutMs / 1000)} s`,
+          ExitCode.ERROR,
+          'wait_timeout',
+          {
+            details: { [spec.object]: current },
+            ...(shown ? { hint: `it may still settle; check with: ${shown}` } : {}),
+          },
+        );
+      }
+      if (interval > 0) await sleep(Math.min(interval, left));
+      interval = interval === 0 ? 500 : Math.min(2000, Math.round(interval * 1.5));
+      const res = await client.request({ method: 'GET', path: target.path, expect: 'object' });
+      current = asWaited(spec, res.body, `GET /${target.path}`, res.requestId, target.id);
+    }
+    return current;
+  } finally {
+    spinner?.stop();
+  }
+}
+
+/** A settled object in a success state passes; in a failure state it is a PayError (exit 1) naming its reason. */
+export function settled(spec: WaitSpec, obj: Obj): Obj {
+  const status = asText(statusOf(spec, obj));
+  if (spec.success.includes(status)) return obj;
+  const noun = nounOfWait(spec);
+  const reason = spec.reasonField ? getPath(obj, spec.reasonField) : undefined;
+  const why =
+    status === 'failed'
+      ? `failed: ${reason === undefined || reason === null || reason === '' ? 'no reason given' : escapeText(asText(reason))}`
+      : `was ${escapeText(status)}${typeof reason === 'string' && reason ? `: ${escapeText(reason)}` : ''}`;
+  const shown = fill(spec.show, obj, false);
+  throw new PayError(`${noun} ${asText(obj.id)} ${why}`, ExitCode.ERROR, `${spec.object}_${status}`, {
+    details: { [spec.object]: obj },
+    ...(shown ? { hint: `see it with: ${shown}` } : {}),
+  });
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** A one-line spinner on stderr (terminals only): `\r` redraws, the line is cleared at the end. */
+export function startSpinner(io: IOStreams, text: string): { stop(): void } {
+  let i = 0;
+  const started = Date.now();
+  const shown = escapeText(text);
+  const draw = () => io.err(`\r${FRAMES[i++ % FRAMES.length]} ${shown} (${Math.floor((Date.now() - started) / 1000)} s)`);
+  draw();
+  const timer = setInterval(draw, 100);
+  timer.unref?.();
+  return {
+    stop() {
+      clearInterval(timer);
+      io.err('\r\x1b[2K');
+    },
+  };
+}

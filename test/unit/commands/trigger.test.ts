@@ -1,0 +1,306 @@
+// pay trigger in process: --list, unknown types (closest names), the override parser over hostile
+// paths and values (fast-check), --dry-run, the requests of a run against a fake service (every
+// POST with its Idempotency-Key, the events polled by object_id), and answers that are not what
+// they claim. The real loop against the emulator is test/e2e/trigger.test.ts.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../../../src/commands/trigger/recipes.js';
+import { applyOverrides, parseOverride, parseOverrides } from '../../../src/commands/trigger/override.js';
+import { amountOf, closestTypes, fundingFor } from '../../../src/commands/trigger/run.js';
+import { bodyField, requestBodySchema } from '../../../src/api/request-fields.js';
+import { PayError, UsageError } from '../../../src/lib/errors.js';
+import { EVENT_TYPES } from '../../../src/shared/events.js';
+import { minorEnding } from '../../../src/shared/simulation.js';
+import { pay, type Recorded } from './harness.js';
+
+const CUS = 'cus_0123456789abcdefghijklmn';
+const EVT = 'evt_0123456789abcdefghijklmn';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('the recipes', () => {
+  it('one for every event type; each names only objects pay trigger knows, whose create operation has a body in the contract', () => {
+    expect(Object.keys(RECIPES).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const [type, recipe] of Object.entries(RECIPES)) {
+      expect(recipe.creates.length, type).toBeGreaterThan(5);
+      expect(recipeObjects(recipe), type).toContain(recipe.subject);
+    }
+    for (const op of Object.values(OBJECT_OPERATIONS)) expect(requestBodySchema(op), op).toBeDefined();
+  });
+
+  it('pay trigger --list: one line per event type with what it creates; --json names the objects --override may set', async () => {
+    const r = await pay(['trigger', '--list']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('event_type\tcreates');
+    expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual([...EVENT_TYPES]);
+    const j = await pay(['trigger', '--list', '--json']);
+    const rows = JSON.parse(j.stdout) as Array<{ event_type: string; creates: string; override: string[] }>;
+    expect(rows.find((x) => x.event_type === 'transfer.failed')!.override).toEqual([
+      'customer',
+      'kyc_verification',
+      'kyc_document',
+      'account',
+      'external_account',
+      'collection',
+      'transfer',
+    ]);
+    expect(r.requests).toEqual([]);
+  });
+});
+
+describe('unknown or missing event types: exit 2, nothing sent', () => {
+  it.each([
+    ['transfer.faild', 'closest: transfer.failed;'],
+    ['Transfer.Failed', 'closest: transfer.failed'],
+    ['card', 'closest: card.'],
+    ['paymentlink.expired', 'closest: payment_link.expired'],
+    ['zzz', 'hint: pay trigger --list lists all 28'],
+  ])('%s', async (type, hint) => {
+    const r = await pay(['trigger', type]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(hint);
+    expect(r.requests).toEqual([]);
+  });
+
+  it('a type with control characters is shown escaped', async () => {
+    const r = await pay(['trigger', 'card\u001b[2J.created']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).toContain('card\\x1b[2J.created');
+  });
+
+  it('no type, or a type with --list, or a bad --wait-timeout', async () => {
+    expect((await pay(['trigger'])).stderr).toContain('error: missing the event type\nhint: pay trigger --list lists them');
+    expect((await pay(['trigger', 'customer.created', '--list'])).code).toBe(2);
+    const t = await pay(['trigger', 'customer.created', '--wait-timeout', '0']);
+    expect(t.code).toBe(2);
+    expect(t.requests).toEqual([]);
+  });
+
+  it('a one-letter slip of any event type suggests it', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...EVENT_TYPES), fc.nat(), fc.constantFrom('delete', 'swap', 'insert'), (type, at, how) => {
+        const i = at % type.length;
+        const typo =
+          how === 'delete'
+            ? type.slice(0, i) + type.slice(i + 1)
+            : how === 'insert'
+              ? `${type.slice(0, i)}x${type.slice(i)}`
+              : `${type.slice(0, i)}${type[i] === 'q' ? 'z' : 'q'}${type.slice(i + 1)}`;
+        if ((EVENT_TYPES as readonly string[]).includes(typo)) return;
+        expect(closestTypes(typo)).toContain(type);
+      }),
+    );
+  });
+});
+
+describe('--override', () => {
+  const objects = recipeObjects(RECIPES['transfer.failed']);
+
+  it('reaches the body at its path, as the field type says', () => {
+    const o = parseOverrides(
+      ['customer.address.city=Paris', 'transfer.amount=5.13', 'customer.first_name=a=b', 'kyc_document.number=X1230000'],
+      'transfer.failed',
+      RECIPES['transfer.failed'],
+    );
+    expect(applyOverrides({ address: { city: 'London', country: 'GB' } }, o.get('customer'))).toEqual({
+      address: { city: 'Paris', country: 'GB' },
+      first_name: 'a=b',
+    });
+    expect(applyOverrides({ amount: '25.13' }, o.get('transfer'))).toEqual({ amount: '5.13' });
+  });
+
+  it('names what is valid: the objects of the event type, the fields of the object, the values of an enum', () => {
+    const msg = (raw: string, type = 'transfer.failed') => {
+      try {
+        parseOverride(raw, type, type === 'transfer.failed' ? objects : recipeObjects(RECIPES[type as 'card.created']));
+      } catch (err) {
+        expect(err).toBeInstanceOf(UsageError);
+        return (err as UsageError).message + (((err as UsageError).hint && `\nhint: ${(err as UsageError).hint}`) || '');
+      }
+      throw new Error(`${raw} was accepted`);
+    };
+    expect(msg('card.type=virtual')).toContain('creates no card (it creates: customer, kyc_verification');
+    expect(msg('transfr.amount=1')).toContain('did you mean transfer?');
+    expect(msg('transfer.amout=1')).toContain('did you mean transfer.amount?');
+    expect(msg('transfer=1')).toContain('--override transfer needs a field');
+    expect(msg('transfer.amount')).toContain('needs the form object.field=value');
+    expect(msg('transfer.amount.x=1')).toContain('transfer.amount is a value, not an object with fields');
+    expect(msg('transfer.currency=usd')).toContain('is not one of USD, EUR');
+    expect(msg('transfer.amount=1,5')).toContain("does not match the contract's pattern");
+    expect(msg('card.type=plastic', 'card.created')).toContain('is not one of virtual, physical');
+    expect(msg('customer.__proto__.polluted=1')).toContain('"__proto__" is not allowed as a key');
+    expect(() => parseOverrides(['customer.email=a@b.co', 'customer.email=c@d.co'], 'transfer.failed', RECIPES['transfer.failed'])).toThrow(
+      'given more than once',
+    );
+    expect(() =>
+      parseOverrides(['customer.address={"city":"X"}', 'customer.address.city=Y'], 'transfer.failed', RECIPES['transfer.failed']),
+    ).toThrow('given more than once (with customer.address)');
+  });
+
+  it('over hostile paths and values: a usage error or a value set at that path, never anything else, nothing on any prototype', () => {
+    const segment = fc.oneof(
+      fc.constantFrom(
+        'customer',
+        'transfer',
+        'address',
+        'city',
+        'amount',
+        'first_name',
+        '__proto__',
+        'constructor',
+        'prototype',
+        'spending_limit',
+        '',
+      ),
+      fc.string({ maxLength: 12 }),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 20 }),
+      fc.constantFrom(
+        '{"__proto__":{"x":1}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        '5.13',
+        'true',
+        'null',
+        '[]',
+        '{}',
+        '\u001b[2J',
+        'x'.repeat(10_001),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), value, fc.constantFrom(...EVENT_TYPES), (parts, v, type) => {
+        const raw = `${parts.join('.')}=${v}`;
+        let parsed: ReturnType<typeof parseOverride> | undefined;
+        try {
+          parsed = parseOverride(raw, type, recipeObjects(RECIPES[type]));
+        } catch (err) {
+          expect(err).toBeInstanceOf(UsageError);
+          expect((err as UsageError).message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+        }
+        if (parsed) {
+          expect(recipeObjects(RECIPES[type])).toContain(parsed.object);
+          expect(bodyField(OBJECT_OPERATIONS[parsed.object], parsed.path).ok).toBe(true);
+          const body = applyOverrides({}, [parsed]);
+          let cur: unknown = body;
+          for (const p of parsed.path) cur = (cur as Record<string, unknown>)[p];
+          expect(cur).toEqual(parsed.value);
+        }
+        expect(({} as Record<string, unknown>).x).toBeUndefined();
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('for every object and every top-level field of its operation, a string field takes a value of its own pattern', () => {
+    for (const name of Object.keys(OBJECT_OPERATIONS) as ObjectName[]) {
+      const schema = requestBodySchema(OBJECT_OPERATIONS[name])!;
+      const fields = Object.keys(schema.properties ?? {});
+      expect(fields.length, name).toBeGreaterThan(0);
+      for (const field of fields) expect(bodyField(OBJECT_OPERATIONS[name], [field]).ok, `${name}.${field}`).toBe(true);
+    }
+  });
+});
+
+describe('amounts it sends', () => {
+  it('defaults end as the simulation value asks, in every currency; funding covers the amount and is never one', () => {
+    for (const cur of ['USD', 'JPY', 'KWD', 'EUR']) {
+      const e = cur === 'JPY' ? 0 : cur === 'KWD' ? 3 : 2;
+      expect(minorEnding(amountOf(cur, 2513), e)).toBe(13);
+      expect(minorEnding(amountOf(cur, 2514), e)).toBe(14);
+    }
+    expect(amountOf('USD', 2500)).toBe('25.00');
+    expect(amountOf('JPY', 2513)).toBe('2513');
+    expect(amountOf('KWD', 2513)).toBe('2.513');
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 14n }), fc.constantFrom('USD', 'JPY', 'KWD'), (minor, cur) => {
+        const e = cur === 'JPY' ? 0 : cur === 'KWD' ? 3 : 2;
+        const s = minor.toString().padStart(e + 1, '0');
+        const amount = e === 0 ? s : `${s.slice(0, -e)}.${s.slice(-e)}`;
+        const funded = fundingFor(amount, cur);
+        const fundedMinor = BigInt(funded.replace('.', ''));
+        expect(fundedMinor).toBeGreaterThan(minor);
+        expect(fundedMinor % 100n).toBe(0n);
+      }),
+    );
+  });
+});
+
+describe('a run against a fake service', () => {
+  /** customer.created: POST customers, then the events about the customer. */
+  function service(events: unknown) {
+    return (req: Recorded) => {
+      if (req.method === 'POST' && req.path === 'customers')
+        return { status: 201, body: { id: CUS, object: 'customer', created_at: '2026-01-01T00:00:00.000Z', ...(req.body as object) } };
+      if (req.method === 'GET' && req.path === 'webhooks/events') return { status: 200, body: events };
+      return { status: 404, body: { code: 'not_found' } };
+    };
+  }
+
+  it('every POST with an Idempotency-Key; the events polled by object_id; --json the documented shape', async () => {
+    const r = await pay(['trigger', 'customer.created', '--json'], {
+      respond: service({ object: 'list', data: [{ id: EVT, type: 'customer.created' }], has_more: false, next_cursor: null }),
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      event_type: 'customer.created',
+      created: [{ object: 'customer', id: CUS }],
+      events: [{ id: EVT, type: 'customer.created' }],
+    });
+    expect(r.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['POST customers', 'GET webhooks/events']);
+    expect(r.requests[0]!.headers['idempotency-key']).toMatch(UUID);
+    expect(Object.fromEntries(r.requests[1]!.query)).toEqual({ object_id: CUS, limit: '100' });
+  });
+
+  it('--jq over the result', async () => {
+    const r = await pay(['trigger', 'customer.created', '--jq', '.events[0].id'], {
+      respond: service({ object: 'list', data: [{ id: EVT, type: 'customer.created' }], has_more: false, next_cursor: null }),
+    });
+    expect(r.stdout).toBe(`${EVT}\n`);
+  });
+
+  it('an events answer that is not a list of events is exit 1 (bad_response), not a crash', async () => {
+    for (const events of [{ data: 'nope' }, { data: [{ id: 'x', type: 1 }] }, { data: [null] }]) {
+      const r = await pay(['trigger', 'customer.created', '--json'], { respond: service(events) });
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'bad_response', created: [{ object: 'customer', id: CUS }] } });
+    }
+  });
+
+  it('a failed step says which and what was created so far', async () => {
+    const r = await pay(['trigger', 'customer.updated'], {
+      respond: (req) =>
+        req.method === 'POST'
+          ? { status: 201, body: { id: CUS, object: 'customer' } }
+          : {
+              status: 422,
+              body: { type: 'x', title: 'Validation failed', status: 422, code: 'validation_error', detail: 'first_name is bad' },
+            },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: pay trigger customer\.updated: changing the customer: /);
+    expect(r.stderr).toContain(`created so far (left in place): customer ${CUS}`);
+  });
+
+  it('--dry-run: the first request printed, nothing sent, what would follow said on stderr', async () => {
+    const r = await pay(['trigger', 'transfer.failed', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.requests).toEqual([]);
+    expect(r.stdout).toMatch(/^POST https:\/\/api\.example\.com\/v1\/customers\n/);
+    expect(r.stderr).toContain('dry run: the request above is the first of pay trigger transfer.failed');
+    expect(r.stderr).toContain('dry run: nothing was sent');
+  });
+
+  it('a step error is still a PayError with the exit code of its cause (a 404 is 4)', async () => {
+    const r = await pay(['trigger', 'customer.updated', '--json'], {
+      respond: (req) =>
+        req.method === 'POST' ? { status: 201, body: { id: CUS, object: 'customer' } } : { status: 404, body: { code: 'not_found' } },
+    });
+    expect(r.code).toBe(4);
+    expect(PayError).toBeDefined();
+  });
+});
