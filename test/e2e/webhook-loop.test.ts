@@ -5,7 +5,7 @@
 // works); the test adds only what a shared machine needs (free ports, a short settle time) and
 // puts the app's URL and the event id where the README has placeholders. No curl, no admin route,
 // no sleep: every wait is for a condition.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
