@@ -78,6 +78,8 @@ export interface Rule {
   feature?: FeatureKey;
   /** When the rule is the one that applies (the kinds of transfer), in words. */
   when?: string;
+  /** The same, in a few words for tables: `to ea_… abroad`. */
+  short?: string;
   /** Another customer the money reaches (a body field naming their account): their KYC must not be rejected. */
   counterparty?: string;
 }
@@ -116,6 +118,7 @@ export const RULES: Readonly<Record<RuleKey, Rule>> = {
     field: 'source_account_id',
     kyc: 'not_rejected',
     when: 'the destination is an account (acc_…)',
+    short: 'to acc_…',
     counterparty: 'destination_id',
   },
   'transfers.payout': {
@@ -127,6 +130,7 @@ export const RULES: Readonly<Record<RuleKey, Rule>> = {
     field: 'source_account_id',
     kyc: 'approved',
     when: "the destination is an external account (ea_…) in the holder's country (address.country)",
+    short: 'to ea_… at home',
     counterparty: 'destination_id',
   },
   'transfers.international': {
@@ -139,6 +143,7 @@ export const RULES: Readonly<Record<RuleKey, Rule>> = {
     kyc: 'approved',
     feature: 'international_transfers',
     when: "the destination is an external account in another country than the holder's address",
+    short: 'to ea_… abroad',
     counterparty: 'destination_id',
   },
   'cards.issue': {
@@ -265,4 +270,36 @@ export function refusalHint(p: { code?: unknown; customer_id?: unknown; kyc_stat
     default:
       return undefined;
   }
+}
+
+/** `pay help rules`: the whole table, for people. */
+export function rulesText(): string {
+  const rows = Object.values(RULES).map((r) => [
+    `${r.command}${r.short ? ` ${r.short}` : ''}`,
+    `${requirement(r)}${r.counterparty ? ' (*)' : ''}`,
+  ]);
+  const width = Math.max(...rows.map(([c]) => c!.length)) + 2;
+  const features = FEATURES.map((f) => `  ${f.key.padEnd(25)}KYC ${f.kyc === 'approved' ? 'approved' : 'not rejected'}: ${f.description}`);
+  return [
+    'What each command needs of the customer it acts for. The service refuses anything else with',
+    '422 kyc_required or feature_not_active (nothing changes), and the error names what to run.',
+    '',
+    ...rows.map(([c, need]) => `  ${c!.padEnd(width)}${need}`),
+    "  (*) and the receiving account's holder: KYC not rejected. At home: the external account's country is",
+    "      the country of the holder's address; abroad: any other.",
+    '',
+    'Features (pay features activate <customer-id> --feature <key>; pay features check shows eligible and active):',
+    ...features,
+    '',
+    'KYC: pay kyc verify <customer-id>, then pay kyc submit-document <customer-id> --type passport --country <CC>',
+    '--number <number>; the review approves it (Sandbox: a document number ending in 0000 is rejected). A',
+    'customer once approved stays approved (an enhanced upgrade in review or rejected does not take it away).',
+    'A customer whose KYC was rejected can start a new verification; until then nothing new is made for them',
+    'and no money moves to or from their accounts.',
+    '',
+    'Never refused by these rules: reading, KYC itself, FX quotes, and what only lowers risk (closing an',
+    'account, removing an external account, cancelling a transfer, freezing, unfreezing or terminating a',
+    'card, disabling a payment link).',
+    '',
+  ].join('\n');
 }

@@ -143,7 +143,8 @@ interface Case {
 function matrix(): Case[] {
   const out: Case[] = [];
   for (const rule of RULE_KEYS) {
-    const feature = RULES[rule].feature ? featureDef(RULES[rule].feature!)! : undefined;
+    const key = RULES[rule].feature;
+    const feature = key ? featureDef(key)! : undefined;
     for (const status of KYC_STATUSES) {
       for (const active of feature ? [false, true] : [false]) {
         // A feature is activated only while eligible, and approval is never taken back: a feature that needs

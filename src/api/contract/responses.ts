@@ -123,9 +123,9 @@ function problemResponse(p: ProblemSpec): ResponseObject {
   // Several examples: the first code's, then each of `more` (Prism's mock answers the first).
   const examples = p.more
     ? {
-        examples: Object.fromEntries([
+        examples: Object.fromEntries<{ summary: string; value: unknown }>([
           [code, { summary: code, value: example }],
-          ...Object.entries(p.more).map(([name, m]) => [
+          ...Object.entries(p.more).map(([name, m]): [string, { summary: string; value: unknown }] => [
             name,
             {
               summary: name,

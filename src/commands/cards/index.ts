@@ -1,5 +1,6 @@
 // pay cards: virtual and physical cards on an account.
 import type { GroupSpec, PickSpec, VerbSpec } from '../../cmdutil/spec.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
 const EX_CARD = 'card_0123456789abcdefghijklmn';
@@ -69,7 +70,8 @@ export const cards: GroupSpec = {
       summary: 'Issue a card on an account (--type virtual|physical)',
       description:
         'A physical card needs a shipping address: --address-line1, --city, --country, --postal-code (and --state where used).\n' +
-        'A spending limit takes --spending-limit with --spending-interval.',
+        'A spending limit takes --spending-limit with --spending-interval.\n' +
+        operationHelp('createCard'),
       examples: [
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual',
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual --spending-limit 500 --spending-interval monthly --name-on-card "ADA LOVELACE"',

@@ -1,5 +1,6 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
 import type { GroupSpec } from '../../cmdutil/spec.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const COL_ID = {
   name: '<id>',
@@ -42,7 +43,7 @@ export const collections: GroupSpec = {
     {
       name: 'create',
       summary: 'Start a collection into an account (--method card|bank_transfer|mobile_money)',
-      description: 'Mobile money needs --mobile-phone and --mobile-provider.',
+      description: `Mobile money needs --mobile-phone and --mobile-provider.\n${operationHelp('createCollection')}`,
       examples: [
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 1500 --currency KES --method mobile_money --mobile-phone +254712345678 --mobile-provider mpesa',

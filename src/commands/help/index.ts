@@ -3,10 +3,11 @@ import type { CommandDecl } from '../../cmdutil/decl.js';
 
 export const help: CommandDecl = {
   name: 'help',
-  args: [{ name: '[topic...]', description: 'environment, exit-codes, or a command (e.g. customers create)' }],
-  summary: 'Show help for a command, or a topic: environment, exit-codes',
-  description: 'Show help for a command, or one of the topics: environment (variables and flags), exit-codes.',
-  examples: ['pay help environment', 'pay help exit-codes', 'pay help transfers send'],
+  args: [{ name: '[topic...]', description: 'environment, exit-codes, rules, or a command (e.g. customers create)' }],
+  summary: 'Show help for a command, or a topic: environment, exit-codes, rules',
+  description:
+    'Show help for a command, or one of the topics: environment (variables and flags), exit-codes, rules (what KYC state and features each command needs).',
+  examples: ['pay help environment', 'pay help exit-codes', 'pay help rules', 'pay help transfers send'],
   prints: { note: "the topic or the command's help on stdout, as --help shows it. An unknown topic is exit 2." },
   run: () => import('./run.js').then((m) => m.run),
 };

@@ -3,7 +3,7 @@ import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../shar
 import { STATE_PATTERN } from '../../shared/domain.js';
 import { isoTablesLoaded } from '../../shared/iso-3166.js';
 import type { Services } from '../services.js';
-import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
+import { ApiProblem, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
 import type { Address, Ctx, Customer, Route } from '../types.js';
 import { FEATURES, requiresKyc } from '../../shared/rules.js';
