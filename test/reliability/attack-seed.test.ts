@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, customer, customerBody, fund, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
+import { account, customerBody, enabledCustomer, fund, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
 import { tempDir, type PayResult } from '../helpers/run-pay.js';
 import { count, record, stackTrace } from './helpers.js';
 
@@ -110,7 +110,7 @@ function oneLineError(r: PayResult, code: number): string {
 beforeAll(async () => {
   w = await startWorld({ settleAfterMs: 20 });
   dir = tempDir('pay-attack-seed-');
-  bob.customer = await customer(w);
+  bob.customer = await enabledCustomer(w); // the business rules: KYC approved, cards active
   bob.account = await account(w, bob.customer);
   await fund(w, bob.account, '5000.00');
   bob.card = (await w.api('POST', 'cards', { customer_id: bob.customer, account_id: bob.account, type: 'virtual' })).id as string;
