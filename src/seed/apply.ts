@@ -48,6 +48,8 @@ export interface Outcome {
   refused?: boolean;
   /** failed: the state file does not match what the service has. */
   mismatch?: boolean;
+  /** failed: it settled as failed (a KYC review rejected it, a collection or transfer failed): the same entry fails the same way again. */
+  settled?: boolean;
 }
 
 /** What became of an object a replacement superseded. */
@@ -383,6 +385,7 @@ export async function apply(
         status: 'failed',
         error,
         exitCode: pe?.exitCode ?? 1,
+        ...(pe?.code === 'seed_failed' ? { settled: true } : {}),
         ...(isRefusal ? { refused: true } : {}),
         ...(mismatch ? { mismatch: true } : {}),
       });
