@@ -13,6 +13,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { maskKey, redact } from '../config/keys.js';
 import { MAX_RESPONSE_BYTES_DEFAULT } from '../config/settings.js';
 import { ApiError, AuthError, DryRunStop, ExitCode, NetworkError, PayError, UsageError, type FieldError } from '../lib/errors.js';
+import { refusalHint } from '../shared/rules.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -384,6 +385,9 @@ export class ApiClient {
       title?: string;
       detail?: string;
       errors?: FieldError[];
+      customer_id?: unknown;
+      kyc_status?: unknown;
+      feature?: unknown;
     };
     const what = problem.detail || problem.title || (typeof body === 'string' && body ? body.slice(0, 200) : httpReason(status));
     const refs = [requestId && `request ${requestId}`, idempotencyKey && `idempotency key ${idempotencyKey}`].filter(Boolean);
@@ -422,7 +426,10 @@ export class ApiClient {
           ? `the key from ${this.opts.credentialLabel} is not allowed to do this`
           : (status >= 500 || problem.code === 'idempotency_request_in_progress') && idempotencyKey
             ? `retry safely with --idempotency-key ${idempotencyKey}`
-            : undefined,
+            : // A refusal of the business rules: what to run (the customer, its KYC state and the feature the answer names, checked).
+              status === 422
+              ? refusalHint(problem)
+              : undefined,
     });
   }
 

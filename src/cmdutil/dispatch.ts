@@ -88,19 +88,23 @@ function flagsOf(command: Command): Set<string> {
 }
 
 const FLAG = /(?<![\w-])--[a-z][a-z0-9-]*/g;
+/** From a whole other command named in a hint (`pay features activate cus_… --feature cards`) to the end of that part. */
+const OTHER_COMMAND = /(^|[\s:(])pay [a-z][a-z-]*[\s\S]*$/;
 
 /**
  * What a command says on failure names only flags it has: hint parts (`; `-separated) naming
  * another are dropped (a client hint to retry with --idempotency-key, from a command without it),
- * and so is a field error's flag.
+ * and so is a field error's flag. Flags of another command the hint spells out in full (`pay kyc
+ * submit-document … --type passport`) are that command's, and stay.
  */
 export function fitToCommand(err: unknown, command: Command): void {
   if (!(err instanceof PayError)) return;
   const flags = flagsOf(command);
-  const fits = (text: string) => [...text.matchAll(FLAG)].every((m) => flags.has(m[0]));
+  const fits = (text: string) => [...text.replace(OTHER_COMMAND, '$1').matchAll(FLAG)].every((m) => flags.has(m[0]));
   const e = err as { hint: string | undefined };
-  if (e.hint && !fits(e.hint)) {
-    const kept = e.hint.split('; ').filter(fits);
+  const parts = e.hint?.split('; ') ?? [];
+  if (!parts.every(fits)) {
+    const kept = parts.filter(fits);
     e.hint = kept.length > 0 ? kept.join('; ') : undefined;
   }
   for (const fe of err.fieldErrors) if (fe.flag && !fits(fe.flag)) delete fe.flag;

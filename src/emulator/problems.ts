@@ -43,6 +43,8 @@ export class ApiProblem extends Error {
     detail: string,
     readonly errors?: FieldProblem[],
     readonly headers?: Record<string, string>,
+    /** RFC 9457 extension members (a refusal of the business rules names the customer, its KYC state and the feature). */
+    readonly extensions?: Record<string, string>,
   ) {
     super(detail);
   }
@@ -56,6 +58,7 @@ export function problemBody(p: ApiProblem, requestId: string): string {
     detail: p.message,
     code: p.code,
     request_id: requestId,
+    ...p.extensions,
   };
   if (p.errors) body.errors = p.errors;
   return JSON.stringify(body);

@@ -113,6 +113,10 @@ try {
     '--state',
     'GB-LND',
   ]);
+  // The business rules (pay help rules): collecting payments and trading FX are features the
+  // customer must have active; neither needs KYC approved.
+  pay(['features', 'activate', customer, '--feature', 'collections', '-o', 'table']);
+  pay(['features', 'activate', customer, '--feature', 'fx', '-o', 'table']);
   const usd = id(['accounts', 'create', '--customer', customer, '--currency', 'USD', '--nickname', 'Operating']);
   const usd2 = id(['accounts', 'create', '--customer', customer, '--currency', 'USD', '--nickname', 'Payroll']);
   const eur = id(['accounts', 'create', '--customer', customer, '--currency', 'EUR']);

@@ -19,7 +19,7 @@ import {
   describe,
   diffEntry,
   entryHash,
-  envFields,
+  hashedFields,
   recordable,
   recordedBody,
   updateKey,
@@ -28,7 +28,8 @@ import {
   type Recorded,
 } from './diff.js';
 import { canonical, isObject, kindOfRef, KINDS, type Entry, type Kind } from './file.js';
-import { idSegment, isIdOf, isRetired, noun, RETIRES, UPDATES, whyKept } from './lifecycle.js';
+import { featureId, featureOfId, idSegment, isIdOf, isRetired, noun, RETIRES, UPDATES, whyKept } from './lifecycle.js';
+import { FEATURE_KEYS } from '../shared/rules.js';
 import { asText } from '../lib/text.js';
 
 /** `recreated`: the state recorded the entry as done, but the service no longer has its object. */
@@ -47,6 +48,8 @@ export interface Outcome {
   refused?: boolean;
   /** failed: the state file does not match what the service has. */
   mismatch?: boolean;
+  /** failed: it settled as failed (a KYC review rejected it, a collection or transfer failed): the same entry fails the same way again. */
+  settled?: boolean;
 }
 
 /** What became of an object a replacement superseded. */
@@ -199,6 +202,9 @@ function checkIds(path: string, s: StateFile): void {
     if (!isObject(rec) || !isObject(rec.object) || typeof rec.hash !== 'string' || (rec.body !== undefined && !isObject(rec.body)))
       throw bad(ref, 'is not a recorded entry');
     if (!isIdOf(kind, rec.object.id)) throw bad(ref, `records ${JSON.stringify(String(rec.object.id)).slice(0, 80)}, not ${noun(kind)} id`);
+    // A verification is read back through its customer: that id makes the path.
+    if (kind === 'kyc' && !isIdOf('customers', rec.object.customer_id))
+      throw bad(ref, `records the customer ${JSON.stringify(String(rec.object.customer_id)).slice(0, 80)}, not a customer id`);
   }
   for (const r of Array.isArray(s.retire) ? (s.retire as unknown[]) : []) {
     const item = isObject(r) ? r : {};
@@ -230,7 +236,7 @@ export async function apply(
 ): Promise<{ outcomes: Outcome[]; retirements: Retirement[] }> {
   const retire = (state.retire ??= []);
   const refused = (state.refused ??= {});
-  const fromEnv = envFields(entries);
+  const fromEnv = hashedFields(entries);
   // The bodies the recorded objects were made from, read before this run changes the records.
   const recorded = new Map(Object.entries(state.entries).map(([ref, r]) => [ref, r.object]));
   const before = new Map(
@@ -379,6 +385,7 @@ export async function apply(
         status: 'failed',
         error,
         exitCode: pe?.exitCode ?? 1,
+        ...(pe?.code === 'seed_failed' ? { settled: true } : {}),
         ...(isRefusal ? { refused: true } : {}),
         ...(mismatch ? { mismatch: true } : {}),
       });
@@ -486,7 +493,10 @@ export async function verifyState(
 /** An object the state file records, read back: undefined when the service no longer has it (404). */
 async function readRecorded(ctx: Pick<SeedContext, 'client'>, kind: Kind, rec: Recorded): Promise<Record<string, unknown> | undefined> {
   try {
-    return await readObject(ctx, kind, idSegment(kind, rec.object.id));
+    const live = await readAs(ctx, kind, rec.object);
+    // A feature no longer active (another sandbox under the same customer id cannot be; a reset one is 404) is activated again.
+    if (kind === 'features' && live.active !== true) return undefined;
+    return live;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return undefined;
     throw err;
@@ -501,7 +511,17 @@ async function readRecorded(ctx: Pick<SeedContext, 'client'>, kind: Kind, rec: R
 function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, body: Record<string, unknown> | undefined): void {
   const id = String(rec.object.id);
   const problems: string[] = [];
-  if (!isObject(live) || live.id !== id) problems.push(`the service answered ${String(isObject(live) ? live.id : live)}`);
+  // A KYC entry whose customer has since started a newer verification (an upgrade) is done: the newer one stands for it.
+  const superseded =
+    e.kind === 'kyc' &&
+    isObject(live) &&
+    live.id !== id &&
+    typeof live.customer_id === 'string' &&
+    live.customer_id === rec.object.customer_id &&
+    typeof live.created_at === 'string' &&
+    typeof rec.object.created_at === 'string' &&
+    live.created_at > rec.object.created_at;
+  if (!isObject(live) || (live.id !== id && !superseded)) problems.push(`the service answered ${String(isObject(live) ? live.id : live)}`);
   else {
     const check = (from: Record<string, unknown> | undefined, what: string) => {
       for (const [f, v] of Object.entries(from ?? {})) {
@@ -514,6 +534,7 @@ function checkRecorded(e: Entry, live: Record<string, unknown>, rec: Recorded, b
     // Identity beyond links (a customer has none): the kind and the creation time the service gave
     // the object never change, so another object put under this entry's name differs in them.
     for (const f of ['object', 'created_at'] as const) {
+      if (superseded && f === 'created_at') continue;
       if (f in live && isScalar(live[f]) && rec.object[f] !== live[f])
         problems.push(
           `its ${f} is ${String(live[f])}, the state file records ${rec.object[f] === undefined ? 'none' : asText(rec.object[f])}`,
@@ -672,6 +693,33 @@ async function readObject(ctx: Pick<SeedContext, 'client'>, kind: Kind, id: stri
   return (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `${KINDS[kind].path}/${idSegment(kind, id)}` })).body;
 }
 
+/**
+ * An object the state file records, as the service has it now. A KYC verification is read as its
+ * customer's current one (the API reads no other), a feature activation as the customer's feature
+ * status (named `<customer id>/<feature>`, as the seed records it); both paths are built only from
+ * a plain customer id and a feature the service has.
+ */
+async function readAs(ctx: Pick<SeedContext, 'client'>, kind: Kind, recorded: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (kind === 'kyc') {
+    const cus = idSegment('customers', recorded.customer_id);
+    return (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `customers/${cus}/kyc` })).body;
+  }
+  if (kind === 'features') {
+    const f = featureOfId(recorded.id);
+    if (!f)
+      throw new PayError(
+        `refusing to use ${JSON.stringify(String(recorded.id)).slice(0, 80)} as a feature activation`,
+        1,
+        'seed_state_invalid_id',
+      );
+    const status = (
+      await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `customers/${f.customer}/features/${f.feature}` })
+    ).body;
+    return { ...status, id: featureId(String(status.customer_id), String(status.feature)) };
+  }
+  return readObject(ctx, kind, idSegment(kind, recorded.id));
+}
+
 async function createEntry(
   ctx: SeedContext,
   e: Entry,
@@ -680,6 +728,8 @@ async function createEntry(
   hasDependents: boolean,
 ): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
   if (e.kind === 'fx_trades') return fxTrade(ctx, body, key);
+  if (e.kind === 'kyc') return kycVerification(ctx, e, body, key, hasDependents);
+  if (e.kind === 'features') return activateFeature(ctx, e, body, key);
   const res = await ctx.client.request<Record<string, unknown>>({
     method: 'POST',
     path: KINDS[e.kind].path,
@@ -749,4 +799,106 @@ async function fxTrade(
     }
   }
   throw new PayError('fx trade: every quote expired before it could be traded', 1, 'seed_quote_expired');
+}
+
+/** States of a verification that is still to be decided. */
+const OPEN_KYC = new Set(['pending', 'in_review']);
+
+/**
+ * A KYC entry: start the verification (`level`, basic by default), submit its documents, and, when
+ * later entries depend on it, wait until the review decides (a rejection then fails the entry:
+ * what depends on it needs the approval). The start's key is the entry's; each document's is the
+ * entry's key and its place. A start refused because the customer already has an open or approved
+ * verification (409 invalid_state: a re-run after the keys expired, or KYC done outside the seed)
+ * takes that verification instead of making another; documents are sent only while it is open.
+ */
+async function kycVerification(
+  ctx: SeedContext,
+  e: Entry,
+  body: Record<string, unknown>,
+  key: string,
+  hasDependents: boolean,
+): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+  const { customer_id: customerId, documents, ...start } = body;
+  const cus = idSegment('customers', customerId);
+  const current = async () => (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `customers/${cus}/kyc` })).body;
+  let replayed: boolean;
+  let open: boolean;
+  try {
+    const r = await ctx.client.request<Record<string, unknown>>({
+      method: 'POST',
+      path: `customers/${cus}/kyc`,
+      body: { level: 'basic', ...start },
+      idempotencyKey: key,
+      quietReplay: true,
+    });
+    replayed = r.replayed;
+    open = true;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.apiCode === 'invalid_state')) throw err;
+    const now = await current();
+    replayed = true;
+    open = OPEN_KYC.has(String(now.status)) && (now.documents as unknown[] | undefined)?.length === 0;
+  }
+  for (const [i, doc] of (Array.isArray(documents) ? documents : []).entries()) {
+    if (!open) break;
+    try {
+      await ctx.client.request({
+        method: 'POST',
+        path: `customers/${cus}/kyc/documents`,
+        body: doc,
+        idempotencyKey: `${key}_d${i}`,
+        quietReplay: true,
+      });
+    } catch (err) {
+      // Decided already (an earlier run sent the documents and the review is over): nothing more to send.
+      if (err instanceof ApiError && err.apiCode === 'invalid_state') break;
+      throw err;
+    }
+  }
+  let object = await current();
+  if (hasDependents && object.status === 'in_review') object = await settleKyc(ctx, cus);
+  if (hasDependents && object.status === 'rejected') {
+    throw new PayError(
+      `${e.ref} ${String(object.id)} rejected: ${asText(object.rejection_reason ?? 'no reason')}; what depends on it needs the customer approved`,
+      1,
+      'seed_failed',
+    );
+  }
+  return { object, replayed };
+}
+
+/** Waits until the customer's verification is decided. */
+async function settleKyc(ctx: SeedContext, cus: string): Promise<Record<string, unknown>> {
+  const sleep = ctx.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const deadline = Date.now() + (ctx.settleTimeoutMs ?? 60_000);
+  let interval = 200;
+  for (;;) {
+    const now = (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `customers/${cus}/kyc` })).body;
+    if (!OPEN_KYC.has(String(now.status))) return now;
+    if (Date.now() > deadline) throw new PayError(`${String(now.id)} is still ${String(now.status)}`, 1, 'seed_settle_timeout');
+    await sleep(interval);
+    interval = Math.min(2000, interval * 2);
+  }
+}
+
+/** A features entry: activate the feature (the API answers an active one as it is). Recorded as `<customer id>/<feature>`. */
+async function activateFeature(
+  ctx: SeedContext,
+  e: Entry,
+  body: Record<string, unknown>,
+  key: string,
+): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+  const cus = idSegment('customers', body.customer_id);
+  const feature = body.feature;
+  if (typeof feature !== 'string' || !(FEATURE_KEYS as readonly string[]).includes(feature))
+    throw new UsageError(`${e.ref}: feature must be one of ${FEATURE_KEYS.join(', ')}`);
+  const r = await ctx.client.request<Record<string, unknown>>({
+    method: 'POST',
+    path: `customers/${cus}/features/${feature}/activate`,
+    body: {},
+    idempotencyKey: key,
+    quietReplay: true,
+  });
+  return { object: { ...r.body, id: featureId(cus, feature) }, replayed: r.replayed };
 }

@@ -187,6 +187,17 @@ export function envFields(entries: readonly Entry[]): Map<string, Set<string>> {
   return out;
 }
 
+/**
+ * Per entry, the top-level fields the state file records only as a sha256: those from the
+ * environment (envFields), and a KYC entry's documents (identity document numbers stay out of the
+ * state file; the service itself keeps only their last 4 characters).
+ */
+export function hashedFields(entries: readonly Entry[]): Map<string, Set<string>> {
+  const out = envFields(entries);
+  for (const e of entries) if (e.kind === 'kyc' && 'documents' in e.body) out.get(e.ref)!.add('documents');
+  return out;
+}
+
 /** A recorded stand-in for a value from the environment. */
 const isHashed = (v: unknown): boolean => isObject(v) && Object.keys(v).length === 1 && typeof v.sha256 === 'string';
 const sha256Of = (v: unknown): { sha256: string } => ({ sha256: createHash('sha256').update(canonical(v)).digest('hex') });
@@ -216,7 +227,7 @@ export interface StateView {
 
 /** What apply would do to each entry (in the file's order), from the state file alone. */
 export function planChanges(entries: readonly Entry[], state: StateView, env: NodeJS.ProcessEnv): Change[] {
-  const fromEnv = envFields(entries);
+  const fromEnv = hashedFields(entries);
   const recorded = new Map(Object.entries(state.entries).map(([ref, r]) => [ref, r.object]));
   const after = new Map<string, Record<string, unknown>>();
   const unknown = new Set<string>();

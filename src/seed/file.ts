@@ -5,10 +5,19 @@
 import { readUserFile } from '../lib/read-limited.js';
 import { UsageError } from '../lib/errors.js';
 import { checkShape, keyProblem, MAX_DEPTH, parseJson } from '../lib/safe-json.js';
+import { FEATURE_KEYS } from '../shared/rules.js';
+import { addRuleDeps } from './rules.js';
 
-/** Kinds a seed file may hold, with the operation that creates each, in a sensible order. */
+/**
+ * Kinds a seed file may hold, with the operation that creates each, in a sensible order. A KYC
+ * entry (`{customer_id, level?, documents?: [{type, country, number?, file_name?}]}`) starts a
+ * verification and submits its documents; a features entry (`{customer_id, feature}`) activates a
+ * feature: their paths name the customer (src/seed/apply.ts builds them).
+ */
 export const KINDS = {
   customers: { path: 'customers' },
+  kyc: { path: 'customers/{customer_id}/kyc' },
+  features: { path: 'customers/{customer_id}/features/{feature}/activate' },
   accounts: { path: 'accounts' },
   external_accounts: { path: 'external-accounts' },
   collections: { path: 'collections' },
@@ -37,6 +46,8 @@ const MAX_SEED_BYTES = 16 << 20;
 /** A reference: `${kind.name}`, `${kind.name.field.path}` or `${env.NAME}`. */
 export const REF = /\$\{([a-z_]+)\.([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_.]+))?\}/g;
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** A value that is exactly one reference (its value is known only when the entry is made). */
+const REF_ONLY = /^\$\{[a-z_]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_.]+)?\}$/;
 
 /** The kind of an entry from its ref (`<kind>.<name>`). */
 export const kindOfRef = (ref: string): Kind => ref.slice(0, ref.indexOf('.')) as Kind;
@@ -116,9 +127,30 @@ export function parseSeed(doc: unknown, where = 'seed file'): Entry[] {
   const refs = new Set(entries.map((e) => e.ref));
   for (const e of entries) {
     for (const d of e.deps) if (!refs.has(d)) throw new UsageError(`${where}: ${e.ref} refers to ${d}, which the file does not define`);
+    checkBody(e, where);
   }
+  // What the business rules need first (KYC approved, a feature active), from the file's own references.
+  addRuleDeps(entries);
   checkAcyclic(entries, where);
   return entries;
+}
+
+/** The shape of the kinds whose fields make a path (KYC, features): checked before anything is sent. */
+function checkBody(e: Entry, where: string): void {
+  const bad = (why: string) => new UsageError(`${where}: ${e.ref}: ${why}`);
+  if (e.kind !== 'kyc' && e.kind !== 'features') return;
+  if (typeof e.body.customer_id !== 'string') throw bad('customer_id is required (e.g. "${customers.alice.id}")');
+  if (e.kind === 'features') {
+    const extra = Object.keys(e.body).filter((k) => k !== 'customer_id' && k !== 'feature');
+    if (extra.length > 0) throw bad(`a features entry takes customer_id and feature only, not ${extra.join(', ')}`);
+    const f = e.body.feature;
+    if (typeof f !== 'string' || (!(FEATURE_KEYS as readonly string[]).includes(f) && !REF_ONLY.test(f)))
+      throw bad(`feature must be one of ${FEATURE_KEYS.join(', ')}`);
+    return;
+  }
+  const docs = e.body.documents;
+  if (docs !== undefined && (!Array.isArray(docs) || !docs.every(isObject) || docs.length > 20))
+    throw bad('documents must be a list of at most 20 documents like {type: passport, country: GB, number: "123456789"}');
 }
 
 function checkAcyclic(entries: Entry[], where: string): void {

@@ -5,6 +5,7 @@
 // fields are written out here so that `pay seed` does not load the contract to list them). Ids read
 // from a state file become path segments only through idSegment(): a plain id of the kind.
 import { ExitCode, PayError } from '../lib/errors.js';
+import { FEATURE_KEYS, type FeatureKey } from '../shared/rules.js';
 import type { Kind } from './file.js';
 
 export interface UpdateOp {
@@ -56,11 +57,13 @@ export const RETIRES: Partial<Record<Kind, RetireOp>> = {
   },
 };
 
-/** Money movements: nothing undoes them. */
-const HISTORY: ReadonlySet<Kind> = new Set(['collections', 'transfers', 'fx_trades']);
+/** Money movements and verifications: nothing undoes them. */
+const HISTORY: ReadonlySet<Kind> = new Set(['collections', 'transfers', 'fx_trades', 'kyc']);
 
 const NOUN: Record<Kind, string> = {
   customers: 'a customer',
+  kyc: 'a KYC verification',
+  features: 'a feature activation',
   accounts: 'an account',
   external_accounts: 'an external account',
   collections: 'a collection',
@@ -91,9 +94,14 @@ export function isRetired(kind: Kind, object: Record<string, unknown>): boolean 
   return r !== undefined && object.status === r.status;
 }
 
-/** Each kind's id prefix (the contract's pattern: the prefix and 24 characters of [0-9a-z]). */
+/**
+ * Each kind's id prefix (the contract's pattern: the prefix and 24 characters of [0-9a-z]). A
+ * feature activation has no id of its own: the seed names it `<customer id>/<feature>`.
+ */
 const ID_PREFIX: Record<Kind, string> = {
   customers: 'cus_',
+  kyc: 'kyc_',
+  features: 'cus_',
   accounts: 'acc_',
   external_accounts: 'ea_',
   collections: 'col_',
@@ -106,7 +114,19 @@ const ID_PREFIX: Record<Kind, string> = {
 
 /** True for a plain id of this kind (nothing to decode, no separator, no dot segment). */
 export function isIdOf(kind: Kind, id: unknown): id is string {
+  if (kind === 'features') return featureOfId(id) !== undefined;
   return typeof id === 'string' && id.startsWith(ID_PREFIX[kind]) && /^[0-9a-z]{24}$/.test(id.slice(ID_PREFIX[kind].length));
+}
+
+/** The seed's name for a feature activation. */
+export const featureId = (customerId: string, feature: string): string => `${customerId}/${feature}`;
+
+/** A feature activation's name (`cus_…/cards`) as its customer and feature, when it is exactly one: the customer a plain id, the feature one the service has. */
+export function featureOfId(id: unknown): { customer: string; feature: FeatureKey } | undefined {
+  if (typeof id !== 'string') return undefined;
+  const m = /^(cus_[0-9a-z]{24})\/([a-z_]{1,40})$/.exec(id);
+  if (!m || !(FEATURE_KEYS as readonly string[]).includes(m[2]!)) return undefined;
+  return { customer: m[1]!, feature: m[2] as FeatureKey };
 }
 
 /**
@@ -114,7 +134,7 @@ export function isIdOf(kind: Kind, id: unknown): id is string {
  * plain id of the kind may become a path segment (never `..`, `%2e%2e`, `%2f` or another kind's id).
  */
 export function idSegment(kind: Kind, id: unknown): string {
-  if (!isIdOf(kind, id))
+  if (kind === 'features' || !isIdOf(kind, id))
     throw new PayError(
       `refusing to use ${JSON.stringify(String(id)).slice(0, 80)} as ${NOUN[kind]} id (not ${ID_PREFIX[kind]} and 24 letters or digits)`,
       ExitCode.ERROR,

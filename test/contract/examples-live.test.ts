@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_SUFFIX } from '../../src/api/contract/common.js';
 import { SECOND_SUFFIX } from '../../src/api/contract/examples.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { FEATURE_KEYS } from '../../src/shared/rules.js';
 import { printedContract } from '../helpers/printed-contract.js';
 import { validateAgainst } from './contract-helpers.js';
 import { exampleIdsIn, exampleRequests, substituteIds, type ExampleRequest } from './examples-helpers.js';
@@ -79,6 +80,11 @@ describe('every request example, sent to the emulator with real ids', () => {
     await send('legacyKycVerify');
     await send('legacyKycSubmitDocument');
     await send('legacyKycStatus');
+    // The business rules: the customer, now approved, gets every feature the examples below need.
+    for (const f of FEATURE_KEYS) {
+      const r = await call('POST', `/customers/${customer.id}/features/${f}/activate`);
+      expect(r.status, r.text).toBe(200);
+    }
 
     // Accounts; a EUR account for the FX trade's target; money in by a collection that settles.
     await send('createAccount');

@@ -147,6 +147,11 @@ describe('pay → Prism (validating proxy) → emulator', () => {
         await pay(['kyc', 'submit-document', cus.id, '--type', 'passport', '--country', 'GB', '--number', '123456789']);
         await pay(['kyc', 'status', cus.id]);
       })(),
+      // The business rules: the features that need no approved KYC, before the collection and the FX trade.
+      (async () => {
+        await pay(['features', 'activate', cus.id, '--feature', 'collections']);
+        await pay(['features', 'activate', cus.id, '--feature', 'fx']);
+      })(),
       (async () => {
         await pay(['kyc-legacy', 'verify', cus2.id]);
         await pay(['kyc-legacy', 'submit-document', cus2.id, '--type', 'passport', '--country', 'GB', '--number', '123456789']);
@@ -155,7 +160,7 @@ describe('pay → Prism (validating proxy) → emulator', () => {
     ]);
 
     // Money in (a pending collection) and the objects the rest of the run uses.
-    const [col, ea, wal] = await Promise.all([
+    const [col, ea] = await Promise.all([
       pay(['collections', 'create', '--account', usd.id, '--amount', '500.00', '--currency', 'USD', '--method', 'card']),
       pay([
         'external-accounts',
@@ -173,7 +178,6 @@ describe('pay → Prism (validating proxy) → emulator', () => {
         '--currency',
         'USD',
       ]),
-      pay(['wallets', 'create', '--customer', cus.id, '--asset', 'USDC', '--network', 'polygon']),
       pay(['features', 'check', cus.id, '--feature', 'cards']),
       pay(['accounts', 'list', '--customer', cus.id]),
       pay(['accounts', 'get', usd.id]),
@@ -185,18 +189,24 @@ describe('pay → Prism (validating proxy) → emulator', () => {
 
     // A transfer sent with --wait: settled once pay polls it.
     const polled = (r: ReceivedRequest) => r.method === 'GET' && /^\/v1\/transfers\/tr_/.test(r.path);
-    const [tr] = await Promise.all([
+    const [tr, , , wal] = await Promise.all([
       pay(['transfers', 'send', '--from', usd.id, '--to', usd2.id, '--amount', '10.00', '--currency', 'USD', '--wait']),
       until(() => seen.some(polled), 'pay transfers send --wait to poll').then(() => emu.admin.advance(SETTLE_S)),
       pay(['features', 'activate', cus.id, '--feature', 'cards']),
+      // Wallets and links need the approved KYC and their features.
+      (async () => {
+        await pay(['features', 'activate', cus.id, '--feature', 'crypto_wallets']);
+        await pay(['features', 'activate', cus.id, '--feature', 'payment_links']);
+        return pay(['wallets', 'create', '--customer', cus.id, '--asset', 'USDC', '--network', 'polygon']);
+      })(),
       pay(['collections', 'get', col.id]),
       pay(['collections', 'list', '--account', usd.id]),
       pay(['external-accounts', 'get', ea.id]),
       pay(['external-accounts', 'list', '--customer', cus.id]),
-      pay(['wallets', 'get', wal.id]),
       pay(['wallets', 'list']),
     ]);
     expect(tr.status).toBe('completed');
+    await pay(['wallets', 'get', wal.id]);
 
     // No clock moves from here on: the next transfer stays pending and the quote stays valid.
     await Promise.all([

@@ -217,12 +217,15 @@ describe('every emulator response validates against the contract', () => {
       '--file-name',
       'passport.pdf',
     );
-    const [status, feature] = await Promise.all([
+    // The business rules: what the later steps make needs these features (and cards, the approved KYC).
+    const [status, ...features] = await Promise.all([
       ok('kyc', 'status', ids.customer!),
-      ok('features', 'activate', ids.customer!, '--feature', 'cards'),
+      ...['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx'].map((f) =>
+        ok('features', 'activate', ids.customer!, '--feature', f),
+      ),
     ]);
     expect(status).toMatchObject({ status: 'approved' });
-    expect(feature).toMatchObject({ active: true });
+    for (const feature of features) expect(feature).toMatchObject({ active: true });
   });
 
   it('accounts and a wallet; a collection funds an account; a payment link; an external account', async () => {

@@ -18,6 +18,7 @@ describe('npm run demo', () => {
     expect(r.code, r.out.slice(-2000)).toBe(0);
     for (const step of [
       'pay customers create',
+      'pay features activate',
       'pay accounts create',
       'pay collections create',
       'pay transfers send',

@@ -12,17 +12,35 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, PAY_BIN, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
 
 type Kind =
-  'customers' | 'accounts' | 'external_accounts' | 'collections' | 'cards' | 'wallets' | 'payment_links' | 'transfers' | 'fx_trades';
-const N = 20; // customers; 225 entries in all
+  | 'customers'
+  | 'kyc'
+  | 'features'
+  | 'accounts'
+  | 'external_accounts'
+  | 'collections'
+  | 'cards'
+  | 'wallets'
+  | 'payment_links'
+  | 'transfers'
+  | 'fx_trades';
+const N = 20; // customers; 345 entries in all
+/** What each customer's objects need switched on (the business rules); approval comes from its kyc entry. */
+const FEATURES = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx'] as const;
 const DOMAIN = 'seed-e2e.example.com';
 const RETRIES = ['--max-retries', '10'];
 const LONG = { timeoutMs: 180_000 };
 
-/** The seed document: per customer two accounts, an external account, a funding collection, a card, a wallet, a link, two transfers, an FX trade. */
+/**
+ * The seed document: per customer a KYC verification with a document, five feature activations,
+ * two accounts, an external account, a funding collection, a card, a wallet, a link, two
+ * transfers, an FX trade. Nothing says depends_on for the rules: the seed orders them.
+ */
 type Group = Record<string, Record<string, unknown>>;
 function seedDoc(): Record<Kind, Group> {
   const doc: Record<Kind, Group> = {
     customers: {},
+    kyc: {},
+    features: {},
     accounts: {},
     external_accounts: {},
     collections: {},
@@ -47,6 +65,12 @@ function seedDoc(): Record<Kind, Group> {
       date_of_birth: `19${70 + (i % 30)}-0${1 + (i % 9)}-1${i % 10}`,
       address: { address_line1: `${i + 1} Main St`, city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
     };
+    doc.kyc[c] = {
+      customer_id: cus,
+      level: 'basic',
+      documents: [{ type: i % 2 ? 'passport' : 'national_id', country: 'US', number: `P${1000 + i}77`, file_name: `${c}.pdf` }],
+    };
+    for (const f of FEATURES) doc.features[`${c}_${f}`] = { customer_id: cus, feature: f };
     doc.accounts[`${c}_usd`] = { customer_id: cus, currency: 'USD', nickname: `${c} main` };
     doc.accounts[`${c}_eur`] = { customer_id: cus, currency: 'EUR', type: 'savings' };
     doc.external_accounts[c] = {
@@ -124,6 +148,7 @@ const REFS = Object.entries(DOC).flatMap(([kind, group]) => Object.keys(group).m
 /** What the emulator must hold after a complete apply (its stats names); one FX quote per trade. */
 const EXPECTED: Record<string, number> = {
   customer: N,
+  kyc_verification: N,
   account: 2 * N,
   external_account: N,
   collection: N,
@@ -136,6 +161,8 @@ const EXPECTED: Record<string, number> = {
 };
 const PREFIX: Record<string, string> = {
   customers: 'cus_',
+  kyc: 'kyc_',
+  features: 'cus_',
   accounts: 'acc_',
   external_accounts: 'ea_',
   collections: 'col_',
@@ -280,7 +307,12 @@ describe('seed apply against a faulty emulator', () => {
     expect(r.code, r.stderr).toBe(0);
     ids = JSON.parse(r.stdout) as Record<string, string>;
     expect(Object.keys(ids)).toEqual(REFS);
-    for (const [ref, id] of Object.entries(ids)) expect(id, ref).toMatch(new RegExp(`^${PREFIX[ref.split('.')[0]!]}[0-9a-z]{24}$`));
+    for (const [ref, id] of Object.entries(ids)) {
+      const kind = ref.split('.')[0]!;
+      // A feature activation has no id of its own: the seed names it <customer id>/<feature>.
+      const suffix = kind === 'features' ? `/${String(DOC.features[ref.split('.')[1]!]!.feature)}` : '';
+      expect(id, ref).toMatch(new RegExp(`^${PREFIX[kind]}[0-9a-z]{24}${suffix}$`));
+    }
     expect(new Set(Object.values(ids)).size).toBe(REFS.length);
     expect(r.stderr).toMatch(/^seed: \d+ created, \d+ replayed, 0 updated, 0 replaced, 0 skipped, 0 failed, 0 blocked$/m);
     const s = await stats(emu);
@@ -299,6 +331,15 @@ describe('seed apply against a faulty emulator', () => {
     expect(col).toMatchObject({ account_id: ids['accounts.c03_usd'], status: 'succeeded', description: `funding for c03@${DOMAIN}` });
     const tr = await get(['transfers', 'get', ids['transfers.c03_to_c04']!]);
     expect(tr).toMatchObject({ source_account_id: ids['accounts.c03_usd'], destination_id: ids['accounts.c04_usd'], amount: '25.50' });
+    // The business rules' kinds: approved with its document, every feature active, before what needed them.
+    const kyc = await get(['kyc', 'status', ids['customers.c03']!]);
+    expect(kyc).toMatchObject({ id: ids['kyc.c03'], status: 'approved', level: 'basic' });
+    expect(kyc.documents).toEqual([expect.objectContaining({ type: 'passport', number_last4: '0377', status: 'accepted' })]);
+    for (const f of FEATURES) {
+      const st = await get(['features', 'check', ids['customers.c03']!, '--feature', f]);
+      expect(st, f).toMatchObject({ eligible: true, active: true });
+      expect(ids[`features.c03_${f}`]).toBe(`${ids['customers.c03']}/${f}`);
+    }
     const fx = await get(['fx', 'get-trade', ids['fx_trades.c03']!]);
     expect(fx).toMatchObject({
       source_account_id: ids['accounts.c03_usd'],
@@ -347,7 +388,7 @@ describe('seed apply after the file is edited: update in place, or replace with 
   let file: string;
   let state: string;
   let ids: Record<string, string>;
-  /** A small file: one customer with two accounts, a card and a link on the spare one, funding and a payout on the main one. */
+  /** A small file: one customer (verified, its features on) with two accounts, a card and a link on the spare one, funding and a payout on the main one. */
   const editable = (name: string, city: string, spareCurrency: string) => ({
     customers: {
       [name]: {
@@ -360,6 +401,12 @@ describe('seed apply after the file is edited: update in place, or replace with 
         address: { address_line1: '1 Main St', city, country: 'US', postal_code: '78701', state: 'US-TX' },
       },
     },
+    kyc: {
+      [name]: { customer_id: `\${customers.${name}.id}`, documents: [{ type: 'passport', country: 'US', number: '123456789' }] },
+    },
+    features: Object.fromEntries(
+      ['cards', 'collections', 'crypto_wallets', 'payment_links'].map((f) => [f, { customer_id: `\${customers.${name}.id}`, feature: f }]),
+    ),
     accounts: {
       main: { customer_id: `\${customers.${name}.id}`, currency: 'USD' },
       spare: { customer_id: `\${customers.${name}.id}`, currency: spareCurrency, nickname: 'spare' },
@@ -646,7 +693,7 @@ describe('bad seed files: exit 2, one line, nothing sent', () => {
     [
       'unknown-kind.yaml',
       'customers:\n  a: {first_name: A}\nplanets:\n  earth: {}\n',
-      /^error: .*unknown-kind\.yaml: unknown kind "planets" \(known: customers, accounts, /,
+      /^error: .*unknown-kind\.yaml: unknown kind "planets" \(known: customers, kyc, features, accounts, /,
     ],
     [
       'dangling.yaml',

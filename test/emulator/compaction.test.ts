@@ -94,6 +94,12 @@ describe('incremental compaction', () => {
     };
 
     const cus = await post('customers', customerBody(0));
+    // The business rules: collections active, KYC approved (the review settles in 30 ms), then cards.
+    await post(`customers/${cus.id}/kyc`, { level: 'basic' });
+    await post(`customers/${cus.id}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
+    await post(`customers/${cus.id}/features/collections/activate`, {});
+    await until(async () => (await api('GET', `customers/${cus.id}`)).body.kyc_status === 'approved', 10_000);
+    await post(`customers/${cus.id}/features/cards/activate`, {});
     const usd = await post('accounts', { customer_id: cus.id, currency: 'USD' });
     const usd2 = await post('accounts', { customer_id: cus.id, currency: 'USD' });
     await post('collections', { account_id: usd.id, amount: '5000.00', currency: 'USD', method: 'card' });

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { FEATURES } from '../../src/shared/rules.js';
 
 export type { Emulator };
 
@@ -93,13 +94,46 @@ export async function admin(emu: Emulator, method: string, path: string, body?: 
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-/** A customer and one funded account per currency (collections settled by moving the clock). */
+/**
+ * What the business rules (src/shared/rules.ts) need before a customer can do everything: KYC
+ * started with a document that passes, and the features that need no approval activated. Once the
+ * clock has moved past the review (settleAfterMs), finish with activateApproved().
+ */
+export async function verifyAndActivate(api: Api, customer: string): Promise<void> {
+  await api('POST', `customers/${customer}/kyc`, { level: 'basic' });
+  await api('POST', `customers/${customer}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
+  for (const f of FEATURES) if (f.kyc === 'not_rejected') await api('POST', `customers/${customer}/features/${f.key}/activate`);
+}
+
+/** The features that need KYC approved, once it is (after the clock moved past the review). */
+export async function activateApproved(api: Api, customer: string): Promise<void> {
+  for (const f of FEATURES) {
+    if (f.kyc !== 'approved') continue;
+    const r = await api('POST', `customers/${customer}/features/${f.key}/activate`);
+    if (r.status !== 200) throw new Error(`activating ${f.key} for ${customer}: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+}
+
+/** A customer the rules let do everything: KYC approved (the clock moves past the review) and every feature active. */
+export async function enabledCustomer(emu: Emulator, api: Api, i = 0): Promise<string> {
+  const customer = (await api('POST', 'customers', customerBody(i))).body.id as string;
+  await verifyAndActivate(api, customer);
+  emu.admin.advance(120);
+  await activateApproved(api, customer);
+  return customer;
+}
+
+/**
+ * A customer the rules let do everything (KYC approved, every feature active) and one funded
+ * account per currency (collections settled by moving the clock).
+ */
 export async function fundedAccounts(
   emu: Emulator,
   api: Api,
   funds: Record<string, string>,
 ): Promise<{ customer: string; accounts: Record<string, string> }> {
   const customer = (await api('POST', 'customers', customerBody())).body.id as string;
+  await verifyAndActivate(api, customer);
   const accounts: Record<string, string> = {};
   for (const [currency, amount] of Object.entries(funds)) {
     const acc = await api('POST', 'accounts', { customer_id: customer, currency });
@@ -107,6 +141,7 @@ export async function fundedAccounts(
     if (amount !== '0') await api('POST', 'collections', { account_id: acc.body.id, amount, currency, method: 'card' });
   }
   emu.admin.advance(120);
+  await activateApproved(api, customer);
   return { customer, accounts };
 }
 

@@ -2,7 +2,7 @@
 // entry balances to zero per currency (system accounts included), transactions show balance_after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exponent, toMinor } from '../../src/emulator/money.js';
-import { admin, client, fundedAccounts, start, type Api, type Emulator } from './helpers.js';
+import { admin, client, enabledCustomer, fundedAccounts, start, type Api, type Emulator } from './helpers.js';
 
 let emu: Emulator;
 let api: Api;
@@ -41,7 +41,7 @@ const balance = async (id: string) => (await api('GET', `accounts/${id}`)).body.
 
 describe('ledger', () => {
   it('a collection funds an account: pending first, then available once it settles', async () => {
-    const customer = (await api('POST', 'customers', (await import('./helpers.js')).customerBody())).body.id;
+    const customer = await enabledCustomer(emu, api);
     const acc = (await api('POST', 'accounts', { customer_id: customer, currency: 'USD' })).body.id;
     const col = await api('POST', 'collections', { account_id: acc, amount: '250.00', currency: 'USD', method: 'bank_transfer' });
     expect(col.body.status).toBe('pending');

@@ -2,7 +2,7 @@
 // and deprecated), features, FX quotes; invalid transitions are 409 invalid_state. Time moves by
 // the admin clock, not by sleeping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, customerBody, fundedAccounts, start, type Api, type Emulator } from './helpers.js';
+import { client, customerBody, enabledCustomer, fundedAccounts, start, type Api, type Emulator } from './helpers.js';
 
 let emu: Emulator;
 let api: Api;
@@ -116,7 +116,7 @@ describe('collections', () => {
 
 describe('wallets and payment links', () => {
   it('network must suit the asset; links: active → disabled | expired, others final', async () => {
-    const customer = (await api('POST', 'customers', customerBody())).body.id;
+    const customer = await enabledCustomer(emu, api);
     expect((await api('POST', 'wallets', { customer_id: customer, asset: 'BTC', network: 'ethereum' })).body.errors[0].field).toBe(
       'network',
     );

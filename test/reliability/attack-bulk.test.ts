@@ -611,6 +611,7 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
       // Less than the whole file needs, so at least one row is refused.
       const funding = c.funded % total;
       const cus = await api(tenant, 'POST', 'customers', { ...customer(tenant, 0), type: 'business' });
+      await api(tenant, 'POST', `customers/${cus.body.id}/features/collections/activate`); // the business rules
       const from = (await api(tenant, 'POST', 'accounts', { customer_id: cus.body.id, currency: 'USD' })).body.id as string;
       const to = (await api(tenant, 'POST', 'accounts', { customer_id: cus.body.id, currency: 'USD', type: 'savings' })).body.id as string;
       const available = async () => Number((await api(tenant, 'GET', `accounts/${from}`)).body.balance.available);

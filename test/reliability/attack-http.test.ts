@@ -793,6 +793,7 @@ describe('attack.in-progress: a request still in flight is waited out with the s
     });
     const from = await api('POST', 'accounts', { customer_id: customer.id, currency: 'USD' });
     const to = await api('POST', 'accounts', { customer_id: customer.id, currency: 'USD' });
+    await api('POST', `customers/${customer.id}/features/collections/activate`); // the business rules
     await api('POST', 'collections', { account_id: from.id, amount: '100.00', currency: 'USD', method: 'card' });
     emu.admin.advance(3600);
     const timedOut = count(1, 5);

@@ -18,7 +18,7 @@ import { ASSETS, FIAT_CURRENCIES } from '../../src/shared/domain.js';
 import { currencyExponent } from '../../src/shared/iso.js';
 import { sharedSchemas } from '../../src/api/contract/schemas-shared.js';
 import { operationOfRequest, validateAgainst } from '../contract/contract-helpers.js';
-import { client, customerBody, start, type Api, type Emulator, type Res } from '../emulator/helpers.js';
+import { client, enabledCustomer, start, type Api, type Emulator, type Res } from '../emulator/helpers.js';
 import { count, minor, record } from './helpers.js';
 
 const CASES = count(60, 1000);
@@ -107,7 +107,7 @@ const shapeArb = fc.record({
 describe('attack: money amounts at the edges', () => {
   it('no answer carries an amount outside the contract; refusals are 422 out_of_range and change nothing', async () => {
     const startedAt = Date.now();
-    const customer = (await api('POST', 'customers', customerBody())).body.id as string;
+    const customer = await enabledCustomer(emu, api);
     const src: Record<string, string> = {};
     const dst: Record<string, string> = {};
     for (const c of FIAT) {
@@ -245,7 +245,7 @@ describe('attack: money amounts at the edges', () => {
 
   it('crypto assets keep to the pattern too (payment link of the largest amount, paid twice)', async () => {
     // Wallet balances grow by payment links paid on the admin route: the second one would pass the top.
-    const customer = (await api('POST', 'customers', customerBody(7))).body.id as string;
+    const customer = await enabledCustomer(emu, api, 7);
     for (const asset of ASSETS as readonly string[]) {
       const network = { BTC: 'bitcoin', ETH: 'ethereum', USDC: 'ethereum', USDT: 'tron' }[asset]!;
       const w = await call('POST', 'wallets', { customer_id: customer, asset, network });
@@ -270,7 +270,7 @@ describe('attack: money amounts at the edges', () => {
 describe('attack: removing an external account with a payout on its way', () => {
   it('is refused (409) while a transfer to it is pending; cancel returns the money; once settled it can go', async () => {
     const startedAt = Date.now();
-    const customer = (await api('POST', 'customers', customerBody(3))).body.id as string;
+    const customer = await enabledCustomer(emu, api, 3);
     const scenarios = fc.sample(
       fc.record({
         currency: fc.constantFrom(...FIAT),

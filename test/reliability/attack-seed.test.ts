@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, customer, customerBody, fund, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
+import { account, customerBody, enabledCustomer, fund, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
 import { tempDir, type PayResult } from '../helpers/run-pay.js';
 import { count, record, stackTrace } from './helpers.js';
 
@@ -29,6 +29,8 @@ const bob = { customer: '', account: '', card: '', balance: '' };
 
 interface Doc {
   customers: Obj;
+  kyc: Obj;
+  features: Obj;
   accounts: Obj;
   collections: Obj;
   cards: Obj;
@@ -39,6 +41,12 @@ const ALICE = customerBody({ email: 'alice@seed-attack.example.com' });
 function seedDoc(transferAmount?: string, alice: Obj = ALICE): Doc {
   const doc: Doc = {
     customers: { alice: structuredClone(alice) },
+    // The business rules: the card waits for the approval and its feature, the collection for its feature.
+    kyc: { alice: { customer_id: '${customers.alice.id}', documents: [{ type: 'passport', country: 'US', number: '123456789' }] } },
+    features: {
+      alice_cards: { customer_id: '${customers.alice.id}', feature: 'cards' },
+      alice_collections: { customer_id: '${customers.alice.id}', feature: 'collections' },
+    },
     accounts: {
       alice_usd: { customer_id: '${customers.alice.id}', currency: 'USD' },
       alice_two: { customer_id: '${customers.alice.id}', currency: 'USD' },
@@ -110,7 +118,7 @@ function oneLineError(r: PayResult, code: number): string {
 beforeAll(async () => {
   w = await startWorld({ settleAfterMs: 20 });
   dir = tempDir('pay-attack-seed-');
-  bob.customer = await customer(w);
+  bob.customer = await enabledCustomer(w); // the business rules: KYC approved, cards active
   bob.account = await account(w, bob.customer);
   await fund(w, bob.account, '5000.00');
   bob.card = (await w.api('POST', 'cards', { customer_id: bob.customer, account_id: bob.account, type: 'virtual' })).id as string;
@@ -125,6 +133,9 @@ beforeAll(async () => {
     'cards.alice_card',
     'collections.fund_alice',
     'customers.alice',
+    'features.alice_cards',
+    'features.alice_collections',
+    'kyc.alice',
   ]);
 }, 120_000);
 
@@ -132,7 +143,16 @@ afterAll(async () => {
   await w?.stop();
 });
 
-const ID_SLOTS = ['customers.alice', 'accounts.alice_usd', 'accounts.alice_two', 'cards.alice_card', 'collections.fund_alice'] as const;
+const ID_SLOTS = [
+  'customers.alice',
+  'kyc.alice',
+  'features.alice_cards',
+  'features.alice_collections',
+  'accounts.alice_usd',
+  'accounts.alice_two',
+  'cards.alice_card',
+  'collections.fund_alice',
+] as const;
 
 describe('attack: a tampered seed state file', () => {
   it('ids that are not plain ids of their kind: exit 1 before any request; foreign objects by id: nothing they hold moves, no request names them', async () => {
@@ -293,6 +313,9 @@ describe('attack: a tampered seed state file', () => {
     const startedAt = Date.now();
     // Which entries the state keeps (the rest are new; an entry kept keeps what it refers to).
     const DEPS: Record<string, string[]> = {
+      'kyc.alice': ['customers.alice'],
+      'features.alice_cards': ['customers.alice'],
+      'features.alice_collections': ['customers.alice'],
       'accounts.alice_usd': ['customers.alice'],
       'accounts.alice_two': ['customers.alice'],
       'cards.alice_card': ['customers.alice', 'accounts.alice_usd'],
@@ -327,7 +350,14 @@ describe('attack: a tampered seed state file', () => {
         const posts = w.since(mark, 'POST').filter((q) => !/\/(close|terminate)$/.test(q.path));
         // Entries the state kept are read back, not sent; the others replay their keys (same ids).
         // Entries are keyed by their written content: a key an earlier test's set used is passed over (`_2`, `_3`, …).
-        const entriesSent = new Set(posts.map((q) => String(q.headers['idempotency-key']).replace(/_\d+$/, '')));
+        // A KYC entry's documents go under its key and their place (`_d0`): still one entry.
+        const entriesSent = new Set(
+          posts.map((q) =>
+            String(q.headers['idempotency-key'])
+              .replace(/_d\d+$/, '')
+              .replace(/_\d+$/, ''),
+          ),
+        );
         expect(entriesSent.size, posts.map((q) => `${q.path} ${String(q.headers['idempotency-key'])}`).join(' ')).toBe(
           ID_SLOTS.length - keep.length,
         );
@@ -370,18 +400,25 @@ describe('attack: a tampered seed state file', () => {
     const again = await w.pay(['seed', 'apply', seedFile, '--no-input', '--json'], LONG);
     try {
       expect(again.code, again.stderr).toBe(0);
-      expect(again.stderr).toMatch(/5 recreated/);
+      expect(again.stderr).toMatch(new RegExp(`${ID_SLOTS.length} recreated`));
       const ids = JSON.parse(again.stdout) as Record<string, string>;
+      const cus = ids['customers.alice']!;
       for (const slot of ID_SLOTS) {
         expect(ids[slot]).not.toBe(base.entries[slot].object.id);
-        expect(
-          (
-            await w.api(
-              'GET',
-              `${slot.startsWith('customers') ? 'customers' : slot.startsWith('cards') ? 'cards' : slot.startsWith('collections') ? 'collections' : 'accounts'}/${ids[slot]}`,
-            )
-          ).id,
-        ).toBe(ids[slot]);
+        if (slot === 'kyc.alice') expect((await w.api('GET', `customers/${cus}/kyc`)).id).toBe(ids[slot]);
+        else if (slot.startsWith('features.')) {
+          const f = slot === 'features.alice_cards' ? 'cards' : 'collections';
+          expect(await w.api('GET', `customers/${cus}/features/${f}`)).toMatchObject({ active: true });
+          expect(ids[slot]).toBe(`${cus}/${f}`);
+        } else
+          expect(
+            (
+              await w.api(
+                'GET',
+                `${slot.startsWith('customers') ? 'customers' : slot.startsWith('cards') ? 'cards' : slot.startsWith('collections') ? 'collections' : 'accounts'}/${ids[slot]}`,
+              )
+            ).id,
+          ).toBe(ids[slot]);
       }
       const customers = await w.api('GET', 'customers?limit=100');
       expect(customers.data.length, 'one customer, made once').toBe(1);
@@ -564,7 +601,7 @@ describe('attack: live seeds, refusals, secrets from the environment', () => {
             .trim()
             .split('\n')
             .map((l) => (JSON.parse(l) as Obj).action),
-        ).toEqual(Array(5).fill('skip'));
+        ).toEqual(Array(Object.keys(state.entries).length).fill('skip'));
         passed++;
       } catch (err) {
         failures.push(`${JSON.stringify({ ...v, value: '…' })}: ${(err as Error).message.split('\n')[0]}`);

@@ -24,17 +24,32 @@ const PATHS: Record<string, string> = {
   tr_: 'transfers',
   fxt_: 'fx/trades',
 };
-const pathOf = (id: string): string => {
+/**
+ * Where an id the seed printed or recorded is read: by its prefix; a feature activation
+ * (`cus_…/<feature>`) as the customer's feature; a KYC verification as its customer's current one
+ * (`customerOf` finds the customer the seed made for the same entry name).
+ */
+const pathOf = (id: string, customerOf: () => string | undefined): string => {
+  const feature = /^(cus_[0-9a-z]{24})\/([a-z_]+)$/.exec(id);
+  if (feature) return `customers/${feature[1]}/features/${feature[2]}`;
+  if (id.startsWith('kyc_')) return `customers/${customerOf() ?? 'unknown'}/kyc`;
   const prefix = Object.keys(PATHS).find((p) => id.startsWith(p));
   if (!prefix) throw new Error(`unknown id ${id}`);
   return `${PATHS[prefix]}/${id}`;
 };
+/** What each customer's objects need switched on (the business rules); approval comes from its kyc entry. */
+const FEATURES = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx'] as const;
 
-/** Per customer: two accounts, an external account, a funding collection, a card, a wallet, a link, two transfers, an FX trade (11 entries). */
+/**
+ * Per customer: a KYC verification, five feature activations, two accounts, an external account,
+ * a funding collection, a card, a wallet, a link, two transfers, an FX trade (17 entries).
+ */
 function seedDoc(tag: string): Record<string, Record<string, Record<string, unknown>>> {
   const group = (): Record<string, Record<string, unknown>> => ({});
   const doc = {
     customers: group(),
+    kyc: group(),
+    features: group(),
     accounts: group(),
     external_accounts: group(),
     collections: group(),
@@ -57,6 +72,8 @@ function seedDoc(tag: string): Record<string, Record<string, Record<string, unkn
       date_of_birth: '1985-05-05',
       address: { address_line1: `${i} Crash St`, city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
     };
+    doc.kyc[c] = { customer_id: cus, documents: [{ type: 'passport', country: 'US', number: `X${1000 + i}99` }] };
+    for (const f of FEATURES) doc.features[`${c}_${f}`] = { customer_id: cus, feature: f };
     doc.accounts[`${c}_usd`] = { customer_id: cus, currency: 'USD' };
     doc.accounts[`${c}_eur`] = { customer_id: cus, currency: 'EUR' };
     doc.external_accounts[c] = {
@@ -101,6 +118,7 @@ function seedDoc(tag: string): Record<string, Record<string, Record<string, unkn
 
 const EXPECTED: Record<string, number> = {
   customer: CUSTOMERS,
+  kyc_verification: CUSTOMERS,
   account: 2 * CUSTOMERS,
   external_account: CUSTOMERS,
   collection: CUSTOMERS,
@@ -110,7 +128,8 @@ const EXPECTED: Record<string, number> = {
   transfer: 2 * CUSTOMERS,
   fx_trade: CUSTOMERS,
 };
-const ENTRIES = Object.values(EXPECTED).reduce((a, b) => a + b, 0);
+/** One object per entry, and the feature activations (no object of their own). */
+const ENTRIES = Object.values(EXPECTED).reduce((a, b) => a + b, 0) + FEATURES.length * CUSTOMERS;
 
 let root: string;
 const running = new Set<EmulatorProcess>();
@@ -258,8 +277,10 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
       const acknowledged = new Map<string, string>([...Object.entries(atKill), ...Object.entries(readEntries(state))]);
       for (const [ref, id] of Object.entries(printed)) if (id) acknowledged.set(`${ref} (printed)`, id);
       for (const [ref, id] of acknowledged) {
-        const r = await get(emu, pathOf(id));
-        if (r.status !== 200 || r.body?.id !== id) {
+        const customer = () => acknowledged.get(`customers.${ref.split('.')[1]!.split(' ')[0]!}`);
+        const r = await get(emu, pathOf(id, customer));
+        const found = id.includes('/') ? r.body?.active === true : r.body?.id === id;
+        if (r.status !== 200 || !found) {
           lost++;
           problems.push(`round ${round}: ${ref} ${id} acknowledged, then GET → ${r.status}`);
         }

@@ -134,6 +134,7 @@ beforeAll(async () => {
     address: { address_line1: '1 Main St', city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
   });
   customerId = c.body.id;
+  await api('POST', `customers/${customerId}/features/collections/activate`); // the business rules
   from = (await api('POST', 'accounts', { customer_id: customerId, currency: 'USD' })).body.id;
   to = (await api('POST', 'accounts', { customer_id: customerId, currency: 'USD', type: 'savings' })).body.id;
   const col = await api('POST', 'collections', { account_id: from, amount: FUNDING, currency: 'USD', method: 'bank_transfer' });

@@ -514,6 +514,16 @@ beforeAll(async () => {
       await fetch(emu.baseUrl + path, { method: 'POST', headers: { ...h, 'idempotency-key': randomUUID() }, body: JSON.stringify(body) })
     ).json()) as { id: string };
   fixture.customer = (await post('customers', customer('fixture'))).id;
+  // The business rules: a card needs the customer's KYC approved (the review settles in 100 ms) and cards active.
+  await post(`customers/${fixture.customer}/kyc`, { level: 'basic' });
+  await post(`customers/${fixture.customer}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
+  for (const deadline = Date.now() + 30_000; ;) {
+    const c = (await (await fetch(`${emu.baseUrl}customers/${fixture.customer}`, { headers: h })).json()) as { kyc_status: string };
+    if (c.kyc_status === 'approved') break;
+    if (Date.now() > deadline) throw new Error(`the fixture's KYC is still ${c.kyc_status}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await post(`customers/${fixture.customer}/features/cards/activate`, {});
   fixture.account = (await post('accounts', { customer_id: fixture.customer, currency: 'USD' })).id;
   fixture.card = (await post('cards', { customer_id: fixture.customer, account_id: fixture.account, type: 'virtual' })).id;
 });

@@ -37,6 +37,8 @@ interface Scope {
   creates: Record<string, { path: string; body: Record<string, unknown>; idem: string }>;
   /** Strings only this scope's objects hold: ids, emails, names, account numbers, addresses. */
   tokens: Set<string>;
+  /** The tag its names carry (populate sets it; populateLater uses it). */
+  tag?: string;
 }
 
 interface Res {
@@ -104,6 +106,9 @@ async function populate(s: Scope): Promise<void> {
   s.ids.cus2 = c2.id;
   s.tokens.add(c1.email).add(c2.email).add(`Owner1${tag}`).add(`Owner2${tag}`).add(`${tag} Street`);
   s.ids.kyc = (await create('kyc', `customers/${c1.id}/kyc`, { level: 'basic' })).id;
+  // The business rules: a document that passes (approved once the clock moves), collections and fx now.
+  await create('kycDocument', `customers/${c1.id}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
+  for (const f of ['collections', 'fx']) expect((await as('POST', `customers/${c1.id}/features/${f}/activate`)).status).toBe(200);
   const acc = await create('account', 'accounts', { customer_id: c1.id, currency: 'USD', nickname: `main ${tag}` });
   const acc2 = await create('account2', 'accounts', { customer_id: c1.id, currency: 'USD' });
   const accEur = await create('accountEur', 'accounts', { customer_id: c1.id, currency: 'EUR' });
@@ -121,8 +126,6 @@ async function populate(s: Scope): Promise<void> {
   });
   s.ids.ea = ea.id;
   s.tokens.add(`Holder ${tag}`);
-  s.ids.card = (await create('card', 'cards', { customer_id: c1.id, account_id: acc.id, type: 'virtual', name_on_card: `Card ${tag}` })).id;
-  s.tokens.add(`Card ${tag}`);
   s.ids.col = (
     await create('collection', 'collections', {
       account_id: acc.id,
@@ -133,16 +136,14 @@ async function populate(s: Scope): Promise<void> {
     })
   ).id;
   s.tokens.add(`Funding ${tag}`);
-  const wal = await create('wallet', 'wallets', { customer_id: c1.id, asset: 'BTC', network: 'bitcoin', label: `Wallet ${tag}` });
-  s.ids.wal = wal.id;
-  s.tokens.add(wal.address).add(`Wallet ${tag}`);
-  s.ids.plink = (
-    await create('paymentLink', 'payment-links', { wallet_id: wal.id, amount: '0.001', asset: 'BTC', description: `Link ${tag}` })
-  ).id;
-  s.tokens.add(`Link ${tag}`);
+  s.tag = tag;
 }
 
-/** After the clock moved (the collection settled): a pending transfer, a trade, an open quote. */
+/**
+ * After the clock moved (the collection settled, the KYC approved): what the business rules let
+ * an approved customer have (a card, a wallet, a payment link), a pending transfer, a trade, an
+ * open quote.
+ */
 async function populateLater(s: Scope): Promise<void> {
   const as = (method: string, path: string, body?: unknown, idem?: string) =>
     call(method, path, { key: s.key, tenant: s.tenant, body, ...(idem ? { idem } : {}) });
@@ -153,6 +154,22 @@ async function populateLater(s: Scope): Promise<void> {
     s.creates[name] = { path, body, idem };
     return r.body;
   };
+  const tag = s.tag!;
+  for (const f of ['cards', 'crypto_wallets', 'payment_links']) {
+    const r = await as('POST', `customers/${s.ids.cus}/features/${f}/activate`);
+    if (r.status !== 200) throw new Error(`${s.name}: activate ${f} ${r.status} ${r.text}`);
+  }
+  s.ids.card = (
+    await create('card', 'cards', { customer_id: s.ids.cus, account_id: s.ids.acc, type: 'virtual', name_on_card: `Card ${tag}` })
+  ).id;
+  s.tokens.add(`Card ${tag}`);
+  const wal = await create('wallet', 'wallets', { customer_id: s.ids.cus, asset: 'BTC', network: 'bitcoin', label: `Wallet ${tag}` });
+  s.ids.wal = wal.id;
+  s.tokens.add(wal.address).add(`Wallet ${tag}`);
+  s.ids.plink = (
+    await create('paymentLink', 'payment-links', { wallet_id: wal.id, amount: '0.001', asset: 'BTC', description: `Link ${tag}` })
+  ).id;
+  s.tokens.add(`Link ${tag}`);
   s.ids.tr = (
     await create('transfer', 'transfers', {
       source_account_id: s.ids.acc,

@@ -5,7 +5,7 @@
 // sent. Nothing to pick: one line, exit 4. --no-input or CI: exit 2 naming the argument. Names
 // from the service that carry escape sequences are shown escaped and never retitle the pane.
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { account, customer, fund, startWorld, type World } from '../e2e/groups/helpers.js';
+import { account, enabledCustomer, fund, startWorld, type World } from '../e2e/groups/helpers.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
 import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
 
@@ -15,7 +15,7 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   w = await startWorld();
-  ids.customer = await customer(w);
+  ids.customer = await enabledCustomer(w); // the business rules: KYC approved, cards active
   ids.from = await account(w, ids.customer);
   ids.to = await account(w, ids.customer);
   await fund(w, ids.from, '500.00');

@@ -30,6 +30,7 @@ function seedFile(amount: string): string {
     file,
     stringify({
       customers: { alice: customerBody() },
+      features: { collections: { customer_id: '${customers.alice.id}', feature: 'collections' } }, // the business rules
       accounts: {
         a: { customer_id: '${customers.alice.id}', currency: 'USD' },
         b: { customer_id: '${customers.alice.id}', currency: 'USD' },

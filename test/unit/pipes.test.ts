@@ -258,6 +258,14 @@ describe('the README promises', () => {
     const kept = new PayError('x', 1, 'x', { hint: 'retry safely with --idempotency-key k' });
     fitToCommand(kept, api);
     expect(kept.hint).toBe('retry safely with --idempotency-key k');
+    // A whole other command spelled out in a hint keeps its own flags (a refusal of the business rules says what to run).
+    const other = new PayError('x', 1, 'x', {
+      hint: 'verify the customer: pay kyc verify cus_1, then pay kyc submit-document cus_1 --type passport; then pay features activate cus_1 --feature cards; or pass --feature',
+    });
+    fitToCommand(other, cmd);
+    expect(other.hint).toBe(
+      'verify the customer: pay kyc verify cus_1, then pay kyc submit-document cus_1 --type passport; then pay features activate cus_1 --feature cards',
+    );
   });
 
   it('an unknown command suggests only a close name', () => {

@@ -4,6 +4,7 @@ import { schemaRef } from './common.js';
 import { page } from './examples.js';
 import { ID_PARAMS, headerRef, paramRef, queryParam } from './parameters.js';
 import { PROBLEM_BY_STATUS } from './responses.js';
+import { rulesNote } from './rules.js';
 import type { HttpMethod, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject, Schema } from './types.js';
 
 /** create: POST → 201; action: POST → 200; accepted: POST → 202; list/get/read: GET; update: PATCH; delete: DELETE → 200. */
@@ -110,7 +111,8 @@ export function operation(spec: OpSpec): OperationObject {
   return {
     operationId: spec.id,
     summary: spec.summary,
-    description: spec.description,
+    // An operation the business rules gate says so, from the one table (src/shared/rules.ts).
+    description: `${spec.description}${rulesNote(spec.id)}`,
     tags: [spec.tag],
     ...(spec.deprecated ? { deprecated: true } : {}),
     parameters: parametersOf(spec, method),

@@ -1,4 +1,5 @@
 // Reusable parameters (tenant, idempotency key, paging, path ids) and response headers.
+import { FEATURE_KEYS } from '../../shared/rules.js';
 import { idOf } from './common.js';
 import type { HeaderObject, ParameterObject, Ref, Schema } from './types.js';
 
@@ -29,7 +30,7 @@ export const ID_PARAMS = [
   ['EventId', 'event_id', 'evt_', 'webhook event'],
 ] as const;
 
-export const FEATURE_KEYS = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx', 'international_transfers'] as const;
+export { FEATURE_KEYS };
 
 const tenant = (required: boolean): ParameterObject => ({
   name: 'x-tenant-id',

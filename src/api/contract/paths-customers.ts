@@ -17,6 +17,7 @@ import {
 import { CONTRACT_NOTES } from '../../shared/simulation.js';
 import { listAndGet, type OpSpec } from './operations.js';
 import { queryParam } from './parameters.js';
+import { featuresGating } from './rules.js';
 import { CUSTOMER_TYPES } from './schemas-customers.js';
 
 const KYC_STATES =
@@ -169,8 +170,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       tag: 'features',
       kind: 'list',
       summary: 'List features',
-      description:
-        'The product features customers can activate: cards, collections, crypto_wallets, payment_links, fx, international_transfers.',
+      description: `The product features customers can activate, and what each gates: ${featuresGating()}.`,
       result: 'FeatureList',
       responseExample: page(FEATURE_EXAMPLE),
     },
@@ -183,7 +183,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       kind: 'get',
       summary: "Check a customer's feature eligibility",
       description:
-        'Whether the customer is eligible (features with `requires_kyc` need `kyc_status = approved`), and whether the feature is active.',
+        'Whether the customer is eligible (features with `requires_kyc` need `kyc_status = approved`, the others a `kyc_status` that is not `rejected`), and whether the feature is active. The routes a feature gates act exactly when it is eligible and active: the same business rules (DESIGN.md).',
       result: 'FeatureStatus',
       pathParams: ['CustomerId', 'Feature'],
       responseExample: FEATURE_STATUS_EXAMPLE,
@@ -198,7 +198,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       summary: 'Activate a feature for a customer',
       description:
         'Activates the feature (no body); returns the FeatureStatus with `active: true` (unchanged when already active). ' +
-        'Not eligible → 422 `feature_not_eligible`. Emits `feature.activated`.',
+        'Not eligible → 422 `feature_not_eligible` (the problem names `customer_id`, `kyc_status` and `feature`). Emits `feature.activated`. A feature stays active; a customer whose KYC is later rejected is refused by the routes it gates all the same.',
       result: 'FeatureStatus',
       pathParams: ['CustomerId', 'Feature'],
       responseExample: { ...FEATURE_STATUS_EXAMPLE, active: true, activated_at: '2026-01-15T09:30:00.000Z' },

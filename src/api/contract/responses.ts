@@ -1,6 +1,7 @@
 // The shared error responses: every 4xx and 5xx is an RFC 9457 problem (application/problem+json).
 import { schemaRef } from './common.js';
 import { headerRef } from './parameters.js';
+import { RULE_REFUSAL_EXAMPLES } from './rules.js';
 import type { ResponseObject } from './types.js';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
@@ -16,6 +17,8 @@ interface ProblemSpec {
   /** A POST's stored 4xx can be replayed. */
   replayable?: boolean;
   errors?: ReadonlyArray<{ field: string; code: string; message: string }>;
+  /** More examples by name (besides the first code's): code, detail and extension members. */
+  more?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Component name → problem; the component names are what operations reference. */
@@ -70,10 +73,22 @@ export const PROBLEMS: Readonly<Record<string, ProblemSpec>> = {
       ['validation_error', 'the body is invalid; `errors[]` lists each field (dotted path), including unknown fields'],
       ['idempotency_key_reused', 'the `Idempotency-Key` was used with another body'],
       ['insufficient_funds', 'the available balance does not cover the amount'],
-      ['feature_not_eligible', 'the customer is not eligible for the feature'],
+      [
+        'kyc_required',
+        "the business rules need the customer's KYC approved (or, for some actions, not rejected); `customer_id`, `kyc_status` and `rule` name who and which rule, `errors[]` the body field that named them",
+      ],
+      [
+        'feature_not_active',
+        'the business rules need a feature active for the customer (`POST /customers/{customer_id}/features/{feature}/activate`); `feature` names it',
+      ],
+      [
+        'feature_not_eligible',
+        "activating a feature the customer's KYC state does not allow yet; `customer_id`, `kyc_status` and `feature` say why",
+      ],
       ['currency_mismatch', 'the currencies of the request and the accounts differ'],
     ],
     errors: [{ field: 'address.country', code: 'invalid', message: 'must be an ISO 3166-1 alpha-2 code' }],
+    more: RULE_REFUSAL_EXAMPLES,
   },
   TooManyRequests: {
     status: 429,
@@ -96,6 +111,36 @@ export const PROBLEMS: Readonly<Record<string, ProblemSpec>> = {
 
 function problemResponse(p: ProblemSpec): ResponseObject {
   const [code] = p.codes[0] ?? ['error'];
+  const example = {
+    type: `https://pay.dev/problems/${code}`,
+    title: p.title,
+    status: p.status,
+    detail: p.errors ? `${p.errors.length} field is invalid` : (p.codes[0]?.[1] ?? p.title),
+    code,
+    request_id: 'req_0123456789abcdefghijklmn',
+    ...(p.errors ? { errors: p.errors } : {}),
+  };
+  // Several examples: the first code's, then each of `more` (Prism's mock answers the first).
+  const examples = p.more
+    ? {
+        examples: Object.fromEntries<{ summary: string; value: unknown }>([
+          [code, { summary: code, value: example }],
+          ...Object.entries(p.more).map(([name, m]): [string, { summary: string; value: unknown }] => [
+            name,
+            {
+              summary: name,
+              value: {
+                type: `https://pay.dev/problems/${String(m.code)}`,
+                title: p.title,
+                status: p.status,
+                request_id: 'req_0123456789abcdefghijklmn',
+                ...m,
+              },
+            },
+          ]),
+        ]),
+      }
+    : { example };
   return {
     description: `${p.title}. Codes: ${p.codes.map(([c, when]) => `\`${c}\` (${when})`).join('; ')}.`,
     headers: {
@@ -105,18 +150,7 @@ function problemResponse(p: ProblemSpec): ResponseObject {
       ...(p.challenge ? { 'WWW-Authenticate': headerRef('WWW-Authenticate') } : {}),
     },
     content: {
-      [PROBLEM_MEDIA_TYPE]: {
-        schema: schemaRef('Problem'),
-        example: {
-          type: `https://pay.dev/problems/${code}`,
-          title: p.title,
-          status: p.status,
-          detail: p.errors ? `${p.errors.length} field is invalid` : (p.codes[0]?.[1] ?? p.title),
-          code,
-          request_id: 'req_0123456789abcdefghijklmn',
-          ...(p.errors ? { errors: p.errors } : {}),
-        },
-      },
+      [PROBLEM_MEDIA_TYPE]: { schema: schemaRef('Problem'), ...examples },
     },
   };
 }

@@ -147,7 +147,11 @@ export const customerSchemas: Record<string, Schema> = {
       key: enumOf(FEATURE_KEYS, 'Feature key.'),
       name: text('Display name.'),
       description: { type: 'string', description: 'What the feature does.' },
-      requires_kyc: { type: 'boolean', description: "Activation needs the customer's `kyc_status` to be `approved`." },
+      requires_kyc: {
+        type: 'boolean',
+        description:
+          "Activating and using it need the customer's `kyc_status` to be `approved`; a feature without it needs only a `kyc_status` that is not `rejected` (the business rules, DESIGN.md).",
+      },
     },
     ['key', 'name', 'description', 'requires_kyc'],
   ),
@@ -158,8 +162,15 @@ export const customerSchemas: Record<string, Schema> = {
     {
       customer_id: customerIdField,
       feature: enumOf(FEATURE_KEYS, 'Feature key.'),
-      eligible: { type: 'boolean', description: 'The customer meets the requirements (e.g. approved KYC).' },
-      active: { type: 'boolean', description: 'The feature has been activated.' },
+      eligible: {
+        type: 'boolean',
+        description:
+          "The customer's KYC state meets the feature's need (approved when `requires_kyc`, else not rejected): the same rule every route it gates applies.",
+      },
+      active: {
+        type: 'boolean',
+        description: 'The feature has been activated. The routes it gates act only while it is active and the customer eligible.',
+      },
       reasons: { type: 'array', items: { type: 'string' }, description: 'Why the customer is not eligible (empty when eligible).' },
       activated_at: nullable(timestamp('When it was activated.')),
     },

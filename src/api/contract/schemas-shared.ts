@@ -2,6 +2,7 @@
 // problem details (RFC 9457) and the empty body of action operations.
 import { ASSETS, FIAT_CURRENCIES, STATE_PATTERN } from '../../shared/domain.js';
 import { COUNTRY_CODES } from '../../shared/iso.js';
+import { FEATURE_KEYS, KYC_STATUSES, RULE_KEYS } from '../../shared/rules.js';
 
 export { ASSETS, NETWORKS, NETWORKS_BY_ASSET, PHONE_PATTERN } from '../../shared/domain.js';
 import { enumOf, nullable, objectOf, requestBody, schemaRef, text } from './common.js';
@@ -93,8 +94,19 @@ export const sharedSchemas: Record<string, Schema> = {
       errors: {
         type: 'array',
         items: schemaRef('ProblemFieldError'),
-        description: 'Per-field errors (422 `validation_error`, 400 `invalid_parameter`).',
+        description:
+          'Per-field errors (422 `validation_error`, 400 `invalid_parameter`; 422 `kyc_required` and `feature_not_active`: the body field that named the customer).',
       },
+      customer_id: {
+        type: 'string',
+        pattern: '^cus_[0-9a-z]{24}$',
+        description:
+          'A refusal of the business rules (`kyc_required`, `feature_not_active`, `feature_not_eligible`): the customer it is about.',
+        examples: ['cus_0123456789abcdefghijklmn'],
+      },
+      kyc_status: enumOf(KYC_STATUSES, "A refusal of the business rules: that customer's `kyc_status` when it was refused."),
+      feature: enumOf(FEATURE_KEYS, 'A refusal of the business rules: the feature the action needs.'),
+      rule: enumOf(RULE_KEYS, 'A refusal of the business rules: which rule (src/api/DESIGN.md, "Business rules").'),
     },
     ['type', 'title', 'status', 'code', 'request_id'],
     { description: 'RFC 9457 problem details, sent as `application/problem+json` with every 4xx and 5xx.' },

@@ -1,5 +1,6 @@
 // pay accounts: internal accounts holding balances.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
 /** The picker's accounts (an id left out on a terminal); the list needs the tenant. */
@@ -36,6 +37,7 @@ export const accounts: GroupSpec = {
   verbs: [
     {
       name: 'create',
+      description: operationHelp('createAccount'),
       summary: 'Open an account for a customer',
       examples: [
         'pay accounts create --customer cus_0123456789abcdefghijklmn --currency USD',

@@ -1,5 +1,6 @@
 // pay cards: virtual and physical cards on an account.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, type VerbSpec } from '../../cmdutil/spec.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
 const EX_CARD = 'card_0123456789abcdefghijklmn';
@@ -71,7 +72,9 @@ export const cards: GroupSpec = {
         'A physical card needs a shipping address: --address-line1, --city, --country, --postal-code (and --state where used).\n' +
         'A spending limit takes --spending-limit with --spending-interval.\n' +
         'A virtual card is active at once; a physical one is inactive until it is shipped and activated: with --wait, pay waits ' +
-        'until it is active (exit 0), or exits 1 if it was frozen or terminated meanwhile.',
+        'until it is active (exit 0), or exits 1 if it was frozen or terminated meanwhile.' +
+        '\n' +
+        operationHelp('createCard'),
       examples: [
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual',
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual --spending-limit 500 --spending-interval monthly --name-on-card "ADA LOVELACE"',

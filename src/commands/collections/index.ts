@@ -1,6 +1,7 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
 import { simulationNote } from '../../shared/simulation.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const COL_ID = {
   name: '<id>',
@@ -47,7 +48,9 @@ export const collections: GroupSpec = {
         'Mobile money needs --mobile-phone and --mobile-provider.\n' +
         'With --wait, pay waits until the collection settles: exit 0 when it succeeded (the account is credited: a transfer ' +
         'from it can follow at once), 1 when it failed.\n' +
-        simulationNote('collections create'),
+        simulationNote('collections create') +
+        '\n' +
+        operationHelp('createCollection'),
       examples: [
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 500.00 --currency USD --method card --wait',

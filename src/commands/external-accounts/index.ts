@@ -1,5 +1,6 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };
 const EX_EA = 'ea_0123456789abcdefghijklmn';
@@ -40,7 +41,7 @@ export const externalAccounts: GroupSpec = {
     {
       name: 'add',
       summary: 'Add an external bank account for a customer',
-      description: 'Only the last 4 digits of the account number are ever returned.',
+      description: `Only the last 4 digits of the account number are ever returned.\n${operationHelp('createExternalAccount')}`,
       examples: [
         'pay external-accounts add --customer cus_0123456789abcdefghijklmn --account-holder-name "Ada Lovelace" --bank-name "First Bank" --account-number 000123456789 --routing-number 021000021 --country US --currency USD',
         'pay external-accounts add --customer cus_0123456789abcdefghijklmn --account-holder-name "Ada Lovelace" --bank-name Barclays --account-number 31926819 --iban GB29NWBK60161331926819 --country GB --currency GBP --json',

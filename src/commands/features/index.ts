@@ -1,9 +1,20 @@
 // pay features: the product features a customer can use, and switching them on.
 import type { TableColumn } from '../../io/output.js';
 import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
+import { FEATURE_KEYS, FEATURES, RULES } from '../../shared/rules.js';
 import { customerPick } from '../customers/index.js';
 
-export const FEATURE_KEYS = ['cards', 'collections', 'crypto_wallets', 'payment_links', 'fx', 'international_transfers'] as const;
+/** One line per feature: its KYC need and the commands it gates (from the rules table). */
+const gating = FEATURES.map((f) => {
+  const commands = [
+    ...new Set(
+      Object.values(RULES)
+        .filter((r) => r.feature === f.key)
+        .map((r) => r.command),
+    ),
+  ];
+  return `  ${f.key}: KYC ${f.kyc === 'approved' ? 'approved' : 'not rejected'}; gates ${commands.join(', ')}`;
+}).join('\n');
 
 const CUSTOMER_ARG = { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_', pick: customerPick() };
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
@@ -33,7 +44,11 @@ export const features: GroupSpec = {
     'pay features check cus_0123456789abcdefghijklmn --feature cards',
     'pay features activate cus_0123456789abcdefghijklmn --feature cards --json',
   ],
-  description: "Features marked requires_kyc need the customer's KYC to be approved before they can be activated.",
+  description:
+    "Features marked requires_kyc need the customer's KYC approved to be activated and used; the others need a KYC state that is not rejected.\n" +
+    'A command a feature gates works while the feature is active and the customer eligible (pay features check):\n' +
+    `${gating}\n` +
+    'The whole set of rules: pay help rules.',
   columns: [
     { header: 'KEY', path: 'key', kind: 'id', priority: 1 },
     { header: 'NAME', path: 'name', priority: 2 },
@@ -72,6 +87,8 @@ export const features: GroupSpec = {
       name: 'activate',
       arg: CUSTOMER_ARG,
       summary: 'Activate a feature for a customer (fails when not eligible)',
+      description:
+        "Refused with feature_not_eligible while the customer's KYC does not allow the feature (requires_kyc: approved; the others: not rejected); the hint says what to run.",
       examples: [`pay features activate ${EX_CUS} --feature cards`, `pay features activate ${EX_CUS} --feature crypto_wallets --json`],
       operationId: 'activateCustomerFeature',
       method: 'POST',

@@ -1,7 +1,8 @@
 // pay fx: exchange rates, quotes (a locked rate for 60 s) and trades that use a quote.
 // Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
-import type { TableColumn } from '../../io/output.js';
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import type { TableColumn } from '../../io/output.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const EX_FXQ = 'fxq_0123456789abcdefghijklmn';
 const EX_FXT = 'fxt_0123456789abcdefghijklmn';
@@ -116,7 +117,8 @@ export const fx: GroupSpec = {
       arg: { name: '<quote-id>', description: 'an open quote (fxq_…), sent as quote_id', idPrefix: 'fxq_', field: 'quote_id' },
       summary: 'Trade at a quoted rate between two accounts',
       description:
-        "The source account must hold the quote's sell currency, the target account its buy currency. In live mode pay asks for confirmation (--yes in scripts).",
+        "The source account must hold the quote's sell currency, the target account its buy currency. In live mode pay asks for confirmation (--yes in scripts).\n" +
+        operationHelp('createFxTrade'),
       examples: [
         `pay fx trade ${EX_FXQ} --from-account acc_0123456789abcdefghijklmn --to-account acc_abcdefghijklmn0123456789`,
         `pay fx trade ${EX_FXQ} --from-account acc_0123456789abcdefghijklmn --to-account acc_abcdefghijklmn0123456789 --live --yes --json`,

@@ -1,10 +1,11 @@
-// pay help [topic | command…]: the topics `environment`, `exit-codes` and `simulate`, or a command's help.
+// pay help [topic | command…]: the topics `environment`, `exit-codes`, `rules` and `simulate`, or a command's help.
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { UsageError } from '../../lib/errors.js';
 import { environmentText, exitCodesText } from '../../lib/reference.js';
 import { simulationText } from '../../shared/simulation.js';
+import { rulesText } from '../../shared/rules.js';
 
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const topicWords = ctx.args[0];
@@ -15,12 +16,13 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   if (topic === 'environment') return io.out(`Environment variables:\n\n${environmentText()}`);
   if (topic === 'exit-codes') return io.out(`Exit codes:\n\n${exitCodesText()}`);
   if (topic === 'simulate') return io.out(simulationText());
+  if (topic === 'rules') return io.out(`Business rules:\n\n${rulesText()}`);
   let target: Command = command.parent!;
   for (const word of words) {
     const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next)
       throw new UsageError(`unknown help topic or command "${topic}"`, {
-        hint: 'topics: environment, exit-codes, simulate; or a command such as: pay help customers create',
+        hint: 'topics: environment, exit-codes, rules, simulate; or a command such as: pay help customers create',
       });
     target = next;
   }

@@ -1,6 +1,7 @@
 // pay payment-links: a URL a payer opens to pay crypto into a wallet.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
 import { ASSETS } from '../../shared/domain.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const PLINK_ID = { name: '<id>', description: 'payment link id (plink_…)', idPrefix: 'plink_' };
 const PLINK_SHOWN = [
@@ -32,7 +33,7 @@ export const paymentLinks: GroupSpec = {
     {
       name: 'create',
       summary: 'Create a payment link for an amount of a crypto asset',
-      description: "The amount has at most the asset's decimals (BTC 8, ETH 18, USDC 6, USDT 6).",
+      description: `The amount has at most the asset's decimals (BTC 8, ETH 18, USDC 6, USDT 6).\n${operationHelp('createPaymentLink')}`,
       examples: [
         'pay payment-links create --wallet wal_0123456789abcdefghijklmn --amount 0.015 --asset BTC',
         'pay payment-links create --wallet wal_0123456789abcdefghijklmn --amount 49.99 --asset USDC --description "Pro plan" --expires-at 2030-01-31T12:00:00Z --json',

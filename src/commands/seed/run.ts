@@ -295,12 +295,15 @@ async function printApply(
     }
     // The action that finishes the job: a refusal needs its cause fixed first (its retry gets a new key); anything else, the same command.
     const refused = failures.filter((o) => o.refused);
+    const settled = failures.filter((o) => o.settled);
     const hint =
-      refused.length === failures.length
-        ? `the service refused ${refused.map((o) => o.ref).join(', ')}: fix the cause (e.g. fund the account), then run the same command again; a refused entry is sent with a new idempotency key`
-        : refused.length > 0
-          ? `fix what the service refused (${refused.map((o) => o.ref).join(', ')}), then run the same command again to finish (nothing is duplicated; a refused entry is sent with a new idempotency key)`
-          : 'run the same command again to finish (nothing is duplicated)';
+      settled.length === failures.length
+        ? `${settled.map((o) => o.ref).join(', ')} settled as failed and would again: change ${settled.length === 1 ? 'that entry' : 'those entries'} (a KYC document number not ending 0000, an amount whose minor units do not end in 13), then run the same command again`
+        : refused.length === failures.length
+          ? `the service refused ${refused.map((o) => o.ref).join(', ')}: fix the cause (e.g. fund the account), then run the same command again; a refused entry is sent with a new idempotency key`
+          : refused.length > 0
+            ? `fix what the service refused (${refused.map((o) => o.ref).join(', ')}), then run the same command again to finish (nothing is duplicated; a refused entry is sent with a new idempotency key)`
+            : 'run the same command again to finish (nothing is duplicated)';
     throw new PayError(n, (failures[0]!.exitCode ?? 1) as 1, 'seed_failed', { hint });
   }
 }

@@ -1,6 +1,7 @@
 // pay transfers: move money from an account to another account or an external account.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
 import { simulationNote } from '../../shared/simulation.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const TRANSFER_ID = { name: '<id>', description: 'transfer id (tr_…)', idPrefix: 'tr_' };
 const TRANSFER_SHOWN = [
@@ -39,7 +40,8 @@ export const transfers: GroupSpec = {
         "The amount is exact, in the currency of the source account, with at most that currency's decimals.\n" +
         'With --wait, pay waits until the transfer settles: exit 0 when completed, 1 when failed or cancelled.\n' +
         `${simulationNote('transfers send')}\n` +
-        'In live mode pay asks for confirmation on a terminal; pass --yes in scripts.',
+        'In live mode pay asks for confirmation on a terminal; pass --yes in scripts.\n' +
+        operationHelp('createTransfer'),
       examples: [
         'pay transfers send --from acc_0123456789abcdefghijklmn --to acc_abcdefghijklmn0123456789 --amount 10.50 --currency USD',
         'pay transfers send --from acc_0123456789abcdefghijklmn --to ea_0123456789abcdefghijklmn --amount 2500 --currency NGN --reference inv-42 --wait --json',

@@ -1,6 +1,7 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
 import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
+import { operationHelp } from '../../shared/rules.js';
 
 const WAL_ID = {
   name: '<id>',
@@ -42,6 +43,7 @@ export const wallets: GroupSpec = {
     {
       name: 'create',
       summary: 'Create a wallet for a customer (an asset on a network)',
+      description: operationHelp('createWallet'),
       examples: [
         'pay wallets create --customer cus_0123456789abcdefghijklmn --asset BTC --network bitcoin',
         'pay wallets create --customer cus_0123456789abcdefghijklmn --asset USDC --network polygon --label "Payouts" --json',

@@ -1,11 +1,13 @@
 // Accounts (internal, holding a ledger balance) and external bank accounts. An external account
-// with a pending transfer to it cannot be removed (409 invalid_state).
+// with a pending transfer to it cannot be removed (409 invalid_state). Opening either is refused
+// to a customer whose KYC was rejected (the rules: ./rules.ts).
 import type { Services } from '../services.js';
 import { randomDigits } from '../ids.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str } from '../validation.js';
 import type { Account, Customer, ExternalAccount, Route, Transfer } from '../types.js';
 import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, TIME_QUERY } from './common.js';
+import { requireAllowed } from './rules.js';
 
 const accountShape = {
   customer_id: req(id('cus_')),
@@ -43,7 +45,7 @@ export function accountRoutes(app: Services): Route[] {
       handler: (ctx) => {
         orThrow(check(ctx.body, accountShape));
         const b = ctx.body as { customer_id: string; currency: string; type?: string; nickname?: string };
-        load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        requireAllowed('accounts.create', load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer'));
         const a = app.create<Account>(ctx.scope, 'acc_', 'account', {
           customer_id: b.customer_id,
           currency: b.currency,
@@ -108,7 +110,7 @@ export function accountRoutes(app: Services): Route[] {
       handler: (ctx) => {
         orThrow(check(ctx.body, externalShape));
         const b = ctx.body as Record<string, string>;
-        load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        requireAllowed('external_accounts.create', load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer'));
         const e = app.create<ExternalAccount>(ctx.scope, 'ea_', 'external_account', {
           customer_id: b.customer_id!,
           account_holder_name: b.account_holder_name!,

@@ -1,5 +1,7 @@
 // Cards: virtual cards are issued active; physical cards inactive → active (settle: shipped and
 // activated); active ⇄ frozen; active | frozen | inactive → terminated (final). Never a PAN or CVV.
+// Issuing needs the customer's KYC approved and the cards feature active (./rules.ts); the actions
+// on a card are never refused by the rules (a customer who could issue it still can).
 import type { Services } from '../services.js';
 import { randomDigits } from '../ids.js';
 import { invalidState } from '../problems.js';
@@ -22,6 +24,7 @@ import {
   type TxCtx,
 } from './common.js';
 import { addressRule, checkAddress, copyAddress } from './customers.js';
+import { requireAllowed } from './rules.js';
 
 const STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
 
@@ -66,8 +69,9 @@ export function cardRoutes(app: Services): Route[] {
           spending_limit?: Card['spending_limit'];
           shipping_address?: Card['shipping_address'];
         };
-        load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        const customer = load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
         const account = load<Account>(ctx, 'account', 'acc_', b.account_id, 'account');
+        requireAllowed('cards.issue', customer);
         if (account.obj.customer_id !== b.customer_id)
           orThrow([{ field: 'account_id', code: 'invalid', message: 'must be an account of the customer' }]);
         if (b.spending_limit) {

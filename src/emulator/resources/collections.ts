@@ -1,7 +1,8 @@
 // Collections (incoming payments): pending → succeeded (credits the account) | failed.
 // This is how an account gets money in the first place. Ledger: a pending entry credits the
 // account from `external:<cur>`; success posts it, failure voids it. Sandbox magic: minor
-// units ending in 13 fail with payment_declined.
+// units ending in 13 fail with payment_declined. The account's holder needs the collections
+// feature active and KYC not rejected (./rules.ts).
 import { checkPhone } from '../../shared/validate.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
@@ -10,6 +11,7 @@ import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } f
 import type { Account, Collection, Customer, Rec, Route } from '../types.js';
 import { change, created, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, TIME_QUERY, type TxCtx } from './common.js';
 import { currencyMismatch, isMagic13 } from './transfers.js';
+import { holder, requireAllowed } from './rules.js';
 
 const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
 
@@ -63,6 +65,7 @@ export function collectionRoutes(app: Services): Route[] {
         };
         const account = load<Account>(ctx, 'account', 'acc_', b.account_id, 'account');
         if (b.customer_id) load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        requireAllowed('collections.create', holder(ctx, account.obj.customer_id));
         if (account.obj.status !== 'active') throw invalidState(`account ${account.id} is ${account.obj.status}`);
         if (account.obj.currency !== b.currency)
           throw currencyMismatch(`account ${account.id} holds ${account.obj.currency}, not ${b.currency}`);

@@ -1,6 +1,8 @@
 // Wallets and payment links. Links: active → disabled (action) | expired (the clock passes
 // expires_at) | paid (the admin route POST /__emulator/payment-links/{id}/pay stands in for a
-// payer; it credits the wallet from `external:<asset>`); the others are final.
+// payer; it credits the wallet from `external:<asset>`); the others are final. A wallet needs its
+// customer's KYC approved and crypto_wallets active; a link, its wallet holder's KYC approved and
+// payment_links active (./rules.ts).
 import type { Services } from '../services.js';
 import { NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 import { randomChars } from '../ids.js';
@@ -25,6 +27,7 @@ import {
   type TxCtx,
 } from './common.js';
 import { currencyMismatch } from './transfers.js';
+import { holder, requireAllowed } from './rules.js';
 
 const BY_ASSET: Readonly<Record<string, readonly string[]>> = NETWORKS_BY_ASSET;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -101,7 +104,7 @@ export function cryptoRoutes(app: Services): Route[] {
         }
         orThrow(errors);
         const b = ctx.body as { customer_id: string; asset: string; network: string; label?: string };
-        load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer');
+        requireAllowed('wallets.create', load<Customer>(ctx, 'customer', 'cus_', b.customer_id, 'customer'));
         const w = app.create<Wallet>(ctx.scope, 'wal_', 'wallet', {
           customer_id: b.customer_id,
           asset: b.asset,
@@ -153,6 +156,7 @@ export function cryptoRoutes(app: Services): Route[] {
         orThrow(errors);
         const b = ctx.body as { wallet_id: string; amount: string; asset: string; description?: string };
         const wallet = load<Wallet>(ctx, 'wallet', 'wal_', b.wallet_id, 'wallet');
+        requireAllowed('payment_links.create', holder(ctx, wallet.obj.customer_id));
         if (wallet.obj.asset !== b.asset) throw currencyMismatch(`wallet ${wallet.id} holds ${wallet.obj.asset}, not ${b.asset}`);
         const l = app.create<PaymentLink>(ctx.scope, 'plink_', 'payment_link', {
           wallet_id: wallet.id,

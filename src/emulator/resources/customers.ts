@@ -3,9 +3,11 @@ import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../shar
 import { STATE_PATTERN } from '../../shared/domain.js';
 import { isoTablesLoaded } from '../../shared/iso-3166.js';
 import type { Services } from '../services.js';
-import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
+import { ApiProblem, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
-import type { Address, Ctx, Customer, Json, Rec, Route } from '../types.js';
+import type { Address, Ctx, Customer, Route } from '../types.js';
+import { FEATURES, requiresKyc } from '../../shared/rules.js';
+import { activations, featureOf, featureStatus } from './rules.js';
 import { change, created, emptyOk, insert, load, ok, okJson, okRaw, pageOf, qText, TIME_QUERY } from './common.js';
 
 export const addressRule = object({
@@ -81,49 +83,6 @@ function validateCustomer(ctx: Ctx, required: boolean): void {
   if (!required && Object.keys(ctx.body).length === 0)
     errors.push({ field: 'body', code: 'required', message: 'send at least one field to change' });
   orThrow(errors);
-}
-
-export interface FeatureDef {
-  key: string;
-  name: string;
-  description: string;
-  requires_kyc: boolean;
-}
-
-export const FEATURES: readonly FeatureDef[] = [
-  { key: 'cards', name: 'Cards', description: 'Issue virtual and physical cards.', requires_kyc: true },
-  { key: 'collections', name: 'Collections', description: 'Accept payments by card, bank transfer and mobile money.', requires_kyc: false },
-  { key: 'crypto_wallets', name: 'Crypto wallets', description: 'Hold crypto assets in wallets.', requires_kyc: true },
-  { key: 'payment_links', name: 'Payment links', description: 'Share links that collect crypto payments.', requires_kyc: true },
-  { key: 'fx', name: 'Foreign exchange', description: 'Exchange currencies between accounts.', requires_kyc: false },
-  {
-    key: 'international_transfers',
-    name: 'International transfers',
-    description: 'Send money to external accounts abroad.',
-    requires_kyc: true,
-  },
-];
-
-function featureStatus(rec: Rec<Customer>, f: FeatureDef): Json {
-  const activated = ((rec.x?.features as Record<string, string> | undefined) ?? {})[f.key] ?? null;
-  const reasons =
-    f.requires_kyc && rec.obj.kyc_status !== 'approved' ? [`requires approved KYC (kyc_status is ${rec.obj.kyc_status})`] : [];
-  return {
-    object: 'feature_status',
-    customer_id: rec.id,
-    feature: f.key,
-    eligible: reasons.length === 0,
-    active: activated !== null,
-    reasons,
-    activated_at: activated,
-  };
-}
-
-function feature(ctx: Ctx): { rec: Rec<Customer>; def: FeatureDef } {
-  const rec = load<Customer>(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer');
-  const def = FEATURES.find((f) => f.key === ctx.params.feature);
-  if (!def) throw notFound('feature', ctx.params.feature ?? '');
-  return { rec, def };
 }
 
 export function customerRoutes(app: Services): Route[] {
@@ -203,7 +162,13 @@ export function customerRoutes(app: Services): Route[] {
         const hasMore = start + limit < FEATURES.length;
         return okJson({
           object: 'list',
-          data: page.map((f) => ({ object: 'feature', ...f })),
+          data: page.map((f) => ({
+            object: 'feature',
+            key: f.key,
+            name: f.name,
+            description: f.description,
+            requires_kyc: requiresKyc(f),
+          })),
           has_more: hasMore,
           next_cursor: hasMore ? Buffer.from(`v1:${page[page.length - 1]!.key}`).toString('base64url') : null,
         });
@@ -214,8 +179,8 @@ export function customerRoutes(app: Services): Route[] {
       path: '/customers/{customer_id}/features/{feature}',
       op: 'getCustomerFeature',
       handler: (ctx) => {
-        const { rec, def } = feature(ctx);
-        return okJson(featureStatus(rec, def));
+        const rec = load<Customer>(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer');
+        return okJson(featureStatus(rec, featureOf(ctx.params.feature)));
       },
     },
     {
@@ -223,7 +188,8 @@ export function customerRoutes(app: Services): Route[] {
       path: '/customers/{customer_id}/features/{feature}/activate',
       op: 'activateCustomerFeature',
       handler: (ctx) => {
-        const { rec, def } = feature(ctx);
+        const rec = load<Customer>(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer');
+        const def = featureOf(ctx.params.feature);
         emptyOk(ctx);
         const status = featureStatus(rec, def);
         if (status.active) return okJson(status);
@@ -231,9 +197,12 @@ export function customerRoutes(app: Services): Route[] {
           throw new ApiProblem(
             422,
             'feature_not_eligible',
-            `the customer is not eligible for ${def.key}: ${(status.reasons as string[]).join('; ')}`,
+            `customer ${rec.id} is not eligible for ${def.key}: ${(status.reasons as string[]).join('; ')}`,
+            undefined,
+            undefined,
+            { customer_id: rec.id, kyc_status: rec.obj.kyc_status, feature: def.key },
           );
-        const features = { ...((rec.x?.features as Record<string, string> | undefined) ?? {}), [def.key]: app.nowIso() };
+        const features = { ...activations(rec), [def.key]: app.nowIso() };
         const next = app.store.put(ctx.tx, 'customer', ctx.scope, rec.obj, { ...rec.x, features });
         const after = featureStatus(next, def);
         app.events.emit(ctx.tx, ctx.scope, 'feature.activated', after);

@@ -3,6 +3,8 @@
 // fx:<source> +source_amount, fx:<target> −target_amount, target +target_amount. The fee (0.5%
 // of source_amount, included in it) stays with fx:<source>. All arithmetic in BigInt minor units.
 // A quote whose computed side would not fit the contract's Amount is refused (422 out_of_range).
+// Quotes are prices for no one; a trade needs the source account holder's fx feature active and
+// KYC not rejected, and the target account holder's KYC not rejected (./rules.ts).
 import type { Services } from '../services.js';
 import { iso } from '../clock.js';
 import { ceilDiv, exponent, fits, fromMinor, MAX_WHOLE_DIGITS, toMinor } from '../money.js';
@@ -11,6 +13,7 @@ import { amount, check, id, oneOf, opt, orThrow, precision, req } from '../valid
 import type { Account, FxQuote, FxTrade, Rec, Route } from '../types.js';
 import { created, FIAT, insert, load, ok, okJson, okRaw, pageOf, qId, scheduled, TIME_QUERY, type TxCtx } from './common.js';
 import { currencyMismatch, insufficient } from './transfers.js';
+import { holder, requireAllowed } from './rules.js';
 
 export const QUOTE_TTL_MS = 60_000;
 const FEE_BPS = 50n;
@@ -153,6 +156,7 @@ export function fxRoutes(app: Services): Route[] {
         const quote = load<FxQuote>(ctx, 'fx_quote', 'fxq_', b.quote_id, 'FX quote');
         const source = load<Account>(ctx, 'account', 'acc_', b.source_account_id, 'account');
         const target = load<Account>(ctx, 'account', 'acc_', b.target_account_id, 'account');
+        requireAllowed('fx.trade', holder(ctx, source.obj.customer_id), holder(ctx, target.obj.customer_id));
         const q = quote.obj;
         if (q.status === 'used') throw new ApiProblem(409, 'quote_used', `quote ${q.id} was already traded; get a new quote`);
         if (q.status === 'expired' || app.clock.now() >= Date.parse(q.expires_at)) {

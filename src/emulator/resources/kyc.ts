@@ -1,7 +1,10 @@
 // KYC: the current operations (under /customers/{id}/kyc) and the deprecated ones (/kyc/…),
 // over the same verifications. States: pending → in_review (first document) → approved |
 // rejected, decided settleAfterMs after the first document; a document number ending in 0000
-// rejects (Sandbox magic value). The customer's kyc_status mirrors the latest verification.
+// rejects (Sandbox magic value). The customer's kyc_status mirrors the latest verification, except
+// that an approved customer stays approved while an upgrade to enhanced is open or after it is
+// rejected: the business rules (src/shared/rules.ts) read kyc_status, and a real bank does not
+// take products away from a verified customer who applies for a higher level.
 import { REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { ApiProblem, invalidState } from '../problems.js';
@@ -29,6 +32,7 @@ const latest = (app: Services, scope: string, customerId: string) =>
 
 function setKycStatus(ctx: { app: Services; tx: Ctx['tx'] }, scope: string, customerId: string, status: Customer['kyc_status']): void {
   const c = ctx.app.store.get<Customer>('customer', scope, customerId);
+  if (c && c.obj.kyc_status === 'approved') return;
   if (c && c.obj.kyc_status !== status) ctx.app.store.put(ctx.tx, 'customer', scope, touch(ctx.app, c.obj, { kyc_status: status }));
 }
 

@@ -4,6 +4,8 @@
 // external destination, a second entry moves it from clearing to `external:<cur>`); failing or
 // cancelling voids it. Sandbox simulation values (src/shared/simulation.ts): minor units ending in
 // 13 fail with destination_rejected; ending in 14, the transfer is held pending for 24 hours.
+// The rules (./rules.ts): between accounts, KYC not rejected; to an external account, KYC approved,
+// and abroad (another country than the sender's address) the international_transfers feature.
 import { FAIL_ENDING, HOLD_ENDING, HOLD_HOURS, minorEnding } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
@@ -26,6 +28,7 @@ import {
   TIME_QUERY,
   type TxCtx,
 } from './common.js';
+import { holder, requireAllowed } from './rules.js';
 
 const shape = {
   source_account_id: req(idRule('acc_')),
@@ -115,6 +118,15 @@ export function transferRoutes(app: Services): Route[] {
         const dest = internal
           ? load<Account>(ctx, 'account', 'acc_', b.destination_id, 'account')
           : load<ExternalAccount>(ctx, 'external_account', 'ea_', b.destination_id, 'external account');
+        // The rules: which applies depends on the destination (another account, an external account at home or abroad).
+        const sender = holder(ctx, source.obj.customer_id);
+        const receiver = holder(ctx, dest.obj.customer_id);
+        const rule = internal
+          ? 'transfers.internal'
+          : (dest.obj as ExternalAccount).country === sender.obj.address.country
+            ? 'transfers.payout'
+            : 'transfers.international';
+        requireAllowed(rule, sender, receiver);
         if (source.obj.status !== 'active') throw invalidState(`the source account ${source.id} is ${source.obj.status}`);
         if (dest.obj.status !== 'active') throw invalidState(`the destination ${dest.id} is ${dest.obj.status}`);
         if (source.obj.currency !== b.currency)

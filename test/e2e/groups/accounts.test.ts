@@ -33,6 +33,7 @@ let spare: string;
 beforeAll(async () => {
   w = await startWorld();
   [cus, other] = await Promise.all([customer(w), customer(w)]);
+  await w.api('POST', `customers/${cus}/features/collections/activate`); // the business rules: collections need it
 });
 afterAll(() => w?.stop());
 

@@ -2,22 +2,22 @@
 // freeze ⇄ unfreeze, terminate (final), invalid transitions → exit 5, never a full PAN or CVV.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ID,
-  TABLE_TIME,
   account,
   apiError,
-  customer,
+  enabledCustomer,
   expectContractHeaders,
+  ID,
   json,
   jsonError,
   keyValues,
   ndjson,
+  type Obj,
   ok,
   startWorld,
   table,
+  TABLE_TIME,
   tsv,
   usageError,
-  type Obj,
   type World,
 } from './helpers.js';
 
@@ -31,7 +31,7 @@ let phys: string;
 
 beforeAll(async () => {
   w = await startWorld();
-  cus = await customer(w);
+  cus = await enabledCustomer(w); // the business rules: KYC approved, features active
   acc = await account(w, cus);
 });
 afterAll(() => w?.stop());

@@ -2,21 +2,21 @@
 // → succeeded (the account is credited) or failed (the sandbox .13 amount), list filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ID,
-  TABLE_TIME,
   account,
   apiError,
-  customer,
+  enabledCustomer,
   expectContractHeaders,
+  ID,
   json,
   keyValues,
   ndjson,
+  type Obj,
   ok,
   startWorld,
   table,
+  TABLE_TIME,
   tsv,
   usageError,
-  type Obj,
   type World,
 } from './helpers.js';
 
@@ -28,7 +28,7 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   w = await startWorld();
-  cus = await customer(w);
+  cus = await enabledCustomer(w); // the business rules: KYC approved, features active
   [usd, kes] = await Promise.all([account(w, cus), account(w, cus, 'KES')]);
 });
 afterAll(() => w?.stop());

@@ -12,7 +12,7 @@ import {
 } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, approveKyc, customer, fund, json, ok, startWorld, until, type Obj, type World } from './helpers.js';
+import { account, customer, enable, fund, json, ok, startWorld, until, type Obj, type World } from './helpers.js';
 
 let w: World;
 const A: Record<string, string> = {};
@@ -36,7 +36,7 @@ beforeAll(async () => {
   // Deliveries go to a closed port: each fails, and its retries come within a second (then it stays failed).
   w = await startWorld({ webhookUrl: `http://127.0.0.1:${await closedPort()}/hooks`, webhookRetryScale: 0.001 });
   A.customer = await customer(w);
-  await approveKyc(w, A.customer);
+  await enable(w, A.customer); // the business rules: KYC approved, features active (cards, wallets)
   A.a1 = await account(w, A.customer);
   A.a2 = await account(w, A.customer);
   for (let i = 0; i < 6; i++) await fund(w, A.a1, `10${i}.00`);

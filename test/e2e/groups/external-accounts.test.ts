@@ -2,22 +2,23 @@
 // remove (DELETE; removing twice is exit 5), and a payout to one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ID,
-  TABLE_TIME,
   account,
   apiError,
   customer,
+  enabledCustomer,
   expectContractHeaders,
   fund,
+  ID,
   json,
   keyValues,
   ndjson,
+  type Obj,
   ok,
   startWorld,
   table,
+  TABLE_TIME,
   tsv,
   usageError,
-  type Obj,
   type World,
 } from './helpers.js';
 
@@ -44,7 +45,7 @@ let gb: string;
 
 beforeAll(async () => {
   w = await startWorld();
-  [cus, other] = await Promise.all([customer(w), customer(w)]);
+  [cus, other] = await Promise.all([enabledCustomer(w), customer(w)]); // the business rules: KYC approved, features active
 });
 afterAll(() => w?.stop());
 

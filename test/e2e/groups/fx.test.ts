@@ -2,23 +2,23 @@
 // a used quote and an expired one (clock advanced 61 s) → exit 5, trades list and get.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ID,
-  TABLE_TIME,
   account,
   apiError,
-  customer,
+  enabledCustomer,
   expectContractHeaders,
   fund,
+  ID,
   json,
   jsonError,
   keyValues,
   ndjson,
+  type Obj,
   ok,
   startWorld,
   table,
+  TABLE_TIME,
   tsv,
   usageError,
-  type Obj,
   type World,
 } from './helpers.js';
 
@@ -36,7 +36,7 @@ const cents = (s: string): bigint => {
 
 beforeAll(async () => {
   w = await startWorld();
-  const cus = await customer(w);
+  const cus = await enabledCustomer(w); // the business rules: KYC approved, features active
   [usd, eur, gbp] = await Promise.all([account(w, cus), account(w, cus, 'EUR'), account(w, cus, 'GBP')]);
   await fund(w, usd, '500.00');
 });

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions, type ReceivedRequest } from '../../../src/emulator/index.js';
+import { FEATURES } from '../../../src/shared/rules.js';
 import { cleanEnv, registerSecret, runPay, tempDir, type PayResult, type PayRunOptions } from '../../helpers/run-pay.js';
 
 export type { Emulator, PayResult, ReceivedRequest };
@@ -230,8 +231,13 @@ export async function account(w: World, customerId: string, currency = 'USD'): P
   return (await w.api('POST', 'accounts', { customer_id: customerId, currency })).id as string;
 }
 
-/** A collection into the account; settled at once (moves the clock). */
+/**
+ * A collection into the account; settled at once (moves the clock). The business rules need the
+ * collections feature active for the account's holder: it is activated first (a no-op when it is).
+ */
 export async function fund(w: World, accountId: string, amount: string, currency = 'USD'): Promise<string> {
+  const holder = (await w.api('GET', `accounts/${accountId}`)).customer_id as string;
+  await w.api('POST', `customers/${holder}/features/collections/activate`);
   const col = await w.api('POST', 'collections', { account_id: accountId, amount, currency, method: 'card' });
   w.settle();
   return col.id as string;
@@ -243,6 +249,25 @@ export async function approveKyc(w: World, customerId: string): Promise<void> {
   await w.api('POST', `customers/${customerId}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
   w.settle();
   expect((await w.api('GET', `customers/${customerId}/kyc`)).status).toBe('approved');
+}
+
+/** The features a customer gets from enable(): every one. */
+const ALL_FEATURES = FEATURES.map((f) => f.key);
+
+/**
+ * What the business rules need before a customer can do everything (or the features named): KYC
+ * approved (moves the clock) and the features active.
+ */
+export async function enable(w: World, customerId: string, features: readonly string[] = ALL_FEATURES): Promise<void> {
+  await approveKyc(w, customerId);
+  for (const f of features) await w.api('POST', `customers/${customerId}/features/${f}/activate`);
+}
+
+/** A customer the business rules let do everything: KYC approved, every feature active. */
+export async function enabledCustomer(w: World, extra: Obj = {}): Promise<string> {
+  const id = await customer(w, extra);
+  await enable(w, id);
+  return id;
 }
 
 /** Polls until `check` returns something truthy (or fails after `ms`). */

@@ -2,21 +2,21 @@
 // disable (active → disabled; again → exit 5), expiry when the clock passes expires_at, paid links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ID,
-  TABLE_TIME,
   apiError,
-  customer,
+  enabledCustomer,
   expectContractHeaders,
+  ID,
   json,
   jsonError,
   keyValues,
   ndjson,
+  type Obj,
   ok,
   startWorld,
   table,
+  TABLE_TIME,
   tsv,
   usageError,
-  type Obj,
   type World,
 } from './helpers.js';
 
@@ -32,7 +32,7 @@ async function emulatorNow(): Promise<number> {
 
 beforeAll(async () => {
   w = await startWorld();
-  const cus = await customer(w);
+  const cus = await enabledCustomer(w); // the business rules: KYC approved, features active
   [wal, btcWal] = await Promise.all([
     w.api('POST', 'wallets', { customer_id: cus, asset: 'USDC', network: 'polygon' }).then((x) => x.id as string),
     w.api('POST', 'wallets', { customer_id: cus, asset: 'BTC', network: 'bitcoin' }).then((x) => x.id as string),

@@ -3,19 +3,19 @@
 // --status, --from/--to) returns exactly the right rows; each balance equals its transactions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ID,
-  TABLE_TIME,
   account,
-  customer,
+  enabledCustomer,
+  ID,
   json,
   keyValues,
   ndjson,
+  type Obj,
   ok,
   startWorld,
   table,
+  TABLE_TIME,
   tsv,
   usageError,
-  type Obj,
   type World,
 } from './helpers.js';
 
@@ -39,7 +39,7 @@ const signed = (t: Obj): bigint => (t.direction === 'credit' ? 1n : -1n) * minor
 
 beforeAll(async () => {
   w = await startWorld();
-  const cus = await customer(w);
+  const cus = await enabledCustomer(w); // the business rules: KYC approved, features active
   [a, b, e] = await Promise.all([account(w, cus), account(w, cus), account(w, cus, 'EUR')]);
   wal = (await w.api('POST', 'wallets', { customer_id: cus, asset: 'USDC', network: 'polygon' })).id;
   startDay = (await emulatorNow()).slice(0, 10);

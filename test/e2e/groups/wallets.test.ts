@@ -2,20 +2,20 @@
 // its address and balance in the asset, list and its filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ID,
-  TABLE_TIME,
   apiError,
-  customer,
+  enabledCustomer,
   expectContractHeaders,
+  ID,
   json,
   keyValues,
   ndjson,
+  type Obj,
   ok,
   startWorld,
   table,
+  TABLE_TIME,
   tsv,
   usageError,
-  type Obj,
   type World,
 } from './helpers.js';
 
@@ -27,7 +27,7 @@ let usdc: string;
 
 beforeAll(async () => {
   w = await startWorld();
-  [cus, other] = await Promise.all([customer(w), customer(w)]);
+  [cus, other] = await Promise.all([enabledCustomer(w), enabledCustomer(w)]); // the business rules: KYC approved, features active
 });
 afterAll(() => w?.stop());
 

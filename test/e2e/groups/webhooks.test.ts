@@ -188,10 +188,28 @@ describe('pay webhooks listen as the receiver', () => {
   it('resend re-delivers an event whose delivery failed: 202, then delivered and printed by the listener', async () => {
     const dead = await freePort();
     w.emu.admin.setWebhookUrl(`http://127.0.0.1:${dead}/`);
-    const wal = json(await w.pay(['wallets', 'create', '--customer', ids.customer!, '--asset', 'ETH', '--network', 'ethereum', '--json']));
+    const wal = json(
+      await w.pay([
+        'external-accounts',
+        'add',
+        '--customer',
+        ids.customer!,
+        '--account-holder-name',
+        'Ada Lovelace',
+        '--bank-name',
+        'Example Bank',
+        '--account-number',
+        '12345678',
+        '--country',
+        'GB',
+        '--currency',
+        'GBP',
+        '--json',
+      ]),
+    );
     const ev = await until(
       async () => {
-        const e = await eventFor('wallet.created', wal.id);
+        const e = await eventFor('external_account.created', wal.id);
         return e && e.delivery.attempts >= 1 ? e : undefined;
       },
       5000,
@@ -202,7 +220,7 @@ describe('pay webhooks listen as the receiver', () => {
 
     const m = w.mark();
     const [r] = ndjson(await w.pay(['webhooks', 'resend', ev.id, '-o', 'ndjson']));
-    expect(r).toMatchObject({ id: ev.id, object: 'event', type: 'wallet.created', delivery: { status: 'pending' } });
+    expect(r).toMatchObject({ id: ev.id, object: 'event', type: 'external_account.created', delivery: { status: 'pending' } });
     const reqs = w.since(m);
     expect(reqs.map((q) => `${q.method} ${q.path}`)).toEqual([`POST /v1/webhooks/events/${ev.id}/resend`]);
     expect(reqs[0]!.headers['idempotency-key']).toEqual(expect.any(String));
@@ -211,11 +229,11 @@ describe('pay webhooks listen as the receiver', () => {
     expect(printed().filter((e) => e.webhook_id === ev.id)).toEqual([
       {
         webhook_id: ev.id,
-        type: 'wallet.created',
+        type: 'external_account.created',
         repeat: 1,
         received_at: expect.any(String),
         forward: null,
-        event: { id: ev.id, type: 'wallet.created', created_at: ev.created_at, data: { object: wal } },
+        event: { id: ev.id, type: 'external_account.created', created_at: ev.created_at, data: { object: wal } },
       },
     ]);
     const after = await until(
@@ -232,7 +250,17 @@ describe('pay webhooks listen as the receiver', () => {
     ]);
     expect(after.attempts[0].error).toEqual(expect.any(String));
     expect(
-      ok(await w.pay(['webhooks', 'list', '--type', 'wallet.created', '--no-header', '--fields', 'delivery.status,delivery.attempts'])),
+      ok(
+        await w.pay([
+          'webhooks',
+          'list',
+          '--type',
+          'external_account.created',
+          '--no-header',
+          '--fields',
+          'delivery.status,delivery.attempts',
+        ]),
+      ),
     ).toBe('delivered\t2\n');
   });
 

@@ -56,6 +56,8 @@ describe('seed lifecycle table', () => {
   it('says what becomes of an old object of each kind', () => {
     expect(Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, fateOfOld(k)]))).toEqual({
       customers: 'left behind (the API has no operation that retires a customer)',
+      kyc: 'left behind (a KYC verification is history: nothing undoes it)',
+      features: 'left behind (the API has no operation that retires a feature activation)',
       accounts: 'closed if its balance is zero',
       external_accounts: 'removed',
       collections: 'left behind (a collection is history: nothing undoes it)',
