@@ -4,24 +4,32 @@
 
 /** Minor units ending in these two digits (amount × 10^exponent, mod 100) fail when they settle. */
 export const FAIL_ENDING = 13;
-/** Minor units ending in these two digits: a transfer is held `pending` for HOLD_HOURS, then completes. */
+/**
+ * Minor units ending in these four digits (mod 10,000: `"100.14"` USD is 10014): a transfer is held
+ * `pending` for HOLD_HOURS, then completes. Four digits, not two like FAIL_ENDING: a value that
+ * stalls a transfer for a day must not catch one amount in a hundred that a script picks by chance.
+ */
 export const HOLD_ENDING = 14;
+export const HOLD_DIGITS = 4;
 /** How long a held transfer stays pending (emulator time, so `pay emulator clock advance 25h` settles it). */
 export const HOLD_HOURS = 24;
 /** A KYC document whose `number` ends with this makes its verification `rejected`. */
 export const REJECT_DOCUMENT_SUFFIX = '0000';
 
 /**
- * The last two digits of an amount's minor units (`"1.13"` USD → 13, `"113"` JPY → 13,
- * `"1.013"` KWD → 13), or undefined for a string that is not a plain decimal. `exponent` is the
- * currency's number of decimals; decimals beyond it (refused by validation anyway) are ignored.
+ * The last `digits` digits of an amount's minor units (two by default: `"1.13"` USD → 13, `"113"`
+ * JPY → 13, `"1.013"` KWD → 13), or undefined for a string that is not a plain decimal. `exponent` is
+ * the currency's number of decimals; decimals beyond it (refused by validation anyway) are ignored.
  */
-export function minorEnding(amount: string, exponent: number): number | undefined {
+export function minorEnding(amount: string, exponent: number, digits = 2): number | undefined {
   const m = /^([0-9]+)(?:\.([0-9]+))?$/.exec(amount);
   if (!m) return undefined;
-  const digits = `${m[1]!}${(m[2] ?? '').padEnd(exponent, '0').slice(0, exponent)}`;
-  return Number(digits.slice(-2));
+  const minor = `${m[1]!}${(m[2] ?? '').padEnd(exponent, '0').slice(0, exponent)}`;
+  return Number(minor.slice(-digits));
 }
+
+/** The hold value as written in words: `0014`. */
+const HOLD_TEXT = String(HOLD_ENDING).padStart(HOLD_DIGITS, '0');
 
 export interface SimulationValue {
   /** What the value goes in: `transfer amount`. */
@@ -52,9 +60,9 @@ export const SIMULATION_VALUES: readonly SimulationValue[] = [
   },
   {
     input: 'transfer amount',
-    value: `minor units ending in ${HOLD_ENDING}`,
-    when: `A transfer amount whose minor units end in ${HOLD_ENDING}`,
-    example: '--amount 1.14',
+    value: `minor units ending in ${HOLD_TEXT}`,
+    when: `A transfer amount whose minor units end in ${HOLD_TEXT}`,
+    example: '--amount 100.14 (USD), 10014 (JPY)',
     effect: `the transfer is held pending for ${HOLD_HOURS} hours (time to cancel it), then completes`,
     events: ['transfer.cancelled (when cancelled)', 'transfer.completed'],
     commands: ['transfers send', 'transfers cancel'],
@@ -83,7 +91,7 @@ export const SIMULATION_VALUES: readonly SimulationValue[] = [
 export const CONTRACT_NOTES = {
   transfer:
     `Sandbox simulation values: an amount whose minor units end in \`${FAIL_ENDING}\` (e.g. \`"1.13"\`) fails when it settles, ` +
-    `\`failure_reason: "destination_rejected"\`; one ending in \`${HOLD_ENDING}\` (\`"1.14"\`) is held \`pending\` for ${HOLD_HOURS} hours ` +
+    `\`failure_reason: "destination_rejected"\`; one ending in \`${HOLD_TEXT}\` (\`"100.14"\`) is held \`pending\` for ${HOLD_HOURS} hours ` +
     '(time to cancel it), then completes.',
   collection:
     `Sandbox simulation value: an amount whose minor units end in \`${FAIL_ENDING}\` (e.g. \`"10.13"\`) fails when it settles, ` +

@@ -159,23 +159,28 @@ describe('after a restart', () => {
 });
 
 describe('the held-transfer simulation value', () => {
-  it('minor units ending in 14: pending past the review delay (so it can be cancelled), completed after 24 hours', async () => {
+  it('minor units ending in 0014: pending past the review delay (so it can be cancelled), completed after 24 hours', async () => {
     const cus = created[1]!.id;
     const [a, b] = await Promise.all(
       [1, 2].map(async () => (await api('POST', 'accounts', { customer_id: cus, currency: 'USD' })).body.id as string),
     );
-    await api('POST', 'collections', { account_id: a, amount: '10.00', currency: 'USD', method: 'card' });
+    // The business rules: collections need the customer's collections feature (no KYC approval).
+    expect((await api('POST', `customers/${cus}/features/collections/activate`)).status).toBe(200);
+    await api('POST', 'collections', { account_id: a, amount: '500.00', currency: 'USD', method: 'card' });
     t += 2000;
-    const held = await api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '1.14', currency: 'USD' });
+    const held = await api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '100.14', currency: 'USD' });
+    // Two digits are not enough: 1.14 (minor units 114) settles like any amount.
+    const ordinary = await api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '1.14', currency: 'USD' });
     const other = await api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '1.15', currency: 'USD' });
     expect([held.status, other.status]).toEqual([201, 201]);
     t += 60_000;
     expect((await api('GET', `transfers/${other.body.id as string}`)).body.status).toBe('completed');
+    expect((await api('GET', `transfers/${ordinary.body.id as string}`)).body.status).toBe('completed');
     expect((await api('GET', `transfers/${held.body.id as string}`)).body.status).toBe('pending');
     t += 24 * 3_600_000;
     expect((await api('GET', `transfers/${held.body.id as string}`)).body.status).toBe('completed');
     // And one that is cancelled while held.
-    const again = await api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '2.14', currency: 'USD' });
+    const again = await api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '200.14', currency: 'USD' });
     t += 60_000;
     expect((await api('POST', `transfers/${again.body.id as string}/cancel`, {})).body.status).toBe('cancelled');
   });

@@ -17,7 +17,7 @@ import { asText } from '../../lib/text.js';
 import { NETWORKS_BY_ASSET } from '../../shared/domain.js';
 import { EVENT_TYPES } from '../../shared/events.js';
 import { currencyExponent } from '../../shared/iso.js';
-import { FAIL_ENDING, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
+import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import { settled, startSpinner, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
 import { collections } from '../collections/index.js';
 import { kyc } from '../kyc/index.js';
@@ -354,11 +354,12 @@ class Trigger {
 
   private async transfer(outcome: 'completes' | 'fails' | 'held'): Promise<void> {
     const account = this.need('account');
-    const ending = outcome === 'fails' ? FAIL_ENDING : outcome === 'held' ? HOLD_ENDING : 0;
+    // 25.00 completes, 25.13 fails, 100.14 is held (its four-digit ending 0014).
+    const minor = outcome === 'fails' ? 2500 + FAIL_ENDING : outcome === 'held' ? 10 ** HOLD_DIGITS + HOLD_ENDING : 2500;
     const defaults: Obj = {
       source_account_id: account.id,
       destination_id: this.idOf('external_account'),
-      amount: amountOf(account.currency, 2500 + ending),
+      amount: amountOf(account.currency, minor),
       currency: account.currency,
       description: 'pay trigger',
     };

@@ -3,10 +3,10 @@
 // account (or `clearing:<cur>` for an external destination); settling posts it (and, for an
 // external destination, a second entry moves it from clearing to `external:<cur>`); failing or
 // cancelling voids it. Sandbox simulation values (src/shared/simulation.ts): minor units ending in
-// 13 fail with destination_rejected; ending in 14, the transfer is held pending for 24 hours.
+// 13 fail with destination_rejected; ending in 0014, the transfer is held pending for 24 hours.
 // The rules (./rules.ts): between accounts, KYC not rejected; to an external account, KYC approved,
 // and abroad (another country than the sender's address) the international_transfers feature.
-import { FAIL_ENDING, HOLD_ENDING, HOLD_HOURS, minorEnding } from '../../shared/simulation.js';
+import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, HOLD_HOURS, minorEnding } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
@@ -45,7 +45,7 @@ const shape = {
 export const isMagic13 = (amountStr: string, currency: string): boolean => minorEnding(amountStr, exponent(currency)) === FAIL_ENDING;
 
 /** Sandbox simulation value: a transfer whose minor units end in 14 is held pending for HOLD_HOURS. */
-const isHeld = (t: Transfer): boolean => minorEnding(t.amount, exponent(t.currency)) === HOLD_ENDING;
+const isHeld = (t: Transfer): boolean => minorEnding(t.amount, exponent(t.currency), HOLD_DIGITS) === HOLD_ENDING;
 const HOLD_MS = HOLD_HOURS * 3_600_000;
 
 export const insufficient = (available: string, needed: string, currency: string): ApiProblem =>

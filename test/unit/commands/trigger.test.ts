@@ -211,7 +211,8 @@ describe('amounts it sends', () => {
     for (const cur of ['USD', 'JPY', 'KWD', 'EUR']) {
       const e = cur === 'JPY' ? 0 : cur === 'KWD' ? 3 : 2;
       expect(minorEnding(amountOf(cur, 2513), e)).toBe(13);
-      expect(minorEnding(amountOf(cur, 2514), e)).toBe(14);
+      expect(minorEnding(amountOf(cur, 10014), e, 4)).toBe(14);
+      expect(minorEnding(amountOf(cur, 2514), e, 4)).not.toBe(14);
     }
     expect(amountOf('USD', 2500)).toBe('25.00');
     expect(amountOf('JPY', 2513)).toBe('2513');
