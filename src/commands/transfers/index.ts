@@ -86,6 +86,8 @@ export const transfers: GroupSpec = {
         { flags: '--wait', kind: 'bool', description: 'wait until the transfer settles; exit 1 if it fails or is cancelled' },
         { flags: '--wait-timeout <seconds>', kind: 'int', default: '120', description: 'with --wait: give up after this many seconds' },
       ],
+      // The service refuses a transfer from an account to itself (422): refused here, before sending.
+      constraints: [{ kind: 'differ', fields: ['source_account_id', 'destination_id'] }],
       jsonShape:
         'the created Transfer object ({id: "tr_…", source_account_id, destination_id, destination_type, amount, currency, status, failure_reason, …}); with --wait, as settled',
       impl: () => import('./send.js'),
