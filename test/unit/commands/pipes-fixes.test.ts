@@ -237,7 +237,9 @@ describe('replayed refusals', () => {
   });
 
   it("a bulk run's summary note names a command that shows such an object, or none", async () => {
-    const replayed = (id: string): Responder => () => ({ status: 201, body: { id, object: 'x' }, headers: { 'idempotent-replayed': 'true' } });
+    const replayed =
+      (id: string): Responder =>
+      () => ({ status: 201, body: { id, object: 'x' }, headers: { 'idempotent-replayed': 'true' } });
     const accountsRun = await pay(['accounts', 'create', '--from-file', '-'], {
       env: TENANT,
       stdin: JSON.stringify({ customer_id: CUS, currency: 'USD' }),
