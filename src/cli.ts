@@ -5,7 +5,7 @@
 // Start-up path: this file, commander and the tree's declarations, one bundle. The Factory's
 // modules load when a command runs; the error path (errors.ts, handle-error.ts) when something fails.
 import { CommanderError } from 'commander';
-import { commanderSuggestion, hoistVerbFlags } from './argv.js';
+import { explainParseError, hoistVerbFlags, wantsJsonErrors } from './argv.js';
 import type { Entry } from './cmdutil/decl.js';
 import type { Factory } from './cmdutil/factory.js';
 import { createProgram } from './cmdutil/root.js';
@@ -19,21 +19,6 @@ async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
       argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, examples: [], columns: [], verbs: [] },
     ),
   );
-}
-
-/**
- * Output mode for errors raised before a command resolved its output flags (a parse error, a bad
- * -o): read from argv. Once a command runs, the dispatcher's resolved flags decide (entry.resolved).
- */
-function wantsJsonErrors(argv: readonly string[]): boolean {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    if (a === '--json') return true;
-    if ((a === '-o' || a === '--output') && /^(json|ndjson)$/.test(argv[i + 1] ?? '')) return true;
-    if (/^(--output=|-o=?)(json|ndjson)$/.test(a)) return true;
-  }
-  return false;
 }
 
 function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
@@ -69,7 +54,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     }
     const { PayError, UsageError } = await import('./lib/errors.js');
     if (err instanceof CommanderError) {
-      const [message, hint] = commanderSuggestion(err.message.replace(/^error:\s*/i, ''));
+      const [message, hint] = explainParseError(program, argv, err.message);
       err = new UsageError(message, { hint });
     }
     const { reportError } = await import('./lib/handle-error.js');

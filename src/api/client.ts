@@ -43,8 +43,8 @@ export interface ClientOptions {
    * instead of being sent; then request() throws DryRunStop. GETs (reads) are sent.
    */
   dryRun?: ((req: OutgoingRequest) => void) | undefined;
-  /** Told of each 2xx answer the service replayed (Idempotent-Replayed: true), unless the request is quietReplay. */
-  onReplay?: ((replay: Replay) => void) | undefined;
+  /** Told of each answer the service replayed (Idempotent-Replayed: true), a refusal too, unless the request is quietReplay. */
+  onReplay?: ((replay: Replay) => void | Promise<void>) | undefined;
 }
 
 /** A request as it would go on the wire: what a dry run prints. The key in `headers` is masked. */
@@ -63,6 +63,8 @@ export interface Replay {
   path: string;
   idempotencyKey: string | undefined;
   body: unknown;
+  /** The stored answer was a refusal (4xx): nothing was tried anew, and the same key only gets it again. */
+  refusal?: { status: number; code: string | undefined };
 }
 
 /** 32 MiB: a page of 100 objects is a few hundred KiB; --max-response-bytes / PAY_MAX_RESPONSE_BYTES change it. */
@@ -271,8 +273,19 @@ export class ApiClient {
         continue;
       }
       const requestId = resHeaders['request-id'] ?? resHeaders['x-request-id'] ?? (body as { request_id?: string })?.request_id;
-      if (status >= 400)
-        throw this.toError(init, url, status, body, requestId, idempotencyKey, attempt, resHeaders['idempotent-replayed'] === 'true');
+      if (status >= 400) {
+        const replayed = resHeaders['idempotent-replayed'] === 'true';
+        const err = this.toError(init, url, status, body, requestId, idempotencyKey, attempt, replayed);
+        if (replayed && !init.quietReplay)
+          await this.opts.onReplay?.({
+            method: init.method,
+            path: init.path,
+            idempotencyKey,
+            body,
+            refusal: { status, code: problemCode(body) },
+          });
+        throw err;
+      }
       const problem = badAnswer(status, resHeaders, text, body, init.expect ?? 'object');
       if (problem)
         throw this.badResponse(
@@ -284,7 +297,7 @@ export class ApiClient {
           status >= 300 && status < 400 ? 'redirect' : 'bad_response',
         );
       const replayed = resHeaders['idempotent-replayed'] === 'true';
-      if (replayed && !init.quietReplay) this.opts.onReplay?.({ method: init.method, path: init.path, idempotencyKey, body });
+      if (replayed && !init.quietReplay) await this.opts.onReplay?.({ method: init.method, path: init.path, idempotencyKey, body });
       return { status, headers: resHeaders, body: body as T, requestId, idempotencyKey, replayed, attempts: attempt };
     }
   }
@@ -390,7 +403,9 @@ export class ApiClient {
       feature?: unknown;
     };
     const what = problem.detail || problem.title || (typeof body === 'string' && body ? body.slice(0, 200) : httpReason(status));
-    const refs = [requestId && `request ${requestId}`, idempotencyKey && `idempotency key ${idempotencyKey}`].filter(Boolean);
+    // A replayed refusal names its key as the one whose stored answer this is: retrying with it cannot help.
+    const keyRef = idempotencyKey && (replayed ? `replayed for idempotency key ${idempotencyKey}` : `idempotency key ${idempotencyKey}`);
+    const refs = [requestId && `request ${requestId}`, keyRef].filter(Boolean);
     const suffix = refs.length ? ` (${refs.join(', ')})` : '';
     const code = problem.code ? ` ${problem.code}` : '';
     // replayed: the service answered a stored refusal of this key again (nothing was tried anew).
@@ -424,12 +439,14 @@ export class ApiClient {
       hint:
         status === 403
           ? `the key from ${this.opts.credentialLabel} is not allowed to do this`
-          : (status >= 500 || problem.code === 'idempotency_request_in_progress') && idempotencyKey
-            ? `retry safely with --idempotency-key ${idempotencyKey}`
-            : // A refusal of the business rules: what to run (the customer, its KYC state and the feature the answer names, checked).
-              status === 422
-              ? refusalHint(problem)
-              : undefined,
+          : replayed && idempotencyKey
+            ? `the same idempotency key only replays this answer: to try again, send it with a new one (or without --idempotency-key)`
+            : (status >= 500 || problem.code === 'idempotency_request_in_progress') && idempotencyKey
+              ? `retry safely with --idempotency-key ${idempotencyKey}`
+              : // A refusal of the business rules: what to run (the customer, its KYC state and the feature the answer names, checked).
+                status === 422
+                ? refusalHint(problem)
+                : undefined,
     });
   }
 
@@ -601,7 +618,7 @@ function formatBytes(n: number): string {
   ] as const) {
     if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   }
-  return `${n} bytes`;
+  return n === 1 ? '1 byte' : `${n} bytes`;
 }
 
 function problemCode(body: unknown): string | undefined {

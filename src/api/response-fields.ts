@@ -72,6 +72,26 @@ export function operationFields(operationId: string): FieldSet | undefined {
   return set;
 }
 
+/**
+ * The fields of a composite answer (VerbSpec.answer): each key, and below it the fields of the
+ * operation it holds the answer of (`customer.email`), any name under a map (`*`), nothing under a
+ * leaf (null). Undefined when a key names an operation the contract lacks.
+ */
+export function answerFields(answer: Readonly<Record<string, string | null>>): FieldSet | undefined {
+  const set: FieldSet = { names: [], open: [] };
+  for (const [key, of] of Object.entries(answer)) {
+    set.names.push(key);
+    if (of === '*') set.open.push(key);
+    else if (of !== null) {
+      const inner = operationFields(of);
+      if (!inner) return undefined;
+      set.names.push(...inner.names.map((n) => `${key}.${n}`));
+      set.open.push(...inner.open.map((n) => `${key}.${n}`));
+    }
+  }
+  return set;
+}
+
 /** Whether `path` names a field of the set: one of its paths, or a name under a map. */
 export function hasField(set: FieldSet, path: string): boolean {
   return set.names.includes(path) || set.open.some((p) => path.startsWith(`${p}.`));

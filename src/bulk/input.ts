@@ -267,7 +267,11 @@ async function* csv(chunks: AsyncIterable<string>, at: (place: string) => string
       return undefined;
     }
     if (cells.length !== header.length)
-      return { line: startLine, text: raw, error: `has ${cells.length} cells, the header has ${header.length}` };
+      return {
+        line: startLine,
+        text: raw,
+        error: `has ${cells.length === 1 ? '1 cell' : `${cells.length} cells`}, the header has ${header.length}`,
+      };
     const value: Record<string, unknown> = {};
     header.forEach((parts, i) => {
       if (cells[i] !== '') setPath(value, parts, cells[i]!);

@@ -40,6 +40,8 @@ export interface BulkOptions {
    * counted as `shown`); no result lines are written, a row that fails is told on stderr instead.
    */
   dryRun?: { err(text: string): void };
+  /** A result's text on stdout (default: its JSON line): --jq's output for it, JSON escaped on a terminal. */
+  line?: (result: Result) => string;
 }
 
 export interface BulkSummary {
@@ -146,7 +148,7 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
       s.unwritten++;
       return;
     }
-    pending += `${JSON.stringify(r)}\n`;
+    pending += o.line ? o.line(r) : `${JSON.stringify(r)}\n`;
     pendingLines++;
     queued++;
     if (!writing) write();

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import type { FieldSet } from '../api/response-fields.js';
 import { resolveOutput, type OutputFormat, type OutputSettings } from '../io/output-options.js';
-import { editDistance } from '../lib/distance.js';
+import { closeNames, didYouMean } from '../lib/distance.js';
 import { DryRunStop, PayError, UsageError } from '../lib/errors.js';
 import type { CommandDecl, Entry } from './decl.js';
 import type { Factory } from './factory.js';
@@ -21,12 +21,20 @@ async function outputOf(
   opts: Record<string, unknown>,
   formats?: readonly OutputFormat[],
 ): Promise<OutputSettings> {
+  // --jq's output is jq's text, so its errors are text too; --json and -o json/ndjson make them
+  // JSON. Decided from the flags before they are checked: their own errors follow the same rule.
+  const jsonAsked = opts.json === true || opts.output === 'json' || opts.output === 'ndjson';
+  entry.resolved = { jsonErrors: jsonAsked && typeof opts.jq !== 'string' };
   const output = resolveOutput(opts, f.io, formats);
-  // --jq's output is jq's text, so its errors are text too; --json and -o json/ndjson make them JSON.
-  entry.resolved = { jsonErrors: (output.format === 'json' || output.format === 'ndjson') && typeof opts.jq !== 'string' };
   if (typeof opts.jq === 'string') {
     const { compileJq } = await import('../io/jq.js');
-    output.jq = await compileJq(opts.jq, { tty: f.io.stdoutIsTTY, warn: (t) => f.io.err(t) });
+    const stdout = f.io.stdout as { destroyed?: boolean; errored?: unknown };
+    output.jq = await compileJq(opts.jq, {
+      tty: f.io.stdoutIsTTY,
+      warn: (t) => f.io.err(t),
+      // A pipe's reader went away (`| head`): jq stops at its next value.
+      closed: () => stdout.destroyed === true || (stdout.errored !== null && stdout.errored !== undefined),
+    });
   }
   return output;
 }
@@ -36,17 +44,6 @@ function commandName(command: Command): string {
   const names: string[] = [];
   for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
   return names.join(' ');
-}
-
-/** The closest name (a typo of one or two letters), for "did you mean". */
-function closest(name: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Math.max(2, Math.floor(name.length / 4)) + 1;
-  for (const n of names) {
-    const d = editDistance(name, n);
-    if (d < bestD) [best, bestD] = [n, d];
-  }
-  return best;
 }
 
 /**
@@ -66,10 +63,10 @@ function checkFields(f: Factory, output: OutputSettings, set: FieldSet | undefin
   }
   const unknown = output.fields!.filter((p) => !set.names.includes(p) && !set.open.some((o) => p.startsWith(`${o}.`)));
   if (unknown.length > 0) {
-    const guess = closest(unknown[0]!, set.names);
+    const guess = didYouMean(closeNames(unknown[0]!, set.names));
     throw new UsageError(
       `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} for ${name} (valid: ${shown.join(', ')})`,
-      { hint: `${guess ? `did you mean ${guess}? ` : ''}${name} --fields (without names) lists them one a line` },
+      { hint: `${guess ? `${guess} ` : ''}${name} --fields (without names) lists them one a line` },
     );
   }
   return false;
@@ -161,14 +158,10 @@ export async function runResourceVerb(
   const opts = command.opts();
   const output = await outputOf(entry, f, opts);
   if (verb.operationId && !verb.offline && (output.fields || output.listFields)) {
-    const { operationFields } = await import('../api/response-fields.js');
-    if (checkFields(f, output, operationFields(verb.operationId), commandName(command))) return;
+    const { answerFields, operationFields } = await import('../api/response-fields.js');
+    const set = verb.answer ? answerFields(verb.answer) : operationFields(verb.operationId);
+    if (checkFields(f, output, set, commandName(command))) return;
   }
-  // The replay note's "see it now with": this group's get verb for the object's kind.
-  f.showAgain = (id) => {
-    const get = group.verbs.find((v) => v.kind === 'get' && v.arg?.idPrefix && id.startsWith(v.arg.idPrefix.split('|')[0]!));
-    return get ? `pay ${group.name} ${get.name} ${id}` : undefined;
-  };
   await guarded(f, command, opts, output, async () => {
     const { runVerb } = await import('../verbs/run.js');
     await runVerb(f, { group, verb, argValue, opts, output });

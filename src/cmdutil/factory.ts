@@ -7,7 +7,7 @@ import type { EmulatorAdmin } from '../api/emulator-admin.js';
 import { checkSecretKey } from '../config/keys.js';
 import { resolveSettings, type GlobalFlags, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
-import { escapeMultiline, escapeText } from '../io/escape.js';
+import { escapeMultiline } from '../io/escape.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from '../lib/errors.js';
 
@@ -44,8 +44,6 @@ export interface Factory {
    * request that would change something instead of sending it (src/cmdutil/dry-run.ts).
    */
   dryRun: ((req: OutgoingRequest) => void) | undefined;
-  /** Set by the dispatcher: the command that shows an object again (`pay customers get cus_…`), for the replay note. */
-  showAgain: ((id: string, replay: Replay) => string | undefined) | undefined;
 }
 
 export interface FactoryInit {
@@ -86,7 +84,6 @@ export function createFactory(init: FactoryInit): Factory {
       return settings;
     },
     dryRun: undefined,
-    showAgain: undefined,
     async emulator() {
       const s = factory.settings();
       const { EmulatorAdmin } = await import('../api/emulator-admin.js');
@@ -134,7 +131,11 @@ export function createFactory(init: FactoryInit): Factory {
         credentialHint,
         secrets: [s.webhookSecret.value],
         dryRun: factory.dryRun,
-        onReplay: (r: Replay) => io.err(replayNote(r, factory.showAgain)),
+        // The note for a replayed answer (src/cmdutil/replay.ts, loaded when one comes).
+        onReplay: async (r: Replay) => {
+          const { replayNote } = await import('./replay.js');
+          io.err(await replayNote(r));
+        },
         ...(init.dispatcher ? { dispatcher: init.dispatcher } : {}),
         // Bodies and headers come from the service: escaped, a body's own line breaks kept.
         ...(debugEnabled ? { debug: (line: string) => io.err(`${escapeMultiline(line)}\n`) } : {}),
@@ -143,27 +144,6 @@ export function createFactory(init: FactoryInit): Factory {
     },
   };
   return factory;
-}
-
-/**
- * The note a replayed answer gets on stderr (stdout is unchanged): the key, and that what was
- * printed is the stored answer of the first request, not the object as it is now.
- */
-export function replayNote(r: Replay, showAgain: ((id: string, replay: Replay) => string | undefined) | undefined): string {
-  const body = r.body as { id?: unknown } | undefined;
-  const id = body && typeof body === 'object' && typeof body.id === 'string' ? body.id : undefined;
-  const see = id !== undefined ? (showAgain?.(id, r) ?? `pay api GET ${objectPath(r.path, id)}`) : undefined;
-  const what = id !== undefined ? ` (${id})` : '';
-  return `note: ${escapeText(
-    `replayed: idempotency key ${r.idempotencyKey ?? '-'} was used before, so the service answered with what it stored for that first ${r.method}${what}; the object may have changed since${see ? `: see it now with ${see}` : ''}`,
-  )}\n`;
-}
-
-/** The path of the object a POST made or acted on: `customers` + id → `customers/<id>`; `cards/<id>/freeze` → `cards/<id>`. */
-function objectPath(path: string, id: string): string {
-  const parts = path.split('?')[0]!.split('/').filter(Boolean);
-  const at = parts.indexOf(id);
-  return at >= 0 ? parts.slice(0, at + 1).join('/') : [...parts, id].join('/');
 }
 
 /** PAY_RETRY_BASE_MS shortens backoff (tests and the emulator's fault drills); undocumented for users. */

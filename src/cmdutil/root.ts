@@ -33,6 +33,25 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry): Comma
     .option('--debug', 'log requests and responses to stderr, keys redacted (env PAY_DEBUG=1)')
     .addOption(new Option('--no-color', 'no colours (env NO_COLOR)'));
 
+  // An explicitly empty value (`--tenant ''`, `--secret "$UNSET"`) is a mistake, never "use the
+  // default": exit 2 naming the flag, for every flag that takes a value, before the command runs.
+  // (An empty environment variable counts as unset, as gh treats one.)
+  program.hook('preAction', async (_program, action) => {
+    for (let c: Command | null = action; c; c = c.parent) {
+      for (const o of c.options) {
+        if (!o.required && !o.optional) continue;
+        const key = o.attributeName();
+        const value: unknown = c.getOptionValue(key);
+        if (c.getOptionValueSource(key) !== 'cli' || !(value === '' || (Array.isArray(value) && value.includes('')))) continue;
+        const { UsageError } = await import('../lib/errors.js');
+        const flag = o.long ?? o.short ?? o.flags;
+        throw new UsageError(`${flag} was given an empty value`, {
+          hint: `give ${flag} a value, or leave it out to use its default; an empty value is often a shell variable that is not set`,
+        });
+      }
+    }
+  });
+
   program.commandsGroup('Resource commands:');
   for (const group of groups) registerGroup(program, group, entry);
   program.commandsGroup('Tooling commands:');

@@ -75,7 +75,14 @@ export type Constraint =
   /** `field`'s value allows only these values of `other` (e.g. asset → networks). */
   | { kind: 'pairs'; field: string; other: string; allowed: Readonly<Record<string, readonly string[]>> }
   /** Dates or times: `from` strictly before `to` when both are present. */
-  | { kind: 'before'; from: string; to: string };
+  | { kind: 'before'; from: string; to: string }
+  /**
+   * An object the API takes whole (PATCH replaces it, no merge): when any field of `object` is
+   * given, each of `require` (its required fields) must be too, its optional ones alone are not enough.
+   */
+  | { kind: 'whole'; object: string; require: string[] }
+  /** These fields must not have the same value (a transfer from an account to itself). */
+  | { kind: 'differ'; fields: [string, string] };
 
 /**
  * What an id argument can name, for the picker: on a terminal, a verb run without its id offers
@@ -88,6 +95,8 @@ export interface PickSpec {
   query?: Readonly<Record<string, string>>;
   /** Only objects whose field (dotted path) has one of these values; checked on what came back. */
   where?: Readonly<Record<string, readonly string[]>>;
+  /** Only objects whose amounts here (dotted paths to decimal strings) are zero: an account that can be closed holds nothing. */
+  zero?: readonly string[];
   /** What an entry shows after the id and before the time: columns of the object (kinds as in tables). */
   show: readonly Column[];
   /** The objects offered, in the plural, for the prompt and the empty line: `pending transfers`. */
@@ -182,6 +191,12 @@ export interface VerbSpec {
    * name the one about its argument, which other verbs may also call.
    */
   composite?: boolean;
+  /**
+   * A composite verb's answer, which no one operation gives: its top-level keys, each the answer
+   * of an operation (its fields are the key's dotted paths: `customer.email`), `*` for a map (any
+   * name below it) or null for a leaf (an array). --fields is checked against it and lists it.
+   */
+  answer?: Readonly<Record<string, string | null>>;
 }
 
 export interface GroupSpec {

@@ -1,7 +1,8 @@
 // Text from the service or from files, made safe to show (contract section 5): every character
 // that could drive a terminal or hide what is shown is written as an escape instead. Used at
 // every text sink (tables, get views, TSV, error/field/hint lines, success and warning lines,
-// listen lines, prompts, progress, --debug lines); JSON output never goes through it.
+// listen lines, prompts, progress, --debug lines). JSON output is the data exactly; on a terminal
+// it goes through escapeJson, which writes the same characters as JSON escapes (the same data).
 //
 // Escaped: C0 controls (tab and newline too, except in `multiline` text), DEL, C1 (U+0080–U+009F),
 // bidi marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E,
@@ -52,4 +53,24 @@ export function escapeValue(value: unknown): string {
   if (typeof value === 'string') return escapeText(value);
   if (value !== null && typeof value === 'object') return escapeText(JSON.stringify(value));
   return escapeText(String(value));
+}
+
+/** What escapeText escapes that JSON.stringify (and jq) leave raw inside strings: DEL, C1, bidi, separators, invisibles, lone surrogates. */
+const UNSAFE_IN_JSON =
+  /[\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}\u{d800}-\u{dfff}]/gu;
+
+/**
+ * JSON text for a terminal: every character a terminal would act on or hide (a raw U+009B is a C1
+ * CSI, the start of an escape sequence) written as a JSON escape (`\u009b`; a tag above U+FFFF as
+ * its surrogate pair). Such characters can stand only inside strings, so the text parses to the
+ * same value: the data is unchanged, only its spelling. Into a pipe or file JSON is written as is.
+ */
+export function escapeJson(json: string): string {
+  UNSAFE_IN_JSON.lastIndex = 0;
+  if (!UNSAFE_IN_JSON.test(json)) return json;
+  return json.replace(UNSAFE_IN_JSON, (ch) => {
+    let out = '';
+    for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
 }

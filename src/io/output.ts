@@ -2,11 +2,12 @@
 // csv.ts), json, ndjson; --jq runs over what json would print (jq.ts, loaded by the dispatcher).
 // stdout carries data only; notes about the data (an empty list, columns hidden to fit the
 // terminal) go to stderr. Every text cell and key goes through escapeText (no control or bidi
-// character from the data reaches the terminal); json and ndjson are the data exactly. Tables and
-// get views on a terminal fit its width (table.ts) unless --wide; elsewhere they are whole.
+// character from the data reaches the terminal); json and ndjson are the data exactly (on a
+// terminal, what a terminal would act on is written as JSON escapes: escapeJson, the same data).
+// Tables and get views on a terminal fit its width (table.ts) unless --wide; elsewhere they are whole.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { csvHeader, csvRecord } from './csv.js';
-import { escapeText, escapeValue } from './escape.js';
+import { escapeJson, escapeText, escapeValue } from './escape.js';
 import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 import type { OutputFormat, OutputSettings } from './output-options.js';
@@ -206,13 +207,13 @@ export class Printer {
         let chunk = '';
         for (const item of page) chunk += `${JSON.stringify(this.project(item))}\n`;
         count += page.length;
-        if (chunk) this.io.out(chunk);
+        if (chunk) this.io.out(this.json(chunk));
       }
     } else {
       for await (const page of pages) {
         let chunk = '';
         for (const item of page) chunk += `${count++ === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(this.project(item), null, 2))}`;
-        if (chunk) this.io.out(chunk);
+        if (chunk) this.io.out(this.json(chunk));
       }
       this.io.out(count === 0 ? '[]\n' : '\n]\n');
     }
@@ -227,14 +228,28 @@ export class Printer {
   printValue(value: unknown): void {
     const { jq, format } = this.settings;
     if (jq) return jq.run(JSON.stringify(value) ?? 'null', (t) => this.io.out(t));
-    this.io.out(format === 'ndjson' ? `${JSON.stringify(value)}\n` : `${JSON.stringify(value, null, 2)}\n`);
+    this.io.out(this.json(format === 'ndjson' ? `${JSON.stringify(value)}\n` : `${JSON.stringify(value, null, 2)}\n`));
   }
 
   /** One value of a stream (a delivery heard by webhooks listen): one JSON line, or --jq's output for it. */
   printLine(value: unknown): void {
     const { jq } = this.settings;
     if (jq) return jq.run(JSON.stringify(value) ?? 'null', (t) => this.io.out(t));
-    this.io.out(`${JSON.stringify(value)}\n`);
+    this.io.out(this.json(`${JSON.stringify(value)}\n`));
+  }
+
+  /** printLine's text, for a writer of its own (bulk results): one JSON line, or --jq's output for the value (a jq error throws). */
+  lineText(value: unknown): string {
+    const { jq } = this.settings;
+    if (!jq) return this.json(`${JSON.stringify(value)}\n`);
+    let text = '';
+    jq.run(JSON.stringify(value) ?? 'null', (t) => (text += t));
+    return text;
+  }
+
+  /** JSON text as written: exact into a pipe or file; on a terminal, with what it would act on escaped (the same data). */
+  private json(text: string): string {
+    return this.io.stdoutIsTTY ? escapeJson(text) : text;
   }
 
   /** One cell, escaped, with its colour (a status by state; a missing value a dim `-`). */

@@ -1,4 +1,5 @@
-// Edit distance (Levenshtein), for "did you mean": the entry's suggestions and --fields' guesses.
+// Edit distance (Levenshtein) and closeness, for "did you mean": the entry's suggestions (commands,
+// options), help topics and --fields' guesses.
 // A leaf, small enough for the start-up path.
 export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -12,4 +13,44 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return row[b.length]!;
+}
+
+/**
+ * Whether `suggested` is close to what was typed (dashes and case aside): typed is a prefix of
+ * it (`cust` → `customers`, `l` → `list`), or it is one letter off from three letters on
+ * (`seeds` → `seed`), two from four on (`frze` → `freeze`). `tx` is not close to `fx`: a
+ * two-letter guess is no help with money.
+ */
+export function isClose(typed: string, suggested: string): boolean {
+  const a = typed.replace(/^-+/, '').toLowerCase();
+  const b = suggested.replace(/^-+/, '').toLowerCase();
+  if (a === '' || a === b) return false;
+  if (b.startsWith(a)) return true;
+  if (a.length < 3) return false;
+  const d = editDistance(a, b);
+  return d <= 1 || (a.length >= 4 && d <= 2);
+}
+
+/**
+ * The names close to `typed` (isClose): those it begins, in the given order; failing that, the
+ * nearest (`--limt` → `--limit`, not `--live` too). None when more than `max` are: a guess among
+ * many is no help.
+ */
+export function closeNames(typed: string, names: readonly string[], max = 5): string[] {
+  const a = typed.replace(/^-+/, '').toLowerCase();
+  const bare = (n: string) => n.replace(/^-+/, '').toLowerCase();
+  const close = [...new Set(names)].filter((n) => isClose(typed, n));
+  const prefix = close.filter((n) => bare(n).startsWith(a));
+  if (prefix.length > 0) return prefix.length > max ? [] : prefix;
+  const best = Math.min(...close.map((n) => editDistance(a, bare(n))));
+  const nearest = close.filter((n) => editDistance(a, bare(n)) === best);
+  return nearest.length > max ? [] : nearest;
+}
+
+/** "did you mean x?", "did you mean x or y?", "did you mean one of x, y, z?"; undefined for none. */
+export function didYouMean(names: readonly string[]): string | undefined {
+  if (names.length === 0) return undefined;
+  if (names.length === 1) return `did you mean ${names[0]}?`;
+  if (names.length === 2) return `did you mean ${names[0]} or ${names[1]}?`;
+  return `did you mean one of ${names.join(', ')}?`;
 }

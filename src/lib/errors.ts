@@ -30,6 +30,12 @@ export interface PayErrorOptions {
   fieldErrors?: FieldError[];
   /** The command has already said what went wrong on stderr: print nothing more (text mode). */
   quiet?: boolean;
+  /**
+   * In text mode, these lines instead of `error: <message>`, the field errors and the hint (each
+   * escaped, one line each): a command's own report (`invalid: <reason>`). JSON mode prints the
+   * error object as always: which one is printed is the entry's choice, never the command's.
+   */
+  text?: readonly string[];
   /** The entry ends the process once this is reported, whatever is still running (a second Ctrl-C). */
   exitNow?: boolean;
 }
@@ -40,6 +46,7 @@ export class PayError extends Error {
   readonly details: Record<string, unknown>;
   readonly fieldErrors: FieldError[];
   readonly quiet: boolean;
+  readonly text: readonly string[] | undefined;
   readonly exitNow: boolean;
   /** A short machine code for `--json` errors. */
   readonly code: string;
@@ -58,6 +65,7 @@ export class PayError extends Error {
     this.details = opts.details ?? {};
     this.fieldErrors = opts.fieldErrors ?? [];
     this.quiet = opts.quiet ?? false;
+    this.text = opts.text;
     this.exitNow = opts.exitNow ?? false;
   }
 }

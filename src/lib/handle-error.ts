@@ -24,6 +24,8 @@ export function reportError(error: unknown, out: ErrorOutput): number {
     if (e.hint) obj.hint = e.hint;
     if (e.fieldErrors.length) obj.errors = e.fieldErrors;
     out.err(`${JSON.stringify({ error: dropUndefined(obj) })}\n`);
+  } else if (e.text && !e.quiet) {
+    for (const line of e.text) out.err(`${oneLine(line)}\n`);
   } else if (!e.quiet) {
     out.err(`error: ${oneLine(e.message)}\n`);
     for (const fe of e.fieldErrors) out.err(`${fieldLine(fe)}\n`);

@@ -7,7 +7,9 @@ import { constants, fstatSync, readFileSync, readlinkSync, statSync } from 'node
 import { basename, isAbsolute, relative } from 'node:path';
 import { checkInput, countRows, formatFor, openInput, readRows } from '../bulk/input.js';
 import { identityTag, readResume, type ResumeIndex } from '../bulk/resume.js';
-import { runBulk, type BulkSummary } from '../bulk/run.js';
+import { runBulk, type BulkSummary, type Result } from '../bulk/run.js';
+import { escapeText } from '../io/escape.js';
+import { Printer } from '../io/output.js';
 import { progressBar } from '../io/progress.js';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 import type { Factory } from '../cmdutil/factory.js';
@@ -16,7 +18,7 @@ import { checkConstraints } from './constraints.js';
 import { clientNeeds, confirmLive } from './steps.js';
 import type { VerbContext } from '../cmdutil/spec.js';
 import { checkDataSize } from './data.js';
-import { buildBody, fillBody, loadTablesFor, requireFields } from './values.js';
+import { buildBody, fillBody, fillPath, loadTablesFor, requireFields } from './values.js';
 import { asText } from '../lib/text.js';
 
 export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
@@ -58,10 +60,27 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const progress = progressBar(f.io, `${group.name} ${verb.name}`);
   if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
   const input = openInput(file, f.io.stdin);
+  // Each result line as the output flags say: JSON (escaped on a terminal), or --jq's output for it.
+  // A filter that fails on one result says so for its line and the run goes on (exit 1 at the end).
+  const printer = new Printer(f.io, ctx.output, []);
+  let jqFailed: PayError | undefined;
+  let replayedId: string | undefined;
+  const line = (r: Result): string => {
+    if (r.status === 'replayed' && typeof r.id === 'string') replayedId ??= r.id;
+    try {
+      return printer.lineText(r);
+    } catch (err) {
+      if (!(err instanceof PayError)) throw err;
+      jqFailed ??= err;
+      f.io.err(`line ${r.line}: ${escapeText(err.message)}\n`);
+      return '';
+    }
+  };
   const signals = onSignals(f, progress, graceMs(f.env));
   const sm = await runBulk({
     client,
-    path: verb.path,
+    // The argument fills the path (kyc verify <customer-id>): every row goes to the same one.
+    path: fillPath(verb, ctx.argValue, opts),
     rows: readRows(input, format, name),
     toBody: (value, row) => {
       const finish = (body: Record<string, unknown>) => {
@@ -96,6 +115,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     abandon: signals.abandon,
     graceMs: signals.graceMs,
     closeInput: () => void input.destroy(),
+    line,
     ...(dryRun ? { dryRun: { err: (t: string) => f.io.err(t) } } : {}),
   }).finally(() => signals.off());
   // Rows given up on are still in flight (their sockets, their retry timers): nothing else may
@@ -116,15 +136,17 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     `${group.name} ${verb.name}: ${rowsText(sm.rows)}: ${sm.created} created, ${sm.replayed} replayed, ${sm.skipped} skipped, ${sm.failed} failed${sm.interrupted ? `, ${sm.interrupted} interrupted` : ''}${sm.unwritten ? ` (${sm.unwritten === 1 ? '1 result' : `${sm.unwritten} results`} not written: stdout was closed)` : ''} in ${(sm.ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)\n`,
   );
   if (sm.replayed > 0) {
-    const get = group.verbs.find((v) => v.kind === 'get');
+    // The command that shows such an object (the replay note's rule 1), with <id> for the row's id.
+    const { showCommandFor } = await import('../cmdutil/replay.js');
+    const see = replayedId === undefined ? undefined : (await showCommandFor(replayedId))?.replace(replayedId, '<id>');
     f.io.err(
-      `note: ${sm.replayed === 1 ? '1 row was a replay' : `${sm.replayed} rows were replays`} ("replayed", with its idempotency key): the service answered with what it stored for the first request with that key; the object may have changed since${get ? `: see it now with pay ${group.name} ${get.name} <id>` : ''}\n`,
+      `note: ${sm.replayed === 1 ? '1 row was a replay' : `${sm.replayed} rows were replays`} ("replayed", with its idempotency key): the service answered with what it stored for the first request with that key; the object may have changed since${see ? `: see it now with ${see}` : ''}\n`,
     );
   }
   const again = resumeAdvice(f);
   if (sm.stopped === 'signal') {
     throw new PayError(
-      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted === 1 ? '1 row in flight was' : `${sm.interrupted} rows in flight were`} given up on and written as "interrupted" with their key` : ''}`,
+      `interrupted: no row was started after the signal${sm.interrupted ? `; ${sm.interrupted === 1 ? '1 row in flight was' : `${sm.interrupted} rows in flight were`} given up on and written as "interrupted" with ${sm.interrupted === 1 ? 'its' : 'their'} key` : ''}`,
       ExitCode.CANCELLED,
       'cancelled',
       {
@@ -150,6 +172,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
       exitNow,
     });
   }
+  if (jqFailed) throw jqFailed;
 }
 
 /** "1 row", "2 rows": counts agree in number. */
@@ -167,17 +190,17 @@ function failureHint(s: BulkSummary, again: string): string {
         ? ` (${s.replayedRefusals === 1 ? 'one was a replay' : `${s.replayedRefusals} were replays`} of an earlier refusal: the same key gets the same answer, so the same command again would fail the same way)`
         : '';
     parts.push(
-      `${rows(s.refused)} refused and nothing was created${replays}: fix what they need (the row, or e.g. top up the account), then run the same command with ${again}: refused rows are sent with a new key`,
+      `${rows(s.refused)} refused and nothing was created${replays}: fix what ${s.refused === 1 ? 'it needs' : 'they need'} (the row, or e.g. top up the account), then run the same command with ${again}: refused rows are sent with a new key`,
     );
   }
   if (s.unknown > 0) {
     parts.push(
-      `${s.unknown === 1 ? '1 row' : `${s.unknown} rows`} failed in a way that may pass (network, 5xx, conflict): run the same command with ${again}; they are sent with the same key (replayed if they did go through)`,
+      `${s.unknown === 1 ? '1 row' : `${s.unknown} rows`} failed in a way that may pass (network, 5xx, conflict): run the same command with ${again}; ${s.unknown === 1 ? 'it is sent with the same key (replayed if it did go through)' : 'they are sent with the same key (replayed if they did go through)'}`,
     );
   }
   if (s.invalid > 0)
     parts.push(
-      `${s.invalid === 1 ? '1 row is' : `${s.invalid} rows are`} invalid (its result names the field): fix them; a fixed row is sent as a new row`,
+      `${s.invalid === 1 ? '1 row is invalid (its result names the field): fix it' : `${s.invalid} rows are invalid (each result names the field): fix them`}; a fixed row is sent as a new row`,
     );
   return parts.join('; ');
 }

@@ -12,6 +12,8 @@ export function flagFor(verb: VerbSpec, name: string, where: 'body' | 'query' = 
   if (verb.arg && (verb.arg.field === name || (where === 'query' && !verb.arg.field && verb.path.includes(`{${name}}`)))) {
     return verb.arg.name;
   }
+  // A list's page size: every list verb has --limit (src/cmdutil/registry.ts).
+  if (where === 'query' && verb.kind === 'list' && name === 'limit') return '--limit';
   return undefined;
 }
 
@@ -65,6 +67,22 @@ function violation(
       const allowed = c.allowed[a];
       if (!allowed || allowed.includes(b)) return undefined;
       return `${name(c.field)} ${a} is not available on ${name(c.other)} ${b} (${a} works on ${allowed.join(', ')})`;
+    }
+    case 'whole': {
+      const value = getPath(values, c.object);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+      const missing = c.require.filter((f) => !present(values, f));
+      if (missing.length === 0) return undefined;
+      const given = Object.keys(value)
+        .map((k) => `${c.object}.${k}`)
+        .filter((f) => present(values, f));
+      const what = given.length > 0 ? list(given) : name(c.object);
+      return `${what} also ${given.length === 1 ? 'needs' : 'need'} ${list(missing)} (the ${c.object.replace(/_/g, ' ')} is sent whole)`;
+    }
+    case 'differ': {
+      const [a, b] = c.fields;
+      if (!present(values, a) || getPath(values, a) !== getPath(values, b)) return undefined;
+      return `${name(a)} and ${name(b)} must differ (both are ${String(getPath(values, a))})`;
     }
     case 'before': {
       if (!present(values, c.from) || !present(values, c.to)) return undefined;

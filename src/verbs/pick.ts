@@ -77,7 +77,7 @@ export function pickEntries(objects: readonly unknown[], pick: PickSpec, idPrefi
   for (const obj of objects) {
     const id = getPath(obj, 'id');
     if (typeof id !== 'string' || idOk(id) !== undefined) continue;
-    if (!matches(obj, pick.where)) continue;
+    if (!matches(obj, pick.where) || !(pick.zero ?? []).every((path) => isZero(getPath(obj, path)))) continue;
     const created = getPath(obj, 'created_at');
     entries.push({
       id,
@@ -93,6 +93,11 @@ function matches(obj: unknown, where: PickSpec['where']): boolean {
     if (typeof v !== 'string' || !values.includes(v)) return false;
   }
   return true;
+}
+
+/** A decimal amount that is zero (`0`, `0.00`, `-0.000`); anything else, or no amount, is not. */
+function isZero(v: unknown): boolean {
+  return typeof v === 'string' && /^-?0+(\.0+)?$/.test(v);
 }
 
 /** One column of an entry as plain text: money with its currency, a time for people; escaped, cut. */

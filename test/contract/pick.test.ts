@@ -66,6 +66,11 @@ describe('arg.pick against the contract', () => {
         expect(field!.enum, `${path} is an enum`).toBeDefined();
         for (const v of values) expect(field!.enum).toContain(v);
       }
+      for (const path of pick.zero ?? []) {
+        const field = at(item!, path);
+        expect(field, `${pick.list} items have ${path}`).toBeDefined();
+        expect(field!.type, `${path} is a decimal string`).toBe('string');
+      }
       for (const col of pick.show) {
         expect(at(item!, col.path), `${pick.list} items have ${col.path}`).toBeDefined();
         if (col.currencyPath) expect(at(item!, col.currencyPath), `${pick.list} items have ${col.currencyPath}`).toBeDefined();

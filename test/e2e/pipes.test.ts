@@ -4,11 +4,11 @@
 // included); a replayed create says so on stderr; and the README's promises: output flags before
 // `pay api`, --paginate on one object, a field error naming the body field, a 401 naming where the
 // key came from, times in get views, close suggestions.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/run-pay.js';
+import { PAY_BIN, tempDir } from '../helpers/run-pay.js';
 import { customer, customerBody, ok, startWorld, TABLE_TIME, type World } from './groups/helpers.js';
 
 let w: World;
@@ -187,6 +187,87 @@ describe('honest replays', () => {
     expect(again.stderr).toBe(
       `note: replayed: idempotency key pipes-replay-1 was used before, so the service answered with what it stored for that first POST (${id}); the object may have changed since: see it now with pay customers get ${id}\n`,
     );
+  });
+});
+
+describe('what an outside tester broke', () => {
+  it('--jq streams: `| head -2` ends an endless filter at once, with its first values', async () => {
+    const run = (filter: string) =>
+      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = spawn('sh', ['-c', `"${process.execPath}" "${PAY_BIN}" customers list --jq '${filter}' | head -2`], { env: w.env });
+        let stdout = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        // A hang guard only: it ends in well under a second when pay streams.
+        const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+        child.on('close', (code) => (clearTimeout(guard), resolve({ code, stdout })));
+      });
+    expect(await run('repeat(1)')).toEqual({ code: 0, stdout: '1\n1\n' });
+    expect(await run('range(1e12) | {n: .}')).toEqual({ code: 0, stdout: '{\n  "n": 0\n' });
+  });
+
+  it('--jq with -o ndjson is a usage error in text, not JSON', async () => {
+    const r = await w.pay(['customers', 'list', '-o', 'ndjson', '--jq', '.']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: --jq filters JSON: it cannot be used with --output ndjson (drop -o, or use -o json)\n');
+  });
+
+  it('a prefix or a one-letter typo of a command, a subcommand, an option or a help topic is suggested', async () => {
+    const hint = async (args: string[]) => /^hint: (.*)$/m.exec((await w.pay(args)).stderr)?.[1];
+    expect(await hint(['cust'])).toBe('did you mean customers? (add --help for usage)');
+    expect(await hint(['customers', 'l'])).toBe('did you mean list? (add --help for usage)');
+    expect(await hint(['cards', 'fr'])).toBe('did you mean freeze? (add --help for usage)');
+    expect(await hint(['customers', 'list', '--al'])).toBe('did you mean --all? (add --help for usage)');
+    expect(await hint(['help', 'enviroment'])).toMatch(/^did you mean environment\? /);
+    expect(await hint(['help', 'exit-code'])).toMatch(/^did you mean exit-codes\? /);
+  });
+
+  it('a value flag before the command that took the command as its value says so', async () => {
+    const r = await w.pay(['--fields', 'customers', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: --fields took "customers" as its value, so the command was read from the words after it (unknown command \'list\')\n' +
+        'hint: give --fields its own value before the command (pay --fields <value> customers …), or write it after the command\n',
+    );
+  });
+
+  it('a replayed refusal gets the replay note; the error names the key as a replay, and a new key is needed', async () => {
+    const acc = ok(await w.pay(['accounts', 'create', '--customer', await customer(w), '--currency', 'USD', '--jq', '.id'])).trim();
+    const args = [
+      'transfers',
+      'send',
+      '--from',
+      acc,
+      '--to',
+      'acc_0123456789abcdefghijklmn',
+      '--amount',
+      '1.00',
+      '--currency',
+      'USD',
+      '--idempotency-key',
+      'pipes-refused-1',
+    ];
+    const first = await w.pay(args);
+    expect(first.code).toBe(4);
+    expect(first.stderr).not.toContain('note:');
+    const again = await w.pay(args);
+    expect(again.code).toBe(4);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(
+      /^note: replayed: idempotency key pipes-refused-1 was used before, so the service answered with what it stored for that first POST: a refusal \(HTTP 404 not_found\), not a new attempt; the state may have changed since, but this key only replays that answer: a new idempotency key is needed to try again$/m,
+    );
+    expect(again.stderr).toMatch(/^error: HTTP 404 not_found: .*\(request req_\w+, replayed for idempotency key pipes-refused-1\)$/m);
+  });
+
+  it("a replayed kyc verify's note names pay kyc status, which works", async () => {
+    const cus = await customer(w);
+    const args = ['kyc', 'verify', cus, '--idempotency-key', `pipes-kyc-${cus}`, '--json'];
+    ok(await w.pay(args));
+    const again = await w.pay(args);
+    expect(again.code).toBe(0);
+    const see = /see it now with (pay .*)$/m.exec(again.stderr)?.[1];
+    expect(see).toBe(`pay kyc status ${cus}`);
+    const now = await w.pay([...see!.split(' ').slice(1), '--jq', '.customer_id']);
+    expect(ok(now)).toBe(`${cus}\n`);
   });
 });
 

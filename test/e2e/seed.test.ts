@@ -289,9 +289,11 @@ describe('seed apply against a faulty emulator', () => {
       dry = await runPay(['seed', 'apply', file, '--dry-run', '--json'], { env: envFor(emu) });
     });
     expect(plan.code, plan.stderr).toBe(0);
-    const rows = parseNdjson(plan.stdout);
+    const rows = parseNdjson<{ ref: string; action: string }>(plan.stdout);
     expect(rows.map((r) => r.ref)).toEqual(REFS);
-    expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['create']));
+    expect(new Set(rows.map((r) => r.action))).toEqual(new Set(['create']));
+    // The documented row: {ref, action, id?, detail}; no status duplicating the action.
+    for (const r of rows) expect(Object.keys(r).sort()).toEqual(['action', 'detail', 'ref']);
     expect(plan.stderr).toContain(`plan: ${REFS.length} to create, 0 to update, 0 to replace, 0 already done`);
     expect(dry.code, dry.stderr).toBe(0);
     expect(Object.keys(JSON.parse(dry.stdout))).toEqual(REFS);

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasField, operationFields } from '../../src/api/response-fields.js';
 import { Command } from 'commander';
-import { closeName, commanderSuggestion, hoistVerbFlags } from '../../src/argv.js';
+import { closeName, commanderSuggestion, explainParseError, hoistVerbFlags, wantsJsonErrors } from '../../src/argv.js';
+import { closeNames, didYouMean, isClose } from '../../src/lib/distance.js';
 import { fitToCommand } from '../../src/cmdutil/dispatch.js';
 import { ApiError, PayError } from '../../src/lib/errors.js';
 import { readRows } from '../../src/bulk/input.js';
@@ -17,9 +18,11 @@ import { buildProgram } from '../../src/cmdutil/tree.js';
 import { allGroups } from '../../src/commands/groups.js';
 import { TOOLING } from '../../src/commands/index.js';
 import { csvField, csvHeader, csvRecord } from '../../src/io/csv.js';
-import { compileJq, render } from '../../src/io/jq.js';
+import { compileJq, render, renderValue, valueFramer } from '../../src/io/jq.js';
+import { escapeJson } from '../../src/io/escape.js';
 import { formatTime, isTimePath } from '../../src/io/output.js';
 import { pay } from './commands/harness.js';
+import { payArgvs } from './commands/shell-words.js';
 
 /** What a terminal must never receive from the data: C0 (but the line break of a record), DEL, C1, bidi, separators, invisibles. */
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/u;
@@ -135,9 +138,76 @@ describe('--jq', () => {
       let out = '';
       f.run('null', (t) => (out += t));
       expect(out).not.toContain('never_in_jq');
+      // Not the emulated system's USER, PATH and HOME either: empty, as the README says.
+      expect(out).toBe('[{},{}]\n');
     } finally {
       delete process.env.PAY_JQ_TEST_SECRET;
     }
+  });
+
+  it('streams: each value is printed as jq makes it, and a closed stdout stops an endless filter', async () => {
+    let closed = false;
+    const f = await compileJq('range(1e12)', { tty: false, warn: () => {}, closed: () => closed });
+    let out = '';
+    let writes = 0;
+    f.run('null', (t) => {
+      out += t;
+      if (++writes === 2) closed = true;
+    });
+    expect(writes).toBe(2);
+    expect(out.startsWith('0\n1\n2\n')).toBe(true);
+    // A later filter gets a jq of its own: the stopped one is not used again.
+    const g = await compileJq('.a', { tty: false, warn: () => {} });
+    let next = '';
+    g.run('{"a": [1, "x"]}', (t) => (next += t));
+    expect(next).toBe('[\n  1,\n  "x"\n]\n');
+  });
+
+  it('whatever the pieces jq writes come in, the values printed are the same', () => {
+    const value = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 8 }),
+      fc.integer(),
+      fc.constant(null),
+      fc.json({ maxDepth: 3 }).map((j) => JSON.parse(j) as unknown),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 6 }), fc.array(fc.nat(40), { maxLength: 12 }), fc.boolean(), (values, cuts, tty) => {
+        // What jq --seq writes: a separator, the value (2-space indent), a line break.
+        const text = values.map((v) => `\u001e${JSON.stringify(v, null, 2)}\n`).join('');
+        const whole = render(text, tty);
+        let pieces = '';
+        const framer = valueFramer((v) => (pieces += renderValue(v, tty)));
+        let at = 0;
+        for (const cut of cuts) {
+          framer.push(text.slice(at, at + cut));
+          at += cut;
+        }
+        framer.push(text.slice(at));
+        framer.end();
+        expect(pieces).toBe(whole);
+        if (!tty) expect(whole).toBe(values.map((v) => `${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}\n`).join(''));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('JSON on a terminal', () => {
+  it('what a terminal would act on is written as JSON escapes: the same data, nothing unsafe left', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary', maxLength: 20 }), (v, s) => {
+        for (const value of [v, s, { s, v }]) {
+          for (const text of [JSON.stringify(value), JSON.stringify(value, null, 2)]) {
+            const safe = escapeJson(text);
+            expect(JSON.parse(safe)).toEqual(JSON.parse(text));
+            expect(safe.replace(/\n/g, '')).not.toMatch(UNSAFE);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(escapeJson(JSON.stringify('a\u009b[31mb'))).toBe('"a\\u009b[31mb"');
+    expect(escapeJson('{"x":1}')).toBe('{"x":1}');
   });
 });
 
@@ -216,6 +286,54 @@ describe('declarations: what a command needs for --jq, --fields, csv and --dry-r
     }
   });
 
+  it('a command that says it prints JSON takes the output flags (so --jq)', () => {
+    const decls = (list: readonly CommandDecl[]): CommandDecl[] => list.flatMap((d) => [d, ...decls(d.subcommands ?? [])]);
+    for (const d of decls(TOOLING)) if (d.prints && 'json' in d.prints) expect(d.output, d.name).toBeDefined();
+  });
+
+  // Every command that takes --jq, run as its help's examples show with a filter that prints one
+  // word: what it prints is that word and nothing else (a command printing JSON its own way fails
+  // here), and a failure always says something on stderr.
+  const SENTINEL = 'pay-jq-ran';
+  const examples = all.flatMap(({ name, cmd }) => {
+    if (!cmd.options.some((o) => o.long === '--jq') || cmd.commands.length > 0) return [];
+    const spec = specOf.get(cmd)?.verb;
+    const help = /\nExamples:\n((?: {2}\$ .*\n)+)/.exec(cmd.helpInformation() + helpAfter(cmd))?.[1] ?? '';
+    const lines = spec
+      ? spec.examples
+      : help
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.slice(4));
+    return lines
+      .flatMap((line) => payArgvs(line))
+      .filter((argv) => !LONG_RUNNING.some((w) => argv.join(' ').includes(w)))
+      .map((argv) => ({ name, argv: withJq(argv, `"${SENTINEL}"`) }));
+  });
+
+  it.each(examples.map((e) => [e.argv.join(' '), e] as const))('%s: prints only what --jq prints', async (_l, { argv }) => {
+    const r = await pay(argv, { env: { PAY_TENANT_ID: 'biz_1', PAY_WEBHOOK_SECRET: 'whsec_c2VjcmV0c2VjcmV0' }, stdin: '' });
+    if (r.code === 0)
+      expect(
+        r.stdout
+          .split('\n')
+          .filter(Boolean)
+          .every((l) => l === SENTINEL),
+        r.stdout,
+      ).toBe(true);
+    else expect(r.stderr, 'a failure says what went wrong').not.toBe('');
+  });
+
+  it('the check above runs most of them to the end', async () => {
+    let ran = 0;
+    for (const { argv } of examples) {
+      const r = await pay(argv, { env: { PAY_TENANT_ID: 'biz_1', PAY_WEBHOOK_SECRET: 'whsec_c2VjcmV0c2VjcmV0' }, stdin: '' });
+      if (r.code === 0 && r.stdout.includes(SENTINEL)) ran++;
+    }
+    expect(examples.length).toBeGreaterThan(100);
+    expect(ran).toBeGreaterThan(examples.length / 2);
+  });
+
   it('-o offers csv wherever it offers tsv', () => {
     for (const { name, cmd } of all) {
       const o = cmd.options.find((x) => x.long === '--output');
@@ -223,6 +341,27 @@ describe('declarations: what a command needs for --jq, --fields, csv and --dry-r
     }
   });
 });
+
+/** Commands that run until stopped: not run by the --jq check. */
+const LONG_RUNNING = ['emulator start', 'webhooks listen', '--follow', '--wait'];
+
+/** The argv with --jq <filter> (replacing one it had, and the -o it may have had). */
+function withJq(argv: string[], filter: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--jq' || argv[i] === '-o' || argv[i] === '--output') i++;
+    else out.push(argv[i]!);
+  }
+  return [...out, '--jq', filter];
+}
+
+/** What addHelpText put after a command's help (its examples, for tooling commands). */
+function helpAfter(cmd: Command): string {
+  let text = '';
+  cmd.configureOutput({ writeOut: (t) => void (text += t), writeErr: (t) => void (text += t) });
+  cmd.outputHelp();
+  return text;
+}
 
 describe('the README promises', () => {
   it('output flags before the command move after it, --jq and --dry-run included', () => {
@@ -290,6 +429,99 @@ describe('the README promises', () => {
       "unknown command 'custmers'",
       'did you mean customers? (add --help for usage)',
     ]);
+  });
+
+  it('an unknown command, subcommand, option or help topic suggests a close name: a prefix, or one or two letters off', () => {
+    const program = buildProgram();
+    const hint = (argv: string[], message: string) => explainParseError(program, argv, message)[1];
+    expect(hint(['cust'], "error: unknown command 'cust'")).toBe('did you mean customers? (add --help for usage)');
+    expect(hint(['customers', 'l'], "error: unknown command 'l'")).toBe('did you mean list? (add --help for usage)');
+    expect(hint(['cards', 'fr'], "error: unknown command 'fr'")).toBe('did you mean freeze? (add --help for usage)');
+    expect(hint(['customers', 'list', '--al'], "error: unknown option '--al'")).toBe('did you mean --all? (add --help for usage)');
+    expect(hint(['customers', 'list', '--limt', '3'], "error: unknown option '--limt'\n(Did you mean --limit?)")).toBe(
+      'did you mean --limit? (add --help for usage)',
+    );
+    expect(hint(['--tenat', 'x', 'customers', 'list'], "error: unknown option '--tenat'")).toBe(
+      'did you mean --tenant? (add --help for usage)',
+    );
+    expect(hint(['tx', 'list'], "error: unknown command 'tx'\n(Did you mean fx?)")).toBe('add --help for usage');
+    expect(explainParseError(program, ['tx'], "error: unknown command 'tx'\n(Did you mean fx?)")[0]).toBe("unknown command 'tx'");
+  });
+
+  it('every name of the tree is suggested where it was mistyped: its prefixes and one-letter typos', () => {
+    const program = buildProgram();
+    const places: Array<{ path: string[]; names: string[]; options: string[] }> = [];
+    const walk = (cmd: Command, path: string[]): void => {
+      const names = cmd
+        .createHelp()
+        .visibleCommands(cmd)
+        .flatMap((c) => [c.name(), ...c.aliases()]);
+      const options: string[] = [];
+      for (let c: Command | null = cmd; c; c = c.parent) options.push(...c.options.filter((o) => o.long && !o.hidden).map((o) => o.long!));
+      places.push({ path, names, options });
+      for (const c of cmd.commands) walk(c, [...path, c.name()]);
+    };
+    walk(program, []);
+    // A prefix, or a name with one letter left out (from four letters on): close, unless too many names are.
+    const typos = (name: string, cut: number, pos: number) => [
+      name.slice(0, 1 + (cut % name.length)),
+      ...(name.length >= 4 ? [name.slice(0, pos % name.length) + name.slice((pos % name.length) + 1)] : []),
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...places.filter((p) => p.names.length > 0)), fc.nat(), fc.nat(), fc.nat(), (p, pick, cut, pos) => {
+        const name = p.names[pick % p.names.length]!;
+        for (const t of typos(name, cut, pos)) {
+          if (p.names.includes(t)) continue;
+          const guesses = closeNames(t, p.names);
+          // The name itself, unless names the typo begins come first (`--ban`: --bank-name before --iban).
+          if (guesses.length === 0) expect(p.names.filter((n) => isClose(t, n)).length, t).toBeGreaterThan(5);
+          else expect(guesses.includes(name) || guesses.every((g) => g.startsWith(t)), `${t}: ${guesses.join(' ')}`).toBe(true);
+          const h = explainParseError(program, [...p.path, t], `error: unknown command '${t}'`)[1];
+          expect(h, `${p.path.join(' ')} ${t}`).toBe(
+            guesses.length ? `${didYouMean(guesses)} (add --help for usage)` : 'add --help for usage',
+          );
+        }
+      }),
+      { numRuns: 400 },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...places.filter((p) => p.names.length === 0)), fc.nat(), fc.nat(), fc.nat(), (p, pick, cut, pos) => {
+        const option = p.options[pick % p.options.length]!;
+        for (const t of typos(option.slice(2), cut, pos).map((x) => `--${x}`)) {
+          if (p.options.includes(t)) continue;
+          const guesses = closeNames(t, p.options);
+          if (guesses.length === 0) expect(p.options.filter((o) => isClose(t, o)).length, t).toBeGreaterThan(5);
+          else expect(guesses.includes(option) || guesses.every((g) => g.startsWith(t)), `${t}: ${guesses.join(' ')}`).toBe(true);
+          const h = explainParseError(program, [...p.path, t], `error: unknown option '${t}'`)[1];
+          expect(h, `${p.path.join(' ')} ${t}`).toBe(
+            guesses.length ? `${didYouMean(guesses)} (add --help for usage)` : 'add --help for usage',
+          );
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a value flag before the command that took the command as its value says so', () => {
+    const program = buildProgram();
+    for (const flag of ['--fields', '--jq', '-o', '-p', '--tenant', '--idempotency-key']) {
+      const [message, hint] = explainParseError(program, [flag, 'customers', 'list'], "error: unknown command 'list'");
+      expect(message).toBe(
+        `${flag} took "customers" as its value, so the command was read from the words after it (unknown command 'list')`,
+      );
+      expect(hint).toBe(`give ${flag} its own value before the command (pay ${flag} <value> customers …), or write it after the command`);
+    }
+    expect(explainParseError(program, ['--fields=customers', 'list'], "error: unknown command 'list'")[0]).toMatch(
+      /^--fields took "customers"/,
+    );
+  });
+
+  it('errors before a command runs are JSON only when JSON was asked and --jq was not', () => {
+    expect(wantsJsonErrors(['customers', 'list', '--json'])).toBe(true);
+    expect(wantsJsonErrors(['customers', 'list', '-o', 'ndjson'])).toBe(true);
+    expect(wantsJsonErrors(['customers', 'list', '-o', 'ndjson', '--jq', '.'])).toBe(false);
+    expect(wantsJsonErrors(['--jq=.', 'customers', 'list', '--json'])).toBe(false);
+    expect(wantsJsonErrors(['customers', 'list'])).toBe(false);
   });
 
   it('every *_at is a time, rendered one way', () => {

@@ -4,9 +4,10 @@ import { operationHelp } from '../../shared/rules.js';
 
 const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
 /** The picker's accounts (an id left out on a terminal); the list needs the tenant. */
-const accountPick = (what: string, status?: string): PickSpec => ({
+const accountPick = (what: string, status?: string, zero?: readonly string[]): PickSpec => ({
   list: 'accounts',
   ...(status ? { query: { status }, where: { status: [status] } } : {}),
+  ...(zero ? { zero } : {}),
   show: [
     { header: 'NICKNAME', path: 'nickname' },
     { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency' },
@@ -100,7 +101,8 @@ export const accounts: GroupSpec = {
     },
     {
       name: 'close',
-      arg: { ...ACCOUNT_ID, pick: accountPick('active accounts', 'active') },
+      // Only accounts it can close: active, holding nothing (the service refuses the others, 409).
+      arg: { ...ACCOUNT_ID, pick: accountPick('empty active accounts', 'active', ['balance.available', 'balance.pending']) },
       summary: 'Close an account (its balance must be zero)',
       examples: ['pay accounts close acc_0123456789abcdefghijklmn', 'pay accounts close acc_0123456789abcdefghijklmn --live --yes'],
       operationId: 'closeAccount',

@@ -141,6 +141,12 @@ export const cards: GroupSpec = {
           values: ['physical'],
           require: ['shipping_address.address_line1', 'shipping_address.city', 'shipping_address.country', 'shipping_address.postal_code'],
         },
+        // A shipping address is taken whole: --state alone (or --city alone) is refused here, not by the API.
+        {
+          kind: 'whole',
+          object: 'shipping_address',
+          require: ['shipping_address.address_line1', 'shipping_address.city', 'shipping_address.country', 'shipping_address.postal_code'],
+        },
       ],
       jsonShape:
         'the created Card object ({id: "card_…", customer_id, account_id, type, brand, last4, exp_month, exp_year, status, …}); with --wait, as activated',

@@ -163,8 +163,10 @@ export const customers: GroupSpec = {
       kind: 'update',
       body: true,
       flags: optional(customerFlags),
-      // The address is replaced whole: a partial one is refused here, before the API would.
-      constraints: [{ kind: 'together', fields: ['address.address_line1', 'address.city', 'address.country', 'address.postal_code'] }],
+      // The address is replaced whole: a partial one (--state or --city alone) is refused here, before the API would.
+      constraints: [
+        { kind: 'whole', object: 'address', require: ['address.address_line1', 'address.city', 'address.country', 'address.postal_code'] },
+      ],
       jsonShape: 'the updated Customer object',
     },
     {
@@ -182,6 +184,18 @@ export const customers: GroupSpec = {
       path: 'customers/{customer_id}',
       kind: 'custom',
       composite: true,
+      // --fields picks from the aggregate: customer.email, kyc.status, accounts, more.cards, …
+      answer: {
+        customer: 'getCustomer',
+        kyc: 'getKycVerification',
+        accounts: null,
+        cards: null,
+        wallets: null,
+        transactions: null,
+        failed_deliveries: null,
+        more: '*',
+        errors: null,
+      },
       requireTenant: true,
       jsonShape:
         '{customer, kyc (the current verification, or null), accounts: [Account], cards: [Card], wallets: [Wallet], ' +

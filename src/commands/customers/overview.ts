@@ -99,8 +99,8 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const data = await gather(client, id);
   const view = toJson(id, data);
   if (json) {
-    const out = ctx.output.fields ? pickPaths(view, ctx.output.fields) : view;
-    f.io.out(format === 'json' ? `${JSON.stringify(out, null, 2)}\n` : `${JSON.stringify(out)}\n`);
+    // Through the shared printer: -o ndjson one line, --jq filtered, JSON escaped on a terminal.
+    new Printer(f.io, ctx.output, []).printValue(ctx.output.fields ? pickPaths(view, ctx.output.fields) : view);
   } else {
     await printScreen(f, view, ctx.output.wide === true);
   }
@@ -231,7 +231,8 @@ function toJson(id: string, g: Gathered): OverviewJson {
     transactions: take('transactions', g.transactions),
     failed_deliveries: take('failed_deliveries', g.failed),
     more: moreCommands(id, accounts, g.failed.ok ? g.failed.value : []),
-    errors,
+    // In screen order, whichever request failed first.
+    errors: errors.sort((a, b) => SECTIONS.indexOf(a.section) - SECTIONS.indexOf(b.section)),
   };
   return view;
 }
@@ -307,7 +308,9 @@ async function printScreen(f: Factory, view: OverviewJson, wide: boolean): Promi
   };
   const failure = (section: Section) => {
     const e = view.errors.find((x) => x.section === section);
-    return e ? `  failed: ${escapeText(e.message)}${e.request_id ? ` (request ${escapeText(e.request_id)})` : ''}\n` : '';
+    // An API error's message names its request already; others get it added.
+    const ref = e?.request_id && !e.message.includes(e.request_id) ? ` (request ${escapeText(e.request_id)})` : '';
+    return e ? `  failed: ${escapeText(e.message)}${ref}\n` : '';
   };
 
   const c = view.customer;

@@ -2,10 +2,13 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
+import { closeNames, didYouMean } from '../../lib/distance.js';
 import { UsageError } from '../../lib/errors.js';
 import { environmentText, exitCodesText } from '../../lib/reference.js';
 import { simulationText } from '../../shared/simulation.js';
 import { rulesText } from '../../shared/rules.js';
+
+const TOPICS = ['environment', 'exit-codes', 'rules', 'simulate'] as const;
 
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const topicWords = ctx.args[0];
@@ -15,15 +18,25 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const topic = words.join(' ');
   if (topic === 'environment') return io.out(`Environment variables:\n\n${environmentText()}`);
   if (topic === 'exit-codes') return io.out(`Exit codes:\n\n${exitCodesText()}`);
-  if (topic === 'simulate') return io.out(simulationText());
   if (topic === 'rules') return io.out(`Business rules:\n\n${rulesText()}`);
+  if (topic === 'simulate') return io.out(simulationText());
   let target: Command = command.parent!;
-  for (const word of words) {
+  for (const [i, word] of words.entries()) {
     const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next)
+    if (!next) {
+      // A close topic or command where the word was typed (a prefix, or one or two letters off).
+      const names = [
+        ...(i === 0 ? TOPICS : []),
+        ...target
+          .createHelp()
+          .visibleCommands(target)
+          .flatMap((c) => [c.name(), ...c.aliases()]),
+      ];
+      const guess = didYouMean(closeNames(word, names));
       throw new UsageError(`unknown help topic or command "${topic}"`, {
-        hint: 'topics: environment, exit-codes, rules, simulate; or a command such as: pay help customers create',
+        hint: `${guess ? `${guess} ` : ''}topics: ${TOPICS.join(', ')}; or a command such as: pay help customers create`,
       });
+    }
     target = next;
   }
   // outputHelp, not helpInformation: the examples and the output note are added after the help

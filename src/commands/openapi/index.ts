@@ -8,7 +8,9 @@ export const openapi: CommandDecl = {
     'Print the OpenAPI 3.1 document of the API pay speaks: the contract the commands and the emulator follow. ' +
     'JSON by default, YAML with --yaml; either works as printed with Prism, Spectral, Redocly, swagger-parser and openapi-typescript.',
   options: [{ flags: '--yaml', description: 'print YAML instead of JSON (quoted so YAML 1.1 and 1.2 readers agree)' }],
-  examples: ['pay openapi > pay-openapi.json', 'pay openapi --yaml > pay-openapi.yaml', 'pay openapi | jq ".paths | keys"'],
+  // JSON is what it prints anyway: --json is accepted, and --jq filters the document.
+  output: { projection: false, formats: ['json'] },
+  examples: ['pay openapi > pay-openapi.json', 'pay openapi --yaml > pay-openapi.yaml', 'pay openapi --jq ".paths | keys"'],
   prints: { json: 'the OpenAPI document' },
   run: () => import('./run.js').then((m) => m.run),
 };

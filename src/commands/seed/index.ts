@@ -45,7 +45,7 @@ export const seed: CommandDecl = {
         'pay seed apply ci.json --concurrency 16 --no-input',
       ],
       prints: {
-        json: 'an object mapping each entry ("customers.alice") to its id (and state_set_aside: {path, reason, moved_to} when the state file was set aside); -o ndjson: {ref, action, id, status, old_id?, old_status?, error?, refused?, mismatch?} per entry',
+        json: 'an object mapping each entry ("customers.alice") to its id (and state_set_aside: {path, reason, moved_to} when the state file was set aside); -o ndjson: {ref, action, id, status, old_id?, old_status?, error?, refused?, mismatch?} per entry; --fields picks from those rows, so --json --fields prints the rows as one array, not the map',
       },
       run: () => import('./run.js').then((m) => m.apply),
     },
@@ -54,14 +54,14 @@ export const seed: CommandDecl = {
       args: [{ name: '<file>', description: 'seed file' }],
       description: 'Show what apply would do per entry: create, skip, update (in place) or replace (from the state file; sends nothing)',
       options: [{ flags: '--state <file>', description: 'state file (default: <file>.state.json)' }, allowEnv],
-      output: { projection: true, fields: ['ref', 'action', 'status', 'id', 'detail'] },
+      output: { projection: true, fields: ['ref', 'action', 'id', 'detail'] },
       examples: [
         'pay seed plan sandbox.yaml',
         'pay seed plan sandbox.yaml -o ndjson',
         'pay seed plan sandbox.yaml -o ndjson | jq -c \'select(.action == "replace")\'',
       ],
       prints: {
-        json: 'an object mapping each entry to its id (null when it would be created), retire: [{ref, id}] (what apply --replace would retire) and state_set_aside when the state file would be set aside; -o ndjson: {ref, action, id?, detail} per entry, action "retire" for what apply --replace would retire',
+        json: 'an object mapping each entry to its id (null when it would be created), retire: [{ref, id}] (what apply --replace would retire) and state_set_aside when the state file would be set aside; -o ndjson: {ref, action, id?, detail} per entry, action "retire" for what apply --replace would retire; --fields picks from those rows, so --json --fields prints the rows as one array, not the map',
       },
       run: () => import('./run.js').then((m) => m.plan),
     },

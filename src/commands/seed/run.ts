@@ -123,7 +123,7 @@ export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
   // The state file is not trusted: what it records is read back (GETs only) before the plan is made.
   const verified = await verifyState(client, entries, state, s.mode.value, concurrency);
   const changes = planSeed(entries, state, f.env);
-  if (!opts.replace) refuseReplacements(f, out, changes);
+  if (!opts.replace) refuseReplacements(changes);
   await confirmLive(f, opts, entries, changes, state);
   const { outcomes, retirements } = await applySeed(entries, state, {
     client,
@@ -148,7 +148,7 @@ export async function plan(f: Factory, ctx: CommandContext): Promise<void> {
 }
 
 /** Without --replace, an entry that cannot be updated in place stops the run before anything is sent. */
-function refuseReplacements(f: Factory, out: OutputSettings, changes: Change[]): void {
+function refuseReplacements(changes: Change[]): void {
   const replaces = changes.filter((c) => c.action === 'replace');
   if (replaces.length === 0) return;
   const n = replaces.length === 1 ? '1 entry' : `${replaces.length} entries`;
@@ -156,15 +156,9 @@ function refuseReplacements(f: Factory, out: OutputSettings, changes: Change[]):
   const hint = `run again with --replace to create ${replaces.length === 1 ? 'it' : 'them'} anew; the old objects would be: ${replaces
     .map((c) => `${c.id} ${fateOfOld(kindOfRef(c.ref))}`)
     .join('; ')}`;
-  const json = out.format === 'json' || out.format === 'ndjson';
-  if (!json) {
-    f.io.err(`error: ${escapeText(message)}\n`);
-    for (const c of replaces) f.io.err(`  ${escapeText(`${c.ref}: ${describe(c, kindOfRef(c.ref))}`)}\n`);
-    f.io.err(`hint: ${escapeText(hint)}\n`);
-  }
   throw new UsageError(message, {
     hint,
-    quiet: !json,
+    text: [`error: ${message}`, ...replaces.map((c) => `  ${c.ref}: ${describe(c, kindOfRef(c.ref))}`), `hint: ${hint}`],
     details: {
       replace: replaces.map((c) => ({
         ref: c.ref,
@@ -211,10 +205,9 @@ async function printPlan(
 ): Promise<void> {
   const state = loaded.state;
   const note = setAsideNote(f, loaded, false);
-  const rows: Array<{ ref: string; action: string; status: string; id?: string; detail: string }> = changes.map((c) => ({
+  const rows: Array<{ ref: string; action: string; id?: string; detail: string }> = changes.map((c) => ({
     ref: c.ref,
     action: c.action,
-    status: c.action,
     ...(c.id ? { id: c.id } : {}),
     detail: describe(c, kindOfRef(c.ref)),
   }));
@@ -229,7 +222,7 @@ async function printPlan(
       .filter((c) => c.action === 'replace' && c.id && RETIRES[kindOfRef(c.ref)])
       .map((c) => ({ ref: c.ref, id: c.id!, detail: `replaced by this apply; apply --replace: ${fateOfOld(kindOfRef(c.ref))}` })),
   ];
-  const retireRows = retire.map((r) => ({ ref: r.ref, action: 'retire', status: 'retire', id: r.id, detail: r.detail }));
+  const retireRows = retire.map((r) => ({ ref: r.ref, action: 'retire', id: r.id, detail: r.detail }));
   if (out.format === 'json' && !out.fields)
     printIdMap(f, out, rows, { ...(retire.length ? { retire: retire.map(({ ref, id }) => ({ ref, id })) } : {}), ...note });
   else await printRows(f, out, PLAN_COLUMNS, [...rows, ...retireRows]);
@@ -272,7 +265,7 @@ async function printApply(
   const count = (s: Outcome['status']) => outcomes.filter((o) => o.status === s).length;
   f.io.err(
     `seed: ${count('created')} created, ${count('replayed')} replayed, ${count('updated')} updated, ${count('replaced')} replaced, ` +
-      `${count('skipped')} skipped, ${count('failed')} failed, ${count('blocked')} blocked${count('recreated') ? `, ${count('recreated')} recreated (the service no longer had them)` : ''}\n`,
+      `${count('skipped')} skipped, ${count('failed')} failed, ${count('blocked')} blocked${count('recreated') ? `, ${count('recreated')} recreated (the service no longer had ${count('recreated') === 1 ? 'it' : 'them'})` : ''}\n`,
   );
   for (const r of retirements) {
     const what = r.status === 'kept' ? 'left behind' : r.status === 'pending' ? 'not retired yet' : r.status;

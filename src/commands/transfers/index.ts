@@ -88,6 +88,8 @@ export const transfers: GroupSpec = {
         { flags: '--description <text>', field: 'description', description: 'shown to the sender' },
         { flags: '--reference <text>', field: 'reference', description: 'your reference (e.g. an invoice number)' },
       ],
+      // The service refuses a transfer from an account to itself (422): refused here, before sending.
+      constraints: [{ kind: 'differ', fields: ['source_account_id', 'destination_id'] }],
       jsonShape:
         'the created Transfer object ({id: "tr_…", source_account_id, destination_id, destination_type, amount, currency, status, failure_reason, …}); with --wait, as settled',
       wait: {

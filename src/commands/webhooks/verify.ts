@@ -1,7 +1,6 @@
 // pay webhooks verify: checks one delivery's Standard Webhooks signature, offline.
 // Prints `valid` (exit 0), or `invalid: <reason>` on stderr (exit 1).
 import type { Readable } from 'node:stream';
-import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { readUserFile } from '../../lib/read-limited.js';
 import type { Factory } from '../../cmdutil/factory.js';
@@ -28,8 +27,8 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     new Printer(f.io, output, []).printLine({ valid: true, webhook_id: result.id, timestamp: result.timestamp });
     return;
   }
-  if (!json) f.io.err(`invalid: ${escapeText(result.reason)}\n`);
-  throw new PayError(`invalid: ${result.reason}`, ExitCode.ERROR, 'invalid_signature', { quiet: true });
+  // Text mode prints `invalid: <reason>`; --json the error object (with --jq, text: jq's output is text).
+  throw new PayError(`invalid: ${result.reason}`, ExitCode.ERROR, 'invalid_signature', { text: [`invalid: ${result.reason}`] });
 }
 
 /**

@@ -4,6 +4,7 @@
 // every request and answers from a responder. No child processes.
 import { CommanderError } from 'commander';
 import { MockAgent } from 'undici';
+import { wantsJsonErrors } from '../../../src/argv.js';
 import type { Entry } from '../../../src/cmdutil/decl.js';
 import { createFactory, type Signals } from '../../../src/cmdutil/factory.js';
 import { buildProgram } from '../../../src/cmdutil/tree.js';
@@ -135,7 +136,8 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
       io.err(`${err.message}\n`);
       code = 2;
     } else {
-      code = reportError(err, { err: (t) => io.err(t), json: entry.resolved?.jsonErrors ?? argv.includes('--json'), debug: false });
+      // As src/cli.ts: the command's resolved output decides; before it resolved, argv does.
+      code = reportError(err, { err: (t) => io.err(t), json: entry.resolved?.jsonErrors ?? wantsJsonErrors(argv), debug: false });
     }
   }
   await agent.close();

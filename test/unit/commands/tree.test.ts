@@ -9,6 +9,7 @@ import { hoistVerbFlags } from '../../../src/argv.js';
 import { allGroups } from '../../../src/commands/groups.js';
 import { specOf } from '../../../src/cmdutil/registry.js';
 import { buildProgram } from '../../../src/cmdutil/tree.js';
+import { payArgvs } from './shell-words.js';
 
 const ORDER = [
   'customers',
@@ -182,43 +183,6 @@ function pathOf(cmd: Command): string {
 
 function everyCommand(cmd: Command): Command[] {
   return [cmd, ...cmd.commands.flatMap(everyCommand)];
-}
-
-/**
- * The argv of each `pay` command in an example's shell line, as the shell would pass it: quotes
- * removed; other commands of a pipeline or list, redirections (`> file`, `2>&1`) and a trailing
- * comment left out.
- */
-export function payArgvs(line: string): string[][] {
-  const commands: string[][] = [[]];
-  let word: string | undefined;
-  let redirected = false;
-  const end = (): void => {
-    if (word !== undefined && !redirected) commands.at(-1)!.push(word);
-    word = undefined;
-  };
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === "'" || c === '"') {
-      const close = line.indexOf(c, i + 1);
-      if (close < 0) throw new Error(`unbalanced ${c} in: ${line}`);
-      word = (word ?? '') + line.slice(i + 1, close);
-      i = close;
-    } else if (c === ' ' || c === '\t') end();
-    else if (c === '|' || c === ';' || c === '&') {
-      if (c === '&' && line[i - 1] === '>') continue; // 2>&1
-      end();
-      redirected = false;
-      if (commands.at(-1)!.length > 0) commands.push([]);
-    } else if (c === '>' || c === '<') {
-      if (word !== undefined && /^\d$/.test(word)) word = undefined; // 2>
-      end();
-      redirected = true;
-    } else if (c === '#' && word === undefined) break;
-    else word = (word ?? '') + c;
-  }
-  end();
-  return commands.filter((argv) => argv[0] === 'pay').map((argv) => argv.slice(1));
 }
 
 /**
