@@ -135,6 +135,7 @@ describe('pay emulator clock advance', () => {
     // A collection started now settles when the clock passes its settle time.
     const cus = await w.api('POST', 'customers', customerBody());
     const acc = await w.api('POST', 'accounts', { customer_id: cus.id, currency: 'USD' });
+    await w.api('POST', `customers/${cus.id}/features/collections/activate`); // the business rules
     const col = await w.api('POST', 'collections', { account_id: acc.id, amount: '10.00', currency: 'USD', method: 'card' });
     expect(col.status).toBe('pending');
     expect((await w.pay(['emulator', 'clock', 'advance', '10m'])).code).toBe(0);

@@ -60,6 +60,7 @@ beforeAll(async () => {
   const cus = (await w.api('GET', 'customers')).data as Obj[];
   const from = (await w.api('POST', 'accounts', { customer_id: cus[0]!.id, currency: 'USD' })).id as string;
   const to = (await w.api('POST', 'accounts', { customer_id: cus[1]!.id, currency: 'USD' })).id as string;
+  await w.api('POST', `customers/${cus[0]!.id as string}/features/collections/activate`); // the business rules
   await w.api('POST', 'collections', {
     account_id: from,
     amount: '5000.00',

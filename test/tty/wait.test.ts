@@ -86,6 +86,7 @@ describeTty('waiting on a terminal (tmux)', () => {
       address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
     });
     const acc = await api('accounts', { customer_id: cus.id, currency: 'USD' });
+    await api(`customers/${cus.id}/features/collections/activate`, {}); // the business rules
     const dir = scratchDir('pay-tty-collect-');
     const p = (pane = await payToFile(
       ['collections', 'create', '--account', acc.id, '--amount', '10.00', '--currency', 'USD', '--method', 'card', '--wait', '--json'],
