@@ -7,8 +7,8 @@
 // request is a usage error before anything is sent. An answer counts only as a 2xx with the JSON
 // the caller expects (no redirect is followed), read with a byte cap (--max-response-bytes).
 import { escapeText } from '../io/escape.js';
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
 import { Agent, type Dispatcher } from 'undici';
 import { maskKey, redact } from '../config/keys.js';
 import { MAX_RESPONSE_BYTES_DEFAULT } from '../config/settings.js';
@@ -147,9 +147,30 @@ function targetOf(url: URL): Target {
   return { url, origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
 }
 
+/** A fresh Idempotency-Key. node:crypto loads on the first (≈ 2 ms): a command that only reads never loads it. */
+function newKey(): string {
+  return process.getBuiltinModule('node:crypto').randomUUID();
+}
+
+/**
+ * undici parses HTTP with llhttp, compiled to WebAssembly. V8 compiles wasm quickly (Liftoff), then
+ * recompiles a function that runs long enough with its optimising compiler on a background thread,
+ * and Node waits for that compile before the process exits: for llhttp's parser, ≈ 100 ms after a
+ * one-request command's answer was printed, a third of the command. V8 decides "long enough" by a
+ * budget (--wasm-tiering-budget, default 1.8 M, "roughly bytes executed"), which one page of a list
+ * used up. 64 times that keeps a command of a few requests on the quickly compiled code, while a
+ * long run (a bulk create, --all over many pages) still gets the optimised parser. The flag only
+ * moves when V8 tiers wasm up, and is set before the first wasm module of the process is compiled
+ * (llhttp's, when the first connection opens), so it changes nothing else.
+ */
+const WASM_TIERING_BUDGET = 64 * 1_800_000;
+
 let sharedAgent: Agent | undefined;
 function defaultDispatcher(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
+  if (!sharedAgent) {
+    setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    sharedAgent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
+  }
   return sharedAgent;
 }
 
@@ -192,7 +213,7 @@ export class ApiClient {
     const url = target.url;
     const isPost = init.method === 'POST';
     // Every POST has a key; a PATCH carries one when the caller derives it (seed updates).
-    const idempotencyKey = isPost ? (init.idempotencyKey ?? randomUUID()) : init.method === 'PATCH' ? init.idempotencyKey : undefined;
+    const idempotencyKey = isPost ? (init.idempotencyKey ?? newKey()) : init.method === 'PATCH' ? init.idempotencyKey : undefined;
     const headers: Record<string, string> = {
       'api-key': this.opts.apiKey,
       accept: 'application/json',
