@@ -52,6 +52,9 @@ const common = {
   minifySyntax: true,
   define: { __PAY_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: BANNER },
+  // Licence comments of bundled packages go to <bundle>.LEGAL.txt: one non-ASCII character in a
+  // bundle makes V8 hold all of its source as two bytes per character.
+  legalComments: 'external',
   metafile: true,
   logLevel: 'warning',
 };
@@ -164,6 +167,8 @@ const requireNotImport = {
 function stamp(file) {
   const text = readFileSync(file, 'utf8');
   if (!text.startsWith(BANNER)) throw new Error(`build: ${file} does not start with its banner`);
+  const wide = /[^\x00-\x7f]/.exec(text);
+  if (wide) throw new Error(`build: ${file} holds a non-ASCII character (${JSON.stringify(text.slice(wide.index - 40, wide.index + 10))})`);
   const id = createHash('sha256').update(text).digest('hex').slice(0, PLACEHOLDER.length);
   writeFileSync(file, text.replace(PLACEHOLDER, id));
 }
