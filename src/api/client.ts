@@ -8,11 +8,11 @@
 // the caller expects (no redirect is followed), read with a byte cap (--max-response-bytes).
 import { escapeText } from '../io/escape.js';
 import { EventEmitter } from 'node:events';
-import { setFlagsFromString } from 'node:v8';
 import { Agent, type Dispatcher } from 'undici';
 import { maskKey, redact } from '../config/keys.js';
 import { MAX_RESPONSE_BYTES_DEFAULT } from '../config/settings.js';
 import { ApiError, AuthError, DryRunStop, ExitCode, NetworkError, PayError, UsageError, type FieldError } from '../lib/errors.js';
+import { shortLivedWasm } from '../lib/v8-flags.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -152,23 +152,10 @@ function newKey(): string {
   return process.getBuiltinModule('node:crypto').randomUUID();
 }
 
-/**
- * undici parses HTTP with llhttp, compiled to WebAssembly. V8 compiles wasm quickly (Liftoff), then
- * recompiles a function that runs long enough with its optimising compiler on a background thread,
- * and Node waits for that compile before the process exits: for llhttp's parser, ≈ 100 ms after a
- * one-request command's answer was printed, a third of the command. V8 decides "long enough" by a
- * budget (--wasm-tiering-budget, default 1.8 M, "roughly bytes executed"), which one page of a list
- * used up. 64 times that keeps a command of a few requests on the quickly compiled code, while a
- * long run (a bulk create, --all over many pages) still gets the optimised parser. The flag only
- * moves when V8 tiers wasm up, and is set before the first wasm module of the process is compiled
- * (llhttp's, when the first connection opens), so it changes nothing else.
- */
-const WASM_TIERING_BUDGET = 64 * 1_800_000;
-
 let sharedAgent: Agent | undefined;
 function defaultDispatcher(): Agent {
   if (!sharedAgent) {
-    setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    shortLivedWasm();
     sharedAgent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
   }
   return sharedAgent;

@@ -40,13 +40,14 @@ const COMMANDS = [
 ];
 
 /**
- * The V8 flags pay sets while it runs (src/api/client.ts: the wasm tier-up budget, when the HTTP
- * client loads). V8 stamps a code cache with a hash of the flags at the moment it is written and
- * refuses it when the flags differ at the moment it is read; at run time the bundles are read
- * before pay sets a flag, so the caches are written with every flag back at V8's default (read
- * from `node --v8-options`). test/unit/start-up.test.ts fails when a cache is refused.
+ * The V8 flags pay sets while it runs (src/lib/v8-flags.ts; here the HTTP client sets the wasm
+ * tier-up budget, a bulk run would set the young generation's growth). V8 stamps a code cache with
+ * a hash of the flags at the moment it is written and refuses it when the flags differ at the
+ * moment it is read; at run time the bundles are read before pay sets a flag, so the caches are
+ * written with every flag back at V8's default (read from `node --v8-options`).
+ * test/unit/start-up.test.ts fails when a cache is refused.
  */
-const FLAGS_PAY_SETS = ['wasm-tiering-budget'];
+const FLAGS_PAY_SETS = ['wasm-tiering-budget', 'semi-space-growth-factor'];
 
 function restoreFlags() {
   const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
