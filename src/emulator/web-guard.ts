@@ -88,7 +88,7 @@ const hostAnswers = new WeakMap<WebGuardOptions, Map<string, boolean>>();
 function hostAllowedMemo(value: string | undefined, localAddress: string | undefined, o: WebGuardOptions): boolean {
   if (value === undefined || value.length > 300) return false;
   let answers = hostAnswers.get(o);
-  if (!answers) hostAnswers.set(o, (answers = new Map()));
+  if (!answers) hostAnswers.set(o, (answers = new Map<string, boolean>()));
   const key = `${value}\n${localAddress ?? ''}`;
   let ok = answers.get(key);
   if (ok === undefined) {
