@@ -228,12 +228,13 @@ stamp(cli);
 stamp(impl);
 
 // 3. Train the code caches (a process of its own: its V8 state is that of a fresh `pay`).
-// What the commands print is not the build's: shown only when the training fails.
+// What the commands print is not the build's: only the training's own warnings are shown.
 const train = spawnSync(process.execPath, [join(src, 'scripts', 'train-cache.mjs')], {
   stdio: ['ignore', 'ignore', 'pipe'],
   encoding: 'utf8',
 });
+for (const line of train.stderr.split('\n')) if (line.startsWith('train-cache:')) process.stderr.write(`${line}\n`);
 if (train.status !== 0) {
-  process.stderr.write(`${train.stderr}build: training the code caches failed; pay works without them, only slower\n`);
+  process.stderr.write(`${train.stderr}build: training the code caches failed\n`);
   process.exitCode = 1;
 }
