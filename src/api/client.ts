@@ -7,13 +7,13 @@
 // request is a usage error before anything is sent. An answer counts only as a 2xx with the JSON
 // the caller expects (no redirect is followed), read with a byte cap (--max-response-bytes).
 import { escapeText } from '../io/escape.js';
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { maskKey, redact } from '../config/keys.js';
 import { MAX_RESPONSE_BYTES_DEFAULT } from '../config/settings.js';
 import { ApiError, AuthError, DryRunStop, ExitCode, NetworkError, PayError, UsageError, type FieldError } from '../lib/errors.js';
 import { refusalHint } from '../shared/rules.js';
+import { shortLivedWasm } from '../lib/v8-flags.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -150,9 +150,17 @@ function targetOf(url: URL): Target {
   return { url, origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
 }
 
+/** A fresh Idempotency-Key. node:crypto loads on the first (≈ 2 ms): a command that only reads never loads it. */
+function newKey(): string {
+  return process.getBuiltinModule('node:crypto').randomUUID();
+}
+
 let sharedAgent: Agent | undefined;
 function defaultDispatcher(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
+  if (!sharedAgent) {
+    shortLivedWasm();
+    sharedAgent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
+  }
   return sharedAgent;
 }
 
@@ -195,7 +203,7 @@ export class ApiClient {
     const url = target.url;
     const isPost = init.method === 'POST';
     // Every POST has a key; a PATCH carries one when the caller derives it (seed updates).
-    const idempotencyKey = isPost ? (init.idempotencyKey ?? randomUUID()) : init.method === 'PATCH' ? init.idempotencyKey : undefined;
+    const idempotencyKey = isPost ? (init.idempotencyKey ?? newKey()) : init.method === 'PATCH' ? init.idempotencyKey : undefined;
     const headers: Record<string, string> = {
       'api-key': this.opts.apiKey,
       accept: 'application/json',

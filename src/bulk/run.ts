@@ -11,6 +11,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Progress } from '../io/progress.js';
 import { escapeText } from '../io/escape.js';
 import { ApiError, DryRunStop, PayError, UsageError } from '../lib/errors.js';
+import { streamingHeap } from '../lib/v8-flags.js';
 import type { Row } from './input.js';
 import { attemptKey, identityTag, rowKey, type ResumeIndex } from './resume.js';
 
@@ -105,6 +106,7 @@ interface InFlight {
 }
 
 export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
+  streamingHeap();
   const started = Date.now();
   const s: BulkSummary = {
     rows: 0,

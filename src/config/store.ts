@@ -6,7 +6,6 @@
 // read again under the lock, changed, and replaced atomically (a 0600 temporary file, fsync, rename),
 // so parallel writers never lose each other's profiles. pay creates its folder 0700 and never
 // changes the mode or owner of a folder that was already there (it may be a shared one).
-import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
@@ -22,7 +21,6 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 import {
@@ -58,7 +56,7 @@ export function checkProfileName(name: string): string {
 export function defaultConfigDir(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
-  home: string = homedir(),
+  home: string = process.getBuiltinModule('node:os').homedir(),
 ): string {
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'pay');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'pay', 'Config');
@@ -257,7 +255,7 @@ export class ConfigStore {
   private write(config: ConfigData): void {
     const shaped = { ...(config.current_profile ? { current_profile: config.current_profile } : {}), profiles: config.profiles };
     const text = `${JSON.stringify(shaped, undefined, '\t')}\n`;
-    const tmp = `${this.path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = `${this.path}.${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`;
     try {
       const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
       try {

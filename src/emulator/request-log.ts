@@ -69,8 +69,11 @@ export class ReceivedRequest {
     readonly headers: IncomingHttpHeaders,
   ) {
     let n = ENTRY_OVERHEAD + method.length + path.length;
-    for (const [k, v] of Object.entries(query)) n += k.length + v.length;
-    for (const [k, v] of Object.entries(headers)) n += k.length + (Array.isArray(v) ? v.join('').length : size(v));
+    for (const k in query) n += k.length + query[k]!.length;
+    for (const k in headers) {
+      const v = headers[k];
+      n += k.length + (Array.isArray(v) ? v.join('').length : size(v));
+    }
     this.size = n;
   }
 
@@ -197,7 +200,9 @@ export class RequestLog {
     while (this.items.length - drop > 1 && (this.items.length - drop > LOG_MAX_COUNT || bytes > LOG_MAX_BYTES))
       bytes -= this.items[drop++]!.size;
     if (drop > 0) {
-      this.items.splice(0, drop);
+      // Once full, one goes per request: shift() makes no array of the removed.
+      if (drop === 1) this.items.shift();
+      else this.items.splice(0, drop);
       this.bytes = bytes;
     }
   }

@@ -66,18 +66,22 @@ export function terminalColumns(env: NodeJS.ProcessEnv, ...streams: unknown[]): 
 }
 
 export function createIOStreams(init: IOStreamsInit = {}): IOStreams {
-  const stdin = init.stdin ?? process.stdin;
   const stdout = init.stdout ?? process.stdout;
   const stderr = init.stderr ?? process.stderr;
   const isTTY = (s: unknown) => Boolean((s as { isTTY?: boolean }).isTTY);
   const stdoutIsTTY = init.stdoutIsTTY ?? isTTY(stdout);
   const stderrIsTTY = init.stderrIsTTY ?? isTTY(stderr);
   const env = init.env ?? process.env;
+  // process.stdin is a stream made on first use (≈ 2 ms): most commands never read it, and whether
+  // it is a terminal is file descriptor 0's answer, which is what process.stdin.isTTY reports.
+  let stdin = init.stdin;
   return {
-    stdin,
+    get stdin() {
+      return (stdin ??= process.stdin);
+    },
     stdout,
     stderr,
-    stdinIsTTY: init.stdinIsTTY ?? isTTY(stdin),
+    stdinIsTTY: init.stdinIsTTY ?? (init.stdin ? isTTY(init.stdin) : process.getBuiltinModule('node:tty').isatty(0)),
     stdoutIsTTY,
     stderrIsTTY,
     colorEnabled: colorWanted(env, stdoutIsTTY || stderrIsTTY, init.noColor ?? false),

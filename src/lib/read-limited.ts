@@ -1,7 +1,6 @@
 // Reads a file named on the command line without trusting its size: a regular file over the
 // limit is refused from its size alone, and anything else (/dev/zero, a device, a pipe) is read
 // at most `max + 1` bytes. Plain readFile would read /dev/zero until memory runs out.
-import { open } from 'node:fs/promises';
 import { UsageError } from './errors.js';
 
 export class TooLargeError extends Error {
@@ -14,7 +13,8 @@ const CHUNK = 64 * 1024;
 
 /** The file's bytes, or TooLargeError past `max`; fs errors (ENOENT, EISDIR, …) pass through. */
 export async function readFileLimited(path: string, max: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
+  // node:fs/promises loads here, not with this module: most commands read no file (≈ 0.5 ms).
+  const handle = await process.getBuiltinModule('node:fs/promises').open(path, 'r');
   try {
     const st = await handle.stat();
     if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });

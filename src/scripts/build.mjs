@@ -1,16 +1,28 @@
-// Builds dist/ in two passes.
+// Builds dist/ in two passes, then trains the bundles' V8 code caches.
 //
-// 1. dist/cli.cjs: the start-up path as ONE CommonJS file: src/cli.ts, commander and the command
-//    declarations. CommonJS because Node starts an ES module ~5 ms slower, which is most of the
-//    cold-start budget (`pay --version` within 1.3x of `node -e 0`). Every `import()` in it is
-//    left as an import of the built implementation under dist/impl/.
-// 2. dist/impl/: every module the start-up path imports lazily, as ES modules with shared chunks;
-//    undici, proper-lockfile, inquirer, chalk and yaml load only there, from node_modules.
+// 1. dist/cli.cjs: the start-up path as ONE CommonJS file: src/cli.ts, commander, the command
+//    declarations, and the groups' specs (src/commands/<group>/index.ts, data that `pay <group>
+//    --help` needs), each spec evaluated only when argv names its group. CommonJS because Node
+//    starts an ES module ~5 ms slower. Every other import() in it becomes a require of dist/impl.cjs.
+// 2. dist/impl.cjs: every module the start-up path imports lazily, as ONE CommonJS bundle in which
+//    each module is evaluated the first time something imports it (esbuild's lazy module
+//    wrappers), so a command pays only for the modules it uses; one file instead of ES module
+//    chunks saves the ES loader's per-file resolution, and lets one code cache cover it all.
+//    Bundled into it: undici's Agent and request API only (`undici` is aliased to them: the index
+//    loads ~110 files, fetch, WebSocket and caches pay never uses, ≈ 60 ms), chalk.
+//    Left in node_modules, loaded only when a command needs them: @inquirer/prompts (prompts),
+//    jq-wasm (--jq; it reads its .wasm file from its folder), yaml (--yaml, seed files) and
+//    proper-lockfile (writing the config). Every import() in it becomes a require(): see bin/load.js.
+// 3. dist/<bundle>.cache: V8 code caches, written by src/scripts/train-cache.mjs after running a
+//    few commands in one process against a stub service; bin/load.js loads each bundle with its
+//    cache. Each bundle's first line carries a hash of the bundle, which its cache repeats.
 //
 // Modules both passes reach (small pure ones like spec.ts) are bundled into each; none of them
 // holds state, so the copies cannot disagree.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,16 +30,32 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const src = join(root, 'src');
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((d) => d !== 'commander');
+/** Left in node_modules (see above); every other dependency is bundled where it is used. */
+const EXTERNAL = ['@inquirer/prompts', 'jq-wasm', 'proper-lockfile', 'yaml'];
+for (const d of EXTERNAL) if (!(d in pkg.dependencies)) throw new Error(`build: ${d} is not a dependency`);
+/** Replaced by a hash of the bundle once it is built (same length, so the source map still fits). */
+const PLACEHOLDER = '0'.repeat(16);
+const BANNER = `/* pay bundle ${PLACEHOLDER} */`;
+/**
+ * A command's declaration (src/commands/<name>/index.ts): data the start-up bundle holds. Keep in
+ * step with DECLARATION in test/unit/architecture.test.ts, which holds them to the start-up rules.
+ */
+const DECLARATION = /^commands\/[^/]+\/index\.ts$/;
+
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  external,
+  format: 'cjs',
   sourcemap: 'linked',
   minifyWhitespace: true,
   minifySyntax: true,
   define: { __PAY_VERSION__: JSON.stringify(pkg.version) },
+  banner: { js: BANNER },
+  // Licence comments of bundled packages go to <bundle>.LEGAL.txt: one non-ASCII character in a
+  // bundle makes V8 hold all of its source as two bytes per character.
+  legalComments: 'external',
+  metafile: true,
   logLevel: 'warning',
 };
 
@@ -43,35 +71,170 @@ const noChildProcess = {
   },
 };
 
-/** Pass 1 collects the lazily imported source files and points each import at its pass-2 output. */
+/**
+ * Pass 1: an import() of a declaration stays in the bundle (evaluated when first imported); any
+ * other import() of pay's own modules becomes a require of that module from dist/impl.cjs,
+ * through bin/load.js (the same loader, and so the same module instances, as everything else).
+ */
 const lazy = new Set();
 const lazyImports = {
   name: 'lazy-imports-to-impl',
   setup(b) {
     b.onResolve({ filter: /^\./ }, (args) => {
-      if (args.kind !== 'dynamic-import') return undefined;
+      if (args.kind !== 'dynamic-import' || args.namespace !== 'file') return undefined;
       const file = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-      lazy.add(file);
-      return { path: `./impl/${relative(src, file).replace(/\.ts$/, '.js')}`, external: true };
+      const key = relative(src, file).split('\\').join('/');
+      if (DECLARATION.test(key)) return undefined;
+      lazy.add(key.replace(/\.ts$/, ''));
+      return { path: key.replace(/\.ts$/, ''), namespace: 'pay-impl' };
     });
+    b.onLoad({ filter: /.*/, namespace: 'pay-impl' }, (args) => ({
+      contents: `module.exports = require('../bin/load.js').load(require('node:path').join(__dirname, 'impl.cjs')).load(${JSON.stringify(args.path)});`,
+      loader: 'js',
+      resolveDir: dist,
+    }));
+    b.onResolve({ filter: /^\.\.\/bin\/load\.js$/ }, () => ({ path: '../bin/load.js', external: true }));
   },
 };
 
+/**
+ * Pass 2: `undici` is its Agent and the request() API on it: what src/api/client.ts uses. An ES
+ * module, so that importing any other name from 'undici' fails the build instead of being undefined.
+ */
+const undiciAgent = {
+  name: 'undici-agent-only',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer.startsWith(src) ? { path: 'undici', namespace: 'pay-undici' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'pay-undici' }, () => ({
+      contents: [
+        "import Agent from 'undici/lib/dispatcher/agent.js';",
+        "import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';",
+        "import request from 'undici/lib/api/api-request.js';",
+        // What undici's index does for every dispatcher (Object.assign(Dispatcher.prototype, api)), for request only.
+        'Dispatcher.prototype.request = request;',
+        'export { Agent };',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+    // The HTTP/2 client loads node:http2 (and with it node:tls), ≈ 7 ms, at start; pay speaks
+    // HTTP/1.1 (undici uses HTTP/2 only when allowH2 is set): load it when a connection needs it.
+    const h2 = "const connectH2 = require('./client-h2.js')";
+    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(h2)) throw new Error(`build: ${args.path} no longer holds "${h2}": update the build's undici plugin`);
+      return { contents: text.replace(h2, "let h2; const connectH2 = (...a) => (h2 ??= require('./client-h2.js'))(...a)"), loader: 'js' };
+    });
+    // undici calls node:assert as assert(condition) only (its internal invariants); node:assert
+    // costs ≈ 1.5 ms to load. The same check, throwing an Error with assert's code.
+    b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'pay-assert' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'pay-assert' }, () => ({
+      contents: [
+        'module.exports = function assert(value, message) {',
+        '  if (value) return;',
+        '  if (message instanceof Error) throw message;',
+        "  throw Object.assign(new Error(message === undefined ? 'undici: an internal check failed' : String(message)), { code: 'ERR_ASSERTION' });",
+        '};',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Pass 2: import() of a package or a built-in becomes a require() (then() keeps it asynchronous):
+ * a script compiled from a V8 code cache cannot import() in Node 20 (bin/load.js).
+ */
+const requireNotImport = {
+  name: 'import-to-require',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, namespace: 'pay-require', pluginData: args.resolveDir } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'pay-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+      resolveDir: args.pluginData,
+    }));
+  },
+};
+
+/** Writes the bundle's hash over the placeholder in its first line. */
+function stamp(file) {
+  const text = readFileSync(file, 'utf8');
+  if (!text.startsWith(BANNER)) throw new Error(`build: ${file} does not start with its banner`);
+  const wide = /[^\x00-\x7f]/.exec(text);
+  if (wide) throw new Error(`build: ${file} holds a non-ASCII character (${JSON.stringify(text.slice(wide.index - 40, wide.index + 10))})`);
+  const id = createHash('sha256').update(text).digest('hex').slice(0, PLACEHOLDER.length);
+  writeFileSync(file, text.replace(PLACEHOLDER, id));
+}
+
+/** No import() may be left in a bundle (bin/load.js), and cli.cjs requires only built-ins and the loader. */
+function check(result, file) {
+  const out = result.metafile.outputs[relative(root, file).split('\\').join('/')];
+  if (!out) throw new Error(`build: no metafile entry for ${file}`);
+  const dynamic = out.imports.filter((i) => i.kind === 'dynamic-import');
+  if (dynamic.length) throw new Error(`build: ${file} still imports ${dynamic.map((i) => i.path).join(', ')} with import()`);
+}
+
 rmSync(dist, { recursive: true, force: true });
-await build({
-  ...common,
-  entryPoints: [join(src, 'cli.ts')],
-  outfile: join(dist, 'cli.cjs'),
-  format: 'cjs',
-  plugins: [noChildProcess, lazyImports],
+const cli = join(dist, 'cli.cjs');
+const impl = join(dist, 'impl.cjs');
+check(
+  await build({
+    ...common,
+    absWorkingDir: root,
+    entryPoints: [join(src, 'cli.ts')],
+    outfile: cli,
+    external: Object.keys(pkg.dependencies).filter((d) => d !== 'commander'),
+    plugins: [noChildProcess, lazyImports],
+  }),
+  cli,
+);
+check(
+  await build({
+    ...common,
+    absWorkingDir: root,
+    stdin: {
+      // The registry: each lazily imported module by its path under src/, evaluated on first load.
+      contents: [
+        'const modules = {',
+        ...[...lazy].sort().map((key) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(`./${key}.ts`)}),`),
+        '};',
+        'export function load(key) {',
+        '  const m = modules[key];',
+        '  if (!m) throw new Error(`dist/impl.cjs has no module ${key}: rebuild (npm run build)`);',
+        '  return m();',
+        '}',
+      ].join('\n'),
+      resolveDir: src,
+      sourcefile: 'impl-registry.js',
+      loader: 'js',
+    },
+    outfile: impl,
+    external: EXTERNAL,
+    // import.meta.url in a CommonJS bundle: the bundle's own URL.
+    define: { ...common.define, 'import.meta.url': '__pay_bundle_url' },
+    inject: [join(src, 'scripts', 'bundle-url.mjs')],
+    plugins: [undiciAgent, requireNotImport],
+  }),
+  impl,
+);
+stamp(cli);
+stamp(impl);
+
+// 3. Train the code caches (a process of its own: its V8 state is that of a fresh `pay`).
+// What the commands print is not the build's: only the training's own warnings are shown.
+const train = spawnSync(process.execPath, [join(src, 'scripts', 'train-cache.mjs')], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
 });
-await build({
-  ...common,
-  entryPoints: [...lazy],
-  outdir: join(dist, 'impl'),
-  outbase: src,
-  entryNames: '[dir]/[name]',
-  chunkNames: 'chunks/[name]-[hash]',
-  format: 'esm',
-  splitting: true,
-});
+for (const line of train.stderr.split('\n')) if (line.startsWith('train-cache:')) process.stderr.write(`${line}\n`);
+if (train.status !== 0) {
+  process.stderr.write(`${train.stderr}build: training the code caches failed\n`);
+  process.exitCode = 1;
+}

@@ -29,11 +29,11 @@ export const stopper =
       child.kill('SIGTERM');
     });
 
-/** Starts the emulator; resolves {url, baseUrl, tenant, key, pid, stop}. */
-export function spawnEmulator(args = []) {
+/** Starts the emulator (of `bin`, default this checkout's); resolves {url, baseUrl, tenant, key, pid, stop}. */
+export function spawnEmulator(args = [], bin = BIN) {
   return new Promise((resolve, reject) => {
     const configDir = mkdtempSync(join(tmpdir(), 'pay-bench-emu-'));
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: cleanEnv({ PAY_CONFIG_DIR: configDir }),
     });

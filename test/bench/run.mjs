@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 
 const SECTIONS = {
   'cold-start': './cold-start.mjs',
+  commands: './commands.mjs',
   emulator: './emulator.mjs',
   transactions: './transactions.mjs',
   tables: './tables.mjs',

@@ -4,6 +4,7 @@
 // order, refusal and reload, reads waiting for commits in flight, recovery, torn last lines.
 import { appendFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal, realFiles, type FileLayer, type Op } from '../../src/emulator/journal.js';
 import { removeTempDirs, tempDir } from './helpers.js';
@@ -76,7 +77,7 @@ describe('journal under disk errors', () => {
   it('acknowledges in order: a failed fdatasync refuses its commits and every later one, cuts back and reloads', async () => {
     const dir = tempDir();
     const state: State = new Map();
-    // fdatasyncs are held until the test releases them (in any order; the second one fails).
+    // fdatasyncs are held until the test releases them (the second one fails).
     const held: Array<{ fire?: () => void }> = [];
     const layer: FileLayer = {
       ...realFiles,
@@ -112,22 +113,23 @@ describe('journal under disk errors', () => {
       );
     };
     put('a', 1);
-    await turn(); // batch 1 written
+    await turn(); // batch 1 written, its fdatasync started
     put('b', 2);
-    await turn(); // batch 2
+    await turn(); // batch 2 written: it waits for the fdatasync in flight
     put('c', 3);
-    await turn(); // batch 3
+    await turn(); // batch 3 too
+    expect(held).toHaveLength(1);
     const release = async (n: number) => {
       // Once the real fdatasync has returned.
       await expect.poll(() => held[n - 1]?.fire !== undefined, { timeout: 10_000 }).toBe(true);
       held[n - 1]!.fire!();
       await turn();
     };
-    // The third sync succeeds first: nothing may be acknowledged before the earlier ones.
-    await release(3);
     expect(settled).toEqual([]);
+    // The first returns: its commit is acknowledged, and ONE fdatasync follows for batches 2 and 3.
     await release(1);
     expect(settled).toEqual(['a ok']);
+    expect(held).toHaveLength(2);
     await release(2);
     await Promise.all(results);
     expect(settled).toEqual(['a ok', 'b DiskUnavailable', 'c DiskUnavailable']);
@@ -144,7 +146,7 @@ describe('journal under disk errors', () => {
     state.set('e', 5);
     const e = j.commit([putOp('e', 5)]);
     await turn();
-    await release(4);
+    await release(3);
     await e;
     await j.close();
     const loaded: State = new Map();
@@ -156,6 +158,92 @@ describe('journal under disk errors', () => {
     ]);
     expect(again.warnings).toEqual([]);
     await again.close();
+  });
+
+  it('group commit, for any order of commits, loop turns and fdatasync returns: one fdatasync in flight, each commit acknowledged in order and only after an fdatasync started after its write, a failure refusing the rest', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant('commit' as const), fc.constant('turn' as const), fc.constant('return' as const)), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        fc.option(fc.nat(8), { nil: undefined }),
+        async (steps, failing) => {
+          const dir = tempDir();
+          const state: State = new Map();
+          let written = 0; // writes so far
+          const inFlight: Array<{ after: number; fire?: () => void; done: boolean }> = [];
+          let maxInFlight = 0;
+          let syncs = 0;
+          const layer: FileLayer = {
+            ...realFiles,
+            writeSync: (fd, buf, offset, length) => {
+              written++;
+              return realFiles.writeSync(fd, buf, offset, length);
+            },
+            fdatasync: (fd, cb) => {
+              const n = syncs++;
+              const entry: { after: number; fire?: () => void; done: boolean } = { after: written, done: false };
+              inFlight.push(entry);
+              maxInFlight = Math.max(maxInFlight, inFlight.filter((x) => !x.done).length);
+              realFiles.fdatasync(fd, (err) => {
+                entry.fire = () => {
+                  entry.done = true;
+                  cb(err ?? (n === failing ? Object.assign(new Error('EIO: injected'), { code: 'EIO' }) : null));
+                };
+              });
+            },
+          };
+          const j = new Journal(dir, { files: layer, retryMs: 60_000 });
+          j.open(apply(state));
+          j.onLost = () => {
+            state.clear();
+            j.replay(apply(state));
+          };
+          const turn = () => new Promise((r) => setImmediate(r));
+          // Per commit: the write that carried it (1-based), and how it ended.
+          const commits: Array<{ write?: number; end?: 'ok' | 'refused'; syncedBy?: number }> = [];
+          let failed = false;
+          const fire = async () => {
+            const next = inFlight.find((x) => !x.done);
+            if (!next) return;
+            await expect.poll(() => next.fire !== undefined, { timeout: 10_000 }).toBe(true);
+            const after = next.after;
+            next.fire!();
+            for (const c of commits) if (c.end === undefined && c.write !== undefined && c.write <= after) c.syncedBy = after;
+            await turn();
+          };
+          for (const step of [...steps, 'turn' as const]) {
+            if (step === 'commit' && j.writable) {
+              const c: { write?: number; end?: 'ok' | 'refused'; syncedBy?: number } = {};
+              commits.push(c);
+              state.set(`k${commits.length}`, commits.length);
+              j.commit([putOp(`k${commits.length}`, commits.length)]).then(
+                () => (c.end = 'ok'),
+                () => ((c.end = 'refused'), (failed = true)),
+              );
+              // Written in the next turn (check phase): the write count then.
+              void turn().then(() => (c.write ??= written));
+            } else if (step === 'turn') await turn();
+            else await fire();
+          }
+          // Let everything finish.
+          for (let i = 0; i < 200 && inFlight.some((x) => !x.done); i++) await fire();
+          await turn();
+          expect(maxInFlight).toBeLessThanOrEqual(1);
+          // In order: no commit ends ok after an earlier one was refused, nor before an earlier one is ok.
+          const ends = commits.map((c) => c.end);
+          const firstRefused = ends.indexOf('refused');
+          if (firstRefused >= 0) expect(ends.slice(firstRefused).every((e) => e === 'refused' || e === undefined)).toBe(true);
+          for (let i = 1; i < ends.length; i++) if (ends[i] === 'ok') expect(ends[i - 1]).toBe('ok');
+          // Acknowledged only after an fdatasync that started after its write returned.
+          for (const c of commits) if (c.end === 'ok') expect(c.syncedBy).toBeGreaterThanOrEqual(c.write!);
+          if (!failed) expect(ends.every((e) => e === 'ok')).toBe(true);
+          await j.close();
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('a read waits for the commits in flight and fails with them', async () => {
