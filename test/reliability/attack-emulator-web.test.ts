@@ -11,7 +11,7 @@
 // userinfo and every other origin are 403 origin_not_allowed. Preflights (OPTIONS with
 // Access-Control-Request-*) are refused whatever the Origin. No answer carries Access-Control-*.
 // Request log: 1 MiB bodies of generated shapes (long strings, many numbers, many unknown fields)
-// with the key and other secrets in headers and body: the emulator's RSS stays bounded, the log
+// with the key and other secrets in headers and body: the emulator serves them all within a 96 MB heap (it would run out of memory if it kept them), the log
 // stays within its count and byte bounds, and GET /__emulator/requests shows no secret whole.
 import { randomUUID } from 'node:crypto';
 import { BlockList, connect } from 'node:net';
@@ -27,7 +27,8 @@ const ALLOWED = ['http://localhost:3000', 'https://app.example.test'];
 /** The log's own bounds (src/emulator/request-log.ts). */
 const LOG_MAX_COUNT = 1000;
 const LOG_MAX_BYTES = 8 * 1024 * 1024;
-const MAX_RSS_GROWTH = 96 * 1024 * 1024;
+/** The emulator's old-generation heap in this file, in MB: what a bounded log needs, far less than what a leak would. */
+const MAX_OLD_SPACE_MB = 96;
 
 let emu: EmulatorProcess;
 /** Host, Origin and preflight figures, recorded together as attack.emulator-host. */
@@ -89,7 +90,14 @@ function getWithHost(host: string | undefined, api: boolean, extra = ''): Promis
 }
 
 beforeAll(async () => {
-  emu = await spawnEmulator(['--port', '0', '--settle-after', '600000', ...ALLOWED.flatMap((o) => ['--allow-origin', o])]);
+  // A small heap: an emulator that kept what it was sent (a 1 MiB body, its parse) would run out
+  // of memory within the stream of bodies below and stop answering; one that keeps only what the
+  // request log bounds serves them all. (Resident memory is recorded, not judged: how much of a
+  // transient 1 MiB parse V8 hands back, and when, depends on the machine's load.)
+  emu = await spawnEmulator(
+    ['--port', '0', '--settle-after', '600000', ...ALLOWED.flatMap((o) => ['--allow-origin', o])],
+    cleanEnv({ NODE_OPTIONS: `--max-old-space-size=${MAX_OLD_SPACE_MB}` }),
+  );
 }, 60_000);
 afterAll(async () => {
   await emu?.stop();
@@ -341,7 +349,7 @@ describe('attack: a web page reaching the emulator', () => {
 
 describe('attack: a stream of 1 MiB bodies against the request log', () => {
   it(
-    'keeps RSS and the log bounded and shows no secret whole',
+    'serves every body within a small heap, keeps the log bounded and shows no secret whole',
     async () => {
       const startedAt = Date.now();
       const key = emu.keys.sandbox.secret;
@@ -417,8 +425,8 @@ describe('attack: a stream of 1 MiB bodies against the request log', () => {
       expect(last.body_truncated).toBe(true);
       expect(last.headers['api-key']).toMatch(/^sk_test_…[A-Za-z0-9]{4}$/);
       expect(last.headers['authorization']).not.toContain(secrets[2]!.slice(6, 20));
-      if (rssBefore > 0) expect(rssAfter - rssBefore).toBeLessThan(MAX_RSS_GROWTH);
-      // Still serving.
+      // Still serving, within its small heap (an emulator out of memory would have exited).
+      expect(emu.child.exitCode).toBeNull();
       expect((await fetch(`${emu.url}/__emulator/health`)).status).toBe(200);
     },
     FULL ? 1_800_000 : 600_000,
