@@ -1,19 +1,8 @@
 // The fields an operation's request body takes, read from the published contract (openapi.ts):
 // what `pay trigger --override object.path=value` may set, and what JSON type each value has.
 // Nested objects give their own fields (`address.city`); anything else is a leaf.
-import { openapi, type Schema } from './openapi.js';
-
-type Node = Schema & { $ref?: string };
-
-function resolve(node: unknown): Node | undefined {
-  let n = node as Node | undefined;
-  for (let i = 0; i < 8 && n && typeof n.$ref === 'string'; i++) {
-    const [, , kind, name] = n.$ref.split('/');
-    const table = (openapi.components as unknown as Record<string, Record<string, unknown>>)[kind ?? ''];
-    n = table?.[name ?? ''] as Node | undefined;
-  }
-  return n && typeof n === 'object' ? n : undefined;
-}
+import { openapi } from './openapi.js';
+import { resolve, type Node } from './response-fields.js';
 
 /** The properties of an object schema, its allOf parts' included, in the contract's order. */
 function propertiesOf(node: Node): Record<string, unknown> {

@@ -12,9 +12,10 @@ export interface FieldSet {
   open: string[];
 }
 
-type Node = Schema & { $ref?: string };
+export type Node = Schema & { $ref?: string };
 
-function resolve(node: unknown): Node | undefined {
+/** A schema with its `$ref`s followed (at most 8) into the contract's components. */
+export function resolve(node: unknown): Node | undefined {
   let n = node as Node | undefined;
   for (let i = 0; i < 8 && n && typeof n.$ref === 'string'; i++) {
     const [, , kind, name] = n.$ref.split('/');
