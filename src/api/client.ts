@@ -76,8 +76,9 @@ export const DEFAULT_MAX_RESPONSE_BYTES = MAX_RESPONSE_BYTES_DEFAULT;
  * - `object`: a JSON object (not an array, not null; `id` and `object`, when present, strings);
  * - `resource`: an object with a string `id` (what a create makes);
  * - `{ id }`: the object with this id (a get, update, delete or action on `<things>/{thing_id}`).
+ * - `{ prefix }`: a new object of this kind, its id starting with the prefix (a create: `cus_`).
  */
-export type Expect = 'any' | 'object' | 'resource' | { id: string };
+export type Expect = 'any' | 'object' | 'resource' | { id: string } | { prefix: string };
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -666,13 +667,15 @@ function badAnswer(status: number, headers: Record<string, string>, text: string
   if (expect === 'object') return undefined;
   if (typeof body.id !== 'string')
     return `the service answered ${status} with an object without an "id" where ${expectText(expect)} was expected`;
-  if (typeof expect === 'object' && body.id !== expect.id)
+  if (typeof expect === 'object' && 'id' in expect && body.id !== expect.id)
     return `the service answered ${status} with object ${printable(body.id)} where ${expect.id} was expected`;
+  if (typeof expect === 'object' && 'prefix' in expect && !body.id.startsWith(expect.prefix))
+    return `the service answered ${status} with object ${printable(body.id)} where a new ${expect.prefix}… object was expected`;
   return undefined;
 }
 
 function expectText(expect: Expect): string {
-  if (typeof expect === 'object') return `object ${expect.id}`;
+  if (typeof expect === 'object') return 'id' in expect ? `object ${expect.id}` : `a new ${expect.prefix}… object`;
   return expect === 'resource' ? 'an object with an id' : expect === 'object' ? 'a JSON object' : 'JSON';
 }
 

@@ -159,6 +159,12 @@ export interface VerbSpec {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   kind: VerbKind;
+  /**
+   * A create's object, by its id prefix (`cus_`): a 2xx whose object carries another kind's id is
+   * not the object asked for (exit 1). Every create declares it; test/contract/creates.test.ts
+   * checks it against the id pattern of the operation's answer in the contract.
+   */
+  creates?: string;
   flags?: FlagSpec[];
   /** Money-moving or destructive: confirm on a terminal in live mode, --yes otherwise. */
   confirmLive?: boolean;

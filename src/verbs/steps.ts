@@ -87,12 +87,12 @@ export async function send(f: Factory, ctx: VerbContext, client: ApiClient, req:
 
 /**
  * What a verb's 2xx answer must be (the client refuses anything else, exit 1): a create makes an
- * object with an id; a get, update or delete of `<things>/{thing_id}`, or an action on
+ * object with an id of its kind; a get, update or delete of `<things>/{thing_id}`, or an action on
  * `<things>/{thing_id}/<action>`, answers the object it named; any other verb, a JSON object.
  */
 export function expectFor(ctx: VerbContext): Expect {
   const { verb, argValue } = ctx;
-  if (verb.kind === 'create') return 'resource';
+  if (verb.kind === 'create') return verb.creates ? { prefix: verb.creates } : 'resource';
   const m = /(?:^|\/)([a-z-]+)\/\{([a-z_]+)\}(\/[a-z-]+)?$/.exec(verb.path);
   if (!m || argValue === undefined || !verb.arg?.idPrefix || verb.arg.field || verb.path.split('{').length !== 2) return 'object';
   const [, things, param, action] = m;

@@ -105,6 +105,7 @@ export const kyc: GroupSpec = {
       method: 'POST',
       path: 'customers/{customer_id}/kyc',
       kind: 'create',
+      creates: 'kyc_',
       body: true,
       flags: [levelFlag],
       tables: documentsTable,
@@ -125,6 +126,7 @@ export const kyc: GroupSpec = {
       method: 'POST',
       path: 'customers/{customer_id}/kyc/documents',
       kind: 'create',
+      creates: 'doc_',
       body: true,
       noun: 'KYC document',
       columns: [

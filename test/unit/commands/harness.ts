@@ -8,6 +8,7 @@ import { wantsJsonErrors } from '../../../src/argv.js';
 import type { Entry } from '../../../src/cmdutil/decl.js';
 import { createFactory, type Signals } from '../../../src/cmdutil/factory.js';
 import { buildProgram } from '../../../src/cmdutil/tree.js';
+import { allGroups } from '../../../src/commands/groups.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import { reportError } from '../../../src/lib/handle-error.js';
 
@@ -65,12 +66,25 @@ export function fakeSignals(): Signals & { emit(signal: 'SIGINT' | 'SIGTERM'): v
   };
 }
 
+/** Where each create verb POSTs, and the id prefix of what it makes (VerbSpec.creates). */
+const CREATES = allGroups.flatMap((g) =>
+  g.verbs
+    .filter((v) => v.kind === 'create' && v.creates)
+    .map((v) => ({ path: new RegExp(`^${v.path.replace(/\{[^}]+\}/g, '[^/]+')}$`), prefix: v.creates! })),
+);
+
+/** An id for what a POST to this path makes: of the create's kind (`cus_…` for customers), else a plain one. */
+export function newIdFor(path: string): string {
+  const c = CREATES.find((x) => x.path.test(path));
+  return c ? `${c.prefix}0123456789abcdefghijklmn` : 'obj_1';
+}
+
 const echo: Responder = (req) => ({
   status: req.method === 'POST' ? 201 : 200,
   body:
     req.method === 'GET' && !/_[0-9a-z]{24}/.test(req.path)
       ? { object: 'list', data: [], has_more: false, next_cursor: null }
-      : { id: 'obj_1', ...(req.body as object) },
+      : { id: req.method === 'POST' ? newIdFor(req.path) : 'obj_1', ...(req.body as object) },
 });
 
 export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun> {

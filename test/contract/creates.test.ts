@@ -1,0 +1,76 @@
+// Every create verb declares the kind of object it makes (VerbSpec.creates, an id prefix), equal
+// to the id pattern of its operation's answer in the contract; and the client refuses a 2xx whose
+// object is of another kind (exit 1, nothing on stdout), whatever the other kind is: a service
+// that answers `customers create` with an account made no customer.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { openapi } from '../../src/api/openapi.js';
+import { allGroups } from '../../src/commands/groups.js';
+import { pay } from '../unit/commands/harness.js';
+import { allOperations } from './contract-helpers.js';
+
+type Schema = { $ref?: string; properties?: Record<string, { pattern?: string }>; allOf?: Schema[] };
+
+const resolve = (schema: Schema | undefined): Schema | undefined => {
+  for (let i = 0; i < 8 && schema?.$ref; i++) schema = openapi.components.schemas[schema.$ref.split('/').pop()!] as Schema;
+  return schema;
+};
+
+/** The id pattern of a schema, its own or one of its allOf parts'. */
+const idPattern = (schema: Schema | undefined): string | undefined => {
+  const s = resolve(schema);
+  return s?.properties?.id?.pattern ?? s?.allOf?.map(idPattern).find((p) => p !== undefined);
+};
+
+/** The id pattern of an operation's success answer. */
+function answerIdPattern(operationId: string): string | undefined {
+  const op = allOperations().find((o) => o.operation.operationId === operationId)!.operation;
+  const code = Object.keys(op.responses).find((c) => /^2/.test(c))!;
+  let res = op.responses[code] as { $ref?: string; content?: Record<string, { schema?: Schema }> };
+  if (res.$ref) res = openapi.components.responses[res.$ref.split('/').pop()!] as typeof res;
+  return idPattern(res.content?.['application/json']?.schema);
+}
+
+// prettier-ignore
+const CREATE = ['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123',
+  '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA'];
+
+const creates = allGroups.flatMap((g) => g.verbs.filter((v) => v.kind === 'create').map((v) => ({ group: g.name, verb: v })));
+
+describe('create verbs and the kind of object they make', () => {
+  it('covers the creates', () => {
+    expect(creates.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it.each(creates.map((c) => [`pay ${c.group} ${c.verb.name}`, c.verb] as const))('%s declares the prefix its answer has', (_n, verb) => {
+    expect(verb.creates, `${verb.operationId} declares no creates`).toMatch(/^[a-z]+_$/);
+    expect(answerIdPattern(verb.operationId)).toBe(`^${verb.creates}[0-9a-z]{24}$`);
+  });
+
+  it('a create answered with another kind of object is exit 1, one error line, nothing on stdout', async () => {
+    const prefixes = [...new Set(creates.map((c) => c.verb.creates!))];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...prefixes.filter((p) => p !== 'cus_')),
+        fc.stringMatching(/^[0-9a-z]{24}$/),
+        async (other, tail) => {
+          const r = await pay(CREATE, {
+            respond: () => ({ status: 201, body: { id: `${other}${tail}`, object: 'customer', first_name: 'Ada' } }),
+          });
+          expect(r.code).toBe(1);
+          expect(r.stdout).toBe('');
+          expect(r.stderr).toContain(`the service answered 201 with object ${other}${tail} where a new cus_… object was expected`);
+          expect(r.stderr.trimEnd().split('\n')[0]).toMatch(/^error: /);
+        },
+      ),
+      { numRuns: 25 },
+    );
+    // The same answer with the customer's kind is the customer.
+    const id = 'cus_0123456789abcdefghijklmn';
+    const ok = await pay([...CREATE, '--json'], { respond: () => ({ status: 201, body: { id, object: 'customer', first_name: 'Ada' } }) });
+    expect({ code: ok.code, stdout: JSON.parse(ok.stdout) as unknown }).toEqual({
+      code: 0,
+      stdout: { id, object: 'customer', first_name: 'Ada' },
+    });
+  });
+});
