@@ -12,7 +12,7 @@ import { allOperations } from './contract-helpers.js';
 type Schema = { $ref?: string; properties?: Record<string, { pattern?: string }>; allOf?: Schema[] };
 
 const resolve = (schema: Schema | undefined): Schema | undefined => {
-  for (let i = 0; i < 8 && schema?.$ref; i++) schema = openapi.components.schemas[schema.$ref.split('/').pop()!] as Schema;
+  for (let i = 0; i < 8 && schema?.$ref; i++) schema = openapi.components.schemas[schema.$ref.split('/').pop()!];
   return schema;
 };
 
