@@ -121,6 +121,35 @@ export const checkUrl: Check = (v) => {
   }
 };
 
+/** localhost, 127.x.x.x or ::1 (bracketed or not): this machine, as the contract names it. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  if (h === 'localhost' || h === '::1' || h === '[::1]') return true;
+  return /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(h) && h.split('.').every((p) => Number(p) <= 255);
+}
+
+/**
+ * Where webhook deliveries may go (the emulator's webhook URL, `pay emulator webhook-url`,
+ * `--webhook-url`): an http(s) URL of at most 2048 characters with no user name or password in it
+ * (deliveries are signed; a password in the URL would show in every status and delivery record),
+ * plain http only to this machine (loopback), like `pay webhooks listen --forward-to`.
+ */
+export const checkWebhookTarget: Check = (v) => {
+  if (v.length > 2048) return 'must be at most 2048 characters';
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'must be a URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http(s) URL';
+  if (u.username !== '' || u.password !== '') return 'must not carry a user name or password (deliveries are signed instead)';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
+    return 'must use https://, or http:// to this machine (localhost, 127.x.x.x, [::1])';
+  if (u.port === '0') return 'must name a port other than 0';
+  return undefined;
+};
+
 export function checkInt(min: number, max: number): Check {
   return (v) => (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max ? undefined : `must be a whole number from ${min} to ${max}`);
 }

@@ -8,7 +8,7 @@ import type { OutputSettings } from '../../io/output-options.js';
 import { DURATION_FORMS, formatDuration, parseDuration } from '../../lib/duration.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseLatency, parseRate, parseRateLimit } from '../../shared/fault-syntax.js';
-import { checkUrl } from '../../shared/validate.js';
+import { checkWebhookTarget, isLoopbackHost } from '../../shared/validate.js';
 
 async function printer(f: Factory, output: OutputSettings | undefined) {
   const { Printer } = await import('../../io/output.js');
@@ -83,7 +83,8 @@ export async function webhookUrl(f: Factory, ctx: CommandContext): Promise<void>
   const clear = ctx.opts.clear === true;
   if (url !== undefined && clear) throw new UsageError('give a URL or --clear, not both');
   if (url !== undefined) {
-    const problem = checkUrl(url) ?? (url.length > 2048 ? 'must be at most 2048 characters' : undefined);
+    const problem =
+      checkWebhookTarget(url) ?? (isEmulatorItself(url, f.settings().baseUrl.value) ? "is the emulator's own address" : undefined);
     if (problem) throw new UsageError(`invalid webhook URL ${quoted(url)}: ${problem}`, { hint: 'e.g. http://127.0.0.1:3000/hooks' });
   }
   const admin = await f.emulator();
@@ -144,4 +145,12 @@ export async function faults(f: Factory, ctx: CommandContext): Promise<void> {
   const settings = changed ? await admin.post('faults', changes) : await admin.get('faults');
   (await printer(f, ctx.output)).printObject(settings);
   if (changed) f.io.err(ctx.opts.clear === true ? '✓ Faults cleared: the emulator answers normally\n' : '✓ Faults changed\n');
+}
+
+/** The URL names the emulator behind the base URL (its port on this machine): deliveries there would act on it. */
+function isEmulatorItself(url: string, baseUrl: string): boolean {
+  const u = new URL(url);
+  const base = new URL(baseUrl);
+  const port = (x: URL): string => x.port || (x.protocol === 'https:' ? '443' : '80');
+  return port(u) === port(base) && (isLoopbackHost(u.hostname) || u.hostname === base.hostname);
 }

@@ -81,7 +81,8 @@ function submit(
   });
   const rejects = {
     ...((current.x?.rejects as Record<string, boolean> | undefined) ?? {}),
-    ...(b.number?.endsWith(REJECT_DOCUMENT_SUFFIX) ? { [doc.id]: true } : {}),
+    // A Sandbox simulation value only: in live mode a number is a number.
+    ...(!doc.livemode && b.number?.endsWith(REJECT_DOCUMENT_SUFFIX) ? { [doc.id]: true } : {}),
   };
   const first = v.status === 'pending';
   const next = touch(app, v, {
