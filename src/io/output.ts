@@ -12,6 +12,7 @@ import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 import type { OutputFormat, OutputSettings } from './output-options.js';
 import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table.js';
+import { displayWidth, wrap } from './width.js';
 import { asText } from '../lib/text.js';
 
 export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
@@ -51,6 +52,9 @@ export interface SubTable {
 const GOOD = new Set(['active', 'completed', 'succeeded', 'approved', 'delivered', 'posted', 'paid', 'accepted', 'open', 'verified']);
 const WAITING = new Set(['pending', 'in_review', 'inactive', 'received', 'processing', 'not_started']);
 const BAD = new Set(['failed', 'rejected', 'terminated', 'cancelled', 'closed', 'removed', 'expired', 'disabled', 'voided', 'used']);
+
+/** A value of one word at most this wide is shown whole in a get view (it may pass the terminal's edge there). */
+const WORD_MAX = 120;
 
 export class Printer {
   private readonly chalk: ChalkInstance;
@@ -135,7 +139,10 @@ export class Printer {
     const cols = (this.settings.fields ? this.activeColumns() : flattenColumns(obj)).filter((c) => !skip.has(c.path));
     const pairs = cols.map((c) => {
       const col = this.columns.find((k) => k.path === c.path) ?? c;
-      return { key: escapeText(c.path), value: this.cell(obj, col), whole: kindOf(col) !== 'text' };
+      const value = this.cell(obj, col);
+      // A single word (a URL, a time, a path) is not broken either, unless it is longer than a line could be.
+      const word = !value.text.includes(' ') && displayWidth(value.text) <= WORD_MAX;
+      return { key: escapeText(c.path), value, whole: kindOf(col) !== 'text' || word };
     });
     const lines = layoutKeyValues(pairs, this.fitWidth(), (t) => this.chalk.dim(t));
     if (lines.length > 0) this.io.out(`${lines.join('\n')}\n`);
@@ -284,9 +291,9 @@ export class Printer {
   }
 }
 
-/** The one line on stderr when columns were hidden to fit: which, and how to see them. */
+/** The note on stderr when columns were hidden to fit: which, and how to see them; wrapped to the terminal too. */
 export function hiddenNote(hidden: readonly string[], width: number): string {
-  return `Hidden to fit the terminal's ${width} columns: ${hidden.join(', ')} (--wide shows every column)\n`;
+  return `${wrap(`Hidden to fit the terminal's ${width} columns: ${hidden.join(', ')} (--wide shows every column)`, width).join('\n')}\n`;
 }
 
 /** A column's kind, given or read from its path (see ColumnKind). */

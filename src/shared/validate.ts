@@ -171,9 +171,14 @@ export function parseAmount(raw: string, currency: string): { value?: string; er
   const exp = currencyExponent(currency);
   if (exp === undefined) return { error: `unknown currency "${currency}"` };
   const v = raw.trim();
-  const m = /^(\d{1,15})(?:\.(\d+))?$/.exec(v);
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(v);
   if (!m) return { error: `"${raw}" is not an amount (digits with an optional decimal point, e.g. 10.50)` };
   const whole = m[1]!.replace(/^0+(?=\d)/, '');
+  // The contract's Amount: at most 15 digits before the point (999999999999999).
+  if (whole.length > 15)
+    return {
+      error: `"${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}" has ${whole.length} digits before the decimal point; at most 15 (999999999999999)`,
+    };
   const frac = m[2] ?? '';
   if (frac.length > exp) {
     return { error: `${currency} allows ${exp === 0 ? 'no decimals' : `at most ${exp} decimal${exp === 1 ? '' : 's'}`} (got "${raw}")` };

@@ -19,7 +19,8 @@ import { checkInt } from '../../shared/validate.js';
 export const COLUMNS: TableColumn[] = [
   { header: 'RECEIVED', path: 'received_at', kind: 'time', priority: 6 },
   { header: 'METHOD', path: 'method', priority: 1 },
-  { header: 'PATH', path: 'path', priority: 2 },
+  // A path holds ids to copy: shown whole, never cut.
+  { header: 'PATH', path: 'path', kind: 'id', priority: 2 },
   { header: 'STATUS', path: 'status', kind: 'number', priority: 3 },
   { header: 'MS', path: 'duration_ms', kind: 'number', priority: 5 },
   { header: 'REQUEST ID', path: 'request_id', kind: 'id', priority: 4 },

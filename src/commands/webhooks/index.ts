@@ -38,7 +38,8 @@ export const webhooks: GroupSpec = {
     "(listen talks only to a local emulator's admin routes, to take its webhook URL).",
   columns: [
     { header: 'ID', path: 'id', priority: 1 },
-    { header: 'TYPE', path: 'type', priority: 2 },
+    // An event type is a name to copy (pay webhooks list --type …): shown whole or hidden, never cut.
+    { header: 'TYPE', path: 'type', kind: 'id', priority: 2 },
     { header: 'DELIVERY', path: 'delivery.status', kind: 'status', priority: 3 },
     { header: 'ATTEMPTS', path: 'delivery.attempts', kind: 'number', priority: 4 },
     { header: 'LAST CODE', path: 'delivery.last_response_code', kind: 'number', priority: 5 },

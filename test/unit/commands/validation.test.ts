@@ -33,6 +33,11 @@ describe('amounts', () => {
     [['--amount', '-5', '--currency', 'USD'], /is not an amount/],
     [['--amount', '1e3', '--currency', 'USD'], /is not an amount/],
     [['--amount', '10,50', '--currency', 'USD'], /is not an amount/],
+    [
+      ['--amount', '1000000000000000.00', '--currency', 'USD'],
+      /--amount: "1000000000000000\.00" has 16 digits before the decimal point; at most 15 \(999999999999999\)/,
+    ],
+    [['--amount', '9'.repeat(500), '--currency', 'JPY'], /has 500 digits before the decimal point; at most 15/],
     [['--amount', '10', '--currency', 'XYZ'], /--currency "XYZ" must be an ISO 4217 currency code/],
   ])('transfers send %j is refused', async (flags, message) => {
     await refused(send(...flags), message);
@@ -44,6 +49,9 @@ describe('amounts', () => {
     expect(r.requests[0]!.body).toEqual({ source_account_id: ACC, destination_id: EA, amount: '0.10', currency: 'USD' });
     const big = await pay(send('--amount', '123456789012345.67', '--currency', 'USD'));
     expect(big.requests[0]!.body).toMatchObject({ amount: '123456789012345.67' });
+    // Leading zeros are no digits of the amount: 16 characters, 15 digits, taken.
+    const padded = await pay(send('--amount', '0123456789012345.67', '--currency', 'USD'));
+    expect(padded.requests[0]!.body).toMatchObject({ amount: '123456789012345.67' });
   });
 
   it('checks an amount that came through --data against its currency too', async () => {
