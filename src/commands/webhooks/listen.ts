@@ -3,7 +3,7 @@
 // repeat when the webhook-id came before: REPEAT_WINDOW_SECONDS, at most MAX_REMEMBERED_IDS
 // remembered), forwards every delivery (retries and resends included; --skip-duplicates
 // acknowledges a repeat of an accepted one instead) with a `<-- [status]` line, and stops cleanly
-// on SIGINT/SIGTERM (exit 0). Against the emulator (the same detection as `pay emulator …`) it
+// on SIGINT/SIGTERM (exit 0), heard from before it registers. Against the emulator (the same detection as `pay emulator …`) it
 // takes the emulator's webhook URL on start (events still pending come now) and gives it back on
 // exit, only if still its own (src/emulator/events.ts takeUrl/releaseUrl). Every text line quotes
 // the sender's data escaped (src/io/escape.ts).
@@ -154,8 +154,11 @@ async function resolveSecret(f: Factory, flag: unknown, admin: EmulatorAdmin, em
   return mine;
 }
 
-/** Whether something accepts connections at the forward target (a TCP connect, nothing sent): the reason when not. */
-function probe(url: URL, timeoutMs = 2_000): Promise<string | undefined> {
+/**
+ * Whether something accepts connections at the forward target (a TCP connect, nothing sent): the
+ * reason when not. Given up, with no reason, when `until` settles first (the listen is stopping).
+ */
+function probe(url: URL, until: Promise<void>, timeoutMs = 2_000): Promise<string | undefined> {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
@@ -164,6 +167,7 @@ function probe(url: URL, timeoutMs = 2_000): Promise<string | undefined> {
       socket.destroy();
       resolve(why);
     };
+    void until.then(() => done(undefined));
     socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
     socket.once('connect', () => done(undefined));
     socket.once('error', (err: NodeJS.ErrnoException) =>
@@ -209,50 +213,50 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     return;
   }
 
-  const { Printer } = await import('../../io/output.js');
-  const printer = new Printer(f.io, output, []);
-  const listener = await startListener({
-    host,
-    port: Number(port),
-    secret,
-    forwardTo,
-    json: output.format === 'json' || output.format === 'ndjson',
-    line: (delivery) => printer.printLine(delivery),
-    io: f.io,
-    skipDuplicates: o.skipDuplicates === true,
-    events,
-  });
-  const ours = registrationUrl(listener.url);
+  // Ctrl-C and SIGTERM are heard from before anything needs undoing: one that comes while the
+  // listener starts, registers with the emulator or probes the forward target stops the listen as
+  // one later does (the URL registered is given back), instead of killing pay with the URL left
+  // pointing at a dead port. "Ready … (Ctrl-C to stop)" is said only once it is true.
+  const stop = stopSignal(f);
+  let listener: Listener | undefined;
+  let ours = '';
   let registered = false;
   try {
+    const { Printer } = await import('../../io/output.js');
+    const printer = new Printer(f.io, output, []);
+    listener = await startListener({
+      host,
+      port: Number(port),
+      secret,
+      forwardTo,
+      json: output.format === 'json' || output.format === 'ndjson',
+      line: (delivery) => printer.printLine(delivery),
+      io: f.io,
+      skipDuplicates: o.skipDuplicates === true,
+      events,
+    });
+    ours = registrationUrl(listener.url);
     if (!isLoopbackHost(host)) f.io.err(`warning: listening on ${host}, reachable from other machines\n`);
     const forwarding = forwardTo ? `, forwarding to ${forwardTo.toString()}` : '';
-    if (emulator) {
+    let said = `${advice(ours)}\n`;
+    if (emulator && !stop.heard) {
+      // Not cut short by a signal: whether the emulator took the URL is known only from its answer.
       const r = await admin.post<{ previous?: unknown }>('webhook-url', { url: ours, listener: true });
       registered = true;
       const previous = typeof r.previous === 'string' ? escapeText(r.previous) : 'none';
-      f.io.err(
-        `Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n` +
-          `Registered ${ours} as the webhook URL of the emulator at ${admin.origin} (it was ${previous}; given back when this stops); events still pending delivery come now.\n`,
-      );
-    } else f.io.err(`Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n${advice(ours)}\n`);
-    if (forwardTo) {
-      const down = await probe(forwardTo);
-      if (down)
-        f.io.err(
-          `warning: nothing answers at ${forwardTo.toString()} yet (${down}): each delivery gets <-- [error] and a 502, so the sender retries it, until it does\n`,
-        );
+      said = `Registered ${ours} as the webhook URL of the emulator at ${admin.origin} (it was ${previous}; given back when this stops); events still pending delivery come now.\n`;
     }
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        f.signals.off('SIGINT', stop);
-        f.signals.off('SIGTERM', stop);
-        resolve();
-      };
-      f.signals.on('SIGINT', stop);
-      f.signals.on('SIGTERM', stop);
-    });
+    if (!stop.heard) {
+      f.io.err(`Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n${said}`);
+      const down = forwardTo ? await probe(forwardTo, stop.heardIt) : undefined;
+      if (down && !stop.heard)
+        f.io.err(
+          `warning: nothing answers at ${forwardTo!.toString()} yet (${down}): each delivery gets <-- [error] and a 502, so the sender retries it, until it does\n`,
+        );
+      await stop.heardIt;
+    }
   } finally {
+    stop.dispose();
     if (registered) {
       try {
         const r = await admin.post<{ url?: unknown; restored?: unknown }>('webhook-url', { release: ours });
@@ -266,9 +270,37 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
         f.io.err(`warning: could not give the emulator's webhook URL back: ${escapeText((err as Error).message)}\n`);
       }
     }
-    await listener.close();
+    await listener?.close();
   }
   f.io.err('Stopped.\n');
+}
+
+/**
+ * SIGINT and SIGTERM, heard from now until dispose(): `heard` once one came, `heardIt` settles then.
+ * The first one is taken; a second one, after dispose(), is the process's default again (it ends pay).
+ */
+function stopSignal(f: Factory): { readonly heard: boolean; heardIt: Promise<void>; dispose(): void } {
+  let heard = false;
+  let hear!: () => void;
+  const heardIt = new Promise<void>((resolve) => (hear = resolve));
+  const stop = () => {
+    heard = true;
+    dispose();
+    hear();
+  };
+  const dispose = () => {
+    f.signals.off('SIGINT', stop);
+    f.signals.off('SIGTERM', stop);
+  };
+  f.signals.on('SIGINT', stop);
+  f.signals.on('SIGTERM', stop);
+  return {
+    get heard() {
+      return heard;
+    },
+    heardIt,
+    dispose,
+  };
 }
 
 /** https://, or http:// to a loopback host only. */
