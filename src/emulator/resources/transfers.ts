@@ -44,7 +44,7 @@ const shape = {
 /** Sandbox simulation value: an amount whose minor units end in 13 fails. */
 export const isMagic13 = (amountStr: string, currency: string): boolean => minorEnding(amountStr, exponent(currency)) === FAIL_ENDING;
 
-/** Sandbox simulation value: a transfer whose minor units end in 14 is held pending for HOLD_HOURS. */
+/** Sandbox simulation value: a transfer whose minor units end in HOLD_ENDING over HOLD_DIGITS digits (0014) is held pending for HOLD_HOURS. */
 const isHeld = (t: Transfer): boolean => minorEnding(t.amount, exponent(t.currency), HOLD_DIGITS) === HOLD_ENDING;
 const HOLD_MS = HOLD_HOURS * 3_600_000;
 

@@ -3,7 +3,8 @@
 // POST with its Idempotency-Key, the events polled by object_id), and answers that are not what
 // they claim. The real loop against the emulator is test/e2e/trigger.test.ts.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
 import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../../../src/commands/trigger/recipes.js';
 import { applyOverrides, parseOverride, parseOverrides } from '../../../src/commands/trigger/override.js';
 import { amountOf, closestTypes, fundingFor } from '../../../src/commands/trigger/run.js';
@@ -228,6 +229,38 @@ describe('amounts it sends', () => {
         expect(fundedMinor % 100n).toBe(0n);
       }),
     );
+  });
+});
+
+describe('what --list says it sends is what a run sends (an in-process emulator)', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, settleAfterMs: 20 });
+  });
+  afterAll(async () => {
+    await emu?.stop();
+  });
+
+  // Every recipe whose --list line names an amount of what it is about: that amount is the one sent.
+  const priced = EVENT_TYPES.filter((t) => / of (\d+\.\d+)/.test(RECIPES[t].creates));
+
+  it.each(priced)('%s', async (type) => {
+    const env = { PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId };
+    const r = await pay(['trigger', type, '--json', '--wait-timeout', '60'], { env, loopback: true });
+    expect(r.code, r.stderr).toBe(0);
+    const { created } = JSON.parse(r.stdout) as { created: Array<{ object: string; id: string }> };
+    const subject = RECIPES[type].subject;
+    // The last one made of the subject's kind (a transfer's funding collection comes before it).
+    const made = created.filter((c) => c.object === subject).at(-1)!;
+    const res = await fetch(`${emu.baseUrl}${subject}s/${made.id}`, {
+      headers: { 'api-key': emu.keys.sandbox.secret, 'x-tenant-id': emu.tenantId },
+    });
+    const { amount } = (await res.json()) as { amount: string };
+    expect(RECIPES[type].creates).toContain(` of ${amount}`);
+  });
+
+  it('covers the simulation values: a failing, a held and an ordinary amount', () => {
+    expect(priced).toEqual(expect.arrayContaining(['transfer.failed', 'transfer.cancelled', 'transfer.completed', 'collection.failed']));
   });
 });
 
