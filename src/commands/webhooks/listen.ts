@@ -13,7 +13,7 @@ import type { EmulatorAdmin, EmulatorInfo } from '../../api/emulator-admin.js';
 import { isLoopbackHost } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { editDistance } from '../../lib/distance.js';
+import { closeNames, didYouMean } from '../../lib/distance.js';
 import { ExitCode, NetworkError, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { EVENT_TYPES } from '../../shared/events.js';
@@ -93,7 +93,7 @@ interface ListenFlags {
   printSecret?: unknown;
 }
 
-/** --events a,b: each a contract event type; an unknown one is exit 2 naming the closest. */
+/** --events a,b: each a contract event type; an unknown one is exit 2, with a close one suggested. */
 export function parseEventFilter(raw: string): Set<string> {
   const names = raw
     .split(',')
@@ -102,13 +102,9 @@ export function parseEventFilter(raw: string): Set<string> {
   if (names.length === 0) throw new UsageError('--events needs at least one event type, e.g. --events customer.created,transfer.failed');
   for (const n of names) {
     if ((EVENT_TYPES as readonly string[]).includes(n)) continue;
-    const close = [...EVENT_TYPES]
-      .map((t) => [t, editDistance(n.toLowerCase(), t)] as const)
-      .sort((a, b) => a[1] - b[1])
-      .slice(0, 3)
-      .map(([t]) => t);
-    throw new UsageError(`--events: unknown event type "${printable(n)}" (closest: ${close.join(', ')})`, {
-      hint: 'pay webhooks list --help lists every event type (--type)',
+    const guess = didYouMean(closeNames(n, EVENT_TYPES));
+    throw new UsageError(`--events: unknown event type "${printable(n)}"`, {
+      hint: `${guess ? `${guess} ` : ''}pay webhooks list --help lists every event type (--type)`,
     });
   }
   return new Set(names);

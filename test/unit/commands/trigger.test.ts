@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
 import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../../../src/commands/trigger/recipes.js';
 import { applyOverrides, parseOverride, parseOverrides } from '../../../src/commands/trigger/override.js';
-import { amountOf, closestTypes, fundingFor } from '../../../src/commands/trigger/run.js';
+import { amountOf, fundingFor, recipeOf } from '../../../src/commands/trigger/run.js';
 import { bodyField, requestBodySchema } from '../../../src/api/request-fields.js';
 import { PayError, UsageError } from '../../../src/lib/errors.js';
 import { EVENT_TYPES } from '../../../src/shared/events.js';
@@ -51,10 +51,10 @@ describe('the recipes', () => {
 
 describe('unknown or missing event types: exit 2, nothing sent', () => {
   it.each([
-    ['transfer.faild', 'closest: transfer.failed;'],
-    ['Transfer.Failed', 'closest: transfer.failed'],
-    ['card', 'closest: card.'],
-    ['paymentlink.expired', 'closest: payment_link.expired'],
+    ['transfer.faild', 'hint: did you mean transfer.failed? pay'],
+    ['Transfer.Failed', 'hint: did you mean transfer.failed? pay'],
+    ['card', 'hint: did you mean one of card.'],
+    ['paymentlink.expired', 'hint: did you mean payment_link.expired? pay'],
     ['zzz', 'hint: pay trigger --list lists all 28'],
   ])('%s', async (type, hint) => {
     const r = await pay(['trigger', type]);
@@ -89,7 +89,20 @@ describe('unknown or missing event types: exit 2, nothing sent', () => {
               ? `${type.slice(0, i)}x${type.slice(i)}`
               : `${type.slice(0, i)}${type[i] === 'q' ? 'z' : 'q'}${type.slice(i + 1)}`;
         if ((EVENT_TYPES as readonly string[]).includes(typo)) return;
-        expect(closestTypes(typo)).toContain(type);
+        let hint = '';
+        try {
+          recipeOf(typo);
+        } catch (err) {
+          hint = (err as UsageError).hint ?? '';
+        }
+        expect(hint, typo).toMatch(/^did you mean /);
+        expect(
+          hint
+            .split('? ')[0]!
+            .replace(/^did you mean (one of )?/, '')
+            .split(/, | or /),
+          typo,
+        ).toContain(type);
       }),
     );
   });
