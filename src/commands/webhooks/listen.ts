@@ -61,8 +61,8 @@ export interface ListenOptions {
   secret: string;
   forwardTo?: URL | undefined;
   json: boolean;
-  /** With json: prints one delivery (the shared Printer's printLine: a JSON line, or --jq's output); default a JSON line. */
-  line?: (delivery: unknown) => void;
+  /** With json: prints one delivery (the shared Printer's printLine: a JSON line escaped on a terminal, or --jq's output). */
+  line: (delivery: unknown) => void;
   /** Acknowledge (200) a repeat of an accepted webhook-id without printing or forwarding it (the behaviour before every delivery was forwarded). */
   skipDuplicates?: boolean;
   /** Only these event types are printed and forwarded; the others are acknowledged (200) silently. */
@@ -356,7 +356,6 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
 
   /** One delivery for --json: what arrived and what the forward answered. */
   const print = (delivery: Record<string, unknown>, id: string) => {
-    if (!opts.line) return opts.io.out(`${JSON.stringify(delivery)}\n`);
     try {
       opts.line(delivery);
     } catch (err) {
