@@ -128,7 +128,8 @@ const SIGNED = ', signing with the secret this listen verifies with (pay webhook
  * that is not the emulator's is kept, with a warning: every delivery from it would be rejected.
  */
 async function resolveSecret(f: Factory, flag: unknown, admin: EmulatorAdmin, emulator: EmulatorInfo | undefined): Promise<string> {
-  const given = typeof flag === 'string' && flag !== '';
+  // An explicitly empty --secret never gets here: the root command refuses it (src/cmdutil/root.ts).
+  const given = typeof flag === 'string';
   if (!emulator) return webhookSecret(f, flag);
   const s = f.settings();
   const theirs = await admin.get<{ secret?: unknown }>('webhook-secret', { mode: s.mode.value });
@@ -178,7 +179,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const port = asText(o.port ?? '8788');
   const portProblem = checkInt(0, 65535)(port);
   if (portProblem) throw new UsageError(`--port ${portProblem}`);
-  const host = typeof o.host === 'string' && o.host !== '' ? o.host : '127.0.0.1';
+  const host = typeof o.host === 'string' ? o.host : '127.0.0.1';
   const forwardTo = o.forwardTo === undefined ? undefined : checkForwardUrl(asText(o.forwardTo));
   const events = o.events === undefined ? undefined : parseEventFilter(asText(o.events));
 
