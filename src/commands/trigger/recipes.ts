@@ -120,6 +120,12 @@ export function recipeObjects(recipe: Recipe): ObjectName[] {
 const CUSTOMER: Step = { do: 'customer' };
 const VERIFIED: readonly Step[] = [CUSTOMER, { do: 'verify' }];
 const ACCOUNT: readonly Step[] = [...VERIFIED, { do: 'account' }];
+/**
+ * A payout: the default customer (GB) paying a GB external account is a payout at home, which the
+ * rules (src/shared/rules.ts transfers.payout) let through on KYC alone. international_transfers is
+ * activated too, and said so in --list (PAYING), so that an --override sending the payout abroad
+ * (customer.address.country, external_account.country) still makes the event.
+ */
 const PAYOUT: readonly Step[] = [
   ...VERIFIED,
   { do: 'feature', key: 'international_transfers' },
@@ -148,6 +154,7 @@ const usd = (minor: number): string => `${Math.floor(minor / 100)}.${String(mino
 const ORDINARY = usd(TRIGGER_AMOUNTS.ordinary);
 
 const V = 'a customer with approved KYC';
+const PAYING = `${V} and international_transfers active (for an --override that sends the payout abroad)`;
 const FUNDED = 'a USD account funded by a collection that settled';
 
 export const RECIPES: Readonly<Record<EventType, Recipe>> = {
@@ -193,24 +200,24 @@ export const RECIPES: Readonly<Record<EventType, Recipe>> = {
     subject: 'external_account',
   },
   'transfer.created': {
-    creates: `${V}, ${FUNDED}, an external account and a transfer of ${ORDINARY} to it`,
+    creates: `${PAYING}, ${FUNDED}, an external account and a transfer of ${ORDINARY} to it`,
     steps: [...PAYOUT, { do: 'transfer', outcome: 'completes' }],
     subject: 'transfer',
   },
   'transfer.completed': {
-    creates: `${V}, ${FUNDED}, an external account and a transfer of ${ORDINARY} to it; waits for it to settle`,
+    creates: `${PAYING}, ${FUNDED}, an external account and a transfer of ${ORDINARY} to it; waits for it to settle`,
     steps: [...PAYOUT, { do: 'transfer', outcome: 'completes' }],
     subject: 'transfer',
     rivals: ['transfer.failed', 'transfer.cancelled'],
   },
   'transfer.failed': {
-    creates: `${V}, ${FUNDED}, an external account and a transfer of ${usd(TRIGGER_AMOUNTS.fails)} (fails: destination_rejected)`,
+    creates: `${PAYING}, ${FUNDED}, an external account and a transfer of ${usd(TRIGGER_AMOUNTS.fails)} (fails: destination_rejected)`,
     steps: [...PAYOUT, { do: 'transfer', outcome: 'fails' }],
     subject: 'transfer',
     rivals: ['transfer.completed', 'transfer.cancelled'],
   },
   'transfer.cancelled': {
-    creates: `${V}, ${FUNDED}, an external account and a transfer of ${usd(TRIGGER_AMOUNTS.held)} (held pending), then cancels it`,
+    creates: `${PAYING}, ${FUNDED}, an external account and a transfer of ${usd(TRIGGER_AMOUNTS.held)} (held pending), then cancels it`,
     steps: [...PAYOUT, { do: 'transfer', outcome: 'held' }, { do: 'cancel_transfer' }],
     subject: 'transfer',
   },

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
-import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../../../src/commands/trigger/recipes.js';
+import { OBJECT_OPERATIONS, RECIPES, recipeObjects, stepObjects, type ObjectName } from '../../../src/commands/trigger/recipes.js';
+import { FEATURE_KEYS, rulesOf } from '../../../src/shared/rules.js';
 import { applyOverrides, parseOverride, parseOverrides } from '../../../src/commands/trigger/override.js';
 import { amountOf, fundingFor, recipeOf } from '../../../src/commands/trigger/run.js';
 import { bodyField, requestBodySchema } from '../../../src/api/request-fields.js';
@@ -26,6 +27,21 @@ describe('the recipes', () => {
       expect(recipeObjects(recipe), type).toContain(recipe.subject);
     }
     for (const op of Object.values(OBJECT_OPERATIONS)) expect(requestBodySchema(op), op).toBeDefined();
+  });
+
+  it('a feature a recipe activates is one the rules require for what it creates, or its --list line names it', () => {
+    // What an operation needs whichever of its rules applies (createTransfer: nothing, at home).
+    const required = (op: string): string[] => {
+      const rules = rulesOf(op);
+      return rules.length === 0 ? [] : FEATURE_KEYS.filter((k) => rules.every((r) => r.feature === k));
+    };
+    for (const [type, recipe] of Object.entries(RECIPES)) {
+      const needed = new Set(recipe.steps.flatMap((step) => stepObjects(step).flatMap((o) => required(OBJECT_OPERATIONS[o]))));
+      for (const step of recipe.steps) {
+        if (step.do !== 'feature' || needed.has(step.key)) continue;
+        expect(recipe.creates, `${type}: activates ${step.key}`).toContain(step.key);
+      }
+    }
   });
 
   it('pay trigger --list: one line per event type with what it creates; --json names the objects --override may set', async () => {
@@ -270,6 +286,12 @@ describe('what --list says it sends is what a run sends (an in-process emulator)
     });
     const { amount } = (await res.json()) as { amount: string };
     expect(RECIPES[type].creates).toContain(` of ${amount}`);
+  });
+
+  it('a payout sent abroad by --override still makes the event (why international_transfers is activated)', async () => {
+    const env = { PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId };
+    const r = await pay(['trigger', 'transfer.created', '--override', 'customer.address.country=FR', '--json'], { env, loopback: true });
+    expect(r.code, r.stderr).toBe(0);
   });
 
   it('covers the simulation values: a failing, a held and an ordinary amount', () => {
