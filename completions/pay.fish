@@ -705,7 +705,7 @@ complete -c pay -n '__pay_at "emulator webhook-url"' -l clear -d 'unset the webh
 complete -c pay -n '__pay_at "emulator faults"' -l clear -d 'switch every fault off (fail rate, latency, resets, rate limit)'
 complete -c pay -n '__pay_at "emulator requests"' -l follow -d 'print new requests as they are answered, until Ctrl-C'
 complete -c pay -n '__pay_at "emulator requests"' -l status -x -d 'only these answers: 2xx, 3xx, 4xx, 5xx, or one code such as 404'
-complete -c pay -n '__pay_at "emulator requests"' -l path -x -d 'only these paths: a prefix (/v1/customers), or a glob (* within a segment, ** across); without a leading /, under /v1/'
+complete -c pay -n '__pay_at "emulator requests"' -l path -x -d 'only these paths: a prefix (/v1/customers), or a glob (* within a segment, a ** segment any number of segments); without a leading /, under /v1/'
 complete -c pay -n '__pay_at "emulator requests"' -l limit -x -d 'how many of the newest to list (1-1000, default 20; not with --follow)'
 complete -c pay -n '__pay_at "trigger"' -l list -d 'list the event types, one line each with what it creates'
 complete -c pay -n '__pay_at "trigger"' -l override -x -d 'change a field of an object it creates, e.g. transfer.amount=5.13 or customer.first_name=Grace (repeatable)'

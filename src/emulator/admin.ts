@@ -16,6 +16,7 @@
 //                                             the API requests received and answered (request-log.ts: at most
 //                                             1000 and 8 MiB, bodies cut at 64 KiB, keys and secrets masked):
 //                                             {data, next_after, dropped, started_at}; `after` reads on from a sequence number
+//                                             (of this run: a reader sees another run by its started_at)
 //   GET  /__emulator/stats                    object counts per type, and more
 //   GET  /__emulator/ledger[?mode=&tenant=]   ledger entries with all postings, and system balances
 //   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)

@@ -237,8 +237,11 @@ export class RequestLog {
       }
       return { data: data.reverse(), nextAfter: horizon, dropped: 0 };
     }
-    // A number past the log's: the reader read another run's log (the emulator restarted): all of this one is new to it.
-    const after = q.after > this.seq ? 0 : q.after;
+    // A number past the log's is read as it is (nothing after it yet): whether the reader followed
+    // another run of the emulator is told by the answer's started_at (admin.ts), which the reader
+    // compares (pay emulator requests --follow then reads this run from after=0). A guess from the
+    // number alone would be wrong once this run has answered as many requests as the last.
+    const after = q.after;
     const dropped = Math.max(0, Math.min(first - 1, horizon) - after);
     const data: ReceivedRequest[] = [];
     let nextAfter = Math.max(after, horizon);

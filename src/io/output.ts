@@ -73,8 +73,8 @@ export class Printer {
     return this.settings.format;
   }
 
-  /** Columns in use: --fields (in the order given, which is their priority), or the resource's defaults. */
-  private activeColumns(): Column[] {
+  /** Columns in use, each with its priority: --fields (in the order given, which is their priority), or the resource's defaults. */
+  private activeColumns(): TableColumn[] {
     if (!this.settings.fields) return this.columns.map((c, i) => ({ ...c, priority: c.priority ?? i + 1 }));
     return this.settings.fields.map((path, i) => ({
       ...(this.columns.find((c) => c.path === path) ?? { header: path.toUpperCase().replace(/\./g, '_'), path }),
@@ -87,13 +87,13 @@ export class Printer {
     return this.settings.format === 'table' && this.io.stdoutIsTTY && !this.settings.wide ? this.io.terminalWidth : undefined;
   }
 
-  /** A table of `rows` under `cols`, fitted; one line on stderr names the columns hidden to fit. */
-  private writeTable(cols: readonly Column[], rows: readonly (readonly Cell[])[]): void {
+  /** A table of `rows` under `cols` (their priorities set: activeColumns, a SubTable's), fitted; one line on stderr names the columns hidden to fit. */
+  private writeTable(cols: readonly TableColumn[], rows: readonly (readonly Cell[])[]): void {
     const width = this.fitWidth();
-    const fitCols: FitColumn[] = cols.map((c, i) => ({
+    const fitCols: FitColumn[] = cols.map((c) => ({
       header: escapeText(c.header),
       cut: kindOf(c) === 'text',
-      priority: c.priority ?? i + 1,
+      priority: c.priority,
     }));
     const { lines, hidden } = layoutTable(fitCols, rows, width, (t) => this.chalk.bold(t));
     this.io.out(`${lines.join('\n')}\n`);

@@ -2,8 +2,9 @@
 // action needs. One table for the emulator (it enforces the rules and computes a feature's
 // `eligible`/`reasons` from them: src/emulator/resources/rules.ts), the contract (each gated
 // operation's description), the commands' help and the hints of refusals. src/api/DESIGN.md
-// ("Business rules") is this table in words; test/unit/rules.test.ts keeps the two equal. No
-// imports: command declarations load it at start-up.
+// ("Business rules") is this table in words; test/unit/rules.test.ts keeps the two equal. It
+// imports only simulation.ts (which imports nothing): command declarations load it at start-up.
+import { REJECT_DOCUMENT_SUFFIX } from './simulation.js';
 
 export const KYC_STATUSES = ['not_started', 'pending', 'in_review', 'approved', 'rejected'] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
@@ -292,7 +293,7 @@ export function rulesText(): string {
     ...features,
     '',
     'KYC: pay kyc verify <customer-id>, then pay kyc submit-document <customer-id> --type passport --country <CC>',
-    '--number <number>; the review approves it (Sandbox: a document number ending in 0000 is rejected). A',
+    `--number <number>; the review approves it (Sandbox: a document number ending in ${REJECT_DOCUMENT_SUFFIX} is rejected). A`,
     'customer once approved stays approved (an enhanced upgrade in review or rejected does not take it away).',
     'A customer whose KYC was rejected can start a new verification; until then nothing new is made for them',
     'and no money moves to or from their accounts.',

@@ -188,7 +188,7 @@ export const emulator: CommandDecl = {
         {
           flags: '--path <pattern>',
           description:
-            'only these paths: a prefix (/v1/customers), or a glob (* within a segment, ** across); without a leading /, under /v1/',
+            'only these paths: a prefix (/v1/customers), or a glob (* within a segment, a ** segment any number of segments); without a leading /, under /v1/',
         },
         { flags: '--limit <n>', description: 'how many of the newest to list (1-1000, default 20; not with --follow)' },
       ],

@@ -4,7 +4,7 @@
 // value of the field's JSON type (a string as typed; numbers, booleans and objects parsed), inside
 // the contract's enum or pattern where it has one. Anything else is exit 2 naming what is valid.
 import { bodyField, type LeafField } from '../../api/request-fields.js';
-import { editDistance } from '../../lib/distance.js';
+import { closeNames, didYouMean } from '../../lib/distance.js';
 import { UsageError } from '../../lib/errors.js';
 import { keyProblem, parseJson, setPath } from '../../lib/safe-json.js';
 import { escapeText } from '../../io/escape.js';
@@ -26,16 +26,6 @@ const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 /** A value quoted in a message: cut to 60 characters, escaped. */
 function shown(s: string): string {
   return escapeText(s.length > 60 ? `${s.slice(0, 60)}…` : s);
-}
-
-function closest(name: string, valid: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const v of valid) {
-    const d = editDistance(name, v);
-    if (d < bestD) [best, bestD] = [v, d];
-  }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
 }
 
 /** Parses every --override for an event's recipe; a UsageError (exit 2) for the first bad one. */
@@ -82,9 +72,9 @@ export function parseOverride(raw: string, eventType: string, objects: readonly 
   }
   const [object, ...path] = parts as [string, ...string[]];
   if (!Object.hasOwn(OBJECT_OPERATIONS, object)) {
-    const guess = closest(object, objects);
+    const guess = didYouMean(closeNames(object, objects));
     throw new UsageError(`--override: pay trigger ${eventType} creates no "${shown(object)}" (it creates: ${objects.join(', ')})`, {
-      ...(guess ? { hint: `did you mean ${guess}?` } : {}),
+      ...(guess ? { hint: guess } : {}),
     });
   }
   if (!objects.includes(object as ObjectName)) {
@@ -98,11 +88,11 @@ export function parseOverride(raw: string, eventType: string, objects: readonly 
       throw new UsageError(`--override ${name} needs a field: ${name}.<field>=value (fields: ${found.valid.join(', ')})`);
     }
     if (found.valid.length === 0) throw new UsageError(`--override ${shown(pathText)}: ${where} is a value, not an object with fields`);
-    const guess = closest(found.name, found.valid);
+    const guess = didYouMean(closeNames(found.name, found.valid).map((name) => `${where}.${name}`));
     throw new UsageError(
       `--override ${shown(pathText)}: ${where} has no field "${shown(found.name)}" (fields: ${found.valid.join(', ')})`,
       {
-        ...(guess ? { hint: `did you mean ${where}.${guess}?` } : {}),
+        ...(guess ? { hint: guess } : {}),
       },
     );
   }

@@ -11,7 +11,7 @@ import type { WaitSpec } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
 import { Printer, type TableColumn } from '../../io/output.js';
 import type { OutputSettings } from '../../io/output-options.js';
-import { editDistance } from '../../lib/distance.js';
+import { closeNames, didYouMean } from '../../lib/distance.js';
 import { DryRunStop, ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { asText } from '../../lib/text.js';
 import { NETWORKS_BY_ASSET } from '../../shared/domain.js';
@@ -62,36 +62,13 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   await printResult(f, output, result);
 }
 
-/** The recipe of an event type; exit 2 with the closest names for anything else. */
+/** The recipe of an event type; exit 2 for anything else, with a close one suggested. */
 export function recipeOf(type: string): Recipe {
   if (Object.hasOwn(RECIPES, type)) return RECIPES[type as EventType];
-  const near = closestTypes(type);
+  const guess = didYouMean(closeNames(type, EVENT_TYPES));
   throw new UsageError(`unknown event type "${escapeText(type.length > 60 ? `${type.slice(0, 60)}…` : type)}"`, {
-    hint: `${near.length > 0 ? `closest: ${near.join(', ')}; ` : ''}pay trigger --list lists all ${EVENT_TYPES.length}`,
+    hint: `${guess ? `${guess} ` : ''}pay trigger --list lists all ${EVENT_TYPES.length}`,
   });
-}
-
-/** Up to three event types nearest to what was typed: same object first, then by edit distance. */
-export function closestTypes(typed: string): string[] {
-  const t = typed.toLowerCase().slice(0, 64);
-  const [object = '', action = ''] = t.split('.');
-  const score = (name: string): number => {
-    const [o, a] = name.split('.') as [string, string];
-    let s = editDistance(t, name);
-    // The same object (spelt with or without its underscore): how far the action is.
-    if (o === object || o.replace(/_/g, '') === object.replace(/[_-]/g, '')) {
-      s = Math.min(s, editDistance(action, a));
-      if (action && a.startsWith(action)) s = Math.min(s, 1);
-    }
-    if (!action && object && o.startsWith(object)) s = Math.min(s, 2);
-    return s;
-  };
-  return [...EVENT_TYPES]
-    .map((name) => ({ name, s: score(name) }))
-    .filter((x) => x.s <= Math.max(3, Math.floor(t.length / 3)))
-    .sort((a, b) => a.s - b.s || a.name.localeCompare(b.name))
-    .slice(0, 3)
-    .map((x) => x.name);
 }
 
 const COLLECTION_WAIT = collections.verbs.find((v) => v.name === 'create')!.wait!;

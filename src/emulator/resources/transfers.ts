@@ -48,7 +48,7 @@ const shape = {
 export const failsOnPurpose = (o: { amount: string; currency: string; livemode: boolean }): boolean =>
   !o.livemode && minorEnding(o.amount, exponent(o.currency)) === FAIL_ENDING;
 
-/** Sandbox simulation value: a transfer whose minor units end in 0014 is held pending for HOLD_HOURS (Sandbox only). */
+/** Sandbox simulation value (Sandbox only): a transfer whose minor units end in HOLD_ENDING over HOLD_DIGITS digits (0014) is held pending for HOLD_HOURS. */
 const isHeld = (t: Transfer): boolean => !t.livemode && minorEnding(t.amount, exponent(t.currency), HOLD_DIGITS) === HOLD_ENDING;
 const HOLD_MS = HOLD_HOURS * 3_600_000;
 

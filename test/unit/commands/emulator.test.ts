@@ -3,7 +3,8 @@
 // variants, is refused with exit 2 and asked nothing but its health; a hosted base URL is asked
 // nothing at all; nothing answering is exit 6), the request filters, and the rule that a listen
 // gives the emulator's webhook URL back only while it is still its own (generated sequences of
-// takes, releases and hand-set URLs against a real in-process emulator).
+// takes, releases and hand-set URLs against a real in-process emulator), also when a signal comes
+// while it starts (generated moments: registering, registered, printing Ready, probing).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -13,6 +14,7 @@ import { LOG_MAX_COUNT, RequestLog, type ReceivedRequest } from '../../../src/em
 import { DURATION_FORMS, formatDuration, MAX_DURATION_SECONDS, parseDuration } from '../../../src/lib/duration.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, EMULATOR_VERSION } from '../../../src/shared/emulator-id.js';
 import { pathMatcher, statusMatcher } from '../../../src/shared/request-filter.js';
+import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import { fakeSignals, pay } from './harness.js';
 
 const UNITS = [
@@ -321,6 +323,108 @@ describe('against a real emulator (in process)', () => {
     emu.admin.setWebhookUrl(null);
   });
 
+  it('a signal at any moment of the start (registering, registered, printing Ready, probing the forward target) stops the listen and gives the URL back', async () => {
+    emu.admin.setWebhookUrl('http://127.0.0.1:1/original');
+    type Moment = 'registering' | 'registered' | 'ready' | 'probing';
+    let signals = fakeSignals();
+    let moment: Moment = 'ready';
+    let signal: 'SIGINT' | 'SIGTERM' = 'SIGINT';
+    /** What the listen had installed when the signal came (0: the signal went nowhere). */
+    let heardBy = -1;
+    const send = () => {
+      heardBy = signals.count();
+      signals.emit(signal);
+    };
+    // A proxy in front of the emulator that sends the signal when the registration arrives, or
+    // after the emulator took it but before pay hears the answer.
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void (async () => {
+          const body = Buffer.concat(chunks);
+          const registering = req.method === 'POST' && req.url === '/__emulator/webhook-url' && body.includes('"listener":true');
+          if (registering && moment === 'registering') send();
+          const r = await fetch(`${emu.url}${req.url}`, {
+            method: req.method,
+            headers: { 'content-type': 'application/json' },
+            ...(body.length > 0 ? { body } : {}),
+          });
+          const text = await r.text();
+          if (registering && moment === 'registered') send();
+          const headers = Object.fromEntries(
+            [...r.headers].filter(([k]) => !['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)),
+          );
+          res.writeHead(r.status, headers);
+          res.end(text);
+        })();
+      });
+    });
+    // The forward target: the probe's connection is the moment.
+    const target = createServer();
+    target.on('connection', (socket) => {
+      if (moment === 'probing') send();
+      socket.destroy();
+    });
+    await Promise.all([
+      new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r)),
+      new Promise<void>((r) => target.listen(0, '127.0.0.1', r)),
+    ]);
+    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1/`;
+    const forward = `http://127.0.0.1:${(target.address() as AddressInfo).port}/hooks`;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom<Moment>('registering', 'registered', 'ready', 'probing'),
+          fc.constantFrom<'SIGINT' | 'SIGTERM'>('SIGINT', 'SIGTERM'),
+          fc.boolean(),
+          async (m, sig, forwarding) => {
+            moment = m;
+            signal = sig;
+            signals = fakeSignals();
+            heardBy = -1;
+            const io = bufferIOStreams();
+            const write = io.err;
+            (io as { err: (t: string) => void }).err = (t) => {
+              write(t);
+              if (moment === 'ready' && t.includes('(Ctrl-C to stop)')) send();
+            };
+            const args = ['webhooks', 'listen', '--port', '0', ...(forwarding || m === 'probing' ? ['--forward-to', forward] : [])];
+            const run = pay(args, { env: { PAY_BASE_URL: base }, loopback: true, signals, io });
+            // A hang guard, not a timer the test leans on: a signal that went nowhere leaves the listen running.
+            let guard: NodeJS.Timeout | undefined;
+            const hung = new Promise<'hung'>((r) => (guard = setTimeout(() => r('hung'), 60_000)));
+            const r = await Promise.race([run, hung]);
+            clearTimeout(guard);
+            if (r === 'hung') {
+              signals.emit('SIGINT');
+              await run;
+            }
+            const label = `${m} ${sig}${forwarding ? ' forwarding' : ''}`;
+            expect(heardBy, `${label}: listeners when the signal came`).toBe(2);
+            expect(r, label).not.toBe('hung');
+            const done = r as Awaited<typeof run>;
+            expect(done.code, `${label}\n${done.stderr}`).toBe(0);
+            expect(done.stderr, label).toContain("Gave the emulator's webhook URL back: http://127.0.0.1:1/original\n");
+            expect(done.stderr.endsWith('Stopped.\n'), label).toBe(true);
+            // Ready is said only while it is true.
+            expect(done.stderr.includes('(Ctrl-C to stop)'), label).toBe(m === 'ready' || m === 'probing');
+            expect(done.stderr, label).not.toContain('nothing answers');
+            expect(signals.count(), label).toBe(0);
+            const now = ((await (await fetch(`${emu.url}/__emulator/webhook-url`)).json()) as { url: unknown }).url;
+            expect(now, label).toBe('http://127.0.0.1:1/original');
+          },
+        ),
+        { numRuns: 16, seed: 2 },
+      );
+    } finally {
+      proxy.close();
+      target.close();
+      proxy.closeAllConnections();
+      emu.admin.setWebhookUrl(null);
+    }
+  });
+
   it('generated sequences of takes, releases and hand-set URLs: a release never changes a URL that is not the releaser’s, and releasing every take restores the URL from before', async () => {
     const post = async (body: unknown): Promise<Record<string, unknown>> => {
       const res = await fetch(`${emu.url}/__emulator/webhook-url`, {
@@ -421,7 +525,7 @@ describe('the request log read on from a number (requests --follow)', () => {
     );
   });
 
-  it('requests that left the log before they were read are counted; a number from another run reads this run from its start', () => {
+  it('requests that left the log before they were read are counted; a number past the log is not taken for another run', () => {
     const log = new RequestLog();
     const first = log.record('GET', '/v1/a', {}, {});
     first.finish(200);
@@ -431,10 +535,12 @@ describe('the request log read on from a number (requests --follow)', () => {
     const page = log.list({ after, limit: 1000 });
     expect(page.dropped).toBe(25);
     expect(page.data[0]!.seq).toBe(27);
-    // Another run's reader (its number is past this log's): everything here is new to it.
+    // A number past this log's: nothing after it yet. Whether it came from another run of the
+    // emulator is for the reader to tell by started_at (--follow, below); the log does not guess.
     const fresh = new RequestLog();
-    fresh.record('GET', '/v1/c', {}, {}).finish(404);
-    expect(fresh.list({ after: 500, limit: 10 }).data.map((r) => r.seq)).toEqual([1]);
+    for (let i = 0; i < 3; i++) fresh.record('GET', '/v1/c', {}, {}).finish(404);
+    expect(fresh.list({ after: 500, limit: 10 })).toEqual({ data: [], nextAfter: 500, dropped: 0 });
+    expect(fresh.list({ after: 2, limit: 10 }).data.map((r) => r.seq)).toEqual([3]);
   });
 
   it('--follow reads on from where the emulator says, warns about dropped requests, and starts over when the emulator restarted', async () => {
