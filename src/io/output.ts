@@ -153,9 +153,11 @@ export class Printer {
 
   /**
    * A list, page by page. json: one array (streamed); ndjson and tsv: a line per item as pages
-   * arrive (constant memory); table: collected, then aligned. Returns the number of items.
+   * arrive (constant memory); table: collected, then aligned. An array is a list of one page.
+   * Returns the number of items.
    */
-  async printList(pages: AsyncIterable<readonly unknown[]>, noun: string): Promise<number> {
+  async printList(list: AsyncIterable<readonly unknown[]> | readonly unknown[], noun: string): Promise<number> {
+    const pages: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]> = isPages(list) ? list : [list];
     const { format } = this.settings;
     let count = 0;
     if (this.settings.jq) {
@@ -285,6 +287,11 @@ export class Printer {
 }
 
 /** The one line on stderr when columns were hidden to fit: which, and how to see them. */
+/** Pages to print, not one page given as an array. */
+function isPages(list: AsyncIterable<readonly unknown[]> | readonly unknown[]): list is AsyncIterable<readonly unknown[]> {
+  return typeof (list as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
+}
+
 export function hiddenNote(hidden: readonly string[], width: number): string {
   return `Hidden to fit the terminal's ${width} columns: ${hidden.join(', ')} (--wide shows every column)\n`;
 }

@@ -126,7 +126,7 @@ export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, re
   const { verb } = ctx;
   const printer = new Printer(f.io, ctx.output, columnsOf(ctx));
   if (printer.format === 'table' && verb.kind !== 'get' && f.io.stderrIsTTY && !ctx.opts.fields) {
-    await printer.printList(one(obj), nounOf(ctx));
+    await printer.printList([obj], nounOf(ctx));
   } else {
     printer.printObject(obj, verb.tables);
   }
@@ -140,10 +140,6 @@ export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, re
       `✓ ${doneText(verb)} ${nounOf(ctx)} ${escapeValue(id)}${typeof status === 'string' && verb.kind !== 'create' ? ` (${escapeText(status)})` : ''}${replay}\n`,
     );
   }
-}
-
-async function* one(obj: unknown): AsyncGenerator<unknown[]> {
-  yield [obj];
 }
 
 export function doneText(verb: VerbSpec): string {

@@ -76,14 +76,10 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const { Printer } = await import('../../io/output.js');
   if (!o.follow) {
     const page = await admin.get<Page>('requests', { ...q, limit });
-    await new Printer(f.io, output, COLUMNS).printList(once(page.data), 'requests');
+    await new Printer(f.io, output, COLUMNS).printList(page.data, 'requests');
     return;
   }
   await follow(f, admin, q, output, Printer);
-}
-
-async function* once<T>(items: T[]): AsyncGenerator<T[]> {
-  yield items;
 }
 
 async function follow(

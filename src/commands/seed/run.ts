@@ -173,12 +173,7 @@ function refuseReplacements(changes: Change[]): void {
 }
 
 async function printRows(f: Factory, out: OutputSettings, columns: TableColumn[], rows: object[]): Promise<void> {
-  await new Printer(f.io, out, columns).printList(
-    (async function* () {
-      yield rows;
-    })(),
-    'entries',
-  );
+  await new Printer(f.io, out, columns).printList(rows, 'entries');
 }
 
 /**

@@ -559,16 +559,12 @@ const RESULT_COLUMNS: TableColumn[] = [
   { header: 'EVENT TYPE', path: 'type', priority: 3 },
 ];
 
-async function* one<T>(rows: T[]): AsyncGenerator<T[]> {
-  yield rows;
-}
-
 /** JSON: the result object; a table or TSV: one row per object created, then the event. */
 export async function printResult(f: Factory, output: OutputSettings, result: TriggerResult): Promise<void> {
   const printer = new Printer(f.io, output, RESULT_COLUMNS);
   if (output.jq || printer.format === 'json' || printer.format === 'ndjson') return printer.printValue(result);
   const rows = [...result.created, ...result.events.map((e) => ({ object: 'event', id: e.id, type: e.type }))];
-  await printer.printList(one(rows), 'object');
+  await printer.printList(rows, 'object');
 }
 
 const LIST_COLUMNS: TableColumn[] = [
@@ -581,5 +577,5 @@ async function printRecipes(f: Factory, output: OutputSettings): Promise<void> {
   const rows = EVENT_TYPES.map((t) => ({ event_type: t, creates: RECIPES[t].creates, override: recipeObjects(RECIPES[t]) }));
   const printer = new Printer(f.io, output, LIST_COLUMNS);
   if (output.jq || printer.format === 'json') return printer.printValue(rows);
-  await printer.printList(one(rows), 'event type');
+  await printer.printList(rows, 'event type');
 }
