@@ -254,6 +254,21 @@ export const CREATED_RANGE: readonly FlagSpec[] = [
 ];
 export const CREATED_RANGE_CHECK: Constraint = { kind: 'before', from: 'from', to: 'to' };
 
+/** How long --wait-timeout lets a wait last when it is not given. */
+export const DEFAULT_WAIT_TIMEOUT_S = 120;
+
+/**
+ * --wait-timeout, declared once for every command that takes it: the verbs with --wait
+ * (registry.ts addWaitOptions) and pay trigger. `bounds`: what it bounds, the help's first words.
+ * Its value is checked by waitTimeoutSeconds (src/verbs/wait.ts).
+ */
+export function waitTimeoutOption(bounds: string): { flags: string; description: string } {
+  return {
+    flags: '--wait-timeout <seconds>',
+    description: `${bounds}: give up after this many seconds (default: ${DEFAULT_WAIT_TIMEOUT_S})`,
+  };
+}
+
 /** The output flags every data-printing verb takes. */
 export const OUTPUT_FLAGS = {
   json: '--json',

@@ -12,7 +12,7 @@ import { attachFlags, checkConstraints } from './constraints.js';
 import type { VerbContext, VerbSpec } from '../cmdutil/spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
 import { asText } from '../lib/text.js';
-import { checkInt } from '../shared/validate.js';
+import { nounOfWait, settled, waitFor, waitTimeoutSeconds } from './wait.js';
 
 export interface PreparedRequest {
   path: string;
@@ -24,10 +24,7 @@ export interface PreparedRequest {
 export function checkCommonOptions(ctx: VerbContext): void {
   if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
   if (ctx.verb.wait) {
-    if (ctx.opts.waitTimeout !== undefined) {
-      const problem = checkInt(1, 86_400)(asText(ctx.opts.waitTimeout));
-      if (problem) throw new UsageError(`--wait-timeout ${problem}`);
-    }
+    waitTimeoutSeconds(ctx.opts.waitTimeout);
     if (ctx.opts.wait && ctx.opts.fromFile !== undefined) {
       throw new UsageError('--wait works on one object, not with --from-file', {
         hint: `send the rows, then wait for each: pay ${ctx.group.name} ${ctx.verb.name} … --wait per row`,
@@ -109,7 +106,6 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
     await printResult(f, ctx, res.body, res.replayed);
     return res.body;
   }
-  const { nounOfWait, settled, waitFor, waitTimeoutSeconds } = await import('./wait.js');
   const what = `${ctx.verb.method} /${req.path}`;
   const final = settled(
     spec,

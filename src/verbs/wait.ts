@@ -5,7 +5,7 @@
 // with a known status (else exit 1, bad_response): never "transfer undefined".
 // `pay trigger` waits for the objects it builds on with the same loop.
 import type { ApiClient } from '../api/client.js';
-import type { WaitSpec } from '../cmdutil/spec.js';
+import { DEFAULT_WAIT_TIMEOUT_S, type WaitSpec } from '../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
 import type { IOStreams } from '../io/iostreams.js';
@@ -13,9 +13,7 @@ import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { asText } from '../lib/text.js';
 import { checkInt } from '../shared/validate.js';
 
-export const DEFAULT_WAIT_TIMEOUT_S = 120;
-
-/** --wait-timeout: whole seconds, 1 to a day (default 120). */
+/** --wait-timeout (waitTimeoutOption, src/cmdutil/spec.ts): whole seconds, 1 to a day (default 120); exit 2 for anything else. */
 export function waitTimeoutSeconds(raw: unknown, flag = '--wait-timeout'): number {
   if (raw === undefined) return DEFAULT_WAIT_TIMEOUT_S;
   const problem = checkInt(1, 86_400)(asText(raw));

@@ -66,6 +66,44 @@ describe('which verbs wait', () => {
   });
 });
 
+describe('--wait-timeout, one declaration and one check (the verbs and pay trigger)', () => {
+  it('the same help, and the same answer to every value: exit 2 with the same error line before anything is sent, or on', async () => {
+    const { buildProgram } = await import('../../../src/cmdutil/tree.js');
+    const program = buildProgram({ factory: () => Promise.reject(new Error('unused')) });
+    const help = (...path: string[]) => {
+      let cmd = program;
+      for (const name of path) cmd = cmd.commands.find((c) => c.name() === name)!;
+      return cmd.helpInformation().replace(/\s+/g, ' ');
+    };
+    for (const path of [['transfers', 'send'], ['kyc', 'submit-document'], ['trigger']])
+      expect(help(...path), path.join(' ')).toMatch(/--wait-timeout <seconds> [a-z -]+: give up after this many seconds \(default: 120\)/);
+    const line = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('error:'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 8 }),
+          fc.integer({ min: -5, max: 90_000 }).map(String),
+          fc.constantFrom('1', '86400', '86401', '0', '1.5', ' 5', '5s'),
+        ),
+        async (value) => {
+          if (value.startsWith('-')) return; // a value that reads as a flag is commander's error, not the check's
+          const verb = await pay([...SEND, '--wait-timeout', value, '--dry-run']);
+          const trigger = await pay(['trigger', 'customer.created', '--wait-timeout', value, '--dry-run']);
+          expect(trigger.code, value).toBe(verb.code);
+          if (verb.code === 2) {
+            expect(line(verb.stderr), value).toMatch(
+              /^error: --wait-timeout (must be a whole number from 1 to 86400|was given an empty value)$/,
+            );
+            expect(line(trigger.stderr), value).toBe(line(verb.stderr));
+            expect([...verb.requests, ...trigger.requests]).toEqual([]);
+          } else expect(verb.code, `${value}: ${verb.stderr}${trigger.stderr}`).toBe(0);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe('transfers send --wait (through the command)', () => {
   it('prints the settled transfer and exits 0 when completed', async () => {
     const r = await pay([...SEND, '--json'], { respond: settlesAs({ status: 'pending' }, { status: 'completed' }) });
