@@ -14,7 +14,7 @@ export type FlagKind =
   | 'email'
   | 'phone'
   | 'date'
-  /** A created_at bound of a list filter: YYYY-MM-DD, RFC 3339, or a duration back from now (2h, 7d); sent as the API's date or time. */
+  /** A created_at bound of a list filter: YYYY-MM-DD, RFC 3339, or a duration back from now (2h, 1h30m, 7d; src/shared/duration.ts); sent as the API's date or time. */
   | 'datetime'
   | 'country'
   | 'state'
@@ -243,7 +243,7 @@ export const CREATED_RANGE: readonly FlagSpec[] = [
     flags: '--since <time>',
     query: 'from',
     kind: 'datetime',
-    description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 7d)',
+    description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 1h30m, 7d, 2w)',
   },
   {
     flags: '--until <time>',

@@ -21,6 +21,7 @@
 //   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)
 //   POST /__emulator/compact                  write a snapshot now and start a new journal (with a data dir)
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_ADVANCE_SECONDS } from '../shared/duration.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, EMULATOR_VERSION } from '../shared/emulator-id.js';
 import { pathMatcher, statusMatcher } from '../shared/request-filter.js';
 import { checkUrl } from '../shared/validate.js';
@@ -86,7 +87,7 @@ export async function admin(
     case '/clock/advance': {
       allow('POST');
       const s = body.seconds;
-      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > 10 * 365 * 86400)
+      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > MAX_ADVANCE_SECONDS)
         throw bad('seconds must be a positive number (up to 10 years)');
       app.advance(s);
       await app.journal.drain();

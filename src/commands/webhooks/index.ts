@@ -52,7 +52,7 @@ export const webhooks: GroupSpec = {
       description:
         '--object picks the events about one object: those whose data.object.id is that id (a customer also gets its ' +
         "feature.activated events). --since and --until bound the events' created_at: a date (YYYY-MM-DD, midnight UTC), an " +
-        "RFC 3339 time, or a duration back from now (30m, 2h, 7d; this machine's clock); --until is exclusive.",
+        "RFC 3339 time, or a duration back from now (30m, 2h, 1h30m, 7d, 2w; this machine's clock); --until is exclusive.",
       examples: [
         'pay webhooks list',
         'pay webhooks list --status failed --since 2h --json',
