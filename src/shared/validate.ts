@@ -1,6 +1,6 @@
 // Field validators shared by flags, prompts and --data checks (contract sections 7 and 8).
 // Each returns an error message, or undefined when the value is fine.
-import { PHONE_PATTERN, STATE_PATTERN } from './domain.js';
+import { isId, PHONE_PATTERN, STATE_PATTERN } from './domain.js';
 import { parseDuration } from './duration.js';
 import type { IsoTables } from './iso-3166.js';
 import { COUNTRY_CODES, currencyExponent } from './iso.js';
@@ -63,10 +63,14 @@ export function checkState(country: string | undefined, tables?: IsoTables): Che
   };
 }
 
+/** The id shape, here with the other checks (it lives in domain.ts, which the start-up path can load). */
+export { ID_SHAPE, isId } from './domain.js';
+
+/** An id of one of the prefixes (`cus_`, `acc_|ea_`); the message names them. */
 export function checkId(prefix: string): Check {
   const prefixes = prefix.split('|');
   return (v) =>
-    prefixes.some((p) => new RegExp(`^${p}[0-9a-z]{24}$`).test(v))
+    isId(v, prefix)
       ? undefined
       : `must be an id like ${prefixes.map((p) => `${p}…`).join(' or ')} (${prefixes[0]} followed by 24 lower-case letters or digits)`;
 }

@@ -11,7 +11,7 @@ import { getPath } from '../io/fields.js';
 import type { IOStreams } from '../io/iostreams.js';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { asText } from '../lib/text.js';
-import { checkInt } from '../shared/validate.js';
+import { checkInt, isId } from '../shared/validate.js';
 
 /** --wait-timeout (waitTimeoutOption, src/cmdutil/spec.ts): whole seconds, 1 to a day (default 120); exit 2 for anything else. */
 export function waitTimeoutSeconds(raw: unknown, flag = '--wait-timeout'): number {
@@ -31,8 +31,6 @@ export interface WaitOptions {
 
 type Obj = Record<string, unknown>;
 
-const ID_LIKE = /^[a-z]{1,10}_[0-9a-z]{24}$/;
-
 export const nounOfWait = (spec: WaitSpec): string => spec.noun ?? spec.object.replace(/_/g, ' ');
 const statusOf = (spec: WaitSpec, obj: unknown): unknown => getPath(obj, spec.statusField ?? 'status');
 const known = (spec: WaitSpec): string[] => [...spec.pending, ...spec.success, ...spec.failure];
@@ -42,7 +40,7 @@ function fill(template: string, from: unknown, encode: boolean): string | undefi
   let missing = false;
   const out = template.replace(/\{([a-z_]+)\}/g, (_, field: string) => {
     const v = getPath(from, field);
-    if (typeof v !== 'string' || !ID_LIKE.test(v)) {
+    if (!isId(v)) {
       missing = true;
       return '';
     }
@@ -64,7 +62,7 @@ function asWaited(spec: WaitSpec, body: unknown, what: string, requestId: string
   const o = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Obj;
   const noun = nounOfWait(spec);
   const oid = o.id;
-  const idOk = typeof oid === 'string' && ID_LIKE.test(oid) && oid.startsWith(spec.idPrefix) && (id === undefined || oid === id);
+  const idOk = isId(oid, spec.idPrefix) && (id === undefined || oid === id);
   if (!idOk) {
     const problem =
       id !== undefined && typeof oid === 'string' && oid.startsWith(spec.idPrefix)
@@ -88,7 +86,7 @@ export function waitTarget(spec: WaitSpec, answer: unknown, what: string, reques
   const first = idField === 'id' ? asWaited(spec, answer, what, requestId) : undefined;
   const id = getPath(answer, idField);
   const path = fill(spec.poll, answer, true);
-  if (typeof id !== 'string' || !ID_LIKE.test(id) || !id.startsWith(spec.idPrefix) || path === undefined) {
+  if (!isId(id, spec.idPrefix) || path === undefined) {
     throw badAnswer(
       spec,
       what,

@@ -3,6 +3,7 @@
 // steps took the other path (an --override changed the outcome). Fresh objects every time:
 // nothing of the account's existing data is used or changed.
 import { EVENT_TYPES } from '../../shared/events.js';
+import type { FeatureKey } from '../../shared/rules.js';
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -24,8 +25,6 @@ export const OBJECT_OPERATIONS = {
   fx_trade: 'createFxTrade',
 } as const;
 export type ObjectName = keyof typeof OBJECT_OPERATIONS;
-
-export type FeatureKey = 'cards' | 'collections' | 'crypto_wallets' | 'payment_links' | 'fx' | 'international_transfers';
 
 export type Step =
   /** A customer (POST /customers). */

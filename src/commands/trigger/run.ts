@@ -14,10 +14,11 @@ import type { OutputSettings } from '../../io/output-options.js';
 import { editDistance } from '../../lib/distance.js';
 import { DryRunStop, ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { asText } from '../../lib/text.js';
-import { NETWORKS_BY_ASSET } from '../../shared/domain.js';
+import { NETWORKS_BY_ASSET, OBJECT_KINDS, pathOf, type RoutedKind } from '../../shared/domain.js';
 import { EVENT_TYPES } from '../../shared/events.js';
 import { currencyExponent } from '../../shared/iso.js';
 import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
+import { isId } from '../../shared/validate.js';
 import { settled, startSpinner, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
 import { collections } from '../collections/index.js';
 import { kyc } from '../kyc/index.js';
@@ -31,9 +32,6 @@ export interface TriggerResult {
   created: Array<{ object: string; id: string }>;
   events: Array<{ id: string; type: string }>;
 }
-
-const ID = /^[a-z]{1,10}_[0-9a-z]{24}$/;
-const EVENT_ID = /^evt_[0-9a-z]{24}$/;
 
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const output = ctx.output!;
@@ -409,7 +407,7 @@ class Trigger {
     const body = applyOverrides(defaults, this.overrides.get(name));
     const obj = await this.send(`creating the ${name.replace(/_/g, ' ')}`, 'POST', path, body, 'resource');
     const id = asText(obj.id);
-    if (!ID.test(id)) throw this.bad(`creating the ${name.replace(/_/g, ' ')}`, 'the answer has no id');
+    if (!isId(id)) throw this.bad(`creating the ${name.replace(/_/g, ' ')}`, 'the answer has no id');
     this.state.set(name, obj);
     const object = typeof obj.object === 'string' && /^[a-z_]{1,40}$/.test(obj.object) ? obj.object : name;
     this.created.push({ object, id });
@@ -418,10 +416,9 @@ class Trigger {
   }
 
   /** An action on an object created earlier (`accounts/{id}/close`). */
-  private async action(what: string, name: ObjectName, verb: string): Promise<void> {
+  private async action(what: string, name: ObjectName & RoutedKind, verb: string): Promise<void> {
     const id = this.idOf(name);
-    const plural = { account: 'accounts', transfer: 'transfers', card: 'cards', payment_link: 'payment-links' }[name as string];
-    const obj = await this.send(what, 'POST', `${plural}/${id}/${verb}`, {}, { id });
+    const obj = await this.send(what, 'POST', `${pathOf(name)}/${id}/${verb}`, {}, { id });
     this.state.set(name, obj);
   }
 
@@ -544,7 +541,7 @@ class Trigger {
     if (!Array.isArray(data)) throw this.bad(what, 'the answer is not a list of events');
     return data.map((e: unknown) => {
       const ev = (e ?? {}) as Obj;
-      if (typeof ev.id !== 'string' || !EVENT_ID.test(ev.id) || typeof ev.type !== 'string')
+      if (!isId(ev.id, OBJECT_KINDS.event.prefix) || typeof ev.type !== 'string')
         throw this.bad(what, 'an item is not an event (evt_… with a type)');
       return { id: ev.id, type: ev.type };
     });
