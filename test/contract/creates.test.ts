@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/openapi.js';
+import { resolve, successSchema } from '../../src/api/response-fields.js';
 import { allGroups } from '../../src/commands/groups.js';
 import { EVENT_SUBJECTS } from '../../src/commands/webhooks/index.js';
 import { OBJECT_KINDS, pathOf, type RoutedKind } from '../../src/shared/domain.js';
@@ -12,26 +13,17 @@ import { EVENT_TYPES } from '../../src/shared/events.js';
 import { pay } from '../unit/commands/harness.js';
 import { allOperations } from './contract-helpers.js';
 
-type Schema = { $ref?: string; properties?: Record<string, { pattern?: string }>; allOf?: Schema[] };
-
-const resolve = (schema: Schema | undefined): Schema | undefined => {
-  for (let i = 0; i < 8 && schema?.$ref; i++) schema = openapi.components.schemas[schema.$ref.split('/').pop()!];
-  return schema;
-};
+type Schema = { properties?: Record<string, { pattern?: string }>; allOf?: unknown[] };
 
 /** The id pattern of a schema, its own or one of its allOf parts'. */
-const idPattern = (schema: Schema | undefined): string | undefined => {
-  const s = resolve(schema);
+const idPattern = (schema: unknown): string | undefined => {
+  const s = resolve(schema) as Schema | undefined;
   return s?.properties?.id?.pattern ?? s?.allOf?.map(idPattern).find((p) => p !== undefined);
 };
 
-/** The id pattern of an operation's success answer. */
+/** The id pattern of an operation's success answer (read as --fields and the replay note read it: successSchema). */
 function answerIdPattern(operationId: string): string | undefined {
-  const op = allOperations().find((o) => o.operation.operationId === operationId)!.operation;
-  const code = Object.keys(op.responses).find((c) => /^2/.test(c))!;
-  let res = op.responses[code] as { $ref?: string; content?: Record<string, { schema?: Schema }> };
-  if (res.$ref) res = openapi.components.responses[res.$ref.split('/').pop()!] as typeof res;
-  return idPattern(res.content?.['application/json']?.schema);
+  return idPattern(successSchema(operationId));
 }
 
 // prettier-ignore
