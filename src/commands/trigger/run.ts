@@ -17,6 +17,7 @@ import { asText } from '../../lib/text.js';
 import { NETWORKS_BY_ASSET, OBJECT_KINDS, pathOf, type RoutedKind } from '../../shared/domain.js';
 import { EVENT_TYPES } from '../../shared/events.js';
 import { currencyExponent } from '../../shared/iso.js';
+import { fromMinor, toMinor } from '../../shared/money.js';
 import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import { isId } from '../../shared/validate.js';
 import { settled, startSpinner, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
@@ -95,11 +96,12 @@ export function closestTypes(typed: string): string[] {
 const COLLECTION_WAIT = collections.verbs.find((v) => v.name === 'create')!.wait!;
 const KYC_DOCUMENT_WAIT = kyc.verbs.find((v) => v.name === 'submit-document')!.wait!;
 
+/** The decimals of a currency (2 for one the tables do not know: the service says what is wrong). */
+const exponentOf = (currency: unknown): number => (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
+
 /** Minor units as a decimal string of the currency (2500 USD → "25.00", JPY → "2500", KWD → "2.500"). */
 export function amountOf(currency: unknown, minor: number): string {
-  const e = (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
-  const digits = String(minor).padStart(e + 1, '0');
-  return e === 0 ? digits : `${digits.slice(0, -e)}.${digits.slice(-e)}`;
+  return fromMinor(BigInt(minor), exponentOf(currency));
 }
 
 /**
@@ -108,13 +110,10 @@ export function amountOf(currency: unknown, minor: number): string {
  * Anything that is not a decimal of the currency is returned as it is (the service says what is wrong).
  */
 export function fundingFor(amount: string, currency: unknown): string {
-  const e = (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
+  const e = exponentOf(currency);
   const m = /^([0-9]{1,15})(?:\.([0-9]+))?$/.exec(amount);
   if (!m || (m[2] ?? '').length > e) return amount;
-  const minor = BigInt(`${m[1]!}${(m[2] ?? '').padEnd(e, '0')}`);
-  const funded = (minor / 100n + 1n) * 100n;
-  const digits = funded.toString().padStart(e + 1, '0');
-  return e === 0 ? digits : `${digits.slice(0, -e)}.${digits.slice(-e)}`;
+  return fromMinor((toMinor(amount, e) / 100n + 1n) * 100n, e);
 }
 
 class Trigger {
