@@ -109,7 +109,7 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
   const what = `${ctx.verb.method} /${req.path}`;
   const final = settled(
     spec,
-    await waitFor(client, spec, res.body, { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io }, what),
+    await waitFor(client, spec, res.body, { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io, clock: f.clock }, what),
   );
   // The answer was another object (a KYC document); what settled is printed as the group's objects are.
   const shownAs = spec.idField ? { ...ctx, verb: { ...ctx.verb, columns: ctx.group.columns, noun: nounOfWait(spec) } } : ctx;

@@ -137,6 +137,7 @@ export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
     setAside: loaded.setAside,
     verified,
     progress: progressBar(f.io, 'seed'),
+    clock: f.clock,
   });
   await printApply(f, out, outcomes, retirements, note);
 }

@@ -2,7 +2,8 @@
 // real Sandbox), the objects that make the service emit that event (recipes.ts), waits until the
 // event exists (GET /webhooks/events?object_id=…), and prints what it created and the event.
 // Settlements it builds on (KYC approval, a funding collection) are waited for with the --wait
-// loop (src/verbs/wait.ts); one --wait-timeout bounds all the waiting. Every POST carries its own
+// loop (src/verbs/wait.ts), the event with the same poll loop (src/lib/poll.ts) on the Factory's
+// clock; one --wait-timeout bounds all the waiting. Every POST carries its own
 // Idempotency-Key (the client's). --dry-run prints the first request and what would follow.
 import type { ApiClient } from '../../api/client.js';
 import type { CommandContext } from '../../cmdutil/decl.js';
@@ -13,6 +14,7 @@ import { Printer, type TableColumn } from '../../io/output.js';
 import type { OutputSettings } from '../../io/output-options.js';
 import { editDistance } from '../../lib/distance.js';
 import { DryRunStop, ExitCode, PayError, UsageError } from '../../lib/errors.js';
+import { pollUntil } from '../../lib/poll.js';
 import { asText } from '../../lib/text.js';
 import { NETWORKS_BY_ASSET, OBJECT_KINDS, pathOf, type RoutedKind } from '../../shared/domain.js';
 import { EVENT_TYPES } from '../../shared/events.js';
@@ -20,7 +22,7 @@ import { currencyExponent } from '../../shared/iso.js';
 import { fromMinor, toMinor } from '../../shared/money.js';
 import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import { isId } from '../../shared/validate.js';
-import { settled, startSpinner, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
+import { settled, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
 import { collections } from '../collections/index.js';
 import { kyc } from '../kyc/index.js';
 import { applyOverrides, overrideOf, parseOverrides, type Overrides } from './override.js';
@@ -50,7 +52,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const raws = ctx.opts.override;
   const overrides = parseOverrides(Array.isArray(raws) ? raws : raws === undefined ? [] : [raws], type, recipe);
   const client = await f.client();
-  const trigger = new Trigger(f, client, type as EventType, recipe, overrides, Date.now() + timeoutMs);
+  const trigger = new Trigger(f, client, type as EventType, recipe, overrides, f.clock.now() + timeoutMs);
   let result: TriggerResult;
   try {
     result = await trigger.run();
@@ -443,7 +445,11 @@ class Trigger {
     try {
       const obj = settled(
         spec,
-        await waitFor(this.client, spec, answer, { timeoutMs: Math.max(1, this.deadline - Date.now()), io: this.f.io }),
+        await waitFor(this.client, spec, answer, {
+          timeoutMs: Math.max(1, this.deadline - this.f.clock.now()),
+          io: this.f.io,
+          clock: this.f.clock,
+        }),
       );
       this.clockFrom(obj);
       return obj;
@@ -484,15 +490,15 @@ class Trigger {
 
   // ------------------------------------------------------------------ the event
 
-  /** Polls the events about the subject until one of the wanted type is there (or a rival one says it went the other way). */
+  /** Polls the events about the subject (the one poll loop) until one of the wanted type is there, or a rival one says it went the other way. */
   private async awaitEvent(subjectId: string): Promise<{ id: string; type: string }> {
-    const spinner = this.f.io.stderrIsTTY ? startSpinner(this.f.io, `Waiting for the ${this.type} event about ${subjectId}`) : undefined;
-    let interval = 0;
-    try {
-      for (;;) {
-        const left = this.deadline - Date.now();
-        if (left <= 0) {
-          throw new PayError(
+    return pollUntil({
+      clock: this.f.clock,
+      spinner: { io: this.f.io, text: `Waiting for the ${this.type} event about ${subjectId}` },
+      deadline: {
+        at: this.deadline,
+        error: () =>
+          new PayError(
             `pay trigger ${this.type}: no ${this.type} event about ${subjectId} yet after waiting`,
             ExitCode.ERROR,
             'wait_timeout',
@@ -500,10 +506,9 @@ class Trigger {
               hint: `it may still come: pay webhooks list --object ${subjectId}; more time: --wait-timeout`,
               details: { created: this.created },
             },
-          );
-        }
-        if (interval > 0) await new Promise<void>((r) => setTimeout(r, Math.min(interval, left)));
-        interval = interval === 0 ? 500 : Math.min(2000, Math.round(interval * 1.5));
+          ),
+      },
+      step: async () => {
         const events = await this.eventsAbout(subjectId);
         const hit = events.find((e) => e.type === this.type);
         if (hit) return hit;
@@ -516,10 +521,9 @@ class Trigger {
             { hint: `see it with: pay webhooks get ${rival.id}`, details: { created: this.created, events: [rival] } },
           );
         }
-      }
-    } finally {
-      spinner?.stop();
-    }
+        return undefined;
+      },
+    });
   }
 
   private async eventsAbout(subjectId: string): Promise<Array<{ id: string; type: string }>> {
