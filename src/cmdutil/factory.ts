@@ -98,6 +98,7 @@ export function createFactory(init: FactoryInit): Factory {
         timeoutMs: s.timeoutMs.value,
         maxResponseBytes: s.maxResponseBytes.value,
         dispatcher: init.dispatcher,
+        secrets: [s.apiKey.value, s.webhookSecret.value],
         ...(debugEnabled ? { debug: (line: string) => io.err(`${escapeMultiline(line)}\n`) } : {}),
       });
     },

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
 import { LOG_MAX_COUNT, RequestLog, type ReceivedRequest } from '../../../src/emulator/request-log.js';
@@ -280,6 +281,38 @@ describe('against a real emulator (in process)', () => {
     const far = await pay(['emulator', 'clock', 'advance', '522w'], { env: env(), loopback: true });
     expect(far.code).toBe(2);
     expect(far.stderr).toMatch(/^error: invalid duration "522w": a whole number and a unit s, m, h, d or w, .*, at most 10 years\n$/);
+  });
+
+  it("the admin client runs on the API client's plumbing: its pool, its --debug lines, its redaction (the emulator's secret too)", async () => {
+    const { EmulatorAdmin } = await import('../../../src/api/emulator-admin.js');
+    const { defaultDispatcher } = await import('../../../src/api/client.js');
+    const lines: string[] = [];
+    const profileKey = 'sk_test_profileprofileprofile9876';
+    const make = (dispatcher?: Dispatcher) =>
+      new EmulatorAdmin({
+        baseUrl: emu.baseUrl,
+        baseUrlOrigin: 'PAY_BASE_URL',
+        timeoutMs: 5000,
+        maxResponseBytes: 1 << 20,
+        dispatcher,
+        secrets: [profileKey],
+        debug: (line) => lines.push(line),
+      });
+    expect((make() as unknown as { dispatcher: unknown }).dispatcher).toBe(defaultDispatcher());
+    const agent = new Agent();
+    const admin = make(agent);
+    const answer = await admin.get<{ secret: string }>('webhook-secret', { mode: 'sandbox', note: profileKey });
+    expect(answer.secret).toBe(emu.webhookSecret);
+    const all = lines.join('\n');
+    expect(all).toMatch(new RegExp(`^> GET ${emu.url}/__emulator/health$`, 'm'));
+    expect(all).toMatch(/^< 200 OK \(\d+ ms\)$/m);
+    expect(all).toMatch(/^< pay-emulator: /m);
+    // The emulator's webhook secret nobody named, and the profile's key, are masked wherever they appear.
+    expect(all).not.toContain(emu.webhookSecret);
+    expect(all).toContain(`whsec_…${emu.webhookSecret.slice(-4)}`);
+    expect(all).not.toContain(profileKey);
+    expect(all).toContain('sk_test_…9876');
+    await agent.close();
   });
 
   it('reset off a terminal without --yes is exit 2 and asks the emulator nothing', async () => {
