@@ -22,6 +22,7 @@
 //   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)
 //   POST /__emulator/compact                  write a snapshot now and start a new journal (with a data dir)
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_ADVANCE_SECONDS } from '../shared/duration.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, EMULATOR_VERSION } from '../shared/emulator-id.js';
 import { pathMatcher, statusMatcher } from '../shared/request-filter.js';
 import { checkWebhookTarget } from '../shared/validate.js';
@@ -36,8 +37,6 @@ import { routeNotFound } from './router.js';
 import { json } from './store.js';
 import type { Json, LedgerEntry, WebhookEvent } from './types.js';
 
-/** One advance: 10 years (of 365.25 days, so `3652d` and `87600h` alike fit). */
-const MAX_ADVANCE_S = 10 * 365.25 * 86_400;
 /** The clock's whole offset: a century. */
 const MAX_OFFSET_MS = 100 * 365.25 * 86_400_000;
 
@@ -92,7 +91,7 @@ export async function admin(
     case '/clock/advance': {
       allow('POST');
       const s = body.seconds;
-      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > MAX_ADVANCE_S)
+      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > MAX_ADVANCE_SECONDS)
         throw bad('seconds must be a positive number (up to 10 years)');
       // In all, at most a century ahead: past year 9999 a time is no RFC 3339 date, and every
       // date check (a date of birth "in the future") would refuse what it should take.

@@ -9,7 +9,7 @@
 // (`pay emulator requests --follow` polls with the last one it printed), stopping before the first
 // request still being answered, so a reader misses none and sees none twice.
 import type { IncomingHttpHeaders } from 'node:http';
-import { maskKey } from '../shared/keys.js';
+import { maskKey, SECRET_SHAPE } from '../shared/keys.js';
 
 export const LOG_MAX_COUNT = 1000;
 export const LOG_MAX_BYTES = 8 * 1024 * 1024;
@@ -21,8 +21,8 @@ const ENTRY_OVERHEAD = 256;
 /** Header and query names whose values are secrets whatever they look like. */
 const SECRET_NAME = /key|secret|token|auth|passw|signature|cookie|session|credential/i;
 const NOT_SECRET = new Set(['idempotency-key']);
-/** Values that look like secrets wherever they appear. */
-const SECRET_VALUE = /\b(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9]{4,}|\bwhsec_[A-Za-z0-9+/=]{4,}|\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+/** Values that look like secrets wherever they appear: keys and webhook secrets (the shared shape), credentials after an auth scheme. */
+const SECRET_VALUE = new RegExp(`${SECRET_SHAPE.source}|\\b(Bearer|Basic)\\s+[A-Za-z0-9._~+/=-]+`, 'g');
 
 const maskValue = (v: string): string => (v.length > 512 ? `${maskKey(v.slice(0, 512))}` : maskKey(v));
 

@@ -160,9 +160,11 @@ export class Printer {
 
   /**
    * A list, page by page. json: one array (streamed); ndjson and tsv: a line per item as pages
-   * arrive (constant memory); table: collected, then aligned. Returns the number of items.
+   * arrive (constant memory); table: collected, then aligned. An array is a list of one page.
+   * Returns the number of items.
    */
-  async printList(pages: AsyncIterable<readonly unknown[]>, noun: string): Promise<number> {
+  async printList(list: AsyncIterable<readonly unknown[]> | readonly unknown[], noun: string): Promise<number> {
+    const pages: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]> = isPages(list) ? list : [list];
     const { format } = this.settings;
     let count = 0;
     if (this.settings.jq) {
@@ -289,6 +291,11 @@ export class Printer {
             : undefined;
     return paint ? { text: s, paint } : { text: escapeText(s) };
   }
+}
+
+/** Pages to print, not one page given as an array. */
+function isPages(list: AsyncIterable<readonly unknown[]> | readonly unknown[]): list is AsyncIterable<readonly unknown[]> {
+  return typeof (list as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
 }
 
 /** The note on stderr when columns were hidden to fit: which, and how to see them; wrapped to the terminal too. */

@@ -5,30 +5,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/openapi.js';
+import { resolve, successSchema } from '../../src/api/response-fields.js';
 import { allGroups } from '../../src/commands/groups.js';
+import { EVENT_SUBJECTS } from '../../src/commands/webhooks/index.js';
+import { OBJECT_KINDS, pathOf, type RoutedKind } from '../../src/shared/domain.js';
+import { EVENT_TYPES } from '../../src/shared/events.js';
 import { pay } from '../unit/commands/harness.js';
 import { allOperations } from './contract-helpers.js';
 
-type Schema = { $ref?: string; properties?: Record<string, { pattern?: string }>; allOf?: Schema[] };
-
-const resolve = (schema: Schema | undefined): Schema | undefined => {
-  for (let i = 0; i < 8 && schema?.$ref; i++) schema = openapi.components.schemas[schema.$ref.split('/').pop()!];
-  return schema;
-};
+type Schema = { properties?: Record<string, { pattern?: string }>; allOf?: unknown[] };
 
 /** The id pattern of a schema, its own or one of its allOf parts'. */
-const idPattern = (schema: Schema | undefined): string | undefined => {
-  const s = resolve(schema);
+const idPattern = (schema: unknown): string | undefined => {
+  const s = resolve(schema) as Schema | undefined;
   return s?.properties?.id?.pattern ?? s?.allOf?.map(idPattern).find((p) => p !== undefined);
 };
 
-/** The id pattern of an operation's success answer. */
+/** The id pattern of an operation's success answer (read as --fields and the replay note read it: successSchema). */
 function answerIdPattern(operationId: string): string | undefined {
-  const op = allOperations().find((o) => o.operation.operationId === operationId)!.operation;
-  const code = Object.keys(op.responses).find((c) => /^2/.test(c))!;
-  let res = op.responses[code] as { $ref?: string; content?: Record<string, { schema?: Schema }> };
-  if (res.$ref) res = openapi.components.responses[res.$ref.split('/').pop()!] as typeof res;
-  return idPattern(res.content?.['application/json']?.schema);
+  return idPattern(successSchema(operationId));
 }
 
 // prettier-ignore
@@ -72,5 +67,44 @@ describe('create verbs and the kind of object they make', () => {
       code: 0,
       stdout: { id, object: 'customer', first_name: 'Ada' },
     });
+  });
+});
+
+describe("the objects' id prefixes and paths (OBJECT_KINDS, src/shared/domain.ts) are the contract's", () => {
+  /** Each object the contract gives an id: its `object` value and its id prefix. */
+  const inContract = (): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const schema of Object.values(openapi.components.schemas)) {
+      const props = (schema as { properties?: { object?: { const?: unknown }; id?: { pattern?: unknown } } }).properties;
+      const object = props?.object?.const;
+      const pattern = props?.id?.pattern;
+      if (typeof object !== 'string' || typeof pattern !== 'string') continue;
+      const prefix = /^\^([a-z]+_)\[0-9a-z\]\{24\}\$$/.exec(pattern)?.[1];
+      expect(prefix, `${object}: ${pattern}`).toBeDefined();
+      out[object] = prefix!;
+    }
+    return out;
+  };
+
+  it('every object with an id, and only those, with the same prefix', () => {
+    expect(Object.fromEntries(Object.entries(OBJECT_KINDS).map(([kind, k]) => [kind, k.prefix]))).toEqual(inContract());
+  });
+
+  it('an object with a path is what the contract answers at GET <path>/{id}', () => {
+    const routed = (Object.keys(OBJECT_KINDS) as Array<keyof typeof OBJECT_KINDS>).filter((k) => 'path' in OBJECT_KINDS[k]) as RoutedKind[];
+    expect(routed.length).toBeGreaterThanOrEqual(8);
+    for (const kind of routed) {
+      const get = allOperations().find((o) => o.method === 'get' && new RegExp(`^/${pathOf(kind)}/\\{[a-z_]+\\}$`).test(o.path));
+      expect(get, kind).toBeDefined();
+      expect(answerIdPattern(get!.operation.operationId), kind).toBe(`^${OBJECT_KINDS[kind].prefix}[0-9a-z]{24}$`);
+    }
+  });
+
+  it("webhooks list --object takes the ids of the objects the event types are about (a feature's: its customer's)", () => {
+    const objects = new Set(EVENT_TYPES.map((t) => t.split('.')[0]!));
+    const expected = [...objects].map((o) =>
+      o === 'kyc' ? 'kyc_' : o === 'feature' ? 'cus_' : OBJECT_KINDS[o as keyof typeof OBJECT_KINDS].prefix,
+    );
+    expect(EVENT_SUBJECTS.split('|').sort()).toEqual([...new Set(expected)].sort());
   });
 });

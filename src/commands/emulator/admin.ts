@@ -5,7 +5,7 @@ import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { escapeText } from '../../io/escape.js';
 import type { OutputSettings } from '../../io/output-options.js';
-import { DURATION_FORMS, formatDuration, parseDuration } from '../../lib/duration.js';
+import { DURATION_FORMS, formatDuration, MAX_ADVANCE_SECONDS, parseDuration } from '../../shared/duration.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseLatency, parseRate, parseRateLimit } from '../../shared/fault-syntax.js';
 import { checkWebhookTarget, isLoopbackHost } from '../../shared/validate.js';
@@ -68,7 +68,8 @@ export async function reset(f: Factory, ctx: CommandContext): Promise<void> {
 export async function clockAdvance(f: Factory, ctx: CommandContext): Promise<void> {
   const raw = String(ctx.args[0] ?? '');
   const seconds = parseDuration(raw);
-  if (seconds === undefined) throw new UsageError(`invalid duration ${quoted(raw)}: ${DURATION_FORMS}, at most 10 years`);
+  if (seconds === undefined || seconds > MAX_ADVANCE_SECONDS)
+    throw new UsageError(`invalid duration ${quoted(raw)}: ${DURATION_FORMS}, at most 10 years`);
   const admin = await f.emulator();
   const clock = await admin.post<{ now: string; offset_ms: number }>('clock/advance', { seconds });
   if (isJson(ctx.output)) return (await printer(f, ctx.output)).printValue({ ...clock, advanced_s: seconds });

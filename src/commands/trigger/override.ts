@@ -3,7 +3,7 @@
 // contract (nested fields by dotted path), every key a safe one (src/lib/safe-json.ts), and the
 // value of the field's JSON type (a string as typed; numbers, booleans and objects parsed), inside
 // the contract's enum or pattern where it has one. Anything else is exit 2 naming what is valid.
-import { bodyField, type LeafField } from '../../api/request-fields.js';
+import { bodyField, fieldsOf, type LeafField } from '../../api/request-fields.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
 import { UsageError } from '../../lib/errors.js';
 import { keyProblem, parseJson, setPath } from '../../lib/safe-json.js';
@@ -71,22 +71,22 @@ export function parseOverride(raw: string, eventType: string, objects: readonly 
     }
   }
   const [object, ...path] = parts as [string, ...string[]];
-  if (!Object.hasOwn(OBJECT_OPERATIONS, object)) {
+  // One condition, one error: whether pay trigger never creates such an object or this event type does not.
+  if (!(objects as readonly string[]).includes(object)) {
     const guess = didYouMean(closeNames(object, objects));
-    throw new UsageError(`--override: pay trigger ${eventType} creates no "${shown(object)}" (it creates: ${objects.join(', ')})`, {
+    throw new UsageError(`--override: pay trigger ${eventType} creates no ${shown(object)} (it creates: ${objects.join(', ')})`, {
       ...(guess ? { hint: guess } : {}),
     });
   }
-  if (!objects.includes(object as ObjectName)) {
-    throw new UsageError(`--override: pay trigger ${eventType} creates no ${object} (it creates: ${objects.join(', ')})`);
-  }
   const name = object as ObjectName;
-  const found = path.length === 0 ? bodyField(OBJECT_OPERATIONS[name], ['']) : bodyField(OBJECT_OPERATIONS[name], path);
+  if (path.length === 0) {
+    throw new UsageError(
+      `--override ${name} needs a field: ${name}.<field>=value (fields: ${fieldsOf(OBJECT_OPERATIONS[name]).join(', ')})`,
+    );
+  }
+  const found = bodyField(OBJECT_OPERATIONS[name], path);
   if (!found.ok) {
     const where = found.at ? `${name}.${found.at}` : name;
-    if (path.length === 0) {
-      throw new UsageError(`--override ${name} needs a field: ${name}.<field>=value (fields: ${found.valid.join(', ')})`);
-    }
     if (found.valid.length === 0) throw new UsageError(`--override ${shown(pathText)}: ${where} is a value, not an object with fields`);
     const guess = didYouMean(closeNames(found.name, found.valid).map((name) => `${where}.${name}`));
     throw new UsageError(

@@ -4,6 +4,7 @@
 // nothing of the account's existing data is used or changed.
 import { EVENT_TYPES } from '../../shared/events.js';
 import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
+import type { FeatureKey } from '../../shared/rules.js';
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -25,8 +26,6 @@ export const OBJECT_OPERATIONS = {
   fx_trade: 'createFxTrade',
 } as const;
 export type ObjectName = keyof typeof OBJECT_OPERATIONS;
-
-export type FeatureKey = 'cards' | 'collections' | 'crypto_wallets' | 'payment_links' | 'fx' | 'international_transfers';
 
 export type Step =
   /** A customer (POST /customers). */

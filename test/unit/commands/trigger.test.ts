@@ -168,6 +168,41 @@ describe('--override', () => {
     ).toThrow('given more than once (with customer.address)');
   });
 
+  it('an object the event type does not create is one error, whether pay trigger knows it or not; an object alone lists its fields', () => {
+    const known = Object.keys(OBJECT_OPERATIONS);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...EVENT_TYPES),
+        fc.oneof(fc.constantFrom(...known), fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/)),
+        fc.constantFrom('', '.amount'),
+        (type, object, field) => {
+          const creates = recipeObjects(RECIPES[type]);
+          let error: unknown;
+          try {
+            parseOverride(`${object}${field}=1`, type, creates);
+          } catch (err) {
+            error = err;
+          }
+          if ((creates as string[]).includes(object)) {
+            if (field === '') {
+              expect(error).toBeInstanceOf(UsageError);
+              const fields = Object.keys(requestBodySchema(OBJECT_OPERATIONS[object as ObjectName])!.properties ?? {});
+              expect((error as UsageError).message).toBe(
+                `--override ${object} needs a field: ${object}.<field>=value (fields: ${fields.join(', ')})`,
+              );
+            }
+            return;
+          }
+          expect(error).toBeInstanceOf(UsageError);
+          expect((error as UsageError).message).toBe(
+            `--override: pay trigger ${type} creates no ${object} (it creates: ${creates.join(', ')})`,
+          );
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('over hostile paths and values: a usage error or a value set at that path, never anything else, nothing on any prototype', () => {
     const segment = fc.oneof(
       fc.constantFrom(

@@ -3,6 +3,8 @@
 // API expects it (canonical amounts, upper-case codes, body paths).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { OBJECT_KINDS } from '../../../src/shared/domain.js';
+import { checkId, ID_SHAPE, isId } from '../../../src/shared/validate.js';
 import { pay } from './harness.js';
 
 const ACC = 'acc_0123456789abcdefghijklmn';
@@ -366,5 +368,30 @@ describe('id flags are taken exactly as typed, like id arguments', () => {
     );
     const ok = await pay(['transactions', 'list', '--account', ACC]);
     expect(ok.requests[0]).toMatchObject({ method: 'GET', path: 'transactions' });
+  });
+});
+
+describe('the one id shape (isId, src/shared/domain.ts)', () => {
+  const prefixes = Object.values(OBJECT_KINDS).map((k) => k.prefix);
+  it('is the contract pattern ^<prefix>[0-9a-z]{24}$ for every prefix and pair of prefixes, and ID_SHAPE without one', () => {
+    const tail = fc.string({
+      unit: fc.constantFrom(...'0123456789abcdefghijklmnopqrstuvwxyzA_-/.'.split('')),
+      minLength: 22,
+      maxLength: 26,
+    });
+    fc.assert(
+      fc.property(fc.constantFrom(...prefixes), fc.constantFrom(...prefixes), tail, fc.boolean(), (p, other, rest, pair) => {
+        const prefix = pair ? `${p}|${other}` : p;
+        for (const v of [`${p}${rest}`, `${other}${rest}`, `x${p}${rest}`, rest]) {
+          const reference = prefix.split('|').some((q) => new RegExp(`^${q}[0-9a-z]{24}$`).test(v));
+          expect(isId(v, prefix), `${v} ${prefix}`).toBe(reference);
+          expect(checkId(prefix)(v) === undefined).toBe(reference);
+          expect(isId(v), v).toBe(/^[a-z]{1,10}_[0-9a-z]{24}$/.test(v));
+        }
+      }),
+      { numRuns: 500 },
+    );
+    for (const v of [undefined, null, 42, {}, ['cus_0123456789abcdefghijklmn']]) expect(isId(v)).toBe(false);
+    expect(ID_SHAPE.test(CUS)).toBe(true);
   });
 });
