@@ -112,8 +112,8 @@ export class EmulatorAdmin {
   }
 
   /** POST a JSON body to an admin route (after detect()). */
-  async post<T = Record<string, unknown>>(route: string, body: unknown): Promise<T> {
-    return this.call<T>('POST', route, body);
+  async post<T = Record<string, unknown>>(route: string, body: unknown, query?: Query): Promise<T> {
+    return this.call<T>('POST', route, body, query);
   }
 
   private async call<T>(method: 'GET' | 'POST', route: string, body: unknown, query?: Query): Promise<T> {

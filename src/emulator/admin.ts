@@ -7,10 +7,12 @@
 //   GET  /__emulator/clock                    the emulator time
 //   POST /__emulator/faults {fail_rate, latency_ms: [a, b] | null, reset_rate, rate_limit: {per_second, burst} | "N/s" | null}
 //   GET  /__emulator/faults
-//   GET  /__emulator/webhook-url              {url}: where events are delivered
-//   POST /__emulator/webhook-url {url | null} set it by hand (events still pending with no attempt due are delivered)
-//                                {url, listener: true}  a listener takes it: {url, previous}
-//                                {release: url}         a listener gives it back: {url, restored} (events.ts)
+//   GET  /__emulator/webhook-url[?mode=]      {mode, url}: where the mode's events are delivered (each mode has its own URL;
+//                                             mode sandbox or live, default sandbox)
+//   POST /__emulator/webhook-url[?mode=] {url | null} set it by hand (the mode's events still pending with no attempt due
+//                                             are delivered): {mode, url}
+//                                {url, listener: true}  a listener takes it: {mode, url, previous}
+//                                {release: url}         a listener gives it back: {mode, url, restored} (events.ts)
 //   GET  /__emulator/webhook-secret[?mode=]   {mode, secret}: the signing secret (pay webhooks listen verifies with it)
 //   GET  /__emulator/requests[?after=&limit=&status=&path=]
 //                                             the API requests received and answered (request-log.ts: at most
@@ -35,7 +37,7 @@ import { ApiProblem } from './problems.js';
 import { payLink } from './resources/crypto.js';
 import { routeNotFound } from './router.js';
 import { json } from './store.js';
-import type { Json, LedgerEntry, WebhookEvent } from './types.js';
+import type { Json, LedgerEntry, Mode, WebhookEvent } from './types.js';
 
 /** The clock's whole offset: a century. */
 const MAX_OFFSET_MS = 100 * 365.25 * 86_400_000;
@@ -109,14 +111,15 @@ export async function admin(
       if (method === 'POST') app.faults.set(parseFaults(body));
       else allow('GET');
       return reply(faultsJson(app.faults.settings));
-    case '/webhook-url':
-      if (method === 'POST') return reply(webhookUrl(app, body));
+    case '/webhook-url': {
+      const mode = modeParam(qs);
+      if (method === 'POST') return reply(webhookUrl(app, body, mode));
       allow('GET');
-      return reply({ url: app.events.url ?? null });
+      return reply({ mode, url: app.events.urlOf(mode) ?? null });
+    }
     case '/webhook-secret': {
       allow('GET');
-      const mode = new URLSearchParams(qs).get('mode') ?? 'sandbox';
-      if (mode !== 'sandbox' && mode !== 'live') throw bad('mode must be sandbox or live');
+      const mode = modeParam(qs);
       return reply({ mode, secret: app.events.secrets[mode] });
     }
     case '/requests': {
@@ -146,7 +149,14 @@ export async function admin(
   }
 }
 
-function webhookUrl(app: App, b: Json): Json {
+/** `?mode=sandbox|live` (default sandbox). */
+function modeParam(qs: string): Mode {
+  const mode = new URLSearchParams(qs).get('mode') ?? 'sandbox';
+  if (mode !== 'sandbox' && mode !== 'live') throw bad('mode must be sandbox or live');
+  return mode;
+}
+
+function webhookUrl(app: App, b: Json, mode: Mode): Json {
   const keys = Object.keys(b);
   const url = (v: unknown): string => {
     if (typeof v !== 'string') throw bad('url must be a string');
@@ -156,17 +166,18 @@ function webhookUrl(app: App, b: Json): Json {
     if (app.isSelf(v)) throw bad("url must not be the emulator's own address");
     return v;
   };
+  const now = (): string | null => app.events.urlOf(mode) ?? null;
   if (keys.length === 1 && keys[0] === 'release') {
-    const restored = app.events.releaseUrl(url(b.release));
-    return { url: app.events.url ?? null, restored };
+    const restored = app.events.releaseUrl(url(b.release), mode);
+    return { mode, url: now(), restored };
   }
   if (keys.length === 2 && keys.includes('url') && b.listener === true) {
-    const previous = app.events.takeUrl(url(b.url));
-    return { url: app.events.url ?? null, previous: previous ?? null };
+    const previous = app.events.takeUrl(url(b.url), mode);
+    return { mode, url: now(), previous: previous ?? null };
   }
   if (keys.length !== 1 || keys[0] !== 'url') throw bad('send {url}, {url, listener: true} or {release: url}');
-  app.events.setUrl(b.url === null ? undefined : url(b.url));
-  return { url: app.events.url ?? null };
+  app.events.setUrl(b.url === null ? undefined : url(b.url), mode);
+  return { mode, url: now() };
 }
 
 function requests(app: App, q: URLSearchParams): ReturnType<App['requests']['list']> {
@@ -256,7 +267,7 @@ function stats(app: App): Json {
     requests: app.counters.requests,
     internal_errors: app.counters.internal_errors,
     faults: app.faults.counts,
-    webhooks: { url: app.events.url ?? null, ...deliveries },
+    webhooks: { urls: { sandbox: app.events.urlOf('sandbox') ?? null, live: app.events.urlOf('live') ?? null }, ...deliveries },
     due: app.due.size,
     journal: {
       enabled: app.journal.enabled,

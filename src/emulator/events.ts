@@ -1,15 +1,18 @@
 // Webhook events and their delivery. Every state change emits an event (stored, listed by
-// GET /webhooks/events). With a webhook URL configured, events are POSTed there, signed per
-// Standard Webhooks with the mode's secret; 2xx = delivered, anything else is retried after
-// 5 s, 30 s, 2 min and 10 min of emulator time (times `retryScale`), then `failed`. Without a
-// URL an event stays `pending` (next_attempt_at null); setting a URL delivers every such event.
+// GET /webhooks/events). Each mode has its own webhook URL, as a real service has webhook
+// endpoints per mode: a Sandbox event goes to the Sandbox URL, signed with the Sandbox secret, a
+// Live one to the Live URL with the Live secret. With its mode's URL configured, an event is POSTed
+// there, signed per Standard Webhooks; 2xx = delivered, anything else is retried after 5 s, 30 s,
+// 2 min and 10 min of emulator time (times `retryScale`), then `failed`. Without one it stays
+// `pending` (next_attempt_at null); setting that mode's URL delivers every such event of the mode.
 // Deliveries go to the configured URL only: redirects are not followed.
 //
-// The URL is set by hand (`setUrl`: pay emulator webhook-url, --webhook-url) or taken by a
+// A mode's URL is set by hand (`setUrl`: pay emulator webhook-url, --webhook-url) or taken by a
 // listener (`takeUrl`: pay webhooks listen), which gives it back when it stops (`releaseUrl`): the
 // URL it took over comes back only if the URL is still the listener's. Listeners that overlap form a
 // chain: when one in the middle stops, the one after it inherits what it would have restored, so the
-// last to stop restores the URL from before the first. Setting a URL by hand ends every claim.
+// last to stop restores the URL from before the first. Setting a URL by hand ends every claim. All
+// of this is per mode: the two modes' URLs and claims never touch.
 import { signedHeaders } from '../shared/signature.js';
 import type { EventServices } from './services.js';
 import { iso } from './clock.js';
@@ -21,10 +24,15 @@ const MAX_IN_FLIGHT = 8;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_ATTEMPTS_KEPT = 50;
 
+export const MODES: readonly Mode[] = ['sandbox', 'live'];
+
+const modeOf = (e: WebhookEvent): Mode => (e.livemode ? 'live' : 'sandbox');
+
 export class Events {
-  private current: string | undefined;
-  /** Listeners holding the URL, oldest first: each with the URL it would give back. */
-  private readonly claims: Array<{ url: string; previous: string | undefined }> = [];
+  /** Where each mode's events are delivered. */
+  private readonly current: Record<Mode, string | undefined> = { sandbox: undefined, live: undefined };
+  /** Per mode, the listeners holding its URL, oldest first: each with the URL it would give back. */
+  private readonly claims: Record<Mode, Array<{ url: string; previous: string | undefined }>> = { sandbox: [], live: [] };
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
   /** Events with an attempt in flight (never two at once for one event). */
@@ -52,7 +60,6 @@ export class Events {
   emit(tx: Tx, scope: string, type: string, subject: Rec | Json): void {
     const isRec = (s: Rec | Json): s is Rec => typeof (s as Rec).kind === 'string' && typeof (s as Rec).obj === 'object';
     const object = isRec(subject) ? subject.obj : subject;
-    const url = this.url;
     const delivery: WebhookEvent['delivery'] = {
       status: 'pending',
       attempts: 0,
@@ -61,6 +68,7 @@ export class Events {
       next_attempt_at: null,
     };
     const event = this.app.create<WebhookEvent>(scope, 'evt_', 'event', { type, data: { object }, delivery }, false);
+    const url = this.urlOf(modeOf(event));
     if (url) delivery.next_attempt_at = event.created_at;
     if (this.app.store.persist) {
       // Journaled by hand, its JSON not kept in memory (events are read rarely; most are never
@@ -75,68 +83,72 @@ export class Events {
     if (url) tx.after.push(() => this.enqueue(event.id));
   }
 
-  /** Where events are delivered (undefined: nowhere, they stay pending). */
-  get url(): string | undefined {
-    return this.current;
+  /** Where the mode's events are delivered (undefined: nowhere, they stay pending). */
+  urlOf(mode: Mode): string | undefined {
+    return this.current[mode];
   }
 
-  /** Sets the URL by hand (or unsets it): listeners' claims end. Events still pending with no attempt due are delivered. */
-  setUrl(url: string | undefined): void {
-    this.claims.length = 0;
-    this.point(url);
+  /** Sets the mode's URL by hand (or unsets it): listeners' claims on it end. The mode's events still pending with no attempt due are delivered. */
+  setUrl(url: string | undefined, mode: Mode): void {
+    this.claims[mode].length = 0;
+    this.point(url, mode);
   }
 
-  /** A listener takes the URL; returns the one it took over (restored by releaseUrl if the URL is still the listener's). */
-  takeUrl(url: string): string | undefined {
+  /** A listener takes the mode's URL; returns the one it took over (restored by releaseUrl if the URL is still the listener's). */
+  takeUrl(url: string, mode: Mode): string | undefined {
     // The same listener again (restarted on its port without releasing): one claim, not a claim on itself.
-    const old = this.unclaim(url);
-    const previous = old && this.current === url ? old.previous : this.current;
-    this.claims.push({ url, previous });
-    this.point(url);
+    const old = this.unclaim(url, mode);
+    const previous = old && this.current[mode] === url ? old.previous : this.current[mode];
+    this.claims[mode].push({ url, previous });
+    this.point(url, mode);
     return previous;
   }
 
   /**
-   * A listener gives the URL back: restored to what it took over if the URL is still the
+   * A listener gives the mode's URL back: restored to what it took over if the URL is still the
    * listener's (true); else left as it is (false), and the listener that took over from it will
    * restore what this one would have.
    */
-  releaseUrl(url: string): boolean {
-    const mine = this.unclaim(url);
-    if (!mine || this.current !== url) return false;
-    this.point(mine.previous);
+  releaseUrl(url: string, mode: Mode): boolean {
+    const mine = this.unclaim(url, mode);
+    if (!mine || this.current[mode] !== url) return false;
+    this.point(mine.previous, mode);
     return true;
   }
 
   /** Removes a listener's claim and passes what it would restore on to the claim that took over from it. */
-  private unclaim(url: string): { url: string; previous: string | undefined } | undefined {
-    const at = this.claims.findLastIndex((c) => c.url === url);
+  private unclaim(url: string, mode: Mode): { url: string; previous: string | undefined } | undefined {
+    const claims = this.claims[mode];
+    const at = claims.findLastIndex((c) => c.url === url);
     if (at < 0) return undefined;
-    const [mine] = this.claims.splice(at, 1);
-    for (const c of this.claims) if (c.previous === url) c.previous = mine!.previous;
+    const [mine] = claims.splice(at, 1);
+    for (const c of claims) if (c.previous === url) c.previous = mine!.previous;
     return mine;
   }
 
-  private point(url: string | undefined): void {
-    this.current = url;
-    if (url) this.deliverPending();
+  private point(url: string | undefined, mode: Mode): void {
+    this.current[mode] = url;
+    if (url) this.deliverPending(mode);
   }
 
-  /** Every event still pending with no attempt due (made while no URL was set) is queued, oldest first. */
-  deliverPending(): void {
-    if (!this.current) return;
+  /** Every event of the mode (both modes when none is named) still pending with no attempt due (made while no URL was set) is queued, oldest first. */
+  deliverPending(mode?: Mode): void {
+    if (!(mode ? [mode] : MODES).some((m) => this.current[m])) return;
     for (const rec of this.app.store.every('event')) {
-      const d = (rec.obj as WebhookEvent).delivery;
-      if (d.status === 'pending' && d.next_attempt_at === null) this.enqueue(rec.id);
+      const e = rec.obj as WebhookEvent;
+      const m = modeOf(e);
+      if ((mode === undefined || m === mode) && this.current[m] && e.delivery.status === 'pending' && e.delivery.next_attempt_at === null)
+        this.enqueue(rec.id);
     }
   }
 
   /** Requeues an event now (resend). */
   resend(tx: Tx, rec: Rec<WebhookEvent>): Rec<WebhookEvent> {
     const now = iso(this.app.clock.stamp());
-    const delivery: WebhookEvent['delivery'] = { ...rec.obj.delivery, status: 'pending', next_attempt_at: this.url ? now : null };
+    const url = this.urlOf(modeOf(rec.obj));
+    const delivery: WebhookEvent['delivery'] = { ...rec.obj.delivery, status: 'pending', next_attempt_at: url ? now : null };
     const next = this.app.store.put(tx, 'event', rec.scope, { ...rec.obj, delivery }, { ...rec.x, retry: 0 });
-    if (this.url) tx.after.push(() => this.enqueue(rec.id));
+    if (url) tx.after.push(() => this.enqueue(rec.id));
     return next;
   }
 
@@ -165,14 +177,14 @@ export class Events {
 
   private async attempt(id: string): Promise<void> {
     const rec = this.app.store.byId.get(id) as Rec<WebhookEvent> | undefined;
-    const url = this.url;
     if (!rec || rec.obj.delivery.status !== 'pending' || this.abort.signal.aborted) return;
+    const e = rec.obj;
+    const mode = modeOf(e);
+    const url = this.urlOf(mode);
     if (!url) {
       this.update(rec, { ...rec.obj.delivery, next_attempt_at: null });
       return;
     }
-    const e = rec.obj;
-    const mode: Mode = e.livemode ? 'live' : 'sandbox';
     const body = JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data });
     const started = Date.now();
     const attemptedAt = iso(this.app.clock.now());

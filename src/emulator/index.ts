@@ -25,6 +25,7 @@ export interface EmulatorOptions {
   port?: number;
   /** Persist state here (journal + snapshots, keys.json). Without it, state is in memory only. */
   dataDir?: string;
+  /** The Sandbox webhook URL (each mode has its own; the Live one is set through the admin route, ?mode=live). */
   webhookUrl?: string;
   failRate?: number;
   latencyMs?: [number, number];
@@ -61,7 +62,8 @@ export interface Emulator {
     reset(): Promise<void>;
     advance(seconds: number): void;
     setFaults(f: Partial<{ failRate: number; latencyMs: [number, number] | null; resetRate: number; rateLimit: RateLimit | null }>): void;
-    setWebhookUrl(url: string | null): void;
+    /** The mode's webhook URL (default sandbox; each mode has its own). */
+    setWebhookUrl(url: string | null, mode?: 'sandbox' | 'live'): void;
   };
   stop(): Promise<void>;
 }
@@ -97,7 +99,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       log: opts.log ?? (() => {}),
       journal: opts.journal,
     });
-    app.events.setUrl(opts.webhookUrl);
+    app.events.setUrl(opts.webhookUrl, 'sandbox');
     app.faults.set({
       failRate: opts.failRate ?? 0,
       resetRate: opts.resetRate ?? 0,
@@ -127,7 +129,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   app.startedAt = Date.now();
   if (opts.webhookUrl !== undefined && app.isSelf(opts.webhookUrl)) {
     // Known only now (port 0): deliveries to itself would act on it (POST /__emulator/reset) or loop.
-    app.events.setUrl(undefined);
+    app.events.setUrl(undefined, 'sandbox');
     app.due.stop();
     await new Promise((r) => server.close(r));
     await app.journal.close();
@@ -152,7 +154,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       reset: () => app.reset(),
       advance: (seconds) => app.advance(seconds),
       setFaults: (f) => app.faults.set(f),
-      setWebhookUrl: (u) => app.events.setUrl(u ?? undefined),
+      setWebhookUrl: (u, mode = 'sandbox') => app.events.setUrl(u ?? undefined, mode),
     },
     stop: () =>
       (stopping ??= (async () => {

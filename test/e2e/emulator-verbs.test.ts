@@ -49,7 +49,7 @@ function usage(r: { code: number | null; stdout: string; stderr: string }, messa
 }
 
 describe('pay emulator status', () => {
-  it('names the emulator, its version, clock, webhook URL, faults and object counts (json, tsv, table)', async () => {
+  it('names the emulator, its version, clock, webhook URLs, faults and object counts (json, tsv, table)', async () => {
     await w.api('POST', 'customers', customerBody());
     const [j, t, tb] = await Promise.all([
       w.pay(['emulator', 'status', '--json']),
@@ -65,7 +65,7 @@ describe('pay emulator status', () => {
       uptime_s: expect.any(Number),
       data_dir: null,
       clock: { now: expect.stringMatching(ISO), offset_ms: expect.any(Number) },
-      webhook_url: null,
+      webhook_urls: { sandbox: null, live: null },
       faults: { fail_rate: 0, latency_ms: null, reset_rate: 0, rate_limit: null },
       webhooks: { pending: expect.any(Number), delivered: expect.any(Number), failed: expect.any(Number) },
       journal: { enabled: false },
@@ -114,7 +114,7 @@ describe('pay emulator reset', () => {
     expect((await w.raw('GET', `customers/${c.id}`)).status).toBe(200);
     const yes = await w.pay(['emulator', 'reset', '--yes']);
     expect({ code: yes.code, stdout: yes.stdout }).toEqual({ code: 0, stdout: '' });
-    expect(yes.stderr).toBe(`✓ Emulator reset: ${w.emu.url} holds no data now (its keys, webhook URL and faults stay)\n`);
+    expect(yes.stderr).toBe(`✓ Emulator reset: ${w.emu.url} holds no data now (its keys, webhook URLs and faults stay)\n`);
     expect((await w.raw('GET', `customers/${c.id}`)).status).toBe(404);
     expect((await w.pay(['customers', 'list', '--json'])).stdout).toBe('[]\n');
   });
@@ -155,31 +155,35 @@ describe('pay emulator webhook-url', () => {
     const none = await w.pay(['emulator', 'webhook-url']);
     expect({ code: none.code, stdout: none.stdout }).toEqual({ code: 0, stdout: '' });
     expect(none.stderr).toMatch(
-      /^No webhook URL set: events stay pending\. Set one with pay emulator webhook-url <url>, or run pay webhooks listen\n$/,
+      /^No Sandbox webhook URL set: Sandbox events stay pending\. Set one with pay emulator webhook-url <url>, or run pay webhooks listen\n$/,
     );
-    expect(data(await w.pay(['emulator', 'webhook-url', '--json']))).toEqual({ url: null });
+    expect(data(await w.pay(['emulator', 'webhook-url', '--json']))).toEqual({ mode: 'sandbox', url: null });
     // Made while no URL is set: pending, no attempt due.
     const c = await w.api('POST', 'customers', customerBody());
     const ev = (await w.api('GET', 'webhooks/events?type=customer.created&limit=100')).data.find((e: Obj) => e.data.object.id === c.id);
     expect(ev.delivery).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: null });
     const set = await w.pay(['emulator', 'webhook-url', appUrl]);
-    expect(set).toEqual({ code: 0, stdout: `${appUrl}\n`, stderr: '✓ Webhook URL set: events still pending delivery go out to it now\n' });
+    expect(set).toEqual({
+      code: 0,
+      stdout: `${appUrl}\n`,
+      stderr: '✓ Sandbox webhook URL set: Sandbox events still pending delivery go out to it now\n',
+    });
     await until(() => received.some((x) => x.id === ev.id), 30_000, 'the pending event at the app');
     expect(received.find((x) => x.id === ev.id)!.type).toBe('customer.created');
     expect(ok(await w.pay(['emulator', 'webhook-url']))).toBe(`${appUrl}\n`);
-    expect(ok(await w.pay(['emulator', 'status', '--jq', '.webhook_url']))).toBe(`${appUrl}\n`);
+    expect(ok(await w.pay(['emulator', 'status', '--jq', '.webhook_urls.sandbox']))).toBe(`${appUrl}\n`);
     const clear = await w.pay(['emulator', 'webhook-url', '--clear', '--json']);
     expect(clear).toEqual({
       code: 0,
-      stdout: '{\n  "url": null\n}\n',
-      stderr: '✓ Webhook URL cleared: new events stay pending until one is set\n',
+      stdout: '{\n  "mode": "sandbox",\n  "url": null\n}\n',
+      stderr: '✓ Sandbox webhook URL cleared: new Sandbox events stay pending until one is set\n',
     });
     usage(
       await w.pay(['emulator', 'webhook-url', 'ftp://example.com/x']),
       /^error: invalid webhook URL "ftp:\/\/example\.com\/x": must be an http\(s\) URL\n/,
     );
     usage(await w.pay(['emulator', 'webhook-url', appUrl, '--clear']), /give a URL or --clear, not both/);
-    expect(data(await w.pay(['emulator', 'webhook-url', '--json']))).toEqual({ url: null });
+    expect(data(await w.pay(['emulator', 'webhook-url', '--json']))).toEqual({ mode: 'sandbox', url: null });
   }, 120_000);
 });
 

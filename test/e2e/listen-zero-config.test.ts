@@ -115,7 +115,7 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     const l = await listen(['--forward-to', appUrl]);
     expect(l.err()).toBe(
       `Ready, listening on ${l.url}, forwarding to ${appUrl} (Ctrl-C to stop)\n` +
-        `Registered ${l.url} as the webhook URL of the emulator at ${w.emu.url} (it was none; given back when this stops); events still pending delivery come now.\n`,
+        `Registered ${l.url} as the webhook URL of the emulator at ${w.emu.url} for Sandbox events (it was none; given back when this stops); Sandbox events still pending delivery come now.\n`,
     );
     expect(await webhookUrl()).toBe(l.url);
     await until(() => got.some((g) => g.id === ev.id), 30_000, 'the pending event at the app');
@@ -136,7 +136,7 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     await until(() => got.some((g) => g.id === evA.id), 30_000, 'the new event at the app');
 
     expect(await l.stop('SIGINT')).toBe(0);
-    expect(l.err()).toMatch(/Gave the emulator's webhook URL back: none\nStopped\.\n$/);
+    expect(l.err()).toMatch(/Gave the emulator's Sandbox webhook URL back: none\nStopped\.\n$/);
     expect(await webhookUrl()).toBeNull();
     const none = await w.pay(['emulator', 'webhook-url']);
     expect(none.stdout).toBe('');
@@ -208,12 +208,74 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     expect(b.err()).toContain(`(it was ${a.url}; given back when this stops)`);
     expect(await webhookUrl()).toBe(b.url);
     expect(await a.stop()).toBe(0);
-    expect(a.err()).toContain(`Left the emulator's webhook URL as it is (${b.url}): it was changed after this listen registered\n`);
+    expect(a.err()).toContain(`Left the emulator's Sandbox webhook URL as it is (${b.url}): it was changed after this listen registered\n`);
     expect(await webhookUrl()).toBe(b.url);
     expect(await b.stop()).toBe(0);
-    expect(b.err()).toContain(`Gave the emulator's webhook URL back: ${appUrl}\n`);
+    expect(b.err()).toContain(`Gave the emulator's Sandbox webhook URL back: ${appUrl}\n`);
     expect(await webhookUrl()).toBe(appUrl);
     w.emu.admin.setWebhookUrl(null);
+  }, 180_000);
+
+  it("one URL per mode: a Sandbox listen and a --live listen each get only their mode's events (no rejected lines), and each gives back its own", async () => {
+    const url = async (mode: string): Promise<string | null> =>
+      ((await (await fetch(`${w.emu.url}/__emulator/webhook-url?mode=${mode}`)).json()) as { url: string | null }).url;
+    const liveApi = async (method: string, path: string, body?: unknown): Promise<Obj> => {
+      const res = await fetch(`${w.emu.baseUrl}${path}`, {
+        method,
+        headers: {
+          'api-key': w.emu.keys.live.secret,
+          'x-tenant-id': w.emu.tenantId,
+          'content-type': 'application/json',
+          ...(method === 'POST' ? { 'idempotency-key': crypto.randomUUID() } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(res.status, path).toBeLessThan(300);
+      return (await res.json()) as Obj;
+    };
+    // Live activity before any listen: its events wait for the Live URL, never for the Sandbox one.
+    const early = await liveApi('POST', 'customers', customerBody());
+    const sandbox = await listen([]);
+    const live = await listen(['--live'], { PAY_API_KEY: w.emu.keys.live.secret });
+    try {
+      expect(live.err()).toContain(
+        `Registered ${live.url} as the webhook URL of the emulator at ${w.emu.url} for Live events (it was none;`,
+      );
+      expect(await url('sandbox')).toBe(sandbox.url);
+      expect(await url('live')).toBe(live.url);
+      const s1 = await w.api('POST', 'customers', customerBody());
+      const l1 = await liveApi('POST', 'customers', customerBody());
+      const evS = await until(() => eventFor('customer.created', s1.id), 30_000, 'the Sandbox event');
+      const liveEvent = async (id: string): Promise<Obj | undefined> =>
+        (await liveApi('GET', 'webhooks/events?type=customer.created&limit=100')).data.find((e: Obj) => e.data.object.id === id);
+      const evL = await until(() => liveEvent(l1.id), 30_000, 'the Live event');
+      const evEarly = await until(() => liveEvent(early.id), 30_000, 'the early Live event');
+      await until(() => sandbox.out().includes(evS.id), 30_000, 'the Sandbox delivery');
+      await until(() => live.out().includes(evL.id) && live.out().includes(evEarly.id), 30_000, 'the Live deliveries');
+      for (const id of [evL.id, evEarly.id])
+        await until(async () => (await liveApi('GET', `webhooks/events/${id}`)).delivery.status === 'delivered', 30_000, 'delivered');
+      expect(lines(sandbox.out())).toEqual([`--> customer.created [${evS.id}]`]);
+      expect(lines(live.out()).sort()).toEqual([`--> customer.created [${evEarly.id}]`, `--> customer.created [${evL.id}]`].sort());
+      for (const l of [sandbox, live]) expect(l.err()).not.toContain('rejected');
+    } finally {
+      expect(await live.stop()).toBe(0);
+      expect(await sandbox.stop()).toBe(0);
+    }
+    expect(live.err()).toContain("Gave the emulator's Live webhook URL back: none\n");
+    expect(sandbox.err()).toContain("Gave the emulator's Sandbox webhook URL back: none\n");
+    expect([await url('sandbox'), await url('live')]).toEqual([null, null]);
+    // pay emulator webhook-url acts on the mode it runs in; status shows both.
+    const hooks = `${appUrl}?live`;
+    const set = await w.pay(['--live', 'emulator', 'webhook-url', hooks, '--json']);
+    expect({ code: set.code, out: JSON.parse(set.stdout) as unknown }).toEqual({ code: 0, out: { mode: 'live', url: hooks } });
+    expect(set.stderr).toBe('✓ Live webhook URL set: Live events still pending delivery go out to it now\n');
+    expect((await w.pay(['emulator', 'webhook-url'])).stderr).toBe(
+      'No Sandbox webhook URL set: Sandbox events stay pending. Set one with pay emulator webhook-url <url>, or run pay webhooks listen\n',
+    );
+    const status = JSON.parse((await w.pay(['emulator', 'status', '--json'])).stdout) as Obj;
+    expect(status.webhook_urls).toEqual({ sandbox: null, live: hooks });
+    expect((await w.pay(['--live', 'emulator', 'webhook-url', '--clear'])).code).toBe(0);
+    expect(await url('live')).toBeNull();
   }, 180_000);
 
   it("a port in use: one error line, exit 1, and the emulator's webhook URL left alone", async () => {

@@ -66,7 +66,7 @@ describe('the emulator never delivers to itself', () => {
       const r = await admin(emu, 'POST', 'webhook-url', { url });
       expect(r.status, url).toBe(422);
       expect(JSON.stringify(r.body)).not.toContain('S3cret');
-      expect((await admin(emu, 'GET', 'webhook-url')).body).toEqual({ url: null });
+      expect((await admin(emu, 'GET', 'webhook-url')).body).toEqual({ mode: 'sandbox', url: null });
     }
     // Data survives: nothing was delivered anywhere.
     expect((await client(emu)('POST', 'customers', customerBody())).status).toBe(201);

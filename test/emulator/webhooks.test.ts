@@ -1,5 +1,5 @@
 // Webhook events: stored for every state change, delivered signed (Standard Webhooks) to the
-// configured URL only, retried after a failure, failed after the last retry, resendable.
+// configured URL of their mode only, retried after a failure, failed after the last retry, resendable.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,12 +89,40 @@ describe('webhooks', () => {
     expect(e.attempts[0].id).toMatch(/^whd_[0-9a-z]{24}$/);
   });
 
-  it('Live events are signed with the Live secret', async () => {
+  it('each mode has its own URL: a Live event never goes to the Sandbox URL; the Live URL gets it, signed with the Live secret', async () => {
     deliveries.length = 0;
-    await client(emu, { key: emu.keys.live.secret })('POST', 'customers', customerBody(3));
+    const live = client(emu, { key: emu.keys.live.secret });
+    const c = await live('POST', 'customers', customerBody(3));
+    const pending = async () =>
+      (await live('GET', 'webhooks/events?type=customer.created')).body.data.find(
+        (e: { data: { object: { id: string } } }) => e.data.object.id === c.body.id,
+      );
+    // The Sandbox URL is set (above); the Live one is not: the Live event stays pending, sent nowhere.
+    expect((await admin(emu, 'GET', 'webhook-url')).body).toEqual({ mode: 'sandbox', url: receiverUrl });
+    expect((await admin(emu, 'GET', 'webhook-url?mode=live')).body).toEqual({ mode: 'live', url: null });
+    expect((await pending()).delivery).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: null });
+    // A Sandbox event made after it is delivered (to the Sandbox URL) while the Live one still waits.
+    await api('POST', 'customers', customerBody(7));
     await until(() => deliveries.length >= 1);
+    expect(deliveries.map((d) => JSON.parse(d.body).data.object.id)).not.toContain(c.body.id);
+    expect((await pending()).delivery.attempts).toBe(0);
+    deliveries.length = 0;
+    // Setting the Live URL delivers it there, signed with the Live secret; the Sandbox URL stays.
+    const liveUrl = `${receiverUrl}?live`;
+    expect((await admin(emu, 'POST', 'webhook-url?mode=live', { url: liveUrl })).body).toEqual({ mode: 'live', url: liveUrl });
+    await until(() => deliveries.length >= 1);
+    expect(JSON.parse(deliveries[0]!.body)).toMatchObject({ type: 'customer.created', data: { object: { id: c.body.id } } });
     expect(verify(emu.webhookSecrets.live, deliveries[0]!.headers, deliveries[0]!.body).ok).toBe(true);
-    expect(JSON.parse(deliveries[0]!.body).type).toBe('customer.created');
+    expect(verify(emu.webhookSecrets.sandbox, deliveries[0]!.headers, deliveries[0]!.body).ok).toBe(false);
+    const e = await until(async () => ((await pending()).delivery.status === 'delivered' ? await pending() : undefined));
+    expect((await live('GET', `webhooks/events/${e.id}`)).body.attempts[0]).toMatchObject({ url: liveUrl });
+    expect((await admin(emu, 'GET', 'webhook-url')).body.url).toBe(receiverUrl);
+    // A resend of a Live event goes to the Live URL; with the Live URL cleared it stays pending.
+    expect((await admin(emu, 'POST', 'webhook-url?mode=live', { url: null })).body).toEqual({ mode: 'live', url: null });
+    const resent = await live('POST', `webhooks/events/${e.id}/resend`);
+    expect(resent.body.delivery).toMatchObject({ status: 'pending', next_attempt_at: null });
+    expect((await admin(emu, 'GET', 'webhook-url?mode=nope')).status).toBe(422);
+    deliveries.length = 0;
   });
 
   it('retries after a 500 from the receiver, then delivers', async () => {

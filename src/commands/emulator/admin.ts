@@ -25,7 +25,8 @@ export async function status(f: Factory, ctx: CommandContext): Promise<void> {
   const info = await admin.detect();
   const [stats, faults] = await Promise.all([admin.get('stats'), admin.get('faults')]);
   const webhooks = (stats.webhooks ?? {}) as Record<string, unknown>;
-  const { url: webhookUrl, ...deliveries } = webhooks;
+  const { urls, ...deliveries } = webhooks;
+  const perMode = (urls ?? {}) as Record<string, unknown>;
   const journal = (stats.journal ?? {}) as Record<string, unknown>;
   const out = {
     base_url: f.settings().baseUrl.value,
@@ -35,7 +36,8 @@ export async function status(f: Factory, ctx: CommandContext): Promise<void> {
     uptime_s: info.uptime_s,
     data_dir: info.data_dir,
     clock: stats.clock ?? null,
-    webhook_url: webhookUrl ?? null,
+    // Each mode has its own (a Sandbox listen never sees Live events).
+    webhook_urls: { sandbox: perMode.sandbox ?? null, live: perMode.live ?? null },
     faults,
     objects: stats.objects ?? {},
     webhooks: { pending: 0, delivered: 0, failed: 0, ...deliveries },
@@ -62,7 +64,7 @@ export async function reset(f: Factory, ctx: CommandContext): Promise<void> {
     if (!ok) throw new UsageError('not confirmed; nothing was reset');
   }
   await admin.post('reset', {});
-  f.io.err(`✓ Emulator reset: ${admin.origin} holds no data now (its keys, webhook URL and faults stay)\n`);
+  f.io.err(`✓ Emulator reset: ${admin.origin} holds no data now (its keys, webhook URLs and faults stay)\n`);
 }
 
 export async function clockAdvance(f: Factory, ctx: CommandContext): Promise<void> {
@@ -88,19 +90,29 @@ export async function webhookUrl(f: Factory, ctx: CommandContext): Promise<void>
       checkWebhookTarget(url) ?? (isEmulatorItself(url, f.settings().baseUrl.value) ? "is the emulator's own address" : undefined);
     if (problem) throw new UsageError(`invalid webhook URL ${quoted(url)}: ${problem}`, { hint: 'e.g. http://127.0.0.1:3000/hooks' });
   }
+  // Each mode has its own URL, as a real service has webhook endpoints per mode: this command acts
+  // on the one of the mode it runs in (--live, PAY_MODE or the profile's).
+  const mode = f.settings().mode.value;
+  const Mode = modeName(mode);
   const admin = await f.emulator();
   const answer =
     url !== undefined || clear
-      ? await admin.post<{ url: string | null }>('webhook-url', { url: clear ? null : url })
-      : await admin.get<{ url: string | null }>('webhook-url');
+      ? await admin.post<{ url: string | null }>('webhook-url', { url: clear ? null : url }, { mode })
+      : await admin.get<{ url: string | null }>('webhook-url', { mode });
   const current = typeof answer.url === 'string' ? answer.url : null;
-  if (isJson(ctx.output)) (await printer(f, ctx.output)).printValue({ url: current });
+  if (isJson(ctx.output)) (await printer(f, ctx.output)).printValue({ mode, url: current });
   else if (current !== null) f.io.out(`${escapeText(current)}\n`);
-  if (url !== undefined) f.io.err('✓ Webhook URL set: events still pending delivery go out to it now\n');
-  else if (clear) f.io.err('✓ Webhook URL cleared: new events stay pending until one is set\n');
+  const live = mode === 'live' ? '--live ' : '';
+  if (url !== undefined) f.io.err(`✓ ${Mode} webhook URL set: ${Mode} events still pending delivery go out to it now\n`);
+  else if (clear) f.io.err(`✓ ${Mode} webhook URL cleared: new ${Mode} events stay pending until one is set\n`);
   else if (current === null)
-    f.io.err('No webhook URL set: events stay pending. Set one with pay emulator webhook-url <url>, or run pay webhooks listen\n');
+    f.io.err(
+      `No ${Mode} webhook URL set: ${Mode} events stay pending. Set one with pay ${live}emulator webhook-url <url>, or run pay ${live}webhooks listen\n`,
+    );
 }
+
+/** `Sandbox`, `Live`: how messages name a mode. */
+const modeName = (mode: string): string => (mode === 'live' ? 'Live' : 'Sandbox');
 
 interface FaultFlags {
   failRate?: string;

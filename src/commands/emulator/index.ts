@@ -70,7 +70,10 @@ export const emulator: CommandDecl = {
         { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
         { flags: '--port <n>', description: 'port to listen on; 0 picks a free one', default: '8787' },
         { flags: '--data-dir <dir>', description: 'keep state (and keys) in this folder across restarts' },
-        { flags: '--webhook-url <url>', description: 'POST signed webhook events to this URL' },
+        {
+          flags: '--webhook-url <url>',
+          description: "POST signed Sandbox webhook events to this URL (each mode has its own; Live's: pay --live emulator webhook-url)",
+        },
         {
           flags: '--configure-profile <name>',
           description: 'write a profile pointing at this emulator (keys, tenant, base URL, webhook secrets)',
@@ -102,12 +105,12 @@ export const emulator: CommandDecl = {
     },
     {
       name: 'status',
-      summary: 'Show the emulator behind the base URL: version, uptime, clock, webhook URL, faults, object counts, journal',
+      summary: 'Show the emulator behind the base URL: version, uptime, clock, webhook URLs, faults, object counts, journal',
       description: `Show what the emulator behind the base URL is doing. ${DRIVES}`,
       output: { projection: false },
-      examples: ['pay emulator status', 'pay emulator status --json', 'pay -p local emulator status --jq .webhook_url'],
+      examples: ['pay emulator status', 'pay emulator status --json', 'pay -p local emulator status --jq .webhook_urls.sandbox'],
       prints: {
-        json: '{base_url, version, url, started_at, uptime_s, data_dir, clock: {now, offset_ms}, webhook_url, faults: {fail_rate, latency_ms, reset_rate, rate_limit}, objects: {<kind>: n}, webhooks: {pending, delivered, failed}, requests, journal: {enabled, writable, size, disk_error_episodes}}',
+        json: '{base_url, version, url, started_at, uptime_s, data_dir, clock: {now, offset_ms}, webhook_urls: {sandbox, live}, faults: {fail_rate, latency_ms, reset_rate, rate_limit}, objects: {<kind>: n}, webhooks: {pending, delivered, failed}, requests, journal: {enabled, writable, size, disk_error_episodes}}',
       },
       run: () => import('./admin.js').then((m) => m.status),
     },
@@ -145,15 +148,23 @@ export const emulator: CommandDecl = {
     {
       name: 'webhook-url',
       args: [{ name: '[url]', description: 'where the emulator delivers events from now on (http:// or https://)' }],
-      summary: 'Show, set or clear where the emulator delivers webhook events',
+      summary: 'Show, set or clear where the emulator delivers webhook events (of the mode it runs in)',
       description:
+        'Each mode has its own webhook URL, as a real service has webhook endpoints per mode: Sandbox events go to the Sandbox ' +
+        'URL, signed with the Sandbox secret, Live events to the Live one. This command acts on the URL of the mode it runs in ' +
+        "(--live, PAY_MODE or the profile's; pay emulator status shows both).\n\n" +
         'Without an argument, print the webhook URL (nothing, and a note on stderr, when none is set). With one, set it: ' +
-        'events still pending delivery (made while no URL was set) are delivered to it now. --clear unsets it: new events ' +
-        `stay pending. Setting or clearing it by hand ends the claim of any running pay webhooks listen (it will not restore its predecessor). ${DRIVES}`,
+        "the mode's events still pending delivery (made while no URL was set) are delivered to it now. --clear unsets it: new events " +
+        `stay pending. Setting or clearing it by hand ends the claim of any running pay webhooks listen of that mode (it will not restore its predecessor). ${DRIVES}`,
       options: [{ flags: '--clear', description: 'unset the webhook URL (events stay pending until one is set)' }],
       output: { projection: false, formats: ['json'] },
-      examples: ['pay emulator webhook-url', 'pay emulator webhook-url http://127.0.0.1:3000/hooks', 'pay emulator webhook-url --clear'],
-      prints: { json: '{url} (null when none is set); without --json, the URL on stdout' },
+      examples: [
+        'pay emulator webhook-url',
+        'pay emulator webhook-url http://127.0.0.1:3000/hooks',
+        'pay --live emulator webhook-url http://127.0.0.1:3000/live-hooks',
+        'pay emulator webhook-url --clear',
+      ],
+      prints: { json: '{mode, url} (url null when none is set); without --json, the URL on stdout' },
       run: () => import('./admin.js').then((m) => m.webhookUrl),
     },
     {

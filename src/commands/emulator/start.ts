@@ -119,7 +119,8 @@ function banner(
     ['live public key', emu.keys.live.public],
     ['live webhook secret', emu.webhookSecrets.live],
     ['data', o.dataDir ? `${o.dataDir} (kept across restarts)` : 'in memory (lost on exit; --data-dir keeps it)'],
-    ['webhook URL', o.webhookUrl ?? 'none (events stay pending; pay emulator webhook-url <url> or pay webhooks listen sets one)'],
+    ['sandbox webhook URL', o.webhookUrl ?? 'none (events stay pending; pay emulator webhook-url <url> or pay webhooks listen sets one)'],
+    ['live webhook URL', 'none (pay --live emulator webhook-url <url> or pay --live webhooks listen sets one)'],
     ['settle after', `${o.settleAfterMs ?? 1000} ms`],
   ];
   const faults = [

@@ -185,7 +185,8 @@ export const webhooks: GroupSpec = {
         'Starts an HTTP receiver. Each POST is verified with the webhook secret (Standard Webhooks headers, or their Svix names ' +
         'svix-id, svix-timestamp, svix-signature); invalid signatures and stale timestamps get 400 and a line on stderr.\n\n' +
         'Against the emulator (a pay emulator answers at the base URL; see pay emulator status) it registers its own URL as the ' +
-        "emulator's webhook URL, so events still pending delivery and every new one come to it, and on Ctrl-C gives the URL back " +
+        "emulator's webhook URL for the mode it runs in (each mode has its own: --live listens for Live events), so that mode's " +
+        'events still pending delivery and every new one come to it, and on Ctrl-C gives the URL back ' +
         '(only if it is still its own: a listen started after it keeps it). With no secret configured it verifies with the ' +
         "emulator's own. Against any other service it prints the URL to register there, and listens.\n\n" +
         'One line per delivery on stdout: --> customer.created [evt_…], with (repeat 2) when the webhook-id came before (a retry or ' +

@@ -215,6 +215,8 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   // one later does (the URL registered is given back), instead of killing pay with the URL left
   // pointing at a dead port. "Ready … (Ctrl-C to stop)" is said only once it is true.
   const stop = stopSignal(f);
+  const mode = f.settings().mode.value;
+  const Mode = mode === 'live' ? 'Live' : 'Sandbox';
   let listener: Listener | undefined;
   let ours = '';
   let registered = false;
@@ -238,10 +240,11 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     let said = `${advice(ours)}\n`;
     if (emulator && !stop.heard) {
       // Not cut short by a signal: whether the emulator took the URL is known only from its answer.
-      const r = await admin.post<{ previous?: unknown }>('webhook-url', { url: ours, listener: true });
+      // The URL of this listen's mode only: the other mode's events (signed with its own secret) never come here.
+      const r = await admin.post<{ previous?: unknown }>('webhook-url', { url: ours, listener: true }, { mode });
       registered = true;
       const previous = typeof r.previous === 'string' ? escapeText(r.previous) : 'none';
-      said = `Registered ${ours} as the webhook URL of the emulator at ${admin.origin} (it was ${previous}; given back when this stops); events still pending delivery come now.\n`;
+      said = `Registered ${ours} as the webhook URL of the emulator at ${admin.origin} for ${Mode} events (it was ${previous}; given back when this stops); ${Mode} events still pending delivery come now.\n`;
     }
     if (!stop.heard) {
       f.io.err(`Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n${said}`);
@@ -256,15 +259,15 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     stop.dispose();
     if (registered) {
       try {
-        const r = await admin.post<{ url?: unknown; restored?: unknown }>('webhook-url', { release: ours });
+        const r = await admin.post<{ url?: unknown; restored?: unknown }>('webhook-url', { release: ours }, { mode });
         const now = typeof r.url === 'string' ? escapeText(r.url) : 'none';
         f.io.err(
           r.restored === true
-            ? `Gave the emulator's webhook URL back: ${now}\n`
-            : `Left the emulator's webhook URL as it is (${now}): it was changed after this listen registered\n`,
+            ? `Gave the emulator's ${Mode} webhook URL back: ${now}\n`
+            : `Left the emulator's ${Mode} webhook URL as it is (${now}): it was changed after this listen registered\n`,
         );
       } catch (err) {
-        f.io.err(`warning: could not give the emulator's webhook URL back: ${escapeText((err as Error).message)}\n`);
+        f.io.err(`warning: could not give the emulator's ${Mode} webhook URL back: ${escapeText((err as Error).message)}\n`);
       }
     }
     await listener?.close();

@@ -79,7 +79,7 @@ afterAll(async () => {
 
 const READY = (): string =>
   `Ready, listening on ${hookUrl} (Ctrl-C to stop)\n` +
-  `Registered ${hookUrl} as the webhook URL of the emulator at ${w.emu.url} (it was ${hookUrl}; given back when this stops); events still pending delivery come now.\n`;
+  `Registered ${hookUrl} as the webhook URL of the emulator at ${w.emu.url} for Sandbox events (it was ${hookUrl}; given back when this stops); Sandbox events still pending delivery come now.\n`;
 
 describe('pay webhooks listen as the receiver', () => {
   it('starts with its ready lines on stderr and nothing on stdout', () => {
@@ -314,7 +314,9 @@ describe('pay webhooks listen as the receiver', () => {
     expect(await exited).toBe(0);
     // The test set the URL by hand meanwhile (the resend case): the listener leaves it as it is.
     expect(
-      err.endsWith(`Left the emulator's webhook URL as it is (${hookUrl}): it was changed after this listen registered\nStopped.\n`),
+      err.endsWith(
+        `Left the emulator's Sandbox webhook URL as it is (${hookUrl}): it was changed after this listen registered\nStopped.\n`,
+      ),
     ).toBe(true);
     expect(leakedSecrets(['webhooks', 'listen'], { PAY_WEBHOOK_SECRET: w.emu.webhookSecret }, out + err)).toEqual([]);
   });

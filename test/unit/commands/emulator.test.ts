@@ -248,7 +248,12 @@ describe('against a real emulator (in process)', () => {
   it('status names it and its version; bad values are exit 2 before anything is sent', async () => {
     const s = await pay(['emulator', 'status', '--json'], { env: env(), loopback: true });
     expect(s.code, s.stderr).toBe(0);
-    expect(JSON.parse(s.stdout)).toMatchObject({ base_url: emu.baseUrl, version: EMULATOR_VERSION, url: emu.url, webhook_url: null });
+    expect(JSON.parse(s.stdout)).toMatchObject({
+      base_url: emu.baseUrl,
+      version: EMULATOR_VERSION,
+      url: emu.url,
+      webhook_urls: { sandbox: null, live: null },
+    });
     for (const argv of [
       ['emulator', 'clock', 'advance', '1.5h'],
       ['emulator', 'webhook-url', 'ftp://x/'],
@@ -355,13 +360,13 @@ describe('against a real emulator (in process)', () => {
     a.emit('SIGINT');
     const ra = await A.run;
     expect(ra.code).toBe(0);
-    expect(ra.stderr).toContain(`Left the emulator's webhook URL as it is (${urlB}): it was changed after this listen registered`);
+    expect(ra.stderr).toContain(`Left the emulator's Sandbox webhook URL as it is (${urlB}): it was changed after this listen registered`);
     expect(await url()).toBe(urlB);
     // B stops: it restores what A had taken over (A is gone), not A's dead URL.
     b.emit('SIGTERM');
     const rb = await B.run;
     expect(rb.code).toBe(0);
-    expect(rb.stderr).toContain("Gave the emulator's webhook URL back: http://127.0.0.1:1/original");
+    expect(rb.stderr).toContain("Gave the emulator's Sandbox webhook URL back: http://127.0.0.1:1/original");
     expect(await url()).toBe('http://127.0.0.1:1/original');
     // A URL set by hand while a listen runs stays when it stops.
     const c = fakeSignals();
@@ -395,7 +400,8 @@ describe('against a real emulator (in process)', () => {
       req.on('end', () => {
         void (async () => {
           const body = Buffer.concat(chunks);
-          const registering = req.method === 'POST' && req.url === '/__emulator/webhook-url' && body.includes('"listener":true');
+          const registering =
+            req.method === 'POST' && req.url === '/__emulator/webhook-url?mode=sandbox' && body.includes('"listener":true');
           if (registering && moment === 'registering') send();
           const r = await fetch(`${emu.url}${req.url}`, {
             method: req.method,
@@ -457,7 +463,7 @@ describe('against a real emulator (in process)', () => {
             expect(r, label).not.toBe('hung');
             const done = r as Awaited<typeof run>;
             expect(done.code, `${label}\n${done.stderr}`).toBe(0);
-            expect(done.stderr, label).toContain("Gave the emulator's webhook URL back: http://127.0.0.1:1/original\n");
+            expect(done.stderr, label).toContain("Gave the emulator's Sandbox webhook URL back: http://127.0.0.1:1/original\n");
             expect(done.stderr.endsWith('Stopped.\n'), label).toBe(true);
             // Ready is said only while it is true.
             expect(done.stderr.includes('(Ctrl-C to stop)'), label).toBe(m === 'ready' || m === 'probing');
@@ -477,65 +483,84 @@ describe('against a real emulator (in process)', () => {
     }
   });
 
-  it('generated sequences of takes, releases and hand-set URLs: a release never changes a URL that is not the releaser’s, and releasing every take restores the URL from before', async () => {
-    const post = async (body: unknown): Promise<Record<string, unknown>> => {
-      const res = await fetch(`${emu.url}/__emulator/webhook-url`, {
+  it('generated sequences of takes, releases and hand-set URLs in both modes: a release never changes a URL that is not the releaser’s, releasing every take restores the URL from before, and one mode never touches the other’s', async () => {
+    type M = 'sandbox' | 'live';
+    const post = async (body: unknown, mode: M): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${emu.url}/__emulator/webhook-url?mode=${mode}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
       expect(res.status).toBe(200);
       expect(res.headers.get(EMULATOR_HEADER)).toBe(EMULATOR_VERSION);
-      return (await res.json()) as Record<string, unknown>;
+      const answer = (await res.json()) as Record<string, unknown>;
+      expect(answer.mode).toBe(mode);
+      return answer;
     };
+    // The same listener URLs in both modes: claims are per mode even for one URL.
     const L = (n: number) => `http://127.0.0.1:${20_000 + n}/`;
-    const current = async (): Promise<unknown> =>
-      ((await (await fetch(`${emu.url}/__emulator/webhook-url`)).json()) as { url: unknown }).url;
+    const current = async (mode: M): Promise<unknown> =>
+      ((await (await fetch(`${emu.url}/__emulator/webhook-url?mode=${mode}`)).json()) as { url: unknown }).url;
+    const mode = fc.constantFrom<M>('sandbox', 'live');
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('take' as const), n: fc.integer({ min: 0, max: 4 }) }),
-      fc.record({ kind: fc.constant('release' as const), n: fc.integer({ min: 0, max: 4 }) }),
+      fc.record({ kind: fc.constant('take' as const), n: fc.integer({ min: 0, max: 4 }), mode }),
+      fc.record({ kind: fc.constant('release' as const), n: fc.integer({ min: 0, max: 4 }), mode }),
       // A URL set by hand: another, or one a listener uses.
-      fc.record({ kind: fc.constant('set' as const), n: fc.integer({ min: 0, max: 2 }), theirs: fc.boolean() }),
+      fc.record({ kind: fc.constant('set' as const), n: fc.integer({ min: 0, max: 2 }), theirs: fc.boolean(), mode }),
     );
+    const other = (m: M): M => (m === 'live' ? 'sandbox' : 'live');
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { maxLength: 12 }), fc.boolean(), async (ops, startWithUrl) => {
-        const first = startWithUrl ? 'http://127.0.0.1:1/first' : null;
-        await post({ url: first });
-        let setByHand = false;
-        const holding = new Set<number>();
+      fc.asyncProperty(fc.array(op, { maxLength: 16 }), fc.boolean(), fc.boolean(), async (ops, sandboxUrl, liveUrl) => {
+        const first: Record<M, string | null> = {
+          sandbox: sandboxUrl ? 'http://127.0.0.1:1/first' : null,
+          live: liveUrl ? 'http://127.0.0.1:1/first-live' : null,
+        };
+        await post({ url: first.sandbox }, 'sandbox');
+        await post({ url: first.live }, 'live');
+        const setByHand: Record<M, boolean> = { sandbox: false, live: false };
+        const holding: Record<M, Set<number>> = { sandbox: new Set(), live: new Set() };
         for (const o of ops) {
-          const before = await current();
+          const m = o.mode;
+          const before = await current(m);
+          const theirs = await current(other(m));
           if (o.kind === 'take') {
-            const r = await post({ url: L(o.n), listener: true });
+            const r = await post({ url: L(o.n), listener: true }, m);
             expect(r.url).toBe(L(o.n));
             // It took over what was there (unless it is the same listener again, which keeps its first claim).
-            if (!(holding.has(o.n) && before === L(o.n))) expect(r.previous).toBe(before);
-            holding.add(o.n);
+            if (!(holding[m].has(o.n) && before === L(o.n))) expect(r.previous).toBe(before);
+            holding[m].add(o.n);
           } else if (o.kind === 'release') {
-            const r = await post({ release: L(o.n) });
+            const r = await post({ release: L(o.n) }, m);
             // Not its URL (or not its claim): nothing changes.
-            if (before !== L(o.n) || !holding.has(o.n)) expect(r).toEqual({ url: before, restored: false });
+            if (before !== L(o.n) || !holding[m].has(o.n)) expect(r).toEqual({ mode: m, url: before, restored: false });
             else expect(r.restored).toBe(true);
-            holding.delete(o.n);
+            holding[m].delete(o.n);
           } else {
-            await post({ url: o.theirs ? L(o.n) : `http://127.0.0.1:1/hand${o.n}` });
-            setByHand = true;
-            holding.clear();
+            await post({ url: o.theirs ? L(o.n) : `http://127.0.0.1:1/hand${o.n}` }, m);
+            setByHand[m] = true;
+            holding[m].clear();
           }
+          // The other mode's URL never moves.
+          expect(await current(other(m))).toBe(theirs);
         }
         // Every listener still holding a claim stops, in any order (here: newest first, then the rest).
-        const last = await current();
-        for (const n of [...holding].reverse()) await post({ release: L(n) });
-        const end = await current();
-        if (!setByHand && ops.some((o) => o.kind === 'take')) expect(end).toBe(first);
-        // A URL set by hand after the last take is never clobbered by releases.
-        const lastTakeAt = ops.map((o) => o.kind).lastIndexOf('take');
-        const lastSetAt = ops.map((o) => o.kind).lastIndexOf('set');
-        if (lastSetAt > lastTakeAt) expect(end).toBe(last);
+        for (const m of ['sandbox', 'live'] as const) {
+          const last = await current(m);
+          for (const n of [...holding[m]].reverse()) await post({ release: L(n) }, m);
+          const end = await current(m);
+          const mine = ops.filter((o) => o.mode === m);
+          if (!setByHand[m] && mine.some((o) => o.kind === 'take')) expect(end).toBe(first[m]);
+          if (mine.length === 0) expect(end).toBe(first[m]);
+          // A URL set by hand after the last take is never clobbered by releases.
+          const lastTakeAt = mine.map((o) => o.kind).lastIndexOf('take');
+          const lastSetAt = mine.map((o) => o.kind).lastIndexOf('set');
+          if (lastSetAt > lastTakeAt) expect(end).toBe(last);
+        }
       }),
       { numRuns: 150, seed: 14 },
     );
-    await post({ url: null });
+    await post({ url: null }, 'sandbox');
+    await post({ url: null }, 'live');
   });
 });
 
