@@ -132,6 +132,28 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * Whether `target` reaches the server bound at `own` (the host as bound or named, and its port) on
+ * this machine: the same port, and a loopback host, the server's own host name, or an unspecified
+ * address (0.0.0.0, [::], which connect to this machine). A request sent there would come back to
+ * the server itself: the emulator delivering to its own admin routes, `pay webhooks listen`
+ * forwarding to itself forever. Deliberately broad: another server on the same port at a different
+ * loopback address counts too.
+ */
+export function isOwnAddress(target: string | URL, own: { hostname: string; port: string | number }): boolean {
+  let u: URL;
+  try {
+    u = new URL(target);
+  } catch {
+    return false;
+  }
+  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+  if (port !== String(own.port)) return false;
+  const bare = (h: string): string => h.toLowerCase().replace(/^\[|\]$/g, '');
+  const host = bare(u.hostname);
+  return isLoopbackHost(host) || host === bare(own.hostname) || host === '0.0.0.0' || host === '::';
+}
+
+/**
  * Where webhook deliveries may go (the emulator's webhook URL, `pay emulator webhook-url`,
  * `--webhook-url`): an http(s) URL of at most 2048 characters with no user name or password in it
  * (deliveries are signed; a password in the URL would show in every status and delivery record),

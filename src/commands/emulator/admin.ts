@@ -8,7 +8,7 @@ import type { OutputSettings } from '../../io/output-options.js';
 import { DURATION_FORMS, formatDuration, MAX_ADVANCE_SECONDS, parseDuration } from '../../shared/duration.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseLatency, parseRate, parseRateLimit } from '../../shared/fault-syntax.js';
-import { checkWebhookTarget, isLoopbackHost } from '../../shared/validate.js';
+import { checkWebhookTarget, isLoopbackHost, isOwnAddress } from '../../shared/validate.js';
 
 async function printer(f: Factory, output: OutputSettings | undefined) {
   const { Printer } = await import('../../io/output.js');
@@ -162,8 +162,6 @@ export async function faults(f: Factory, ctx: CommandContext): Promise<void> {
 
 /** The URL names the emulator behind the base URL (its port on this machine): deliveries there would act on it. */
 function isEmulatorItself(url: string, baseUrl: string): boolean {
-  const u = new URL(url);
   const base = new URL(baseUrl);
-  const port = (x: URL): string => x.port || (x.protocol === 'https:' ? '443' : '80');
-  return port(u) === port(base) && (isLoopbackHost(u.hostname) || u.hostname === base.hostname);
+  return isOwnAddress(url, { hostname: base.hostname, port: base.port || (base.protocol === 'https:' ? '443' : '80') });
 }

@@ -17,7 +17,7 @@ import { closeNames, didYouMean } from '../../lib/distance.js';
 import { ExitCode, NetworkError, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { EVENT_TYPES } from '../../shared/events.js';
-import { checkInt } from '../../shared/validate.js';
+import { checkInt, isOwnAddress } from '../../shared/validate.js';
 import { deliveryHeader, isWebhookSecret, verify, WEBHOOK_SECRET_HINT } from '../../shared/signature.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { printable } from '../../verbs/values.js';
@@ -182,6 +182,9 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const host = typeof o.host === 'string' ? o.host : '127.0.0.1';
   const forwardTo = o.forwardTo === undefined ? undefined : checkForwardUrl(asText(o.forwardTo));
   const events = o.events === undefined ? undefined : parseEventFilter(asText(o.events));
+  // A --forward-to naming this listen itself would forward each delivery to itself, forever:
+  // refused before listening (with --port 0, once the port is known, before registering).
+  if (forwardTo && port !== '0') refuseForwardToSelf(forwardTo, host, port);
 
   // Is the base URL an emulator? Only a loopback one is asked (a hosted service never is).
   const admin = await f.emulator();
@@ -234,6 +237,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
       skipDuplicates: o.skipDuplicates === true,
       events,
     });
+    if (forwardTo) refuseForwardToSelf(forwardTo, host, new URL(listener.url).port);
     ours = registrationUrl(listener.url);
     if (!isLoopbackHost(host)) f.io.err(`warning: listening on ${host}, reachable from other machines\n`);
     const forwarding = forwardTo ? `, forwarding to ${forwardTo.toString()}` : '';
@@ -301,6 +305,15 @@ function stopSignal(f: Factory): { readonly heard: boolean; heardIt: Promise<voi
     heardIt,
     dispose,
   };
+}
+
+/** Exit 2 when --forward-to is the listener's own address (its port, on loopback or the host it binds). */
+function refuseForwardToSelf(forwardTo: URL, host: string, port: string): void {
+  if (!isOwnAddress(forwardTo, { hostname: host, port })) return;
+  throw new UsageError(
+    `--forward-to ${escapeText(forwardTo.toString())} is this listen's own address (port ${port}): each delivery would be forwarded to itself, forever`,
+    { hint: "forward to your app's address, e.g. --forward-to http://localhost:3000/webhooks" },
+  );
 }
 
 /** https://, or http:// to a loopback host only. */

@@ -9,6 +9,8 @@ import { checkForwardUrl, startListener, type Listener } from '../../../src/comm
 import { bufferIOStreams, type IOStreams } from '../../../src/io/iostreams.js';
 import { Printer } from '../../../src/io/output.js';
 import { sign, verify } from '../../../src/shared/signature.js';
+import { isOwnAddress } from '../../../src/shared/validate.js';
+import fc from 'fast-check';
 import { pay } from './harness.js';
 
 /** What pay webhooks listen hands the listener: the shared Printer's JSON line (escaped on a terminal). */
@@ -546,6 +548,52 @@ describe('webhooks listen', () => {
     const r = await pay(['webhooks', 'listen', '--port', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no webhook secret/);
+  });
+
+  it('refuses a --forward-to that is its own address (exit 2 before listening); generated forms of this machine, ports and paths', async () => {
+    const self = fc.record({
+      host: fc.constantFrom('localhost', 'LOCALHOST', '127.0.0.1', '127.8.9.10', '[::1]', '0.0.0.0', '[::]'),
+      bind: fc.constantFrom('127.0.0.1', 'localhost', '::1', '0.0.0.0'),
+      port: fc.integer({ min: 1, max: 65535 }),
+      path: fc.webPath(),
+      https: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(self, fc.integer({ min: 1, max: 65534 }), ({ host, bind, port, path, https }, shift) => {
+        const at = `${https ? 'https' : 'http'}://${host}:${port}${path}`;
+        expect(isOwnAddress(at, { hostname: bind, port }), at).toBe(true);
+        // Another port on the same host is someone else (the app).
+        const other = ((port - 1 + shift) % 65535) + 1;
+        expect(isOwnAddress(`http://${host}:${other}${path}`, { hostname: bind, port }), at).toBe(false);
+      }),
+      { seed: 8 },
+    );
+    // A default port counts as itself; a host elsewhere does not.
+    expect(isOwnAddress('http://localhost/x', { hostname: '127.0.0.1', port: 80 })).toBe(true);
+    expect(isOwnAddress('https://localhost/x', { hostname: '127.0.0.1', port: '443' })).toBe(true);
+    expect(isOwnAddress('https://hooks.example.com:8788/x', { hostname: '127.0.0.1', port: 8788 })).toBe(false);
+    expect(isOwnAddress('https://hooks.example.com:8788/x', { hostname: 'hooks.example.com', port: 8788 })).toBe(true);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('localhost', '127.0.0.1', '[::1]', '127.0.0.2'),
+        fc.integer({ min: 1, max: 65535 }),
+        fc.webPath(),
+        fc.constantFrom('http', 'https'),
+        async (host, port, path, scheme) => {
+          const to = `${scheme}://${host}:${port}${path}`;
+          const r = await pay(['webhooks', 'listen', '--port', String(port), '--secret', SECRET, '--forward-to', to]);
+          expect({ code: r.code, stdout: r.stdout }, to).toEqual({ code: 2, stdout: '' });
+          expect(r.stderr, to).toMatch(
+            new RegExp(
+              `^error: --forward-to \\S+ is this listen's own address \\(port ${port}\\): each delivery would be forwarded to itself, forever\\nhint: forward to your app's address`,
+            ),
+          );
+          expect(r.stderr, to).not.toContain('Ready');
+          expect(r.requests).toEqual([]);
+        },
+      ),
+      { numRuns: 25, seed: 8 },
+    );
   });
 
   it('the command says Ready on stderr and exits 0 on SIGTERM', async () => {
