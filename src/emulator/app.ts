@@ -11,7 +11,7 @@ import { IdGen } from './ids.js';
 import { Journal, type JournalOptions, type Op } from './journal.js';
 import { Ledger } from './ledger.js';
 import { RequestLog } from './request-log.js';
-import { isLoopbackHost, isOwnAddress } from '../shared/validate.js';
+import { isOwnAddress } from '../shared/validate.js';
 import { allRoutes } from './resources/index.js';
 import { Router } from './router.js';
 import { newObject, type Services } from './services.js';

@@ -8,7 +8,7 @@ import type { OutputSettings } from '../../io/output-options.js';
 import { DURATION_FORMS, formatDuration, MAX_ADVANCE_SECONDS, parseDuration } from '../../shared/duration.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseLatency, parseRate, parseRateLimit } from '../../shared/fault-syntax.js';
-import { checkWebhookTarget, isLoopbackHost, isOwnAddress } from '../../shared/validate.js';
+import { checkWebhookTarget, isOwnAddress } from '../../shared/validate.js';
 
 async function printer(f: Factory, output: OutputSettings | undefined) {
   const { Printer } = await import('../../io/output.js');
