@@ -12,15 +12,33 @@ import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from '../lib/errors.js';
 import { systemClock, type Clock } from '../lib/poll.js';
 
-/** Where a long-running command hears Ctrl-C and SIGTERM: the process's signals, or a test's. */
+/**
+ * Where a long-running command hears Ctrl-C and SIGTERM: the process's signals, or a test's. A
+ * command listens for 'SIGTERM' and hears every signal that asks it to end: SIGTERM and SIGHUP (the
+ * terminal it runs in was closed), so what it undoes on SIGTERM (a webhook URL given back, a journal
+ * flushed) is undone then too. The listener is given the signal that came.
+ */
 export interface Signals {
   on(signal: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): void;
   off(signal: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): void;
 }
 
+/** The process signals each name a command listens for stands for. */
+export const HEARD_AS: Readonly<Record<'SIGINT' | 'SIGTERM', readonly NodeJS.Signals[]>> = {
+  SIGINT: ['SIGINT'],
+  SIGTERM: ['SIGTERM', 'SIGHUP'],
+};
+
+/** Every signal a long-running command stops on (for code that must see them all at once). */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = [...HEARD_AS.SIGINT, ...HEARD_AS.SIGTERM];
+
 const processSignals: Signals = {
-  on: (signal, listener) => void process.on(signal, listener),
-  off: (signal, listener) => void process.off(signal, listener),
+  on: (signal, listener) => {
+    for (const s of HEARD_AS[signal]) process.on(s, listener);
+  },
+  off: (signal, listener) => {
+    for (const s of HEARD_AS[signal]) process.off(s, listener);
+  },
 };
 
 export interface Factory {

@@ -16,7 +16,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [variable: string, flag: string
   ['COLUMNS', '', 'the width tables fit on a terminal (a positive whole number; anything else is ignored); `--wide` shows every column'],
   ['PAY_WEBHOOK_SECRET', '', 'webhook secret for `pay webhooks verify/listen`'],
   ['PAY_CONFIG_DIR', '', 'where profiles are stored'],
-  ['PAY_BULK_GRACE_MS', '', 'with `--from-file`: milliseconds the rows in flight get to finish after SIGINT/SIGTERM, default 5000'],
+  ['PAY_BULK_GRACE_MS', '', 'with `--from-file`: milliseconds the rows in flight get to finish after SIGINT/SIGTERM/SIGHUP, default 5000'],
 ];
 
 export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]> = [
@@ -28,7 +28,7 @@ export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]>
   [5, 'conflict: 409, or an idempotency key reused with a different body'],
   [6, 'network failure, timeout, or 5xx after retries'],
   [7, 'rate limited (429) after retries'],
-  [130, 'cancelled (Ctrl-C or Ctrl-D at a prompt, an aborted prompt, SIGINT/SIGTERM during a bulk run)'],
+  [130, 'cancelled (Ctrl-C or Ctrl-D at a prompt, an aborted prompt, SIGINT/SIGTERM/SIGHUP during a bulk run)'],
 ];
 
 function plain(s: string): string {

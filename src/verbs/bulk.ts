@@ -12,7 +12,7 @@ import { escapeText } from '../io/escape.js';
 import { Printer } from '../io/output.js';
 import { progressBar } from '../io/progress.js';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
-import type { Factory } from '../cmdutil/factory.js';
+import { STOP_SIGNALS, type Factory } from '../cmdutil/factory.js';
 import { checkInt } from '../shared/validate.js';
 import { checkConstraints } from './constraints.js';
 import { clientNeeds, confirmLive } from './steps.js';
@@ -278,7 +278,7 @@ function graceMs(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * SIGINT/SIGTERM during the run: the first stops it (no new row) and says so; the next gives up on
+ * SIGINT/SIGTERM/SIGHUP (STOP_SIGNALS) during the run: the first stops it (no new row) and says so; the next gives up on
  * the rows in flight at once. Handlers are on only while rows are being sent. Other listeners are
  * set aside meanwhile and put back after: an exit hook a library installs (signal-exit, when-exit)
  * re-raises the signal (a second signal, as if the user had pressed Ctrl-C twice) and, once ours is
@@ -300,7 +300,7 @@ function onSignals(
       stop.abort();
     } else abandon.abort();
   };
-  const kept = (['SIGINT', 'SIGTERM'] as const).map((sig) => ({
+  const kept = STOP_SIGNALS.map((sig) => ({
     sig,
     listeners: process.rawListeners(sig) as Array<(...args: unknown[]) => void>,
   }));

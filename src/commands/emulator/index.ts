@@ -57,7 +57,7 @@ export const emulator: CommandDecl = {
       summary: 'Start the emulator (runs until Ctrl-C)',
       description:
         'Start the emulator and print its base URL, tenant id, keys and webhook secrets (its own test keys) on stderr. ' +
-        'It runs until Ctrl-C (SIGINT) or SIGTERM.\n\n' +
+        'It runs until Ctrl-C (SIGINT), SIGTERM or SIGHUP (its terminal closed).\n\n' +
         'State is in memory unless --data-dir is given; with a data dir it survives restarts (even kill -9) and keeps the same keys.\n\n' +
         'Accounts get money from collections: `pay collections create --account acc_… --amount 1000.00 --currency USD --method card` ' +
         'credits the account once it settles (--settle-after).\n\n' +
@@ -99,7 +99,7 @@ export const emulator: CommandDecl = {
       prints: {
         note:
           "nothing on stdout. On stderr, the base URL, the tenant id and the emulator's own test keys and\n" +
-          'webhook secrets (whole: they work only here), then errors, if any. Ctrl-C or SIGTERM stops it with exit 0.',
+          'webhook secrets (whole: they work only here), then errors, if any. Ctrl-C, SIGTERM or SIGHUP stops it with exit 0.',
       },
       run: () => import('./start.js').then((m) => m.run),
     },

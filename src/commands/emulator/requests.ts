@@ -3,7 +3,7 @@
 // through the shared Printer. --follow polls with the sequence number it read up to (`after`): the
 // emulator answers only requests already answered and never past one still in flight, so nothing is
 // missed or printed twice; the requests that left the log (it keeps 1000) before a poll read them are
-// counted in a warning. It stops on SIGINT or SIGTERM with exit 0.
+// counted in a warning. It stops on SIGINT, SIGTERM or SIGHUP with exit 0.
 import type { EmulatorAdmin } from '../../api/emulator-admin.js';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';

@@ -194,7 +194,7 @@ export const webhooks: GroupSpec = {
         '--json prints one JSON object per delivery instead. Every delivery is forwarded, repeats included (the raw body and headers; ' +
         "https://, or http:// to loopback; never this listen's own address), and the sender gets the target's status (502 when it does not answer, so it retries). " +
         '--skip-duplicates acknowledges a repeat of an accepted webhook-id (200) without printing or forwarding it. ' +
-        '--events forwards only those types and acknowledges the others silently. Ctrl-C stops it (exit 0).',
+        '--events forwards only those types and acknowledges the others silently. Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stops it (exit 0).',
       examples: [
         'pay webhooks listen --forward-to http://localhost:3000/webhooks',
         'pay webhooks listen --events transfer.completed,transfer.failed --json',

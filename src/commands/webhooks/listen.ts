@@ -280,7 +280,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
 }
 
 /**
- * SIGINT and SIGTERM, heard from now until dispose(): `heard` once one came, `heardIt` settles then.
+ * SIGINT and SIGTERM (SIGHUP too: f.signals), heard from now until dispose(): `heard` once one came, `heardIt` settles then.
  * The first one is taken; a second one, after dispose(), is the process's default again (it ends pay).
  */
 function stopSignal(f: Factory): { readonly heard: boolean; heardIt: Promise<void>; dispose(): void } {
