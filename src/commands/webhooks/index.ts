@@ -192,7 +192,7 @@ export const webhooks: GroupSpec = {
         'One line per delivery on stdout: --> customer.created [evt_…], with (repeat 2) when the webhook-id came before (a retry or ' +
         'a resend); with --forward-to, then <-- [200] POST <url> (12 ms), or <-- [error] … when the target does not answer. ' +
         '--json prints one JSON object per delivery instead. Every delivery is forwarded, repeats included (the raw body and headers; ' +
-        "https://, or http:// to loopback; never this listen's own address), and the sender gets the target's status (502 when it does not answer, so it retries). " +
+        "https://, or http:// to loopback; never this listen's own address), and the sender gets the target's status, 3xx included, never followed (502 when it does not answer, so it retries). " +
         '--skip-duplicates acknowledges a repeat of an accepted webhook-id (200) without printing or forwarding it. ' +
         '--events forwards only those types and acknowledges the others silently. Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stops it (exit 0).',
       examples: [

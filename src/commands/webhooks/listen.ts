@@ -461,7 +461,12 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     if (forwarded === null) return reply(res, 200, { received: true, repeat });
     // The sender hears the forward's answer: a failure is retried by it.
     if (forwarded.status === null) return reply(res, 502, { error: 'forward failed', detail: forwarded.error });
-    if (!ok) return reply(res, forwarded.status >= 400 ? forwarded.status : 502, { error: `forward answered ${forwarded.status}` });
+    // Any other status the app gave goes back as it is, 3xx included (never followed: a redirect is
+    // not a delivery, and the sender retries it as a failure). One no HTTP server may send: 502.
+    if (!ok) {
+      const status = forwarded.status >= 300 && forwarded.status <= 599 ? forwarded.status : 502;
+      return reply(res, status, { error: `forward answered ${forwarded.status}` });
+    }
     reply(res, 200, { received: true, repeat });
   }
 

@@ -397,6 +397,35 @@ describe('webhooks listen', () => {
     expect(io.stderrText()).toBe('');
   });
 
+  it('every status the app answers that is not 2xx goes back to the sender as it is, 3xx included (never followed); generated statuses', async () => {
+    let answer = 307;
+    let hits = 0;
+    const target = createServer((req, res) => {
+      hits++;
+      req.resume();
+      req.on('end', () => res.writeHead(answer, { location: 'http://127.0.0.1:1/elsewhere' }).end());
+    });
+    const io = bufferIOStreams();
+    const to = await listening(target);
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io), forwardTo: to });
+    const url = listener.url;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 300, max: 599 }), async (status) => {
+        answer = status;
+        const before = hits;
+        const r = await deliver(url, { ts: now() });
+        expect(r.status, String(status)).toBe(status);
+        // (304 carries no body, by HTTP.)
+        if (status !== 304) expect(JSON.parse(r.body), String(status)).toEqual({ error: `forward answered ${status}` });
+        // Forwarded once, the redirect not followed.
+        expect(hits - before).toBe(1);
+        expect(io.stdoutText().trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^<-- \\[${status}\\] POST `));
+      }),
+      { numRuns: 40, seed: 14, examples: [[301], [302], [303], [307], [308], [304]] },
+    );
+    expect(io.stderrText()).toBe('');
+  });
+
   it('a forward target that does not answer: one <-- [error] line per delivery, 502 to the sender (it retries)', async () => {
     const dead = createServer();
     const to = await listening(dead);
