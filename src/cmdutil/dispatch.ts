@@ -156,7 +156,7 @@ export async function runResourceVerb(
 ): Promise<void> {
   const f = await entry.factory(command.optsWithGlobals());
   const opts = command.opts();
-  const output = await outputOf(entry, f, opts);
+  const output = await outputOf(entry, f, opts, verb.formats);
   if (verb.operationId && !verb.offline && (output.fields || output.listFields)) {
     const { answerFields, operationFields } = await import('../api/response-fields.js');
     const set = verb.answer ? answerFields(verb.answer) : operationFields(verb.operationId);

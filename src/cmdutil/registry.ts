@@ -106,7 +106,7 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: 
   }
   if (verb.wait) addWaitOptions(cmd, verb.wait);
   addWriteOptions(cmd, verb);
-  addOutputOptions(cmd, verb.kind === 'list', !verb.offline);
+  addOutputOptions(cmd, verb.kind === 'list', !verb.offline, verb.formats);
   cmd.addHelpText('after', `${examplesText(verb.examples)}\nJSON output: ${verb.jsonShape}\n`);
   specOf.set(cmd, { group, verb });
   cmd.action(async (...args: unknown[]) => {

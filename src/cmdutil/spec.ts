@@ -3,6 +3,7 @@
 // executor (src/verbs/run.ts, loaded lazily) runs them. Hand-written verbs set `impl`.
 // This file is on the start-up path: data and types only.
 import type { Column, SubTable, TableColumn } from '../io/output.js';
+import type { OutputFormat } from '../io/formats.js';
 import type { OutputSettings } from '../io/output-options.js';
 
 export type SubTableSpec = SubTable;
@@ -192,6 +193,8 @@ export interface VerbSpec {
   hidden?: boolean;
   /** Runs locally and calls no operation (operationId and path are empty), e.g. webhooks verify. */
   offline?: boolean;
+  /** What -o accepts when the verb cannot print every format (webhooks listen: its lines, or JSON lines); default every one. */
+  formats?: readonly OutputFormat[];
   /**
    * Calls several operations through its `impl` (customers overview); `operationId` and `path`
    * name the one about its argument, which other verbs may also call.

@@ -120,7 +120,9 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     expect(await webhookUrl()).toBe(l.url);
     await until(() => got.some((g) => g.id === ev.id), 30_000, 'the pending event at the app');
     await until(() => lines(l.out()).length >= 2, 30_000, 'the two lines of the delivery');
-    expect(l.out()).toMatch(new RegExp(`^--> customer\\.created \\[${ev.id}\\]\\n<-- \\[200\\] POST ${esc(appUrl)} \\(\\d+ ms\\)\\n$`));
+    expect(l.out()).toMatch(
+      new RegExp(`^--> customer\\.created \\[${ev.id}\\]\\n<-- \\[200\\] POST ${esc(appUrl)} \\(\\d+ ms\\) \\[${ev.id}\\]\\n$`),
+    );
     await until(async () => (await w.api('GET', `webhooks/events/${ev.id}`)).delivery.status === 'delivered', 30_000, 'delivered');
 
     // The event happens again for the app: a resend reaches it, marked as a repeat.
@@ -128,7 +130,10 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     expect(resend.code, resend.stderr).toBe(0);
     await until(() => got.filter((g) => g.id === ev.id).length === 2, 30_000, 'the resent event at the app');
     await until(() => lines(l.out()).length >= 4, 30_000, 'the lines of the resend');
-    expect(lines(l.out()).slice(2)).toEqual([`--> customer.created [${ev.id}] (repeat 2)`, expect.stringMatching(/^<-- \[200\] POST /)]);
+    expect(lines(l.out()).slice(2)).toEqual([
+      `--> customer.created [${ev.id}] (repeat 2)`,
+      expect.stringMatching(new RegExp(`^<-- \\[200\\] POST .* \\[${ev.id}\\]$`)),
+    ]);
 
     // An event made while listening goes straight through.
     const a = await w.api('POST', 'accounts', { customer_id: c.id, currency: 'USD' });
@@ -328,7 +333,7 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
       await until(() => lines(l.out()).length >= 2, 30_000, 'the lines');
       expect(lines(l.out())).toEqual([
         `--> customer.created [${ev.id}]`,
-        expect.stringMatching(new RegExp(`^<-- \\[error\\] POST ${esc(deadUrl)} \\(\\d+ ms\\): connection refused$`)),
+        expect.stringMatching(new RegExp(`^<-- \\[error\\] POST ${esc(deadUrl)} \\(\\d+ ms\\) \\[evt_\\w+\\]: connection refused$`)),
       ]);
       const e = await until(
         async () => {

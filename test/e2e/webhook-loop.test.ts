@@ -109,7 +109,9 @@ describe('the webhook-testing loop from the README', () => {
       await until(() => out.includes(`--> transfer.failed [${eventId}]\n`), 30_000, 'the delivery line');
       const after = out.slice(out.indexOf(`--> transfer.failed [${eventId}]\n`));
       expect(after).toMatch(
-        new RegExp(`^--> transfer\\.failed \\[${eventId}\\]\\n<-- \\[200\\] POST ${appUrl.replace(/[./]/g, '\\$&')} \\(\\d+ ms\\)\\n`),
+        new RegExp(
+          `^--> transfer\\.failed \\[${eventId}\\]\\n<-- \\[200\\] POST ${appUrl.replace(/[./]/g, '\\$&')} \\(\\d+ ms\\) \\[${eventId}\\]\\n`,
+        ),
       );
 
       // 4. pay webhooks resend <the event>: the app gets it again, listen marks it as a repeat.

@@ -158,12 +158,7 @@ export const emulator: CommandDecl = {
         `stay pending. Setting or clearing it by hand ends the claim of any running pay webhooks listen of that mode (it will not restore its predecessor). ${DRIVES}`,
       options: [{ flags: '--clear', description: 'unset the webhook URL (events stay pending until one is set)' }],
       output: { projection: false, formats: ['json'] },
-      examples: [
-        'pay emulator webhook-url',
-        'pay emulator webhook-url http://127.0.0.1:3000/hooks',
-        'pay --live emulator webhook-url http://127.0.0.1:3000/live-hooks',
-        'pay emulator webhook-url --clear',
-      ],
+      examples: ['pay emulator webhook-url', 'pay emulator webhook-url http://127.0.0.1:3000/hooks', 'pay emulator webhook-url --clear'],
       prints: { json: '{mode, url} (url null when none is set); without --json, the URL on stdout' },
       run: () => import('./admin.js').then((m) => m.webhookUrl),
     },

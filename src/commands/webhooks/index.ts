@@ -190,8 +190,8 @@ export const webhooks: GroupSpec = {
         '(only if it is still its own: a listen started after it keeps it). With no secret configured it verifies with the ' +
         "emulator's own. Against any other service it prints the URL to register there, and listens.\n\n" +
         'One line per delivery on stdout: --> customer.created [evt_…], with (repeat 2) when the webhook-id came before (a retry or ' +
-        'a resend); with --forward-to, then <-- [200] POST <url> (12 ms), or <-- [error] … when the target does not answer. ' +
-        '--json prints one JSON object per delivery instead. Every delivery is forwarded, repeats included (the raw body and headers; ' +
+        'a resend); with --forward-to, then <-- [200] POST <url> (12 ms) [evt_…] (the delivery id again, to pair the lines of concurrent deliveries), or <-- [error] … when the target does not answer. ' +
+        '--json (or -o ndjson; no table, TSV or CSV) prints one JSON object per delivery instead. Every delivery is forwarded, repeats included (the raw body and headers; ' +
         "https://, or http:// to loopback; never this listen's own address), and the sender gets the target's status, 3xx included, never followed (502 when it does not answer, so it retries). " +
         '--skip-duplicates acknowledges a repeat of an accepted webhook-id (200) without printing or forwarding it. ' +
         '--events forwards only those types and acknowledges the others silently. Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stops it (exit 0).',
@@ -206,6 +206,8 @@ export const webhooks: GroupSpec = {
       path: '',
       kind: 'custom',
       offline: true,
+      // Its own lines, or one JSON object per delivery (-o json and -o ndjson print the same lines): no table, TSV or CSV.
+      formats: ['json', 'ndjson'],
       flags: [
         { flags: '--port <port>', kind: 'int', default: '8788', description: 'port to listen on (0: any free port)' },
         { flags: '--host <host>', default: '127.0.0.1', description: 'address to bind' },
@@ -219,7 +221,10 @@ export const webhooks: GroupSpec = {
           flags: '--skip-duplicates',
           description: 'acknowledge a repeat of an accepted webhook-id without printing or forwarding it',
         },
-        { flags: '--print-secret', description: 'print the webhook secret deliveries are verified with, and exit' },
+        {
+          flags: '--print-secret',
+          description: 'print the webhook secret deliveries are verified with (a JSON string with --json), and exit',
+        },
         { flags: '--secret <whsec>', description: SECRET_HELP },
       ],
       jsonShape:

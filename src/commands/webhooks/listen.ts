@@ -209,7 +209,11 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   }
   const secret = await resolveSecret(f, o.secret, admin, emulator);
   if (o.printSecret === true) {
-    f.io.out(`${secret}\n`);
+    // With --json (or -o ndjson, --jq): the secret as a JSON string, as every value printed as JSON is.
+    if (output.format === 'json' || output.format === 'ndjson') {
+      const { Printer } = await import('../../io/output.js');
+      new Printer(f.io, output, []).printValue(secret);
+    } else f.io.out(`${secret}\n`);
     return;
   }
 
@@ -439,8 +443,8 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
       if (!opts.json)
         opts.io.out(
           status !== null
-            ? `<-- [${status}] POST ${escapeText(target!)} (${ms} ms)\n`
-            : `<-- [error] POST ${escapeText(target!)} (${ms} ms): ${escapeText(error ?? 'failed')}\n`,
+            ? `<-- [${status}] POST ${escapeText(target!)} (${ms} ms) [${printable(result.id)}]\n`
+            : `<-- [error] POST ${escapeText(target!)} (${ms} ms) [${printable(result.id)}]: ${escapeText(error ?? 'failed')}\n`,
         );
     }
     const ok = forwarded === null || (forwarded.status !== null && forwarded.status >= 200 && forwarded.status <= 299);

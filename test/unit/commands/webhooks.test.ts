@@ -336,7 +336,7 @@ describe('webhooks listen', () => {
     expect((await deliver(listener.url, { secret: OTHER })).status).toBe(400);
     expect(got).toEqual(['evt_abcdefghijklmn0123456789']);
     expect(io.stdoutText()).toMatch(
-      /^--> card\.frozen \[evt_abcdefghijklmn0123456789\]\n<-- \[204\] POST http:\/\/127\.0\.0\.1:\d+\/hooks \(\d+ ms\)\n$/,
+      /^--> card\.frozen \[evt_abcdefghijklmn0123456789\]\n<-- \[204\] POST http:\/\/127\.0\.0\.1:\d+\/hooks \(\d+ ms\) \[evt_abcdefghijklmn0123456789\]\n$/,
     );
   });
 
@@ -389,9 +389,9 @@ describe('webhooks listen', () => {
     const url = to.toString().replace(/[./]/g, '\\$&');
     expect(io.stdoutText()).toMatch(
       new RegExp(
-        `^--> transfer\\.completed \\[${EVT}\\]\\n<-- \\[500\\] POST ${url} \\(\\d+ ms\\)\\n` +
-          `--> transfer\\.completed \\[${EVT}\\] \\(repeat 2\\)\\n<-- \\[204\\] POST ${url} \\(\\d+ ms\\)\\n` +
-          `--> transfer\\.completed \\[${EVT}\\] \\(repeat 3\\)\\n<-- \\[204\\] POST ${url} \\(\\d+ ms\\)\\n$`,
+        `^--> transfer\\.completed \\[${EVT}\\]\\n<-- \\[500\\] POST ${url} \\(\\d+ ms\\) \\[${EVT}\\]\\n` +
+          `--> transfer\\.completed \\[${EVT}\\] \\(repeat 2\\)\\n<-- \\[204\\] POST ${url} \\(\\d+ ms\\) \\[${EVT}\\]\\n` +
+          `--> transfer\\.completed \\[${EVT}\\] \\(repeat 3\\)\\n<-- \\[204\\] POST ${url} \\(\\d+ ms\\) \\[${EVT}\\]\\n$`,
       ),
     );
     expect(io.stderrText()).toBe('');
@@ -438,7 +438,7 @@ describe('webhooks listen', () => {
     expect((await deliver(listener.url)).status).toBe(502);
     const lines = io.stdoutText().split('\n').filter(Boolean);
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/^<-- \[error\] POST http:\/\/127\.0\.0\.1:\d+\/hooks \(\d+ ms\): connection refused$/);
+    expect(lines[1]).toMatch(/^<-- \[error\] POST http:\/\/127\.0\.0\.1:\d+\/hooks \(\d+ ms\) \[evt_\w+\]: connection refused$/);
     expect(lines[2]).toBe(`--> transfer.completed [${EVT}] (repeat 2)`);
     expect(lines[3]).toMatch(/^<-- \[error\] /);
     // --json: the error in the forward result.
@@ -623,6 +623,27 @@ describe('webhooks listen', () => {
       ),
       { numRuns: 25, seed: 8 },
     );
+  });
+
+  it('-o takes only what listen prints (json, ndjson); --print-secret with --json or -o ndjson prints a JSON string', async () => {
+    for (const format of ['tsv', 'csv', 'table']) {
+      const r = await pay(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '-o', format]);
+      expect({ code: r.code, stdout: r.stdout }, format).toEqual({ code: 2, stdout: '' });
+      expect(r.stderr, format).toMatch(
+        new RegExp(`^error: option '-o, --output <format>' argument '${format}' is invalid\\. Allowed choices are json, ndjson\\.\\n`),
+      );
+      expect(r.stderr, format).not.toContain('Ready');
+    }
+    const text = await pay(['webhooks', 'listen', '--secret', SECRET, '--print-secret']);
+    expect(text).toMatchObject({ code: 0, stdout: `${SECRET}\n` });
+    for (const flags of [['--json'], ['-o', 'json'], ['-o', 'ndjson']]) {
+      const r = await pay(['webhooks', 'listen', '--secret', SECRET, '--print-secret', ...flags]);
+      expect(r.code, flags.join(' ')).toBe(0);
+      expect(JSON.parse(r.stdout), flags.join(' ')).toBe(SECRET);
+      expect(r.stdout.trim(), flags.join(' ')).toBe(JSON.stringify(SECRET));
+    }
+    // --jq's strings print raw, as everywhere.
+    expect((await pay(['webhooks', 'listen', '--secret', SECRET, '--print-secret', '--jq', '.'])).stdout).toBe(`${SECRET}\n`);
   });
 
   it('the command says Ready on stderr and exits 0 on SIGTERM', async () => {
