@@ -14,10 +14,11 @@ export function examplesText(examples: readonly string[]): string {
 }
 
 /**
- * --json, -o and --jq; with `projection`, also --fields and --no-header, and --wide when it can
- * print a table. Commands that print no API objects (webhooks verify, listen) take the format
- * only: they would ignore the others, and verify's own --header would be negated by a
- * --no-header. `formats`: what -o accepts.
+ * --json, -o and --jq; --wide wherever it can print a table (`formats` has `table`: emulator status
+ * and faults, trigger too, which pick no fields); with `projection`, also --fields and --no-header.
+ * Commands that print no API objects (webhooks verify, listen) take the format only: they would
+ * ignore the others, and verify's own --header would be negated by a --no-header. `formats`: what
+ * -o accepts.
  */
 export function addOutputOptions(cmd: Command, list: boolean, projection = true, formats: readonly string[] = OUTPUT_FORMATS): Command {
   cmd.option(OUTPUT_FLAGS.json, 'print JSON (same as -o json)');
@@ -27,12 +28,12 @@ export function addOutputOptions(cmd: Command, list: boolean, projection = true,
     cmd
       .option(OUTPUT_FLAGS.fields, 'comma-separated fields to show (dotted paths, e.g. id,address.country); without names, list them')
       .option(OUTPUT_FLAGS.noHeader, 'tsv and csv: omit the header line');
-    if (formats.includes('table'))
-      cmd.option(
-        OUTPUT_FLAGS.wide,
-        'tables on a terminal: show every column at full width (long lines wrap) instead of fitting the terminal',
-      );
   }
+  if (formats.includes('table'))
+    cmd.option(
+      OUTPUT_FLAGS.wide,
+      'tables on a terminal: show every column at full width (long lines wrap) instead of fitting the terminal',
+    );
   if (list) {
     cmd.option('--limit <n>', 'how many items (1-1000; with --all, the page size)').option('--all', 'follow cursors and print every page');
   }

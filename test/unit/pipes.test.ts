@@ -338,6 +338,32 @@ describe('declarations: what a command needs for --jq, --fields, csv and --dry-r
     expect(ran).toBeGreaterThan(examples.length / 2);
   });
 
+  it('every command that can print a table takes --wide, and only those (README: accepted wherever a table can print)', async () => {
+    const tables = all.filter(({ cmd }) => cmd.options.find((o) => o.long === '--output')?.argChoices?.includes('table'));
+    expect(tables.length).toBeGreaterThan(50);
+    for (const { name, cmd } of all) {
+      const table = tables.some((t) => t.cmd === cmd);
+      expect(
+        cmd.options.some((o) => o.long === '--wide'),
+        name,
+      ).toBe(table);
+    }
+    // The ones an outside tester found refusing it (the emulator's need one running: test/unit/commands/emulator.test.ts).
+    for (const name of ['pay emulator status', 'pay emulator faults', 'pay trigger'])
+      expect(
+        tables.map((t) => t.name),
+        name,
+      ).toContain(name);
+    for (const argv of [
+      ['trigger', '--list', '--wide'],
+      ['trigger', '--list', '-o', 'tsv', '--wide'],
+    ]) {
+      const r = await pay(argv);
+      expect(r.code, `${argv.join(' ')}\n${r.stderr}`).toBe(0);
+      expect(r.stdout, argv.join(' ')).toContain('transfer.failed');
+    }
+  });
+
   it('-o offers csv wherever it offers tsv', () => {
     for (const { name, cmd } of all) {
       const o = cmd.options.find((x) => x.long === '--output');

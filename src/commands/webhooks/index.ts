@@ -166,6 +166,8 @@ export const webhooks: GroupSpec = {
       path: '',
       kind: 'custom',
       offline: true,
+      // valid, or invalid: <reason>; or JSON: no table, TSV or CSV.
+      formats: ['json', 'ndjson'],
       flags: [
         { flags: '--payload <file>', description: 'the raw request body: a file, or - (or @-) for standard input', required: true },
         { flags: '--secret <whsec>', description: SECRET_HELP },

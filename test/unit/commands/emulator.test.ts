@@ -254,6 +254,16 @@ describe('against a real emulator (in process)', () => {
       url: emu.url,
       webhook_urls: { sandbox: null, live: null },
     });
+    // --wide, accepted wherever a table can print (README), so one command line works everywhere.
+    for (const argv of [
+      ['emulator', 'status', '--wide'],
+      ['emulator', 'faults', '--wide'],
+      ['emulator', 'status', '-o', 'table', '--wide'],
+    ]) {
+      const w = await pay(argv, { env: env(), loopback: true });
+      expect(w.code, `${argv.join(' ')}\n${w.stderr}`).toBe(0);
+      expect(w.stdout, argv.join(' ')).not.toBe('');
+    }
     for (const argv of [
       ['emulator', 'clock', 'advance', '1.5h'],
       ['emulator', 'webhook-url', 'ftp://x/'],
