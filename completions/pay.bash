@@ -177,18 +177,20 @@ _pay_flags() {
     'webhooks verify') _pay_r='--payload --secret --header --id --timestamp --signature --json -o --output --jq -h --help' ;;
     'webhooks listen') _pay_r='--port --host --forward-to --events --skip-duplicates --print-secret --secret --json -o --output --jq -h --help' ;;
     'login') _pay_r='--with-key --public-key --webhook-secret-stdin --set-current -h --help' ;;
-    'profiles remove'|'emulator reset') _pay_r='-y --yes -h --help' ;;
+    'profiles remove') _pay_r='-y --yes -h --help' ;;
     'api') _pay_r='--data -F --field --idempotency-key -i --include --paginate --json -o --output --jq --dry-run -h --help' ;;
     'openapi') _pay_r='--yaml --json --jq -h --help' ;;
     'emulator start') _pay_r='--host --port --data-dir --webhook-url --configure-profile --fail-rate --latency --reset-rate --rate-limit --settle-after --allow-origin -h --help' ;;
     'emulator status') _pay_r='--json -o --output --jq --wide -h --help' ;;
-    'emulator clock advance'|'doctor') _pay_r='--json --jq -h --help' ;;
-    'emulator webhook-url') _pay_r='--clear --json --jq -h --help' ;;
-    'emulator faults') _pay_r='--fail-rate --latency --reset-rate --rate-limit --clear --json -o --output --jq --wide -h --help' ;;
+    'emulator reset') _pay_r='-y --yes --dry-run -h --help' ;;
+    'emulator clock advance') _pay_r='--json --jq --dry-run -h --help' ;;
+    'emulator webhook-url') _pay_r='--clear --json --jq --dry-run -h --help' ;;
+    'emulator faults') _pay_r='--fail-rate --latency --reset-rate --rate-limit --clear --json -o --output --jq --wide --dry-run -h --help' ;;
     'emulator requests') _pay_r='--follow --status --path --limit --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'trigger') _pay_r='--list --override --wait-timeout --json -o --output --jq --wide --dry-run -h --help' ;;
     'seed apply') _pay_r='--state --concurrency --replace --dry-run -y --yes --allow-env --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'seed plan') _pay_r='--state --allow-env --json -o --output --jq --fields --no-header --wide -h --help' ;;
+    'doctor') _pay_r='--json --jq -h --help' ;;
     *) _pay_r= ;;
   esac
   _pay_r="$_pay_r "'-p --profile --live --api-key --tenant --base-url --no-input --timeout --max-retries --max-response-bytes --debug --no-color'

@@ -11,9 +11,9 @@
 import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from '../config/settings.js';
 import { escapeText } from '../io/escape.js';
-import { ExitCode, exitCodeForStatus, NetworkError, PayError } from '../lib/errors.js';
+import { DryRunStop, ExitCode, exitCodeForStatus, NetworkError, PayError } from '../lib/errors.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, VERSION_SHAPE } from '../shared/emulator-id.js';
-import { DebugLog, defaultDispatcher, describeNetworkError, parseBody, sendOnce, TooLarge } from './client.js';
+import { DebugLog, defaultDispatcher, describeNetworkError, parseBody, sendOnce, TooLarge, type OutgoingRequest } from './client.js';
 
 export interface AdminOptions {
   /** The resolved base URL (…/v1/). */
@@ -27,6 +27,12 @@ export interface AdminOptions {
   debug?: ((line: string) => void) | undefined;
   /** Secrets never to print in them (the profile's key and webhook secret; anything shaped like one is masked too). */
   secrets?: readonly (string | undefined)[];
+  /**
+   * A dry run (--dry-run), as the API client's: each POST (what would change the emulator) is handed
+   * to this instead of being sent, then DryRunStop is thrown. GETs are sent: the health check too, so
+   * a dry run still refuses a base URL that is not an emulator.
+   */
+  dryRun?: ((req: OutgoingRequest) => void) | undefined;
 }
 
 /** What the emulator says about itself (GET /__emulator/health). */
@@ -118,6 +124,12 @@ export class EmulatorAdmin {
 
   private async call<T>(method: 'GET' | 'POST', route: string, body: unknown, query?: Query): Promise<T> {
     await this.detect();
+    if (this.opts.dryRun && method === 'POST') {
+      const url = this.url(`/__emulator/${route}`, query);
+      // No key is sent to the admin routes: nothing to mask.
+      this.opts.dryRun({ method, url: url.toString(), headers: this.headers(body), body });
+      throw new DryRunStop();
+    }
     const res = await this.send(method, `/__emulator/${route}`, body, query, false);
     const b = res.body as { detail?: unknown; code?: unknown; request_id?: unknown } | undefined;
     if (res.status < 200 || res.status > 299) {
@@ -132,6 +144,18 @@ export class EmulatorAdmin {
     return res.body as T;
   }
 
+  private url(path: string, query: Query | undefined): URL {
+    const url = new URL(path, this.origin);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  private headers(body: unknown): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'pay-cli' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return headers;
+  }
+
   private async send(
     method: 'GET' | 'POST',
     path: string,
@@ -139,11 +163,9 @@ export class EmulatorAdmin {
     query: Query | undefined,
     probing: boolean,
   ): Promise<{ status: number; headers: Record<string, string>; body: unknown }> {
-    const url = new URL(path, this.origin);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const url = this.url(path, query);
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'pay-cli' };
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const headers = this.headers(body);
     this.log.request(method, url, headers, payload);
     const started = Date.now();
     try {

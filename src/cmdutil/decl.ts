@@ -52,8 +52,9 @@ export interface CommandDecl {
    */
   output?: OutputDecl;
   /**
-   * It sends POST, PATCH, PUT or DELETE requests through `f.client()`: it takes --dry-run, and in a
-   * dry run the client prints each such request instead of sending it (src/cmdutil/dry-run.ts).
+   * It sends POST, PATCH, PUT or DELETE requests through `f.client()` or `f.emulator()`: it takes
+   * --dry-run, and in a dry run the client prints each such request instead of sending it
+   * (src/cmdutil/dry-run.ts; GETs are sent).
    */
   dryRun?: boolean;
   examples?: readonly string[];

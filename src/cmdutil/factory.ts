@@ -117,6 +117,7 @@ export function createFactory(init: FactoryInit): Factory {
         maxResponseBytes: s.maxResponseBytes.value,
         dispatcher: init.dispatcher,
         secrets: [s.apiKey.value, s.webhookSecret.value],
+        dryRun: factory.dryRun,
         ...(debugEnabled ? { debug: (line: string) => io.err(`${escapeMultiline(line)}\n`) } : {}),
       });
     },

@@ -319,3 +319,44 @@ describe('pay emulator requests', () => {
     }
   }, 120_000);
 });
+
+describe('--dry-run on the verbs that change the emulator', () => {
+  it('prints the admin POST (method, URL, body; JSON with --json) instead of sending it: nothing changes; reset asks nothing', async () => {
+    const c = await w.api('POST', 'customers', customerBody());
+    const state = async (): Promise<Obj> => {
+      const s = json(await w.pay(['emulator', 'status', '--json']));
+      return { offset: s.clock.offset_ms, urls: s.webhook_urls, faults: s.faults };
+    };
+    const before = await state();
+    const admin = `${w.emu.url}/__emulator`;
+    const cases: Array<{ argv: string[]; url: string; body: unknown }> = [
+      { argv: ['emulator', 'reset'], url: `${admin}/reset`, body: {} },
+      { argv: ['emulator', 'clock', 'advance', '1d'], url: `${admin}/clock/advance`, body: { seconds: 86_400 } },
+      { argv: ['emulator', 'webhook-url', appUrl], url: `${admin}/webhook-url?mode=sandbox`, body: { url: appUrl } },
+      { argv: ['--live', 'emulator', 'webhook-url', '--clear'], url: `${admin}/webhook-url?mode=live`, body: { url: null } },
+      { argv: ['emulator', 'faults', '--fail-rate', '0.5'], url: `${admin}/faults`, body: { fail_rate: 0.5 } },
+    ];
+    for (const { argv, url, body } of cases) {
+      const label = argv.join(' ');
+      const text = await w.pay([...argv, '--dry-run']);
+      expect({ code: text.code, stderr: text.stderr }, label).toEqual({ code: 0, stderr: 'dry run: nothing was sent\n' });
+      expect(text.stdout, label).toBe(
+        `POST ${url}\naccept: application/json\nuser-agent: pay-cli\ncontent-type: application/json\n\n${JSON.stringify(body, null, 2)}\n`,
+      );
+      if (argv.includes('reset')) continue; // reset prints no JSON
+      const j = await w.pay([...argv, '--dry-run', '--json']);
+      expect(data(j), label).toEqual({
+        method: 'POST',
+        url,
+        headers: { accept: 'application/json', 'user-agent': 'pay-cli', 'content-type': 'application/json' },
+        body,
+      });
+    }
+    // Nothing was sent: the data, the clock, the webhook URLs and the faults are as they were.
+    expect(await state()).toEqual(before);
+    expect((await w.api('GET', `customers/${c.id}`)).id).toBe(c.id);
+    // The health check is still made: no emulator there is exit 6, as without --dry-run.
+    const gone = await w.pay(['emulator', 'reset', '--dry-run', '--base-url', 'http://127.0.0.1:1/v1/']);
+    expect({ code: gone.code, stdout: gone.stdout }).toEqual({ code: 6, stdout: '' });
+  }, 120_000);
+});

@@ -53,7 +53,8 @@ export async function status(f: Factory, ctx: CommandContext): Promise<void> {
 }
 
 export async function reset(f: Factory, ctx: CommandContext): Promise<void> {
-  const yes = ctx.opts.yes === true;
+  // A dry run changes nothing: it asks nothing and needs no --yes (the request is printed instead).
+  const yes = ctx.opts.yes === true || f.dryRun !== undefined;
   if (!yes && !f.canPrompt)
     throw new UsageError('refusing to reset the emulator without confirmation: pass --yes', { hint: 'nothing was reset' });
   const admin = await f.emulator();

@@ -26,6 +26,10 @@ const DRIVES =
   'which must be a loopback address. It checks first that a pay emulator answers there (its health answer and its Pay-Emulator ' +
   'header): any other server is exit 2 and nothing is sent to it but that check; nothing answering is exit 6.';
 
+/** For the verbs that change the emulator (a POST to its admin routes). */
+const DRY =
+  ' --dry-run makes that check, then prints the request that would change the emulator (method, URL, body) instead of sending it.';
+
 const FAULT_FLAGS = [
   {
     flags: '--fail-rate <p>',
@@ -119,8 +123,9 @@ export const emulator: CommandDecl = {
       summary: 'Forget all data in the emulator (its keys and settings stay)',
       description:
         'Forget every object, event, idempotency key and logged request, and set the clock back; the keys, tenant, webhook URL ' +
-        `and faults stay. Asks first on a terminal; elsewhere --yes is needed (exit 2 without it, nothing done). ${DRIVES}`,
+        `and faults stay. Asks first on a terminal; elsewhere --yes is needed (exit 2 without it, nothing done). ${DRIVES}${DRY}`,
       options: [{ flags: '-y, --yes', description: 'do not ask for confirmation (needed without a terminal)' }],
+      dryRun: true,
       examples: ['pay emulator reset', 'pay emulator reset --yes'],
       prints: { note: 'nothing on stdout; "✓ Emulator reset" on stderr.' },
       run: () => import('./admin.js').then((m) => m.reset),
@@ -137,8 +142,9 @@ export const emulator: CommandDecl = {
           summary: "Move the emulator's clock forward; what became due (settlements, expiries, retries) happens now",
           description:
             'Move the clock forward by a duration: a whole number and a unit (s, m, h, d, w), or several from the largest unit ' +
-            `down with nothing between them (1h30m, 2d12h); at most 10 years. Prints the new emulator time. ${DRIVES}`,
+            `down with nothing between them (1h30m, 2d12h); at most 10 years. Prints the new emulator time. ${DRIVES}${DRY}`,
           output: { projection: false, formats: ['json'] },
+          dryRun: true,
           examples: ['pay emulator clock advance 90s', 'pay emulator clock advance 7d', 'pay emulator clock advance 1h30m --json'],
           prints: { json: '{now, offset_ms, advanced_s}; without --json, the new time (RFC 3339) on stdout' },
           run: () => import('./admin.js').then((m) => m.clockAdvance),
@@ -155,9 +161,10 @@ export const emulator: CommandDecl = {
         "(--live, PAY_MODE or the profile's; pay emulator status shows both).\n\n" +
         'Without an argument, print the webhook URL (nothing, and a note on stderr, when none is set). With one, set it: ' +
         "the mode's events still pending delivery (made while no URL was set) are delivered to it now. --clear unsets it: new events " +
-        `stay pending. Setting or clearing it by hand ends the claim of any running pay webhooks listen of that mode (it will not restore its predecessor). ${DRIVES}`,
+        `stay pending. Setting or clearing it by hand ends the claim of any running pay webhooks listen of that mode (it will not restore its predecessor). ${DRIVES}${DRY}`,
       options: [{ flags: '--clear', description: 'unset the webhook URL (events stay pending until one is set)' }],
       output: { projection: false, formats: ['json'] },
+      dryRun: true,
       examples: ['pay emulator webhook-url', 'pay emulator webhook-url http://127.0.0.1:3000/hooks', 'pay emulator webhook-url --clear'],
       prints: { json: '{mode, url} (url null when none is set); without --json, the URL on stdout' },
       run: () => import('./admin.js').then((m) => m.webhookUrl),
@@ -167,9 +174,10 @@ export const emulator: CommandDecl = {
       summary: "Show or change the emulator's injected faults (fail rate, latency, resets, rate limit)",
       description:
         'Without flags, print the fault settings. With flags, change those named (the same syntax as pay emulator start; ' +
-        `--latency off and --rate-limit off remove them, a rate of 0 switches it off) and print the result. --clear resets them all. ${DRIVES}`,
+        `--latency off and --rate-limit off remove them, a rate of 0 switches it off) and print the result. --clear resets them all. ${DRIVES}${DRY}`,
       options: [...FAULT_FLAGS, { flags: '--clear', description: 'switch every fault off (fail rate, latency, resets, rate limit)' }],
       output: { projection: false },
+      dryRun: true,
       examples: [
         'pay emulator faults',
         'pay emulator faults --fail-rate 0.1 --latency 20-200',
