@@ -194,7 +194,9 @@ export const emulator: CommandDecl = {
         'The requests the emulator received and answered, oldest first: method, path, status, duration, request id, ' +
         'idempotency key and whether the answer was replayed (keys and secrets in headers and bodies are masked). The emulator ' +
         'keeps the last 1000. --status and --path filter; --limit (default 20) keeps the newest. --follow prints only new ' +
-        'requests, each as it is answered, until Ctrl-C (exit 0); with --json it prints one JSON object per line. ' +
+        'requests, each as it is answered, until Ctrl-C (exit 0); with --json it prints one JSON object per line. While it ' +
+        'follows, an emulator that stops answering is asked again until it is back (a note on stderr when it goes and when it ' +
+        'returns; a restarted one is followed from the start of its new log). ' +
         `${DRIVES}`,
       options: [
         { flags: '--follow', description: 'print new requests as they are answered, until Ctrl-C' },

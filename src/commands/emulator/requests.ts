@@ -3,7 +3,11 @@
 // through the shared Printer. --follow polls with the sequence number it read up to (`after`): the
 // emulator answers only requests already answered and never past one still in flight, so nothing is
 // missed or printed twice; the requests that left the log (it keeps 1000) before a poll read them are
-// counted in a warning. It stops on SIGINT, SIGTERM or SIGHUP with exit 0.
+// counted in a warning. While following, an emulator that stops answering (stopped, restarting) is
+// asked again with backoff (FOLLOW_RETRY_MAX_MS at most), with a note on stderr when it goes and
+// one when it is back; an emulator that restarted meanwhile is followed from the start of its new
+// log. The first read (before following) still fails at once (exit 6). It stops on SIGINT, SIGTERM
+// or SIGHUP with exit 0.
 import type { EmulatorAdmin } from '../../api/emulator-admin.js';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
@@ -11,7 +15,7 @@ import { escapeText } from '../../io/escape.js';
 import { getPath, pickPaths } from '../../io/fields.js';
 import type { TableColumn } from '../../io/output.js';
 import type { OutputSettings } from '../../io/output-options.js';
-import { UsageError } from '../../lib/errors.js';
+import { NetworkError, UsageError } from '../../lib/errors.js';
 import { pollUntil } from '../../lib/poll.js';
 import { PATH_FILTER_FORMS, pathMatcher, STATUS_FILTER_FORMS, statusMatcher } from '../../shared/request-filter.js';
 import { checkInt } from '../../shared/validate.js';
@@ -31,6 +35,8 @@ export const COLUMNS: TableColumn[] = [
 
 /** How long --follow waits between polls that found nothing new. */
 export const FOLLOW_POLL_MS = 250;
+/** The longest pause between tries while the emulator does not answer (doubling from FOLLOW_POLL_MS). */
+export const FOLLOW_RETRY_MAX_MS = 5_000;
 
 interface Page {
   data: Array<Record<string, unknown>>;
@@ -101,14 +107,37 @@ async function follow(
     let after = start.next_after;
     let run = start.started_at;
     f.io.err(`Following the requests to the emulator at ${admin.origin} (Ctrl-C to stop)\n`);
-    /** One read of the log from `after`: the new requests, or undefined when there are none yet. */
+    /** The pause before the next try while the emulator does not answer (0: it answers). */
+    let retryMs = 0;
+    /** A read that the emulator's going away (or restarting) does not end: undefined while it does not answer. */
+    const get = async (query: Record<string, string | number | undefined>): Promise<Page | undefined> => {
+      try {
+        const page = await admin.get<Page>('requests', query);
+        if (retryMs > 0) f.io.err(`note: the emulator at ${admin.origin} answers again\n`);
+        retryMs = 0;
+        return page;
+      } catch (err) {
+        if (!(err instanceof NetworkError)) throw err;
+        if (retryMs === 0)
+          f.io.err(
+            `note: the emulator at ${admin.origin} does not answer (${escapeText(err.message.split(': ').pop() ?? '')}); trying again until it is back (Ctrl-C to stop)\n`,
+          );
+        retryMs = Math.min(Math.max(retryMs * 2, FOLLOW_POLL_MS * 2), FOLLOW_RETRY_MAX_MS);
+        return undefined;
+      }
+    };
+    /** One read of the log from `after`: the new requests, or undefined when there are none yet (or no answer). */
     const read = async (): Promise<Page | undefined> => {
-      let page = await admin.get<Page>('requests', { ...q, after, limit: 1000 });
+      let page = await get({ ...q, after, limit: 1000 });
+      if (!page) return undefined;
       if (page.started_at !== run) {
-        // A new run of the emulator (same address): its log is read from its start.
+        // A new run of the emulator (same address): its log is read from its start (once it is
+        // read: gone again meanwhile, the next try finds the new run again).
+        const fresh = await get({ ...q, after: 0, limit: 1000 });
+        if (!fresh) return undefined;
         f.io.err(`note: the emulator at ${admin.origin} restarted; following its new log\n`);
-        run = page.started_at;
-        page = await admin.get<Page>('requests', { ...q, after: 0, limit: 1000 });
+        run = fresh.started_at;
+        page = fresh;
       }
       if (page.dropped > 0)
         f.io.err(`warning: ${page.dropped} requests left the emulator's log (it keeps the last 1000) before they could be shown\n`);
@@ -122,7 +151,7 @@ async function follow(
       for (;;) {
         const page = await pollUntil({
           step: read,
-          pauses: { first, next: () => FOLLOW_POLL_MS },
+          pauses: { first, next: () => retryMs || FOLLOW_POLL_MS },
           signal: stopping.signal,
           clock: f.clock,
         });
