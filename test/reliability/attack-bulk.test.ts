@@ -281,7 +281,7 @@ async function finished(p: Spawned, what: string): Promise<number | null> {
 // ---------------------------------------------------------------------------------------------
 
 describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
-  it(`SIGINT/SIGTERM at generated moments: no row after the signal, each row a result or resumable, each customer once (seed ${SEED})`, async () => {
+  it(`SIGINT/SIGTERM/SIGHUP at generated moments: no row after the signal, each row a result or resumable, each customer once (seed ${SEED})`, async () => {
     const started = Date.now();
     const N = count(3, 1000);
     const cases = fc.sample(
@@ -291,17 +291,20 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
         answered: fc.nat(),
         grace: fc.constantFrom('finish', 'expire'),
         late: fc.constantFrom('forwarded', 'late', 'never'),
-        signal: fc.constantFrom<NodeJS.Signals>('SIGINT', 'SIGTERM'),
+        signal: fc.constantFrom<NodeJS.Signals>('SIGINT', 'SIGTERM', 'SIGHUP'),
       }),
       { numRuns: N, seed: SEED },
     );
+    const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
     let lost = 0;
     let duplicated = 0;
     let leaked = 0;
     let interrupted = 0;
     const failures: string[] = [];
     const outcomes = await pool(cases, PARALLEL, async (c0, i) => {
-      const c = { ...c0, answered: c0.answered % c0.rows };
+      // Each stop signal at least once, however few the cases (a closed terminal's SIGHUP among them).
+      const signal = i < STOP_SIGNALS.length ? STOP_SIGNALS[i]! : c0.signal;
+      const c = { ...c0, signal, answered: c0.answered % c0.rows };
       const what = `case ${i} ${JSON.stringify(c)}`;
       const problems: string[] = [];
       const tenant = `int-${RUN}-${i}`;
