@@ -36,6 +36,8 @@ for (const d of EXTERNAL) if (!(d in pkg.dependencies)) throw new Error(`build: 
 /** Replaced by a hash of the bundle once it is built (same length, so the source map still fits). */
 const PLACEHOLDER = '0'.repeat(16);
 const BANNER = `/* pay bundle ${PLACEHOLDER} */`;
+/** What bin/load.js finds after the banner of a wrapped bundle (its WRAPPER). */
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) {\n';
 /**
  * A command's declaration (src/commands/<name>/index.ts): data the start-up bundle holds. Keep in
  * step with DECLARATION in test/unit/architecture.test.ts, which holds them to the start-up rules.
@@ -163,10 +165,18 @@ const requireNotImport = {
   },
 };
 
-/** Writes the bundle's hash over the placeholder in its first line. */
-function stamp(file) {
-  const text = readFileSync(file, 'utf8');
-  if (!text.startsWith(BANNER)) throw new Error(`build: ${file} does not start with its banner`);
+/**
+ * Wraps the bundle in the function Node wraps a CommonJS module in (bin/load.js compiles the text
+ * as it is read), then writes the bundle's hash over the placeholder in its first line. The
+ * wrapper opens on the banner's line and closes before the source map's comment, so no line of
+ * the code moves and the source map still fits.
+ */
+function wrapAndStamp(file) {
+  let text = readFileSync(file, 'utf8');
+  if (!text.startsWith(`${BANNER}\n`)) throw new Error(`build: ${file} does not start with its banner`);
+  const mapComment = text.lastIndexOf('\n//# sourceMappingURL=');
+  if (mapComment < 0) throw new Error(`build: ${file} has no source map comment`);
+  text = `${BANNER}${WRAPPER}${text.slice(BANNER.length + 1, mapComment + 1)}});${text.slice(mapComment)}`;
   const wide = /[^\x00-\x7f]/.exec(text);
   if (wide) throw new Error(`build: ${file} holds a non-ASCII character (${JSON.stringify(text.slice(wide.index - 40, wide.index + 10))})`);
   const id = createHash('sha256').update(text).digest('hex').slice(0, PLACEHOLDER.length);
@@ -224,8 +234,8 @@ check(
   }),
   impl,
 );
-stamp(cli);
-stamp(impl);
+wrapAndStamp(cli);
+wrapAndStamp(impl);
 
 // 3. Train the code caches (a process of its own: its V8 state is that of a fresh `pay`).
 // What the commands print is not the build's: only the training's own warnings are shown.
