@@ -6,11 +6,15 @@ import { Command, Option } from 'commander';
 import { TOOLING } from '../commands/index.js';
 import { VERSION } from '../lib/version.js';
 import type { Entry } from './decl.js';
-import { registerCommand, registerGroup } from './registry.js';
+import { registerCommand, registerGroup, subcommandTerm, type Whole } from './registry.js';
 import type { GroupSpec } from './spec.js';
 
-/** Groups without verbs (heads only) show in root help; a verb of theirs cannot be reached. */
-export function createProgram(groups: readonly GroupSpec[], entry: Entry): Command {
+/**
+ * Groups without verbs (heads only) show in root help; a verb of theirs cannot be reached.
+ * `whole` (the entry: the words of argv) registers only the commands it names whole, the others as
+ * heads that help lists the same way (registry.ts); without it every command is whole.
+ */
+export function createProgram(groups: readonly GroupSpec[], entry: Entry, whole?: Whole): Command {
   const program = new Command('pay');
   program
     .version(VERSION, '-v, --version', 'print the version')
@@ -18,7 +22,8 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry): Comma
     .usage('<group> <action> [arguments] [flags]')
     .helpOption('-h, --help', 'show help for a command')
     .exitOverride()
-    .configureOutput({ outputError: () => {} })
+    .configureOutput({ ...entry.output, outputError: () => {} })
+    .configureHelp({ subcommandTerm })
     .showSuggestionAfterError(true)
     .optionsGroup('Global flags:')
     .option('-p, --profile <name>', 'stored profile to use (env PAY_PROFILE)')
@@ -53,10 +58,10 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry): Comma
   });
 
   program.commandsGroup('Resource commands:');
-  for (const group of groups) registerGroup(program, group, entry);
+  for (const group of groups) registerGroup(program, group, entry, whole);
   program.commandsGroup('Tooling commands:');
   program.helpCommand(false);
-  for (const decl of TOOLING) registerCommand(program, decl, entry);
+  for (const decl of TOOLING) registerCommand(program, decl, entry, whole);
 
   program.addHelpText(
     'after',
