@@ -24,6 +24,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -99,6 +100,24 @@ const lazyImports = {
   },
 };
 
+/** llhttp's WebAssembly files the bundle reads (name in dist → undici's module holding them). */
+const wasmFiles = new Map();
+
+/** Replaces text in one of undici's files as it is bundled; the build fails if a text is no longer there. */
+function patchUndici(b, file, replacements) {
+  const filter = new RegExp(
+    `[\\\\/]node_modules[\\\\/]undici[\\\\/]lib[\\\\/]${file.replace(/[/.]/g, (c) => (c === '/' ? '[\\\\/]' : '\\.'))}$`,
+  );
+  b.onLoad({ filter }, (args) => {
+    let text = readFileSync(args.path, 'utf8');
+    for (const [from, to] of replacements) {
+      if (!text.includes(from)) throw new Error(`build: ${args.path} no longer holds "${from}": update the build's undici plugin`);
+      text = text.replace(from, to);
+    }
+    return { contents: text, loader: 'js' };
+  });
+}
+
 /**
  * Pass 2: `undici` is its Agent and the request() API on it: what src/api/client.ts uses. An ES
  * module, so that importing any other name from 'undici' fails the build instead of being undefined.
@@ -121,13 +140,51 @@ const undiciAgent = {
       loader: 'js',
       resolveDir: root,
     }));
-    // The HTTP/2 client loads node:http2 (and with it node:tls), ≈ 7 ms, at start; pay speaks
-    // HTTP/1.1 (undici uses HTTP/2 only when allowH2 is set): load it when a connection needs it.
-    const h2 = "const connectH2 = require('./client-h2.js')";
-    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(h2)) throw new Error(`build: ${args.path} no longer holds "${h2}": update the build's undici plugin`);
-      return { contents: text.replace(h2, "let h2; const connectH2 = (...a) => (h2 ??= require('./client-h2.js'))(...a)"), loader: 'js' };
+    // dispatcher/client.js: the HTTP/2 client loads node:http2 (and with it node:tls), ≈ 7 ms, at
+    // start; pay speaks HTTP/1.1 (undici uses HTTP/2 only when allowH2 is set): load it when a
+    // connection needs it. node:http (with its server, client and agent, ≈ 4 M instructions) is
+    // loaded for one number, the default maxHeaderSize: Node's --max-http-header-size, 16 KiB
+    // unless given on the command line (NODE_OPTIONS or node's own arguments), which then loads it.
+    patchUndici(b, 'dispatcher/client.js', [
+      ["const connectH2 = require('./client-h2.js')", "let h2; const connectH2 = (...a) => (h2 ??= require('./client-h2.js'))(...a)"],
+      [
+        "const http = require('node:http')",
+        "const http = { get maxHeaderSize () { return process.execArgv.length === 0 && !process.env.NODE_OPTIONS ? 16384 : require('node:http').maxHeaderSize } }",
+      ],
+    ]);
+    // core/util.js loads node:http for one check in destroy(): is the stream an IncomingMessage
+    // (node:http's server or client side)? Only a constructor of that name can be one, and only
+    // then is node:http loaded to compare.
+    patchUndici(b, 'core/util.js', [
+      ["const { IncomingMessage } = require('node:http')\n", ''],
+      [
+        'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+        "if (Object.getPrototypeOf(stream).constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage) {",
+      ],
+    ]);
+    // dispatcher/client-h1.js: llhttp, undici's HTTP parser, is compiled and instantiated the
+    // first time a connection opens, through src/lib/v8-flags.ts (shortLivedWasm: V8's wasm
+    // tier-up budget raised for this instance only, then put back).
+    patchUndici(b, 'dispatcher/client-h1.js', [
+      [
+        'function lazyllhttp () {',
+        `function lazyllhttp () { return require(${JSON.stringify(join(src, 'lib', 'v8-flags.ts'))}).shortLivedWasm(makeLlhttp) }\nfunction makeLlhttp () {`,
+      ],
+    ]);
+    // llhttp as WebAssembly bytes in files of their own (dist/<name>.wasm, written below), read
+    // when a connection needs the parser, instead of base64 text in the bundle: read, kept in the
+    // code cache and decoded at every start.
+    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp(_simd)?-wasm\.js$/ }, (args) => {
+      const name = args.path.endsWith('_simd-wasm.js') ? 'llhttp_simd.wasm' : 'llhttp.wasm';
+      wasmFiles.set(name, args.path);
+      return {
+        contents: [
+          "'use strict'",
+          'let bytes',
+          `Object.defineProperty(module, 'exports', { get: () => (bytes ??= require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}))) })`,
+        ].join('\n'),
+        loader: 'js',
+      };
     });
     // undici calls node:assert as assert(condition) only (its internal invariants); node:assert
     // costs ≈ 1.5 ms to load. The same check, throwing an Error with assert's code.
@@ -228,7 +285,7 @@ check(
     outfile: impl,
     external: EXTERNAL,
     // import.meta.url in a CommonJS bundle: the bundle's own URL.
-    define: { ...common.define, 'import.meta.url': '__pay_bundle_url' },
+    define: { ...common.define, 'import.meta.url': '__pay_bundle.url' },
     inject: [join(src, 'scripts', 'bundle-url.mjs')],
     plugins: [undiciAgent, requireNotImport],
   }),
@@ -236,6 +293,8 @@ check(
 );
 wrapAndStamp(cli);
 wrapAndStamp(impl);
+// llhttp's bytes, as undici's modules hold them (a Buffer from base64).
+for (const [name, from] of wasmFiles) writeFileSync(join(dist, name), createRequire(import.meta.url)(from));
 
 // 3. Train the code caches (a process of its own: its V8 state is that of a fresh `pay`).
 // What the commands print is not the build's: only the training's own warnings are shown.
