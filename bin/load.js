@@ -32,6 +32,56 @@ const ID_BYTES = 16;
 /** file → { module, script, id, cache: 'used' | 'refused' | 'none' } */
 const bundles = new Map();
 
+/**
+ * The kind of command argv asks for, which picks the code caches: 'help' (help, --help, -h,
+ * --version, -v, nothing), 'api' (pay api), else the verb (the second word: list, get, send, …).
+ * A kind the build trained has caches of its own, <bundle>.<kind>.cache, holding only what
+ * commands of that kind ran (V8 reads a cache whole: the less it holds, the sooner a command
+ * starts); any other uses <bundle>.cache, trained on them all. A guess from the words alone (a
+ * value flag written before the command can shift them): a wrong one costs speed, never the result.
+ */
+const VALUE_FLAGS = new Set([
+  '-p',
+  '--profile',
+  '--api-key',
+  '--tenant',
+  '--base-url',
+  '--timeout',
+  '--max-retries',
+  '--max-response-bytes',
+  '-o',
+  '--output',
+  '--fields',
+  '--jq',
+  '--idempotency-key',
+]);
+function kindOf(argv) {
+  const words = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    if (a === '--help' || a === '-h' || a === '--version' || a === '-v') return 'help';
+    if (!a.startsWith('-') || a === '-') words.push(a);
+    else if (VALUE_FLAGS.has(a)) i++;
+  }
+  if (words.length === 0 || words[0] === 'help') return 'help';
+  if (words[0] === 'api') return 'api';
+  return words[1] !== undefined && /^[a-z][a-z-]*$/.test(words[1]) ? words[1] : 'other';
+}
+
+/** The kind of this process's command (set once, from its argv), and whether caches are read at all. */
+const state = { kind: undefined, caches: true };
+
+/** The cache's V8 data, when the file exists and carries the bundle's build id. */
+function readCache(path, id) {
+  try {
+    const data = readFileSync(path);
+    return data.length > ID_BYTES && data.toString('latin1', 0, ID_BYTES) === id ? data.subarray(ID_BYTES) : undefined;
+  } catch {
+    return undefined; // no cache (or unreadable): compile from source
+  }
+}
+
 function notFound(file, cause) {
   const err = new Error(`Cannot find module '${file}'`, { cause });
   err.code = 'MODULE_NOT_FOUND';
@@ -50,13 +100,9 @@ function load(file) {
   }
   const id = HEAD.exec(source)?.[1];
   let cachedData;
-  if (id) {
-    try {
-      const data = readFileSync(`${file}.cache`);
-      if (data.length > ID_BYTES && data.toString('latin1', 0, ID_BYTES) === id) cachedData = data.subarray(ID_BYTES);
-    } catch {
-      // no cache (or unreadable): compile from source
-    }
+  if (id && state.caches) {
+    state.kind ??= kindOf(process.argv.slice(2));
+    cachedData = readCache(`${file}.${state.kind}.cache`, id) ?? readCache(`${file}.cache`, id);
   }
   const wrapped = id !== undefined && source.startsWith(WRAPPER, HEAD_LENGTH);
   const script = new Script(wrapped ? source : Module.wrap(source), { filename: file, cachedData });
@@ -76,17 +122,27 @@ function loaded() {
 }
 
 /**
- * Writes a code cache for every bundle loaded so far, holding every function compiled in this
- * process: the build's training run calls it after running the commands it trains on. Each file
- * is written whole and renamed into place, so a reader never sees half of one.
+ * The build's training run: bundles load from source (a cache read would put into the new one
+ * functions this process never ran).
  */
-function saveCaches() {
+function training() {
+  state.caches = false;
+}
+
+/**
+ * Writes a code cache for every bundle loaded so far, holding every function compiled in this
+ * process: the build's training run calls it after running the commands it trains on, with the
+ * kind they are (<bundle>.<kind>.cache) or none (<bundle>.cache). Each file is written whole and
+ * renamed into place, so a reader never sees half of one.
+ */
+function saveCaches(kind) {
   for (const [file, b] of bundles) {
     if (!b.id) continue;
-    const tmp = `${file}.cache.${process.pid}.tmp`;
+    const path = kind === undefined ? `${file}.cache` : `${file}.${kind}.cache`;
+    const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, Buffer.concat([Buffer.from(b.id, 'latin1'), b.script.createCachedData()]));
-    renameSync(tmp, `${file}.cache`);
+    renameSync(tmp, path);
   }
 }
 
-module.exports = { load, loaded, saveCaches };
+module.exports = { load, loaded, saveCaches, training, kindOf };

@@ -74,10 +74,16 @@ const noChildProcess = {
   },
 };
 
+/** A module that stands for `key` of another bundle: its exports, loaded through bin/load.js. */
+function stub(bundle, key) {
+  return `module.exports = require('../bin/load.js').load(require('node:path').join(__dirname, ${JSON.stringify(bundle)})).load(${JSON.stringify(key)});`;
+}
+
 /**
  * Pass 1: an import() of a declaration stays in the bundle (evaluated when first imported); any
- * other import() of pay's own modules becomes a require of that module from dist/impl.cjs,
- * through bin/load.js (the same loader, and so the same module instances, as everything else).
+ * other import() of pay's own modules becomes a require of that module from the bundle of pass 2
+ * that holds it, through bin/load.js (the same loader, and so the same module instances, as
+ * everything else).
  */
 const lazy = new Set();
 const lazyImports = {
@@ -92,7 +98,8 @@ const lazyImports = {
       return { path: key.replace(/\.ts$/, ''), namespace: 'pay-impl' };
     });
     b.onLoad({ filter: /.*/, namespace: 'pay-impl' }, (args) => ({
-      contents: `module.exports = require('../bin/load.js').load(require('node:path').join(__dirname, 'impl.cjs')).load(${JSON.stringify(args.path)});`,
+      // (Before pass 2 is planned, pass 1 runs once only to list what it loads lazily.)
+      contents: owners.size === 0 ? 'module.exports = {};' : stub(bundleOf(`src/${args.path}.ts`), args.path),
       loader: 'js',
       resolveDir: dist,
     }));
@@ -126,7 +133,7 @@ const undiciAgent = {
   name: 'undici-agent-only',
   setup(b) {
     b.onResolve({ filter: /^undici$/ }, (args) =>
-      args.importer.startsWith(src) ? { path: 'undici', namespace: 'pay-undici' } : undefined,
+      args.importer.startsWith(src) || args.importer === '<stdin>' ? { path: 'undici', namespace: 'pay-undici' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'pay-undici' }, () => ({
       contents: [
@@ -248,62 +255,176 @@ function check(result, file) {
   if (dynamic.length) throw new Error(`build: ${file} still imports ${dynamic.map((i) => i.path).join(', ')} with import()`);
 }
 
+/**
+ * Pass 2 puts every lazily loaded module in one of two bundles, each module in exactly one (so
+ * one instance of each, whichever bundle imports it): dist/impl.cjs holds what an API command
+ * runs, CORE and what it imports (statically, transitively); dist/more.cjs the rest (the
+ * emulator, seed, trigger, the contract, jq, bulk runs, prompts, …). A command that needs nothing
+ * of more.cjs never reads it, nor its code cache. An import that crosses from one bundle to the
+ * other is a require of the module from the other bundle's registry (stub()), like pass 1's.
+ */
+const CORE = [
+  'cmdutil/dispatch',
+  'cmdutil/factory',
+  'lib/errors',
+  'lib/handle-error',
+  'verbs/run',
+  'api/client',
+  'io/output',
+  'commands/api/run',
+];
+/** Parts of undici its HTTP/1.1 Agent requires only inside functions pay's requests never call (fetch's bodies, HTTP/2). */
+const NOT_CORE = /^node_modules\/undici\/lib\/(web\/|dispatcher\/client-h2\.js$)/;
+/** Modules each bundle holds its own copy of: stateless (a package's require, the assert stand-in, the bundle's URL). */
+const COPIED = /^(pay-require:|pay-assert:|pay-empty:|src\/scripts\/)/;
+const IMPL = 'impl.cjs';
+const MORE = 'more.cjs';
+
+/** A metafile input's name for an esbuild resolve result: `src/x.ts`, `node_modules/…`, `<namespace>:<path>`. */
+const inputOf = (r) => (r.namespace === 'file' ? relative(root, r.path).split('\\').join('/') : `${r.namespace}:${r.path}`);
+/** A module's key in its bundle's registry: pay's by their path under src/ (`cmdutil/dispatch`), the others by input name. */
+const keyOf = (input) => (input.startsWith('src/') ? input.slice(4).replace(/\.(ts|mjs|js)$/, '') : input);
+/** input name → the bundle holding it (none for COPIED modules); filled when pass 2 is planned. */
+const owners = new Map();
+function bundleOf(input) {
+  const owner = owners.get(input);
+  if (!owner) throw new Error(`build: no bundle holds ${input}`);
+  return owner;
+}
+
+/** Pass 2, one bundle: an import of a module the other bundle holds becomes stub(). */
+function crossBundle(bundle) {
+  return {
+    name: 'cross-bundle',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.crossBundle || args.kind === 'entry-point') return undefined;
+        const r = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          namespace: args.namespace,
+          resolveDir: args.resolveDir,
+          pluginData: { crossBundle: true },
+        });
+        if (r.errors.length > 0 || r.external) return undefined;
+        const owner = owners.get(inputOf(r));
+        if (owner === undefined || owner === bundle) return undefined;
+        return { path: keyOf(inputOf(r)), namespace: 'pay-bundle', pluginData: owner };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'pay-bundle' }, (args) => ({
+        contents: stub(args.pluginData, args.path),
+        loader: 'js',
+        resolveDir: dist,
+      }));
+      b.onResolve({ filter: /^\.\.\/bin\/load\.js$/ }, () => ({ path: '../bin/load.js', external: true }));
+    },
+  };
+}
+
+/** A pass-2 bundle's registry: each module dist/cli.cjs or the other bundle loads from it, by key, evaluated on first load. */
+function registry(bundle, inputs) {
+  const spec = (input) => (input.startsWith('src/') ? `./${input.slice(4)}` : input === 'pay-undici:undici' ? 'undici' : join(root, input));
+  return {
+    contents: [
+      'const modules = {',
+      ...[...inputs].sort().map((input) => `  ${JSON.stringify(keyOf(input))}: () => require(${JSON.stringify(spec(input))}),`),
+      '};',
+      'export function load(key) {',
+      '  const m = modules[key];',
+      `  if (!m) throw new Error(\`dist/${bundle} has no module \${key}: rebuild (npm run build)\`);`,
+      '  return m();',
+      '}',
+    ].join('\n'),
+    resolveDir: src,
+    sourcefile: `${bundle.replace('.cjs', '')}-registry.js`,
+    loader: 'js',
+  };
+}
+
+const pass1 = {
+  ...common,
+  absWorkingDir: root,
+  entryPoints: [join(src, 'cli.ts')],
+  external: Object.keys(pkg.dependencies).filter((d) => d !== 'commander'),
+  plugins: [noChildProcess, lazyImports],
+};
+const pass2 = {
+  ...common,
+  absWorkingDir: root,
+  external: EXTERNAL,
+  // import.meta.url in a CommonJS bundle: the bundle's own URL.
+  define: { ...common.define, 'import.meta.url': '__pay_bundle.url' },
+  inject: [join(src, 'scripts', 'bundle-url.mjs')],
+};
+
 rmSync(dist, { recursive: true, force: true });
 const cli = join(dist, 'cli.cjs');
-const impl = join(dist, 'impl.cjs');
-check(
+// Planning pass 2: what pass 1 loads lazily (lazyImports fills `lazy`; nothing written), then
+// all of it as one bundle (nothing written) for the graph: who imports whom.
+await build({ ...pass1, outfile: cli, write: false });
+const lazyInputs = [...lazy].map((key) => `src/${key}.ts`);
+const graph = (
   await build({
-    ...common,
-    absWorkingDir: root,
-    entryPoints: [join(src, 'cli.ts')],
-    outfile: cli,
-    external: Object.keys(pkg.dependencies).filter((d) => d !== 'commander'),
-    plugins: [noChildProcess, lazyImports],
-  }),
-  cli,
-);
-check(
-  await build({
-    ...common,
-    absWorkingDir: root,
-    stdin: {
-      // The registry: each lazily imported module by its path under src/, evaluated on first load.
-      contents: [
-        'const modules = {',
-        ...[...lazy].sort().map((key) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(`./${key}.ts`)}),`),
-        '};',
-        'export function load(key) {',
-        '  const m = modules[key];',
-        '  if (!m) throw new Error(`dist/impl.cjs has no module ${key}: rebuild (npm run build)`);',
-        '  return m();',
-        '}',
-      ].join('\n'),
-      resolveDir: src,
-      sourcefile: 'impl-registry.js',
-      loader: 'js',
-    },
-    outfile: impl,
-    external: EXTERNAL,
-    // import.meta.url in a CommonJS bundle: the bundle's own URL.
-    define: { ...common.define, 'import.meta.url': '__pay_bundle.url' },
-    inject: [join(src, 'scripts', 'bundle-url.mjs')],
+    ...pass2,
+    write: false,
+    sourcemap: false,
+    stdin: { contents: lazyInputs.map((i) => `import(${JSON.stringify(`./${i.slice(4)}`)});`).join('\n'), resolveDir: src, loader: 'js' },
+    outfile: join(dist, IMPL),
     plugins: [undiciAgent, requireNotImport],
-  }),
-  impl,
-);
-wrapAndStamp(cli);
-wrapAndStamp(impl);
+  })
+).metafile.inputs;
+const core = new Set();
+for (const queue = CORE.map((key) => `src/${key}.ts`); queue.length > 0;) {
+  const input = queue.pop();
+  if (core.has(input) || NOT_CORE.test(input)) continue;
+  if (!graph[input]) throw new Error(`build: CORE module ${input} is not loaded lazily from src/cli.ts`);
+  core.add(input);
+  for (const i of graph[input].imports) if (!i.external && i.kind !== 'dynamic-import') queue.push(i.path);
+}
+for (const input of Object.keys(graph)) if (!COPIED.test(input) && input !== '<stdin>') owners.set(input, core.has(input) ? IMPL : MORE);
+/** bundle → the inputs it holds that something outside it loads: dist/cli.cjs (lazy) or the other bundle. */
+const exported = new Map([
+  [IMPL, new Set()],
+  [MORE, new Set()],
+]);
+for (const input of lazyInputs) exported.get(bundleOf(input)).add(input);
+for (const [input, { imports }] of Object.entries(graph)) {
+  const from = owners.get(input);
+  if (from === undefined) continue;
+  for (const i of imports)
+    if (!i.external && owners.has(i.path) && owners.get(i.path) !== from) exported.get(owners.get(i.path)).add(i.path);
+}
+
+check(await build({ ...pass1, outfile: cli }), cli);
+for (const bundle of [IMPL, MORE]) {
+  const file = join(dist, bundle);
+  check(
+    await build({
+      ...pass2,
+      stdin: registry(bundle, exported.get(bundle)),
+      outfile: file,
+      plugins: [crossBundle(bundle), undiciAgent, requireNotImport],
+    }),
+    file,
+  );
+}
+for (const bundle of ['cli.cjs', IMPL, MORE]) wrapAndStamp(join(dist, bundle));
 // llhttp's bytes, as undici's modules hold them (a Buffer from base64).
 for (const [name, from] of wasmFiles) writeFileSync(join(dist, name), createRequire(import.meta.url)(from));
 
-// 3. Train the code caches (a process of its own: its V8 state is that of a fresh `pay`).
+// 3. Train the code caches: one process per kind of command (src/scripts/train-cache.mjs KINDS,
+// bin/load.js kindOf), then one for all of them, each a fresh V8 like a `pay` process.
 // What the commands print is not the build's: only the training's own warnings are shown.
-const train = spawnSync(process.execPath, [join(src, 'scripts', 'train-cache.mjs')], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-  encoding: 'utf8',
-});
-for (const line of train.stderr.split('\n')) if (line.startsWith('train-cache:')) process.stderr.write(`${line}\n`);
-if (train.status !== 0) {
-  process.stderr.write(`${train.stderr}build: training the code caches failed\n`);
-  process.exitCode = 1;
+const trainer = join(src, 'scripts', 'train-cache.mjs');
+const kinds = JSON.parse(spawnSync(process.execPath, [trainer, '--kinds'], { encoding: 'utf8' }).stdout);
+for (const kind of [...kinds, undefined]) {
+  const train = spawnSync(process.execPath, [trainer, ...(kind === undefined ? [] : [kind])], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  for (const line of train.stderr.split('\n')) if (line.startsWith('train-cache:')) process.stderr.write(`${line}\n`);
+  if (train.status !== 0) {
+    process.stderr.write(`${train.stderr}build: training the code caches${kind === undefined ? '' : ` (${kind})`} failed\n`);
+    process.exitCode = 1;
+  }
 }

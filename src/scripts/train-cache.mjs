@@ -1,4 +1,5 @@
-// Trains the V8 code caches of dist/cli.cjs and dist/impl.cjs (src/scripts/build.mjs, step 3):
+// Trains the V8 code caches of dist/cli.cjs and dist/impl.cjs (src/scripts/build.mjs, step 3), for one
+// kind of command or for all (see KINDS):
 // loads them through bin/load.js as `pay` does, runs the commands people run most, in this one
 // process, against a stub service on a loopback port, then writes each bundle's cache, which holds
 // every function compiled by then. A command that does not exit 0 (its flags changed?) is reported
@@ -8,7 +9,7 @@
 // ending in an id, and a new object for a POST, so the commands run their whole path.
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -18,28 +19,56 @@ const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
 const loader = require(join(root, 'bin', 'load.js'));
 
-/** The commands trained on: API commands people script (and the bench measures), help, tables. */
-const COMMANDS = [
-  ['--help'],
-  ['customers', '--help'],
-  ['customers', 'list'],
-  ['customers', 'list', '-o', 'table'],
-  ['customers', 'get', 'cus_train0000000000000000001'],
-  ['accounts', 'list', '--json'],
-  [
-    'transfers',
-    'send',
-    '--from',
-    'acc_train0000000000000000001',
-    '--to',
-    'acc_train0000000000000000002',
-    '--amount',
-    '1.00',
-    '--currency',
-    'USD',
+/**
+ * The commands trained on, by kind (bin/load.js kindOf: help, api, or the verb): API commands
+ * people script (and the bench measures), help, tables. `node train-cache.mjs <kind>` trains that
+ * kind's commands and writes <bundle>.<kind>.cache; with no kind, every command, for
+ * <bundle>.cache (what a command of a kind not trained here loads).
+ */
+const KINDS = {
+  help: [['--help'], ['customers', '--help']],
+  list: [
+    ['customers', 'list'],
+    ['customers', 'list', '-o', 'table'],
+    ['accounts', 'list', '--json'],
   ],
-  ['api', 'GET', 'customers'],
-];
+  get: [['customers', 'get', 'cus_train0000000000000000001']],
+  send: [
+    [
+      'transfers',
+      'send',
+      '--from',
+      'acc_train0000000000000000001',
+      '--to',
+      'acc_train0000000000000000002',
+      '--amount',
+      '1.00',
+      '--currency',
+      'USD',
+    ],
+  ],
+  api: [['api', 'GET', 'customers']],
+};
+
+if (process.argv[2] === '--kinds') {
+  process.stdout.write(`${JSON.stringify(Object.keys(KINDS))}\n`);
+  process.exit(0);
+}
+/**
+ * Trained for <bundle>.cache only: commands that load dist/more.cjs (the contract, jq, a help
+ * topic), whose code no kind holds. Every bundle is loaded before the caches are written, so each
+ * has one: a bundle V8 compiles without a cache is parsed whole first (dist/more.cjs: the emulator,
+ * seed, trigger, …).
+ */
+const MORE = [['openapi'], ['customers', 'list', '--jq', '.[].id'], ['help', 'environment']];
+
+const kind = process.argv[2];
+if (kind !== undefined && !(kind in KINDS)) throw new Error(`train-cache: no kind ${kind} (have: ${Object.keys(KINDS).join(', ')})`);
+const COMMANDS = kind === undefined ? [...Object.values(KINDS).flat(), ...MORE] : KINDS[kind];
+for (const argv of COMMANDS) {
+  const is = loader.kindOf(argv);
+  if (kind !== undefined && is !== kind) throw new Error(`train-cache: pay ${argv.join(' ')} is of kind ${is}, not ${kind}`);
+}
 
 /**
  * The V8 flags pay sets while it runs (src/lib/v8-flags.ts; here the HTTP client sets the wasm
@@ -109,6 +138,7 @@ Object.assign(process.env, {
   NO_COLOR: '1',
 });
 
+loader.training();
 try {
   // Loading the entry runs it once, with this argv.
   process.argv = [process.execPath, join(root, 'bin', 'pay.js'), '--version'];
@@ -117,8 +147,10 @@ try {
     const code = await main(argv);
     if (code !== 0) console.warn(`train-cache: warning: pay ${argv.join(' ')} exited ${code}; the caches will not hold all of its path`);
   }
+  if (kind === undefined)
+    for (const bundle of readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.cjs'))) loader.load(join(root, 'dist', bundle));
   restoreFlags();
-  loader.saveCaches();
+  loader.saveCaches(kind);
 } finally {
   server.close();
   server.closeAllConnections();
