@@ -88,6 +88,22 @@ function notFound(file, cause) {
   return err;
 }
 
+/**
+ * A bundle's require: this loader for '../bin/load.js' (how one bundle loads another's modules:
+ * no path to resolve, no package.json read), node's require relative to the bundle for the rest
+ * (built-ins, the packages left in node_modules).
+ */
+function requireFor(mod) {
+  mod.paths = Module._nodeModulePaths(dirname(mod.filename));
+  let full;
+  const req = (id) => (id === '../bin/load.js' ? module.exports : mod.require(id));
+  // What Module.createRequire's function has besides calling: made when something asks.
+  for (const key of ['resolve', 'cache', 'main', 'extensions']) {
+    Object.defineProperty(req, key, { get: () => (full ??= Module.createRequire(mod.filename))[key], enumerable: true });
+  }
+  return req;
+}
+
 /** The exports of the bundle at `file` (an absolute path), loaded once per process. */
 function load(file) {
   const known = bundles.get(file);
@@ -111,7 +127,7 @@ function load(file) {
   const entry = { module: mod, script, id, cache: cachedData ? (script.cachedDataRejected ? 'refused' : 'used') : 'none' };
   bundles.set(file, entry);
   const wrapper = script.runInThisContext();
-  wrapper.call(mod.exports, mod.exports, Module.createRequire(file), mod, file, dirname(file));
+  wrapper.call(mod.exports, mod.exports, requireFor(mod), mod, file, dirname(file));
   mod.loaded = true;
   return mod.exports;
 }

@@ -8,19 +8,8 @@ import { CommanderError } from 'commander';
 import { explainParseError, hoistVerbFlags, wantsJsonErrors } from './argv.js';
 import type { Entry } from './cmdutil/decl.js';
 import type { Factory } from './cmdutil/factory.js';
-import { createProgram } from './cmdutil/root.js';
-import type { GroupSpec } from './cmdutil/spec.js';
+import { createProgram, groupsFor } from './cmdutil/root.js';
 import { createStdio } from './cmdutil/stdio.js';
-import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './commands/group-index.js';
-
-/** Specs for the groups argv names; heads (name and summary) for the others. */
-async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
-  return Promise.all(
-    (Object.keys(GROUP_HEADS) as GroupName[]).map(async (name) =>
-      argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, examples: [], columns: [], verbs: [] },
-    ),
-  );
-}
 
 function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
   return argv.includes('--debug') || (env.PAY_DEBUG !== undefined && env.PAY_DEBUG !== '' && env.PAY_DEBUG !== '0');

@@ -3,11 +3,21 @@
 // action goes through the dispatcher with the entry's Factory. tree.ts builds the whole tree
 // (tests, the completion generator); the entry (src/cli.ts) builds it with only the specs argv names.
 import { Command, Option } from 'commander';
+import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from '../commands/group-index.js';
 import { TOOLING } from '../commands/index.js';
 import { VERSION } from '../lib/version.js';
 import type { Entry } from './decl.js';
 import { registerCommand, registerGroup, subcommandTerm, type Whole } from './registry.js';
 import type { GroupSpec } from './spec.js';
+
+/** Specs for the groups argv names; heads (name and summary) for the others (the entry's tree). */
+export async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
+  return Promise.all(
+    (Object.keys(GROUP_HEADS) as GroupName[]).map(async (name) =>
+      argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, examples: [], columns: [], verbs: [] },
+    ),
+  );
+}
 
 /**
  * Groups without verbs (heads only) show in root help; a verb of theirs cannot be reached.

@@ -22,10 +22,10 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const src = join(root, 'src');
@@ -409,6 +409,32 @@ for (const bundle of [IMPL, MORE]) {
   );
 }
 for (const bundle of ['cli.cjs', IMPL, MORE]) wrapAndStamp(join(dist, bundle));
+// Help pages (src/cmdutil/help-pages.ts): every command's --help and --version as printed where
+// stdout is not a terminal, from the whole tree; bin/pay.js prints them without loading the CLI.
+{
+  const cache = join(root, 'node_modules', '.cache', 'pay-build');
+  const helpBundle = join(cache, `help-pages-${process.pid}.mjs`);
+  mkdirSync(cache, { recursive: true });
+  try {
+    await build({
+      absWorkingDir: root,
+      entryPoints: [join(src, 'scripts', 'help-pages.ts')],
+      outfile: helpBundle,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      define: common.define,
+      logLevel: 'warning',
+    });
+    const { pages } = await import(pathToFileURL(helpBundle).href);
+    mkdirSync(join(dist, 'help'));
+    for (const [name, text] of pages(pkg.version)) writeFileSync(join(dist, 'help', `${name}.txt`), text);
+  } finally {
+    rmSync(helpBundle, { force: true });
+  }
+}
 // llhttp's bytes, as undici's modules hold them (a Buffer from base64).
 for (const [name, from] of wasmFiles) writeFileSync(join(dist, name), createRequire(import.meta.url)(from));
 
