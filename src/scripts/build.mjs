@@ -212,6 +212,21 @@ const undiciAgent = {
 };
 
 /**
+ * Pass 2: pay's modules get src/scripts/chalk.mjs for 'chalk': chalk loads the first time a colour
+ * is asked for (its colour detection loads node:os and node:tty; its tables of styles are built
+ * at load), not when a printer is made for plain text.
+ */
+const lazyChalk = {
+  name: 'chalk-when-coloured',
+  setup(b) {
+    const facade = join(src, 'scripts', 'chalk.mjs');
+    b.onResolve({ filter: /^chalk$/ }, (args) =>
+      args.importer.startsWith(src) && args.importer !== facade ? { path: facade } : undefined,
+    );
+  },
+};
+
+/**
  * Pass 2: import() of a package or a built-in becomes a require() (then() keeps it asynchronous):
  * a script compiled from a V8 code cache cannot import() in Node 20 (bin/load.js).
  */
@@ -370,7 +385,7 @@ const graph = (
     sourcemap: false,
     stdin: { contents: lazyInputs.map((i) => `import(${JSON.stringify(`./${i.slice(4)}`)});`).join('\n'), resolveDir: src, loader: 'js' },
     outfile: join(dist, IMPL),
-    plugins: [undiciAgent, requireNotImport],
+    plugins: [lazyChalk, undiciAgent, requireNotImport],
   })
 ).metafile.inputs;
 const core = new Set();
@@ -403,7 +418,7 @@ for (const bundle of [IMPL, MORE]) {
       ...pass2,
       stdin: registry(bundle, exported.get(bundle)),
       outfile: file,
-      plugins: [crossBundle(bundle), undiciAgent, requireNotImport],
+      plugins: [crossBundle(bundle), lazyChalk, undiciAgent, requireNotImport],
     }),
     file,
   );

@@ -57,7 +57,7 @@ async function api(emu, method, path, body) {
   return JSON.parse(text);
 }
 
-/** CUSTOMERS customers with a USD account each; the first account funded. Returns two account ids. */
+/** CUSTOMERS customers with a USD account each; the first account funded (its holder's collections feature activated). Returns two account ids. */
 async function populate(emu) {
   const accounts = [];
   for (let i = 0; i < CUSTOMERS; i++) {
@@ -74,6 +74,9 @@ async function populate(emu) {
     const acc = await api(emu, 'POST', 'accounts', { customer_id: cus.id, currency: 'USD' });
     accounts.push(acc.id);
   }
+  // The business rules: collecting into an account needs the collections feature active for its holder.
+  const holder = (await api(emu, 'GET', `accounts/${accounts[0]}`)).customer_id;
+  await api(emu, 'POST', `customers/${holder}/features/collections/activate`);
   await api(emu, 'POST', 'collections', { account_id: accounts[0], amount: '100000.00', currency: 'USD', method: 'card' });
   const res = await request(`${emu.url}/__emulator/clock/advance`, {
     method: 'POST',
