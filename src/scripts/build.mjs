@@ -290,7 +290,7 @@ const CORE = [
 ];
 /** Parts of undici its HTTP/1.1 Agent requires only inside functions pay's requests never call (fetch's bodies, HTTP/2). */
 const NOT_CORE = /^node_modules\/undici\/lib\/(web\/|dispatcher\/client-h2\.js$)/;
-/** Modules each bundle holds its own copy of: stateless (a package's require, the assert stand-in, the bundle's URL). */
+/** Modules each bundle holds its own copy of: stateless (a package's require, the assert stand-in, the build's stand-ins in src/scripts/: the bundle's URL, chalk's Chalk). */
 const COPIED = /^(pay-require:|pay-assert:|pay-empty:|src\/scripts\/)/;
 const IMPL = 'impl.cjs';
 const MORE = 'more.cjs';

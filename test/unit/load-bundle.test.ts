@@ -1,7 +1,8 @@
 // bin/load.js: a bundle is loaded with its code cache only when the cache carries the bundle's
 // build id and V8 accepts it; any other cache file (missing, of another build, damaged, hostile
 // bytes) costs only the compile, never the result. A missing bundle is MODULE_NOT_FOUND naming it.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 interface Loader {
   load(file: string): Record<string, unknown>;
   loaded(): Array<{ file: string; cache: 'used' | 'refused' | 'none' }>;
-  saveCaches(): void;
+  saveCaches(kind?: string): void;
+  kindOf(argv: readonly string[]): string;
 }
 const loader = createRequire(import.meta.url)('../../bin/load.js') as Loader;
 
@@ -88,6 +90,68 @@ describe('bin/load.js', () => {
     expect(a).toBe(b);
     expect(a.where).toEqual([file, dir]);
     expect(a.count).toBe(1);
+  });
+});
+
+describe('bin/load.js kinds of command (which code caches a command loads)', () => {
+  it('help for help, --help, -h, --version, -v and nothing; api for pay api; else the verb', () => {
+    const cases: Array<[string[], string]> = [
+      [[], 'help'],
+      [['--help'], 'help'],
+      [['customers', '-h'], 'help'],
+      [['-v'], 'help'],
+      [['help', 'customers'], 'help'],
+      [['api', 'GET', 'customers'], 'api'],
+      [['customers', 'list'], 'list'],
+      [['--json', 'accounts', 'list'], 'list'],
+      [['-p', 'prod', 'transfers', 'send', '--amount', '1'], 'send'],
+      [['customers'], 'other'],
+      [['customers', 'cus_123'], 'other'],
+      [['customers', 'list', '--', '--help'], 'list'],
+    ];
+    for (const [argv, kind] of cases) expect(loader.kindOf(argv), argv.join(' ')).toBe(kind);
+  });
+
+  it('any argv makes a kind of lowercase letters and dashes only: it names a file beside the bundle, never another path', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string(), fc.constantFrom('..', '../x', '/etc/passwd', 'list', '-o', '--help', 'a/b', 'x.y', 'A')), {
+          maxLength: 6,
+        }),
+        (argv) => {
+          expect(loader.kindOf(argv)).toMatch(/^[a-z][a-z-]*$/);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a kind's cache is used before the bundle's own; written by saveCaches(kind)", () => {
+    // save: write the caches after loading, for that kind (null: the bundle's own, <bundle>.cache).
+    const script = (file: string, argv: string[], save?: string | null) => `
+      process.argv = [process.execPath, 'pay', ...${JSON.stringify(argv)}];
+      const loader = require(${JSON.stringify(new URL('../../bin/load.js', import.meta.url).pathname)});
+      loader.load(${JSON.stringify(file)});
+      ${save === undefined ? '' : save === null ? 'loader.saveCaches();' : `loader.saveCaches(${JSON.stringify(save)});`}
+      process.stdout.write(JSON.stringify(loader.loaded()));`;
+    const run = (file: string, argv: string[], save?: string | null) => {
+      const r = spawnSync(process.execPath, ['-e', script(file, argv, save)], { encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      return (JSON.parse(r.stdout) as Array<{ cache: string }>)[0]!.cache;
+    };
+    const file = bundle(ID);
+    expect(run(file, ['customers', 'list'], 'list')).toBe('none');
+    expect(existsSync(`${file}.list.cache`)).toBe(true);
+    expect(existsSync(`${file}.cache`)).toBe(false);
+    expect(run(file, ['accounts', 'list'])).toBe('used');
+    expect(run(file, ['customers', 'get', 'cus_1'])).toBe('none');
+    // The bundle's own cache serves every kind without one of its own.
+    expect(run(file, ['customers', 'get', 'cus_1'], null)).toBe('none');
+    expect(run(file, ['customers', 'get', 'cus_1'])).toBe('used');
+    expect(run(file, ['--help'])).toBe('used');
+    // A damaged kind cache is refused (the bundle still loads and works).
+    writeFileSync(`${file}.list.cache`, Buffer.concat([Buffer.from(ID, 'latin1'), Buffer.from('garbage')]));
+    expect(run(file, ['customers', 'list'])).toBe('refused');
   });
 });
 
