@@ -3,12 +3,12 @@
 // thing Node can start, loaded with its V8 code cache by ./load.js. What commands run is in two
 // more CommonJS bundles, dist/impl.cjs and dist/more.cjs, loaded the same way when needed.
 //
-// `pay [<command>…] --help` (or -h) and `pay --version` (-v) to a pipe or a file print the page
+// `pay [<command>…] --help` (or -h) and `pay --version` (-v) to a pipe, a file or /dev/null print the page
 // the build wrote (dist/help/, src/cmdutil/help-pages.ts: what commander prints there, for every
 // command of the tree) without loading the CLI. Anything else, a terminal (commander fits its
 // width), a page that is not there, or a write that would block, goes through the CLI.
 'use strict';
-const { fstatSync, readFileSync, writeSync } = require('node:fs');
+const { fstatSync, readFileSync, statSync, writeSync } = require('node:fs');
 const { join } = require('node:path');
 const dist = join(__dirname, '..', 'dist');
 const cli = join(dist, 'cli.cjs');
@@ -23,11 +23,21 @@ function pageOf(argv) {
   return words.length === 0 ? '_root' : words.join('.');
 }
 
+/** A character device other than /dev/null (a terminal, maybe). */
+function mayBeTerminal(stats) {
+  if (!stats.isCharacterDevice()) return false;
+  try {
+    return stats.rdev !== statSync('/dev/null').rdev;
+  } catch {
+    return true;
+  }
+}
+
 /** Prints the page; false when the CLI must answer instead (nothing written then). */
 function printPage(name) {
   let bytes;
   try {
-    if (fstatSync(1).isCharacterDevice()) return false;
+    if (mayBeTerminal(fstatSync(1))) return false;
     bytes = readFileSync(join(dist, 'help', `${name}.txt`));
   } catch {
     return false;

@@ -1,14 +1,14 @@
 // What the entry writes itself: commander's own output (help, the version, a group's help when the
 // verb is missing) and the error report. Straight to file descriptors 1 and 2 (writeSync) while
-// they are a pipe or a file and no command has taken the process's streams, so `pay --help` and
+// they are a pipe, a file or /dev/null and no command has taken the process's streams, so `pay --help` and
 // `pay --version` never make process.stdout or process.stderr: for a pipe each is a net.Socket,
-// whose modules cost about as much as the rest of the help. A terminal (or any character device)
-// keeps the stream: commander asks it for its width. Once a command runs (the entry builds the
+// whose modules cost about as much as the rest of the help. A terminal (a character device other
+// than /dev/null) keeps the stream: commander asks it for its width. Once a command runs (the entry builds the
 // Factory over the process's streams) everything goes through the streams, in the order written.
 // A write that would block (a non-blocking pipe) hands the rest to the stream; a reader that went
 // away (EPIPE) gets nothing more, as the entry's EPIPE handler does for the streams.
 import type { OutputConfiguration } from 'commander';
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 
 export interface Stdio {
   /** Writes to stdout: the descriptor, or the stream. */
@@ -49,7 +49,9 @@ export function createStdio(
     let m = mode.get(fd);
     if (m === undefined) {
       try {
-        m = fstatSync(fd).isCharacterDevice() ? 'stream' : 'direct';
+        const stats = fstatSync(fd);
+        // A character device other than /dev/null may be a terminal: the stream knows its width.
+        m = stats.isCharacterDevice() && stats.rdev !== statSync('/dev/null').rdev ? 'stream' : 'direct';
       } catch {
         m = 'stream';
       }

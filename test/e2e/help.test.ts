@@ -17,7 +17,7 @@ describe('pay help <command>', () => {
     expect(viaHelp.stderr).toBe('');
   });
 
-  it('help and the version printed from the pages the build wrote are what the CLI prints (a pipe, a file)', async () => {
+  it('help and the version printed from the pages the build wrote are what the CLI prints (a pipe, a file, /dev/null)', async () => {
     const dir = tempDir('pay-help-');
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     for (const flag of ['--version', '-v']) expect(await runPay([flag])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
@@ -34,6 +34,11 @@ describe('pay help <command>', () => {
     });
     expect(r.status).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe((await runPay(['help', 'customers'])).stdout);
+    const devNull = spawnSync('sh', ['-c', `"${process.execPath}" "${PAY_BIN}" customers --help > /dev/null`], {
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
+    expect([devNull.status, devNull.stderr]).toEqual([0, '']);
   });
 
   it('words that name no page (or are not words) go through the CLI: what it prints, its exit code', async () => {
