@@ -5,7 +5,7 @@
 // without the flag then says "unknown option", as it would had it been written there.
 
 import type { Command, Option } from 'commander';
-import { closeNames, didYouMean, isClose } from './lib/distance.js';
+import { closeNames, didYouMean } from './lib/distance.js';
 
 /** Program options that take a value: skipped with it while looking for the command path. */
 const PROGRAM_VALUE_FLAGS = new Set([
@@ -44,19 +44,6 @@ export function hoistVerbFlags(argv: readonly string[]): string[] {
   const tail = argv.slice(i);
   const dashdash = tail.indexOf('--');
   return dashdash < 0 ? [...rest, ...tail, ...moved] : [...rest, ...tail.slice(0, dashdash), ...moved, ...tail.slice(dashdash)];
-}
-
-/** Whether `suggested` is close to what was typed: a prefix of it, or one or two letters off (src/lib/distance.ts). */
-export function closeName(typed: string, suggested: string): boolean {
-  return isClose(typed, suggested);
-}
-
-/** commander's "unknown command 'x'\n(Did you mean y?)": the message, and a hint offering y only when it is close. */
-export function commanderSuggestion(message: string): [string, string] {
-  const m = /^(.*?unknown (?:command|option) '([^']*)'.*?)\s*\(Did you mean ([^?\s]+)\?\)\s*$/s.exec(message);
-  if (!m) return [message, 'add --help for usage'];
-  const [, head, typed, guess] = m;
-  return [head!, closeName(typed!, guess!) ? `did you mean ${guess}? (add --help for usage)` : 'add --help for usage'];
 }
 
 /** The options `cmd` takes: its own and its parents' (the program's are valid at any depth). */

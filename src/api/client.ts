@@ -75,8 +75,9 @@ export const DEFAULT_MAX_RESPONSE_BYTES = MAX_RESPONSE_BYTES_DEFAULT;
  * - `object`: a JSON object (not an array, not null; `id` and `object`, when present, strings);
  * - `resource`: an object with a string `id` (what a create makes);
  * - `{ id }`: the object with this id (a get, update, delete or action on `<things>/{thing_id}`).
+ * - `{ prefix }`: a new object of this kind, its id starting with the prefix (a create: `cus_`).
  */
-export type Expect = 'any' | 'object' | 'resource' | { id: string };
+export type Expect = 'any' | 'object' | 'resource' | { id: string } | { prefix: string };
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -155,11 +156,89 @@ function newKey(): string {
 }
 
 let sharedAgent: Agent | undefined;
-function defaultDispatcher(): Agent {
+/** The process's one keep-alive pool: the API client's and the emulator admin's (src/api/emulator-admin.ts), unless a test injects a dispatcher. */
+export function defaultDispatcher(): Agent {
   if (!sharedAgent) {
     sharedAgent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
   }
   return sharedAgent;
+}
+
+/** An answer as read off the wire: lower-case header names, the body as text. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/**
+ * One request, sent once (no retry): the plumbing the API client's attempts and the emulator's
+ * admin client share. The whole exchange (connect, headers, body) within `timeoutMs`; the body
+ * read up to `maxBytes` (TooLarge past it); no redirect followed (undici follows one only through
+ * its redirect interceptor). Network failures throw as undici throws them (describeNetworkError).
+ */
+export async function sendOnce(
+  dispatcher: Dispatcher,
+  req: {
+    origin: string;
+    path: string;
+    method: Dispatcher.HttpMethod;
+    headers: Record<string, string>;
+    body: string | undefined;
+    timeoutMs: number;
+    maxBytes: number;
+  },
+): Promise<RawAnswer> {
+  const deadline = new AttemptTimeout(req.timeoutMs);
+  try {
+    // dispatcher.request is what request(url, {dispatcher}) calls once it has split the URL.
+    const res = await dispatcher.request({
+      origin: req.origin,
+      path: req.path,
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+      signal: deadline,
+    });
+    const headers = flattenHeaders(res.headers);
+    const text = await readCapped(res.body, headers['content-length'], req.maxBytes);
+    return { status: res.statusCode, headers, text };
+  } finally {
+    deadline.clear();
+  }
+}
+
+/**
+ * --debug lines of requests and answers (method and URL, headers, body cut at 2000 characters;
+ * status, time, headers, body), every line redacted (src/config/keys.ts redact: the secrets given,
+ * and anything shaped like a key or a webhook secret). Shared by the API client and the emulator's
+ * admin client; nothing is formatted when --debug is off.
+ */
+export class DebugLog {
+  constructor(
+    private readonly sink: ((line: string) => void) | undefined,
+    private readonly secrets: readonly (string | undefined)[],
+  ) {}
+
+  line(text: string): void {
+    this.sink?.(redact(text, this.secrets));
+  }
+
+  request(method: string, url: URL, headers: Record<string, string>, body: string | undefined, attempt = 1): void {
+    if (!this.sink) return;
+    this.line(`> ${method} ${url.toString()}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+    for (const [k, v] of Object.entries(headers)) this.line(`> ${k}: ${k === 'api-key' ? maskKey(v) : v}`);
+    if (body !== undefined) this.line(`> ${truncate(body)}`);
+  }
+
+  response(status: number, headers: Record<string, string>, text: string, ms: number): void {
+    if (!this.sink) return;
+    this.line(`< ${status} ${httpReason(status)} (${ms} ms)`);
+    for (const [k, v] of Object.entries(headers)) this.line(`< ${k}: ${v}`);
+    if (text) this.line(`< ${truncate(text)}`);
+  }
 }
 
 export class ApiClient {
@@ -168,6 +247,7 @@ export class ApiClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly secrets: (string | undefined)[];
+  private readonly log: DebugLog;
   /** Targets of query-less requests by path: a bulk create sends thousands to one path. */
   private readonly plainTargets = new Map<string, Target>();
 
@@ -177,6 +257,7 @@ export class ApiClient {
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.random = opts.random ?? Math.random;
     this.secrets = [opts.apiKey, ...(opts.secrets ?? [])];
+    this.log = new DebugLog(opts.debug, this.secrets);
   }
 
   /** The URL of a path under the base URL (`customers/cus_1` or `/customers/cus_1`); UsageError when it would leave it. */
@@ -228,34 +309,29 @@ export class ApiClient {
 
     const maxAttempts = 1 + this.opts.maxRetries;
     for (let attempt = 1; ; attempt++) {
-      this.logRequest(init.method, url, headers, payload, attempt);
+      this.log.request(init.method, url, headers, payload, attempt);
       const started = Date.now();
       let status: number;
       let resHeaders: Record<string, string>;
       let text: string;
-      const deadline = new AttemptTimeout(this.opts.timeoutMs);
       try {
-        // dispatcher.request is what request(url, {dispatcher}) calls once it has split the URL.
-        // It follows no redirect (undici follows one only through its redirect interceptor).
-        const res = await this.dispatcher.request({
+        ({
+          status,
+          headers: resHeaders,
+          text,
+        } = await sendOnce(this.dispatcher, {
           origin: target.origin,
           path: target.path,
           method: init.method,
           headers,
           body: payload,
-          headersTimeout: this.opts.timeoutMs,
-          bodyTimeout: this.opts.timeoutMs,
-          signal: deadline,
-        });
-        status = res.statusCode;
-        resHeaders = flattenHeaders(res.headers);
-        text = await readCapped(res.body, resHeaders['content-length'], maxBytes);
-        deadline.clear();
+          timeoutMs: this.opts.timeoutMs,
+          maxBytes,
+        }));
       } catch (err) {
-        deadline.clear();
         if (err instanceof TooLarge) throw this.tooLarge(what, maxBytes, idempotencyKey);
         const reason = describeNetworkError(err, this.opts.timeoutMs);
-        this.debug(`! ${reason} after ${Date.now() - started} ms`);
+        this.log.line(`! ${reason} after ${Date.now() - started} ms`);
         if (attempt < maxAttempts) {
           await this.backoff(attempt, undefined);
           continue;
@@ -266,7 +342,7 @@ export class ApiClient {
           cause: err,
         });
       }
-      this.logResponse(status, resHeaders, text, Date.now() - started);
+      this.log.response(status, resHeaders, text, Date.now() - started);
       if (RETRY_STATUS.has(status) && attempt < maxAttempts) {
         await this.backoff(attempt, resHeaders['retry-after']);
         continue;
@@ -465,26 +541,8 @@ export class ApiClient {
       const ceiling = Math.min(cap, base * 2 ** (attempt - 1));
       ms = Math.round(ceiling * (0.1 + 0.9 * this.random()));
     }
-    this.debug(`… retrying in ${ms} ms (attempt ${attempt + 1} of ${1 + this.opts.maxRetries})`);
+    this.log.line(`… retrying in ${ms} ms (attempt ${attempt + 1} of ${1 + this.opts.maxRetries})`);
     await this.sleep(ms);
-  }
-
-  private debug(line: string): void {
-    this.opts.debug?.(redact(line, this.secrets));
-  }
-
-  private logRequest(method: string, url: URL, headers: Record<string, string>, body: string | undefined, attempt: number): void {
-    if (!this.opts.debug) return;
-    this.debug(`> ${method} ${url.toString()}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
-    for (const [k, v] of Object.entries(headers)) this.debug(`> ${k}: ${k === 'api-key' ? maskKey(v) : v}`);
-    if (body !== undefined) this.debug(`> ${truncate(body)}`);
-  }
-
-  private logResponse(status: number, headers: Record<string, string>, text: string, ms: number): void {
-    if (!this.opts.debug) return;
-    this.debug(`< ${status} ${httpReason(status)} (${ms} ms)`);
-    for (const [k, v] of Object.entries(headers)) this.debug(`< ${k}: ${v}`);
-    if (text) this.debug(`< ${truncate(text)}`);
   }
 }
 
@@ -664,13 +722,15 @@ function badAnswer(status: number, headers: Record<string, string>, text: string
   if (expect === 'object') return undefined;
   if (typeof body.id !== 'string')
     return `the service answered ${status} with an object without an "id" where ${expectText(expect)} was expected`;
-  if (typeof expect === 'object' && body.id !== expect.id)
+  if (typeof expect === 'object' && 'id' in expect && body.id !== expect.id)
     return `the service answered ${status} with object ${printable(body.id)} where ${expect.id} was expected`;
+  if (typeof expect === 'object' && 'prefix' in expect && !body.id.startsWith(expect.prefix))
+    return `the service answered ${status} with object ${printable(body.id)} where a new ${expect.prefix}… object was expected`;
   return undefined;
 }
 
 function expectText(expect: Expect): string {
-  if (typeof expect === 'object') return `object ${expect.id}`;
+  if (typeof expect === 'object') return 'id' in expect ? `object ${expect.id}` : `a new ${expect.prefix}… object`;
   return expect === 'resource' ? 'an object with an id' : expect === 'object' ? 'a JSON object' : 'JSON';
 }
 
@@ -684,7 +744,8 @@ function badPage(page: unknown): string | undefined {
   return undefined;
 }
 
-function parseBody(text: string): unknown {
+/** An answer's text as JSON; the text itself when it is not JSON, undefined when empty. */
+export function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);

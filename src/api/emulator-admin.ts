@@ -5,14 +5,15 @@
 // GET /__emulator/health must answer 200 with the `Pay-Emulator` header and a body naming the
 // emulator and the same version (src/shared/emulator-id.ts). Anything else is a refusal (exit 2) or,
 // when nothing answers, a network failure (exit 6). No redirect is followed; bodies are read up to
-// the --max-response-bytes cap; each request has the --timeout.
-import { Agent, type Dispatcher } from 'undici';
-import { maskKey } from '../config/keys.js';
+// the --max-response-bytes cap; each request has the --timeout. The plumbing is the API client's
+// (src/api/client.ts): its connection pool (or the Factory's dispatcher), sendOnce, its --debug
+// lines and their redaction.
+import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from '../config/settings.js';
 import { escapeText } from '../io/escape.js';
 import { ExitCode, exitCodeForStatus, NetworkError, PayError } from '../lib/errors.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, VERSION_SHAPE } from '../shared/emulator-id.js';
-import { describeNetworkError, readCapped, TooLarge } from './client.js';
+import { DebugLog, defaultDispatcher, describeNetworkError, parseBody, sendOnce, TooLarge } from './client.js';
 
 export interface AdminOptions {
   /** The resolved base URL (…/v1/). */
@@ -22,8 +23,10 @@ export interface AdminOptions {
   timeoutMs: number;
   maxResponseBytes: number;
   dispatcher?: Dispatcher | undefined;
-  /** Receives --debug lines. */
+  /** Receives --debug lines (redacted). */
   debug?: ((line: string) => void) | undefined;
+  /** Secrets never to print in them (the profile's key and webhook secret; anything shaped like one is masked too). */
+  secrets?: readonly (string | undefined)[];
 }
 
 /** What the emulator says about itself (GET /__emulator/health). */
@@ -40,19 +43,17 @@ export type Query = Record<string, string | number | undefined>;
 const START_HINT =
   'start one with pay emulator start (it listens on http://127.0.0.1:8787/v1/ by default); point pay at yours with --base-url or PAY_BASE_URL, or a profile (pay emulator start can write one)';
 
-let sharedAgent: Agent | undefined;
-
-const SECRETISH = /\b(?:(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9]{4,}|whsec_[A-Za-z0-9+/=]{4,})/g;
-
 export class EmulatorAdmin {
   /** http://127.0.0.1:8787 */
   readonly origin: string;
   private readonly dispatcher: Dispatcher;
+  private readonly log: DebugLog;
   private info: EmulatorInfo | undefined;
 
   constructor(private readonly opts: AdminOptions) {
     this.origin = new URL(opts.baseUrl).origin;
-    this.dispatcher = opts.dispatcher ?? (sharedAgent ??= new Agent({ keepAliveTimeout: 4_000, connections: 4 }));
+    this.dispatcher = opts.dispatcher ?? defaultDispatcher();
+    this.log = new DebugLog(opts.debug, opts.secrets ?? []);
   }
 
   /** The base URL is a loopback address (the only place an emulator's admin routes answer). */
@@ -64,11 +65,6 @@ export class EmulatorAdmin {
   private where(): string {
     const from = this.opts.baseUrlOrigin === 'default' ? 'the default base URL' : `base URL from ${this.opts.baseUrlOrigin}`;
     return `${this.opts.baseUrl} (${from})`;
-  }
-
-  /** A --debug line, with keys and webhook secrets (the webhook-secret route answers one) masked. */
-  private debug(line: string): void {
-    this.opts.debug?.(line.replace(SECRETISH, (m) => maskKey(m)));
   }
 
   /**
@@ -148,30 +144,20 @@ export class EmulatorAdmin {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'pay-cli' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    this.debug(`> ${method} ${url.toString()}${payload !== undefined ? ` ${payload}` : ''}`);
+    this.log.request(method, url, headers, payload);
     const started = Date.now();
     try {
-      const res = await this.dispatcher.request({
+      const res = await sendOnce(this.dispatcher, {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method,
         headers,
         body: payload,
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
+        timeoutMs: this.opts.timeoutMs,
+        maxBytes: this.opts.maxResponseBytes,
       });
-      const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      const text = await readCapped(res.body, flat['content-length'], this.opts.maxResponseBytes);
-      this.debug(`< ${res.statusCode} (${Date.now() - started} ms) ${text.length > 2000 ? `${text.slice(0, 2000)}…` : text}`);
-      let parsed: unknown;
-      try {
-        parsed = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-      return { status: res.statusCode, headers: flat, body: parsed };
+      this.log.response(res.status, res.headers, res.text, Date.now() - started);
+      return { status: res.status, headers: res.headers, body: parseBody(res.text) };
     } catch (err) {
       if (err instanceof TooLarge) {
         throw new PayError(
@@ -182,7 +168,7 @@ export class EmulatorAdmin {
         );
       }
       const reason = describeNetworkError(err, this.opts.timeoutMs);
-      this.debug(`! ${reason}`);
+      this.log.line(`! ${reason} after ${Date.now() - started} ms`);
       throw new NetworkError(
         probing
           ? `no emulator answers at ${this.where()}: ${reason}`

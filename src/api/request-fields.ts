@@ -66,6 +66,12 @@ function leafOf(n: Node): LeafField {
   return { type: 'any' };
 }
 
+/** The top-level fields of an operation's request body, in the contract's order (none when it has no body). */
+export function fieldsOf(operationId: string): string[] {
+  const node = requestBodySchema(operationId);
+  return node ? Object.keys(propertiesOf(node)) : [];
+}
+
 /** The field at `path` (segments) of an operation's request body, or where the path stops matching and what was valid there. */
 export function bodyField(operationId: string, path: readonly string[]): FieldLookup {
   let node = requestBodySchema(operationId);

@@ -3,7 +3,7 @@
 // are those of its items. Nested objects give their own paths (`address`, `address.city`); a map
 // (additionalProperties) allows any name below it (`rates.EUR`); arrays are leaves.
 // Loaded only when --fields is given.
-import { openapi, type Schema } from './openapi.js';
+import { openapi, type OpenApiDocument, type Schema } from './openapi.js';
 
 export interface FieldSet {
   /** Every path, in the contract's order. */
@@ -14,12 +14,12 @@ export interface FieldSet {
 
 export type Node = Schema & { $ref?: string };
 
-/** A schema with its `$ref`s followed (at most 8) into the contract's components. */
-export function resolve(node: unknown): Node | undefined {
+/** A schema (or response) with its `$ref`s followed (at most 8) into the contract's components. */
+export function resolve(node: unknown, doc: OpenApiDocument = openapi): Node | undefined {
   let n = node as Node | undefined;
   for (let i = 0; i < 8 && n && typeof n.$ref === 'string'; i++) {
     const [, , kind, name] = n.$ref.split('/');
-    const table = (openapi.components as unknown as Record<string, Record<string, unknown>>)[kind ?? ''];
+    const table = (doc.components as unknown as Record<string, Record<string, unknown>>)[kind ?? ''];
     n = table?.[name ?? ''] as Node | undefined;
   }
   return n && typeof n === 'object' ? n : undefined;
@@ -47,17 +47,29 @@ function collect(node: unknown, prefix: string, set: FieldSet, seen: Set<string>
   if (prefix && extra !== undefined && extra !== false && !set.open.includes(prefix)) set.open.push(prefix);
 }
 
-/** The success answer's schema of an operation, or undefined when the contract has no such operation. */
-function successSchema(operationId: string): unknown {
-  for (const item of Object.values(openapi.paths)) {
+/**
+ * The schema of an operation's success answer, as the contract writes it: its first 2xx response
+ * (a `$ref` to a shared response followed), that response's `application/json` schema, itself
+ * not resolved (`{ $ref: '#/components/schemas/Card' }`, which names the object). null when the
+ * answer has no JSON body; undefined when the contract has no such operation. The one reading of
+ * it: --fields, the replay note's "see it now with" (src/cmdutil/replay.ts) and the contract tests.
+ */
+export function successSchema(operationId: string, doc: OpenApiDocument = openapi): unknown {
+  for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item)) {
       if (op?.operationId !== operationId) continue;
       const code = Object.keys(op.responses).find((c) => /^2\d\d$/.test(c));
-      const res = code ? (resolve(op.responses[code]) as { content?: Record<string, { schema?: unknown }> } | undefined) : undefined;
+      const res = code ? (resolve(op.responses[code], doc) as { content?: Record<string, { schema?: unknown }> } | undefined) : undefined;
       return res?.content?.['application/json']?.schema ?? null;
     }
   }
   return undefined;
+}
+
+/** The `$ref` of an operation's success answer (`#/components/schemas/KycDocument`), when it names one. */
+export function successRef(operationId: string, doc: OpenApiDocument = openapi): string | undefined {
+  const ref = (successSchema(operationId, doc) as { $ref?: unknown } | null | undefined)?.$ref;
+  return typeof ref === 'string' ? ref : undefined;
 }
 
 /** The fields of what `operationId` answers (of each item, for a list), or undefined for an unknown operation. */

@@ -7,7 +7,7 @@
 // their key; a closed stdout starts no new row either: a row is sent only once every result
 // before it has been written.
 import type { Writable } from 'node:stream';
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient, Expect } from '../api/client.js';
 import type { Progress } from '../io/progress.js';
 import { escapeText } from '../io/escape.js';
 import { ApiError, DryRunStop, PayError, UsageError } from '../lib/errors.js';
@@ -18,6 +18,8 @@ import { attemptKey, identityTag, rowKey, type ResumeIndex } from './resume.js';
 export interface BulkOptions {
   client: ApiClient;
   path: string;
+  /** What each row's 2xx must be (a create: a new object of its kind); default an object with an id. */
+  expect?: Expect;
   rows: AsyncIterable<Row>;
   /** Row → request body, or throws a UsageError naming the field at fault. */
   toBody: (value: Record<string, unknown>, row: Row) => Promise<Record<string, unknown>> | Record<string, unknown>;
@@ -230,7 +232,14 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     inFlight.set(id, { line: row.line, key, attempt });
     try {
       // Replays are expected here (a re-run): each is a "replayed" result, and the summary says what that means.
-      const res = await o.client.request<{ id?: string }>({ method: 'POST', path: o.path, body, idempotencyKey: key, quietReplay: true });
+      const res = await o.client.request<{ id?: string }>({
+        method: 'POST',
+        path: o.path,
+        body,
+        idempotencyKey: key,
+        quietReplay: true,
+        expect: o.expect ?? 'resource',
+      });
       finish(id, {
         line: row.line,
         id: res.body?.id ?? null,

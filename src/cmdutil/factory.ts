@@ -10,6 +10,7 @@ import { ConfigStore } from '../config/store.js';
 import { escapeMultiline } from '../io/escape.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from '../lib/errors.js';
+import { systemClock, type Clock } from '../lib/poll.js';
 
 /** Where a long-running command hears Ctrl-C and SIGTERM: the process's signals, or a test's. */
 export interface Signals {
@@ -25,6 +26,8 @@ const processSignals: Signals = {
 export interface Factory {
   readonly io: IOStreams;
   readonly signals: Signals;
+  /** What waits read the time from and pause with (src/lib/poll.ts): the machine's, or a test's. */
+  readonly clock: Clock;
   readonly env: NodeJS.ProcessEnv;
   readonly flags: GlobalFlags;
   /** Prompting is allowed: stdin and stderr are terminals, and neither --no-input, PAY_NO_INPUT nor CI says no. */
@@ -52,6 +55,7 @@ export interface FactoryInit {
   flags: GlobalFlags;
   dispatcher?: Dispatcher;
   signals?: Signals;
+  clock?: Clock;
 }
 
 export function promptingAllowed(io: IOStreams, env: NodeJS.ProcessEnv, flags: GlobalFlags): boolean {
@@ -71,6 +75,7 @@ export function createFactory(init: FactoryInit): Factory {
   const factory: Factory = {
     io,
     signals: init.signals ?? processSignals,
+    clock: init.clock ?? systemClock,
     env,
     flags,
     canPrompt: promptingAllowed(io, env, flags),
@@ -93,6 +98,7 @@ export function createFactory(init: FactoryInit): Factory {
         timeoutMs: s.timeoutMs.value,
         maxResponseBytes: s.maxResponseBytes.value,
         dispatcher: init.dispatcher,
+        secrets: [s.apiKey.value, s.webhookSecret.value],
         ...(debugEnabled ? { debug: (line: string) => io.err(`${escapeMultiline(line)}\n`) } : {}),
       });
     },

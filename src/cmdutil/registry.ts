@@ -4,7 +4,7 @@
 import { Command, Help, Option } from 'commander';
 import type { CommandDecl, Entry } from './decl.js';
 import { OUTPUT_FORMATS } from '../io/formats.js';
-import { OUTPUT_FLAGS, type GroupSpec, type VerbSpec, type WaitSpec } from './spec.js';
+import { OUTPUT_FLAGS, waitTimeoutOption, type GroupSpec, type VerbSpec, type WaitSpec } from './spec.js';
 
 /** Lets tests and the help/completion generators find the spec behind a command. */
 export const specOf = new WeakMap<Command, { group: GroupSpec; verb?: VerbSpec }>();
@@ -64,9 +64,10 @@ export function addOutputOptions(cmd: Command, list: boolean, projection = true,
 /** --wait and --wait-timeout, for a verb whose object settles later (src/verbs/wait.ts). */
 export function addWaitOptions(cmd: Command, wait: WaitSpec): Command {
   const failure = [...wait.failure, 'at --wait-timeout'].join(', ');
+  const timeout = waitTimeoutOption('with --wait');
   return cmd
     .option('--wait', `wait until it ${wait.until}: exit 0 when ${wait.success.join(' or ')}, 1 when ${failure}`)
-    .option('--wait-timeout <seconds>', 'with --wait: give up after this many seconds (default: 120)');
+    .option(timeout.flags, timeout.description);
 }
 
 /** --dry-run, for commands that send POST, PATCH, PUT or DELETE requests. */

@@ -31,8 +31,13 @@ export async function replayNote(r: Replay): Promise<string> {
   }
   const body = r.body as { id?: unknown } | undefined;
   const id = body && typeof body === 'object' && typeof body.id === 'string' ? body.id : undefined;
-  const [{ allGroups }, { openapi }] = await Promise.all([import('../commands/groups.js'), import('../api/openapi.js')]);
-  const see = seeItNow(r, allGroups, openapi);
+  // The contract loads here, not with this module: a bulk run's summary (showCommandFor) needs none of it.
+  const [{ allGroups }, { openapi }, { successRef }] = await Promise.all([
+    import('../commands/groups.js'),
+    import('../api/openapi.js'),
+    import('../api/response-fields.js'),
+  ]);
+  const see = seeItNow(r, allGroups, openapi, (op) => successRef(op, openapi));
   return `note: ${escapeText(
     `replayed: idempotency key ${key} was used before, so the service answered with what it stored for that first ${r.method}` +
       `${id !== undefined ? ` (${id})` : ''}; the object may have changed since${see ? `: see it now with ${see}` : ''}`,
@@ -108,22 +113,6 @@ function plainPath(path: string): string {
   return path.split(/[?#]/)[0]!.replace(/^\/+/, '').replace(/\/+$/, '');
 }
 
-/** The success answer's schema of an operation (method and template), as the contract names it (`#/components/schemas/KycDocument`). */
-function answerRef(doc: OpenApiDocument, operationId: string): string | undefined {
-  for (const item of Object.values(doc.paths)) {
-    for (const op of Object.values(item)) {
-      if (!op || op.operationId !== operationId) continue;
-      const code = Object.keys(op.responses).find((s) => /^2\d\d$/.test(s));
-      let res = code ? (op.responses[code] as Record<string, unknown>) : undefined;
-      if (res && typeof res.$ref === 'string')
-        res = doc.components.responses?.[res.$ref.split('/').pop()!] as Record<string, unknown> | undefined;
-      const schema = (res?.content as Record<string, { schema?: { $ref?: string } }> | undefined)?.['application/json']?.schema;
-      return schema?.$ref;
-    }
-  }
-  return undefined;
-}
-
 /** The operationId of `method` at a concrete path, from the contract. */
 function operationAt(doc: OpenApiDocument, method: string, path: string): string | undefined {
   for (const [template, item] of Object.entries(doc.paths)) {
@@ -145,12 +134,14 @@ function holds(doc: OpenApiDocument, holder: string | undefined, ref: string): b
 
 /**
  * The command that shows, as it is now, the object a replayed request made or acted on (rules
- * 1-4 above), or undefined when the tree and the contract have none.
+ * 1-4 above), or undefined when the tree and the contract have none. `successRef`: the schema an
+ * operation answers (src/api/response-fields.ts successRef over `doc`).
  */
 export function seeItNow(
   r: Pick<Replay, 'method' | 'path' | 'body'>,
   groups: readonly GroupSpec[],
   doc: OpenApiDocument,
+  successRef: (operationId: string) => string | undefined,
 ): string | undefined {
   const gets = getVerbs(groups);
   const body = r.body && typeof r.body === 'object' && !Array.isArray(r.body) ? (r.body as Record<string, unknown>) : {};
@@ -173,10 +164,10 @@ export function seeItNow(
   }
   // 3. A get verb whose parameters the answer names, answering the same object or one that holds it.
   const made = operationAt(doc, r.method, path);
-  const ref = made ? answerRef(doc, made) : undefined;
+  const ref = made ? successRef(made) : undefined;
   if (ref) {
     for (const c of gets) {
-      if (!holds(doc, answerRef(doc, c.verb.operationId), ref)) continue;
+      if (!holds(doc, successRef(c.verb.operationId), ref)) continue;
       const cmd = commandFor(c, body);
       if (cmd) return cmd;
     }

@@ -14,7 +14,7 @@ export type FlagKind =
   | 'email'
   | 'phone'
   | 'date'
-  /** A created_at bound of a list filter: YYYY-MM-DD, RFC 3339, or a duration back from now (2h, 7d); sent as the API's date or time. */
+  /** A created_at bound of a list filter: YYYY-MM-DD, RFC 3339, or a duration back from now (2h, 1h30m, 7d; src/shared/duration.ts); sent as the API's date or time. */
   | 'datetime'
   | 'country'
   | 'state'
@@ -159,6 +159,12 @@ export interface VerbSpec {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   kind: VerbKind;
+  /**
+   * A create's object, by its id prefix (`cus_`): a 2xx whose object carries another kind's id is
+   * not the object asked for (exit 1). Every create declares it; test/contract/creates.test.ts
+   * checks it against the id pattern of the operation's answer in the contract.
+   */
+  creates?: string;
   flags?: FlagSpec[];
   /** Money-moving or destructive: confirm on a terminal in live mode, --yes otherwise. */
   confirmLive?: boolean;
@@ -237,7 +243,7 @@ export const CREATED_RANGE: readonly FlagSpec[] = [
     flags: '--since <time>',
     query: 'from',
     kind: 'datetime',
-    description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 7d)',
+    description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 1h30m, 7d, 2w)',
   },
   {
     flags: '--until <time>',
@@ -247,6 +253,21 @@ export const CREATED_RANGE: readonly FlagSpec[] = [
   },
 ];
 export const CREATED_RANGE_CHECK: Constraint = { kind: 'before', from: 'from', to: 'to' };
+
+/** How long --wait-timeout lets a wait last when it is not given. */
+export const DEFAULT_WAIT_TIMEOUT_S = 120;
+
+/**
+ * --wait-timeout, declared once for every command that takes it: the verbs with --wait
+ * (registry.ts addWaitOptions) and pay trigger. `bounds`: what it bounds, the help's first words.
+ * Its value is checked by waitTimeoutSeconds (src/verbs/wait.ts).
+ */
+export function waitTimeoutOption(bounds: string): { flags: string; description: string } {
+  return {
+    flags: '--wait-timeout <seconds>',
+    description: `${bounds}: give up after this many seconds (default: ${DEFAULT_WAIT_TIMEOUT_S})`,
+  };
+}
 
 /** The output flags every data-printing verb takes. */
 export const OUTPUT_FLAGS = {

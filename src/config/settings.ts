@@ -1,6 +1,7 @@
 // Precedence for every setting: flag, then environment, then the profile, then the default.
 // Each resolved value remembers where it came from (pay doctor prints that).
 import { UsageError } from '../lib/errors.js';
+import { isLoopbackHost } from '../shared/validate.js';
 import { checkProfileName, DEFAULT_PROFILE, type ConfigStore, type Mode, type Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -175,12 +176,7 @@ function numberSetting(
   return { value: convert(n), source: s.source, origin: s.origin };
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  if (LOOPBACK_HOSTS.has(hostname.toLowerCase())) return true;
-  return /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(hostname) && hostname.split('.').every((p) => Number(p) <= 255);
-}
+export { isLoopbackHost };
 
 /** HTTPS only; http:// for loopback alone; the path must end in /v1/ (a missing final slash is added). */
 export function normalizeBaseUrl(raw: string, origin: string): string {

@@ -16,14 +16,16 @@
 //                                             the API requests received and answered (request-log.ts: at most
 //                                             1000 and 8 MiB, bodies cut at 64 KiB, keys and secrets masked):
 //                                             {data, next_after, dropped, started_at}; `after` reads on from a sequence number
+//                                             (of this run: a reader sees another run by its started_at)
 //   GET  /__emulator/stats                    object counts per type, and more
 //   GET  /__emulator/ledger[?mode=&tenant=]   ledger entries with all postings, and system balances
 //   POST /__emulator/payment-links/{id}/pay   a payer pays a link (credits its wallet)
 //   POST /__emulator/compact                  write a snapshot now and start a new journal (with a data dir)
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_ADVANCE_SECONDS } from '../shared/duration.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, EMULATOR_VERSION } from '../shared/emulator-id.js';
 import { pathMatcher, statusMatcher } from '../shared/request-filter.js';
-import { checkUrl } from '../shared/validate.js';
+import { checkWebhookTarget } from '../shared/validate.js';
 import { App } from './app.js';
 import { iso } from './clock.js';
 import { isRate, parseRateLimit, type FaultSettings } from './faults.js';
@@ -34,6 +36,9 @@ import { payLink } from './resources/crypto.js';
 import { routeNotFound } from './router.js';
 import { json } from './store.js';
 import type { Json, LedgerEntry, WebhookEvent } from './types.js';
+
+/** The clock's whole offset: a century. */
+const MAX_OFFSET_MS = 100 * 365.25 * 86_400_000;
 
 const isLoopback = (addr: string | undefined): boolean => !!addr && (addr === '::1' || /^(::ffff:)?127\./.test(addr));
 
@@ -86,8 +91,16 @@ export async function admin(
     case '/clock/advance': {
       allow('POST');
       const s = body.seconds;
-      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > 10 * 365 * 86400)
+      if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > MAX_ADVANCE_SECONDS)
         throw bad('seconds must be a positive number (up to 10 years)');
+      // In all, at most a century ahead: past year 9999 a time is no RFC 3339 date, and every
+      // date check (a date of birth "in the future") would refuse what it should take.
+      if (app.clock.offset + s * 1000 > MAX_OFFSET_MS)
+        throw new ApiProblem(
+          409,
+          'invalid_state',
+          `the clock is ${Math.floor(app.clock.offset / 86_400_000)} days ahead; it may be at most ${MAX_OFFSET_MS / 86_400_000} days ahead in all (reset the emulator to start again)`,
+        );
       app.advance(s);
       await app.journal.drain();
       return reply({ now: iso(app.clock.now()), offset_ms: app.clock.offset });
@@ -136,7 +149,11 @@ export async function admin(
 function webhookUrl(app: App, b: Json): Json {
   const keys = Object.keys(b);
   const url = (v: unknown): string => {
-    if (typeof v !== 'string' || checkUrl(v) || v.length > 2048) throw bad('url must be an http(s) URL (at most 2048 characters)');
+    if (typeof v !== 'string') throw bad('url must be a string');
+    const problem = checkWebhookTarget(v);
+    if (problem) throw bad(`url ${problem}`);
+    // Deliveries to the emulator itself would act on it (POST /__emulator/reset wipes it) or loop.
+    if (app.isSelf(v)) throw bad("url must not be the emulator's own address");
     return v;
   };
   if (keys.length === 1 && keys[0] === 'release') {

@@ -11,6 +11,7 @@ import { IdGen } from './ids.js';
 import { Journal, type JournalOptions, type Op } from './journal.js';
 import { Ledger } from './ledger.js';
 import { RequestLog } from './request-log.js';
+import { isLoopbackHost } from '../shared/validate.js';
 import { allRoutes } from './resources/index.js';
 import { Router } from './router.js';
 import { newObject, type Services } from './services.js';
@@ -50,6 +51,22 @@ export class App implements Services {
   readonly counters = { requests: 0, internal_errors: 0 };
   readonly settleAfterMs: number;
   url = '';
+  /**
+   * True when a URL names this emulator (its port, on loopback or the address it listens on):
+   * webhook deliveries there would act on it (POST /__emulator/reset) or loop.
+   */
+  isSelf(raw: string): boolean {
+    if (!this.url) return false;
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      return false;
+    }
+    const own = new URL(this.url);
+    const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+    return port === own.port && (isLoopbackHost(u.hostname) || u.hostname === own.hostname || u.hostname === '0.0.0.0');
+  }
   /** When it started serving (real time, ms). */
   startedAt = Date.now();
 

@@ -2,6 +2,7 @@
 // per-millisecond sequence, so ids sort in creation order (lists page by id, no sorting);
 // the last 11 are random. Random bytes come from a pool (one crypto call per 4 KiB).
 import { randomFillSync } from 'node:crypto';
+import { isId as isAnId } from '../shared/domain.js';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const pool = Buffer.alloc(4096);
@@ -70,10 +71,5 @@ export class IdGen {
   }
 }
 
-/** Path ids: `^<prefix>[0-9a-z]{24}$`. */
-const ID_RE = new Map<string, RegExp>();
-export function isId(prefix: string, value: string): boolean {
-  let re = ID_RE.get(prefix);
-  if (!re) ID_RE.set(prefix, (re = new RegExp(`^${prefix}[0-9a-z]{24}$`)));
-  return re.test(value);
-}
+/** Path ids: `^<prefix>[0-9a-z]{24}$` (the one id shape, src/shared/domain.ts). */
+export const isId = (prefix: string, value: string): boolean => isAnId(value, prefix);

@@ -11,6 +11,7 @@ import { lockDir } from './lock.js';
 import type { JournalOptions } from './journal.js';
 import { createApiServer } from './server.js';
 import { loadIsoTables } from '../shared/iso-3166.js';
+import { checkWebhookTarget } from '../shared/validate.js';
 import { parseOrigin } from './web-guard.js';
 
 export type { ReceivedRequest } from './app.js';
@@ -76,7 +77,7 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.latencyMs && !(o.latencyMs[0] >= 0 && o.latencyMs[0] <= o.latencyMs[1])) fail('latencyMs must be [min, max] with 0 <= min <= max');
   if (o.rateLimit && !(o.rateLimit.perSecond > 0 && o.rateLimit.burst >= 1)) fail('rateLimit needs perSecond > 0 and burst >= 1');
   if (o.settleAfterMs !== undefined && !(Number.isFinite(o.settleAfterMs) && o.settleAfterMs >= 0)) fail('settleAfterMs must be >= 0');
-  if (o.webhookUrl !== undefined && !/^https?:\/\//.test(o.webhookUrl)) fail('webhookUrl must be an http(s) URL');
+  if (o.webhookUrl !== undefined && checkWebhookTarget(o.webhookUrl)) fail(`webhookUrl ${checkWebhookTarget(o.webhookUrl)!}`);
   for (const origin of o.allowOrigins ?? [])
     if (parseOrigin(origin) === undefined) fail(`allowOrigins: ${origin} is not an origin like http://localhost:3000`);
 }
@@ -124,6 +125,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const url = `http://${shown}:${port}`;
   app.url = url;
   app.startedAt = Date.now();
+  if (opts.webhookUrl !== undefined && app.isSelf(opts.webhookUrl)) {
+    // Known only now (port 0): deliveries to itself would act on it (POST /__emulator/reset) or loop.
+    app.events.setUrl(undefined);
+    app.due.stop();
+    await new Promise((r) => server.close(r));
+    await app.journal.close();
+    release();
+    throw new RangeError(`webhookUrl ${opts.webhookUrl} is the emulator's own address`);
+  }
   // Events a previous run (same data dir) made while no URL was set go out now that one is.
   app.events.deliverPending();
   const id = app.identity;

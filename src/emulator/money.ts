@@ -1,5 +1,9 @@
 // Exact money: decimal strings in, BigInt minor units inside, decimal strings out. No floats.
+// The conversions themselves are the shared ones (src/shared/money.ts).
 import { currencyExponent } from '../shared/iso.js';
+import { fromMinor, toMinor } from '../shared/money.js';
+
+export { fromMinor, toMinor };
 
 export const DECIMAL_RE = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,18})?$/;
 
@@ -14,24 +18,6 @@ export function exponent(code: string): number {
 export function decimals(s: string): number {
   const dot = s.indexOf('.');
   return dot < 0 ? 0 : s.length - dot - 1;
-}
-
-/** "10.5" → 1050n at exponent 2. The string must fit the exponent (validated before). */
-export function toMinor(s: string, exp: number): bigint {
-  const neg = s.startsWith('-');
-  const body = neg ? s.slice(1) : s;
-  const [whole = '0', frac = ''] = body.split('.');
-  if (frac.length > exp) throw new Error(`${s} has more than ${exp} decimals`);
-  const v = BigInt(whole + frac.padEnd(exp, '0'));
-  return neg ? -v : v;
-}
-
-/** 1050n at exponent 2 → "10.50"; negative values carry a minus sign. */
-export function fromMinor(v: bigint, exp: number): string {
-  const neg = v < 0n;
-  const digits = (neg ? -v : v).toString().padStart(exp + 1, '0');
-  const out = exp === 0 ? digits : `${digits.slice(0, -exp)}.${digits.slice(-exp)}`;
-  return neg ? `-${out}` : out;
 }
 
 /** Canonical form of a valid amount for a currency ("10.5" → "10.50"). */

@@ -9,7 +9,7 @@
 // (`pay emulator requests --follow` polls with the last one it printed), stopping before the first
 // request still being answered, so a reader misses none and sees none twice.
 import type { IncomingHttpHeaders } from 'node:http';
-import { maskKey } from '../shared/keys.js';
+import { maskKey, SECRET_SHAPE } from '../shared/keys.js';
 
 export const LOG_MAX_COUNT = 1000;
 export const LOG_MAX_BYTES = 8 * 1024 * 1024;
@@ -21,8 +21,8 @@ const ENTRY_OVERHEAD = 256;
 /** Header and query names whose values are secrets whatever they look like. */
 const SECRET_NAME = /key|secret|token|auth|passw|signature|cookie|session|credential/i;
 const NOT_SECRET = new Set(['idempotency-key']);
-/** Values that look like secrets wherever they appear. */
-const SECRET_VALUE = /\b(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9]{4,}|\bwhsec_[A-Za-z0-9+/=]{4,}|\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+/** Values that look like secrets wherever they appear: keys and webhook secrets (the shared shape), credentials after an auth scheme. */
+const SECRET_VALUE = new RegExp(`${SECRET_SHAPE.source}|\\b(Bearer|Basic)\\s+[A-Za-z0-9._~+/=-]+`, 'g');
 
 const maskValue = (v: string): string => (v.length > 512 ? `${maskKey(v.slice(0, 512))}` : maskKey(v));
 
@@ -237,8 +237,11 @@ export class RequestLog {
       }
       return { data: data.reverse(), nextAfter: horizon, dropped: 0 };
     }
-    // A number past the log's: the reader read another run's log (the emulator restarted): all of this one is new to it.
-    const after = q.after > this.seq ? 0 : q.after;
+    // A number past the log's is read as it is (nothing after it yet): whether the reader followed
+    // another run of the emulator is told by the answer's started_at (admin.ts), which the reader
+    // compares (pay emulator requests --follow then reads this run from after=0). A guess from the
+    // number alone would be wrong once this run has answered as many requests as the last.
+    const after = q.after;
     const dropped = Math.max(0, Math.min(first - 1, horizon) - after);
     const data: ReceivedRequest[] = [];
     let nextAfter = Math.max(after, horizon);

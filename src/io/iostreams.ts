@@ -39,16 +39,21 @@ export function colorWanted(env: NodeJS.ProcessEnv, isTTY: boolean, noColorFlag:
   return isTTY;
 }
 
+/** Wider than any line pay prints: a larger COLUMNS is taken as this. */
+export const MAX_COLUMNS = 1_000_000;
+
 /**
- * `COLUMNS` as a width: a positive whole number (digits only, at most nine of them); anything else
- * (empty, 0, negative, a fraction, garbage) is not one and is ignored.
+ * `COLUMNS` as a width: a positive whole number (digits only; one past MAX_COLUMNS, however long,
+ * is MAX_COLUMNS: it fits everything); anything else (empty, 0, negative, a fraction, garbage) is
+ * not one and is ignored.
  */
 export function parseColumns(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const text = value.trim();
-  if (!/^\d{1,9}$/.test(text)) return undefined;
+  const text = value.trim().replace(/^0+(?=\d)/, '');
+  if (!/^\d+$/.test(text)) return undefined;
+  if (text.length > 7) return MAX_COLUMNS;
   const n = Number(text);
-  return n >= 1 ? n : undefined;
+  return n >= 1 ? Math.min(n, MAX_COLUMNS) : undefined;
 }
 
 /**

@@ -77,7 +77,11 @@ async function load(): Promise<Loaded> {
     return { jq: await loadJq(), self: undefined, stopped: false, stdout };
   }
   let memory: { buffer: ArrayBuffer } | undefined;
-  const jq = await loadJq({
+  // jq-wasm's loader (Emscripten's) has no way to hear that an instantiateWasm it was given failed
+  // later: its promise would never settle, and --jq would wait forever. The failure comes here.
+  let fail!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  const jq = loadJq({
     instantiateWasm(imports: unknown, done: unknown) {
       const onSuccess = done as OnSuccess;
       for (const mod of Object.values(imports as Record<string, unknown>)) {
@@ -102,15 +106,36 @@ async function load(): Promise<Loaded> {
           };
         }
       }
-      void Wasm.instantiate(bytes, imports).then(({ instance, module }) => {
-        memory = Object.values(instance.exports).find((e): e is { buffer: ArrayBuffer } => e instanceof Wasm.Memory);
-        if (!memory) stdout.hooked = false;
-        onSuccess(instance, module);
-      });
+      Wasm.instantiate(bytes, imports)
+        .then(({ instance, module }) => {
+          memory = Object.values(instance.exports).find((e): e is { buffer: ArrayBuffer } => e instanceof Wasm.Memory);
+          if (!memory) stdout.hooked = false;
+          onSuccess(instance, module);
+        })
+        .catch(fail);
       return {};
     },
   });
-  return { jq, self: undefined, stopped: false, stdout };
+  return { jq: await Promise.race([jq, failed]), self: undefined, stopped: false, stdout };
+}
+
+/** jq, loaded once per process; a load that failed is tried again next time. */
+function loadOnce(): Promise<Loaded> {
+  if (!loaded) {
+    const p: Promise<Loaded> = load().then(
+      (l) => Object.assign(l, { self: p }),
+      (err: unknown) => {
+        if (loaded === p) loaded = undefined;
+        throw new PayError(
+          `--jq: could not load jq: ${escapeText(err instanceof Error ? err.message : String(err))}`,
+          ExitCode.ERROR,
+          'jq_error',
+        );
+      },
+    );
+    loaded = p;
+  }
+  return loaded;
 }
 
 /** The first line of jq's message without its `jq: error…:` prefix, e.g. `syntax error, unexpected end of file at line 1, column 6`. */
@@ -148,11 +173,7 @@ export interface JqOptions {
 export async function compileJq(expr: string, opts: JqOptions): Promise<JqFilter> {
   if (expr.trim() === '') throw new UsageError('--jq needs a filter, e.g. --jq ".[].id"');
   if (expr.length > MAX_FILTER) throw new UsageError(`--jq: the filter is longer than ${MAX_FILTER / 1024} KiB`);
-  if (!loaded) {
-    const p: Promise<Loaded> = load().then((l) => Object.assign(l, { self: p }));
-    loaded = p;
-  }
-  const state: Loaded = await loaded;
+  const state: Loaded = await loadOnce();
   // The filter as typed first (jq's message names its own line and column), then as it runs.
   for (const program of [expr, SANDBOX + expr]) {
     const check = state.jq.raw('', program, []);

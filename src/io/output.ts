@@ -12,6 +12,7 @@ import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 import type { OutputFormat, OutputSettings } from './output-options.js';
 import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table.js';
+import { displayWidth, wrap } from './width.js';
 import { asText } from '../lib/text.js';
 
 export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
@@ -52,6 +53,9 @@ const GOOD = new Set(['active', 'completed', 'succeeded', 'approved', 'delivered
 const WAITING = new Set(['pending', 'in_review', 'inactive', 'received', 'processing', 'not_started']);
 const BAD = new Set(['failed', 'rejected', 'terminated', 'cancelled', 'closed', 'removed', 'expired', 'disabled', 'voided', 'used']);
 
+/** A value of one word at most this wide is shown whole in a get view (it may pass the terminal's edge there). */
+const WORD_MAX = 120;
+
 export class Printer {
   private readonly chalk: ChalkInstance;
   /** Paints shared by every cell (a table holds many). */
@@ -69,8 +73,8 @@ export class Printer {
     return this.settings.format;
   }
 
-  /** Columns in use: --fields (in the order given, which is their priority), or the resource's defaults. */
-  private activeColumns(): Column[] {
+  /** Columns in use, each with its priority: --fields (in the order given, which is their priority), or the resource's defaults. */
+  private activeColumns(): TableColumn[] {
     if (!this.settings.fields) return this.columns.map((c, i) => ({ ...c, priority: c.priority ?? i + 1 }));
     return this.settings.fields.map((path, i) => ({
       ...(this.columns.find((c) => c.path === path) ?? { header: path.toUpperCase().replace(/\./g, '_'), path }),
@@ -83,13 +87,13 @@ export class Printer {
     return this.settings.format === 'table' && this.io.stdoutIsTTY && !this.settings.wide ? this.io.terminalWidth : undefined;
   }
 
-  /** A table of `rows` under `cols`, fitted; one line on stderr names the columns hidden to fit. */
-  private writeTable(cols: readonly Column[], rows: readonly (readonly Cell[])[]): void {
+  /** A table of `rows` under `cols` (their priorities set: activeColumns, a SubTable's), fitted; one line on stderr names the columns hidden to fit. */
+  private writeTable(cols: readonly TableColumn[], rows: readonly (readonly Cell[])[]): void {
     const width = this.fitWidth();
-    const fitCols: FitColumn[] = cols.map((c, i) => ({
+    const fitCols: FitColumn[] = cols.map((c) => ({
       header: escapeText(c.header),
       cut: kindOf(c) === 'text',
-      priority: c.priority ?? i + 1,
+      priority: c.priority,
     }));
     const { lines, hidden } = layoutTable(fitCols, rows, width, (t) => this.chalk.bold(t));
     this.io.out(`${lines.join('\n')}\n`);
@@ -135,7 +139,10 @@ export class Printer {
     const cols = (this.settings.fields ? this.activeColumns() : flattenColumns(obj)).filter((c) => !skip.has(c.path));
     const pairs = cols.map((c) => {
       const col = this.columns.find((k) => k.path === c.path) ?? c;
-      return { key: escapeText(c.path), value: this.cell(obj, col), whole: kindOf(col) !== 'text' };
+      const value = this.cell(obj, col);
+      // A single word (a URL, a time, a path) is not broken either, unless it is longer than a line could be.
+      const word = !value.text.includes(' ') && displayWidth(value.text) <= WORD_MAX;
+      return { key: escapeText(c.path), value, whole: kindOf(col) !== 'text' || word };
     });
     const lines = layoutKeyValues(pairs, this.fitWidth(), (t) => this.chalk.dim(t));
     if (lines.length > 0) this.io.out(`${lines.join('\n')}\n`);
@@ -153,9 +160,11 @@ export class Printer {
 
   /**
    * A list, page by page. json: one array (streamed); ndjson and tsv: a line per item as pages
-   * arrive (constant memory); table: collected, then aligned. Returns the number of items.
+   * arrive (constant memory); table: collected, then aligned. An array is a list of one page.
+   * Returns the number of items.
    */
-  async printList(pages: AsyncIterable<readonly unknown[]>, noun: string): Promise<number> {
+  async printList(list: AsyncIterable<readonly unknown[]> | readonly unknown[], noun: string): Promise<number> {
+    const pages: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]> = isPages(list) ? list : [list];
     const { format } = this.settings;
     let count = 0;
     if (this.settings.jq) {
@@ -284,9 +293,14 @@ export class Printer {
   }
 }
 
-/** The one line on stderr when columns were hidden to fit: which, and how to see them. */
+/** Pages to print, not one page given as an array. */
+function isPages(list: AsyncIterable<readonly unknown[]> | readonly unknown[]): list is AsyncIterable<readonly unknown[]> {
+  return typeof (list as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
+}
+
+/** The note on stderr when columns were hidden to fit: which, and how to see them; wrapped to the terminal too. */
 export function hiddenNote(hidden: readonly string[], width: number): string {
-  return `Hidden to fit the terminal's ${width} columns: ${hidden.join(', ')} (--wide shows every column)\n`;
+  return `${wrap(`Hidden to fit the terminal's ${width} columns: ${hidden.join(', ')} (--wide shows every column)`, width).join('\n')}\n`;
 }
 
 /** A column's kind, given or read from its path (see ColumnKind). */

@@ -88,13 +88,34 @@ function head(text: string, width: number): { text: string; width: number; rest:
     end += ch.length;
   }
   let cut = text.slice(0, end);
+  // An escape (src/io/escape.ts: \t, \xhh, \uhhhh, \u{h…}) is read as one: never split it
+  // across lines or before an ellipsis (`\u202` then `e…` reads as other text).
+  const split = splitEscapeAt(text, cut.length);
+  if (split) cut = cut.slice(0, split[0]);
   // A joiner at the end would join whatever is drawn next (the ellipsis) into its sequence.
   while (cut.endsWith('\u200d')) cut = cut.slice(0, -1);
+  if (cut.length !== end) used = displayWidth(cut);
   return { text: cut, width: used, rest: text.slice(cut.length) };
 }
 
-/** The first character of `text` with the zero-width ones after it, however wide. */
+const ESCAPE = /\\(?:[tnr]|x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]{1,6}\})/gy;
+
+/** The escape that `at` would split, as [start, end), or undefined when `at` splits none. */
+function splitEscapeAt(text: string, at: number): [number, number] | undefined {
+  for (let i = Math.max(0, at - 10); i < at; i++) {
+    if (text.charCodeAt(i) !== 0x5c) continue;
+    ESCAPE.lastIndex = i;
+    const m = ESCAPE.exec(text);
+    if (m && i + m[0].length > at) return [i, i + m[0].length];
+  }
+  return undefined;
+}
+
+/** The first character of `text` with the zero-width ones after it, however wide; or the escape it starts with. */
 function first(text: string): { text: string; width: number; rest: string } {
+  ESCAPE.lastIndex = 0;
+  const esc = ESCAPE.exec(text);
+  if (esc) return { text: esc[0], width: esc[0].length, rest: text.slice(esc[0].length) };
   let end = 0;
   let width = 0;
   for (const ch of text) {

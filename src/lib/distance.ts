@@ -1,5 +1,6 @@
-// Edit distance (Levenshtein) and closeness, for "did you mean": the entry's suggestions (commands,
-// options), help topics and --fields' guesses.
+// Edit distance (Levenshtein) and closeness, for "did you mean": the one way every name a user
+// mistyped is guessed (commands, options, help topics, --fields, pay trigger's event types and
+// --override names, webhooks listen --events): didYouMean(closeNames(typed, names)).
 // A leaf, small enough for the start-up path.
 export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -16,17 +17,18 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * Whether `suggested` is close to what was typed (dashes and case aside): typed is a prefix of
- * it (`cust` → `customers`, `l` → `list`), or it is one letter off from three letters on
- * (`seeds` → `seed`), two from four on (`frze` → `freeze`). `tx` is not close to `fx`: a
- * two-letter guess is no help with money.
+ * Whether `suggested` is close to what was typed (dashes and case aside): the same but for them
+ * (`Transfer.Failed` → `transfer.failed`), typed is a prefix of it (`cust` → `customers`, `l` →
+ * `list`), or it is one letter off from three letters on (`seeds` → `seed`), two from four on
+ * (`frze` → `freeze`). `tx` is not close to `fx`: a two-letter guess is no help with money.
  */
 export function isClose(typed: string, suggested: string): boolean {
   const a = typed.replace(/^-+/, '').toLowerCase();
   const b = suggested.replace(/^-+/, '').toLowerCase();
-  if (a === '' || a === b) return false;
+  if (a === '' || typed === suggested) return false;
   if (b.startsWith(a)) return true;
-  if (a.length < 3) return false;
+  // More than two letters longer is never two edits away (and a long typed text costs nothing).
+  if (a.length < 3 || a.length > b.length + 2) return false;
   const d = editDistance(a, b);
   return d <= 1 || (a.length >= 4 && d <= 2);
 }

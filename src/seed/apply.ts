@@ -11,6 +11,7 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
+import { pollUntil, systemClock, type Clock } from '../lib/poll.js';
 import { readUserFile } from '../lib/read-limited.js';
 import { parseJson } from '../lib/safe-json.js';
 import type { Progress } from '../io/progress.js';
@@ -76,9 +77,10 @@ export interface SeedContext {
   verified?: Verified;
   /** The state file readState set aside: moved to `movedTo` before the fresh state is first saved. */
   setAside?: { path: string; movedTo: string } | undefined;
-  /** How long to wait for a pending collection or transfer that others depend on. */
+  /** How long to wait for a pending collection or transfer, or a KYC review, that others depend on (default 60 s). */
   settleTimeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
+  /** What the waits read the time from and pause with (default: the machine's). */
+  clock?: Clock;
 }
 
 /**
@@ -740,7 +742,14 @@ async function createEntry(
   let object = res.body;
   const settling = SETTLING.has(e.kind);
   // Others build on this money movement: wait until it has settled.
-  if (settling && hasDependents && object.status === 'pending') object = await settle(ctx, e.kind, String(object.id));
+  if (settling && hasDependents && object.status === 'pending') {
+    const id = String(object.id);
+    object = await settle(
+      ctx,
+      () => readObject(ctx, e.kind, id),
+      (now) => now.status === 'pending',
+    );
+  }
   if (settling && (object.status === 'failed' || object.status === 'cancelled')) {
     throw new PayError(
       `${e.ref} ${String(object.id)} ${String(object.status)}: ${asText(object.failure_reason ?? 'no reason')}`,
@@ -751,17 +760,29 @@ async function createEntry(
   return { object, replayed: res.replayed };
 }
 
-async function settle(ctx: SeedContext, kind: Kind, id: string): Promise<Record<string, unknown>> {
-  const sleep = ctx.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const deadline = Date.now() + (ctx.settleTimeoutMs ?? 60_000);
-  let interval = 200;
-  for (;;) {
-    const now = await readObject(ctx, kind, id);
-    if (now.status !== 'pending') return now;
-    if (Date.now() > deadline) throw new PayError(`${id} is still pending`, 1, 'seed_settle_timeout');
-    await sleep(interval);
-    interval = Math.min(2000, interval * 2);
-  }
+/**
+ * Reads the object until it is no longer `open` (the one poll loop, src/lib/poll.ts: at once, then
+ * 0.5 s growing to 2 s), within ctx.settleTimeoutMs: a money movement until it leaves `pending`, a
+ * KYC verification until it is decided.
+ */
+async function settle(
+  ctx: SeedContext,
+  read: () => Promise<Record<string, unknown>>,
+  open: (now: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  const clock = ctx.clock ?? systemClock;
+  let last: Record<string, unknown> = {};
+  return pollUntil({
+    clock,
+    deadline: {
+      at: clock.now() + (ctx.settleTimeoutMs ?? 60_000),
+      error: () => new PayError(`${String(last.id)} is still ${String(last.status)}`, 1, 'seed_settle_timeout'),
+    },
+    step: async () => {
+      last = await read();
+      return open(last) ? undefined : last;
+    },
+  });
 }
 
 /**
@@ -857,7 +878,7 @@ async function kycVerification(
     }
   }
   let object = await current();
-  if (hasDependents && object.status === 'in_review') object = await settleKyc(ctx, cus);
+  if (hasDependents && object.status === 'in_review') object = await settle(ctx, current, (now) => OPEN_KYC.has(String(now.status)));
   if (hasDependents && object.status === 'rejected') {
     throw new PayError(
       `${e.ref} ${String(object.id)} rejected: ${asText(object.rejection_reason ?? 'no reason')}; what depends on it needs the customer approved`,
@@ -866,20 +887,6 @@ async function kycVerification(
     );
   }
   return { object, replayed };
-}
-
-/** Waits until the customer's verification is decided. */
-async function settleKyc(ctx: SeedContext, cus: string): Promise<Record<string, unknown>> {
-  const sleep = ctx.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const deadline = Date.now() + (ctx.settleTimeoutMs ?? 60_000);
-  let interval = 200;
-  for (;;) {
-    const now = (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `customers/${cus}/kyc` })).body;
-    if (!OPEN_KYC.has(String(now.status))) return now;
-    if (Date.now() > deadline) throw new PayError(`${String(now.id)} is still ${String(now.status)}`, 1, 'seed_settle_timeout');
-    await sleep(interval);
-    interval = Math.min(2000, interval * 2);
-  }
 }
 
 /** A features entry: activate the feature (the API answers an active one as it is). Recorded as `<customer id>/<feature>`. */

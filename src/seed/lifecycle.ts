@@ -5,6 +5,7 @@
 // fields are written out here so that `pay seed` does not load the contract to list them). Ids read
 // from a state file become path segments only through idSegment(): a plain id of the kind.
 import { ExitCode, PayError } from '../lib/errors.js';
+import { isId, OBJECT_KINDS, type ObjectKind } from '../shared/domain.js';
 import { FEATURE_KEYS, type FeatureKey } from '../shared/rules.js';
 import type { Kind } from './file.js';
 
@@ -95,27 +96,28 @@ export function isRetired(kind: Kind, object: Record<string, unknown>): boolean 
 }
 
 /**
- * Each kind's id prefix (the contract's pattern: the prefix and 24 characters of [0-9a-z]). A
- * feature activation has no id of its own: the seed names it `<customer id>/<feature>`.
+ * The object each kind makes (its id prefix: OBJECT_KINDS). A feature activation has no id of its
+ * own: the seed names it `<customer id>/<feature>`.
  */
-const ID_PREFIX: Record<Kind, string> = {
-  customers: 'cus_',
-  kyc: 'kyc_',
-  features: 'cus_',
-  accounts: 'acc_',
-  external_accounts: 'ea_',
-  collections: 'col_',
-  cards: 'card_',
-  wallets: 'wal_',
-  payment_links: 'plink_',
-  transfers: 'tr_',
-  fx_trades: 'fxt_',
+const OBJECT_OF: Record<Kind, ObjectKind> = {
+  customers: 'customer',
+  kyc: 'kyc_verification',
+  features: 'customer',
+  accounts: 'account',
+  external_accounts: 'external_account',
+  collections: 'collection',
+  cards: 'card',
+  wallets: 'wallet',
+  payment_links: 'payment_link',
+  transfers: 'transfer',
+  fx_trades: 'fx_trade',
 };
+const prefixOf = (kind: Kind): string => OBJECT_KINDS[OBJECT_OF[kind]].prefix;
 
 /** True for a plain id of this kind (nothing to decode, no separator, no dot segment). */
 export function isIdOf(kind: Kind, id: unknown): id is string {
   if (kind === 'features') return featureOfId(id) !== undefined;
-  return typeof id === 'string' && id.startsWith(ID_PREFIX[kind]) && /^[0-9a-z]{24}$/.test(id.slice(ID_PREFIX[kind].length));
+  return isId(id, prefixOf(kind));
 }
 
 /** The seed's name for a feature activation. */
@@ -124,9 +126,11 @@ export const featureId = (customerId: string, feature: string): string => `${cus
 /** A feature activation's name (`cus_…/cards`) as its customer and feature, when it is exactly one: the customer a plain id, the feature one the service has. */
 export function featureOfId(id: unknown): { customer: string; feature: FeatureKey } | undefined {
   if (typeof id !== 'string') return undefined;
-  const m = /^(cus_[0-9a-z]{24})\/([a-z_]{1,40})$/.exec(id);
-  if (!m || !(FEATURE_KEYS as readonly string[]).includes(m[2]!)) return undefined;
-  return { customer: m[1]!, feature: m[2] as FeatureKey };
+  const slash = id.indexOf('/');
+  const [customer, feature] = [id.slice(0, slash), id.slice(slash + 1)];
+  if (slash < 0 || !isId(customer, OBJECT_KINDS.customer.prefix) || !(FEATURE_KEYS as readonly string[]).includes(feature))
+    return undefined;
+  return { customer, feature: feature as FeatureKey };
 }
 
 /**
@@ -136,7 +140,7 @@ export function featureOfId(id: unknown): { customer: string; feature: FeatureKe
 export function idSegment(kind: Kind, id: unknown): string {
   if (kind === 'features' || !isIdOf(kind, id))
     throw new PayError(
-      `refusing to use ${JSON.stringify(String(id)).slice(0, 80)} as ${NOUN[kind]} id (not ${ID_PREFIX[kind]} and 24 letters or digits)`,
+      `refusing to use ${JSON.stringify(String(id)).slice(0, 80)} as ${NOUN[kind]} id (not ${prefixOf(kind)} and 24 letters or digits)`,
       ExitCode.ERROR,
       'seed_state_invalid_id',
     );

@@ -6,6 +6,7 @@
 // references (a transfer's source account's customer), so a file written the way the API reads
 // needs no depends_on for it. What cannot be told from the file (a literal id of another
 // customer) is not ordered: depends_on does it.
+import { isId, OBJECT_KINDS } from '../shared/domain.js';
 import { featureDef, RULES, type RuleKey } from '../shared/rules.js';
 import type { Entry, Kind } from './file.js';
 
@@ -31,7 +32,7 @@ export function customerOf(e: Entry, byRef: ReadonlyMap<string, Entry>, seen: Se
     if (typeof v !== 'string') continue;
     const m = WHOLE_REF.exec(v);
     if (!m) {
-      if (f === 'customer_id' && /^cus_[0-9a-z]{24}$/.test(v)) return v;
+      if (f === 'customer_id' && isId(v, OBJECT_KINDS.customer.prefix)) return v;
       continue;
     }
     const ref = `${m[1]}.${m[2]}`;

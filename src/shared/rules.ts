@@ -2,8 +2,10 @@
 // action needs. One table for the emulator (it enforces the rules and computes a feature's
 // `eligible`/`reasons` from them: src/emulator/resources/rules.ts), the contract (each gated
 // operation's description), the commands' help and the hints of refusals. src/api/DESIGN.md
-// ("Business rules") is this table in words; test/unit/rules.test.ts keeps the two equal. No
-// imports: command declarations load it at start-up.
+// ("Business rules") is this table in words; test/unit/rules.test.ts keeps the two equal. It imports
+// only domain.ts and simulation.ts (which import nothing): command declarations load it at start-up.
+import { isId, OBJECT_KINDS } from './domain.js';
+import { REJECT_DOCUMENT_SUFFIX } from './simulation.js';
 
 export const KYC_STATUSES = ['not_started', 'pending', 'in_review', 'approved', 'rejected'] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
@@ -241,15 +243,13 @@ export function operationHelp(operationId: string): string {
   return lines.join('\n');
 }
 
-const CUSTOMER_ID = /^cus_[0-9a-z]{24}$/;
-
 /**
  * What to run about a refusal of the rules (`kyc_required`, `feature_not_active`,
  * `feature_not_eligible`), from the problem's extension members. The answer is untrusted: a
  * customer id, state or feature that is not one of the service's is left out, never printed.
  */
 export function refusalHint(p: { code?: unknown; customer_id?: unknown; kyc_status?: unknown; feature?: unknown }): string | undefined {
-  const cus = typeof p.customer_id === 'string' && CUSTOMER_ID.test(p.customer_id) ? p.customer_id : '<customer-id>';
+  const cus = isId(p.customer_id, OBJECT_KINDS.customer.prefix) ? p.customer_id : '<customer-id>';
   const status = typeof p.kyc_status === 'string' && (KYC_STATUSES as readonly string[]).includes(p.kyc_status) ? p.kyc_status : undefined;
   const feature = typeof p.feature === 'string' && featureDef(p.feature) ? p.feature : undefined;
   const activate = feature ? `pay features activate ${cus} --feature ${feature}` : undefined;
@@ -292,7 +292,7 @@ export function rulesText(): string {
     ...features,
     '',
     'KYC: pay kyc verify <customer-id>, then pay kyc submit-document <customer-id> --type passport --country <CC>',
-    '--number <number>; the review approves it (Sandbox: a document number ending in 0000 is rejected). A',
+    `--number <number>; the review approves it (Sandbox: a document number ending in ${REJECT_DOCUMENT_SUFFIX} is rejected). A`,
     'customer once approved stays approved (an enhanced upgrade in review or rejected does not take it away).',
     'A customer whose KYC was rejected can start a new verification; until then nothing new is made for them',
     'and no money moves to or from their accounts.',

@@ -1,6 +1,8 @@
 // The service's Sandbox simulation values ("magic" inputs): one list for the emulator (which
 // acts on them), the contract's descriptions, `pay help simulate`, the help of the verbs they
-// affect and `pay trigger` (which uses them to make failure events on purpose). No imports.
+// affect and `pay trigger` (which uses them to make failure events on purpose). It imports only
+// money.ts (which imports nothing): the verbs' declarations load it at start-up.
+import { toMinor } from './money.js';
 
 /** Minor units ending in these two digits (amount × 10^exponent, mod 100) fail when they settle. */
 export const FAIL_ENDING = 13;
@@ -24,8 +26,8 @@ export const REJECT_DOCUMENT_SUFFIX = '0000';
 export function minorEnding(amount: string, exponent: number, digits = 2): number | undefined {
   const m = /^([0-9]+)(?:\.([0-9]+))?$/.exec(amount);
   if (!m) return undefined;
-  const minor = `${m[1]!}${(m[2] ?? '').padEnd(exponent, '0').slice(0, exponent)}`;
-  return Number(minor.slice(-digits));
+  const decimals = (m[2] ?? '').slice(0, exponent);
+  return Number(toMinor(decimals ? `${m[1]!}.${decimals}` : m[1]!, exponent) % 10n ** BigInt(digits));
 }
 
 /** The hold value as written in words: `0014`. */

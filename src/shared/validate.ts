@@ -1,6 +1,7 @@
 // Field validators shared by flags, prompts and --data checks (contract sections 7 and 8).
 // Each returns an error message, or undefined when the value is fine.
-import { PHONE_PATTERN, STATE_PATTERN } from './domain.js';
+import { isId, PHONE_PATTERN, STATE_PATTERN } from './domain.js';
+import { parseDuration } from './duration.js';
 import type { IsoTables } from './iso-3166.js';
 import { COUNTRY_CODES, currencyExponent } from './iso.js';
 
@@ -62,10 +63,14 @@ export function checkState(country: string | undefined, tables?: IsoTables): Che
   };
 }
 
+/** The id shape, here with the other checks (it lives in domain.ts, which the start-up path can load). */
+export { ID_SHAPE, isId } from './domain.js';
+
+/** An id of one of the prefixes (`cus_`, `acc_|ea_`); the message names them. */
 export function checkId(prefix: string): Check {
   const prefixes = prefix.split('|');
   return (v) =>
-    prefixes.some((p) => new RegExp(`^${p}[0-9a-z]{24}$`).test(v))
+    isId(v, prefix)
       ? undefined
       : `must be an id like ${prefixes.map((p) => `${p}…`).join(' or ')} (${prefixes[0]} followed by 24 lower-case letters or digits)`;
 }
@@ -88,28 +93,26 @@ export const checkDateOrTime: Check = (v) => {
   return 'must be a date (YYYY-MM-DD) or an RFC 3339 time (2026-01-31T12:00:00Z)';
 };
 
-const RELATIVE = /^([1-9][0-9]{0,5})([smhdw])$/;
-const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-/** A hundred years: the furthest back a relative time may reach. */
-const MAX_RELATIVE_MS = 100 * 365.25 * 86_400_000;
+/** A hundred years (of 365.25 days): the furthest back a relative time may reach. */
+const MAX_RELATIVE_S = 100 * 365.25 * 86_400;
 
 /**
  * A time bound of a list filter as a user writes it (`--since`, `--until`, `--from`, `--to`): a
- * date (YYYY-MM-DD, midnight UTC), an RFC 3339 time, or a duration back from now: a whole number
- * and a unit, `90s`, `30m`, `2h`, `7d`, `2w`.
+ * date (YYYY-MM-DD, midnight UTC), an RFC 3339 time, or a duration back from now in the one
+ * duration grammar (src/shared/duration.ts): `90s`, `30m`, `2h`, `7d`, `2w`, `1h30m`.
  */
 export const checkTimeBound: Check = (v) => {
-  const m = RELATIVE.exec(v);
-  if (m) return Number(m[1]) * UNIT_MS[m[2]!]! <= MAX_RELATIVE_MS ? undefined : 'reaches back more than 100 years';
+  const seconds = parseDuration(v);
+  if (seconds !== undefined) return seconds <= MAX_RELATIVE_S ? undefined : 'reaches back more than 100 years';
   return checkDateOrTime(v) === undefined
     ? undefined
-    : 'must be a date (YYYY-MM-DD), an RFC 3339 time (2026-01-31T12:00:00Z) or a duration back from now (90s, 30m, 2h, 7d, 2w)';
+    : 'must be a date (YYYY-MM-DD), an RFC 3339 time (2026-01-31T12:00:00Z) or a duration back from now (90s, 30m, 2h, 7d, 2w, 1h30m)';
 };
 
 /** A checked time bound as the API takes it: a duration becomes the RFC 3339 time that long before `now` (ms); the others stay as written. */
 export function timeBoundValue(v: string, now: number = Date.now()): string {
-  const m = RELATIVE.exec(v);
-  return m ? new Date(now - Number(m[1]) * UNIT_MS[m[2]!]!).toISOString() : v;
+  const seconds = parseDuration(v);
+  return seconds !== undefined ? new Date(now - seconds * 1000).toISOString() : v;
 }
 
 export const checkUrl: Check = (v) => {
@@ -119,6 +122,35 @@ export const checkUrl: Check = (v) => {
   } catch {
     return 'must be a URL';
   }
+};
+
+/** localhost, 127.x.x.x or ::1 (bracketed or not): this machine, as the contract names it. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  if (h === 'localhost' || h === '::1' || h === '[::1]') return true;
+  return /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(h) && h.split('.').every((p) => Number(p) <= 255);
+}
+
+/**
+ * Where webhook deliveries may go (the emulator's webhook URL, `pay emulator webhook-url`,
+ * `--webhook-url`): an http(s) URL of at most 2048 characters with no user name or password in it
+ * (deliveries are signed; a password in the URL would show in every status and delivery record),
+ * plain http only to this machine (loopback), like `pay webhooks listen --forward-to`.
+ */
+export const checkWebhookTarget: Check = (v) => {
+  if (v.length > 2048) return 'must be at most 2048 characters';
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'must be a URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http(s) URL';
+  if (u.username !== '' || u.password !== '') return 'must not carry a user name or password (deliveries are signed instead)';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
+    return 'must use https://, or http:// to this machine (localhost, 127.x.x.x, [::1])';
+  if (u.port === '0') return 'must name a port other than 0';
+  return undefined;
 };
 
 export function checkInt(min: number, max: number): Check {
@@ -142,9 +174,14 @@ export function parseAmount(raw: string, currency: string): { value?: string; er
   const exp = currencyExponent(currency);
   if (exp === undefined) return { error: `unknown currency "${currency}"` };
   const v = raw.trim();
-  const m = /^(\d{1,15})(?:\.(\d+))?$/.exec(v);
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(v);
   if (!m) return { error: `"${raw}" is not an amount (digits with an optional decimal point, e.g. 10.50)` };
   const whole = m[1]!.replace(/^0+(?=\d)/, '');
+  // The contract's Amount: at most 15 digits before the point (999999999999999).
+  if (whole.length > 15)
+    return {
+      error: `"${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}" has ${whole.length} digits before the decimal point; at most 15 (999999999999999)`,
+    };
   const frac = m[2] ?? '';
   if (frac.length > exp) {
     return { error: `${currency} allows ${exp === 0 ? 'no decimals' : `at most ${exp} decimal${exp === 1 ? '' : 's'}`} (got "${raw}")` };

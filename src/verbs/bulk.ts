@@ -81,6 +81,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     client,
     // The argument fills the path (kyc verify <customer-id>): every row goes to the same one.
     path: fillPath(verb, ctx.argValue, opts),
+    expect: verb.creates ? { prefix: verb.creates } : 'resource',
     rows: readRows(input, format, name),
     toBody: (value, row) => {
       const finish = (body: Record<string, unknown>) => {

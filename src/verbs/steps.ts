@@ -12,7 +12,7 @@ import { attachFlags, checkConstraints } from './constraints.js';
 import type { VerbContext, VerbSpec } from '../cmdutil/spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
 import { asText } from '../lib/text.js';
-import { checkInt } from '../shared/validate.js';
+import { nounOfWait, settled, waitFor, waitTimeoutSeconds } from './wait.js';
 
 export interface PreparedRequest {
   path: string;
@@ -24,10 +24,7 @@ export interface PreparedRequest {
 export function checkCommonOptions(ctx: VerbContext): void {
   if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
   if (ctx.verb.wait) {
-    if (ctx.opts.waitTimeout !== undefined) {
-      const problem = checkInt(1, 86_400)(asText(ctx.opts.waitTimeout));
-      if (problem) throw new UsageError(`--wait-timeout ${problem}`);
-    }
+    waitTimeoutSeconds(ctx.opts.waitTimeout);
     if (ctx.opts.wait && ctx.opts.fromFile !== undefined) {
       throw new UsageError('--wait works on one object, not with --from-file', {
         hint: `send the rows, then wait for each: pay ${ctx.group.name} ${ctx.verb.name} … --wait per row`,
@@ -87,12 +84,12 @@ export async function send(f: Factory, ctx: VerbContext, client: ApiClient, req:
 
 /**
  * What a verb's 2xx answer must be (the client refuses anything else, exit 1): a create makes an
- * object with an id; a get, update or delete of `<things>/{thing_id}`, or an action on
+ * object with an id of its kind; a get, update or delete of `<things>/{thing_id}`, or an action on
  * `<things>/{thing_id}/<action>`, answers the object it named; any other verb, a JSON object.
  */
 export function expectFor(ctx: VerbContext): Expect {
   const { verb, argValue } = ctx;
-  if (verb.kind === 'create') return 'resource';
+  if (verb.kind === 'create') return verb.creates ? { prefix: verb.creates } : 'resource';
   const m = /(?:^|\/)([a-z-]+)\/\{([a-z_]+)\}(\/[a-z-]+)?$/.exec(verb.path);
   if (!m || argValue === undefined || !verb.arg?.idPrefix || verb.arg.field || verb.path.split('{').length !== 2) return 'object';
   const [, things, param, action] = m;
@@ -109,11 +106,10 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
     await printResult(f, ctx, res.body, res.replayed);
     return res.body;
   }
-  const { nounOfWait, settled, waitFor, waitTimeoutSeconds } = await import('./wait.js');
   const what = `${ctx.verb.method} /${req.path}`;
   const final = settled(
     spec,
-    await waitFor(client, spec, res.body, { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io }, what),
+    await waitFor(client, spec, res.body, { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io, clock: f.clock }, what),
   );
   // The answer was another object (a KYC document); what settled is printed as the group's objects are.
   const shownAs = spec.idField ? { ...ctx, verb: { ...ctx.verb, columns: ctx.group.columns, noun: nounOfWait(spec) } } : ctx;
@@ -126,7 +122,7 @@ export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, re
   const { verb } = ctx;
   const printer = new Printer(f.io, ctx.output, columnsOf(ctx));
   if (printer.format === 'table' && verb.kind !== 'get' && f.io.stderrIsTTY && !ctx.opts.fields) {
-    await printer.printList(one(obj), nounOf(ctx));
+    await printer.printList([obj], nounOf(ctx));
   } else {
     printer.printObject(obj, verb.tables);
   }
@@ -140,10 +136,6 @@ export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, re
       `✓ ${doneText(verb)} ${nounOf(ctx)} ${escapeValue(id)}${typeof status === 'string' && verb.kind !== 'create' ? ` (${escapeText(status)})` : ''}${replay}\n`,
     );
   }
-}
-
-async function* one(obj: unknown): AsyncGenerator<unknown[]> {
-  yield [obj];
 }
 
 export function doneText(verb: VerbSpec): string {

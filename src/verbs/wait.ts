@@ -3,19 +3,19 @@
 // --wait-timeout), a spinner on stderr when it is a terminal; exit 0 in a success state, 1 in a
 // failure state (naming the reason) or at the deadline. Every answer waited on must be that object
 // with a known status (else exit 1, bad_response): never "transfer undefined".
-// `pay trigger` waits for the objects it builds on with the same loop.
+// `pay trigger` waits for the objects it builds on with the same loop, which is the one poll loop of
+// src/lib/poll.ts.
 import type { ApiClient } from '../api/client.js';
-import type { WaitSpec } from '../cmdutil/spec.js';
+import { DEFAULT_WAIT_TIMEOUT_S, type WaitSpec } from '../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../io/escape.js';
 import { getPath } from '../io/fields.js';
 import type { IOStreams } from '../io/iostreams.js';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
+import { pollUntil, systemClock, WAIT_PAUSES, type Clock } from '../lib/poll.js';
 import { asText } from '../lib/text.js';
-import { checkInt } from '../shared/validate.js';
+import { checkInt, isId } from '../shared/validate.js';
 
-export const DEFAULT_WAIT_TIMEOUT_S = 120;
-
-/** --wait-timeout: whole seconds, 1 to a day (default 120). */
+/** --wait-timeout (waitTimeoutOption, src/cmdutil/spec.ts): whole seconds, 1 to a day (default 120); exit 2 for anything else. */
 export function waitTimeoutSeconds(raw: unknown, flag = '--wait-timeout'): number {
   if (raw === undefined) return DEFAULT_WAIT_TIMEOUT_S;
   const problem = checkInt(1, 86_400)(asText(raw));
@@ -27,13 +27,11 @@ export interface WaitOptions {
   timeoutMs: number;
   /** Draws the spinner when its stderr is a terminal. */
   io?: IOStreams | undefined;
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
+  /** Default: the machine's (the Factory's `clock` in commands). */
+  clock?: Clock | undefined;
 }
 
 type Obj = Record<string, unknown>;
-
-const ID_LIKE = /^[a-z]{1,10}_[0-9a-z]{24}$/;
 
 export const nounOfWait = (spec: WaitSpec): string => spec.noun ?? spec.object.replace(/_/g, ' ');
 const statusOf = (spec: WaitSpec, obj: unknown): unknown => getPath(obj, spec.statusField ?? 'status');
@@ -44,7 +42,7 @@ function fill(template: string, from: unknown, encode: boolean): string | undefi
   let missing = false;
   const out = template.replace(/\{([a-z_]+)\}/g, (_, field: string) => {
     const v = getPath(from, field);
-    if (typeof v !== 'string' || !ID_LIKE.test(v)) {
+    if (!isId(v)) {
       missing = true;
       return '';
     }
@@ -66,7 +64,7 @@ function asWaited(spec: WaitSpec, body: unknown, what: string, requestId: string
   const o = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Obj;
   const noun = nounOfWait(spec);
   const oid = o.id;
-  const idOk = typeof oid === 'string' && ID_LIKE.test(oid) && oid.startsWith(spec.idPrefix) && (id === undefined || oid === id);
+  const idOk = isId(oid, spec.idPrefix) && (id === undefined || oid === id);
   if (!idOk) {
     const problem =
       id !== undefined && typeof oid === 'string' && oid.startsWith(spec.idPrefix)
@@ -90,7 +88,7 @@ export function waitTarget(spec: WaitSpec, answer: unknown, what: string, reques
   const first = idField === 'id' ? asWaited(spec, answer, what, requestId) : undefined;
   const id = getPath(answer, idField);
   const path = fill(spec.poll, answer, true);
-  if (typeof id !== 'string' || !ID_LIKE.test(id) || !id.startsWith(spec.idPrefix) || path === undefined) {
+  if (!isId(id, spec.idPrefix) || path === undefined) {
     throw badAnswer(
       spec,
       what,
@@ -103,25 +101,32 @@ export function waitTarget(spec: WaitSpec, answer: unknown, what: string, reques
 }
 
 /**
- * Polls until the object is in no pending state; returns it (success or failure: see settled()).
- * A PayError (exit 1, wait_timeout) at the deadline.
+ * Polls until the object is in no pending state (the one poll loop, src/lib/poll.ts: at once, or
+ * after 0.5 s when the answer was the object, growing to 2 s); returns it (success or failure: see
+ * settled()). A PayError (exit 1, wait_timeout) at the deadline.
  */
 export async function waitFor(client: ApiClient, spec: WaitSpec, answer: unknown, opts: WaitOptions, what = 'the answer'): Promise<Obj> {
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const now = opts.now ?? Date.now;
-  const deadline = now() + opts.timeoutMs;
+  const clock = opts.clock ?? systemClock;
+  const deadline = clock.now() + opts.timeoutMs;
   const target = waitTarget(spec, answer, what);
   const noun = nounOfWait(spec);
-  const spinner = opts.io?.stderrIsTTY ? startSpinner(opts.io, `Waiting for ${noun} ${target.id} to ${spec.until}`) : undefined;
   let current = target.first;
-  // The first poll comes after a pause when the answer was the object (it just said pending), at once otherwise.
-  let interval = current ? 500 : 0;
-  try {
-    while (current === undefined || spec.pending.includes(statusOf(spec, current) as string)) {
-      const left = deadline - now();
-      if (left <= 0) {
+  if (current !== undefined && !isPending(spec, current)) return current;
+  return pollUntil({
+    // The first poll comes after a pause when the answer was the object (it just said pending), at once otherwise.
+    pauses: { first: current ? 500 : 0, next: WAIT_PAUSES.next },
+    clock,
+    spinner: opts.io ? { io: opts.io, text: `Waiting for ${noun} ${target.id} to ${spec.until}` } : undefined,
+    step: async () => {
+      const res = await client.request({ method: 'GET', path: target.path, expect: 'object' });
+      current = asWaited(spec, res.body, `GET /${target.path}`, res.requestId, target.id);
+      return isPending(spec, current) ? undefined : current;
+    },
+    deadline: {
+      at: deadline,
+      error: () => {
         const shown = fill(spec.show, current ?? { id: target.id }, false) ?? fill(spec.show, answer, false);
-        throw new PayError(
+        return new PayError(
           `${noun} ${target.id} is still ${escapeText(asText(statusOf(spec, current) ?? 'pending'))} after ${Math.round(opts.timeoutMs / 1000)} s`,
           ExitCode.ERROR,
           'wait_timeout',
@@ -130,17 +135,12 @@ export async function waitFor(client: ApiClient, spec: WaitSpec, answer: unknown
             ...(shown ? { hint: `it may still settle; check with: ${shown}` } : {}),
           },
         );
-      }
-      if (interval > 0) await sleep(Math.min(interval, left));
-      interval = interval === 0 ? 500 : Math.min(2000, Math.round(interval * 1.5));
-      const res = await client.request({ method: 'GET', path: target.path, expect: 'object' });
-      current = asWaited(spec, res.body, `GET /${target.path}`, res.requestId, target.id);
-    }
-    return current;
-  } finally {
-    spinner?.stop();
-  }
+      },
+    },
+  });
 }
+
+const isPending = (spec: WaitSpec, obj: Obj): boolean => spec.pending.includes(statusOf(spec, obj) as string);
 
 /** A settled object in a success state passes; in a failure state it is a PayError (exit 1) naming its reason. */
 export function settled(spec: WaitSpec, obj: Obj): Obj {
@@ -157,23 +157,4 @@ export function settled(spec: WaitSpec, obj: Obj): Obj {
     details: { [spec.object]: obj },
     ...(shown ? { hint: `see it with: ${shown}` } : {}),
   });
-}
-
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
-/** A one-line spinner on stderr (terminals only): `\r` redraws, the line is cleared at the end. */
-export function startSpinner(io: IOStreams, text: string): { stop(): void } {
-  let i = 0;
-  const started = Date.now();
-  const shown = escapeText(text);
-  const draw = () => io.err(`\r${FRAMES[i++ % FRAMES.length]} ${shown} (${Math.floor((Date.now() - started) / 1000)} s)`);
-  draw();
-  const timer = setInterval(draw, 100);
-  timer.unref?.();
-  return {
-    stop() {
-      clearInterval(timer);
-      io.err('\r\x1b[2K');
-    },
-  };
 }

@@ -4,6 +4,7 @@
 // POST made or acted on (the same object, or one that holds it). `pay api GET` suggestions too.
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/openapi.js';
+import { successRef } from '../../src/api/response-fields.js';
 import { seeItNow } from '../../src/cmdutil/replay.js';
 import { allGroups } from '../../src/commands/groups.js';
 import { pay, type Recorded } from '../unit/commands/harness.js';
@@ -21,19 +22,18 @@ function getAt(path: string): { template: string; operationId: string } | undefi
   return undefined;
 }
 
-/** The schema an operation answers with (its $ref), and the schemas such an answer holds (properties, array items). */
+/** The schema an operation answers with (its $ref: the one reading, successRef), and the schemas such an answer holds (properties, array items). */
 function answers(operationId: string): { ref: string | undefined; holds: string[] } {
-  const op = allOperations().find((o) => o.operation.operationId === operationId)!.operation;
-  const code = Object.keys(op.responses).find((c) => /^2/.test(c))!;
-  let res = op.responses[code] as { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> };
-  if (res.$ref) res = openapi.components.responses[res.$ref.split('/').pop()!] as typeof res;
-  const ref = res.content?.['application/json']?.schema?.$ref;
+  const ref = successRef(operationId);
   const schema = ref
     ? (openapi.components.schemas[ref.split('/').pop()!] as { properties?: Record<string, { $ref?: string; items?: { $ref?: string } }> })
     : undefined;
   const holds = Object.values(schema?.properties ?? {}).flatMap((p) => [p.$ref, p.items?.$ref].filter((x): x is string => !!x));
   return { ref, holds };
 }
+
+/** seeItNow over the published contract, as the replay note calls it. */
+const seeItNowFor = (r: Parameters<typeof seeItNow>[0]) => seeItNow(r, allGroups, openapi, (op) => successRef(op));
 
 const posts = exampleRequests().filter((r) => r.method === 'POST');
 const verbOps = new Set(allGroups.flatMap((g) => g.verbs.filter((v) => v.method === 'POST').map((v) => v.operationId)));
@@ -49,7 +49,7 @@ describe('the replay note names a command that shows the object now', () => {
 
   it.each(posts.map((p) => [`${p.method} ${p.template}`, p] as const))('%s', async (_name, post) => {
     const path = post.path.replace(/^\//, '');
-    const see = seeItNow({ method: 'POST', path, body: post.response }, allGroups, openapi);
+    const see = seeItNowFor({ method: 'POST', path, body: post.response });
     // Every POST a verb sends has one; pay api's other POSTs may have none, never a wrong one.
     if (verbOps.has(post.operationId)) expect(see, `${post.operationId} names no command`).toBeDefined();
     if (!see) return;
@@ -93,17 +93,13 @@ describe('the replay note names a command that shows the object now', () => {
 
   it('kyc verify suggests pay kyc status with the customer id, not a route the API lacks', () => {
     const id = 'kyc_0123456789abcdefghijklmn';
-    expect(seeItNow({ method: 'POST', path: 'customers/cus_0123456789abcdefghijklmn/kyc', body: { id } }, allGroups, openapi)).toBe(
+    expect(seeItNowFor({ method: 'POST', path: 'customers/cus_0123456789abcdefghijklmn/kyc', body: { id } })).toBe(
       'pay kyc status cus_0123456789abcdefghijklmn',
     );
     expect(
-      seeItNow(
-        { method: 'POST', path: 'cards/card_0123456789abcdefghijklmn/freeze', body: { id: 'card_0123456789abcdefghijklmn' } },
-        allGroups,
-        openapi,
-      ),
+      seeItNowFor({ method: 'POST', path: 'cards/card_0123456789abcdefghijklmn/freeze', body: { id: 'card_0123456789abcdefghijklmn' } }),
     ).toBe('pay cards get card_0123456789abcdefghijklmn');
     // Nothing the contract can show: no suggestion rather than a 404.
-    expect(seeItNow({ method: 'POST', path: 'nowhere', body: { id: 'zz_0123456789abcdefghijklmn' } }, allGroups, openapi)).toBeUndefined();
+    expect(seeItNowFor({ method: 'POST', path: 'nowhere', body: { id: 'zz_0123456789abcdefghijklmn' } })).toBeUndefined();
   });
 });

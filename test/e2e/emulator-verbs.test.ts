@@ -140,11 +140,11 @@ describe('pay emulator clock advance', () => {
     expect(col.status).toBe('pending');
     expect((await w.pay(['emulator', 'clock', 'advance', '10m'])).code).toBe(0);
     expect((await w.api('GET', `collections/${col.id}`)).status).not.toBe('pending');
-    for (const bad of ['1.5h', '90', '1h 30m', '30m1h', '0s', '3651d', '-1d']) {
+    for (const bad of ['1.5h', '90', '1h 30m', '30m1h', '0s', '3651d', '522w', '-1d']) {
       const b = await w.pay(['emulator', 'clock', 'advance', '--', bad]);
       usage(
         b,
-        /^error: invalid duration "[^"]*": a number and a unit s, m, h or d, or several from the largest down \(90s, 15m, 25h, 7d, 1h30m, 2d12h\), at most 10 years\n$/,
+        /^error: invalid duration "[^"]*": a whole number and a unit s, m, h, d or w, or several from the largest down \(90s, 15m, 25h, 7d, 2w, 1h30m, 2d12h\), at most 10 years\n$/,
       );
     }
   }, 120_000);

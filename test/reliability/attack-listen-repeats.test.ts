@@ -20,6 +20,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MAX_REMEMBERED_IDS, REPEAT_WINDOW_SECONDS, startListener, type Listener } from '../../src/commands/webhooks/listen.js';
 import { RETRY_DELAYS_S } from '../../src/emulator/events.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';
+import { Printer } from '../../src/io/output.js';
 import { count, record, type Counts } from './helpers.js';
 
 const SEED = process.env.PAY_FUZZ_SEED ? Number(process.env.PAY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
@@ -71,7 +72,17 @@ interface Harness {
 async function harness(opts: { maxRemembered?: number; skipDuplicates?: boolean } = {}): Promise<Harness> {
   const io = bufferIOStreams();
   const clock = { t: 1_900_000_000 };
-  listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io, now: () => clock.t, ...opts });
+  const printer = new Printer(io, { format: 'json', fields: undefined, header: true }, []);
+  listener = await startListener({
+    host: '127.0.0.1',
+    port: 0,
+    secret: SECRET,
+    json: true,
+    io,
+    line: (delivery) => printer.printLine(delivery),
+    now: () => clock.t,
+    ...opts,
+  });
   const url = listener.url;
   return {
     url,

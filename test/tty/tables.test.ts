@@ -116,11 +116,13 @@ function parse(lines: string[]): {
   note: string[] | undefined;
   noteWidth: number | undefined;
 } {
-  const notes = lines.filter((l) => l.startsWith('Hidden to fit'));
-  expect(notes.length, lines.join('\n')).toBeLessThanOrEqual(1);
-  const m = notes[0] ? NOTE.exec(notes[0]) : null;
-  if (notes[0]) expect(m, notes[0]).not.toBeNull();
-  const table = lines.filter((l) => !l.startsWith('Hidden to fit'));
+  // The note comes last (stderr, after the table), wrapped to the pane: its lines joined again.
+  const at = lines.findIndex((l) => l.startsWith('Hidden to fit'));
+  expect(lines.filter((l) => l.startsWith('Hidden to fit')).length, lines.join('\n')).toBeLessThanOrEqual(1);
+  const noteText = at >= 0 ? lines.slice(at).join(' ') : undefined;
+  const m = noteText ? NOTE.exec(noteText) : null;
+  if (noteText) expect(m, noteText).not.toBeNull();
+  const table = at >= 0 ? lines.slice(0, at) : lines;
   return {
     line: table[0]!,
     header: table[0]!.split(/ {2,}/),

@@ -71,6 +71,20 @@ describe('Printer', () => {
     ).toEqual(['tr_1', 'tr_2']);
   });
 
+  it('an array is a list of one page, printed as the same pages are in every format', async () => {
+    for (const flags of [{}, { json: true }, { output: 'ndjson' }, { output: 'csv' }, { output: 'tsv' }, { json: true, fields: 'id' }]) {
+      for (const tty of [true, false]) {
+        const printed = async (list: Parameters<Printer['printList']>[0], rows: number) => {
+          const io = bufferIOStreams({ tty });
+          expect(await new Printer(io, resolveOutput(flags, io), COLS).printList(list, 'transfers')).toBe(rows);
+          return [io.stdoutText(), io.stderrText()];
+        };
+        expect(await printed(ROWS, 2), JSON.stringify({ flags, tty })).toEqual(await printed(pages(ROWS), 2));
+        expect(await printed([], 0)).toEqual(await printed(pages([]), 0));
+      }
+    }
+  });
+
   it('tsv cells never break lines or columns: tabs and line breaks are shown escaped', async () => {
     const io = bufferIOStreams();
     await new Printer(io, resolveOutput({ header: false }, io), [{ header: 'D', path: 'd' }]).printList(pages([{ d: 'a\tb\nc\rd' }]), 'x');

@@ -24,6 +24,11 @@ describe('README.md', () => {
       for (const v of g.commands) if (v.name() !== 'help') expect(ref).toContain(`pay ${g.name()} ${v.name()}`);
   });
 
+  it('no shell block polls with sleep: the commands that wait have --wait (the README says "no sleep")', () => {
+    const blocks = [...readme.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    for (const b of blocks) expect(b, b).not.toMatch(/\bsleep\b|^\s*(until|while)\b/m);
+  });
+
   it('has the exit-code and environment tables pay help prints', () => {
     for (const [code, meaning] of EXIT_CODES) expect(readme).toContain(`| ${code} | ${meaning} |`);
     for (const [variable, flag, meaning] of ENVIRONMENT)

@@ -1,8 +1,10 @@
 // Precedence (flag > env > profile > default), base URL rules, key checks and masking.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkSecretKey, maskKey, redact } from '../../src/config/keys.js';
 import { normalizeBaseUrl, resolveSettings } from '../../src/config/settings.js';
 import { ConfigStore } from '../../src/config/store.js';
+import { maskText } from '../../src/emulator/request-log.js';
 import { tempDir } from '../helpers/run-pay.js';
 
 async function storeWith(): Promise<ConfigStore> {
@@ -72,6 +74,37 @@ describe('keys', () => {
     expect(maskKey('short')).toBe('…');
     expect(redact('key=sk_test_abcdefghijklmnopqrstuvwxyz12!', ['sk_test_abcdefghijklmnopqrstuvwxyz12'])).toBe('key=sk_test_…yz12!');
   });
+  it('redact masks the secrets named and every token shaped like a key or webhook secret, and nothing else (as the emulator log does)', () => {
+    const alnum = fc.string({
+      unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')),
+      minLength: 12,
+      maxLength: 40,
+    });
+    const secret = fc.oneof(
+      fc.tuple(fc.constantFrom('sk', 'rk', 'pk'), fc.constantFrom('test', 'live'), alnum).map(([t, m, r]) => `${t}_${m}_${r}`),
+      alnum.map((r) => `whsec_${r}==`),
+    );
+    // Separators, and word characters a key may be glued to (before it, after it, another key).
+    const filler = fc.string({ unit: fc.constantFrom(...' ,:"{}=x_-\n'.split('')), maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(filler, secret), { minLength: 1, maxLength: 4 }), filler, (parts, tail) => {
+        const text = parts.map(([f, k]) => `${f}${k}`).join('') + tail;
+        const out = redact(text, []);
+        for (const [, k] of parts) expect(out).not.toContain(k);
+        expect(maskText(text)).toBe(out);
+        expect(redact(out, [])).toBe(out);
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 40 }).filter((t) => !/_(test|live)_|whsec_/.test(t)),
+        (t) => {
+          expect(redact(t, [])).toBe(t);
+        },
+      ),
+    );
+  });
+
   it('refuses public keys and keys of the other mode', () => {
     expect(() => checkSecretKey('pk_test_abcdefghijklmnop', 'sandbox', 'x')).toThrow(/public key/);
     expect(() => checkSecretKey('sk_live_abcdefghijklmnop', 'sandbox', 'x')).toThrow(/is a live key/);

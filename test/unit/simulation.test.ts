@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/openapi.js';
 import { buildProgram } from '../../src/cmdutil/tree.js';
 import { exponent, toMinor } from '../../src/emulator/money.js';
+import { fromMinor } from '../../src/shared/money.js';
 import { FIAT_CURRENCIES } from '../../src/shared/domain.js';
 import { CONTRACT_NOTES, minorEnding, SIMULATION_VALUES } from '../../src/shared/simulation.js';
 import { pay } from './commands/harness.js';
@@ -42,7 +43,7 @@ describe('simulation values', () => {
     expect(post('/collections')).toContain(CONTRACT_NOTES.collection);
   });
 
-  it("minorEnding is the emulator's minor units mod 100, for every currency and any amount", () => {
+  it("minorEnding is the amount's minor units mod 100 (10,000 for the hold), for every currency and any amount", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...FIAT_CURRENCIES),
@@ -54,10 +55,25 @@ describe('simulation values', () => {
           // As typed: the decimals the currency has, or fewer (trailing zeros left out).
           let amount = e === 0 ? digits : `${digits.slice(0, -e)}.${digits.slice(-e)}`;
           if (e > 0 && extraZeros > 0) amount = amount.replace(/0+$/, '').replace(/\.$/, '') || '0';
-          expect(minorEnding(amount, e)).toBe(Number(toMinor(amount, e) % 100n));
+          expect(minorEnding(amount, e)).toBe(Number(whole % 100n));
+          expect(minorEnding(amount, e, 4)).toBe(Number(whole % 10_000n));
+          // As the emulator reads an amount: the same minor units.
+          expect(toMinor(amount, e)).toBe(whole);
         },
       ),
     );
     expect(minorEnding('1.5x', 2)).toBeUndefined();
+    // Decimals past the currency's are left out (validation refuses them anyway).
+    expect(minorEnding('1.139', 2)).toBe(13);
+  });
+
+  it('toMinor and fromMinor (src/shared/money.ts) are inverses at every exponent, signs too', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.nat({ max: 18 }), (minor, e) => {
+        const text = fromMinor(minor, e);
+        expect(text).toMatch(e === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${e}}$`));
+        expect(toMinor(text, e)).toBe(minor);
+      }),
+    );
   });
 });

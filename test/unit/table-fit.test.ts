@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { hoistVerbFlags } from '../../src/argv.js';
 import { allGroups } from '../../src/commands/groups.js';
 import { escapeText, escapeValue } from '../../src/io/escape.js';
-import { bufferIOStreams, parseColumns, terminalColumns } from '../../src/io/iostreams.js';
+import { bufferIOStreams, MAX_COLUMNS, parseColumns, terminalColumns } from '../../src/io/iostreams.js';
 import { formatTime, kindOf, Printer, resolveOutput, type Column, type ColumnKind } from '../../src/io/output.js';
 import { layoutKeyValues } from '../../src/io/table.js';
 import { asText } from '../../src/lib/text.js';
@@ -158,7 +158,9 @@ describe('display width, cut and wrap', () => {
       fc.property(hostile.map(escapeText), fc.integer({ min: 1, max: 50 }), (text, width) => {
         const lines = wrap(text, width);
         for (const l of lines) {
-          if (displayWidth(l) > width) expect([...l].filter((c) => codePointWidth(c.codePointAt(0)!) > 0)).toHaveLength(1);
+          // Wider than the room: one character, or one escape (never split).
+          if (displayWidth(l) > width && !/^\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]{1,6}\}|[tnr])$/.test(l))
+            expect([...l].filter((c) => codePointWidth(c.codePointAt(0)!) > 0)).toHaveLength(1);
         }
         expect(lines.join('').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
       }),
@@ -185,11 +187,15 @@ describe('a list table on a terminal of 10 to 300 columns, hostile rows', () => 
         // Hidden only in priority order: the hidden ones are the first of the drop order.
         expect(new Set(dropOrder(s.cols).slice(0, hidden.length))).toEqual(new Set(hidden));
         // The note names exactly the hidden columns, in table order; no note when none is hidden.
+        // It is wrapped to the terminal too: every line within the width but for a word wider than it.
         if (hidden.length === 0) expect(stderr).toBe('');
-        else
-          expect(stderr).toBe(
-            `Hidden to fit the terminal's ${s.width} columns: ${hidden.map((i) => `H${i}`).join(', ')} (--wide shows every column)\n`,
+        else {
+          const note = stderr.trimEnd().split('\n');
+          expect(note.join(' ')).toBe(
+            `Hidden to fit the terminal's ${s.width} columns: ${hidden.map((i) => `H${i}`).join(', ')} (--wide shows every column)`,
           );
+          for (const l of note) expect(displayWidth(l) <= s.width || !l.includes(' '), l).toBe(true);
+        }
         const alone = shownCols.length === 1 ? s.cols[shownCols[0]!]! : undefined;
         for (const line of lines) {
           // Wider than the terminal only where the one column left is never cut (an id alone).
@@ -367,6 +373,44 @@ describe('a get view on a terminal: long values wrap under their key', () => {
   });
 });
 
+describe('escapes and single words stay readable', () => {
+  /** Where the escapes of an escaped text are: [start, end) spans. */
+  const escapes = (t: string): Array<[number, number]> =>
+    [...t.matchAll(/\\(?:[tnr]|x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]{1,6}\})/g)].map((m) => [m.index, m.index + m[0].length]);
+  const splits = (t: string, at: number): boolean => escapes(t).some(([a, b]) => a < at && at < b);
+
+  it('truncate and wrap never cut inside an escape (\\u202e, \\x1b, \\n …)', () => {
+    const noSpace = hostile.map((h) => escapeText(h.replace(/ /g, '')));
+    fc.assert(
+      fc.property(noSpace, fc.integer({ min: 1, max: 30 }), (text, width) => {
+        const cut = truncate(text, width);
+        if (cut !== text) expect(splits(text, cut.length - 1), `${JSON.stringify(cut)} of ${JSON.stringify(text)}`).toBe(false);
+        let at = 0;
+        for (const line of wrap(text, width)) {
+          at += line.length;
+          expect(splits(text, at), `${JSON.stringify(line)} of ${JSON.stringify(text)}`).toBe(false);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    expect(wrap('RED\\u202eevil\\u2028x', 8)).toEqual(['RED', '\\u202eev', 'il\\u2028', 'x']);
+  });
+
+  it('a get view keeps a one-word value whole (a URL, a time), even past a 40-column terminal; longer text still wraps', async () => {
+    const url = 'https://hooks.example.com/v1/webhooks/receiver/0123456789';
+    const respond = () => ({
+      status: 200,
+      body: { id: 'cus_0123456789abcdefghijklmn', email: url, first_name: 'Ada Augusta Byron King Countess of Lovelace and more' },
+    });
+    const r = await pay(['customers', 'get', 'cus_0123456789abcdefghijklmn'], { tty: true, width: 40, respond });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(url);
+    const name = r.stdout.split('\n').filter((l) => /Ada|Lovelace|Countess/.test(l));
+    expect(name.length).toBeGreaterThan(1);
+    for (const l of name) expect(displayWidth(l)).toBeLessThanOrEqual(40);
+  });
+});
+
 describe('--wide and COLUMNS', () => {
   const txns = Array.from({ length: 3 }, (_, i) => ({
     id: `txn_0123456789abcdefghijklm${i}`,
@@ -387,7 +431,7 @@ describe('--wide and COLUMNS', () => {
     const r = await pay(['transactions', 'list'], { tty: true, width: 80, respond });
     expect(r.stdout.split('\n')[0]).toBe('ID                            TYPE      DIRECTION  AMOUNT     STATUS');
     expect(r.stderr).toBe(
-      "Hidden to fit the terminal's 80 columns: ACCOUNT, WALLET, BALANCE AFTER, SOURCE, CREATED, DESCRIPTION (--wide shows every column)\n",
+      "Hidden to fit the terminal's 80 columns: ACCOUNT, WALLET, BALANCE AFTER, SOURCE,\nCREATED, DESCRIPTION (--wide shows every column)\n",
     );
     const wide = await pay(['transactions', 'list', '--wide'], { tty: true, width: 80, respond });
     expect(wide.stderr).toBe('');
@@ -414,13 +458,18 @@ describe('--wide and COLUMNS', () => {
     expect(parseColumns('80')).toBe(80);
     expect(parseColumns(' 120 ')).toBe(120);
     expect(parseColumns('100000')).toBe(100000);
-    for (const bad of [undefined, '', '0', '-5', '80.5', '1e3', '80abc', 'abc', '+80', '９０', '9999999999', '0x50']) {
+    // However many digits: it fits everything.
+    expect(parseColumns('9999999999')).toBe(MAX_COLUMNS);
+    expect(parseColumns('99999999999999999999')).toBe(MAX_COLUMNS);
+    expect(parseColumns('00080')).toBe(80);
+    for (const bad of [undefined, '', '0', '000', '-5', '80.5', '1e3', '80abc', 'abc', '+80', '９０', '0x50']) {
       expect(parseColumns(bad), String(bad)).toBeUndefined();
     }
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 12 }), (s) => {
         const n = parseColumns(s);
-        if (n !== undefined) expect(Number.isInteger(n) && n >= 1 && String(n) === s.trim().replace(/^0+/, '')).toBe(true);
+        const digits = s.trim().replace(/^0+/, '');
+        if (n !== undefined) expect(Number.isInteger(n) && n >= 1 && (String(n) === digits || n === MAX_COLUMNS)).toBe(true);
       }),
       { numRuns: 1000 },
     );
@@ -497,7 +546,7 @@ describe('pay customers overview on a terminal', () => {
       expect(r.stdout).toContain('txn_0123456789abcdefghijklm1');
       if (width === 60) {
         expect(r.stdout).toMatch(/^ {2}email {4}alexandria\.konstantina\.papadopoulou@\S+\n {11}\S*domain\.com$/m);
-        expect(r.stderr).toMatch(/^Hidden to fit the terminal's 60 columns: .*\(--wide shows every column\)$/m);
+        expect(r.stderr.replace(/\n(?!$)/g, ' ')).toMatch(/^Hidden to fit the terminal's 60 columns: .*\(--wide shows every column\)$/m);
       }
     }
     const wide = await pay(['customers', 'overview', CUS, '--wide'], {

@@ -48,6 +48,7 @@ export const accounts: GroupSpec = {
       method: 'POST',
       path: 'accounts',
       kind: 'create',
+      creates: 'acc_',
       body: true,
       flags: [
         { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },

@@ -84,6 +84,7 @@ export const cards: GroupSpec = {
       method: 'POST',
       path: 'cards',
       kind: 'create',
+      creates: 'card_',
       body: true,
       flags: [
         {

@@ -61,6 +61,7 @@ export const collections: GroupSpec = {
       method: 'POST',
       path: 'collections',
       kind: 'create',
+      creates: 'col_',
       body: true,
       flags: [
         {

@@ -114,6 +114,7 @@ export const customers: GroupSpec = {
       method: 'POST',
       path: 'customers',
       kind: 'create',
+      creates: 'cus_',
       body: true,
       flags: customerFlags,
       jsonShape: 'the created Customer object ({id: "cus_…", first_name, …, address: {…}, kyc_status, created_at})',

@@ -297,12 +297,7 @@ const EVENT_COLUMNS: TableColumn[] = [
 async function printScreen(f: Factory, view: OverviewJson, wide: boolean): Promise<void> {
   const io = f.io;
   const table = (cols: TableColumn[], rows: Json[]) =>
-    new Printer(io, { format: 'table', fields: undefined, header: true, wide }, cols).printList(
-      (async function* () {
-        yield rows;
-      })(),
-      '',
-    );
+    new Printer(io, { format: 'table', fields: undefined, header: true, wide }, cols).printList(rows, '');
   const more = (section: Section) => {
     for (const cmd of view.more[section]) io.out(`  more: ${escapeText(cmd)}\n`);
   };

@@ -5,10 +5,10 @@ import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { escapeText } from '../../io/escape.js';
 import type { OutputSettings } from '../../io/output-options.js';
-import { DURATION_FORMS, formatDuration, parseDuration } from '../../lib/duration.js';
+import { DURATION_FORMS, formatDuration, MAX_ADVANCE_SECONDS, parseDuration } from '../../shared/duration.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseLatency, parseRate, parseRateLimit } from '../../shared/fault-syntax.js';
-import { checkUrl } from '../../shared/validate.js';
+import { checkWebhookTarget, isLoopbackHost } from '../../shared/validate.js';
 
 async function printer(f: Factory, output: OutputSettings | undefined) {
   const { Printer } = await import('../../io/output.js');
@@ -68,7 +68,8 @@ export async function reset(f: Factory, ctx: CommandContext): Promise<void> {
 export async function clockAdvance(f: Factory, ctx: CommandContext): Promise<void> {
   const raw = String(ctx.args[0] ?? '');
   const seconds = parseDuration(raw);
-  if (seconds === undefined) throw new UsageError(`invalid duration ${quoted(raw)}: ${DURATION_FORMS}, at most 10 years`);
+  if (seconds === undefined || seconds > MAX_ADVANCE_SECONDS)
+    throw new UsageError(`invalid duration ${quoted(raw)}: ${DURATION_FORMS}, at most 10 years`);
   const admin = await f.emulator();
   const clock = await admin.post<{ now: string; offset_ms: number }>('clock/advance', { seconds });
   if (isJson(ctx.output)) return (await printer(f, ctx.output)).printValue({ ...clock, advanced_s: seconds });
@@ -83,7 +84,8 @@ export async function webhookUrl(f: Factory, ctx: CommandContext): Promise<void>
   const clear = ctx.opts.clear === true;
   if (url !== undefined && clear) throw new UsageError('give a URL or --clear, not both');
   if (url !== undefined) {
-    const problem = checkUrl(url) ?? (url.length > 2048 ? 'must be at most 2048 characters' : undefined);
+    const problem =
+      checkWebhookTarget(url) ?? (isEmulatorItself(url, f.settings().baseUrl.value) ? "is the emulator's own address" : undefined);
     if (problem) throw new UsageError(`invalid webhook URL ${quoted(url)}: ${problem}`, { hint: 'e.g. http://127.0.0.1:3000/hooks' });
   }
   const admin = await f.emulator();
@@ -144,4 +146,12 @@ export async function faults(f: Factory, ctx: CommandContext): Promise<void> {
   const settings = changed ? await admin.post('faults', changes) : await admin.get('faults');
   (await printer(f, ctx.output)).printObject(settings);
   if (changed) f.io.err(ctx.opts.clear === true ? '✓ Faults cleared: the emulator answers normally\n' : '✓ Faults changed\n');
+}
+
+/** The URL names the emulator behind the base URL (its port on this machine): deliveries there would act on it. */
+function isEmulatorItself(url: string, baseUrl: string): boolean {
+  const u = new URL(url);
+  const base = new URL(baseUrl);
+  const port = (x: URL): string => x.port || (x.protocol === 'https:' ? '443' : '80');
+  return port(u) === port(base) && (isLoopbackHost(u.hostname) || u.hostname === base.hostname);
 }

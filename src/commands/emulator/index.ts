@@ -130,10 +130,10 @@ export const emulator: CommandDecl = {
       subcommands: [
         {
           name: 'advance',
-          args: [{ name: '<duration>', description: 'how far: 90s, 15m, 25h, 7d, or combined from the largest unit down, 1h30m' }],
+          args: [{ name: '<duration>', description: 'how far: 90s, 15m, 25h, 7d, 2w, or several units from the largest down, 1h30m' }],
           summary: "Move the emulator's clock forward; what became due (settlements, expiries, retries) happens now",
           description:
-            'Move the clock forward by a duration: a whole number and a unit (s, m, h, d), or several from the largest unit ' +
+            'Move the clock forward by a duration: a whole number and a unit (s, m, h, d, w), or several from the largest unit ' +
             `down with nothing between them (1h30m, 2d12h); at most 10 years. Prints the new emulator time. ${DRIVES}`,
           output: { projection: false, formats: ['json'] },
           examples: ['pay emulator clock advance 90s', 'pay emulator clock advance 7d', 'pay emulator clock advance 1h30m --json'],
@@ -188,7 +188,7 @@ export const emulator: CommandDecl = {
         {
           flags: '--path <pattern>',
           description:
-            'only these paths: a prefix (/v1/customers), or a glob (* within a segment, ** across); without a leading /, under /v1/',
+            'only these paths: a prefix (/v1/customers), or a glob (* within a segment, a ** segment any number of segments); without a leading /, under /v1/',
         },
         { flags: '--limit <n>', description: 'how many of the newest to list (1-1000, default 20; not with --follow)' },
       ],

@@ -12,6 +12,7 @@ import { getPath, pickPaths } from '../../io/fields.js';
 import type { TableColumn } from '../../io/output.js';
 import type { OutputSettings } from '../../io/output-options.js';
 import { UsageError } from '../../lib/errors.js';
+import { pollUntil } from '../../lib/poll.js';
 import { PATH_FILTER_FORMS, pathMatcher, STATUS_FILTER_FORMS, statusMatcher } from '../../shared/request-filter.js';
 import { checkInt } from '../../shared/validate.js';
 
@@ -19,7 +20,8 @@ import { checkInt } from '../../shared/validate.js';
 export const COLUMNS: TableColumn[] = [
   { header: 'RECEIVED', path: 'received_at', kind: 'time', priority: 6 },
   { header: 'METHOD', path: 'method', priority: 1 },
-  { header: 'PATH', path: 'path', priority: 2 },
+  // A path holds ids to copy: shown whole, never cut.
+  { header: 'PATH', path: 'path', kind: 'id', priority: 2 },
   { header: 'STATUS', path: 'status', kind: 'number', priority: 3 },
   { header: 'MS', path: 'duration_ms', kind: 'number', priority: 5 },
   { header: 'REQUEST ID', path: 'request_id', kind: 'id', priority: 4 },
@@ -76,14 +78,10 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const { Printer } = await import('../../io/output.js');
   if (!o.follow) {
     const page = await admin.get<Page>('requests', { ...q, limit });
-    await new Printer(f.io, output, COLUMNS).printList(once(page.data), 'requests');
+    await new Printer(f.io, output, COLUMNS).printList(page.data, 'requests');
     return;
   }
   await follow(f, admin, q, output, Printer);
-}
-
-async function* once<T>(items: T[]): AsyncGenerator<T[]> {
-  yield items;
 }
 
 async function follow(
@@ -93,14 +91,8 @@ async function follow(
   output: OutputSettings,
   Printer: typeof import('../../io/output.js').Printer,
 ): Promise<void> {
-  let stop: () => void = () => {};
-  let stopped = false;
-  const stopping = new Promise<void>((resolve) => {
-    stop = () => {
-      stopped = true;
-      resolve();
-    };
-  });
+  const stopping = new AbortController();
+  const stop = (): void => stopping.abort();
   f.signals.on('SIGINT', stop);
   f.signals.on('SIGTERM', stop);
   try {
@@ -109,22 +101,34 @@ async function follow(
     let after = start.next_after;
     let run = start.started_at;
     f.io.err(`Following the requests to the emulator at ${admin.origin} (Ctrl-C to stop)\n`);
+    /** One read of the log from `after`: the new requests, or undefined when there are none yet. */
+    const read = async (): Promise<Page | undefined> => {
+      let page = await admin.get<Page>('requests', { ...q, after, limit: 1000 });
+      if (page.started_at !== run) {
+        // A new run of the emulator (same address): its log is read from its start.
+        f.io.err(`note: the emulator at ${admin.origin} restarted; following its new log\n`);
+        run = page.started_at;
+        page = await admin.get<Page>('requests', { ...q, after: 0, limit: 1000 });
+      }
+      if (page.dropped > 0)
+        f.io.err(`warning: ${page.dropped} requests left the emulator's log (it keeps the last 1000) before they could be shown\n`);
+      // The emulator says where to read on (never behind what was printed, within one run).
+      if (Number.isSafeInteger(page.next_after) && page.next_after >= 0) after = page.next_after;
+      return page.data.length > 0 ? page : undefined;
+    };
     const pages = async function* (): AsyncGenerator<Array<Record<string, unknown>>> {
-      while (!stopped) {
-        let page = await admin.get<Page>('requests', { ...q, after, limit: 1000 });
-        if (page.started_at !== run) {
-          // A new run of the emulator (same address): its log is read from its start.
-          f.io.err(`note: the emulator at ${admin.origin} restarted; following its new log\n`);
-          run = page.started_at;
-          page = await admin.get<Page>('requests', { ...q, after: 0, limit: 1000 });
-        }
-        if (page.dropped > 0)
-          f.io.err(`warning: ${page.dropped} requests left the emulator's log (it keeps the last 1000) before they could be shown\n`);
-        // The emulator says where to read on (never behind what was printed, within one run).
-        if (Number.isSafeInteger(page.next_after) && page.next_after >= 0) after = page.next_after;
-        if (page.data.length > 0) yield page.data;
-        // A full page: more may be waiting; otherwise wait for new ones (or the signal).
-        if (page.data.length < 1000 && !stopped) await sleepUnless(FOLLOW_POLL_MS, stopping);
+      // At once first; after a full page at once again (more may be waiting); otherwise every FOLLOW_POLL_MS until new ones come or the signal.
+      let first = 0;
+      for (;;) {
+        const page = await pollUntil({
+          step: read,
+          pauses: { first, next: () => FOLLOW_POLL_MS },
+          signal: stopping.signal,
+          clock: f.clock,
+        });
+        if (page === undefined) return;
+        yield page.data;
+        first = page.data.length < 1000 ? FOLLOW_POLL_MS : 0;
       }
     };
     if (output.jq) {
@@ -170,9 +174,4 @@ export function line(r: Record<string, unknown>, fields?: readonly string[]): st
     text(r.idempotency_key),
     ...(r.replayed === true ? ['replayed'] : []),
   ].join('  ');
-}
-
-function sleepUnless(ms: number, stopping: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([new Promise<void>((r) => (timer = setTimeout(r, ms))), stopping]).finally(() => clearTimeout(timer));
 }

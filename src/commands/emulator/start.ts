@@ -15,7 +15,7 @@ import {
   type EmulatorOptions,
 } from '../../emulator/index.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
-import { checkUrl } from '../../shared/validate.js';
+import { checkWebhookTarget } from '../../shared/validate.js';
 
 export interface StartFlags {
   host: string;
@@ -42,7 +42,7 @@ function options(f: StartFlags, log: (line: string) => void): EmulatorOptions {
     o.dataDir = resolve(f.dataDir);
   }
   if (f.webhookUrl !== undefined) {
-    const problem = checkUrl(f.webhookUrl);
+    const problem = checkWebhookTarget(f.webhookUrl);
     if (problem) throw new UsageError(`invalid --webhook-url "${f.webhookUrl}": ${problem}`);
     o.webhookUrl = f.webhookUrl;
   }
@@ -148,6 +148,11 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   try {
     emu = await startEmulator(o);
   } catch (err) {
+    // Options only the started server can judge (the port 0 picked): --webhook-url at itself.
+    if (err instanceof RangeError && /^webhookUrl /.test(err.message))
+      throw new UsageError(`invalid --webhook-url: ${err.message.replace(/^webhookUrl /, '')}`, {
+        hint: 'deliveries go to your app (or pay webhooks listen), not to the emulator',
+      });
     const e = err as NodeJS.ErrnoException;
     const hint = e.code === 'EADDRINUSE' ? '--port 0 picks a free port' : e.code === 'EACCES' ? 'use a port above 1023' : undefined;
     throw new PayError(`cannot start the emulator: ${e.message}`, ExitCode.ERROR, 'emulator_start', { hint, cause: err });

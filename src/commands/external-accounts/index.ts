@@ -50,6 +50,7 @@ export const externalAccounts: GroupSpec = {
       method: 'POST',
       path: 'external-accounts',
       kind: 'create',
+      creates: 'ea_',
       body: true,
       flags: [
         { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },

@@ -71,6 +71,7 @@ export const fx: GroupSpec = {
       method: 'POST',
       path: 'fx/quotes',
       kind: 'create',
+      creates: 'fxq_',
       body: true,
       noun: 'FX quote',
       columns: quoteColumns,
@@ -127,6 +128,7 @@ export const fx: GroupSpec = {
       method: 'POST',
       path: 'fx/trades',
       kind: 'create',
+      creates: 'fxt_',
       body: true,
       confirmLive: true,
       flags: [

@@ -1,7 +1,7 @@
 // pay kyc: identity verification of a customer (start, send documents, follow the status).
 import type { TableColumn } from '../../io/output.js';
 import type { FlagSpec, GroupSpec, SubTableSpec, WaitSpec } from '../../cmdutil/spec.js';
-import { simulationNote } from '../../shared/simulation.js';
+import { REJECT_DOCUMENT_SUFFIX, simulationNote } from '../../shared/simulation.js';
 import { customerPick } from '../customers/index.js';
 
 export const KYC_LEVELS = ['basic', 'enhanced'] as const;
@@ -88,7 +88,7 @@ export const kyc: GroupSpec = {
   ],
   description:
     'A verification goes pending → in_review (first document) → approved or rejected.\n' +
-    'Sandbox: a document number ending in 0000 is rejected (pay help simulate).',
+    `Sandbox: a document number ending in ${REJECT_DOCUMENT_SUFFIX} is rejected (pay help simulate).`,
   columns: kycColumns,
   verbs: [
     {
@@ -105,6 +105,7 @@ export const kyc: GroupSpec = {
       method: 'POST',
       path: 'customers/{customer_id}/kyc',
       kind: 'create',
+      creates: 'kyc_',
       body: true,
       flags: [levelFlag],
       tables: documentsTable,
@@ -125,6 +126,7 @@ export const kyc: GroupSpec = {
       method: 'POST',
       path: 'customers/{customer_id}/kyc/documents',
       kind: 'create',
+      creates: 'doc_',
       body: true,
       noun: 'KYC document',
       columns: [

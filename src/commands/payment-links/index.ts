@@ -42,6 +42,7 @@ export const paymentLinks: GroupSpec = {
       method: 'POST',
       path: 'payment-links',
       kind: 'create',
+      creates: 'plink_',
       body: true,
       flags: [
         {

@@ -34,12 +34,7 @@ export async function list(f: Factory, ctx: CommandContext): Promise<void> {
   const current = f.settings().profileName.value;
   const rows = Object.entries(store.profiles()).map(([name, p]) => masked(name, p, current));
   const printer = new Printer(f.io, ctx.output!, COLUMNS);
-  await printer.printList(
-    (async function* () {
-      yield rows;
-    })(),
-    'profiles',
-  );
+  await printer.printList(rows, 'profiles');
   if (rows.length === 0) f.io.err('Add one with: pay login\n');
 }
 

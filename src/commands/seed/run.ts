@@ -137,6 +137,7 @@ export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
     setAside: loaded.setAside,
     verified,
     progress: progressBar(f.io, 'seed'),
+    clock: f.clock,
   });
   await printApply(f, out, outcomes, retirements, note);
 }
@@ -173,12 +174,7 @@ function refuseReplacements(changes: Change[]): void {
 }
 
 async function printRows(f: Factory, out: OutputSettings, columns: TableColumn[], rows: object[]): Promise<void> {
-  await new Printer(f.io, out, columns).printList(
-    (async function* () {
-      yield rows;
-    })(),
-    'entries',
-  );
+  await new Printer(f.io, out, columns).printList(rows, 'entries');
 }
 
 /**

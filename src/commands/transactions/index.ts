@@ -32,7 +32,7 @@ export const transactions: GroupSpec = {
       name: 'list',
       summary: 'List transactions, newest first (filter by account, wallet, time, type, status)',
       description:
-        '--from and --to take a date (YYYY-MM-DD, midnight UTC), an RFC 3339 time, or a duration back from now (30m, 2h, 7d; ' +
+        '--from and --to take a date (YYYY-MM-DD, midnight UTC), an RFC 3339 time, or a duration back from now (30m, 2h, 1h30m, 7d, 2w; ' +
         "from this machine's clock); --to is exclusive. They are what the other lists call --since and --until.",
       examples: [
         'pay transactions list --account acc_0123456789abcdefghijklmn',
@@ -50,7 +50,7 @@ export const transactions: GroupSpec = {
           flags: '--from <time>',
           query: 'from',
           kind: 'datetime',
-          description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 7d)',
+          description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 1h30m, 7d, 2w)',
         },
         {
           flags: '--to <time>',

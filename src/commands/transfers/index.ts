@@ -51,6 +51,7 @@ export const transfers: GroupSpec = {
       method: 'POST',
       path: 'transfers',
       kind: 'create',
+      creates: 'tr_',
       body: true,
       confirmLive: true,
       flags: [

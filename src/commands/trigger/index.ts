@@ -1,6 +1,7 @@
 // `pay trigger <event-type>`: declaration only (start-up path); run.ts creates what makes the
 // service emit the event (recipes.ts), waits for it and prints what it made.
 import type { CommandDecl } from '../../cmdutil/decl.js';
+import { waitTimeoutOption } from '../../cmdutil/spec.js';
 
 export const trigger: CommandDecl = {
   name: 'trigger',
@@ -23,10 +24,7 @@ export const trigger: CommandDecl = {
       description: 'change a field of an object it creates, e.g. transfer.amount=5.13 or customer.first_name=Grace (repeatable)',
       repeatable: true,
     },
-    {
-      flags: '--wait-timeout <seconds>',
-      description: 'give up waiting for settlements and the event after this many seconds (default: 120)',
-    },
+    waitTimeoutOption('waiting for settlements and the event'),
   ],
   output: { projection: false },
   dryRun: true,

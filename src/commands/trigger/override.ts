@@ -3,8 +3,8 @@
 // contract (nested fields by dotted path), every key a safe one (src/lib/safe-json.ts), and the
 // value of the field's JSON type (a string as typed; numbers, booleans and objects parsed), inside
 // the contract's enum or pattern where it has one. Anything else is exit 2 naming what is valid.
-import { bodyField, type LeafField } from '../../api/request-fields.js';
-import { editDistance } from '../../lib/distance.js';
+import { bodyField, fieldsOf, type LeafField } from '../../api/request-fields.js';
+import { closeNames, didYouMean } from '../../lib/distance.js';
 import { UsageError } from '../../lib/errors.js';
 import { keyProblem, parseJson, setPath } from '../../lib/safe-json.js';
 import { escapeText } from '../../io/escape.js';
@@ -26,16 +26,6 @@ const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 /** A value quoted in a message: cut to 60 characters, escaped. */
 function shown(s: string): string {
   return escapeText(s.length > 60 ? `${s.slice(0, 60)}…` : s);
-}
-
-function closest(name: string, valid: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const v of valid) {
-    const d = editDistance(name, v);
-    if (d < bestD) [best, bestD] = [v, d];
-  }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
 }
 
 /** Parses every --override for an event's recipe; a UsageError (exit 2) for the first bad one. */
@@ -81,28 +71,28 @@ export function parseOverride(raw: string, eventType: string, objects: readonly 
     }
   }
   const [object, ...path] = parts as [string, ...string[]];
-  if (!Object.hasOwn(OBJECT_OPERATIONS, object)) {
-    const guess = closest(object, objects);
-    throw new UsageError(`--override: pay trigger ${eventType} creates no "${shown(object)}" (it creates: ${objects.join(', ')})`, {
-      ...(guess ? { hint: `did you mean ${guess}?` } : {}),
+  // One condition, one error: whether pay trigger never creates such an object or this event type does not.
+  if (!(objects as readonly string[]).includes(object)) {
+    const guess = didYouMean(closeNames(object, objects));
+    throw new UsageError(`--override: pay trigger ${eventType} creates no ${shown(object)} (it creates: ${objects.join(', ')})`, {
+      ...(guess ? { hint: guess } : {}),
     });
   }
-  if (!objects.includes(object as ObjectName)) {
-    throw new UsageError(`--override: pay trigger ${eventType} creates no ${object} (it creates: ${objects.join(', ')})`);
-  }
   const name = object as ObjectName;
-  const found = path.length === 0 ? bodyField(OBJECT_OPERATIONS[name], ['']) : bodyField(OBJECT_OPERATIONS[name], path);
+  if (path.length === 0) {
+    throw new UsageError(
+      `--override ${name} needs a field: ${name}.<field>=value (fields: ${fieldsOf(OBJECT_OPERATIONS[name]).join(', ')})`,
+    );
+  }
+  const found = bodyField(OBJECT_OPERATIONS[name], path);
   if (!found.ok) {
     const where = found.at ? `${name}.${found.at}` : name;
-    if (path.length === 0) {
-      throw new UsageError(`--override ${name} needs a field: ${name}.<field>=value (fields: ${found.valid.join(', ')})`);
-    }
     if (found.valid.length === 0) throw new UsageError(`--override ${shown(pathText)}: ${where} is a value, not an object with fields`);
-    const guess = closest(found.name, found.valid);
+    const guess = didYouMean(closeNames(found.name, found.valid).map((name) => `${where}.${name}`));
     throw new UsageError(
       `--override ${shown(pathText)}: ${where} has no field "${shown(found.name)}" (fields: ${found.valid.join(', ')})`,
       {
-        ...(guess ? { hint: `did you mean ${where}.${guess}?` } : {}),
+        ...(guess ? { hint: guess } : {}),
       },
     );
   }

@@ -3,6 +3,8 @@
 // steps took the other path (an --override changed the outcome). Fresh objects every time:
 // nothing of the account's existing data is used or changed.
 import { EVENT_TYPES } from '../../shared/events.js';
+import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
+import type { FeatureKey } from '../../shared/rules.js';
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -24,8 +26,6 @@ export const OBJECT_OPERATIONS = {
   fx_trade: 'createFxTrade',
 } as const;
 export type ObjectName = keyof typeof OBJECT_OPERATIONS;
-
-export type FeatureKey = 'cards' | 'collections' | 'crypto_wallets' | 'payment_links' | 'fx' | 'international_transfers';
 
 export type Step =
   /** A customer (POST /customers). */
@@ -119,6 +119,12 @@ export function recipeObjects(recipe: Recipe): ObjectName[] {
 const CUSTOMER: Step = { do: 'customer' };
 const VERIFIED: readonly Step[] = [CUSTOMER, { do: 'verify' }];
 const ACCOUNT: readonly Step[] = [...VERIFIED, { do: 'account' }];
+/**
+ * A payout: the default customer (GB) paying a GB external account is a payout at home, which the
+ * rules (src/shared/rules.ts transfers.payout) let through on KYC alone. international_transfers is
+ * activated too, and said so in --list (PAYING), so that an --override sending the payout abroad
+ * (customer.address.country, external_account.country) still makes the event.
+ */
 const PAYOUT: readonly Step[] = [
   ...VERIFIED,
   { do: 'feature', key: 'international_transfers' },
@@ -135,7 +141,19 @@ const LINKING: readonly Step[] = [
   { do: 'wallet' },
 ];
 
+/**
+ * The transfer and collection amounts pay trigger sends, in minor units (USD: 2500 is 25.00): an
+ * ordinary one, one with the failing simulation value, one with the holding one (its four-digit
+ * ending: 10014 is 100.14). --list says them from here; run.ts sends them (the trigger unit test
+ * checks what --list says against what a run sends).
+ */
+export const TRIGGER_AMOUNTS = { ordinary: 2500, fails: 2500 + FAIL_ENDING, held: 10 ** HOLD_DIGITS + HOLD_ENDING } as const;
+/** A USD amount as --list writes it (2513 → 25.13), in whole numbers only. */
+const usd = (minor: number): string => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+const ORDINARY = usd(TRIGGER_AMOUNTS.ordinary);
+
 const V = 'a customer with approved KYC';
+const PAYING = `${V} and international_transfers active (for an --override that sends the payout abroad)`;
 const FUNDED = 'a USD account funded by a collection that settled';
 
 export const RECIPES: Readonly<Record<EventType, Recipe>> = {
@@ -158,7 +176,7 @@ export const RECIPES: Readonly<Record<EventType, Recipe>> = {
     rivals: ['kyc.rejected'],
   },
   'kyc.rejected': {
-    creates: 'a customer, a KYC verification and a document numbered …0000 (rejected); waits for the review',
+    creates: `a customer, a KYC verification and a document numbered …${REJECT_DOCUMENT_SUFFIX} (rejected); waits for the review`,
     steps: [CUSTOMER, { do: 'start_kyc' }, { do: 'document', rejected: true }],
     subject: 'kyc_verification',
     rivals: ['kyc.approved'],
@@ -181,24 +199,24 @@ export const RECIPES: Readonly<Record<EventType, Recipe>> = {
     subject: 'external_account',
   },
   'transfer.created': {
-    creates: `${V}, ${FUNDED}, an external account and a transfer of 25.00 to it`,
+    creates: `${PAYING}, ${FUNDED}, an external account and a transfer of ${ORDINARY} to it`,
     steps: [...PAYOUT, { do: 'transfer', outcome: 'completes' }],
     subject: 'transfer',
   },
   'transfer.completed': {
-    creates: `${V}, ${FUNDED}, an external account and a transfer of 25.00 to it; waits for it to settle`,
+    creates: `${PAYING}, ${FUNDED}, an external account and a transfer of ${ORDINARY} to it; waits for it to settle`,
     steps: [...PAYOUT, { do: 'transfer', outcome: 'completes' }],
     subject: 'transfer',
     rivals: ['transfer.failed', 'transfer.cancelled'],
   },
   'transfer.failed': {
-    creates: `${V}, ${FUNDED}, an external account and a transfer of 25.13 (fails: destination_rejected)`,
+    creates: `${PAYING}, ${FUNDED}, an external account and a transfer of ${usd(TRIGGER_AMOUNTS.fails)} (fails: destination_rejected)`,
     steps: [...PAYOUT, { do: 'transfer', outcome: 'fails' }],
     subject: 'transfer',
     rivals: ['transfer.completed', 'transfer.cancelled'],
   },
   'transfer.cancelled': {
-    creates: `${V}, ${FUNDED}, an external account and a transfer of 25.14 (held pending), then cancels it`,
+    creates: `${PAYING}, ${FUNDED}, an external account and a transfer of ${usd(TRIGGER_AMOUNTS.held)} (held pending), then cancels it`,
     steps: [...PAYOUT, { do: 'transfer', outcome: 'held' }, { do: 'cancel_transfer' }],
     subject: 'transfer',
   },
@@ -225,18 +243,18 @@ export const RECIPES: Readonly<Record<EventType, Recipe>> = {
     subject: 'card',
   },
   'collection.created': {
-    creates: `${V}, a USD account and a collection of 25.00 into it`,
+    creates: `${V}, a USD account and a collection of ${ORDINARY} into it`,
     steps: [...COLLECTING, { do: 'collection', outcome: 'succeeds' }],
     subject: 'collection',
   },
   'collection.succeeded': {
-    creates: `${V}, a USD account and a collection of 25.00 into it; waits for it to settle`,
+    creates: `${V}, a USD account and a collection of ${ORDINARY} into it; waits for it to settle`,
     steps: [...COLLECTING, { do: 'collection', outcome: 'succeeds' }],
     subject: 'collection',
     rivals: ['collection.failed'],
   },
   'collection.failed': {
-    creates: `${V}, a USD account and a collection of 25.13 (fails: payment_declined)`,
+    creates: `${V}, a USD account and a collection of ${usd(TRIGGER_AMOUNTS.fails)} (fails: payment_declined)`,
     steps: [...COLLECTING, { do: 'collection', outcome: 'fails' }],
     subject: 'collection',
     rivals: ['collection.succeeded'],

@@ -2,7 +2,8 @@
 // real Sandbox), the objects that make the service emit that event (recipes.ts), waits until the
 // event exists (GET /webhooks/events?object_id=…), and prints what it created and the event.
 // Settlements it builds on (KYC approval, a funding collection) are waited for with the --wait
-// loop (src/verbs/wait.ts); one --wait-timeout bounds all the waiting. Every POST carries its own
+// loop (src/verbs/wait.ts), the event with the same poll loop (src/lib/poll.ts) on the Factory's
+// clock; one --wait-timeout bounds all the waiting. Every POST carries its own
 // Idempotency-Key (the client's). --dry-run prints the first request and what would follow.
 import type { ApiClient } from '../../api/client.js';
 import type { CommandContext } from '../../cmdutil/decl.js';
@@ -11,14 +12,17 @@ import type { WaitSpec } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
 import { Printer, type TableColumn } from '../../io/output.js';
 import type { OutputSettings } from '../../io/output-options.js';
-import { editDistance } from '../../lib/distance.js';
+import { closeNames, didYouMean } from '../../lib/distance.js';
 import { DryRunStop, ExitCode, PayError, UsageError } from '../../lib/errors.js';
+import { pollUntil } from '../../lib/poll.js';
 import { asText } from '../../lib/text.js';
-import { NETWORKS_BY_ASSET } from '../../shared/domain.js';
+import { NETWORKS_BY_ASSET, OBJECT_KINDS, pathOf, type RoutedKind } from '../../shared/domain.js';
 import { EVENT_TYPES } from '../../shared/events.js';
 import { currencyExponent } from '../../shared/iso.js';
+import { fromMinor, toMinor } from '../../shared/money.js';
 import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
-import { settled, startSpinner, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
+import { isId } from '../../shared/validate.js';
+import { settled, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
 import { collections } from '../collections/index.js';
 import { kyc } from '../kyc/index.js';
 import { applyOverrides, overrideOf, parseOverrides, type Overrides } from './override.js';
@@ -31,9 +35,6 @@ export interface TriggerResult {
   created: Array<{ object: string; id: string }>;
   events: Array<{ id: string; type: string }>;
 }
-
-const ID = /^[a-z]{1,10}_[0-9a-z]{24}$/;
-const EVENT_ID = /^evt_[0-9a-z]{24}$/;
 
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const output = ctx.output!;
@@ -51,7 +52,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const raws = ctx.opts.override;
   const overrides = parseOverrides(Array.isArray(raws) ? raws : raws === undefined ? [] : [raws], type, recipe);
   const client = await f.client();
-  const trigger = new Trigger(f, client, type as EventType, recipe, overrides, Date.now() + timeoutMs);
+  const trigger = new Trigger(f, client, type as EventType, recipe, overrides, f.clock.now() + timeoutMs);
   let result: TriggerResult;
   try {
     result = await trigger.run();
@@ -62,46 +63,24 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   await printResult(f, output, result);
 }
 
-/** The recipe of an event type; exit 2 with the closest names for anything else. */
+/** The recipe of an event type; exit 2 for anything else, with a close one suggested. */
 export function recipeOf(type: string): Recipe {
   if (Object.hasOwn(RECIPES, type)) return RECIPES[type as EventType];
-  const near = closestTypes(type);
+  const guess = didYouMean(closeNames(type, EVENT_TYPES));
   throw new UsageError(`unknown event type "${escapeText(type.length > 60 ? `${type.slice(0, 60)}…` : type)}"`, {
-    hint: `${near.length > 0 ? `closest: ${near.join(', ')}; ` : ''}pay trigger --list lists all ${EVENT_TYPES.length}`,
+    hint: `${guess ? `${guess} ` : ''}pay trigger --list lists all ${EVENT_TYPES.length}`,
   });
-}
-
-/** Up to three event types nearest to what was typed: same object first, then by edit distance. */
-export function closestTypes(typed: string): string[] {
-  const t = typed.toLowerCase().slice(0, 64);
-  const [object = '', action = ''] = t.split('.');
-  const score = (name: string): number => {
-    const [o, a] = name.split('.') as [string, string];
-    let s = editDistance(t, name);
-    // The same object (spelt with or without its underscore): how far the action is.
-    if (o === object || o.replace(/_/g, '') === object.replace(/[_-]/g, '')) {
-      s = Math.min(s, editDistance(action, a));
-      if (action && a.startsWith(action)) s = Math.min(s, 1);
-    }
-    if (!action && object && o.startsWith(object)) s = Math.min(s, 2);
-    return s;
-  };
-  return [...EVENT_TYPES]
-    .map((name) => ({ name, s: score(name) }))
-    .filter((x) => x.s <= Math.max(3, Math.floor(t.length / 3)))
-    .sort((a, b) => a.s - b.s || a.name.localeCompare(b.name))
-    .slice(0, 3)
-    .map((x) => x.name);
 }
 
 const COLLECTION_WAIT = collections.verbs.find((v) => v.name === 'create')!.wait!;
 const KYC_DOCUMENT_WAIT = kyc.verbs.find((v) => v.name === 'submit-document')!.wait!;
 
+/** The decimals of a currency (2 for one the tables do not know: the service says what is wrong). */
+const exponentOf = (currency: unknown): number => (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
+
 /** Minor units as a decimal string of the currency (2500 USD → "25.00", JPY → "2500", KWD → "2.500"). */
 export function amountOf(currency: unknown, minor: number): string {
-  const e = (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
-  const digits = String(minor).padStart(e + 1, '0');
-  return e === 0 ? digits : `${digits.slice(0, -e)}.${digits.slice(-e)}`;
+  return fromMinor(BigInt(minor), exponentOf(currency));
 }
 
 /**
@@ -110,13 +89,10 @@ export function amountOf(currency: unknown, minor: number): string {
  * Anything that is not a decimal of the currency is returned as it is (the service says what is wrong).
  */
 export function fundingFor(amount: string, currency: unknown): string {
-  const e = (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
+  const e = exponentOf(currency);
   const m = /^([0-9]{1,15})(?:\.([0-9]+))?$/.exec(amount);
   if (!m || (m[2] ?? '').length > e) return amount;
-  const minor = BigInt(`${m[1]!}${(m[2] ?? '').padEnd(e, '0')}`);
-  const funded = (minor / 100n + 1n) * 100n;
-  const digits = funded.toString().padStart(e + 1, '0');
-  return e === 0 ? digits : `${digits.slice(0, -e)}.${digits.slice(-e)}`;
+  return fromMinor((toMinor(amount, e) / 100n + 1n) * 100n, e);
 }
 
 class Trigger {
@@ -409,7 +385,7 @@ class Trigger {
     const body = applyOverrides(defaults, this.overrides.get(name));
     const obj = await this.send(`creating the ${name.replace(/_/g, ' ')}`, 'POST', path, body, 'resource');
     const id = asText(obj.id);
-    if (!ID.test(id)) throw this.bad(`creating the ${name.replace(/_/g, ' ')}`, 'the answer has no id');
+    if (!isId(id)) throw this.bad(`creating the ${name.replace(/_/g, ' ')}`, 'the answer has no id');
     this.state.set(name, obj);
     const object = typeof obj.object === 'string' && /^[a-z_]{1,40}$/.test(obj.object) ? obj.object : name;
     this.created.push({ object, id });
@@ -418,10 +394,9 @@ class Trigger {
   }
 
   /** An action on an object created earlier (`accounts/{id}/close`). */
-  private async action(what: string, name: ObjectName, verb: string): Promise<void> {
+  private async action(what: string, name: ObjectName & RoutedKind, verb: string): Promise<void> {
     const id = this.idOf(name);
-    const plural = { account: 'accounts', transfer: 'transfers', card: 'cards', payment_link: 'payment-links' }[name as string];
-    const obj = await this.send(what, 'POST', `${plural}/${id}/${verb}`, {}, { id });
+    const obj = await this.send(what, 'POST', `${pathOf(name)}/${id}/${verb}`, {}, { id });
     this.state.set(name, obj);
   }
 
@@ -447,7 +422,11 @@ class Trigger {
     try {
       const obj = settled(
         spec,
-        await waitFor(this.client, spec, answer, { timeoutMs: Math.max(1, this.deadline - Date.now()), io: this.f.io }),
+        await waitFor(this.client, spec, answer, {
+          timeoutMs: Math.max(1, this.deadline - this.f.clock.now()),
+          io: this.f.io,
+          clock: this.f.clock,
+        }),
       );
       this.clockFrom(obj);
       return obj;
@@ -488,15 +467,15 @@ class Trigger {
 
   // ------------------------------------------------------------------ the event
 
-  /** Polls the events about the subject until one of the wanted type is there (or a rival one says it went the other way). */
+  /** Polls the events about the subject (the one poll loop) until one of the wanted type is there, or a rival one says it went the other way. */
   private async awaitEvent(subjectId: string): Promise<{ id: string; type: string }> {
-    const spinner = this.f.io.stderrIsTTY ? startSpinner(this.f.io, `Waiting for the ${this.type} event about ${subjectId}`) : undefined;
-    let interval = 0;
-    try {
-      for (;;) {
-        const left = this.deadline - Date.now();
-        if (left <= 0) {
-          throw new PayError(
+    return pollUntil({
+      clock: this.f.clock,
+      spinner: { io: this.f.io, text: `Waiting for the ${this.type} event about ${subjectId}` },
+      deadline: {
+        at: this.deadline,
+        error: () =>
+          new PayError(
             `pay trigger ${this.type}: no ${this.type} event about ${subjectId} yet after waiting`,
             ExitCode.ERROR,
             'wait_timeout',
@@ -504,10 +483,9 @@ class Trigger {
               hint: `it may still come: pay webhooks list --object ${subjectId}; more time: --wait-timeout`,
               details: { created: this.created },
             },
-          );
-        }
-        if (interval > 0) await new Promise<void>((r) => setTimeout(r, Math.min(interval, left)));
-        interval = interval === 0 ? 500 : Math.min(2000, Math.round(interval * 1.5));
+          ),
+      },
+      step: async () => {
         const events = await this.eventsAbout(subjectId);
         const hit = events.find((e) => e.type === this.type);
         if (hit) return hit;
@@ -520,10 +498,9 @@ class Trigger {
             { hint: `see it with: pay webhooks get ${rival.id}`, details: { created: this.created, events: [rival] } },
           );
         }
-      }
-    } finally {
-      spinner?.stop();
-    }
+        return undefined;
+      },
+    });
   }
 
   private async eventsAbout(subjectId: string): Promise<Array<{ id: string; type: string }>> {
@@ -544,7 +521,7 @@ class Trigger {
     if (!Array.isArray(data)) throw this.bad(what, 'the answer is not a list of events');
     return data.map((e: unknown) => {
       const ev = (e ?? {}) as Obj;
-      if (typeof ev.id !== 'string' || !EVENT_ID.test(ev.id) || typeof ev.type !== 'string')
+      if (!isId(ev.id, OBJECT_KINDS.event.prefix) || typeof ev.type !== 'string')
         throw this.bad(what, 'an item is not an event (evt_… with a type)');
       return { id: ev.id, type: ev.type };
     });
@@ -559,16 +536,12 @@ const RESULT_COLUMNS: TableColumn[] = [
   { header: 'EVENT TYPE', path: 'type', priority: 3 },
 ];
 
-async function* one<T>(rows: T[]): AsyncGenerator<T[]> {
-  yield rows;
-}
-
 /** JSON: the result object; a table or TSV: one row per object created, then the event. */
 export async function printResult(f: Factory, output: OutputSettings, result: TriggerResult): Promise<void> {
   const printer = new Printer(f.io, output, RESULT_COLUMNS);
   if (output.jq || printer.format === 'json' || printer.format === 'ndjson') return printer.printValue(result);
   const rows = [...result.created, ...result.events.map((e) => ({ object: 'event', id: e.id, type: e.type }))];
-  await printer.printList(one(rows), 'object');
+  await printer.printList(rows, 'object');
 }
 
 const LIST_COLUMNS: TableColumn[] = [
@@ -581,5 +554,5 @@ async function printRecipes(f: Factory, output: OutputSettings): Promise<void> {
   const rows = EVENT_TYPES.map((t) => ({ event_type: t, creates: RECIPES[t].creates, override: recipeObjects(RECIPES[t]) }));
   const printer = new Printer(f.io, output, LIST_COLUMNS);
   if (output.jq || printer.format === 'json') return printer.printValue(rows);
-  await printer.printList(one(rows), 'event type');
+  await printer.printList(rows, 'event type');
 }

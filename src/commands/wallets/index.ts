@@ -52,6 +52,7 @@ export const wallets: GroupSpec = {
       method: 'POST',
       path: 'wallets',
       kind: 'create',
+      creates: 'wal_',
       body: true,
       flags: [
         { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },

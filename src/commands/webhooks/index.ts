@@ -1,6 +1,7 @@
 // pay webhooks: delivery history of events, re-delivery, and two local tools that call no API:
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import { OBJECT_KINDS, type ObjectKind } from '../../shared/domain.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
 const EVT_ID = {
@@ -17,8 +18,19 @@ const EVT_ID = {
   },
 } as const;
 const EX_EVT = 'evt_0123456789abcdefghijklmn';
-/** The id prefixes of the objects events are about (`--object`). */
-const EVENT_SUBJECTS = 'cus_|kyc_|acc_|ea_|tr_|card_|col_|plink_|wal_|fxt_';
+/**
+ * The id prefixes of the objects events are about (`--object`): each event type's object's (a kyc
+ * event's is the verification's; a feature event, whose object has no id, counts as its customer's).
+ */
+const SUBJECT_OF: Readonly<Record<string, ObjectKind>> = { kyc: 'kyc_verification', feature: 'customer' };
+export const EVENT_SUBJECTS = [
+  ...new Set(
+    EVENT_TYPES.map((type) => {
+      const object = type.slice(0, type.indexOf('.'));
+      return OBJECT_KINDS[SUBJECT_OF[object] ?? (object as ObjectKind)].prefix;
+    }),
+  ),
+].join('|');
 
 const SECRET_HELP =
   "webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile's webhook secret; for listen against the emulator, then the emulator's)";
@@ -38,7 +50,8 @@ export const webhooks: GroupSpec = {
     "(listen talks only to a local emulator's admin routes, to take its webhook URL).",
   columns: [
     { header: 'ID', path: 'id', priority: 1 },
-    { header: 'TYPE', path: 'type', priority: 2 },
+    // An event type is a name to copy (pay webhooks list --type …): shown whole or hidden, never cut.
+    { header: 'TYPE', path: 'type', kind: 'id', priority: 2 },
     { header: 'DELIVERY', path: 'delivery.status', kind: 'status', priority: 3 },
     { header: 'ATTEMPTS', path: 'delivery.attempts', kind: 'number', priority: 4 },
     { header: 'LAST CODE', path: 'delivery.last_response_code', kind: 'number', priority: 5 },
@@ -52,7 +65,7 @@ export const webhooks: GroupSpec = {
       description:
         '--object picks the events about one object: those whose data.object.id is that id (a customer also gets its ' +
         "feature.activated events). --since and --until bound the events' created_at: a date (YYYY-MM-DD, midnight UTC), an " +
-        "RFC 3339 time, or a duration back from now (30m, 2h, 7d; this machine's clock); --until is exclusive.",
+        "RFC 3339 time, or a duration back from now (30m, 2h, 1h30m, 7d, 2w; this machine's clock); --until is exclusive.",
       examples: [
         'pay webhooks list',
         'pay webhooks list --status failed --since 2h --json',

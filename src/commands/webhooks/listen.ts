@@ -3,7 +3,7 @@
 // repeat when the webhook-id came before: REPEAT_WINDOW_SECONDS, at most MAX_REMEMBERED_IDS
 // remembered), forwards every delivery (retries and resends included; --skip-duplicates
 // acknowledges a repeat of an accepted one instead) with a `<-- [status]` line, and stops cleanly
-// on SIGINT/SIGTERM (exit 0). Against the emulator (the same detection as `pay emulator …`) it
+// on SIGINT/SIGTERM (exit 0), heard from before it registers. Against the emulator (the same detection as `pay emulator …`) it
 // takes the emulator's webhook URL on start (events still pending come now) and gives it back on
 // exit, only if still its own (src/emulator/events.ts takeUrl/releaseUrl). Every text line quotes
 // the sender's data escaped (src/io/escape.ts).
@@ -13,7 +13,7 @@ import type { EmulatorAdmin, EmulatorInfo } from '../../api/emulator-admin.js';
 import { isLoopbackHost } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { editDistance } from '../../lib/distance.js';
+import { closeNames, didYouMean } from '../../lib/distance.js';
 import { ExitCode, NetworkError, PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { EVENT_TYPES } from '../../shared/events.js';
@@ -61,8 +61,8 @@ export interface ListenOptions {
   secret: string;
   forwardTo?: URL | undefined;
   json: boolean;
-  /** With json: prints one delivery (the shared Printer's printLine: a JSON line, or --jq's output); default a JSON line. */
-  line?: (delivery: unknown) => void;
+  /** With json: prints one delivery (the shared Printer's printLine: a JSON line escaped on a terminal, or --jq's output). */
+  line: (delivery: unknown) => void;
   /** Acknowledge (200) a repeat of an accepted webhook-id without printing or forwarding it (the behaviour before every delivery was forwarded). */
   skipDuplicates?: boolean;
   /** Only these event types are printed and forwarded; the others are acknowledged (200) silently. */
@@ -93,7 +93,7 @@ interface ListenFlags {
   printSecret?: unknown;
 }
 
-/** --events a,b: each a contract event type; an unknown one is exit 2 naming the closest. */
+/** --events a,b: each a contract event type; an unknown one is exit 2, with a close one suggested. */
 export function parseEventFilter(raw: string): Set<string> {
   const names = raw
     .split(',')
@@ -102,13 +102,9 @@ export function parseEventFilter(raw: string): Set<string> {
   if (names.length === 0) throw new UsageError('--events needs at least one event type, e.g. --events customer.created,transfer.failed');
   for (const n of names) {
     if ((EVENT_TYPES as readonly string[]).includes(n)) continue;
-    const close = [...EVENT_TYPES]
-      .map((t) => [t, editDistance(n.toLowerCase(), t)] as const)
-      .sort((a, b) => a[1] - b[1])
-      .slice(0, 3)
-      .map(([t]) => t);
-    throw new UsageError(`--events: unknown event type "${printable(n)}" (closest: ${close.join(', ')})`, {
-      hint: 'pay webhooks list --help lists every event type (--type)',
+    const guess = didYouMean(closeNames(n, EVENT_TYPES));
+    throw new UsageError(`--events: unknown event type "${printable(n)}"`, {
+      hint: `${guess ? `${guess} ` : ''}pay webhooks list --help lists every event type (--type)`,
     });
   }
   return new Set(names);
@@ -132,7 +128,8 @@ const SIGNED = ', signing with the secret this listen verifies with (pay webhook
  * that is not the emulator's is kept, with a warning: every delivery from it would be rejected.
  */
 async function resolveSecret(f: Factory, flag: unknown, admin: EmulatorAdmin, emulator: EmulatorInfo | undefined): Promise<string> {
-  const given = typeof flag === 'string' && flag !== '';
+  // An explicitly empty --secret never gets here: the root command refuses it (src/cmdutil/root.ts).
+  const given = typeof flag === 'string';
   if (!emulator) return webhookSecret(f, flag);
   const s = f.settings();
   const theirs = await admin.get<{ secret?: unknown }>('webhook-secret', { mode: s.mode.value });
@@ -154,8 +151,11 @@ async function resolveSecret(f: Factory, flag: unknown, admin: EmulatorAdmin, em
   return mine;
 }
 
-/** Whether something accepts connections at the forward target (a TCP connect, nothing sent): the reason when not. */
-function probe(url: URL, timeoutMs = 2_000): Promise<string | undefined> {
+/**
+ * Whether something accepts connections at the forward target (a TCP connect, nothing sent): the
+ * reason when not. Given up, with no reason, when `until` settles first (the listen is stopping).
+ */
+function probe(url: URL, until: Promise<void>, timeoutMs = 2_000): Promise<string | undefined> {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
@@ -164,6 +164,7 @@ function probe(url: URL, timeoutMs = 2_000): Promise<string | undefined> {
       socket.destroy();
       resolve(why);
     };
+    void until.then(() => done(undefined));
     socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
     socket.once('connect', () => done(undefined));
     socket.once('error', (err: NodeJS.ErrnoException) =>
@@ -178,7 +179,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const port = asText(o.port ?? '8788');
   const portProblem = checkInt(0, 65535)(port);
   if (portProblem) throw new UsageError(`--port ${portProblem}`);
-  const host = typeof o.host === 'string' && o.host !== '' ? o.host : '127.0.0.1';
+  const host = typeof o.host === 'string' ? o.host : '127.0.0.1';
   const forwardTo = o.forwardTo === undefined ? undefined : checkForwardUrl(asText(o.forwardTo));
   const events = o.events === undefined ? undefined : parseEventFilter(asText(o.events));
 
@@ -209,50 +210,50 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     return;
   }
 
-  const { Printer } = await import('../../io/output.js');
-  const printer = new Printer(f.io, output, []);
-  const listener = await startListener({
-    host,
-    port: Number(port),
-    secret,
-    forwardTo,
-    json: output.format === 'json' || output.format === 'ndjson',
-    line: (delivery) => printer.printLine(delivery),
-    io: f.io,
-    skipDuplicates: o.skipDuplicates === true,
-    events,
-  });
-  const ours = registrationUrl(listener.url);
+  // Ctrl-C and SIGTERM are heard from before anything needs undoing: one that comes while the
+  // listener starts, registers with the emulator or probes the forward target stops the listen as
+  // one later does (the URL registered is given back), instead of killing pay with the URL left
+  // pointing at a dead port. "Ready … (Ctrl-C to stop)" is said only once it is true.
+  const stop = stopSignal(f);
+  let listener: Listener | undefined;
+  let ours = '';
   let registered = false;
   try {
+    const { Printer } = await import('../../io/output.js');
+    const printer = new Printer(f.io, output, []);
+    listener = await startListener({
+      host,
+      port: Number(port),
+      secret,
+      forwardTo,
+      json: output.format === 'json' || output.format === 'ndjson',
+      line: (delivery) => printer.printLine(delivery),
+      io: f.io,
+      skipDuplicates: o.skipDuplicates === true,
+      events,
+    });
+    ours = registrationUrl(listener.url);
     if (!isLoopbackHost(host)) f.io.err(`warning: listening on ${host}, reachable from other machines\n`);
     const forwarding = forwardTo ? `, forwarding to ${forwardTo.toString()}` : '';
-    if (emulator) {
+    let said = `${advice(ours)}\n`;
+    if (emulator && !stop.heard) {
+      // Not cut short by a signal: whether the emulator took the URL is known only from its answer.
       const r = await admin.post<{ previous?: unknown }>('webhook-url', { url: ours, listener: true });
       registered = true;
       const previous = typeof r.previous === 'string' ? escapeText(r.previous) : 'none';
-      f.io.err(
-        `Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n` +
-          `Registered ${ours} as the webhook URL of the emulator at ${admin.origin} (it was ${previous}; given back when this stops); events still pending delivery come now.\n`,
-      );
-    } else f.io.err(`Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n${advice(ours)}\n`);
-    if (forwardTo) {
-      const down = await probe(forwardTo);
-      if (down)
-        f.io.err(
-          `warning: nothing answers at ${forwardTo.toString()} yet (${down}): each delivery gets <-- [error] and a 502, so the sender retries it, until it does\n`,
-        );
+      said = `Registered ${ours} as the webhook URL of the emulator at ${admin.origin} (it was ${previous}; given back when this stops); events still pending delivery come now.\n`;
     }
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        f.signals.off('SIGINT', stop);
-        f.signals.off('SIGTERM', stop);
-        resolve();
-      };
-      f.signals.on('SIGINT', stop);
-      f.signals.on('SIGTERM', stop);
-    });
+    if (!stop.heard) {
+      f.io.err(`Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n${said}`);
+      const down = forwardTo ? await probe(forwardTo, stop.heardIt) : undefined;
+      if (down && !stop.heard)
+        f.io.err(
+          `warning: nothing answers at ${forwardTo!.toString()} yet (${down}): each delivery gets <-- [error] and a 502, so the sender retries it, until it does\n`,
+        );
+      await stop.heardIt;
+    }
   } finally {
+    stop.dispose();
     if (registered) {
       try {
         const r = await admin.post<{ url?: unknown; restored?: unknown }>('webhook-url', { release: ours });
@@ -266,9 +267,37 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
         f.io.err(`warning: could not give the emulator's webhook URL back: ${escapeText((err as Error).message)}\n`);
       }
     }
-    await listener.close();
+    await listener?.close();
   }
   f.io.err('Stopped.\n');
+}
+
+/**
+ * SIGINT and SIGTERM, heard from now until dispose(): `heard` once one came, `heardIt` settles then.
+ * The first one is taken; a second one, after dispose(), is the process's default again (it ends pay).
+ */
+function stopSignal(f: Factory): { readonly heard: boolean; heardIt: Promise<void>; dispose(): void } {
+  let heard = false;
+  let hear!: () => void;
+  const heardIt = new Promise<void>((resolve) => (hear = resolve));
+  const stop = () => {
+    heard = true;
+    dispose();
+    hear();
+  };
+  const dispose = () => {
+    f.signals.off('SIGINT', stop);
+    f.signals.off('SIGTERM', stop);
+  };
+  f.signals.on('SIGINT', stop);
+  f.signals.on('SIGTERM', stop);
+  return {
+    get heard() {
+      return heard;
+    },
+    heardIt,
+    dispose,
+  };
 }
 
 /** https://, or http:// to a loopback host only. */
@@ -328,7 +357,6 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
 
   /** One delivery for --json: what arrived and what the forward answered. */
   const print = (delivery: Record<string, unknown>, id: string) => {
-    if (!opts.line) return opts.io.out(`${JSON.stringify(delivery)}\n`);
     try {
       opts.line(delivery);
     } catch (err) {

@@ -10,7 +10,7 @@ import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Collection, Customer, Rec, Route } from '../types.js';
 import { change, created, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, TIME_QUERY, type TxCtx } from './common.js';
-import { currencyMismatch, isMagic13 } from './transfers.js';
+import { currencyMismatch, failsOnPurpose } from './transfers.js';
 import { holder, requireAllowed } from './rules.js';
 
 const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
@@ -27,7 +27,7 @@ const shape = {
 
 function settle({ app, tx }: TxCtx, rec: Rec<Collection>): void {
   const c = rec.obj;
-  const fail = isMagic13(c.amount, c.currency);
+  const fail = failsOnPurpose(c);
   app.ledger.settle(tx, rec.scope, rec.x?.entry as string, fail ? 'voided' : 'posted');
   if (fail) change({ app, tx }, rec, { status: 'failed', failure_reason: 'payment_declined' }, 'collection.failed');
   else change({ app, tx }, rec, { status: 'succeeded', completed_at: app.nowIso() }, 'collection.succeeded');

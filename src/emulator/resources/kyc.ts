@@ -5,6 +5,7 @@
 // that an approved customer stays approved while an upgrade to enhanced is open or after it is
 // rejected: the business rules (src/shared/rules.ts) read kyc_status, and a real bank does not
 // take products away from a verified customer who applies for a higher level.
+import { isId, OBJECT_KINDS } from '../../shared/domain.js';
 import { REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { ApiProblem, invalidState } from '../problems.js';
@@ -81,7 +82,8 @@ function submit(
   });
   const rejects = {
     ...((current.x?.rejects as Record<string, boolean> | undefined) ?? {}),
-    ...(b.number?.endsWith(REJECT_DOCUMENT_SUFFIX) ? { [doc.id]: true } : {}),
+    // A Sandbox simulation value only: in live mode a number is a number.
+    ...(!doc.livemode && b.number?.endsWith(REJECT_DOCUMENT_SUFFIX) ? { [doc.id]: true } : {}),
   };
   const first = v.status === 'pending';
   const next = touch(app, v, {
@@ -119,7 +121,7 @@ function decide({ app, tx }: TxCtx, rec: Rec<KycVerification>): void {
 }
 
 const successor = (customerId: unknown): string =>
-  `</v1/customers/${typeof customerId === 'string' && /^cus_[0-9a-z]{24}$/.test(customerId) ? customerId : '{customer_id}'}/kyc>; rel="successor-version"`;
+  `</v1/customers/${isId(customerId, OBJECT_KINDS.customer.prefix) ? customerId : '{customer_id}'}/kyc>; rel="successor-version"`;
 
 export function kycRoutes(app: Services): Route[] {
   app.store.index('kyc_verification', (v: KycVerification) => [`customer_id=${v.customer_id}`]);

@@ -41,11 +41,15 @@ const shape = {
   reference: opt(str({ max: 140 })),
 };
 
-/** Sandbox simulation value: an amount whose minor units end in 13 fails. */
-export const isMagic13 = (amountStr: string, currency: string): boolean => minorEnding(amountStr, exponent(currency)) === FAIL_ENDING;
+/**
+ * Sandbox simulation value (src/shared/simulation.ts): an amount whose minor units end in 13 fails.
+ * Sandbox only: in live mode every amount is an ordinary amount (`pay help simulate`).
+ */
+export const failsOnPurpose = (o: { amount: string; currency: string; livemode: boolean }): boolean =>
+  !o.livemode && minorEnding(o.amount, exponent(o.currency)) === FAIL_ENDING;
 
-/** Sandbox simulation value: a transfer whose minor units end in 14 is held pending for HOLD_HOURS. */
-const isHeld = (t: Transfer): boolean => minorEnding(t.amount, exponent(t.currency), HOLD_DIGITS) === HOLD_ENDING;
+/** Sandbox simulation value (Sandbox only): a transfer whose minor units end in HOLD_ENDING over HOLD_DIGITS digits (0014) is held pending for HOLD_HOURS. */
+const isHeld = (t: Transfer): boolean => !t.livemode && minorEnding(t.amount, exponent(t.currency), HOLD_DIGITS) === HOLD_ENDING;
 const HOLD_MS = HOLD_HOURS * 3_600_000;
 
 export const insufficient = (available: string, needed: string, currency: string): ApiProblem =>
@@ -56,7 +60,7 @@ export const currencyMismatch = (detail: string): ApiProblem => new ApiProblem(4
 function settle({ app, tx }: TxCtx, rec: Rec<Transfer>): void {
   const t = rec.obj;
   const entry = rec.x?.entry as string;
-  if (isMagic13(t.amount, t.currency)) {
+  if (failsOnPurpose(t)) {
     app.ledger.settle(tx, rec.scope, entry, 'voided');
     change({ app, tx }, rec, { status: 'failed', failure_reason: 'destination_rejected' }, 'transfer.failed');
   } else {

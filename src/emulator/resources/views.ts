@@ -3,6 +3,7 @@ import type { Services } from '../services.js';
 import { json } from '../store.js';
 import type { QueryCheck, Rec, Route, Transaction, WebhookEvent } from '../types.js';
 import { emptyOk, load, ok, okRaw, pageOf, qEnum, qId, TIME_QUERY } from './common.js';
+import { isId } from '../../shared/domain.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
 
 /** An event with its delivery attempts (GET /webhooks/events/{id}). */
@@ -20,7 +21,7 @@ export function eventObjectId(e: WebhookEvent): string | undefined {
 }
 
 /** Any object id: a lower-case type prefix and 24 characters of [0-9a-z]. */
-const qObjectId: QueryCheck = (v) => (/^[a-z]{1,10}_[0-9a-z]{24}$/.test(v) ? undefined : 'must be an object id like tr_… or cus_…');
+const qObjectId: QueryCheck = (v) => (isId(v) ? undefined : 'must be an object id like tr_… or cus_…');
 
 export function viewRoutes(app: Services): Route[] {
   app.store.index('transaction', (t: Transaction) => [t.account_id ? `account_id=${t.account_id}` : `wallet_id=${t.wallet_id}`]);

@@ -25,7 +25,11 @@ describe('kyc-legacy', () => {
     for (const tty of [false, true]) {
       const r = await pay(['kyc-legacy', ...args], {
         tty,
-        respond: () => ({ status: 200, body: { id: 'kyc_0123456789abcdefghijklmn', status: 'pending', documents: [] } }),
+        respond: (req) => ({
+          status: 200,
+          // A document for kyc/documents, the verification otherwise (a create answers the kind it makes).
+          body: { id: `${req.path === 'kyc/documents' ? 'doc_' : 'kyc_'}0123456789abcdefghijklmn`, status: 'pending', documents: [] },
+        }),
       });
       expect(r.code).toBe(0);
       expect(r.stderr).toContain(`warning: "pay kyc-legacy ${args[0]}" uses a deprecated API; use "${successor}" instead\n`);

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allGroups } from '../../../src/commands/groups.js';
+import { parseDuration } from '../../../src/shared/duration.js';
 import { checkTimeBound, timeBoundValue } from '../../../src/shared/validate.js';
 import { pay } from './harness.js';
 
@@ -69,25 +70,51 @@ describe('webhooks list --since/--until/--object', () => {
 });
 
 describe('time bounds over generated input', () => {
-  it('accepts exactly dates, RFC 3339 times and <n><s|m|h|d|w> within 100 years; converts durations only', () => {
+  it('accepts exactly dates, RFC 3339 times and durations (the one grammar) within 100 years; converts durations only', () => {
+    const units = [
+      ['w', 6.048e8],
+      ['d', 8.64e7],
+      ['h', 3.6e6],
+      ['m', 6e4],
+      ['s', 1e3],
+    ] as const;
+    const part = fc.option(fc.integer({ min: 0, max: 999_999 }), { nil: undefined });
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 999_999 }), fc.constantFrom('s', 'm', 'h', 'd', 'w'), (n, unit) => {
-        const v = `${n}${unit}`;
-        const ms = n * { s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7, w: 6.048e8 }[unit];
-        const ok = ms <= 100 * 365.25 * 8.64e7;
-        expect(checkTimeBound(v) === undefined).toBe(ok);
+      fc.property(fc.tuple(part, part, part, part, part), fc.boolean(), (counts, upper) => {
+        const written = counts.map((n, i) => (n === undefined ? '' : `${n}${units[i]![0]}`)).join('');
+        const v = upper ? written.toUpperCase() : written;
+        const ms = counts.reduce<number>((acc, n, i) => acc + (n ?? 0) * units[i]![1], 0);
+        const ok = ms > 0 && ms <= 100 * 365.25 * 8.64e7;
+        expect(checkTimeBound(v) === undefined, v).toBe(ok);
         if (ok) expect(Date.parse(timeBoundValue(v, 4_000_000_000_000))).toBe(4_000_000_000_000 - ms);
+        // The clock advance reads the same text as the same length of time.
+        if (ms > 0) expect(parseDuration(v)! * 1000).toBe(ms);
       }),
     );
     fc.assert(
       fc.property(fc.string({ maxLength: 30 }), (v) => {
         const valid = checkTimeBound(v) === undefined;
-        const shaped =
-          /^[1-9][0-9]{0,5}[smhdw]$/.test(v) || /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v);
+        const duration = /^(\d+w)?(\d+d)?(\d+h)?(\d+m)?(\d+s)?$/.test(v.trim().toLowerCase());
+        const shaped = duration || /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v);
         if (valid) expect(shaped).toBe(true);
         // Anything that is not a duration is sent as typed.
-        if (valid && !/^[1-9]/.test(v)) expect(timeBoundValue(v)).toBe(v);
+        if (valid && !duration) expect(timeBoundValue(v)).toBe(v);
       }),
     );
+  });
+
+  it('--since 1h30m and --since 2w are read as the clock advance reads them', async () => {
+    for (const [since, seconds] of [
+      ['1h30m', 5_400],
+      ['2w', 1_209_600],
+      ['1W2D', 777_600],
+    ] as const) {
+      const before = Date.now();
+      const r = await pay(['transfers', 'list', '--since', since]);
+      expect(r.code, r.stderr).toBe(0);
+      const from = Date.parse(r.requests[0]!.query.get('from')!);
+      expect(from).toBeGreaterThanOrEqual(before - seconds * 1000);
+      expect(from).toBeLessThanOrEqual(Date.now() - seconds * 1000);
+    }
   });
 });

@@ -8,7 +8,9 @@ import { wantsJsonErrors } from '../../../src/argv.js';
 import type { Entry } from '../../../src/cmdutil/decl.js';
 import { createFactory, type Signals } from '../../../src/cmdutil/factory.js';
 import { buildProgram } from '../../../src/cmdutil/tree.js';
+import { allGroups } from '../../../src/commands/groups.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
+import type { Clock } from '../../../src/lib/poll.js';
 import { reportError } from '../../../src/lib/handle-error.js';
 
 export const SANDBOX_KEY = 'sk_test_unitunitunitunitunitunit1234';
@@ -47,6 +49,22 @@ export interface RunOptions {
   signals?: Signals;
   /** Requests to 127.0.0.1 reach the real network (an in-process emulator or test server on a loopback port). */
   loopback?: boolean;
+  /** What waits read the time from and pause with (fakeClock()); default: the machine's. */
+  clock?: Clock;
+}
+
+/** A clock that moves only when a wait sleeps (at once): `sleeps` lists each pause, `now()` their sum from `start`. */
+export function fakeClock(start = 1_700_000_000_000): Clock & { sleeps: number[] } {
+  let t = start;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => t,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      t += ms;
+    },
+  };
 }
 
 /** Signals a test sends: `emit('SIGINT')` calls the listeners a command registered. */
@@ -65,12 +83,25 @@ export function fakeSignals(): Signals & { emit(signal: 'SIGINT' | 'SIGTERM'): v
   };
 }
 
+/** Where each create verb POSTs, and the id prefix of what it makes (VerbSpec.creates). */
+const CREATES = allGroups.flatMap((g) =>
+  g.verbs
+    .filter((v) => v.kind === 'create' && v.creates)
+    .map((v) => ({ path: new RegExp(`^${v.path.replace(/\{[^}]+\}/g, '[^/]+')}$`), prefix: v.creates! })),
+);
+
+/** An id for what a POST to this path makes: of the create's kind (`cus_…` for customers), else a plain one. */
+export function newIdFor(path: string): string {
+  const c = CREATES.find((x) => x.path.test(path));
+  return c ? `${c.prefix}0123456789abcdefghijklmn` : 'obj_1';
+}
+
 const echo: Responder = (req) => ({
   status: req.method === 'POST' ? 201 : 200,
   body:
     req.method === 'GET' && !/_[0-9a-z]{24}/.test(req.path)
       ? { object: 'list', data: [], has_more: false, next_cursor: null }
-      : { id: 'obj_1', ...(req.body as object) },
+      : { id: req.method === 'POST' ? newIdFor(req.path) : 'obj_1', ...(req.body as object) },
 });
 
 export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun> {
@@ -119,7 +150,15 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
   };
   // What src/cli.ts hands the tree, with the fakes in place of the process's streams and network.
   const entry: Entry = {
-    factory: (flags) => createFactory({ io, env, flags, dispatcher: agent, ...(opts.signals ? { signals: opts.signals } : {}) }),
+    factory: (flags) =>
+      createFactory({
+        io,
+        env,
+        flags,
+        dispatcher: agent,
+        ...(opts.signals ? { signals: opts.signals } : {}),
+        ...(opts.clock ? { clock: opts.clock } : {}),
+      }),
   };
   const program = buildProgram(entry);
   program.configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });

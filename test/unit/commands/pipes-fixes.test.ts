@@ -457,6 +457,14 @@ describe('an explicitly empty value is refused, never the default', () => {
       },
     );
     expect(verify.stderr).toMatch(/^error: --secret was given an empty value$/m);
+    // webhooks listen relies on this refusal (it no longer checks for "" itself): nothing listens.
+    for (const flag of ['--secret', '--host']) {
+      const listen = await pay(['webhooks', 'listen', '--port', '0', flag, ''], { env: { PAY_WEBHOOK_SECRET: 'whsec_c2VjcmV0c2VjcmV0' } });
+      expect(listen.code, flag).toBe(2);
+      expect(listen.stderr, flag).toBe(
+        `error: ${flag} was given an empty value\nhint: give ${flag} a value, or leave it out to use its default; an empty value is often a shell variable that is not set\n`,
+      );
+    }
     const tenant = await pay(['accounts', 'list', '--tenant', ''], { env: TENANT });
     expect(tenant.code).toBe(2);
     expect(tenant.requests).toEqual([]);

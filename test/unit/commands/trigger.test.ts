@@ -3,10 +3,12 @@
 // POST with its Idempotency-Key, the events polled by object_id), and answers that are not what
 // they claim. The real loop against the emulator is test/e2e/trigger.test.ts.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../../../src/commands/trigger/recipes.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { OBJECT_OPERATIONS, RECIPES, recipeObjects, stepObjects, type ObjectName } from '../../../src/commands/trigger/recipes.js';
+import { FEATURE_KEYS, rulesOf } from '../../../src/shared/rules.js';
 import { applyOverrides, parseOverride, parseOverrides } from '../../../src/commands/trigger/override.js';
-import { amountOf, closestTypes, fundingFor } from '../../../src/commands/trigger/run.js';
+import { amountOf, fundingFor, recipeOf } from '../../../src/commands/trigger/run.js';
 import { bodyField, requestBodySchema } from '../../../src/api/request-fields.js';
 import { PayError, UsageError } from '../../../src/lib/errors.js';
 import { EVENT_TYPES } from '../../../src/shared/events.js';
@@ -25,6 +27,21 @@ describe('the recipes', () => {
       expect(recipeObjects(recipe), type).toContain(recipe.subject);
     }
     for (const op of Object.values(OBJECT_OPERATIONS)) expect(requestBodySchema(op), op).toBeDefined();
+  });
+
+  it('a feature a recipe activates is one the rules require for what it creates, or its --list line names it', () => {
+    // What an operation needs whichever of its rules applies (createTransfer: nothing, at home).
+    const required = (op: string): string[] => {
+      const rules = rulesOf(op);
+      return rules.length === 0 ? [] : FEATURE_KEYS.filter((k) => rules.every((r) => r.feature === k));
+    };
+    for (const [type, recipe] of Object.entries(RECIPES)) {
+      const needed = new Set(recipe.steps.flatMap((step) => stepObjects(step).flatMap((o) => required(OBJECT_OPERATIONS[o]))));
+      for (const step of recipe.steps) {
+        if (step.do !== 'feature' || needed.has(step.key)) continue;
+        expect(recipe.creates, `${type}: activates ${step.key}`).toContain(step.key);
+      }
+    }
   });
 
   it('pay trigger --list: one line per event type with what it creates; --json names the objects --override may set', async () => {
@@ -50,10 +67,10 @@ describe('the recipes', () => {
 
 describe('unknown or missing event types: exit 2, nothing sent', () => {
   it.each([
-    ['transfer.faild', 'closest: transfer.failed;'],
-    ['Transfer.Failed', 'closest: transfer.failed'],
-    ['card', 'closest: card.'],
-    ['paymentlink.expired', 'closest: payment_link.expired'],
+    ['transfer.faild', 'hint: did you mean transfer.failed? pay'],
+    ['Transfer.Failed', 'hint: did you mean transfer.failed? pay'],
+    ['card', 'hint: did you mean one of card.'],
+    ['paymentlink.expired', 'hint: did you mean payment_link.expired? pay'],
     ['zzz', 'hint: pay trigger --list lists all 28'],
   ])('%s', async (type, hint) => {
     const r = await pay(['trigger', type]);
@@ -88,7 +105,20 @@ describe('unknown or missing event types: exit 2, nothing sent', () => {
               ? `${type.slice(0, i)}x${type.slice(i)}`
               : `${type.slice(0, i)}${type[i] === 'q' ? 'z' : 'q'}${type.slice(i + 1)}`;
         if ((EVENT_TYPES as readonly string[]).includes(typo)) return;
-        expect(closestTypes(typo)).toContain(type);
+        let hint = '';
+        try {
+          recipeOf(typo);
+        } catch (err) {
+          hint = (err as UsageError).hint ?? '';
+        }
+        expect(hint, typo).toMatch(/^did you mean /);
+        expect(
+          hint
+            .split('? ')[0]!
+            .replace(/^did you mean (one of )?/, '')
+            .split(/, | or /),
+          typo,
+        ).toContain(type);
       }),
     );
   });
@@ -136,6 +166,41 @@ describe('--override', () => {
     expect(() =>
       parseOverrides(['customer.address={"city":"X"}', 'customer.address.city=Y'], 'transfer.failed', RECIPES['transfer.failed']),
     ).toThrow('given more than once (with customer.address)');
+  });
+
+  it('an object the event type does not create is one error, whether pay trigger knows it or not; an object alone lists its fields', () => {
+    const known = Object.keys(OBJECT_OPERATIONS);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...EVENT_TYPES),
+        fc.oneof(fc.constantFrom(...known), fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/)),
+        fc.constantFrom('', '.amount'),
+        (type, object, field) => {
+          const creates = recipeObjects(RECIPES[type]);
+          let error: unknown;
+          try {
+            parseOverride(`${object}${field}=1`, type, creates);
+          } catch (err) {
+            error = err;
+          }
+          if ((creates as string[]).includes(object)) {
+            if (field === '') {
+              expect(error).toBeInstanceOf(UsageError);
+              const fields = Object.keys(requestBodySchema(OBJECT_OPERATIONS[object as ObjectName])!.properties ?? {});
+              expect((error as UsageError).message).toBe(
+                `--override ${object} needs a field: ${object}.<field>=value (fields: ${fields.join(', ')})`,
+              );
+            }
+            return;
+          }
+          expect(error).toBeInstanceOf(UsageError);
+          expect((error as UsageError).message).toBe(
+            `--override: pay trigger ${type} creates no ${object} (it creates: ${creates.join(', ')})`,
+          );
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('over hostile paths and values: a usage error or a value set at that path, never anything else, nothing on any prototype', () => {
@@ -228,6 +293,44 @@ describe('amounts it sends', () => {
         expect(fundedMinor % 100n).toBe(0n);
       }),
     );
+  });
+});
+
+describe('what --list says it sends is what a run sends (an in-process emulator)', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, settleAfterMs: 20 });
+  });
+  afterAll(async () => {
+    await emu?.stop();
+  });
+
+  // Every recipe whose --list line names an amount of what it is about: that amount is the one sent.
+  const priced = EVENT_TYPES.filter((t) => / of (\d+\.\d+)/.test(RECIPES[t].creates));
+
+  it.each(priced)('%s', async (type) => {
+    const env = { PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId };
+    const r = await pay(['trigger', type, '--json', '--wait-timeout', '60'], { env, loopback: true });
+    expect(r.code, r.stderr).toBe(0);
+    const { created } = JSON.parse(r.stdout) as { created: Array<{ object: string; id: string }> };
+    const subject = RECIPES[type].subject;
+    // The last one made of the subject's kind (a transfer's funding collection comes before it).
+    const made = created.filter((c) => c.object === subject).at(-1)!;
+    const res = await fetch(`${emu.baseUrl}${subject}s/${made.id}`, {
+      headers: { 'api-key': emu.keys.sandbox.secret, 'x-tenant-id': emu.tenantId },
+    });
+    const { amount } = (await res.json()) as { amount: string };
+    expect(RECIPES[type].creates).toContain(` of ${amount}`);
+  });
+
+  it('a payout sent abroad by --override still makes the event (why international_transfers is activated)', async () => {
+    const env = { PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId };
+    const r = await pay(['trigger', 'transfer.created', '--override', 'customer.address.country=FR', '--json'], { env, loopback: true });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('covers the simulation values: a failing, a held and an ordinary amount', () => {
+    expect(priced).toEqual(expect.arrayContaining(['transfer.failed', 'transfer.cancelled', 'transfer.completed', 'collection.failed']));
   });
 });
 

@@ -3,6 +3,8 @@
 // API expects it (canonical amounts, upper-case codes, body paths).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { OBJECT_KINDS } from '../../../src/shared/domain.js';
+import { checkId, ID_SHAPE, isId } from '../../../src/shared/validate.js';
 import { pay } from './harness.js';
 
 const ACC = 'acc_0123456789abcdefghijklmn';
@@ -33,6 +35,11 @@ describe('amounts', () => {
     [['--amount', '-5', '--currency', 'USD'], /is not an amount/],
     [['--amount', '1e3', '--currency', 'USD'], /is not an amount/],
     [['--amount', '10,50', '--currency', 'USD'], /is not an amount/],
+    [
+      ['--amount', '1000000000000000.00', '--currency', 'USD'],
+      /--amount: "1000000000000000\.00" has 16 digits before the decimal point; at most 15 \(999999999999999\)/,
+    ],
+    [['--amount', '9'.repeat(500), '--currency', 'JPY'], /has 500 digits before the decimal point; at most 15/],
     [['--amount', '10', '--currency', 'XYZ'], /--currency "XYZ" must be an ISO 4217 currency code/],
   ])('transfers send %j is refused', async (flags, message) => {
     await refused(send(...flags), message);
@@ -44,6 +51,9 @@ describe('amounts', () => {
     expect(r.requests[0]!.body).toEqual({ source_account_id: ACC, destination_id: EA, amount: '0.10', currency: 'USD' });
     const big = await pay(send('--amount', '123456789012345.67', '--currency', 'USD'));
     expect(big.requests[0]!.body).toMatchObject({ amount: '123456789012345.67' });
+    // Leading zeros are no digits of the amount: 16 characters, 15 digits, taken.
+    const padded = await pay(send('--amount', '0123456789012345.67', '--currency', 'USD'));
+    expect(padded.requests[0]!.body).toMatchObject({ amount: '123456789012345.67' });
   });
 
   it('checks an amount that came through --data against its currency too', async () => {
@@ -358,5 +368,30 @@ describe('id flags are taken exactly as typed, like id arguments', () => {
     );
     const ok = await pay(['transactions', 'list', '--account', ACC]);
     expect(ok.requests[0]).toMatchObject({ method: 'GET', path: 'transactions' });
+  });
+});
+
+describe('the one id shape (isId, src/shared/domain.ts)', () => {
+  const prefixes = Object.values(OBJECT_KINDS).map((k) => k.prefix);
+  it('is the contract pattern ^<prefix>[0-9a-z]{24}$ for every prefix and pair of prefixes, and ID_SHAPE without one', () => {
+    const tail = fc.string({
+      unit: fc.constantFrom(...'0123456789abcdefghijklmnopqrstuvwxyzA_-/.'.split('')),
+      minLength: 22,
+      maxLength: 26,
+    });
+    fc.assert(
+      fc.property(fc.constantFrom(...prefixes), fc.constantFrom(...prefixes), tail, fc.boolean(), (p, other, rest, pair) => {
+        const prefix = pair ? `${p}|${other}` : p;
+        for (const v of [`${p}${rest}`, `${other}${rest}`, `x${p}${rest}`, rest]) {
+          const reference = prefix.split('|').some((q) => new RegExp(`^${q}[0-9a-z]{24}$`).test(v));
+          expect(isId(v, prefix), `${v} ${prefix}`).toBe(reference);
+          expect(checkId(prefix)(v) === undefined).toBe(reference);
+          expect(isId(v), v).toBe(/^[a-z]{1,10}_[0-9a-z]{24}$/.test(v));
+        }
+      }),
+      { numRuns: 500 },
+    );
+    for (const v of [undefined, null, 42, {}, ['cus_0123456789abcdefghijklmn']]) expect(isId(v)).toBe(false);
+    expect(ID_SHAPE.test(CUS)).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { allGroups } from '../../../src/commands/groups.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import { PayError } from '../../../src/lib/errors.js';
 import { settled, waitFor } from '../../../src/verbs/wait.js';
-import { pay, type Recorded } from './harness.js';
+import { fakeClock, pay, type Recorded } from './harness.js';
 
 const ACC = 'acc_0123456789abcdefghijklmn';
 const EA = 'ea_0123456789abcdefghijklmn';
@@ -63,6 +63,44 @@ describe('which verbs wait', () => {
     expect(help).toContain('--wait ');
     expect(help).toContain('exit 0 when succeeded, 1 when failed, at --wait-timeout');
     expect(help).toContain('--wait-timeout <seconds>');
+  });
+});
+
+describe('--wait-timeout, one declaration and one check (the verbs and pay trigger)', () => {
+  it('the same help, and the same answer to every value: exit 2 with the same error line before anything is sent, or on', async () => {
+    const { buildProgram } = await import('../../../src/cmdutil/tree.js');
+    const program = buildProgram({ factory: () => Promise.reject(new Error('unused')) });
+    const help = (...path: string[]) => {
+      let cmd = program;
+      for (const name of path) cmd = cmd.commands.find((c) => c.name() === name)!;
+      return cmd.helpInformation().replace(/\s+/g, ' ');
+    };
+    for (const path of [['transfers', 'send'], ['kyc', 'submit-document'], ['trigger']])
+      expect(help(...path), path.join(' ')).toMatch(/--wait-timeout <seconds> [a-z -]+: give up after this many seconds \(default: 120\)/);
+    const line = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('error:'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 8 }),
+          fc.integer({ min: -5, max: 90_000 }).map(String),
+          fc.constantFrom('1', '86400', '86401', '0', '1.5', ' 5', '5s'),
+        ),
+        async (value) => {
+          if (value.startsWith('-')) return; // a value that reads as a flag is commander's error, not the check's
+          const verb = await pay([...SEND, '--wait-timeout', value, '--dry-run']);
+          const trigger = await pay(['trigger', 'customer.created', '--wait-timeout', value, '--dry-run']);
+          expect(trigger.code, value).toBe(verb.code);
+          if (verb.code === 2) {
+            expect(line(verb.stderr), value).toMatch(
+              /^error: --wait-timeout (must be a whole number from 1 to 86400|was given an empty value)$/,
+            );
+            expect(line(trigger.stderr), value).toBe(line(verb.stderr));
+            expect([...verb.requests, ...trigger.requests]).toEqual([]);
+          } else expect(verb.code, `${value}: ${verb.stderr}${trigger.stderr}`).toBe(0);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
@@ -191,42 +229,31 @@ describe('waitFor', () => {
   }
 
   it('polls at 0.5 s growing to 2 s', async () => {
-    const sleeps: number[] = [];
-    let t = 0;
+    const clock = fakeClock(0);
     const statuses = ['pending', 'pending', 'pending', 'pending', 'pending', 'completed'];
     const { client, paths } = fakeClient(statuses.map((status) => ({ id: TR, status })));
-    const final = await waitFor(
-      client,
-      TRANSFER,
-      { id: TR, status: 'pending' },
-      { timeoutMs: 120_000, now: () => t, sleep: async (ms) => void (sleeps.push(ms), (t += ms)) },
-    );
+    const final = await waitFor(client, TRANSFER, { id: TR, status: 'pending' }, { timeoutMs: 120_000, clock });
     expect(final.status).toBe('completed');
-    expect(sleeps).toEqual([500, 750, 1125, 1688, 2000, 2000]);
+    expect(clock.sleeps).toEqual([500, 750, 1125, 1688, 2000, 2000]);
     expect(paths.every((p) => p === `transfers/${TR}`)).toBe(true);
   });
 
   it('gives up at the deadline with exit 1 and a hint', async () => {
-    let t = 0;
+    const clock = fakeClock(0);
     const { client } = fakeClient([{ id: TR, status: 'pending' }]);
-    const err = await waitFor(
-      client,
-      TRANSFER,
-      { id: TR, status: 'pending' },
-      { timeoutMs: 5000, now: () => t, sleep: async (ms) => void (t += ms) },
-    ).catch((e: unknown) => e);
+    const err = await waitFor(client, TRANSFER, { id: TR, status: 'pending' }, { timeoutMs: 5000, clock }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PayError);
     expect((err as PayError).exitCode).toBe(1);
     expect((err as PayError).message).toBe(`transfer ${TR} is still pending after 5 s`);
     expect((err as PayError).hint).toBe(`it may still settle; check with: pay transfers get ${TR}`);
-    expect(t).toBe(5000);
+    expect(clock.now()).toBe(5000);
   });
 
   it('draws a spinner on a terminal stderr only, and clears it', async () => {
     for (const tty of [true, false]) {
       const io = bufferIOStreams({ tty });
       const { client } = fakeClient([{ id: TR, status: 'completed' }]);
-      await waitFor(client, TRANSFER, { id: TR, status: 'pending' }, { timeoutMs: 10_000, io, sleep: async () => {} });
+      await waitFor(client, TRANSFER, { id: TR, status: 'pending' }, { timeoutMs: 10_000, io, clock: fakeClock() });
       if (tty) {
         expect(io.stderrText()).toMatch(/^\r⠋ Waiting for transfer tr_\w+ to settle \(0 s\)/);
         expect(io.stderrText().endsWith('\r\x1b[2K')).toBe(true);
@@ -291,13 +318,13 @@ describe('waitFor', () => {
               : (spec.success as unknown[]).includes(d.status)
                 ? 'success'
                 : `${spec.object}_${String(d.status)}`;
-        let t = 0;
+        const clock = fakeClock(0);
         let polls = 0;
         const client = {
           request: async () => ({ body: answers[Math.min(polls++, answers.length - 1)], requestId: 'req_1' }),
         } as unknown as ApiClient;
         // A deadline far beyond the sequence: an all-pending one keeps repeating its last answer until then.
-        const outcome = await waitFor(client, spec, first, { timeoutMs: 60_000, now: () => t, sleep: async (ms) => void (t += ms) }).then(
+        const outcome = await waitFor(client, spec, first, { timeoutMs: 60_000, clock }).then(
           (obj) => {
             try {
               settled(spec, obj);
@@ -309,7 +336,7 @@ describe('waitFor', () => {
           (err: unknown) => ((err as PayError).code === 'wait_timeout' ? 'timeout' : (err as PayError).code),
         );
         expect(outcome).toBe(expected);
-        if (expected === 'timeout') expect(t).toBe(60_000);
+        if (expected === 'timeout') expect(clock.now()).toBe(60_000);
         else expect(polls).toBe(decides + 1);
       }),
       { numRuns: 400 },

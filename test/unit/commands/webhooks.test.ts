@@ -6,9 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkForwardUrl, startListener, type Listener } from '../../../src/commands/webhooks/listen.js';
-import { bufferIOStreams } from '../../../src/io/iostreams.js';
+import { bufferIOStreams, type IOStreams } from '../../../src/io/iostreams.js';
+import { Printer } from '../../../src/io/output.js';
 import { sign, verify } from '../../../src/shared/signature.js';
 import { pay } from './harness.js';
+
+/** What pay webhooks listen hands the listener: the shared Printer's JSON line (escaped on a terminal). */
+const printLine = (io: IOStreams) => {
+  const printer = new Printer(io, { format: 'json', fields: undefined, header: true }, []);
+  return (delivery: unknown) => printer.printLine(delivery);
+};
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const OTHER = 'whsec_b3RoZXItc2VjcmV0LW90aGVyLXNlY3JldA==';
@@ -256,7 +263,7 @@ describe('webhooks listen', () => {
 
   it('prints one line per delivery, a repeat of a webhook-id marked as such; rejects bad and stale ones with 400', async () => {
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io });
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io) });
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(await deliver(listener.url)).toEqual({ status: 200, body: '{"received":true,"repeat":1}' });
     expect(io.stdoutText()).toBe(`--> transfer.completed [${EVT}]\n`);
@@ -279,7 +286,15 @@ describe('webhooks listen', () => {
 
   it('--skip-duplicates: accepts a webhook-id once, acknowledges a replay without printing or forwarding it', async () => {
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, skipDuplicates: true });
+    listener = await startListener({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      json: false,
+      io,
+      line: printLine(io),
+      skipDuplicates: true,
+    });
     expect((await deliver(listener.url)).status).toBe(200);
     expect(io.stdoutText()).toBe(`--> transfer.completed [${EVT}]\n`);
     const replay = await deliver(listener.url);
@@ -308,6 +323,7 @@ describe('webhooks listen', () => {
       secret: SECRET,
       json: false,
       io,
+      line: printLine(io),
       forwardTo: await listening(target),
       events: new Set(['card.frozen']),
     });
@@ -324,7 +340,7 @@ describe('webhooks listen', () => {
 
   it('--json prints one JSON line per delivery: the payload, its repeat number and the forward result', async () => {
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io });
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io, line: printLine(io) });
     await deliver(listener.url);
     await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', body: BODY.replace('transfer.completed', 'card.frozen') });
     await deliver(listener.url);
@@ -356,7 +372,7 @@ describe('webhooks listen', () => {
     });
     const io = bufferIOStreams();
     const to = await listening(target);
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: to });
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io), forwardTo: to });
     const ts = now();
     expect((await deliver(listener.url, { ts })).status).toBe(500);
     answer = 204;
@@ -384,7 +400,7 @@ describe('webhooks listen', () => {
     const to = await listening(dead);
     await new Promise<void>((r) => dead.close(() => r()));
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: to });
+    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io), forwardTo: to });
     const r = await deliver(listener.url);
     expect(r.status).toBe(502);
     expect(JSON.parse(r.body)).toEqual({ error: 'forward failed', detail: 'connection refused' });
@@ -397,7 +413,15 @@ describe('webhooks listen', () => {
     // --json: the error in the forward result.
     const jio = bufferIOStreams();
     await listener.close();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io: jio, forwardTo: to });
+    listener = await startListener({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      json: true,
+      io: jio,
+      line: printLine(jio),
+      forwardTo: to,
+    });
     expect((await deliver(listener.url)).status).toBe(502);
     expect(JSON.parse(jio.stdoutText()).forward).toEqual({
       url: to.toString(),
@@ -419,7 +443,15 @@ describe('webhooks listen', () => {
       });
     });
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, forwardTo: await listening(target) });
+    listener = await startListener({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      json: false,
+      io,
+      line: printLine(io),
+      forwardTo: await listening(target),
+    });
     const ts = now();
     const all = [0, 1, 2, 3].map(() => deliver(listener!.url, { ts }));
     for (const deadline = Date.now() + 20_000; got.length < 4 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
@@ -460,6 +492,7 @@ describe('webhooks listen', () => {
       secret: SECRET,
       json: false,
       io,
+      line: printLine(io),
       forwardTo: await listening(target),
       skipDuplicates: true,
     });
