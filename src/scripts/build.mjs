@@ -17,8 +17,9 @@
 //    few commands in one process against a stub service; bin/load.js loads each bundle with its
 //    cache. Each bundle's first line carries a hash of the bundle, which its cache repeats.
 //
-// Modules both passes reach (small pure ones like spec.ts) are bundled into each; none of them
-// holds state, so the copies cannot disagree.
+// Each module is in one bundle only: a module of dist/cli.cjs that a pass-2 module imports (the
+// group specs, spec.ts, the domain tables) is a require of it from dist/cli.cjs's registry, as one
+// of dist/impl.cjs is from dist/more.cjs (one instance of each, one copy to load and cache).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -93,7 +94,8 @@ const lazyImports = {
       if (args.kind !== 'dynamic-import' || args.namespace !== 'file') return undefined;
       const file = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
       const key = relative(src, file).split('\\').join('/');
-      if (DECLARATION.test(key)) return undefined;
+      // A declaration, or a module the bundle holds anyway (imported statically too): stays here.
+      if (DECLARATION.test(key) || owners.get(`src/${key}`) === CLI) return undefined;
       lazy.add(key.replace(/\.ts$/, ''));
       return { path: key.replace(/\.ts$/, ''), namespace: 'pay-impl' };
     });
@@ -294,6 +296,7 @@ const NOT_CORE = /^node_modules\/undici\/lib\/(web\/|dispatcher\/client-h2\.js$)
 const COPIED = /^(pay-require:|pay-assert:|pay-empty:|src\/scripts\/)/;
 const IMPL = 'impl.cjs';
 const MORE = 'more.cjs';
+const CLI = 'cli.cjs';
 
 /** A metafile input's name for an esbuild resolve result: `src/x.ts`, `node_modules/…`, `<namespace>:<path>`. */
 const inputOf = (r) => (r.namespace === 'file' ? relative(root, r.path).split('\\').join('/') : `${r.namespace}:${r.path}`);
@@ -336,7 +339,10 @@ function crossBundle(bundle) {
   };
 }
 
-/** A pass-2 bundle's registry: each module dist/cli.cjs or the other bundle loads from it, by key, evaluated on first load. */
+/**
+ * A bundle's registry: each module another bundle loads from it, by key, evaluated on first load.
+ * dist/cli.cjs's is its entry: src/cli.ts's exports, and the registry's load().
+ */
 function registry(bundle, inputs) {
   const spec = (input) => (input.startsWith('src/') ? `./${input.slice(4)}` : input === 'pay-undici:undici' ? 'undici' : join(root, input));
   return {
@@ -344,6 +350,7 @@ function registry(bundle, inputs) {
       'const modules = {',
       ...[...inputs].sort().map((input) => `  ${JSON.stringify(keyOf(input))}: () => require(${JSON.stringify(spec(input))}),`),
       '};',
+      ...(bundle === CLI ? ["export * from './cli.ts';"] : []),
       'export function load(key) {',
       '  const m = modules[key];',
       `  if (!m) throw new Error(\`dist/${bundle} has no module \${key}: rebuild (npm run build)\`);`,
@@ -359,7 +366,6 @@ function registry(bundle, inputs) {
 const pass1 = {
   ...common,
   absWorkingDir: root,
-  entryPoints: [join(src, 'cli.ts')],
   external: Object.keys(pkg.dependencies).filter((d) => d !== 'commander'),
   plugins: [noChildProcess, lazyImports],
 };
@@ -376,7 +382,7 @@ rmSync(dist, { recursive: true, force: true });
 const cli = join(dist, 'cli.cjs');
 // Planning pass 2: what pass 1 loads lazily (lazyImports fills `lazy`; nothing written), then
 // all of it as one bundle (nothing written) for the graph: who imports whom.
-await build({ ...pass1, outfile: cli, write: false });
+const cliInputs = (await build({ ...pass1, entryPoints: [join(src, 'cli.ts')], outfile: cli, write: false })).metafile.inputs;
 const lazyInputs = [...lazy].map((key) => `src/${key}.ts`);
 const graph = (
   await build({
@@ -396,13 +402,18 @@ for (const queue = CORE.map((key) => `src/${key}.ts`); queue.length > 0;) {
   core.add(input);
   for (const i of graph[input].imports) if (!i.external && i.kind !== 'dynamic-import') queue.push(i.path);
 }
-for (const input of Object.keys(graph)) if (!COPIED.test(input) && input !== '<stdin>') owners.set(input, core.has(input) ? IMPL : MORE);
-/** bundle → the inputs it holds that something outside it loads: dist/cli.cjs (lazy) or the other bundle. */
+for (const input of Object.keys(graph))
+  if (!COPIED.test(input) && input !== '<stdin>') owners.set(input, input in cliInputs ? CLI : core.has(input) ? IMPL : MORE);
+/** bundle → the inputs it holds that something outside it loads: dist/cli.cjs (lazy) or another bundle. */
 const exported = new Map([
+  [CLI, new Set()],
   [IMPL, new Set()],
   [MORE, new Set()],
 ]);
 for (const input of lazyInputs) exported.get(bundleOf(input)).add(input);
+// What the training (src/scripts/train-cache.mjs) reads from the bundles: the objects' id prefixes
+// its stub answers with, the V8 flags pay sets (which it puts back before writing the caches).
+for (const input of ['src/shared/domain.ts', 'src/lib/v8-flags.ts']) exported.get(bundleOf(input)).add(input);
 for (const [input, { imports }] of Object.entries(graph)) {
   const from = owners.get(input);
   if (from === undefined) continue;
@@ -410,7 +421,7 @@ for (const [input, { imports }] of Object.entries(graph)) {
     if (!i.external && owners.has(i.path) && owners.get(i.path) !== from) exported.get(owners.get(i.path)).add(i.path);
 }
 
-check(await build({ ...pass1, outfile: cli }), cli);
+check(await build({ ...pass1, stdin: registry(CLI, exported.get(CLI)), outfile: cli }), cli);
 for (const bundle of [IMPL, MORE]) {
   const file = join(dist, bundle);
   check(
@@ -455,7 +466,7 @@ for (const [name, from] of wasmFiles) writeFileSync(join(dist, name), createRequ
 
 // 3. Train the code caches: one process per kind of command (src/scripts/train-cache.mjs KINDS,
 // bin/load.js kindOf), then one for all of them, each a fresh V8 like a `pay` process.
-// What the commands print is not the build's: only the training's own warnings are shown.
+// What the commands print is not the build's: shown only when the training fails.
 const trainer = join(src, 'scripts', 'train-cache.mjs');
 const kinds = JSON.parse(spawnSync(process.execPath, [trainer, '--kinds'], { encoding: 'utf8' }).stdout);
 for (const kind of [...kinds, undefined]) {
@@ -463,7 +474,7 @@ for (const kind of [...kinds, undefined]) {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
   });
-  for (const line of train.stderr.split('\n')) if (line.startsWith('train-cache:')) process.stderr.write(`${line}\n`);
+  // A trained command that fails fails the build (its stderr says why): its cache would not hold its path.
   if (train.status !== 0) {
     process.stderr.write(`${train.stderr}build: training the code caches${kind === undefined ? '' : ` (${kind})`} failed\n`);
     process.exitCode = 1;

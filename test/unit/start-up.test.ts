@@ -63,6 +63,21 @@ describe('start-up path', () => {
       expect(m).not.toMatch(/^src\/(emulator|seed|bulk|api\/contract)\/|^src\/io\/jq\.ts$|^node_modules\/undici\/lib\/web\//);
   });
 
+  it('no module of dist/cli.cjs (the group specs, spec.ts, the domain tables) is bundled again in dist/impl.cjs or dist/more.cjs', () => {
+    // Every source a bundle holds, by its source map (a module another bundle holds is a stand-in there: no source).
+    const sources = (name: string) =>
+      new Set(
+        (JSON.parse(readFileSync(dist(`${name}.map`), 'utf8')) as { sources: string[] }).sources
+          .map((s) => s.replace(/^(\.\.\/)+/, ''))
+          .filter((s) => /^(src|node_modules)\//.test(s)),
+      );
+    const [cli, impl, more] = [sources('cli.cjs'), sources('impl.cjs'), sources('more.cjs')];
+    expect([...cli]).toEqual(expect.arrayContaining(['src/commands/customers/index.ts', 'src/cmdutil/spec.ts', 'src/shared/domain.ts']));
+    expect([...cli].filter((m) => impl.has(m) || more.has(m))).toEqual([]);
+    // …and what they use of it comes from dist/cli.cjs's registry.
+    expect(readFileSync(dist('more.cjs'), 'utf8')).toMatch(/\.join\(__dirname, ?"cli\.cjs"\)\)\.load\("commands\/customers\/index"\)/);
+  });
+
   it('each bundle starts with its build id, and `pay` loads both with their trained code caches', () => {
     for (const name of ['cli.cjs', 'impl.cjs', 'more.cjs']) {
       const id = /^\/\* pay bundle ([0-9a-f]{16}) \*\//.exec(readFileSync(dist(name), 'utf8'))?.[1];
