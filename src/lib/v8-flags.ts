@@ -2,9 +2,13 @@
 // safe. Both only change when V8 does a piece of background work, never what code computes, and
 // each is set once per process. V8 reads a flag at the moment it uses it; a flag unknown to a
 // V8 prints an error, so only flags every V8 of Node >= 20 knows are used. (src/scripts/
-// train-cache.mjs resets them before it writes the code caches: V8 refuses a cache made under
-// other flags; keep its FLAGS_PAY_SETS in step with this file.)
+// train-cache.mjs reads FLAGS_PAY_SETS from the built bundle and puts each back to V8's default
+// before it writes the code caches: V8 refuses a cache made under other flags.)
 import { setFlagsFromString } from 'node:v8';
+
+/** Every V8 flag this file sets: the only place they are named. */
+export const FLAGS_PAY_SETS = ['wasm-tiering-budget', 'semi-space-growth-factor'] as const;
+const [WASM_TIERING_BUDGET, SEMI_SPACE_GROWTH_FACTOR] = FLAGS_PAY_SETS;
 
 let heapSet = false;
 
@@ -27,12 +31,12 @@ const TIERING_BUDGET = 1_800_000;
  * A budget given on node's command line is left alone.
  */
 export function shortLivedWasm<T>(make: () => T): T {
-  if (process.execArgv.some((a) => a.startsWith('--wasm-tiering-budget'))) return make();
-  setFlagsFromString(`--wasm-tiering-budget=${64 * TIERING_BUDGET}`);
+  if (process.execArgv.some((a) => a.startsWith(`--${WASM_TIERING_BUDGET}`))) return make();
+  setFlagsFromString(`--${WASM_TIERING_BUDGET}=${64 * TIERING_BUDGET}`);
   try {
     return make();
   } finally {
-    setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
+    setFlagsFromString(`--${WASM_TIERING_BUDGET}=${TIERING_BUDGET}`);
   }
 }
 
@@ -49,5 +53,5 @@ export function shortLivedWasm<T>(make: () => T): T {
 export function streamingHeap(): void {
   if (heapSet) return;
   heapSet = true;
-  setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString(`--${SEMI_SPACE_GROWTH_FACTOR}=1`);
 }
