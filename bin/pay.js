@@ -61,8 +61,9 @@ if (page === undefined || !printPage(page)) {
   try {
     require('./load.js').load(cli);
   } catch (err) {
-    if (err && err.code === 'MODULE_NOT_FOUND' && String(err.message).includes(cli)) {
-      process.stderr.write('error: pay is not built; run: npm run build\n');
+    // dist/cli.cjs missing, empty, cut short, not a file (bin/load.js): one line, exit 1.
+    if (err && err.code === 'PAY_BUILD_DAMAGED') {
+      process.stderr.write(`error: ${err.message}\n`);
       process.exitCode = 1;
     } else {
       throw err;

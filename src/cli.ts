@@ -18,6 +18,18 @@ function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
 const ZERO_EXIT = new Set(['commander.helpDisplayed', 'commander.version']);
 
 /**
+ * bin/load.js's error for a bundle that is missing, cut short or not a file: reported here, as one
+ * line with exit 1, because the error path itself (errors.ts, handle-error.ts) may be in that bundle.
+ */
+function damagedBuild(err: unknown): err is Error {
+  return err instanceof Error && (err as NodeJS.ErrnoException).code === 'PAY_BUILD_DAMAGED';
+}
+function reportDamaged(err: Error): number {
+  stdio.err(`error: ${err.message}\n`);
+  return 1;
+}
+
+/**
  * `pay … | head`: the reader went away; stop quietly, unless the command listens for it itself
  * (a bulk run: it stops sending, then reports what was not written). Listened for on
  * process.stdout once something makes it (the Factory, a writer falling back to it).
@@ -63,6 +75,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     return 0;
   } catch (thrown) {
     let err = thrown;
+    if (damagedBuild(err)) return reportDamaged(err);
     if (err instanceof CommanderError) {
       // --version and --help end through exitOverride: not errors, and no error code to load.
       if (ZERO_EXIT.has(err.code)) return 0;
@@ -87,12 +100,18 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
 }
 
 async function run(argv: readonly string[]): Promise<number> {
-  if (argv[0] === '__complete') {
-    listenStdout();
-    const { complete } = await import('./commands/completion/dynamic.js');
-    return complete(argv.slice(1));
+  try {
+    if (argv[0] === '__complete') {
+      listenStdout();
+      const { complete } = await import('./commands/completion/dynamic.js');
+      return await complete(argv.slice(1));
+    }
+    return await main(argv);
+  } catch (err) {
+    // (main reports every error through the error path; this one it could not load)
+    if (damagedBuild(err)) return reportDamaged(err);
+    throw err;
   }
-  return main(argv);
 }
 
 void run(process.argv.slice(2)).then((code) => {
