@@ -8,7 +8,7 @@
 // command of the tree) without loading the CLI. Anything else, a terminal (commander fits its
 // width), a page that is not there, or a write that would block, goes through the CLI.
 'use strict';
-const { fstatSync, readFileSync, statSync, writeSync } = require('node:fs');
+const { closeSync, constants, fstatSync, openSync, readFileSync, statSync, writeSync } = require('node:fs');
 const { join } = require('node:path');
 const dist = join(__dirname, '..', 'dist');
 const cli = join(dist, 'cli.cjs');
@@ -33,12 +33,24 @@ function mayBeTerminal(stats) {
   }
 }
 
+/** The page's bytes, when it is a regular file of a sane size (opened without blocking: a fifo is never waited on). */
+function readPage(name) {
+  const fd = openSync(join(dist, 'help', `${name}.txt`), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() && stats.size <= 1 << 20 ? readFileSync(fd) : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Prints the page; false when the CLI must answer instead (nothing written then). */
 function printPage(name) {
   let bytes;
   try {
     if (mayBeTerminal(fstatSync(1))) return false;
-    bytes = readFileSync(join(dist, 'help', `${name}.txt`));
+    bytes = readPage(name);
+    if (bytes === undefined) return false;
   } catch {
     return false;
   }
