@@ -44,6 +44,25 @@ describe('the recipes', () => {
     }
   });
 
+  it('--list names an object by its --override name where the API type would not tell it apart (a second account, a change)', async () => {
+    const ops = Object.values(OBJECT_OPERATIONS) as string[];
+    // Names that share an operation with another name, or name a change (an update): the API type says nothing about which one.
+    const ambiguous = (Object.keys(OBJECT_OPERATIONS) as ObjectName[]).filter(
+      (n) => ops.filter((op) => op === OBJECT_OPERATIONS[n]).length > 1 || OBJECT_OPERATIONS[n].startsWith('update'),
+    );
+    expect(ambiguous).toEqual(expect.arrayContaining(['account', 'target_account', 'customer_update']));
+    const rows = JSON.parse((await pay(['trigger', '--list', '--json'])).stdout) as Array<{
+      event_type: string;
+      creates: string;
+      override: ObjectName[];
+    }>;
+    for (const row of rows)
+      for (const name of row.override.filter((n) => ambiguous.includes(n)))
+        expect(row.creates, `${row.event_type}: ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
+    const fx = rows.find((r) => r.event_type === 'fx_trade.completed')!;
+    expect(fx.creates.match(/\btarget_account\b/g)).toHaveLength(1);
+  });
+
   it('pay trigger --list: one line per event type with what it creates; --json names the objects --override may set', async () => {
     const r = await pay(['trigger', '--list']);
     expect(r.code).toBe(0);
