@@ -313,37 +313,37 @@ function __pay_takes_value
             return 0
         case 'fx trades|--jq' 'fx trades|--fields' 'fx trades|--limit' 'fx get-trade|-o' 'fx get-trade|--output' 'fx get-trade|--jq' 'fx get-trade|--fields' 'transactions list|--account'
             return 0
-        case 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to' 'transactions list|--type' 'transactions list|--status' 'transactions list|-o' 'transactions list|--output' 'transactions list|--jq'
+        case 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to' 'transactions list|--since' 'transactions list|--until' 'transactions list|--type' 'transactions list|--status' 'transactions list|-o'
             return 0
-        case 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output' 'transactions get|--jq' 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status'
+        case 'transactions list|--output' 'transactions list|--jq' 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output' 'transactions get|--jq' 'transactions get|--fields'
             return 0
-        case 'webhooks list|--object' 'webhooks list|--since' 'webhooks list|--until' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq' 'webhooks list|--fields' 'webhooks list|--limit'
+        case 'webhooks list|--type' 'webhooks list|--status' 'webhooks list|--object' 'webhooks list|--since' 'webhooks list|--until' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq'
             return 0
-        case 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq' 'webhooks get|--fields' 'webhooks resend|--wait-timeout' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output'
+        case 'webhooks list|--fields' 'webhooks list|--limit' 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq' 'webhooks get|--fields' 'webhooks resend|--wait-timeout' 'webhooks resend|--idempotency-key'
             return 0
-        case 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret' 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature'
+        case 'webhooks resend|-o' 'webhooks resend|--output' 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret' 'webhooks verify|--header' 'webhooks verify|--id'
             return 0
-        case 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port' 'webhooks listen|--host' 'webhooks listen|--forward-to' 'webhooks listen|--events' 'webhooks listen|--secret'
+        case 'webhooks verify|--timestamp' 'webhooks verify|--signature' 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port' 'webhooks listen|--host' 'webhooks listen|--forward-to'
             return 0
-        case 'webhooks listen|-o' 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key' 'profiles list|-o' 'profiles list|--output' 'profiles list|--jq' 'profiles list|--fields'
+        case 'webhooks listen|--events' 'webhooks listen|--secret' 'webhooks listen|-o' 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key' 'profiles list|-o' 'profiles list|--output'
             return 0
-        case 'profiles show|-o' 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data' 'api|-F' 'api|--field' 'api|--idempotency-key'
+        case 'profiles list|--jq' 'profiles list|--fields' 'profiles show|-o' 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data' 'api|-F'
             return 0
-        case 'api|-o' 'api|--output' 'api|--jq' 'openapi|--jq' 'emulator start|--host' 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url'
+        case 'api|--field' 'api|--idempotency-key' 'api|-o' 'api|--output' 'api|--jq' 'openapi|--jq' 'emulator start|--host' 'emulator start|--port'
             return 0
-        case 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after' 'emulator start|--allow-origin' 'emulator status|-o'
+        case 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after'
             return 0
-        case 'emulator status|--output' 'emulator status|--jq' 'emulator clock advance|--jq' 'emulator webhook-url|--jq' 'emulator faults|--fail-rate' 'emulator faults|--latency' 'emulator faults|--reset-rate' 'emulator faults|--rate-limit'
+        case 'emulator start|--allow-origin' 'emulator status|-o' 'emulator status|--output' 'emulator status|--jq' 'emulator clock advance|--jq' 'emulator webhook-url|--jq' 'emulator faults|--fail-rate' 'emulator faults|--latency'
             return 0
-        case 'emulator faults|-o' 'emulator faults|--output' 'emulator faults|--jq' 'emulator requests|--status' 'emulator requests|--path' 'emulator requests|--limit' 'emulator requests|-o' 'emulator requests|--output'
+        case 'emulator faults|--reset-rate' 'emulator faults|--rate-limit' 'emulator faults|-o' 'emulator faults|--output' 'emulator faults|--jq' 'emulator requests|--status' 'emulator requests|--path' 'emulator requests|--limit'
             return 0
-        case 'emulator requests|--jq' 'emulator requests|--fields' 'trigger|--override' 'trigger|--wait-timeout' 'trigger|-o' 'trigger|--output' 'trigger|--jq' 'seed apply|--state'
+        case 'emulator requests|-o' 'emulator requests|--output' 'emulator requests|--jq' 'emulator requests|--fields' 'trigger|--override' 'trigger|--wait-timeout' 'trigger|-o' 'trigger|--output'
             return 0
-        case 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env'
+        case 'trigger|--jq' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields'
             return 0
-        case 'seed plan|-o' 'seed plan|--output' 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p '*|'--profile '*|'--api-key
+        case 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p
             return 0
-        case '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
+        case '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -659,6 +659,8 @@ complete -c pay -n '__pay_at "transactions list"' -l account -x -d 'only this ac
 complete -c pay -n '__pay_at "transactions list"' -l wallet -x -d 'only this wallet (wal_…)'
 complete -c pay -n '__pay_at "transactions list"' -l from -x -d 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 1h30m, 7d, 2w)'
 complete -c pay -n '__pay_at "transactions list"' -l to -x -d 'created before (exclusive): YYYY-MM-DD, RFC 3339, or a duration back from now'
+complete -c pay -n '__pay_at "transactions list"' -l since -x -d 'the same as --from'
+complete -c pay -n '__pay_at "transactions list"' -l until -x -d 'the same as --to'
 complete -c pay -n '__pay_at "transactions list"' -l type -x -a 'transfer collection fx_trade reversal' -d 'only this type'
 complete -c pay -n '__pay_at "transactions list"' -l status -x -a 'pending posted voided' -d 'only this status'
 complete -c pay -n '__pay_at "webhooks list"' -l type -x -a 'customer.created customer.updated kyc.pending kyc.in_review kyc.approved kyc.rejected feature.activated account.created account.closed external_account.created external_account.removed transfer.created transfer.completed transfer.failed transfer.cancelled card.created card.activated card.frozen card.unfrozen card.terminated collection.created collection.succeeded collection.failed payment_link.created payment_link.disabled payment_link.expired wallet.created fx_trade.completed' -d 'only this event type (e.g. transfer.completed)'
