@@ -186,7 +186,7 @@ _pay_flags() {
     'emulator webhook-url') _pay_r='--clear --json --jq -h --help' ;;
     'emulator faults') _pay_r='--fail-rate --latency --reset-rate --rate-limit --clear --json -o --output --jq -h --help' ;;
     'emulator requests') _pay_r='--follow --status --path --limit --json -o --output --jq --fields --no-header --wide -h --help' ;;
-    'trigger') _pay_r='--list --override --wait-timeout --json -o --output --jq --dry-run -h --help' ;;
+    'trigger') _pay_r='--list --override --wait-timeout -y --yes --json -o --output --jq --dry-run -h --help' ;;
     'seed apply') _pay_r='--state --concurrency --replace --dry-run -y --yes --allow-env --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'seed plan') _pay_r='--state --allow-env --json -o --output --jq --fields --no-header --wide -h --help' ;;
     *) _pay_r= ;;

@@ -712,6 +712,7 @@ complete -c pay -n '__pay_at "emulator requests"' -l limit -x -d 'how many of th
 complete -c pay -n '__pay_at "trigger"' -l list -d 'list the event types, one line each with what it creates'
 complete -c pay -n '__pay_at "trigger"' -l override -x -d 'change a field of an object it creates, e.g. transfer.amount=5.13 or customer.first_name=Grace (repeatable)'
 complete -c pay -n '__pay_at "trigger"' -l wait-timeout -x -d 'waiting for settlements and the event: give up after this many seconds (default: 120)'
+complete -c pay -n '__pay_at "trigger"' -s y -l yes -d 'live mode: create (and move money) without asking; needed where no terminal can ask'
 complete -c pay -n '__pay_at "seed apply" "seed plan"' -l state -x -d 'state file (default: <file>.state.json)'
 complete -c pay -n '__pay_at "seed apply"' -l concurrency -x -d 'entries in flight at once (1-64)'
 complete -c pay -n '__pay_at "seed apply"' -l replace -d 'create a new object for an entry that cannot be updated in place, and retire the old one where the API allows (transfers, collections and FX trades stay: they are history)'

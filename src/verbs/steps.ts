@@ -161,15 +161,23 @@ export function plural(noun: string): string {
 
 /** Live mode: a money movement or destruction needs a yes on a terminal, or --yes. */
 export async function confirmLive(f: Factory, ctx: VerbContext, body: Record<string, unknown> | undefined): Promise<void> {
+  await confirmLiveRun(f, describeAction(ctx, body), ctx.opts.yes === true);
+}
+
+/**
+ * The one live-mode question, asked before anything is sent: on a terminal "LIVE mode, profile
+ * "<name>": <what>?" (the `lines` first, on stderr); elsewhere exit 2 unless `yes`. Nothing to ask
+ * in sandbox mode, with --yes, or in a dry run (nothing moves).
+ */
+export async function confirmLiveRun(f: Factory, what: string, yes: boolean, lines: readonly string[] = []): Promise<void> {
   const s = f.settings();
-  // A dry run moves nothing: nothing to confirm.
-  if (s.mode.value !== 'live' || ctx.opts.yes || f.dryRun) return;
-  const what = describeAction(ctx, body);
+  if (s.mode.value !== 'live' || yes || f.dryRun) return;
   if (!f.canPrompt) {
     throw new UsageError(`refusing to run ${what} in live mode without confirmation: pass --yes`, {
-      hint: 'nothing was sent',
+      hint: `nothing was sent${lines.length ? `; it would: ${lines.join('; ')}` : ''}`,
     });
   }
+  for (const line of lines) f.io.err(`  ${escapeText(line)}\n`);
   const { createPrompter } = await import('../io/prompt.js');
   const ok = await createPrompter(f.io).confirm(`LIVE mode, profile "${s.profileName.value}": ${what}?`, false);
   if (!ok) throw new UsageError('not confirmed; nothing was sent');
