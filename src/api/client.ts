@@ -527,8 +527,8 @@ export class ApiClient {
             ? `the same idempotency key only replays this answer: to try again, send it with a new one (or without --idempotency-key)`
             : (status >= 500 || problem.code === 'idempotency_request_in_progress') && idempotencyKey
               ? `retry safely with --idempotency-key ${idempotencyKey}`
-              : // A refusal of the business rules: what to run (the customer, its KYC state and the feature the answer names, checked).
-                status === 422
+              : // A refusal of the business rules (or a 409 it leads to): what to run (the customers, KYC states and features the answer names, checked).
+                status === 422 || status === 409
                 ? refusalHint(problem)
                 : undefined,
     });
