@@ -111,7 +111,7 @@ export interface PickSpec {
  * status leaves `pending`: exit 0 in a `success` state, 1 in a `failure` state or at the timeout.
  */
 export interface WaitSpec {
-  /** After "Waiting for <noun> <id> to …" and in help: `settle`, `be decided`. */
+  /** A verb in the infinitive, after "Waiting for <noun> <id> to …" and "wait for it to …" in help: `settle`, `be decided`. */
   until: string;
   /** The object's type, for error codes (`transfer_failed`) and details (`{transfer: …}`). */
   object: string;

@@ -24,6 +24,12 @@ export interface PreparedRequest {
 export function checkCommonOptions(ctx: VerbContext): void {
   if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
   if (ctx.verb.wait) {
+    // As gh's `--interval` without `--watch`: a timeout with nothing to time is a mistake, not a no-op.
+    if (ctx.opts.waitTimeout !== undefined && !ctx.opts.wait) {
+      throw new UsageError('--wait-timeout only works with --wait', {
+        hint: `add --wait to wait for the ${nounOfWait(ctx.verb.wait)} to ${ctx.verb.wait.until}, or leave --wait-timeout out`,
+      });
+    }
     waitTimeoutSeconds(ctx.opts.waitTimeout);
     if (ctx.opts.wait && ctx.opts.fromFile !== undefined) {
       throw new UsageError('--wait works on one object, not with --from-file', {

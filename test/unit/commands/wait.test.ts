@@ -63,6 +63,32 @@ describe('which verbs wait', () => {
     expect(help).toContain('--wait ');
     expect(help).toContain('exit 0 when succeeded, 1 when failed, at --wait-timeout');
     expect(help).toContain('--wait-timeout <seconds>');
+    // In words that read: "wait for it to settle / be decided / activate / be delivered" (never "until it activate").
+    for (const { name, wait } of waitVerbs) {
+      const [g, v] = name.split(' ');
+      const verb = program.commands.find((c) => c.name() === g)!.commands.find((c) => c.name() === v)!;
+      const line = verb.helpInformation().replace(/\s+/g, ' ');
+      expect(line, name).toContain(`--wait wait for it to ${wait.until}: exit 0 when`);
+      // The infinitive: "be decided", "settle" (not "settles", not "activated").
+      expect(/^be [a-z]+$/.test(wait.until) || (/^[a-z]+$/.test(wait.until) && !/(s|ed)$/.test(wait.until)), `${name}: ${wait.until}`).toBe(
+        true,
+      );
+    }
+  });
+
+  it('--wait-timeout without --wait: exit 2 naming --wait, nothing sent (every verb that waits)', async () => {
+    const r = await pay([...SEND.filter((a) => a !== '--wait'), '--wait-timeout', '30'], { respond: settlesAs({ status: 'completed' }) });
+    expect(r.code).toBe(2);
+    expect(r.requests).toEqual([]);
+    expect(r.stderr).toBe(
+      'error: --wait-timeout only works with --wait\nhint: add --wait to wait for the transfer to settle, or leave --wait-timeout out\n',
+    );
+    const kyc = await pay(['kyc', 'verify', CUS, '--wait-timeout', '5']);
+    expect(kyc.code).toBe(2);
+    expect(kyc.stderr).toContain('error: --wait-timeout only works with --wait');
+    expect(kyc.requests).toEqual([]);
+    const ok = await pay([...SEND, '--wait-timeout', '30'], { respond: settlesAs({ status: 'completed' }) });
+    expect(ok.code, ok.stderr).toBe(0);
   });
 });
 
