@@ -113,10 +113,25 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
     return res.body;
   }
   const what = `${ctx.verb.method} /${req.path}`;
-  const final = settled(
-    spec,
-    await waitFor(client, spec, res.body, { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io, clock: f.clock }, what),
-  );
+  // Ctrl-C or SIGTERM while waiting: the wait stops and says what was created (exit 130), as a bulk run does.
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  f.signals.on('SIGINT', onSignal);
+  f.signals.on('SIGTERM', onSignal);
+  let waited: Record<string, unknown>;
+  try {
+    waited = await waitFor(
+      client,
+      spec,
+      res.body,
+      { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io, clock: f.clock, signal: stop.signal },
+      what,
+    );
+  } finally {
+    f.signals.off('SIGINT', onSignal);
+    f.signals.off('SIGTERM', onSignal);
+  }
+  const final = settled(spec, waited);
   // The answer was another object (a KYC document); what settled is printed as the group's objects are.
   const shownAs = spec.idField ? { ...ctx, verb: { ...ctx.verb, columns: ctx.group.columns, noun: nounOfWait(spec) } } : ctx;
   await printResult(f, shownAs, final, res.replayed);

@@ -11,7 +11,7 @@ import { allGroups } from '../../../src/commands/groups.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import { PayError } from '../../../src/lib/errors.js';
 import { settled, waitFor } from '../../../src/verbs/wait.js';
-import { fakeClock, pay, type Recorded } from './harness.js';
+import { fakeClock, fakeSignals, pay, type Recorded } from './harness.js';
 
 const ACC = 'acc_0123456789abcdefghijklmn';
 const EA = 'ea_0123456789abcdefghijklmn';
@@ -366,6 +366,40 @@ describe('waitFor', () => {
         else expect(polls).toBe(decides + 1);
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe('Ctrl-C or SIGTERM while waiting (off a terminal too)', () => {
+  it('stops at once with exit 130, the error naming what was created, its state and how to check it; stdout empty (fast-check)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('SIGINT' as const, 'SIGTERM' as const), fc.boolean(), async (signal, json) => {
+        const signals = fakeSignals();
+        let gets = 0;
+        const r = await pay([...SEND, ...(json ? ['--json'] : [])], {
+          signals,
+          clock: fakeClock(),
+          respond: (req) => {
+            if (req.method === 'POST') return { status: 201, body: { id: TR, status: 'pending', amount: '1.13', currency: 'USD' } };
+            // The signal comes while the transfer is still pending.
+            if (++gets === 2) signals.emit(signal);
+            return { status: 200, body: { id: TR, status: 'pending', amount: '1.13', currency: 'USD', failure_reason: null } };
+          },
+        });
+        expect(r.code).toBe(130);
+        expect(r.stdout).toBe('');
+        expect(gets).toBe(2);
+        expect(signals.count()).toBe(0);
+        const message = `interrupted while waiting for transfer ${TR} to settle: the request was accepted, and it is pending`;
+        if (json) {
+          const err = JSON.parse(r.stderr).error;
+          expect(err).toMatchObject({ code: 'cancelled', message, hint: `it may still settle; check with: pay transfers get ${TR}` });
+          expect(err.transfer ?? err.details?.transfer).toMatchObject({ id: TR, status: 'pending' });
+        } else {
+          expect(r.stderr).toBe(`error: ${message}\nhint: it may still settle; check with: pay transfers get ${TR}\n`);
+        }
+      }),
+      { numRuns: 8 },
     );
   });
 });
