@@ -138,6 +138,11 @@ export interface WaitSpec {
   reasonField?: string;
   /** The command that shows it, filled from the polled object: `pay transfers get {id}`. */
   show: string;
+  /**
+   * A pending answer whose `field` is null will not move by itself (an event's delivery with no
+   * attempt scheduled: no webhook URL): `note` is said at once on stderr, then pay waits as asked.
+   */
+  stalled?: { field: string; note: string };
 }
 
 export type VerbKind = 'create' | 'list' | 'get' | 'update' | 'action' | 'delete' | 'custom';

@@ -117,6 +117,12 @@ export async function waitFor(client: ApiClient, spec: WaitSpec, answer: unknown
   const noun = nounOfWait(spec);
   let current = target.first;
   if (current !== undefined && !isPending(spec, current)) return current;
+  // Pending with nothing scheduled to move it (an event and no webhook URL): say so now, not at the timeout.
+  if (opts.io && spec.stalled && current !== undefined && getPath(current, spec.stalled.field) === null) {
+    opts.io.err(
+      `note: ${escapeText(`${noun} ${target.id}: ${spec.stalled.note}`)}; waiting up to ${Math.round(opts.timeoutMs / 1000)} s\n`,
+    );
+  }
   const done = await pollUntil({
     signal: opts.signal,
     // The first poll comes after a pause when the answer was the object (it just said pending), at once otherwise.

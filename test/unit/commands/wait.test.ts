@@ -403,3 +403,46 @@ describe('Ctrl-C or SIGTERM while waiting (off a terminal too)', () => {
     );
   });
 });
+
+describe('webhooks resend --wait with no webhook URL (nothing scheduled)', () => {
+  const EVT = 'evt_0123456789abcdefghijklmn';
+  const event = (next: string | null) => ({
+    id: EVT,
+    object: 'event',
+    type: 'customer.created',
+    data: {},
+    delivery: { status: 'pending', attempts: 0, last_response_code: null, last_attempt_at: null, next_attempt_at: next },
+  });
+
+  it('says so at once, then waits as asked; with an attempt scheduled it says nothing', async () => {
+    let polls = 0;
+    const r = await pay(['webhooks', 'resend', EVT, '--wait', '--wait-timeout', '5'], {
+      clock: fakeClock(),
+      respond: (req) => {
+        if (req.method === 'POST') return { status: 202, body: event(null) };
+        polls++;
+        return { status: 200, body: event(null) };
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(polls).toBeGreaterThan(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      `note: event ${EVT}: no delivery attempt is scheduled: the service has no webhook URL to send it to, so it stays pending until one is set (the emulator: pay emulator webhook-url <url>, or run pay webhooks listen); waiting up to 5 s`,
+    );
+    expect(lines.filter((l) => l.startsWith('note:'))).toHaveLength(1);
+    expect(lines.at(-2)).toMatch(/^error: event evt_\w+ is still pending after 5 s$/);
+    const scheduled = await pay(['webhooks', 'resend', EVT, '--wait'], {
+      clock: fakeClock(),
+      respond: (req) =>
+        req.method === 'POST'
+          ? { status: 202, body: event('2026-11-26T00:00:00.000Z') }
+          : {
+              status: 200,
+              body: { ...event(null), delivery: { ...event(null).delivery, status: 'delivered', attempts: 1, last_response_code: 200 } },
+            },
+    });
+    expect(scheduled.code, scheduled.stderr).toBe(0);
+    expect(scheduled.stderr).not.toContain('note:');
+  });
+});

@@ -1,7 +1,8 @@
-// SIGTERM or SIGINT while `--wait` polls, off a terminal: the built pay stops at once with exit
-// 130, stdout empty, and the error names what was created and how to check it (before, the process
-// died with 143 and the created id was lost). The emulator settles nothing by itself here; the test
-// signals once the emulator has seen pay poll: no timing window.
+// `--wait` at its edges, through the built pay against the emulator. SIGTERM or SIGINT while it
+// polls, off a terminal: exit 130 at once, stdout empty, and the error names what was created and
+// how to check it (before, the process died with 143 and the created id was lost); the emulator
+// settles nothing by itself here, and the test signals once the emulator has seen pay poll: no
+// timing window. `webhooks resend --wait` with no webhook URL says at once that nothing will deliver it.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PAY_BIN } from '../helpers/run-pay.js';
@@ -43,4 +44,18 @@ it.each(['SIGTERM', 'SIGINT'] as const)('%s during collections create --wait --j
   expect(err.message).toBe(`interrupted while waiting for collection ${id} to settle: the request was accepted, and it is pending`);
   expect(err.hint).toBe(`it may still settle; check with: pay collections get ${id}`);
   expect((await w.api('GET', `collections/${id}`)).status).toBe('pending');
+});
+
+it('webhooks resend --wait with no webhook URL: a note at once that it stays pending, then exit 1 at the timeout', async () => {
+  const cus = await customer(w);
+  const events = await w.api('GET', `webhooks/events?object_id=${cus}`);
+  const evt = (events.data as Array<{ id: string }>)[0]!.id;
+  const r = await w.pay(['webhooks', 'resend', evt, '--wait', '--wait-timeout', '1']);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toBe(
+    `note: event ${evt}: no delivery attempt is scheduled: the service has no webhook URL to send it to, so it stays pending until one is set (the emulator: pay emulator webhook-url <url>, or run pay webhooks listen); waiting up to 1 s`,
+  );
+  expect(r.stderr).toContain(`error: event ${evt} is still pending after 1 s`);
 });
