@@ -8,18 +8,8 @@ import { CommanderError } from 'commander';
 import { explainParseError, hoistVerbFlags, wantsJsonErrors } from './argv.js';
 import type { Entry } from './cmdutil/decl.js';
 import type { Factory } from './cmdutil/factory.js';
-import { createProgram } from './cmdutil/root.js';
-import type { GroupSpec } from './cmdutil/spec.js';
-import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './commands/group-index.js';
-
-/** Specs for the groups argv names; heads (name and summary) for the others. */
-async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
-  return Promise.all(
-    (Object.keys(GROUP_HEADS) as GroupName[]).map(async (name) =>
-      argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, examples: [], columns: [], verbs: [] },
-    ),
-  );
-}
+import { createProgram, groupsFor } from './cmdutil/root.js';
+import { createStdio } from './cmdutil/stdio.js';
 
 function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
   return argv.includes('--debug') || (env.PAY_DEBUG !== undefined && env.PAY_DEBUG !== '' && env.PAY_DEBUG !== '0');
@@ -27,12 +17,50 @@ function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
 
 const ZERO_EXIT = new Set(['commander.helpDisplayed', 'commander.version']);
 
+/**
+ * bin/load.js's error for a bundle that is missing, cut short or not a file: reported here, as one
+ * line with exit 1, because the error path itself (errors.ts, handle-error.ts) may be in that bundle.
+ */
+function damagedBuild(err: unknown): err is Error {
+  return err instanceof Error && (err as NodeJS.ErrnoException).code === 'PAY_BUILD_DAMAGED';
+}
+function reportDamaged(err: Error): number {
+  stdio.err(`error: ${err.message}\n`);
+  return 1;
+}
+
+/**
+ * `pay … | head`: the reader went away; stop quietly, unless the command listens for it itself
+ * (a bulk run: it stops sending, then reports what was not written). Listened for on
+ * process.stdout once something makes it (the Factory, a writer falling back to it).
+ */
+let stdoutListened = false;
+function listenStdout(): void {
+  if (stdoutListened) return;
+  stdoutListened = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
+  });
+}
+
+/** What the entry writes itself, before a command takes the streams (src/cmdutil/stdio.ts). */
+const stdio = createStdio(
+  { stdout: () => process.stdout, stderr: () => process.stderr },
+  (which) => which === 'stdout' && listenStdout(),
+  process.env,
+);
+
 /** The one Factory of this process, over its streams and environment, built for the command that runs. */
 function processEntry(): Entry {
   let built: Factory | undefined;
   return {
+    output: stdio.commander,
     async factory(flags) {
       const { createFactory } = await import('./cmdutil/factory.js');
+      if (!built) {
+        stdio.useStreams();
+        listenStdout();
+      }
       return (built ??= createFactory({ flags }));
     },
   };
@@ -40,12 +68,14 @@ function processEntry(): Entry {
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   const entry = processEntry();
-  const program = createProgram(await groupsFor(argv), entry);
+  // Only what argv names is registered whole (the rest as heads: what help lists of them).
+  const program = createProgram(await groupsFor(argv), entry, (name) => argv.includes(name));
   try {
     await program.parseAsync(hoistVerbFlags(argv), { from: 'user' });
     return 0;
   } catch (thrown) {
     let err = thrown;
+    if (damagedBuild(err)) return reportDamaged(err);
     if (err instanceof CommanderError) {
       // --version and --help end through exitOverride: not errors, and no error code to load.
       if (ZERO_EXIT.has(err.code)) return 0;
@@ -59,7 +89,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     }
     const { reportError } = await import('./lib/handle-error.js');
     const code = reportError(err, {
-      err: (t) => void process.stderr.write(t),
+      err: (t) => stdio.err(t),
       json: entry.resolved?.jsonErrors ?? wantsJsonErrors(argv),
       debug: wantsDebug(argv, process.env),
     });
@@ -69,18 +99,19 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   }
 }
 
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  // `pay … | head`: the reader went away; stop quietly, unless the command listens for it itself
-  // (a bulk run: it stops sending, then reports what was not written).
-  if (err.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
-});
-
 async function run(argv: readonly string[]): Promise<number> {
-  if (argv[0] === '__complete') {
-    const { complete } = await import('./commands/completion/dynamic.js');
-    return complete(argv.slice(1));
+  try {
+    if (argv[0] === '__complete') {
+      listenStdout();
+      const { complete } = await import('./commands/completion/dynamic.js');
+      return await complete(argv.slice(1));
+    }
+    return await main(argv);
+  } catch (err) {
+    // (main reports every error through the error path; this one it could not load)
+    if (damagedBuild(err)) return reportDamaged(err);
+    throw err;
   }
-  return main(argv);
 }
 
 void run(process.argv.slice(2)).then((code) => {

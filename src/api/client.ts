@@ -13,7 +13,6 @@ import { maskKey, redact } from '../config/keys.js';
 import { MAX_RESPONSE_BYTES_DEFAULT } from '../config/settings.js';
 import { ApiError, AuthError, DryRunStop, ExitCode, NetworkError, PayError, UsageError, type FieldError } from '../lib/errors.js';
 import { refusalHint } from '../shared/rules.js';
-import { shortLivedWasm } from '../lib/v8-flags.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -167,7 +166,6 @@ let sharedAgent: Agent | undefined;
 /** The process's one keep-alive pool: the API client's and the emulator admin's (src/api/emulator-admin.ts), unless a test injects a dispatcher. */
 export function defaultDispatcher(): Agent {
   if (!sharedAgent) {
-    shortLivedWasm();
     sharedAgent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
   }
   return sharedAgent;

@@ -1,7 +1,7 @@
 // The one shape of a command that is not a resource verb (login, profiles, api, seed, the emulator,
 // …): a declaration as data, like the groups' specs (spec.ts), turned into commander by
 // registry.ts and run by dispatch.ts as `run(f, ctx)`. Start-up path: types only.
-import type { Command } from 'commander';
+import type { Command, OutputConfiguration } from 'commander';
 import type { GlobalFlags } from '../config/settings.js';
 import type { OutputFormat } from '../io/formats.js';
 import type { OutputSettings } from '../io/output-options.js';
@@ -84,4 +84,6 @@ export type CommandRun = (f: Factory, ctx: CommandContext) => Promise<void>;
 export interface Entry {
   factory(flags: GlobalFlags): Factory | Promise<Factory>;
   resolved?: { jsonErrors: boolean };
+  /** How commander writes its own output (help, the version): the entry's writers (src/cmdutil/stdio.ts). */
+  output?: OutputConfiguration;
 }

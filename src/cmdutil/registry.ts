@@ -1,13 +1,35 @@
 // Turns the declarations into commander commands: group specs (spec.ts) and command declarations
 // (decl.ts). Start-up path: registering a command costs a few objects; every action loads the
 // dispatcher (dispatch.ts), which builds the entry's Factory and runs the implementation.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { CommandDecl, Entry } from './decl.js';
 import { OUTPUT_FORMATS } from '../io/formats.js';
 import { OUTPUT_FLAGS, waitTimeoutOption, type GroupSpec, type VerbSpec, type WaitSpec } from './spec.js';
 
 /** Lets tests and the help/completion generators find the spec behind a command. */
 export const specOf = new WeakMap<Command, { group: GroupSpec; verb?: VerbSpec }>();
+
+/**
+ * Which commands to register whole: the entry names the words of argv (a command argv does not
+ * name is never parsed, so it needs only what its parent's help and the suggestions show: its
+ * name, aliases, arguments and summary, a head); undefined registers every command whole (the
+ * tree of tests and generators, src/cmdutil/tree.ts).
+ */
+export type Whole = ((name: string) => boolean) | undefined;
+
+/** Heads of commands that take options (none is registered on a head). */
+const headsWithOptions = new WeakSet<Command>();
+
+/**
+ * commander's Help.subcommandTerm (`name|alias [options] <args>`), with ` [options]` for a head whose
+ * command takes options: a parent's help lists a head exactly as it lists the whole command.
+ */
+export function subcommandTerm(this: Help, cmd: Command): string {
+  const term = Help.prototype.subcommandTerm.call(this, cmd);
+  if (!headsWithOptions.has(cmd)) return term;
+  const name = cmd.name() + (cmd.aliases()[0] ? `|${cmd.aliases()[0]}` : '');
+  return `${name} [options]${term.slice(name.length)}`;
+}
 
 export function examplesText(examples: readonly string[]): string {
   return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
@@ -72,18 +94,22 @@ export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   return cmd;
 }
 
-export function registerGroup(program: Command, group: GroupSpec, entry: Entry): Command {
+export function registerGroup(program: Command, group: GroupSpec, entry: Entry, whole?: Whole): Command {
   const g = program.command(group.name).description(group.summary);
   if (group.description) g.summary(group.summary).description(`${group.summary}\n\n${group.description}`);
   if (group.deprecated) g.description(`[deprecated: use ${group.deprecated.use}] ${group.summary}`);
   // Heads (src/cli.ts: groups argv does not name) have none; their help is never shown.
   if (group.examples.length > 0) g.addHelpText('after', examplesText(group.examples));
   specOf.set(g, { group });
-  for (const verb of group.verbs) registerVerb(g, group, verb, entry);
+  for (const verb of group.verbs) {
+    if (!whole || whole(verb.name) || verb.aliases?.some(whole)) registerVerb(g, group, verb, entry);
+    else headsWithOptions.add(verbHead(g, verb));
+  }
   return g;
 }
 
-function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: Entry): void {
+/** A verb's name, aliases, argument and summary (every verb takes options: the output flags at least). */
+function verbHead(parent: Command, verb: VerbSpec): Command {
   const cmd = parent.command(verb.name, verb.hidden ? { hidden: true } : {});
   for (const alias of verb.aliases ?? []) cmd.alias(alias);
   // An argument the verb can pick (spec.ts PickSpec) is optional for commander: on a terminal
@@ -93,6 +119,11 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: 
   else if (verb.arg) cmd.argument(verb.arg.name, verb.arg.description);
   const tag = verb.deprecated ? `[deprecated: use ${verb.deprecated.use}] ` : '';
   cmd.summary(`${tag}${verb.summary}`).description(`${tag}${verb.summary}${verb.description ? `\n\n${verb.description}` : ''}`);
+  return cmd;
+}
+
+function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: Entry): void {
+  const cmd = verbHead(parent, verb);
   for (const f of verb.flags ?? []) {
     // Codes (currencies, assets) are accepted in any case, so commander does not enforce them.
     const strict = f.choices && !f.open && f.kind !== 'currency';
@@ -121,13 +152,17 @@ function collect(value: string, previous: unknown): string[] {
   return [...(Array.isArray(previous) ? (previous as string[]) : []), value];
 }
 
-/** A command declaration (and its subcommands) under `parent`. */
-export function registerCommand(parent: Command, decl: CommandDecl, entry: Entry): Command {
+/** A command declaration (and its subcommands) under `parent`; a head when `whole` does not name it. */
+export function registerCommand(parent: Command, decl: CommandDecl, entry: Entry, whole?: Whole): Command {
   const cmd = parent.command(decl.name);
   for (const a of decl.args ?? []) cmd.argument(a.name, a.description);
   if (decl.summary !== undefined) cmd.summary(decl.summary);
   if (decl.description !== undefined) cmd.description(decl.description);
   else if (decl.summary !== undefined) cmd.description(decl.summary);
+  if (whole && !whole(decl.name)) {
+    if (decl.options?.length || decl.output || decl.dryRun) headsWithOptions.add(cmd);
+    return cmd;
+  }
   for (const o of decl.options ?? []) {
     const opt = new Option(o.flags, o.description);
     if (o.repeatable) opt.argParser(collect);
@@ -139,7 +174,7 @@ export function registerCommand(parent: Command, decl: CommandDecl, entry: Entry
   const tail = !decl.prints ? '' : 'json' in decl.prints ? `\nJSON output: ${decl.prints.json}\n` : `\nOutput: ${decl.prints.note}\n`;
   const examples = decl.examples?.length ? examplesText(decl.examples) : '';
   if (examples || tail) cmd.addHelpText('after', examples + tail);
-  for (const sub of decl.subcommands ?? []) registerCommand(cmd, sub, entry);
+  for (const sub of decl.subcommands ?? []) registerCommand(cmd, sub, entry, whole);
   if (decl.run) {
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;

@@ -3,14 +3,28 @@
 // action goes through the dispatcher with the entry's Factory. tree.ts builds the whole tree
 // (tests, the completion generator); the entry (src/cli.ts) builds it with only the specs argv names.
 import { Command, Option } from 'commander';
+import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from '../commands/group-index.js';
 import { TOOLING } from '../commands/index.js';
 import { VERSION } from '../lib/version.js';
 import type { Entry } from './decl.js';
-import { registerCommand, registerGroup } from './registry.js';
+import { registerCommand, registerGroup, subcommandTerm, type Whole } from './registry.js';
 import type { GroupSpec } from './spec.js';
 
-/** Groups without verbs (heads only) show in root help; a verb of theirs cannot be reached. */
-export function createProgram(groups: readonly GroupSpec[], entry: Entry): Command {
+/** Specs for the groups argv names; heads (name and summary) for the others (the entry's tree). */
+export async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
+  return Promise.all(
+    (Object.keys(GROUP_HEADS) as GroupName[]).map(async (name) =>
+      argv.includes(name) ? GROUP_LOADERS[name]() : { ...GROUP_HEADS[name], noun: name, examples: [], columns: [], verbs: [] },
+    ),
+  );
+}
+
+/**
+ * Groups without verbs (heads only) show in root help; a verb of theirs cannot be reached.
+ * `whole` (the entry: the words of argv) registers only the commands it names whole, the others as
+ * heads that help lists the same way (registry.ts); without it every command is whole.
+ */
+export function createProgram(groups: readonly GroupSpec[], entry: Entry, whole?: Whole): Command {
   const program = new Command('pay');
   program
     .version(VERSION, '-v, --version', 'print the version')
@@ -18,7 +32,8 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry): Comma
     .usage('<group> <action> [arguments] [flags]')
     .helpOption('-h, --help', 'show help for a command')
     .exitOverride()
-    .configureOutput({ outputError: () => {} })
+    .configureOutput({ ...entry.output, outputError: () => {} })
+    .configureHelp({ subcommandTerm })
     .showSuggestionAfterError(true)
     .optionsGroup('Global flags:')
     .option('-p, --profile <name>', 'stored profile to use (env PAY_PROFILE)')
@@ -53,10 +68,10 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry): Comma
   });
 
   program.commandsGroup('Resource commands:');
-  for (const group of groups) registerGroup(program, group, entry);
+  for (const group of groups) registerGroup(program, group, entry, whole);
   program.commandsGroup('Tooling commands:');
   program.helpCommand(false);
-  for (const decl of TOOLING) registerCommand(program, decl, entry);
+  for (const decl of TOOLING) registerCommand(program, decl, entry, whole);
 
   program.addHelpText(
     'after',

@@ -2,27 +2,42 @@
 // safe. Both only change when V8 does a piece of background work, never what code computes, and
 // each is set once per process. V8 reads a flag at the moment it uses it; a flag unknown to a
 // V8 prints an error, so only flags every V8 of Node >= 20 knows are used. (src/scripts/
-// train-cache.mjs resets them before it writes the code caches: V8 refuses a cache made under
-// other flags; keep its FLAGS_PAY_SETS in step with this file.)
+// train-cache.mjs reads FLAGS_PAY_SETS from the built bundle and puts each back to V8's default
+// before it writes the code caches: V8 refuses a cache made under other flags.)
 import { setFlagsFromString } from 'node:v8';
 
-let wasmSet = false;
+/** Every V8 flag this file sets: the only place they are named. */
+export const FLAGS_PAY_SETS = ['wasm-tiering-budget', 'semi-space-growth-factor'] as const;
+const [WASM_TIERING_BUDGET, SEMI_SPACE_GROWTH_FACTOR] = FLAGS_PAY_SETS;
+
 let heapSet = false;
 
+/** V8's --wasm-tiering-budget (the same in the V8 of every Node >= 20). */
+const TIERING_BUDGET = 1_800_000;
+
 /**
- * Before the first connection (when undici compiles llhttp, its HTTP parser, to WebAssembly).
- * V8 compiles wasm quickly (Liftoff), then recompiles a function that runs long enough with its
- * optimising compiler on a background thread, and Node waits for that compile before the process
- * exits: for llhttp's parser ≈ 100 ms after a one-request command printed its answer, a third of
- * the command. "Long enough" is a budget (--wasm-tiering-budget, default 1.8 M, "roughly bytes
- * executed") that one page of a list used up. 64 times that keeps a command of a few requests on
- * the quickly compiled code, while a long run (a bulk create, --all over many pages) still gets the
- * optimised parser. It applies to wasm compiled after it: llhttp's (and jq's, with --jq).
+ * Makes llhttp, undici's HTTP parser (the build's undici plugin calls this when undici compiles and
+ * instantiates it, at the first connection), with a wasm tier-up budget 64 times V8's default,
+ * then puts the default back. V8 compiles wasm quickly (Liftoff), then recompiles a function that
+ * runs long enough with its optimising compiler on a background thread, and Node waits for that
+ * compile before the process exits: for llhttp's parser ≈ 100 ms after a one-request command
+ * printed its answer, a third of the command. "Long enough" is a budget ("roughly bytes executed")
+ * that one page of a list used up, given to each function of an instance when it is made. 64 times
+ * that keeps a command of a few requests on the quickly compiled code, while a long run (a bulk
+ * create, --all over many pages) still gets the optimised parser.
+ * Put back at once because V8 refuses the code cache of any script compiled while a flag differs
+ * from the one it was made with: node's own built-ins too (node:crypto and its twenty modules,
+ * loaded for a POST's Idempotency-Key after the first connection, were compiled from source).
+ * A budget given on node's command line is left alone.
  */
-export function shortLivedWasm(): void {
-  if (wasmSet) return;
-  wasmSet = true;
-  setFlagsFromString(`--wasm-tiering-budget=${64 * 1_800_000}`);
+export function shortLivedWasm<T>(make: () => T): T {
+  if (process.execArgv.some((a) => a.startsWith(`--${WASM_TIERING_BUDGET}`))) return make();
+  setFlagsFromString(`--${WASM_TIERING_BUDGET}=${64 * TIERING_BUDGET}`);
+  try {
+    return make();
+  } finally {
+    setFlagsFromString(`--${WASM_TIERING_BUDGET}=${TIERING_BUDGET}`);
+  }
 }
 
 /**
@@ -38,5 +53,5 @@ export function shortLivedWasm(): void {
 export function streamingHeap(): void {
   if (heapSet) return;
   heapSet = true;
-  setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString(`--${SEMI_SPACE_GROWTH_FACTOR}=1`);
 }

@@ -17,14 +17,16 @@
 //    few commands in one process against a stub service; bin/load.js loads each bundle with its
 //    cache. Each bundle's first line carries a hash of the bundle, which its cache repeats.
 //
-// Modules both passes reach (small pure ones like spec.ts) are bundled into each; none of them
-// holds state, so the copies cannot disagree.
+// Each module is in one bundle only: a module of dist/cli.cjs that a pass-2 module imports (the
+// group specs, spec.ts, the domain tables) is a require of it from dist/cli.cjs's registry, as one
+// of dist/impl.cjs is from dist/more.cjs (one instance of each, one copy to load and cache).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const src = join(root, 'src');
@@ -36,6 +38,8 @@ for (const d of EXTERNAL) if (!(d in pkg.dependencies)) throw new Error(`build: 
 /** Replaced by a hash of the bundle once it is built (same length, so the source map still fits). */
 const PLACEHOLDER = '0'.repeat(16);
 const BANNER = `/* pay bundle ${PLACEHOLDER} */`;
+/** What bin/load.js finds after the banner of a wrapped bundle (its WRAPPER). */
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) {\n';
 /**
  * A command's declaration (src/commands/<name>/index.ts): data the start-up bundle holds. Keep in
  * step with DECLARATION in test/unit/architecture.test.ts, which holds them to the start-up rules.
@@ -71,10 +75,16 @@ const noChildProcess = {
   },
 };
 
+/** A module that stands for `key` of another bundle: its exports, loaded through bin/load.js. */
+function stub(bundle, key) {
+  return `module.exports = require('../bin/load.js').load(require('node:path').join(__dirname, ${JSON.stringify(bundle)})).load(${JSON.stringify(key)});`;
+}
+
 /**
  * Pass 1: an import() of a declaration stays in the bundle (evaluated when first imported); any
- * other import() of pay's own modules becomes a require of that module from dist/impl.cjs,
- * through bin/load.js (the same loader, and so the same module instances, as everything else).
+ * other import() of pay's own modules becomes a require of that module from the bundle of pass 2
+ * that holds it, through bin/load.js (the same loader, and so the same module instances, as
+ * everything else).
  */
 const lazy = new Set();
 const lazyImports = {
@@ -84,18 +94,38 @@ const lazyImports = {
       if (args.kind !== 'dynamic-import' || args.namespace !== 'file') return undefined;
       const file = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
       const key = relative(src, file).split('\\').join('/');
-      if (DECLARATION.test(key)) return undefined;
+      // A declaration, or a module the bundle holds anyway (imported statically too): stays here.
+      if (DECLARATION.test(key) || owners.get(`src/${key}`) === CLI) return undefined;
       lazy.add(key.replace(/\.ts$/, ''));
       return { path: key.replace(/\.ts$/, ''), namespace: 'pay-impl' };
     });
     b.onLoad({ filter: /.*/, namespace: 'pay-impl' }, (args) => ({
-      contents: `module.exports = require('../bin/load.js').load(require('node:path').join(__dirname, 'impl.cjs')).load(${JSON.stringify(args.path)});`,
+      // (Before pass 2 is planned, pass 1 runs once only to list what it loads lazily.)
+      contents: owners.size === 0 ? 'module.exports = {};' : stub(bundleOf(`src/${args.path}.ts`), args.path),
       loader: 'js',
       resolveDir: dist,
     }));
     b.onResolve({ filter: /^\.\.\/bin\/load\.js$/ }, () => ({ path: '../bin/load.js', external: true }));
   },
 };
+
+/** llhttp's WebAssembly files the bundle reads (name in dist → undici's module holding them). */
+const wasmFiles = new Map();
+
+/** Replaces text in one of undici's files as it is bundled; the build fails if a text is no longer there. */
+function patchUndici(b, file, replacements) {
+  const filter = new RegExp(
+    `[\\\\/]node_modules[\\\\/]undici[\\\\/]lib[\\\\/]${file.replace(/[/.]/g, (c) => (c === '/' ? '[\\\\/]' : '\\.'))}$`,
+  );
+  b.onLoad({ filter }, (args) => {
+    let text = readFileSync(args.path, 'utf8');
+    for (const [from, to] of replacements) {
+      if (!text.includes(from)) throw new Error(`build: ${args.path} no longer holds "${from}": update the build's undici plugin`);
+      text = text.replace(from, to);
+    }
+    return { contents: text, loader: 'js' };
+  });
+}
 
 /**
  * Pass 2: `undici` is its Agent and the request() API on it: what src/api/client.ts uses. An ES
@@ -105,7 +135,7 @@ const undiciAgent = {
   name: 'undici-agent-only',
   setup(b) {
     b.onResolve({ filter: /^undici$/ }, (args) =>
-      args.importer.startsWith(src) ? { path: 'undici', namespace: 'pay-undici' } : undefined,
+      args.importer.startsWith(src) || args.importer === '<stdin>' ? { path: 'undici', namespace: 'pay-undici' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'pay-undici' }, () => ({
       contents: [
@@ -119,13 +149,51 @@ const undiciAgent = {
       loader: 'js',
       resolveDir: root,
     }));
-    // The HTTP/2 client loads node:http2 (and with it node:tls), ≈ 7 ms, at start; pay speaks
-    // HTTP/1.1 (undici uses HTTP/2 only when allowH2 is set): load it when a connection needs it.
-    const h2 = "const connectH2 = require('./client-h2.js')";
-    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(h2)) throw new Error(`build: ${args.path} no longer holds "${h2}": update the build's undici plugin`);
-      return { contents: text.replace(h2, "let h2; const connectH2 = (...a) => (h2 ??= require('./client-h2.js'))(...a)"), loader: 'js' };
+    // dispatcher/client.js: the HTTP/2 client loads node:http2 (and with it node:tls), ≈ 7 ms, at
+    // start; pay speaks HTTP/1.1 (undici uses HTTP/2 only when allowH2 is set): load it when a
+    // connection needs it. node:http (with its server, client and agent, ≈ 4 M instructions) is
+    // loaded for one number, the default maxHeaderSize: Node's --max-http-header-size, 16 KiB
+    // unless given on the command line (NODE_OPTIONS or node's own arguments), which then loads it.
+    patchUndici(b, 'dispatcher/client.js', [
+      ["const connectH2 = require('./client-h2.js')", "let h2; const connectH2 = (...a) => (h2 ??= require('./client-h2.js'))(...a)"],
+      [
+        "const http = require('node:http')",
+        "const http = { get maxHeaderSize () { return process.execArgv.length === 0 && !process.env.NODE_OPTIONS ? 16384 : require('node:http').maxHeaderSize } }",
+      ],
+    ]);
+    // core/util.js loads node:http for one check in destroy(): is the stream an IncomingMessage
+    // (node:http's server or client side)? Only a constructor of that name can be one, and only
+    // then is node:http loaded to compare.
+    patchUndici(b, 'core/util.js', [
+      ["const { IncomingMessage } = require('node:http')\n", ''],
+      [
+        'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+        "if (Object.getPrototypeOf(stream).constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage) {",
+      ],
+    ]);
+    // dispatcher/client-h1.js: llhttp, undici's HTTP parser, is compiled and instantiated the
+    // first time a connection opens, through src/lib/v8-flags.ts (shortLivedWasm: V8's wasm
+    // tier-up budget raised for this instance only, then put back).
+    patchUndici(b, 'dispatcher/client-h1.js', [
+      [
+        'function lazyllhttp () {',
+        `function lazyllhttp () { return require(${JSON.stringify(join(src, 'lib', 'v8-flags.ts'))}).shortLivedWasm(makeLlhttp) }\nfunction makeLlhttp () {`,
+      ],
+    ]);
+    // llhttp as WebAssembly bytes in files of their own (dist/<name>.wasm, written below), read
+    // when a connection needs the parser, instead of base64 text in the bundle: read, kept in the
+    // code cache and decoded at every start.
+    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp(_simd)?-wasm\.js$/ }, (args) => {
+      const name = args.path.endsWith('_simd-wasm.js') ? 'llhttp_simd.wasm' : 'llhttp.wasm';
+      wasmFiles.set(name, args.path);
+      return {
+        contents: [
+          "'use strict'",
+          'let bytes',
+          `Object.defineProperty(module, 'exports', { get: () => (bytes ??= require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}))) })`,
+        ].join('\n'),
+        loader: 'js',
+      };
     });
     // undici calls node:assert as assert(condition) only (its internal invariants); node:assert
     // costs ≈ 1.5 ms to load. The same check, throwing an Error with assert's code.
@@ -142,6 +210,21 @@ const undiciAgent = {
       ].join('\n'),
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * Pass 2: pay's modules get src/scripts/chalk.mjs for 'chalk': chalk loads the first time a colour
+ * is asked for (its colour detection loads node:os and node:tty; its tables of styles are built
+ * at load), not when a printer is made for plain text.
+ */
+const lazyChalk = {
+  name: 'chalk-when-coloured',
+  setup(b) {
+    const facade = join(src, 'scripts', 'chalk.mjs');
+    b.onResolve({ filter: /^chalk$/ }, (args) =>
+      args.importer.startsWith(src) && args.importer !== facade ? { path: facade } : undefined,
+    );
   },
 };
 
@@ -163,10 +246,18 @@ const requireNotImport = {
   },
 };
 
-/** Writes the bundle's hash over the placeholder in its first line. */
-function stamp(file) {
-  const text = readFileSync(file, 'utf8');
-  if (!text.startsWith(BANNER)) throw new Error(`build: ${file} does not start with its banner`);
+/**
+ * Wraps the bundle in the function Node wraps a CommonJS module in (bin/load.js compiles the text
+ * as it is read), then writes the bundle's hash over the placeholder in its first line. The
+ * wrapper opens on the banner's line and closes before the source map's comment, so no line of
+ * the code moves and the source map still fits.
+ */
+function wrapAndStamp(file) {
+  let text = readFileSync(file, 'utf8');
+  if (!text.startsWith(`${BANNER}\n`)) throw new Error(`build: ${file} does not start with its banner`);
+  const mapComment = text.lastIndexOf('\n//# sourceMappingURL=');
+  if (mapComment < 0) throw new Error(`build: ${file} has no source map comment`);
+  text = `${BANNER}${WRAPPER}${text.slice(BANNER.length + 1, mapComment + 1)}});${text.slice(mapComment)}`;
   const wide = /[^\x00-\x7f]/.exec(text);
   if (wide) throw new Error(`build: ${file} holds a non-ASCII character (${JSON.stringify(text.slice(wide.index - 40, wide.index + 10))})`);
   const id = createHash('sha256').update(text).digest('hex').slice(0, PLACEHOLDER.length);
@@ -181,60 +272,211 @@ function check(result, file) {
   if (dynamic.length) throw new Error(`build: ${file} still imports ${dynamic.map((i) => i.path).join(', ')} with import()`);
 }
 
+/**
+ * Pass 2 puts every lazily loaded module in one of two bundles, each module in exactly one (so
+ * one instance of each, whichever bundle imports it): dist/impl.cjs holds what an API command
+ * runs, CORE and what it imports (statically, transitively); dist/more.cjs the rest (the
+ * emulator, seed, trigger, the contract, jq, bulk runs, prompts, …). A command that needs nothing
+ * of more.cjs never reads it, nor its code cache. An import that crosses from one bundle to the
+ * other is a require of the module from the other bundle's registry (stub()), like pass 1's.
+ */
+const CORE = [
+  'cmdutil/dispatch',
+  'cmdutil/factory',
+  'lib/errors',
+  'lib/handle-error',
+  'verbs/run',
+  'api/client',
+  'io/output',
+  'commands/api/run',
+];
+/** Parts of undici its HTTP/1.1 Agent requires only inside functions pay's requests never call (fetch's bodies, HTTP/2). */
+const NOT_CORE = /^node_modules\/undici\/lib\/(web\/|dispatcher\/client-h2\.js$)/;
+/** Modules each bundle holds its own copy of: stateless (a package's require, the assert stand-in, the build's stand-ins in src/scripts/: the bundle's URL, chalk's Chalk). */
+const COPIED = /^(pay-require:|pay-assert:|pay-empty:|src\/scripts\/)/;
+const IMPL = 'impl.cjs';
+const MORE = 'more.cjs';
+const CLI = 'cli.cjs';
+
+/** A metafile input's name for an esbuild resolve result: `src/x.ts`, `node_modules/…`, `<namespace>:<path>`. */
+const inputOf = (r) => (r.namespace === 'file' ? relative(root, r.path).split('\\').join('/') : `${r.namespace}:${r.path}`);
+/** A module's key in its bundle's registry: pay's by their path under src/ (`cmdutil/dispatch`), the others by input name. */
+const keyOf = (input) => (input.startsWith('src/') ? input.slice(4).replace(/\.(ts|mjs|js)$/, '') : input);
+/** input name → the bundle holding it (none for COPIED modules); filled when pass 2 is planned. */
+const owners = new Map();
+function bundleOf(input) {
+  const owner = owners.get(input);
+  if (!owner) throw new Error(`build: no bundle holds ${input}`);
+  return owner;
+}
+
+/** Pass 2, one bundle: an import of a module the other bundle holds becomes stub(). */
+function crossBundle(bundle) {
+  return {
+    name: 'cross-bundle',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.crossBundle || args.kind === 'entry-point') return undefined;
+        const r = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          namespace: args.namespace,
+          resolveDir: args.resolveDir,
+          pluginData: { crossBundle: true },
+        });
+        if (r.errors.length > 0 || r.external) return undefined;
+        const owner = owners.get(inputOf(r));
+        if (owner === undefined || owner === bundle) return undefined;
+        return { path: keyOf(inputOf(r)), namespace: 'pay-bundle', pluginData: owner };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'pay-bundle' }, (args) => ({
+        contents: stub(args.pluginData, args.path),
+        loader: 'js',
+        resolveDir: dist,
+      }));
+      b.onResolve({ filter: /^\.\.\/bin\/load\.js$/ }, () => ({ path: '../bin/load.js', external: true }));
+    },
+  };
+}
+
+/**
+ * A bundle's registry: each module another bundle loads from it, by key, evaluated on first load.
+ * dist/cli.cjs's is its entry: src/cli.ts's exports, and the registry's load().
+ */
+function registry(bundle, inputs) {
+  const spec = (input) => (input.startsWith('src/') ? `./${input.slice(4)}` : input === 'pay-undici:undici' ? 'undici' : join(root, input));
+  return {
+    contents: [
+      'const modules = {',
+      ...[...inputs].sort().map((input) => `  ${JSON.stringify(keyOf(input))}: () => require(${JSON.stringify(spec(input))}),`),
+      '};',
+      ...(bundle === CLI ? ["export * from './cli.ts';"] : []),
+      'export function load(key) {',
+      '  const m = modules[key];',
+      `  if (!m) throw new Error(\`dist/${bundle} has no module \${key}: rebuild (npm run build)\`);`,
+      '  return m();',
+      '}',
+    ].join('\n'),
+    resolveDir: src,
+    sourcefile: `${bundle.replace('.cjs', '')}-registry.js`,
+    loader: 'js',
+  };
+}
+
+const pass1 = {
+  ...common,
+  absWorkingDir: root,
+  external: Object.keys(pkg.dependencies).filter((d) => d !== 'commander'),
+  plugins: [noChildProcess, lazyImports],
+};
+const pass2 = {
+  ...common,
+  absWorkingDir: root,
+  external: EXTERNAL,
+  // import.meta.url in a CommonJS bundle: the bundle's own URL.
+  define: { ...common.define, 'import.meta.url': '__pay_bundle.url' },
+  inject: [join(src, 'scripts', 'bundle-url.mjs')],
+};
+
 rmSync(dist, { recursive: true, force: true });
 const cli = join(dist, 'cli.cjs');
-const impl = join(dist, 'impl.cjs');
-check(
+// Planning pass 2: what pass 1 loads lazily (lazyImports fills `lazy`; nothing written), then
+// all of it as one bundle (nothing written) for the graph: who imports whom.
+const cliInputs = (await build({ ...pass1, entryPoints: [join(src, 'cli.ts')], outfile: cli, write: false })).metafile.inputs;
+const lazyInputs = [...lazy].map((key) => `src/${key}.ts`);
+const graph = (
   await build({
-    ...common,
-    absWorkingDir: root,
-    entryPoints: [join(src, 'cli.ts')],
-    outfile: cli,
-    external: Object.keys(pkg.dependencies).filter((d) => d !== 'commander'),
-    plugins: [noChildProcess, lazyImports],
-  }),
-  cli,
-);
-check(
-  await build({
-    ...common,
-    absWorkingDir: root,
-    stdin: {
-      // The registry: each lazily imported module by its path under src/, evaluated on first load.
-      contents: [
-        'const modules = {',
-        ...[...lazy].sort().map((key) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(`./${key}.ts`)}),`),
-        '};',
-        'export function load(key) {',
-        '  const m = modules[key];',
-        '  if (!m) throw new Error(`dist/impl.cjs has no module ${key}: rebuild (npm run build)`);',
-        '  return m();',
-        '}',
-      ].join('\n'),
-      resolveDir: src,
-      sourcefile: 'impl-registry.js',
-      loader: 'js',
-    },
-    outfile: impl,
-    external: EXTERNAL,
-    // import.meta.url in a CommonJS bundle: the bundle's own URL.
-    define: { ...common.define, 'import.meta.url': '__pay_bundle_url' },
-    inject: [join(src, 'scripts', 'bundle-url.mjs')],
-    plugins: [undiciAgent, requireNotImport],
-  }),
-  impl,
-);
-stamp(cli);
-stamp(impl);
+    ...pass2,
+    write: false,
+    sourcemap: false,
+    stdin: { contents: lazyInputs.map((i) => `import(${JSON.stringify(`./${i.slice(4)}`)});`).join('\n'), resolveDir: src, loader: 'js' },
+    outfile: join(dist, IMPL),
+    plugins: [lazyChalk, undiciAgent, requireNotImport],
+  })
+).metafile.inputs;
+const core = new Set();
+for (const queue = CORE.map((key) => `src/${key}.ts`); queue.length > 0;) {
+  const input = queue.pop();
+  if (core.has(input) || NOT_CORE.test(input)) continue;
+  if (!graph[input]) throw new Error(`build: CORE module ${input} is not loaded lazily from src/cli.ts`);
+  core.add(input);
+  for (const i of graph[input].imports) if (!i.external && i.kind !== 'dynamic-import') queue.push(i.path);
+}
+for (const input of Object.keys(graph))
+  if (!COPIED.test(input) && input !== '<stdin>') owners.set(input, input in cliInputs ? CLI : core.has(input) ? IMPL : MORE);
+/** bundle → the inputs it holds that something outside it loads: dist/cli.cjs (lazy) or another bundle. */
+const exported = new Map([
+  [CLI, new Set()],
+  [IMPL, new Set()],
+  [MORE, new Set()],
+]);
+for (const input of lazyInputs) exported.get(bundleOf(input)).add(input);
+// What the training (src/scripts/train-cache.mjs) reads from the bundles: the objects' id prefixes
+// its stub answers with, the V8 flags pay sets (which it puts back before writing the caches).
+for (const input of ['src/shared/domain.ts', 'src/lib/v8-flags.ts']) exported.get(bundleOf(input)).add(input);
+for (const [input, { imports }] of Object.entries(graph)) {
+  const from = owners.get(input);
+  if (from === undefined) continue;
+  for (const i of imports)
+    if (!i.external && owners.has(i.path) && owners.get(i.path) !== from) exported.get(owners.get(i.path)).add(i.path);
+}
 
-// 3. Train the code caches (a process of its own: its V8 state is that of a fresh `pay`).
-// What the commands print is not the build's: only the training's own warnings are shown.
-const train = spawnSync(process.execPath, [join(src, 'scripts', 'train-cache.mjs')], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-  encoding: 'utf8',
-});
-for (const line of train.stderr.split('\n')) if (line.startsWith('train-cache:')) process.stderr.write(`${line}\n`);
-if (train.status !== 0) {
-  process.stderr.write(`${train.stderr}build: training the code caches failed\n`);
-  process.exitCode = 1;
+check(await build({ ...pass1, stdin: registry(CLI, exported.get(CLI)), outfile: cli }), cli);
+for (const bundle of [IMPL, MORE]) {
+  const file = join(dist, bundle);
+  check(
+    await build({
+      ...pass2,
+      stdin: registry(bundle, exported.get(bundle)),
+      outfile: file,
+      plugins: [crossBundle(bundle), lazyChalk, undiciAgent, requireNotImport],
+    }),
+    file,
+  );
+}
+for (const bundle of ['cli.cjs', IMPL, MORE]) wrapAndStamp(join(dist, bundle));
+// Help pages (src/cmdutil/help-pages.ts): every command's --help and --version as printed where
+// stdout is not a terminal, from the whole tree; bin/pay.js prints them without loading the CLI.
+{
+  const cache = join(root, 'node_modules', '.cache', 'pay-build');
+  const helpBundle = join(cache, `help-pages-${process.pid}.mjs`);
+  mkdirSync(cache, { recursive: true });
+  try {
+    await build({
+      absWorkingDir: root,
+      entryPoints: [join(src, 'scripts', 'help-pages.ts')],
+      outfile: helpBundle,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      define: common.define,
+      logLevel: 'warning',
+    });
+    const { pages } = await import(pathToFileURL(helpBundle).href);
+    mkdirSync(join(dist, 'help'));
+    for (const [name, text] of pages(pkg.version)) writeFileSync(join(dist, 'help', `${name}.txt`), text);
+  } finally {
+    rmSync(helpBundle, { force: true });
+  }
+}
+// llhttp's bytes, as undici's modules hold them (a Buffer from base64).
+for (const [name, from] of wasmFiles) writeFileSync(join(dist, name), createRequire(import.meta.url)(from));
+
+// 3. Train the code caches: one process per kind of command (src/scripts/train-cache.mjs KINDS,
+// bin/load.js kindOf), then one for all of them, each a fresh V8 like a `pay` process.
+// What the commands print is not the build's: shown only when the training fails.
+const trainer = join(src, 'scripts', 'train-cache.mjs');
+const kinds = JSON.parse(spawnSync(process.execPath, [trainer, '--kinds'], { encoding: 'utf8' }).stdout);
+for (const kind of [...kinds, undefined]) {
+  const train = spawnSync(process.execPath, [trainer, ...(kind === undefined ? [] : [kind])], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  // A trained command that fails fails the build (its stderr says why): its cache would not hold its path.
+  if (train.status !== 0) {
+    process.stderr.write(`${train.stderr}build: training the code caches${kind === undefined ? '' : ` (${kind})`} failed\n`);
+    process.exitCode = 1;
+  }
 }

@@ -14,9 +14,9 @@
 // (before/after figures from one run): each gets its own rows.
 // NODE_EXTRA_CA_CERTS, when set (as on the machine the issue was measured on), makes every Node
 // process parse that certificate bundle before it runs anything: ≈ 80% of `node -e 0`'s
-// instructions there, so every ratio to bare node shrinks. The targets are judged as the
-// environment is; when it is set, the same cases also run without it, interleaved in the same
-// run, and print as a second table (what a machine without it sees).
+// instructions there, so every ratio to bare node shrinks. When it is set, the same cases also
+// run without it, interleaved in the same run, and print as a second table (what a machine
+// without it, a CI runner say, sees); the targets are judged in both.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +57,7 @@ async function api(emu, method, path, body) {
   return JSON.parse(text);
 }
 
-/** CUSTOMERS customers with a USD account each; the first account funded. Returns two account ids. */
+/** CUSTOMERS customers with a USD account each; the first account funded (its holder's collections feature activated). Returns two account ids. */
 async function populate(emu) {
   const accounts = [];
   for (let i = 0; i < CUSTOMERS; i++) {
@@ -74,6 +74,9 @@ async function populate(emu) {
     const acc = await api(emu, 'POST', 'accounts', { customer_id: cus.id, currency: 'USD' });
     accounts.push(acc.id);
   }
+  // The business rules: collecting into an account needs the collections feature active for its holder.
+  const holder = (await api(emu, 'GET', `accounts/${accounts[0]}`)).customer_id;
+  await api(emu, 'POST', `customers/${holder}/features/collections/activate`);
   await api(emu, 'POST', 'collections', { account_id: accounts[0], amount: '100000.00', currency: 'USD', method: 'card' });
   const res = await request(`${emu.url}/__emulator/clock/advance`, {
     method: 'POST',
@@ -142,9 +145,7 @@ export async function run() {
     for (const [where] of envs) {
       const base = median(samples.get(`node -e 0${where}`));
       const http = median(samples.get(`node:http GET script${where}`));
-      console.log(
-        `${where ? 'without NODE_EXTRA_CA_CERTS (not judged)' : 'as the environment is'}: median node -e 0 = ${base.toFixed(1)} ms`,
-      );
+      console.log(`${where ? 'without NODE_EXTRA_CA_CERTS' : 'as the environment is'}: median node -e 0 = ${base.toFixed(1)} ms`);
       for (const c of cases.filter((x) => x.where === where)) {
         const m = median(samples.get(id(c)));
         const ratio = m / base;
@@ -152,7 +153,7 @@ export async function run() {
         if (c.kind === 'api' || c.kind === 'help') {
           const target = c.kind === 'api' ? API_TARGET : HELP_TARGET;
           const met = ratio <= target;
-          if (!met && !c.name.includes(' [') && !where) ok = false;
+          if (!met && !c.name.includes(' [')) ok = false;
           const stretch = c.kind === 'api' && ratio <= API_STRETCH ? ' (stretch <= 1.5x met)' : '';
           verdict = ` (target <= ${target}x) ${met ? 'OK' : 'OVER'}${stretch}`;
         }

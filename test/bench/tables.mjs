@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from 'undici';
+import { Agent, request } from 'undici';
 import { BIN, cleanEnv, spawnEmulator } from './emulator-process.mjs';
 import { post } from './transactions.mjs';
 
@@ -78,6 +78,15 @@ export async function run() {
       date_of_birth: '1990-12-10',
       address: { address_line1: '1 Main St', city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
     }));
+    // The business rules: collections need the feature active for the account's holder.
+    const activated = await request(new URL(`customers/${cus.id}/features/collections/activate`, emu.baseUrl), {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'api-key': emu.key, 'x-tenant-id': emu.tenant, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: '{}',
+    });
+    if (activated.statusCode !== 200) throw new Error(`activating collections → ${activated.statusCode}: ${await activated.body.text()}`);
+    await activated.body.text();
     const [acc] = await post(emu, agent, 'accounts', 1, () => ({ customer_id: cus.id, currency: 'USD' }));
     await post(emu, agent, 'collections', ROWS, (i) => ({
       account_id: acc.id,

@@ -140,7 +140,7 @@ describe('pay emulator clock advance', () => {
     expect(col.status).toBe('pending');
     expect((await w.pay(['emulator', 'clock', 'advance', '10m'])).code).toBe(0);
     expect((await w.api('GET', `collections/${col.id}`)).status).not.toBe('pending');
-    for (const bad of ['1.5h', '90', '1h 30m', '30m1h', '0s', '3651d', '522w', '-1d']) {
+    for (const bad of ['1.5h', '90', '1h 30m', '30m1h', '0s', '3653d', '522w', '-1d']) {
       const b = await w.pay(['emulator', 'clock', 'advance', '--', bad]);
       usage(
         b,

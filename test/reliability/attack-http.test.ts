@@ -670,6 +670,12 @@ describe('attack.in-progress: a request still in flight is waited out with the s
       ['accounts', 'create', '--customer', CUS, '--currency', 'USD', '--json'],
       ['api', 'POST', 'transfers', '-F', 'amount=1.00'],
     ];
+    // What the service finally answers each command with: a create is answered with its own kind.
+    const ANSWERS = [
+      { id: TR, object: 'transfer', status: 'pending' },
+      { id: ACC, object: 'account', status: 'active' },
+      { id: TR, object: 'transfer', status: 'pending' },
+    ];
     const cases = fc.sample(
       fc.record({
         k: fc.integer({ min: 1, max: 4 }),
@@ -692,7 +698,7 @@ describe('attack.in-progress: a request still in flight is waited out with the s
             },
             { 'retry-after': c.after },
           );
-        json(res, 201, { id: TR, object: 'transfer', status: 'pending' }, { 'idempotent-replayed': 'true' });
+        json(res, 201, ANSWERS[c.cmd], { 'idempotent-replayed': 'true' });
       });
       const args = CMDS[c.cmd]!;
       const r = await pay(args, { env: envFor(svc.base, { PAY_MAX_RETRIES: String(c.retries) }) });
@@ -705,7 +711,7 @@ describe('attack.in-progress: a request still in flight is waited out with the s
         if (gap < Number(c.after) * 1000 - 5) failures.push(`${label}: retry after ${gap.toFixed(0)} ms, Retry-After ${c.after} s`);
       }
       if (c.k <= c.retries) {
-        if (r.code !== 0 || JSON.parse(r.stdout || '{}').id !== TR)
+        if (r.code !== 0 || JSON.parse(r.stdout || '{}').id !== ANSWERS[c.cmd]!.id)
           failures.push(`${label}: exit ${r.code} ${r.stdout.slice(0, 100)} ${r.stderr.slice(0, 200)}`);
         if (svc.hits.length !== c.k + 1) failures.push(`${label}: ${svc.hits.length} requests`);
       } else {

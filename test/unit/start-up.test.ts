@@ -17,12 +17,15 @@ describe('start-up path', () => {
     for (const g of allGroups) expect(GROUP_HEADS[g.name as keyof typeof GROUP_HEADS]).toMatchObject({ name: g.name, summary: g.summary });
   });
 
-  it('the built entry requires node built-ins and the loader only; the rest comes from dist/impl.cjs, and no import() is left', () => {
+  it('the built entry requires node built-ins and the loader only; the rest comes from dist/impl.cjs and dist/more.cjs, and no import() is left', () => {
     const entry = readFileSync(dist('cli.cjs'), 'utf8');
     expect(requires(entry).filter((r) => !isBuiltin(r) && r !== '../bin/load.js')).toEqual([]);
-    const lazy = [...entry.matchAll(/\.join\(__dirname, ?"impl\.cjs"\)\)\.load\("([^"]+)"\)/g)].map((m) => m[1]!);
+    const lazy = [...entry.matchAll(/\.join\(__dirname, ?"(impl|more)\.cjs"\)\)\.load\("([^"]+)"\)/g)].map((m) => `${m[1]!}:${m[2]!}`);
     expect(lazy.length).toBeGreaterThan(10);
-    expect(lazy).toContain('cmdutil/dispatch');
+    // What every command runs (the dispatcher, the Factory, the error path) is in dist/impl.cjs.
+    expect(lazy).toEqual(
+      expect.arrayContaining(['impl:cmdutil/dispatch', 'impl:cmdutil/factory', 'impl:lib/errors', 'impl:lib/handle-error']),
+    );
     expect(entry).not.toMatch(/\bimport\(/);
     for (const dep of ['undici', 'proper-lockfile', 'chalk', '@inquirer/prompts', 'yaml', 'jq-wasm', 'child_process']) {
       expect(entry).not.toContain(`"${dep}"`);
@@ -30,19 +33,53 @@ describe('start-up path', () => {
     }
   });
 
-  it('dist/impl.cjs requires built-ins and the four packages it leaves in node_modules only, and holds no import()', () => {
-    const impl = readFileSync(dist('impl.cjs'), 'utf8');
+  it('dist/impl.cjs and dist/more.cjs require built-ins, each other and the four packages left in node_modules only, and hold no import()', () => {
+    const bundles = ['impl.cjs', 'more.cjs'].map((name) => readFileSync(dist(name), 'utf8'));
     // (node:sqlite is not a built-in of Node 20: undici only probes for it)
-    const packages = new Set(requires(impl).filter((r) => !isBuiltin(r) && !r.startsWith('node:')));
+    const packages = new Set(
+      bundles.flatMap((b) => requires(b).filter((r) => !isBuiltin(r) && !r.startsWith('node:') && r !== '../bin/load.js')),
+    );
     expect([...packages].sort()).toEqual(['@inquirer/prompts', 'jq-wasm', 'proper-lockfile', 'yaml']);
-    expect(impl).not.toMatch(/\bimport\("/);
-    // undici is bundled as its Agent: none of the parts pay does not use.
-    for (const part of ['lib/web/fetch/index.js', 'lib/web/websocket/', 'lib/mock/', 'lib/cache/', 'lib/interceptor/'])
-      expect(impl).not.toContain(`node_modules/undici/${part}`);
+    for (const b of bundles) {
+      expect(b).not.toMatch(/\bimport\("/);
+      // undici is bundled as its Agent: none of the parts pay does not use.
+      for (const part of ['lib/web/fetch/index.js', 'lib/web/websocket/', 'lib/mock/', 'lib/cache/', 'lib/interceptor/'])
+        expect(b).not.toContain(`node_modules/undici/${part}`);
+    }
+  });
+
+  it('each module is in one bundle only (one instance of it), and what an API command never runs is in dist/more.cjs', () => {
+    const modules = (name: string) =>
+      new Set([...readFileSync(dist(name), 'utf8').matchAll(/"((?:src|node_modules)\/[\w./@-]+\.[cm]?[jt]s)"\(/g)].map((m) => m[1]!));
+    const [impl, more] = [modules('impl.cjs'), modules('more.cjs')];
+    expect(impl.size).toBeGreaterThan(10);
+    expect(more.size).toBeGreaterThan(10);
+    // The build's stand-ins (src/scripts/: the bundle's own URL, chalk's Chalk) are the only modules in both: they hold no state.
+    expect([...impl].filter((m) => more.has(m)).sort()).toEqual(['src/scripts/bundle-url.mjs', 'src/scripts/chalk.mjs']);
+    expect([...impl]).toEqual(
+      expect.arrayContaining(['src/api/client.ts', 'src/io/output.ts', 'src/verbs/run.ts', 'node_modules/undici/lib/dispatcher/agent.js']),
+    );
+    for (const m of impl)
+      expect(m).not.toMatch(/^src\/(emulator|seed|bulk|api\/contract)\/|^src\/io\/jq\.ts$|^node_modules\/undici\/lib\/web\//);
+  });
+
+  it('no module of dist/cli.cjs (the group specs, spec.ts, the domain tables) is bundled again in dist/impl.cjs or dist/more.cjs', () => {
+    // Every source a bundle holds, by its source map (a module another bundle holds is a stand-in there: no source).
+    const sources = (name: string) =>
+      new Set(
+        (JSON.parse(readFileSync(dist(`${name}.map`), 'utf8')) as { sources: string[] }).sources
+          .map((s) => s.replace(/^(\.\.\/)+/, ''))
+          .filter((s) => /^(src|node_modules)\//.test(s)),
+      );
+    const [cli, impl, more] = [sources('cli.cjs'), sources('impl.cjs'), sources('more.cjs')];
+    expect([...cli]).toEqual(expect.arrayContaining(['src/commands/customers/index.ts', 'src/cmdutil/spec.ts', 'src/shared/domain.ts']));
+    expect([...cli].filter((m) => impl.has(m) || more.has(m))).toEqual([]);
+    // …and what they use of it comes from dist/cli.cjs's registry.
+    expect(readFileSync(dist('more.cjs'), 'utf8')).toMatch(/\.join\(__dirname, ?"cli\.cjs"\)\)\.load\("commands\/customers\/index"\)/);
   });
 
   it('each bundle starts with its build id, and `pay` loads both with their trained code caches', () => {
-    for (const name of ['cli.cjs', 'impl.cjs']) {
+    for (const name of ['cli.cjs', 'impl.cjs', 'more.cjs']) {
       const id = /^\/\* pay bundle ([0-9a-f]{16}) \*\//.exec(readFileSync(dist(name), 'utf8'))?.[1];
       expect(id, name).toBeDefined();
       expect(readFileSync(dist(`${name}.cache`)).toString('latin1', 0, 16), `${name}.cache`).toBe(id);

@@ -301,7 +301,7 @@ describe('pay transactions', () => {
     );
     usageError(
       date,
-      /^error: --from "yesterday" must be a date \(YYYY-MM-DD\), an RFC 3339 time \(.*\) or a duration back from now \(90s, 30m, 2h, 7d, 2w\)/,
+      /^error: --from "yesterday" must be a date \(YYYY-MM-DD\), an RFC 3339 time \(.*\) or a duration back from now \(90s, 30m, 2h, 7d, 2w, 1h30m\)/,
     );
     expect(w.since(m)).toEqual([]);
   });
