@@ -313,37 +313,37 @@ function __pay_takes_value
             return 0
         case 'fx trades|--jq' 'fx trades|--fields' 'fx trades|--limit' 'fx get-trade|-o' 'fx get-trade|--output' 'fx get-trade|--jq' 'fx get-trade|--fields' 'transactions list|--account'
             return 0
-        case 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to' 'transactions list|--type' 'transactions list|--status' 'transactions list|-o' 'transactions list|--output' 'transactions list|--jq'
+        case 'transactions list|--wallet' 'transactions list|--from' 'transactions list|--to' 'transactions list|--since' 'transactions list|--until' 'transactions list|--type' 'transactions list|--status' 'transactions list|-o'
             return 0
-        case 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output' 'transactions get|--jq' 'transactions get|--fields' 'webhooks list|--type' 'webhooks list|--status'
+        case 'transactions list|--output' 'transactions list|--jq' 'transactions list|--fields' 'transactions list|--limit' 'transactions get|-o' 'transactions get|--output' 'transactions get|--jq' 'transactions get|--fields'
             return 0
-        case 'webhooks list|--object' 'webhooks list|--since' 'webhooks list|--until' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq' 'webhooks list|--fields' 'webhooks list|--limit'
+        case 'webhooks list|--type' 'webhooks list|--status' 'webhooks list|--object' 'webhooks list|--since' 'webhooks list|--until' 'webhooks list|-o' 'webhooks list|--output' 'webhooks list|--jq'
             return 0
-        case 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq' 'webhooks get|--fields' 'webhooks resend|--wait-timeout' 'webhooks resend|--idempotency-key' 'webhooks resend|-o' 'webhooks resend|--output'
+        case 'webhooks list|--fields' 'webhooks list|--limit' 'webhooks get|-o' 'webhooks get|--output' 'webhooks get|--jq' 'webhooks get|--fields' 'webhooks resend|--wait-timeout' 'webhooks resend|--idempotency-key'
             return 0
-        case 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret' 'webhooks verify|--header' 'webhooks verify|--id' 'webhooks verify|--timestamp' 'webhooks verify|--signature'
+        case 'webhooks resend|-o' 'webhooks resend|--output' 'webhooks resend|--jq' 'webhooks resend|--fields' 'webhooks verify|--payload' 'webhooks verify|--secret' 'webhooks verify|--header' 'webhooks verify|--id'
             return 0
-        case 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port' 'webhooks listen|--host' 'webhooks listen|--forward-to' 'webhooks listen|--events' 'webhooks listen|--secret'
+        case 'webhooks verify|--timestamp' 'webhooks verify|--signature' 'webhooks verify|-o' 'webhooks verify|--output' 'webhooks verify|--jq' 'webhooks listen|--port' 'webhooks listen|--host' 'webhooks listen|--forward-to'
             return 0
-        case 'webhooks listen|-o' 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key' 'profiles list|-o' 'profiles list|--output' 'profiles list|--jq' 'profiles list|--fields'
+        case 'webhooks listen|--events' 'webhooks listen|--secret' 'webhooks listen|-o' 'webhooks listen|--output' 'webhooks listen|--jq' 'login|--public-key' 'profiles list|-o' 'profiles list|--output'
             return 0
-        case 'profiles show|-o' 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data' 'api|-F' 'api|--field' 'api|--idempotency-key'
+        case 'profiles list|--jq' 'profiles list|--fields' 'profiles show|-o' 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data' 'api|-F'
             return 0
-        case 'api|-o' 'api|--output' 'api|--jq' 'openapi|--jq' 'emulator start|--host' 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url'
+        case 'api|--field' 'api|--idempotency-key' 'api|-o' 'api|--output' 'api|--jq' 'openapi|--jq' 'emulator start|--host' 'emulator start|--port'
             return 0
-        case 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after' 'emulator start|--allow-origin' 'emulator status|-o'
+        case 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after'
             return 0
-        case 'emulator status|--output' 'emulator status|--jq' 'emulator clock advance|--jq' 'emulator webhook-url|--jq' 'emulator faults|--fail-rate' 'emulator faults|--latency' 'emulator faults|--reset-rate' 'emulator faults|--rate-limit'
+        case 'emulator start|--allow-origin' 'emulator status|-o' 'emulator status|--output' 'emulator status|--jq' 'emulator clock advance|--jq' 'emulator webhook-url|--jq' 'emulator faults|--fail-rate' 'emulator faults|--latency'
             return 0
-        case 'emulator faults|-o' 'emulator faults|--output' 'emulator faults|--jq' 'emulator requests|--status' 'emulator requests|--path' 'emulator requests|--limit' 'emulator requests|-o' 'emulator requests|--output'
+        case 'emulator faults|--reset-rate' 'emulator faults|--rate-limit' 'emulator faults|-o' 'emulator faults|--output' 'emulator faults|--jq' 'emulator requests|--status' 'emulator requests|--path' 'emulator requests|--limit'
             return 0
-        case 'emulator requests|--jq' 'emulator requests|--fields' 'trigger|--override' 'trigger|--wait-timeout' 'trigger|-o' 'trigger|--output' 'trigger|--jq' 'seed apply|--state'
+        case 'emulator requests|-o' 'emulator requests|--output' 'emulator requests|--jq' 'emulator requests|--fields' 'trigger|--override' 'trigger|--wait-timeout' 'trigger|-o' 'trigger|--output'
             return 0
-        case 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env'
+        case 'trigger|--jq' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq' 'seed apply|--fields'
             return 0
-        case 'seed plan|-o' 'seed plan|--output' 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p '*|'--profile '*|'--api-key
+        case 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq' '*|'-p
             return 0
-        case '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
+        case '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -576,7 +576,7 @@ complete -c pay -n '__pay_at "customers update"' -l city -x -d 'city'
 complete -c pay -n '__pay_at "customers update"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'ISO 3166-1 alpha-2 country code, e.g. US'
 complete -c pay -n '__pay_at "customers update"' -l postal-code -x -d 'postal code'
 complete -c pay -n '__pay_at "kyc verify" "kyc-legacy verify"' -l level -x -a 'basic enhanced' -d 'verification level (default: basic)'
-complete -c pay -n '__pay_at "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document"' -l wait -d 'wait until it be decided: exit 0 when approved, 1 when rejected, at --wait-timeout'
+complete -c pay -n '__pay_at "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document"' -l wait -d 'wait for it to be decided: exit 0 when approved, 1 when rejected, at --wait-timeout'
 complete -c pay -n '__pay_at "kyc verify" "kyc submit-document" "kyc-legacy verify" "kyc-legacy submit-document" "transfers send" "cards issue" "collections create" "webhooks resend"' -l wait-timeout -x -d 'with --wait: give up after this many seconds (default: 120)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l type -x -a 'passport national_id drivers_license utility_bill selfie' -d 'document type (required)'
 complete -c pay -n '__pay_at "kyc submit-document" "kyc-legacy submit-document"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'issuing country, ISO 3166-1 alpha-2 (e.g. GB) (required)'
@@ -604,7 +604,7 @@ complete -c pay -n '__pay_at "transfers send"' -l amount -x -d 'amount as a deci
 complete -c pay -n '__pay_at "transfers send"' -l currency -x -d 'ISO 4217 currency of the source account (required)'
 complete -c pay -n '__pay_at "transfers send"' -l description -x -d 'shown to the sender'
 complete -c pay -n '__pay_at "transfers send"' -l reference -x -d 'your reference (e.g. an invoice number)'
-complete -c pay -n '__pay_at "transfers send"' -l wait -d 'wait until it settle: exit 0 when completed, 1 when failed, cancelled, at --wait-timeout'
+complete -c pay -n '__pay_at "transfers send"' -l wait -d 'wait for it to settle: exit 0 when completed, 1 when failed, cancelled, at --wait-timeout'
 complete -c pay -n '__pay_at "transfers list"' -l account -x -d 'only transfers from or to this account'
 complete -c pay -n '__pay_at "transfers list"' -l status -x -a 'pending completed failed cancelled' -d 'only this status'
 complete -c pay -n '__pay_at "cards issue"' -l customer -x -d 'card holder (cus_…) (required)'
@@ -618,7 +618,7 @@ complete -c pay -n '__pay_at "cards issue"' -l city -x -d 'physical cards: shipp
 complete -c pay -n '__pay_at "cards issue"' -l country -x -a 'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW' -d 'physical cards: shipping country, ISO 3166-1 alpha-2'
 complete -c pay -n '__pay_at "cards issue"' -l postal-code -x -d 'physical cards: shipping postal code'
 complete -c pay -n '__pay_at "cards issue"' -l state -x -a '(__pay_states)' -d 'physical cards: ISO 3166-2 subdivision, e.g. US-TX'
-complete -c pay -n '__pay_at "cards issue"' -l wait -d 'wait until it activate: exit 0 when active, 1 when frozen, terminated, at --wait-timeout'
+complete -c pay -n '__pay_at "cards issue"' -l wait -d 'wait for it to activate: exit 0 when active, 1 when frozen, terminated, at --wait-timeout'
 complete -c pay -n '__pay_at "cards list"' -l customer -x -d 'only this customer\'s cards'
 complete -c pay -n '__pay_at "cards list"' -l account -x -d 'only cards on this account'
 complete -c pay -n '__pay_at "cards list"' -l status -x -a 'inactive active frozen terminated' -d 'only this status'
@@ -631,7 +631,7 @@ complete -c pay -n '__pay_at "collections create"' -l customer -x -d 'the paying
 complete -c pay -n '__pay_at "collections create"' -l description -x -d 'what the payment is for'
 complete -c pay -n '__pay_at "collections create"' -l mobile-phone -x -d 'mobile money: payer\'s phone, international format'
 complete -c pay -n '__pay_at "collections create"' -l mobile-provider -x -a 'mpesa mtn airtel' -d 'mobile money: provider'
-complete -c pay -n '__pay_at "collections create"' -l wait -d 'wait until it settle: exit 0 when succeeded, 1 when failed, at --wait-timeout'
+complete -c pay -n '__pay_at "collections create"' -l wait -d 'wait for it to settle: exit 0 when succeeded, 1 when failed, at --wait-timeout'
 complete -c pay -n '__pay_at "collections list"' -l account -x -d 'only collections into this account'
 complete -c pay -n '__pay_at "collections list"' -l status -x -a 'pending succeeded failed' -d 'only this status'
 complete -c pay -n '__pay_at "collections list"' -l method -x -a 'card bank_transfer mobile_money' -d 'only this method'
@@ -659,12 +659,14 @@ complete -c pay -n '__pay_at "transactions list"' -l account -x -d 'only this ac
 complete -c pay -n '__pay_at "transactions list"' -l wallet -x -d 'only this wallet (wal_…)'
 complete -c pay -n '__pay_at "transactions list"' -l from -x -d 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 1h30m, 7d, 2w)'
 complete -c pay -n '__pay_at "transactions list"' -l to -x -d 'created before (exclusive): YYYY-MM-DD, RFC 3339, or a duration back from now'
+complete -c pay -n '__pay_at "transactions list"' -l since -x -d 'the same as --from'
+complete -c pay -n '__pay_at "transactions list"' -l until -x -d 'the same as --to'
 complete -c pay -n '__pay_at "transactions list"' -l type -x -a 'transfer collection fx_trade reversal' -d 'only this type'
 complete -c pay -n '__pay_at "transactions list"' -l status -x -a 'pending posted voided' -d 'only this status'
 complete -c pay -n '__pay_at "webhooks list"' -l type -x -a 'customer.created customer.updated kyc.pending kyc.in_review kyc.approved kyc.rejected feature.activated account.created account.closed external_account.created external_account.removed transfer.created transfer.completed transfer.failed transfer.cancelled card.created card.activated card.frozen card.unfrozen card.terminated collection.created collection.succeeded collection.failed payment_link.created payment_link.disabled payment_link.expired wallet.created fx_trade.completed' -d 'only this event type (e.g. transfer.completed)'
 complete -c pay -n '__pay_at "webhooks list"' -l status -x -a 'pending delivered failed disabled' -d 'only this delivery status'
 complete -c pay -n '__pay_at "webhooks list"' -l object -x -d 'only the events about this object (its data.object.id: a cus_…, tr_…, card_…, …)'
-complete -c pay -n '__pay_at "webhooks resend"' -l wait -d 'wait until it be delivered: exit 0 when delivered, 1 when failed, disabled, at --wait-timeout'
+complete -c pay -n '__pay_at "webhooks resend"' -l wait -d 'wait for it to be delivered: exit 0 when delivered, 1 when failed, disabled, at --wait-timeout'
 complete -c pay -n '__pay_at "webhooks verify"' -l payload -x -d 'the raw request body: a file, or - (or @-) for standard input (required)'
 complete -c pay -n '__pay_at "webhooks verify" "webhooks listen"' -l secret -x -d 'webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile\'s webhook secret; for listen against the emulator, then the emulator\'s)'
 complete -c pay -n '__pay_at "webhooks verify"' -l header -x -d 'a delivery header as "name: value"; repeat for each'
@@ -710,6 +712,7 @@ complete -c pay -n '__pay_at "emulator requests"' -l limit -x -d 'how many of th
 complete -c pay -n '__pay_at "trigger"' -l list -d 'list the event types, one line each with what it creates'
 complete -c pay -n '__pay_at "trigger"' -l override -x -d 'change a field of an object it creates, e.g. transfer.amount=5.13 or customer.first_name=Grace (repeatable)'
 complete -c pay -n '__pay_at "trigger"' -l wait-timeout -x -d 'waiting for settlements and the event: give up after this many seconds (default: 120)'
+complete -c pay -n '__pay_at "trigger"' -s y -l yes -d 'live mode: create (and move money) without asking; needed where no terminal can ask'
 complete -c pay -n '__pay_at "seed apply" "seed plan"' -l state -x -d 'state file (default: <file>.state.json)'
 complete -c pay -n '__pay_at "seed apply"' -l concurrency -x -d 'entries in flight at once (1-64)'
 complete -c pay -n '__pay_at "seed apply"' -l replace -d 'create a new object for an entry that cannot be updated in place, and retire the old one where the API allows (transfers, collections and FX trades stay: they are history)'

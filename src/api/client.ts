@@ -64,6 +64,13 @@ export interface Replay {
   body: unknown;
   /** The stored answer was a refusal (4xx): nothing was tried anew, and the same key only gets it again. */
   refusal?: { status: number; code: string | undefined };
+  /**
+   * Who used the key first, as far as pay knows: `attempt` when pay chose the key for this request
+   * and retried it (the stored answer is its own earlier attempt's: nobody reused a key), `either`
+   * when the caller gave the key and pay retried (an earlier attempt, or an earlier use of that key);
+   * absent on a first attempt (the key was used before this command).
+   */
+  earlier?: 'attempt' | 'either';
 }
 
 /** 32 MiB: a page of 100 objects is a few hundred KiB; --max-response-bytes / PAY_MAX_RESPONSE_BYTES change it. */
@@ -365,6 +372,7 @@ export class ApiClient {
             idempotencyKey,
             body,
             refusal: { status, code: problemCode(body) },
+            ...earlierOf(attempt, init),
           });
         throw err;
       }
@@ -379,7 +387,8 @@ export class ApiClient {
           status >= 300 && status < 400 ? 'redirect' : 'bad_response',
         );
       const replayed = resHeaders['idempotent-replayed'] === 'true';
-      if (replayed && !init.quietReplay) await this.opts.onReplay?.({ method: init.method, path: init.path, idempotencyKey, body });
+      if (replayed && !init.quietReplay)
+        await this.opts.onReplay?.({ method: init.method, path: init.path, idempotencyKey, body, ...earlierOf(attempt, init) });
       return { status, headers: resHeaders, body: body as T, requestId, idempotencyKey, replayed, attempts: attempt };
     }
   }
@@ -525,8 +534,8 @@ export class ApiClient {
             ? `the same idempotency key only replays this answer: to try again, send it with a new one (or without --idempotency-key)`
             : (status >= 500 || problem.code === 'idempotency_request_in_progress') && idempotencyKey
               ? `retry safely with --idempotency-key ${idempotencyKey}`
-              : // A refusal of the business rules: what to run (the customer, its KYC state and the feature the answer names, checked).
-                status === 422
+              : // A refusal of the business rules (or a 409 it leads to): what to run (the customers, KYC states and features the answer names, checked).
+                status === 422 || status === 409
                 ? refusalHint(problem)
                 : undefined,
     });
@@ -544,6 +553,12 @@ export class ApiClient {
     this.log.line(`… retrying in ${ms} ms (attempt ${attempt + 1} of ${1 + this.opts.maxRetries})`);
     await this.sleep(ms);
   }
+}
+
+/** Replay.earlier: whether a replay may be the answer to this request's own earlier attempt (pay retried it). */
+function earlierOf(attempt: number, init: RequestInit): Pick<Replay, 'earlier'> {
+  if (attempt <= 1) return {};
+  return { earlier: init.idempotencyKey === undefined ? 'attempt' : 'either' };
 }
 
 function attempts(n: number): string {

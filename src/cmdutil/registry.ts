@@ -67,7 +67,7 @@ export function addWaitOptions(cmd: Command, wait: WaitSpec): Command {
   const failure = [...wait.failure, 'at --wait-timeout'].join(', ');
   const timeout = waitTimeoutOption('with --wait');
   return cmd
-    .option('--wait', `wait until it ${wait.until}: exit 0 when ${wait.success.join(' or ')}, 1 when ${failure}`)
+    .option('--wait', `wait for it to ${wait.until}: exit 0 when ${wait.success.join(' or ')}, 1 when ${failure}`)
     .option(timeout.flags, timeout.description);
 }
 

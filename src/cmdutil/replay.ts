@@ -22,9 +22,17 @@ import type { GroupSpec, VerbSpec } from './spec.js';
 /** The note for a replayed answer, one line for stderr. */
 export async function replayNote(r: Replay): Promise<string> {
   const key = r.idempotencyKey ?? '-';
+  // pay retried this request (a 5xx or a dropped connection after the service had acted): the stored answer is
+  // its own earlier attempt's when pay chose the key; nobody reused a key.
+  const first =
+    r.earlier === 'attempt'
+      ? `replayed: an earlier attempt of this command reached the service (pay retried it with the same idempotency key ${key}); this is its answer`
+      : r.earlier === 'either'
+        ? `replayed: idempotency key ${key} was used before (by an earlier attempt of this command, which pay retried, or an earlier command), so the service answered with what it stored for that first ${r.method}`
+        : `replayed: idempotency key ${key} was used before, so the service answered with what it stored for that first ${r.method}`;
   if (r.refusal) {
     return `note: ${escapeText(
-      `replayed: idempotency key ${key} was used before, so the service answered with what it stored for that first ${r.method}: ` +
+      `${first}: ` +
         `a refusal (HTTP ${r.refusal.status}${r.refusal.code ? ` ${r.refusal.code}` : ''}), not a new attempt; the state may have changed since, ` +
         `but this key only replays that answer: a new idempotency key is needed to try again`,
     )}\n`;
@@ -39,8 +47,7 @@ export async function replayNote(r: Replay): Promise<string> {
   ]);
   const see = seeItNow(r, allGroups, openapi, (op) => successRef(op, openapi));
   return `note: ${escapeText(
-    `replayed: idempotency key ${key} was used before, so the service answered with what it stored for that first ${r.method}` +
-      `${id !== undefined ? ` (${id})` : ''}; the object may have changed since${see ? `: see it now with ${see}` : ''}`,
+    `${first}` + `${id !== undefined ? ` (${id})` : ''}; the object may have changed since${see ? `: see it now with ${see}` : ''}`,
   )}\n`;
 }
 

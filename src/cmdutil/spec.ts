@@ -112,7 +112,7 @@ export interface PickSpec {
  * status leaves `pending`: exit 0 in a `success` state, 1 in a `failure` state or at the timeout.
  */
 export interface WaitSpec {
-  /** After "Waiting for <noun> <id> to …" and in help: `settle`, `be decided`. */
+  /** A verb in the infinitive, after "Waiting for <noun> <id> to …" and "wait for it to …" in help: `settle`, `be decided`. */
   until: string;
   /** The object's type, for error codes (`transfer_failed`) and details (`{transfer: …}`). */
   object: string;
@@ -139,6 +139,11 @@ export interface WaitSpec {
   reasonField?: string;
   /** The command that shows it, filled from the polled object: `pay transfers get {id}`. */
   show: string;
+  /**
+   * A pending answer whose `field` is null will not move by itself (an event's delivery with no
+   * attempt scheduled: no webhook URL): `note` is said at once on stderr, then pay waits as asked.
+   */
+  stalled?: { field: string; note: string };
 }
 
 export type VerbKind = 'create' | 'list' | 'get' | 'update' | 'action' | 'delete' | 'custom';

@@ -2,7 +2,8 @@
 // ones), bounded in count (1000) and in bytes (8 MiB): the oldest go first. A body is kept as
 // the text received, its first 64 KiB at most, never parsed (`body` parses it when read).
 // In-process (tests) the headers are as received; GET /__emulator/requests shows each request
-// through toJSON(), with keys and anything secret-looking masked.
+// through toJSON(), with keys and anything secret-looking masked, and the values of secret-named
+// body fields (password, pin, cvv, token, …) hidden.
 //
 // Every request gets the next number of a sequence that never goes back (not even on reset), and
 // its answer (status, duration, replayed) once sent: `list()` reads the log from a number on
@@ -32,7 +33,46 @@ export function maskText(s: string): string {
 }
 
 const maskField = (name: string, v: string): string =>
-  SECRET_NAME.test(name) && !NOT_SECRET.has(name.toLowerCase()) ? maskValue(v) : maskText(v);
+  (SECRET_NAME.test(name) || isBodySecret(name)) && !NOT_SECRET.has(name.toLowerCase()) ? maskValue(v) : maskText(v);
+
+/**
+ * Body fields whose values are secrets whatever they look like: passwords, PINs, card security
+ * codes, one-time codes, tokens, secrets, keys (not `idempotency_key`), credentials. Matched on
+ * the field's name (`password`, `new_passwd`, `card_pin`, `cvv2`, `access_token`, `client_secret`).
+ */
+const BODY_SECRET_NAME =
+  /passw|pwd|secret|token|api_?key|private_?key|auth(?!or)|credential|cookie|session|signature|cvv|cvc|(^|[_-])(pin|otp)([_-]|\d|$)/i;
+const isBodySecret = (name: string): boolean => BODY_SECRET_NAME.test(name) && !NOT_SECRET.has(name.toLowerCase().replace(/_/g, '-'));
+/** A secret field's value, whatever it is: `…` (even a key's last 4, or a PIN's, would say too much). */
+const hideValue = (): string => '…';
+
+/** A parsed body with every secret-named field's value hidden, at any depth; other strings through maskText. */
+function maskJson(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return maskText(v);
+  if (v === null || typeof v !== 'object' || depth > 64) return v;
+  if (Array.isArray(v)) return v.map((x) => maskJson(x, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    Object.defineProperty(out, k, {
+      value: isBodySecret(k) ? hideValue() : maskJson(x, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/** A body that is not whole JSON (cut at LOG_BODY_MAX, or another format): `"name": value` and `name=value` of secret names hidden. */
+function maskBodyText(text: string): string {
+  return maskText(text)
+    .replace(/("([A-Za-z0-9_-]{1,64})"\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s]+)/g, (m, lead: string, name: string) =>
+      isBodySecret(name) ? `${lead}"…"` : m,
+    )
+    .replace(/(^|[&?\s])([A-Za-z0-9_.-]{1,64})=([^&\s]*)/g, (m, lead: string, name: string) =>
+      isBodySecret(name) ? `${lead}${name}=…` : m,
+    );
+}
 
 const size = (s: string | undefined): number => (s === undefined ? 0 : s.length);
 
@@ -97,13 +137,12 @@ export class ReceivedRequest {
     for (const [k, v] of Object.entries(this.query)) query[k] = maskField(k, v);
     let body: unknown;
     if (this.bodyText !== undefined) {
-      const text = maskText(this.bodyText);
-      body = text;
+      body = maskBodyText(this.bodyText);
       if (!this.bodyTruncated) {
         try {
-          body = JSON.parse(text) as unknown;
+          body = maskJson(JSON.parse(this.bodyText) as unknown);
         } catch {
-          // Not JSON: the text.
+          // Not JSON: the text, masked.
         }
       }
     }

@@ -77,10 +77,10 @@ export function precision(errors: FieldProblem[], path: string, value: unknown, 
   if (decimals(value) > exp) err(errors, path, 'invalid', `${code} allows ${exp === 0 ? 'no decimals' : `at most ${exp} decimal places`}`);
 }
 
-/** RFC 3339 date-time. */
+/** RFC 3339 date-time (`T` and `Z` in either case, RFC 3339 §5.6). */
 export const dateTime: Rule = str({
   max: 40,
-  pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/,
+  pattern: /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/,
   hint: 'must be an RFC 3339 time like 2026-01-31T12:00:00Z',
   check: (v) => (Number.isNaN(Date.parse(v)) ? 'must be a real time' : undefined),
 });

@@ -28,7 +28,7 @@ export const EXIT_CODES: ReadonlyArray<readonly [code: number, meaning: string]>
   [5, 'conflict: 409, or an idempotency key reused with a different body'],
   [6, 'network failure, timeout, or 5xx after retries'],
   [7, 'rate limited (429) after retries'],
-  [130, 'cancelled (Ctrl-C or Ctrl-D at a prompt, an aborted prompt, SIGINT/SIGTERM/SIGHUP during a bulk run)'],
+  [130, 'cancelled (Ctrl-C or Ctrl-D at a prompt, an aborted prompt, SIGINT/SIGTERM/SIGHUP during a bulk run or a --wait)'],
 ];
 
 function plain(s: string): string {

@@ -75,8 +75,11 @@ export interface SeedContext {
   replace?: boolean;
   /** What verifyState read back (without it, each recorded entry is read back as it comes). */
   verified?: Verified;
-  /** The state file readState set aside: moved to `movedTo` before the fresh state is first saved. */
-  setAside?: { path: string; movedTo: string } | undefined;
+  /**
+   * The state file readState set aside: moved to `movedTo` before the fresh state is first saved;
+   * `onMoved` is told when that happens (the command says so then, not before: a refused run moves nothing).
+   */
+  setAside?: { path: string; movedTo: string; onMoved?: () => void } | undefined;
   /** How long to wait for a pending collection or transfer, or a KYC review, that others depend on (default 60 s). */
   settleTimeoutMs?: number;
   /** What the waits read the time from and pause with (default: the machine's). */
@@ -262,8 +265,10 @@ export async function apply(
 
   let dirty = false;
   const saveState = () => {
-    if (ctx.setAside && existsSync(ctx.setAside.path) && !existsSync(ctx.setAside.movedTo))
+    if (ctx.setAside && existsSync(ctx.setAside.path) && !existsSync(ctx.setAside.movedTo)) {
       renameSync(ctx.setAside.path, ctx.setAside.movedTo);
+      ctx.setAside.onMoved?.();
+    }
     const tmp = `${ctx.statePath}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, ctx.statePath);

@@ -243,33 +243,108 @@ export function operationHelp(operationId: string): string {
   return lines.join('\n');
 }
 
+/** One broken requirement of a refusal, as the hint reads it (checked values only). */
+interface Broken {
+  code: 'kyc_required' | 'feature_not_active';
+  customer: string;
+  status: KycStatus | undefined;
+  country: string | undefined;
+  feature: FeatureKey | undefined;
+}
+
+const RULE_CODES = ['kyc_required', 'feature_not_active'] as const;
+const customerOf = (v: unknown): string | undefined => (isId(v, OBJECT_KINDS.customer.prefix) ? v : undefined);
+const statusOf = (v: unknown): KycStatus | undefined =>
+  typeof v === 'string' && (KYC_STATUSES as readonly string[]).includes(v) ? (v as KycStatus) : undefined;
+const featureOf = (v: unknown): FeatureKey | undefined => (typeof v === 'string' && featureDef(v) ? (v as FeatureKey) : undefined);
+const countryOf = (v: unknown): string | undefined => (typeof v === 'string' && /^[A-Z]{2}$/.test(v) ? v : undefined);
+
+/** What to do about one customer's KYC, by its state (the document's country is the customer's, when known). */
+function kycSteps(cus: string, status: KycStatus | undefined, country: string | undefined): string {
+  const submit = `pay kyc submit-document ${cus} --type passport --country ${country ?? '<CC>'} --number <number>`;
+  if (status === 'pending') return `submit a document: ${submit}; the review decides after it`;
+  if (status === 'in_review') return `the review is under way: pay kyc status ${cus} shows when it is decided`;
+  if (status === 'rejected') return `the KYC of ${cus} was rejected: start a new verification (pay kyc verify ${cus}) and ${submit}`;
+  return `verify the customer: pay kyc verify ${cus}, then ${submit}; the review decides after it`;
+}
+
+/**
+ * The broken requirements a refusal lists: its `errors[]` entries of the rules' codes, each naming
+ * its customer (the emulator's answer); an answer whose entries name no customer is read from its
+ * top-level members (one customer: its KYC when the code or an entry says so, then the feature).
+ */
+function brokenOf(p: Record<string, unknown>): Broken[] {
+  const entries = (Array.isArray(p.errors) ? (p.errors as unknown[]) : []).filter(
+    (e): e is Record<string, unknown> =>
+      typeof e === 'object' && e !== null && (RULE_CODES as readonly unknown[]).includes((e as Record<string, unknown>).code),
+  );
+  const top = {
+    customer: customerOf(p.customer_id) ?? '<customer-id>',
+    status: statusOf(p.kyc_status),
+    country: countryOf(p.customer_country),
+  };
+  if (entries.length > 0 && entries.every((e) => customerOf(e.customer_id))) {
+    return entries.map((e) => ({
+      code: e.code as Broken['code'],
+      customer: e.customer_id as string,
+      status: statusOf(e.kyc_status),
+      country: countryOf(e.customer_country),
+      feature: e.code === 'feature_not_active' ? (featureOf(e.feature) ?? featureOf(p.feature)) : undefined,
+    }));
+  }
+  const codes = new Set([p.code, ...entries.map((e) => e.code)]);
+  const feature = featureOf(p.feature);
+  // Without entries, a kyc_required refusal of a rule with a feature names it to activate after (an older answer).
+  const activate = codes.has('feature_not_active') || (entries.length === 0 && p.code === 'kyc_required' && feature !== undefined);
+  return [
+    ...(codes.has('kyc_required') ? [{ code: 'kyc_required' as const, ...top, feature: undefined }] : []),
+    ...(activate ? [{ code: 'feature_not_active' as const, ...top, feature }] : []),
+  ];
+}
+
 /**
  * What to run about a refusal of the rules (`kyc_required`, `feature_not_active`,
- * `feature_not_eligible`), from the problem's extension members. The answer is untrusted: a
- * customer id, state or feature that is not one of the service's is left out, never printed.
+ * `feature_not_eligible`; a 409 `account_not_empty` whose holder's KYC was rejected), from the
+ * problem's `errors[]` and extension members: every step, in order (each customer's KYC before its
+ * features). The answer is untrusted: a customer id, state, country or feature that is not one of the
+ * service's is left out, never printed.
  */
-export function refusalHint(p: { code?: unknown; customer_id?: unknown; kyc_status?: unknown; feature?: unknown }): string | undefined {
-  const cus = isId(p.customer_id, OBJECT_KINDS.customer.prefix) ? p.customer_id : '<customer-id>';
-  const status = typeof p.kyc_status === 'string' && (KYC_STATUSES as readonly string[]).includes(p.kyc_status) ? p.kyc_status : undefined;
-  const feature = typeof p.feature === 'string' && featureDef(p.feature) ? p.feature : undefined;
-  const activate = feature ? `pay features activate ${cus} --feature ${feature}` : undefined;
-  const submit = `pay kyc submit-document ${cus} --type passport --country <CC> --number <number>`;
-  const kycSteps = (): string => {
-    if (status === 'pending') return `submit a document: ${submit}; the review decides after it`;
-    if (status === 'in_review') return `the review is under way: pay kyc status ${cus} shows when it is decided`;
-    if (status === 'rejected') return `the KYC was rejected: start a new verification (pay kyc verify ${cus}) and ${submit}`;
-    return `verify the customer: pay kyc verify ${cus}, then ${submit}; the review decides after it`;
-  };
+export function refusalHint(p: Record<string, unknown>): string | undefined {
+  const cus = customerOf(p.customer_id) ?? '<customer-id>';
+  const status = statusOf(p.kyc_status);
+  const country = countryOf(p.customer_country);
   switch (p.code) {
-    case 'feature_not_active':
-      return activate ? `activate it: ${activate}` : 'activate the feature: pay features activate <customer-id> --feature <feature>';
-    case 'kyc_required':
-      return `${kycSteps()}${activate ? `; then ${activate}` : ''}`;
     case 'feature_not_eligible':
-      return `${kycSteps()}; then run this again`;
+      return `${kycSteps(cus, status, country)}; then run this again`;
+    case 'account_not_empty':
+      return status === 'rejected' && cus !== '<customer-id>'
+        ? `its holder's KYC was rejected, so no money moves out: start a new verification (pay kyc verify ${cus}), then move the money to another account of theirs (pay transfers send); a payout needs the review approved (pay kyc submit-document ${cus} --type passport --country ${country ?? '<CC>'} --number <number>)`
+        : undefined;
+    case 'kyc_required':
+    case 'feature_not_active':
+      break;
     default:
       return undefined;
   }
+  const broken = brokenOf(p);
+  // Each customer's KYC before its features (an approval-only feature is activated after the review).
+  const customers = [...new Set(broken.map((b) => b.customer))];
+  const seen = new Set<string>();
+  const steps: string[] = [];
+  for (const c of customers) {
+    const mine = broken.filter((b) => b.customer === c);
+    for (const b of [...mine.filter((m) => m.code === 'kyc_required'), ...mine.filter((m) => m.code === 'feature_not_active')]) {
+      const step =
+        b.code === 'kyc_required'
+          ? kycSteps(b.customer, b.status, b.country)
+          : `pay features activate ${b.customer} --feature ${b.feature ?? '<feature>'}`;
+      if (seen.has(step)) continue;
+      seen.add(step);
+      steps.push(steps.length === 0 && b.code === 'feature_not_active' ? `activate it: ${step}` : step);
+    }
+  }
+  if (steps.length === 0) return undefined;
+  return steps.join('; then ');
 }
 
 /** `pay help rules`: the whole table, for people. */

@@ -80,14 +80,19 @@ export const checkCurrency: Check = (v) =>
     ? 'must be an ISO 4217 currency code (USD, EUR, …) or a crypto asset (BTC, ETH, USDC, USDT)'
     : undefined;
 
+/**
+ * An RFC 3339 date-time: `T` and `Z` in either case (RFC 3339 §5.6: "may alternatively be lower
+ * case"). Seconds may be left out here (`2026-01-31T12:00Z`), which the lists' filters take.
+ */
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 time as it is sent on: `t` and `z` upper-cased (`2026-11-26t17:33:50z` → `2026-11-26T17:33:50Z`). */
+export const canonicalTime = (v: string): string => (RFC3339.test(v) ? v.toUpperCase() : v);
+
 /** Date or date-time for filters: YYYY-MM-DD or RFC 3339. */
 export const checkDateOrTime: Check = (v) => {
   if (isCalendarDate(v)) return undefined;
-  if (
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
-    isCalendarDate(v.slice(0, 10)) &&
-    !Number.isNaN(Date.parse(v))
-  ) {
+  if (RFC3339.test(v) && isCalendarDate(v.slice(0, 10)) && !Number.isNaN(Date.parse(v))) {
     return undefined;
   }
   return 'must be a date (YYYY-MM-DD) or an RFC 3339 time (2026-01-31T12:00:00Z)';
@@ -109,10 +114,13 @@ export const checkTimeBound: Check = (v) => {
     : 'must be a date (YYYY-MM-DD), an RFC 3339 time (2026-01-31T12:00:00Z) or a duration back from now (90s, 30m, 2h, 7d, 2w, 1h30m)';
 };
 
-/** A checked time bound as the API takes it: a duration becomes the RFC 3339 time that long before `now` (ms); the others stay as written. */
+/**
+ * A checked time bound as the API takes it: a duration becomes the RFC 3339 time that long before
+ * `now` (ms); a time is sent with an upper-case `T` and `Z`; a date stays as written.
+ */
 export function timeBoundValue(v: string, now: number = Date.now()): string {
   const seconds = parseDuration(v);
-  return seconds !== undefined ? new Date(now - seconds * 1000).toISOString() : v;
+  return seconds !== undefined ? new Date(now - seconds * 1000).toISOString() : canonicalTime(v);
 }
 
 export const checkUrl: Check = (v) => {

@@ -24,6 +24,12 @@ export interface PreparedRequest {
 export function checkCommonOptions(ctx: VerbContext): void {
   if (typeof ctx.opts.idempotencyKey === 'string') checkIdempotencyKey(ctx.opts.idempotencyKey);
   if (ctx.verb.wait) {
+    // As gh's `--interval` without `--watch`: a timeout with nothing to time is a mistake, not a no-op.
+    if (ctx.opts.waitTimeout !== undefined && !ctx.opts.wait) {
+      throw new UsageError('--wait-timeout only works with --wait', {
+        hint: `add --wait to wait for the ${nounOfWait(ctx.verb.wait)} to ${ctx.verb.wait.until}, or leave --wait-timeout out`,
+      });
+    }
     waitTimeoutSeconds(ctx.opts.waitTimeout);
     if (ctx.opts.wait && ctx.opts.fromFile !== undefined) {
       throw new UsageError('--wait works on one object, not with --from-file', {
@@ -107,10 +113,25 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
     return res.body;
   }
   const what = `${ctx.verb.method} /${req.path}`;
-  const final = settled(
-    spec,
-    await waitFor(client, spec, res.body, { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io, clock: f.clock }, what),
-  );
+  // Ctrl-C or SIGTERM while waiting: the wait stops and says what was created (exit 130), as a bulk run does.
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  f.signals.on('SIGINT', onSignal);
+  f.signals.on('SIGTERM', onSignal);
+  let waited: Record<string, unknown>;
+  try {
+    waited = await waitFor(
+      client,
+      spec,
+      res.body,
+      { timeoutMs: waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000, io: f.io, clock: f.clock, signal: stop.signal },
+      what,
+    );
+  } finally {
+    f.signals.off('SIGINT', onSignal);
+    f.signals.off('SIGTERM', onSignal);
+  }
+  const final = settled(spec, waited);
   // The answer was another object (a KYC document); what settled is printed as the group's objects are.
   const shownAs = spec.idField ? { ...ctx, verb: { ...ctx.verb, columns: ctx.group.columns, noun: nounOfWait(spec) } } : ctx;
   await printResult(f, shownAs, final, res.replayed);
@@ -161,15 +182,23 @@ export function plural(noun: string): string {
 
 /** Live mode: a money movement or destruction needs a yes on a terminal, or --yes. */
 export async function confirmLive(f: Factory, ctx: VerbContext, body: Record<string, unknown> | undefined): Promise<void> {
+  await confirmLiveRun(f, describeAction(ctx, body), ctx.opts.yes === true);
+}
+
+/**
+ * The one live-mode question, asked before anything is sent: on a terminal "LIVE mode, profile
+ * "<name>": <what>?" (the `lines` first, on stderr); elsewhere exit 2 unless `yes`. Nothing to ask
+ * in sandbox mode, with --yes, or in a dry run (nothing moves).
+ */
+export async function confirmLiveRun(f: Factory, what: string, yes: boolean, lines: readonly string[] = []): Promise<void> {
   const s = f.settings();
-  // A dry run moves nothing: nothing to confirm.
-  if (s.mode.value !== 'live' || ctx.opts.yes || f.dryRun) return;
-  const what = describeAction(ctx, body);
+  if (s.mode.value !== 'live' || yes || f.dryRun) return;
   if (!f.canPrompt) {
     throw new UsageError(`refusing to run ${what} in live mode without confirmation: pass --yes`, {
-      hint: 'nothing was sent',
+      hint: `nothing was sent${lines.length ? `; it would: ${lines.join('; ')}` : ''}`,
     });
   }
+  for (const line of lines) f.io.err(`  ${escapeText(line)}\n`);
   const { createPrompter } = await import('../io/prompt.js');
   const ok = await createPrompter(f.io).confirm(`LIVE mode, profile "${s.profileName.value}": ${what}?`, false);
   if (!ok) throw new UsageError('not confirmed; nothing was sent');

@@ -12,6 +12,7 @@ import {
   checkBirthDate,
   checkCountry,
   checkCurrency,
+  canonicalTime,
   checkDateOrTime,
   checkEmail,
   checkId,
@@ -85,10 +86,15 @@ export function buildListQuery(
   paging = true,
 ): { query: Query; limit: number | undefined; all: boolean } {
   const query: Query = {};
+  // Two names of one filter (transactions: --from and --since) may not both be given.
+  const givenBy = new Map<string, string>();
   for (const flag of verb.flags ?? []) {
     if (!flag.query) continue;
     const raw = opts[camel(flag.flags)];
     if (raw === undefined) continue;
+    const other = givenBy.get(flag.query);
+    if (other !== undefined) throw new UsageError(`${other} and ${longFlag(flag)} are the same filter: pass one of them`);
+    givenBy.set(flag.query, longFlag(flag));
     query[flag.query] = convert(flag, raw, opts);
   }
   let limit: number | undefined;
@@ -214,7 +220,7 @@ function jsonType(v: unknown): string {
 
 /** RFC 3339 date-time with a zone. */
 export const checkTimestamp: Check = (v) =>
-  /^\d{4}-\d{2}-\d{2}T/.test(v) && !checkDateOrTime(v) ? undefined : 'must be an RFC 3339 time such as 2026-01-31T12:00:00Z';
+  /^\d{4}-\d{2}-\d{2}[Tt]/.test(v) && !checkDateOrTime(v) ? undefined : 'must be an RFC 3339 time such as 2026-01-31T12:00:00Z';
 
 /** A positive decimal string within the API's amount pattern (up to 18 decimals). */
 export const checkDecimal: Check = (v) => {
@@ -329,5 +335,6 @@ function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, 
   if (problem) throw new UsageError(`${name} "${printable(value)}" ${problem}`);
   if (flag.kind === 'int') return Number(value);
   if (flag.kind === 'datetime') return timeBoundValue(value);
+  if (flag.kind === 'timestamp') return canonicalTime(value);
   return value;
 }

@@ -29,6 +29,11 @@ export interface WaitOptions {
   io?: IOStreams | undefined;
   /** Default: the machine's (the Factory's `clock` in commands). */
   clock?: Clock | undefined;
+  /**
+   * Aborted by Ctrl-C or SIGTERM (the verbs: sendAndPrint): the wait stops at once with exit 130,
+   * the error naming what was created or acted on and its last known state, and how to check it.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 type Obj = Record<string, unknown>;
@@ -112,7 +117,14 @@ export async function waitFor(client: ApiClient, spec: WaitSpec, answer: unknown
   const noun = nounOfWait(spec);
   let current = target.first;
   if (current !== undefined && !isPending(spec, current)) return current;
-  return pollUntil({
+  // Pending with nothing scheduled to move it (an event and no webhook URL): say so now, not at the timeout.
+  if (opts.io && spec.stalled && current !== undefined && getPath(current, spec.stalled.field) === null) {
+    opts.io.err(
+      `note: ${escapeText(`${noun} ${target.id}: ${spec.stalled.note}`)}; waiting up to ${Math.round(opts.timeoutMs / 1000)} s\n`,
+    );
+  }
+  const done = await pollUntil({
+    signal: opts.signal,
     // The first poll comes after a pause when the answer was the object (it just said pending), at once otherwise.
     pauses: { first: current ? 500 : 0, next: WAIT_PAUSES.next },
     clock,
@@ -138,6 +150,19 @@ export async function waitFor(client: ApiClient, spec: WaitSpec, answer: unknown
       },
     },
   });
+  if (done !== undefined) return done;
+  // Interrupted: the object exists (the service answered); say which, and how it stands, instead of losing it.
+  const shown = fill(spec.show, current ?? { id: target.id }, false) ?? fill(spec.show, answer, false);
+  const status = escapeText(asText(statusOf(spec, current ?? answer) ?? 'pending'));
+  throw new PayError(
+    `interrupted while waiting for ${noun} ${target.id} to ${spec.until}: the request was accepted, and it is ${status}`,
+    ExitCode.CANCELLED,
+    'cancelled',
+    {
+      details: { [spec.object]: current ?? answer },
+      ...(shown ? { hint: `it may still settle; check with: ${shown}` } : {}),
+    },
+  );
 }
 
 const isPending = (spec: WaitSpec, obj: Obj): boolean => spec.pending.includes(statusOf(spec, obj) as string);

@@ -146,6 +146,11 @@ const MOBILE = ['--mobile-phone', '--mobile-provider'];
  * A verb not listed runs once with every flag it has.
  */
 const VARIANTS: Record<string, Variant[]> = {
+  // --since/--until are other names of --from/--to: one name of each filter at a time.
+  'transactions list': [
+    { label: 'by --from and --to', omit: ['--since', '--until'] },
+    { label: 'by --since and --until', omit: ['--from', '--to'] },
+  ],
   'fx quote': [
     { label: 'selling an amount', set: { '--from': 'USD', '--to': 'EUR' }, omit: ['--target-amount'] },
     { label: 'buying an amount', set: { '--from': 'GBP', '--to': 'NGN', '--target-amount': '500000' }, omit: ['--amount'] },

@@ -3,7 +3,7 @@
 // approval is made; the fixed entry is sent with a new key on the next run and the rest follows. A
 // KYC entry for a customer verified outside the seed takes that verification. Nothing is ordered
 // by hand: the rules order the entries.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,5 +140,41 @@ describe('a KYC entry for a customer verified outside the seed', () => {
     expect((await api('GET', `customers/${cus.id}/kyc`)).documents).toHaveLength(1);
     const state = JSON.parse(readFileSync(`${file}.state.json`, 'utf8')) as { entries: Record<string, { body: Record<string, unknown> }> };
     expect(JSON.stringify(state)).not.toContain('999999999');
+  });
+});
+
+describe('a state file set aside is said when it is moved, never by a run that is refused', () => {
+  it('pay --live seed apply on a sandbox state file, money entries, --no-input: exit 2, no set-aside warning, the file where it was', async () => {
+    const file = join(dir, 'aside.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        customers: { erin: person('erin') },
+        features: { erin_collections: { customer_id: '${customers.erin.id}', feature: 'collections' } },
+        accounts: { erin_usd: { customer_id: '${customers.erin.id}', currency: 'USD' } },
+        collections: { erin_in: { account_id: '${accounts.erin_usd.id}', amount: '10.00', currency: 'USD', method: 'card' } },
+      }),
+    );
+    const state = `${file}.state.json`;
+    const sandbox = await runPay(['seed', 'apply', file, '--json'], { env: env(), timeoutMs: 60_000 });
+    expect(sandbox.code, sandbox.stderr).toBe(0);
+    const before = readFileSync(state, 'utf8');
+    const live = cleanEnv({ PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.live.secret, PAY_TENANT_ID: emu.tenantId });
+    const refused = await runPay(['--live', 'seed', 'apply', file, '--no-input'], { env: live, timeoutMs: 60_000 });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^error: refusing to apply 1 live change that move money or retire objects without confirmation: pass --yes$/m,
+    );
+    expect(refused.stderr).not.toContain('set aside');
+    expect(readFileSync(state, 'utf8')).toBe(before);
+    expect(existsSync(`${state}.set-aside`)).toBe(false);
+    // With --yes it runs, and says so as the file moves.
+    const yes = await runPay(['--live', 'seed', 'apply', file, '--no-input', '--yes', '--json'], { env: live, timeoutMs: 60_000 });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).toContain(
+      `warning: the state file ${state} is set aside: it records sandbox mode, this run is live; it is moved to ${state}.set-aside`,
+    );
+    expect(readFileSync(`${state}.set-aside`, 'utf8')).toBe(before);
+    expect((JSON.parse(yes.stdout) as { state_set_aside?: { moved_to: string } }).state_set_aside?.moved_to).toBe(`${state}.set-aside`);
   });
 });

@@ -123,6 +123,21 @@ describe('pay trigger <event-type>', () => {
     expect(r.stderr).toContain('dry run: the request above is the first of pay trigger collection.failed');
     expect(w.since(mark)).toEqual([]);
   });
+
+  it('--live off a terminal without --yes: exit 2 naming what it would create, nothing sent; with --yes it runs on the live key', async () => {
+    const live = { PAY_API_KEY: w.emu.keys.live.secret };
+    const mark = w.mark();
+    const r = await w.pay(['--live', 'trigger', 'transfer.completed', '--json'], { env: live, stdin: '' });
+    const err = jsonError(r, 2);
+    expect(err.message).toBe('refusing to run "pay trigger transfer.completed" in live mode without confirmation: pass --yes');
+    expect(err.hint).toMatch(/^nothing was sent; it would: create live objects: .*; move live money/);
+    expect(w.since(mark)).toEqual([]);
+    const yes = await w.pay(['--live', 'trigger', 'customer.created', '--json', '--yes'], { env: live });
+    expect(json(yes).event_type).toBe('customer.created');
+    const sent = w.since(mark);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((q) => q.headers['api-key'] === w.emu.keys.live.secret)).toBe(true);
+  });
 });
 
 describe('--wait where things settle', () => {

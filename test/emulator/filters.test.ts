@@ -49,6 +49,8 @@ describe('from and to', () => {
       fc.constantFrom(...times).map((x) => new Date(Date.parse(x) + 1).toISOString()),
       fc.constantFrom(...times).map((x) => x.slice(0, 10)),
       fc.constantFrom(...times).map((x) => `${x.slice(0, 19)}+00:00`),
+      // RFC 3339 §5.6: T and Z may be lower case.
+      fc.constantFrom(...times).map((x) => x.toLowerCase()),
       fc.constantFrom('2000-01-01', '2100-01-01'),
     );
     await fc.assert(

@@ -121,7 +121,7 @@ function expected(rule: RuleKey, status: string, active: ReadonlySet<string>): s
   return undefined;
 }
 
-function checkAnswer(rule: RuleKey, res: Res, want: string | undefined, s: Subject, what: string): void {
+function checkAnswer(rule: RuleKey, res: Res, want: string | undefined, s: Subject, what: string, active?: ReadonlySet<string>): void {
   const r = RULES[rule];
   if (want === undefined) {
     expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -131,6 +131,19 @@ function checkAnswer(rule: RuleKey, res: Res, want: string | undefined, s: Subje
   expect(res.body).toMatchObject({ customer_id: s.id, rule, ...(r.feature ? { feature: r.feature } : {}) });
   expect(res.body.errors[0]).toMatchObject({ field: r.field, code: want });
   expect(res.body.detail).toContain(`cannot ${r.action}`);
+  // Every broken requirement, not only the first: the KYC need, then the feature, each naming the customer.
+  const status = res.body.kyc_status as string;
+  const all = [
+    ...(kycAllows(r.kyc, status) ? [] : ['kyc_required']),
+    ...(r.feature && active && !active.has(r.feature) ? ['feature_not_active'] : []),
+  ];
+  if (active)
+    expect(
+      res.body.errors.map((e: any) => e.code),
+      what,
+    ).toEqual(all);
+  for (const e of res.body.errors)
+    expect(e, what).toMatchObject({ field: r.field, customer_id: s.id, kyc_status: status, customer_country: 'GB' });
 }
 
 interface Case {
@@ -204,6 +217,7 @@ describe('the rule matrix, generated from the table', () => {
         want,
         s,
         `${c.rule} with KYC ${c.status}, feature ${c.active ? 'active' : 'not active'}`,
+        active,
       );
       const f = RULES[c.rule].feature;
       if (f) {
@@ -426,5 +440,70 @@ describe('sequences of KYC steps, activations, clock moves and gated actions aga
       fc.asyncProperty(fc.array(stepArb, { minLength: 5, maxLength: 30 }), (steps) => run(steps)),
       { numRuns: 80 },
     );
+  });
+});
+
+describe('a refusal names every rule the request breaks, and each customer it is about', () => {
+  it("an approved GB sender to a KYC-rejected customer's external account abroad: the feature and the receiver, both; after activating, only the receiver", async () => {
+    const from = await subject();
+    const to = await subject();
+    await ok(startKyc(from));
+    await ok(submit(from, false));
+    await ok(startKyc(to));
+    await ok(submit(to, true));
+    emu.admin.advance(SETTLE_S + 1);
+    const send = () =>
+      api('POST', 'transfers', { source_account_id: from.usd, destination_id: to.abroad, amount: '1.00', currency: 'USD' });
+    const first = await send();
+    expect(first.status).toBe(422);
+    expect(first.body).toMatchObject({ code: 'feature_not_active', customer_id: from.id, rule: 'transfers.international' });
+    expect(first.body.errors).toEqual([
+      expect.objectContaining({
+        field: 'source_account_id',
+        code: 'feature_not_active',
+        customer_id: from.id,
+        feature: 'international_transfers',
+        kyc_status: 'approved',
+      }),
+      expect.objectContaining({
+        field: 'destination_id',
+        code: 'kyc_required',
+        customer_id: to.id,
+        kyc_status: 'rejected',
+        customer_country: 'GB',
+      }),
+    ]);
+    expect(first.body.detail).toContain(
+      `customer ${from.id} cannot send money to an external account abroad: the international_transfers feature is not active`,
+    );
+    expect(first.body.detail).toContain(`customer ${to.id} cannot receive money: KYC was rejected`);
+    await ok(activate(from, 'international_transfers'));
+    const second = await send();
+    expect(second.body).toMatchObject({ code: 'kyc_required', customer_id: to.id, kyc_status: 'rejected' });
+    expect(second.body.errors.map((e: any) => [e.code, e.customer_id])).toEqual([['kyc_required', to.id]]);
+  });
+
+  it('a rejected customer with collections active: only the KYC is named (the feature is not), and its full account says how to unblock it', async () => {
+    const s = await subject();
+    await ok(activate(s, 'collections'));
+    await ok(startKyc(s));
+    await ok(submit(s, true));
+    emu.admin.advance(SETTLE_S + 1);
+    const r = await attempt('collections.create', s);
+    expect(r.body.errors.map((e: any) => e.code)).toEqual(['kyc_required']);
+    const close = await api('POST', `accounts/${s.usd}/close`);
+    expect(close.status).toBe(409);
+    expect(close.body).toMatchObject({ code: 'account_not_empty', customer_id: s.id, kyc_status: 'rejected', customer_country: 'GB' });
+    expect(close.body.detail).toContain(`once a new KYC verification of its holder ${s.id} is started`);
+    // And that is true: a new verification lets the money move to another account of theirs, then it closes.
+    await ok(startKyc(s));
+    const other = (await ok(api('POST', 'accounts', { customer_id: s.id, currency: 'USD' }))).id;
+    await ok(api('POST', 'transfers', { source_account_id: s.usd, destination_id: other, amount: '1000.00', currency: 'USD' }));
+    emu.admin.advance(SETTLE_S + 1);
+    expect((await api('POST', `accounts/${s.usd}/close`)).status).toBe(200);
+    // An account of a customer who is not rejected says nothing of KYC.
+    const plain = await subject();
+    const full = await api('POST', `accounts/${plain.usd}/close`);
+    expect(full.body).not.toHaveProperty('customer_id');
   });
 });

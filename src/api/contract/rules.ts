@@ -11,10 +11,12 @@ export function rulesNote(operationId: string): string {
   const codes = feature ? '`kyc_required` or `feature_not_active`' : '`kyc_required`';
   const fields = [...new Set(rules.map((r) => `\`${r.field}\``))].join(', ');
   const party = rules.find((r) => r.counterparty)?.counterparty;
-  const members = ['customer_id', 'kyc_status', ...(feature ? ['feature'] : []), 'rule'].map((m) => `\`${m}\``).join(', ');
+  const members = ['customer_id', 'kyc_status', 'customer_country', ...(feature ? ['feature'] : []), 'rule']
+    .map((m) => `\`${m}\``)
+    .join(', ');
   return (
     ` Business rules: ${needs}${party ? `; the receiving account's holder must not have KYC rejected (else \`kyc_required\` on \`${party}\`)` : ''}. ` +
-    `Refused otherwise (nothing changes): 422 ${codes}, with a field error on ${fields} and the problem members ${members}.`
+    `Refused otherwise (nothing changes): 422 ${codes}, with a field error on ${fields} per broken requirement (each naming its customer) and the problem members ${members}.`
   );
 }
 
@@ -29,9 +31,25 @@ export const RULE_REFUSAL_EXAMPLES = {
     kyc_status: 'pending',
     feature: 'cards',
     rule: 'cards.issue',
+    customer_country: 'GB',
     errors: [
-      { field: 'customer_id', code: 'kyc_required', message: 'KYC must be approved (kyc_status is pending)' },
-      { field: 'customer_id', code: 'feature_not_active', message: `the cards feature is not active for ${CUS}` },
+      {
+        field: 'customer_id',
+        code: 'kyc_required',
+        message: 'KYC must be approved (kyc_status is pending)',
+        customer_id: CUS,
+        kyc_status: 'pending',
+        customer_country: 'GB',
+      },
+      {
+        field: 'customer_id',
+        code: 'feature_not_active',
+        message: `the cards feature is not active for ${CUS}`,
+        customer_id: CUS,
+        kyc_status: 'pending',
+        customer_country: 'GB',
+        feature: 'cards',
+      },
     ],
   },
   feature_not_active: {
@@ -41,13 +59,25 @@ export const RULE_REFUSAL_EXAMPLES = {
     kyc_status: 'approved',
     feature: 'crypto_wallets',
     rule: 'wallets.create',
-    errors: [{ field: 'customer_id', code: 'feature_not_active', message: `the crypto_wallets feature is not active for ${CUS}` }],
+    customer_country: 'GB',
+    errors: [
+      {
+        field: 'customer_id',
+        code: 'feature_not_active',
+        message: `the crypto_wallets feature is not active for ${CUS}`,
+        customer_id: CUS,
+        kyc_status: 'approved',
+        customer_country: 'GB',
+        feature: 'crypto_wallets',
+      },
+    ],
   },
   feature_not_eligible: {
     code: 'feature_not_eligible',
     detail: `customer ${CUS} is not eligible for cards: KYC must be approved (kyc_status is in_review)`,
     customer_id: CUS,
     kyc_status: 'in_review',
+    customer_country: 'GB',
     feature: 'cards',
   },
 } as const;

@@ -242,7 +242,11 @@ export const ledgerSchemas: Record<string, Schema> = {
       attempts: { type: 'integer', minimum: 0, description: 'Number of attempts so far.' },
       last_response_code: nullable({ type: 'integer', minimum: 100, maximum: 599 }, 'HTTP status of the last attempt.'),
       last_attempt_at: nullable(timestamp('When the last attempt was made.')),
-      next_attempt_at: nullable(timestamp('When the next retry is due (retries at 5 s, 30 s, 2 min, 10 min).')),
+      next_attempt_at: nullable(
+        timestamp(
+          'When the next attempt is due (retries at 5 s, 30 s, 2 min, 10 min); `null` while `pending` when none is scheduled: no webhook URL is set, and the event is delivered once one is.',
+        ),
+      ),
     },
     ['status', 'attempts', 'last_response_code', 'last_attempt_at', 'next_attempt_at'],
     { description: 'Delivery state of an event to the webhook URL.' },

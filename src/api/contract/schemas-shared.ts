@@ -75,6 +75,20 @@ export const sharedSchemas: Record<string, Schema> = {
       field: text('Dotted path of the offending field (`address.country`), or the query parameter name.'),
       code: { type: 'string', description: 'Machine code: `required`, `invalid`, `unknown_field`, `too_long`, ...', examples: ['invalid'] },
       message: { type: 'string', description: 'What is wrong, for people.' },
+      customer_id: {
+        type: 'string',
+        pattern: '^cus_[0-9a-z]{24}$',
+        description: 'A refusal of the business rules (`kyc_required`, `feature_not_active`): the customer this requirement is about.',
+        examples: ['cus_0123456789abcdefghijklmn'],
+      },
+      kyc_status: enumOf(KYC_STATUSES, "A refusal of the business rules: that customer's `kyc_status`."),
+      customer_country: {
+        type: 'string',
+        pattern: '^[A-Z]{2}$',
+        description: "A refusal of the business rules: that customer's `address.country` (where a KYC document is usually from).",
+        examples: ['GB'],
+      },
+      feature: enumOf(FEATURE_KEYS, 'A `feature_not_active` entry: the feature to activate.'),
     },
     ['field', 'code', 'message'],
     { description: 'One invalid field.' },
@@ -95,16 +109,23 @@ export const sharedSchemas: Record<string, Schema> = {
         type: 'array',
         items: schemaRef('ProblemFieldError'),
         description:
-          'Per-field errors (422 `validation_error`, 400 `invalid_parameter`; 422 `kyc_required` and `feature_not_active`: the body field that named the customer).',
+          'Per-field errors (422 `validation_error`, 400 `invalid_parameter`; 422 `kyc_required` and `feature_not_active`: one entry per broken requirement, in the order to fix them, on the body field that named the customer, each naming that customer).',
       },
       customer_id: {
         type: 'string',
         pattern: '^cus_[0-9a-z]{24}$',
         description:
-          'A refusal of the business rules (`kyc_required`, `feature_not_active`, `feature_not_eligible`): the customer it is about.',
+          'A refusal of the business rules (`kyc_required`, `feature_not_active`, `feature_not_eligible`): the customer of its first entry; a 409 `account_not_empty`: the holder, when their KYC was rejected (nothing moves out until a new verification).',
         examples: ['cus_0123456789abcdefghijklmn'],
       },
       kyc_status: enumOf(KYC_STATUSES, "A refusal of the business rules: that customer's `kyc_status` when it was refused."),
+      customer_country: {
+        type: 'string',
+        pattern: '^[A-Z]{2}$',
+        description:
+          "A refusal of the business rules, or a 409 `account_not_empty` whose holder's KYC was rejected: that customer's `address.country`.",
+        examples: ['GB'],
+      },
       feature: enumOf(FEATURE_KEYS, 'A refusal of the business rules: the feature the action needs.'),
       rule: enumOf(RULE_KEYS, 'A refusal of the business rules: which rule (src/api/DESIGN.md, "Business rules").'),
     },

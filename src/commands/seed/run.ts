@@ -112,7 +112,9 @@ export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
   const { entries, loaded } = await load();
   const state = loaded.state;
   if (opts.dryRun) return printPlan(f, out, entries, planSeed(entries, state, f.env), loaded, opts.replace === true);
-  const note = setAsideNote(f, loaded, true);
+  // A state file set aside is said when it is moved (before the fresh state is first saved): a run
+  // refused before that (live mode without --yes, a replacement without --replace) moves nothing.
+  let note: Record<string, unknown> = {};
   // Off a terminal, a live apply that moves money without --yes is refused before any request, even
   // a read. A replace without --replace is refused after the read-back below: a tampered state file
   // also looks like an edit (a card whose account id changed), and its mismatch (exit 1) must win
@@ -134,7 +136,7 @@ export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
     concurrency,
     statePath,
     replace: opts.replace === true,
-    setAside: loaded.setAside,
+    setAside: loaded.setAside && { ...loaded.setAside, onMoved: () => void (note = setAsideNote(f, loaded, true)) },
     verified,
     progress: progressBar(f.io, 'seed'),
     clock: f.clock,

@@ -1,5 +1,5 @@
 // pay transactions: the ledger postings on customer accounts and wallets (read-only).
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, type GroupSpec } from '../../cmdutil/spec.js';
 
 const EX_TXN = 'txn_0123456789abcdefghijklmn';
 export const TRANSACTION_TYPES = ['transfer', 'collection', 'fx_trade', 'reversal'] as const;
@@ -33,7 +33,8 @@ export const transactions: GroupSpec = {
       summary: 'List transactions, newest first (filter by account, wallet, time, type, status)',
       description:
         '--from and --to take a date (YYYY-MM-DD, midnight UTC), an RFC 3339 time, or a duration back from now (30m, 2h, 1h30m, 7d, 2w; ' +
-        "from this machine's clock); --to is exclusive. They are what the other lists call --since and --until.",
+        "from this machine's clock); --to is exclusive. --since and --until, as the other lists call them, are the same filters: " +
+        'pass one name of each.',
       examples: [
         'pay transactions list --account acc_0123456789abcdefghijklmn',
         'pay transactions list --account acc_0123456789abcdefghijklmn --from 2026-01-01 --to 2026-02-01 --type transfer --json',
@@ -58,6 +59,7 @@ export const transactions: GroupSpec = {
           kind: 'datetime',
           description: 'created before (exclusive): YYYY-MM-DD, RFC 3339, or a duration back from now',
         },
+        ...CREATED_RANGE.map((f) => ({ ...f, description: `the same as ${f.query === 'from' ? '--from' : '--to'}` })),
         { flags: '--type <type>', query: 'type', kind: 'enum', choices: TRANSACTION_TYPES, description: 'only this type' },
         { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSACTION_STATUSES, description: 'only this status' },
       ],

@@ -15,7 +15,9 @@ export const trigger: CommandDecl = {
     'type creates (customer, account, transfer, …; pay trigger --list --json names them per type), the fields those of ' +
     'their create operation in the contract (pay openapi), nested by dots (customer.address.city).\n\n' +
     'Every POST has its own Idempotency-Key. --dry-run prints the first request and sends nothing (the next ones need ' +
-    'the ids the service answers).',
+    'the ids the service answers).\n\n' +
+    'In live mode (--live) what it creates is real: it says what and asks once before anything is sent; where no terminal ' +
+    'can ask, it needs --yes (exit 2, nothing sent).',
   args: [{ name: '[event-type]', description: 'the event type, e.g. transfer.failed (pay trigger --list)' }],
   options: [
     { flags: '--list', description: 'list the event types, one line each with what it creates' },
@@ -25,6 +27,7 @@ export const trigger: CommandDecl = {
       repeatable: true,
     },
     waitTimeoutOption('waiting for settlements and the event'),
+    { flags: '-y, --yes', description: 'live mode: create (and move money) without asking; needed where no terminal can ask' },
   ],
   output: { projection: false },
   dryRun: true,

@@ -59,7 +59,10 @@ export type Step =
   | { do: 'disable_payment_link' };
 
 export interface Recipe {
-  /** One line for --list: what it creates. */
+  /**
+   * One line for --list: what it creates. An object --override names otherwise than its API type
+   * (a second account, `target_account`; a change, `customer_update`) is named as --override names it.
+   */
   creates: string;
   steps: readonly Step[];
   /** The object whose events are polled (`GET /webhooks/events?object_id=`); a customer's feature events are its own. */
@@ -159,7 +162,7 @@ const FUNDED = 'a USD account funded by a collection that settled';
 export const RECIPES: Readonly<Record<EventType, Recipe>> = {
   'customer.created': { creates: 'a customer', steps: [CUSTOMER], subject: 'customer' },
   'customer.updated': {
-    creates: 'a customer, then changes its first name',
+    creates: 'a customer, then changes its first name (customer_update)',
     steps: [CUSTOMER, { do: 'update_customer' }],
     subject: 'customer',
   },
@@ -276,7 +279,7 @@ export const RECIPES: Readonly<Record<EventType, Recipe>> = {
   },
   'wallet.created': { creates: `${V} and a USDC wallet (on ethereum)`, steps: WALLET, subject: 'wallet' },
   'fx_trade.completed': {
-    creates: `${V}, a USD and a EUR account, a quote for 10.00 USD, the USD account funded by a settled collection, and the trade`,
+    creates: `${V}, a USD account and a EUR one (target_account), a quote for 10.00 USD, the USD account funded by a settled collection, and the trade`,
     steps: [...VERIFIED, { do: 'feature', key: 'fx' }, { do: 'account' }, { do: 'target_account' }, { do: 'fx_quote' }, { do: 'fx_trade' }],
     subject: 'fx_trade',
   },

@@ -22,6 +22,7 @@ import { currencyExponent } from '../../shared/iso.js';
 import { fromMinor, toMinor } from '../../shared/money.js';
 import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import { isId } from '../../shared/validate.js';
+import { confirmLiveRun } from '../../verbs/steps.js';
 import { settled, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
 import { collections } from '../collections/index.js';
 import { kyc } from '../kyc/index.js';
@@ -52,6 +53,11 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const raws = ctx.opts.override;
   const overrides = parseOverrides(Array.isArray(raws) ? raws : raws === undefined ? [] : [raws], type, recipe);
   const client = await f.client();
+  // Live mode: real customers and money, asked about once before the first request (--yes off a terminal).
+  await confirmLiveRun(f, `"pay trigger ${type}"`, ctx.opts.yes === true, [
+    `create live objects: ${recipe.creates}`,
+    ...(movesMoney(recipe) ? ['move live money: the collections and transfers or trades above are real'] : []),
+  ]);
   const trigger = new Trigger(f, client, type as EventType, recipe, overrides, f.clock.now() + timeoutMs);
   let result: TriggerResult;
   try {
@@ -62,6 +68,10 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   }
   await printResult(f, output, result);
 }
+
+/** Whether a recipe's steps move money (a collection, a transfer, a trade). */
+export const movesMoney = (recipe: Recipe): boolean =>
+  recipe.steps.some((s) => s.do === 'collection' || s.do === 'transfer' || s.do === 'fx_trade');
 
 /** The recipe of an event type; exit 2 for anything else, with a close one suggested. */
 export function recipeOf(type: string): Recipe {

@@ -135,7 +135,8 @@ export const webhooks: GroupSpec = {
       done: 'Requeued',
       description:
         'With --wait, pay waits until the delivery is over: exit 0 when delivered, 1 when it failed (every retry) or is disabled. ' +
-        'Without a webhook URL to deliver to, the event stays pending: --wait gives up at --wait-timeout.',
+        'Without a webhook URL to deliver to, the event stays pending (no attempt scheduled): --wait says so at once, then waits, ' +
+        'in case one is set meanwhile (pay webhooks listen), and gives up at --wait-timeout.',
       jsonShape: 'the Event object, its delivery pending again; with --wait, as delivered',
       wait: {
         until: 'be delivered',
@@ -148,6 +149,12 @@ export const webhooks: GroupSpec = {
         failure: ['failed', 'disabled'],
         reasonField: 'delivery.last_response_code',
         show: 'pay webhooks get {id}',
+        stalled: {
+          field: 'delivery.next_attempt_at',
+          note:
+            'no delivery attempt is scheduled: the service has no webhook URL to send it to, so it stays pending until one is set ' +
+            '(the emulator: pay emulator webhook-url <url>, or run pay webhooks listen)',
+        },
       },
     },
     {

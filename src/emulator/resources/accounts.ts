@@ -7,7 +7,7 @@ import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str } from '../validation.js';
 import type { Account, Customer, ExternalAccount, Route, Transfer } from '../types.js';
 import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, TIME_QUERY } from './common.js';
-import { requireAllowed } from './rules.js';
+import { holder, requireAllowed } from './rules.js';
 
 const accountShape = {
   customer_id: req(id('cus_')),
@@ -94,10 +94,17 @@ export function accountRoutes(app: Services): Route[] {
         if (rec.obj.status === 'closed') throw invalidState(`account ${rec.id} is already closed`);
         if (!app.ledger.isEmpty(rec.id)) {
           const b = rec.obj.balance;
+          // A holder whose KYC was rejected can move nothing out (the rules): say so, and name them, or the advice is a dead end.
+          const owner = holder(ctx, rec.obj.customer_id);
+          const rejected = owner.obj.kyc_status === 'rejected';
           throw new ApiProblem(
             409,
             'account_not_empty',
-            `the account still holds money (available ${b.available}, pending ${b.pending} ${b.currency}); move it out first`,
+            `the account still holds money (available ${b.available}, pending ${b.pending} ${b.currency}); move it out first` +
+              (rejected ? `, once a new KYC verification of its holder ${owner.id} is started (theirs was rejected)` : ''),
+            undefined,
+            undefined,
+            rejected ? { customer_id: owner.id, kyc_status: 'rejected', customer_country: owner.obj.address.country } : undefined,
           );
         }
         return ok(change(ctx, rec, { status: 'closed' }, 'account.closed'));

@@ -200,7 +200,7 @@ export function customerRoutes(app: Services): Route[] {
             `customer ${rec.id} is not eligible for ${def.key}: ${(status.reasons as string[]).join('; ')}`,
             undefined,
             undefined,
-            { customer_id: rec.id, kyc_status: rec.obj.kyc_status, feature: def.key },
+            { customer_id: rec.id, kyc_status: rec.obj.kyc_status, customer_country: rec.obj.address.country, feature: def.key },
           );
         const features = { ...activations(rec), [def.key]: app.nowIso() };
         const next = app.store.put(ctx.tx, 'customer', ctx.scope, rec.obj, { ...rec.x, features });

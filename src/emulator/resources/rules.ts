@@ -1,9 +1,9 @@
 // "May this customer do X?": the one answer every gated route asks, and the one a feature's
 // eligible/reasons come from. The table is src/shared/rules.ts (RULES, FEATURES); this module
 // reads a customer's KYC state and activated features and says yes, or throws the refusal:
-// 422 `kyc_required` or `feature_not_active`, with the customer, its KYC state and the feature as
-// problem extension members (the CLI's hint names what to run from them) and a field error on the
-// body field that named the customer.
+// 422 `kyc_required` or `feature_not_active`, one field error per broken requirement (on the body
+// field that named the customer, each naming that customer, its KYC state, country and the feature:
+// the CLI's hint lists what to run from them, in order) and the first one's as extension members.
 import { FEATURES, kycReason, RULES, type FeatureDef, type Rule, type RuleKey } from '../../shared/rules.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
 import type { Ctx, Customer, Json, Rec } from '../types.js';
@@ -36,55 +36,70 @@ export function featureOf(key: string | undefined): FeatureDef {
   return def;
 }
 
-const extensions = (rec: Rec<Customer>, rule: Rule | undefined, feature: string | undefined): Record<string, string> => ({
+/** One broken rule: a field error that also names the customer it is about (the CLI's hint is built from these). */
+type RuleError = FieldProblem & { customer_id: string; kyc_status: string; customer_country: string; feature?: string };
+
+const about = (rec: Rec<Customer>) => ({
   customer_id: rec.id,
   kyc_status: rec.obj.kyc_status,
-  ...(feature ? { feature } : {}),
-  ...(rule ? { rule: rule.key } : {}),
+  customer_country: rec.obj.address.country,
 });
 
-/** What stops the customer from acting under the rule (undefined when nothing does). */
-export function refusal(rec: Rec<Customer>, key: RuleKey): ApiProblem | undefined {
-  const rule = RULES[key];
-  const errors: FieldProblem[] = [];
+/** What the actor's KYC and features break of the rule: the KYC need first, then the feature. */
+function actorErrors(rec: Rec<Customer>, rule: Rule): RuleError[] {
+  const errors: RuleError[] = [];
   const kyc = kycReason(rule.kyc, rec.obj.kyc_status);
-  if (kyc) errors.push({ field: rule.field, code: 'kyc_required', message: kyc });
+  if (kyc) errors.push({ field: rule.field, code: 'kyc_required', message: kyc, ...about(rec) });
   if (rule.feature && !activations(rec)[rule.feature])
-    errors.push({ field: rule.field, code: 'feature_not_active', message: `the ${rule.feature} feature is not active for ${rec.id}` });
-  if (errors.length === 0) return undefined;
-  const why = errors.map((e) => e.message.replace(` for ${rec.id}`, '')).join('; ');
-  return new ApiProblem(
-    422,
-    errors[0]!.code,
-    `customer ${rec.id} cannot ${rule.action}: ${why}`,
-    errors,
-    undefined,
-    extensions(rec, rule, rule.feature),
-  );
+    errors.push({
+      field: rule.field,
+      code: 'feature_not_active',
+      message: `the ${rule.feature} feature is not active for ${rec.id}`,
+      ...about(rec),
+      feature: rule.feature,
+    });
+  return errors;
 }
 
-/** What stops money reaching a customer: KYC rejected. */
-function counterpartyRefusal(rec: Rec<Customer>, rule: Rule): ApiProblem | undefined {
+/** What stops money reaching a customer (another account's holder): KYC rejected. */
+function counterpartyErrors(rec: Rec<Customer>, rule: Rule): RuleError[] {
   const field = rule.counterparty;
-  if (!field || rec.obj.kyc_status !== 'rejected') return undefined;
-  const message = 'KYC was rejected';
-  return new ApiProblem(
-    422,
-    'kyc_required',
-    `customer ${rec.id} cannot receive money: ${message}`,
-    [{ field, code: 'kyc_required', message: `its holder ${rec.id}: ${message}` }],
-    undefined,
-    extensions(rec, rule, undefined),
-  );
+  if (!field || rec.obj.kyc_status !== 'rejected') return [];
+  return [{ field, code: 'kyc_required', message: `its holder ${rec.id}: KYC was rejected`, ...about(rec) }];
 }
 
 /**
- * Throws the refusal when the actor may not act under the rule, or when the money would reach a
- * counterparty (another account's holder) whose KYC was rejected.
+ * Everything that stops the actor from acting under the rule, and the money from reaching a
+ * counterparty (another account's holder) whose KYC was rejected: one `errors[]` entry per broken
+ * requirement, in the order to fix them, the detail naming them all; `code` and the top-level members
+ * are the first one's (undefined when nothing stops it).
  */
+export function refusal(key: RuleKey, actor: Rec<Customer>, counterparty?: Rec<Customer>): ApiProblem | undefined {
+  const rule = RULES[key];
+  const own = actorErrors(actor, rule);
+  const theirs = counterparty && counterparty.id !== actor.id ? counterpartyErrors(counterparty, rule) : [];
+  const errors = [...own, ...theirs];
+  const first = errors[0];
+  if (!first) return undefined;
+  const why = [
+    ...(own.length
+      ? [`customer ${actor.id} cannot ${rule.action}: ${own.map((e) => e.message.replace(` for ${actor.id}`, '')).join('; ')}`]
+      : []),
+    ...(theirs.length ? [`customer ${counterparty!.id} cannot receive money: KYC was rejected`] : []),
+  ].join('; and ');
+  const members: Record<string, string> = {
+    customer_id: first.customer_id,
+    kyc_status: first.kyc_status,
+    customer_country: first.customer_country,
+    ...(own.length && rule.feature ? { feature: rule.feature } : {}),
+    rule: rule.key,
+  };
+  return new ApiProblem(422, first.code, why, errors, undefined, members);
+}
+
+/** Throws the refusal when anything stops the action (see `refusal`). */
 export function requireAllowed(key: RuleKey, actor: Rec<Customer>, counterparty?: Rec<Customer>): void {
-  const p =
-    refusal(actor, key) ?? (counterparty && counterparty.id !== actor.id ? counterpartyRefusal(counterparty, RULES[key]) : undefined);
+  const p = refusal(key, actor, counterparty);
   if (p) throw p;
 }
 

@@ -3,7 +3,7 @@
 // hint whose commands, run as printed (the placeholders filled in), make the same command succeed.
 // Nothing is created by a refusal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, customer, json, startWorld, type World } from './helpers.js';
+import { account, approveKyc, customer, fund, json, startWorld, type World } from './helpers.js';
 
 let w: World;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ describe('a refusal says what to run, and running it is enough', () => {
     );
     expect(lines).toContain('  customer_id: KYC must be approved (kyc_status is not_started) (--customer)');
     expect(lines.at(-1)).toBe(
-      `hint: verify the customer: pay kyc verify ${cus}, then pay kyc submit-document ${cus} --type passport --country <CC> --number <number>; the review decides after it; then pay features activate ${cus} --feature crypto_wallets`,
+      `hint: verify the customer: pay kyc verify ${cus}, then pay kyc submit-document ${cus} --type passport --country GB --number <number>; the review decides after it; then pay features activate ${cus} --feature crypto_wallets`,
     );
     expect((await w.api('GET', `wallets?customer_id=${cus}`)).data).toEqual([]);
 
@@ -63,6 +63,68 @@ describe('a refusal says what to run, and running it is enough', () => {
     expect(json(await w.pay([...create, '--json']))).toMatchObject({ status: 'pending', account_id: acc });
   });
 
+  it("a send that breaks two rules (the sender's feature, the receiver's rejected KYC): both named, every step in the hint, and running them is enough", async () => {
+    const sender = await customer(w);
+    await approveKyc(w, sender);
+    const from = await account(w, sender);
+    await fund(w, from, '50.00');
+    const receiver = await customer(w, {
+      address: { address_line1: '1 Main St', city: 'New York', country: 'US', postal_code: '10001', state: 'US-NY' },
+    });
+    const ea = await w.api('POST', 'external-accounts', {
+      customer_id: receiver,
+      account_holder_name: 'Rita Rejected',
+      bank_name: 'Example Bank',
+      account_number: '12345678',
+      country: 'US',
+      currency: 'USD',
+    });
+    // Their external account first: a rejected customer adds none.
+    await w.api('POST', `customers/${receiver}/kyc`, { level: 'basic' });
+    await w.api('POST', `customers/${receiver}/kyc/documents`, { type: 'passport', country: 'US', number: '12340000' });
+    w.settle();
+    const send = ['transfers', 'send', '--from', from, '--to', ea.id as string, '--amount', '5.00', '--currency', 'USD', '--yes'];
+    const refused = await w.pay(send);
+    expect(refused.code, refused.stderr).toBe(1);
+    const lines = refused.stderr.trimEnd().split('\n');
+    expect(lines[0]).toContain(
+      `the international_transfers feature is not active; and customer ${receiver} cannot receive money: KYC was rejected`,
+    );
+    expect(lines.at(-1)).toBe(
+      `hint: activate it: pay features activate ${sender} --feature international_transfers; then the KYC of ${receiver} was rejected: start a new verification (pay kyc verify ${receiver}) and pay kyc submit-document ${receiver} --type passport --country US --number <number>`,
+    );
+    const steps = hintCommands(refused.stderr);
+    expect(steps.map((s) => s.slice(0, 2).join(' '))).toEqual(['features activate', 'kyc verify', 'kyc submit-document']);
+    for (const step of steps) {
+      const r = await w.pay(step);
+      expect(r.code, `${step.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+    w.settle();
+    const sent = await w.pay([...send, '--json']);
+    expect(sent.code, sent.stderr).toBe(0);
+  });
+
+  it('closing a full account of a rejected customer: 409 with the way out (a new verification), and it works', async () => {
+    const cus = await customer(w);
+    const acc = await account(w, cus);
+    await fund(w, acc, '20.00');
+    await w.api('POST', `customers/${cus}/kyc`, { level: 'basic' });
+    await w.api('POST', `customers/${cus}/kyc/documents`, { type: 'passport', country: 'GB', number: '12340000' });
+    w.settle();
+    const refused = await w.pay(['accounts', 'close', acc]);
+    expect(refused.code, refused.stderr).toBe(5);
+    const hint = refused.stderr.trimEnd().split('\n').at(-1)!;
+    expect(hint).toBe(
+      `hint: its holder's KYC was rejected, so no money moves out: start a new verification (pay kyc verify ${cus}), then move the money to another account of theirs (pay transfers send); a payout needs the review approved (pay kyc submit-document ${cus} --type passport --country GB --number <number>)`,
+    );
+    expect((await w.pay(['kyc', 'verify', cus])).code).toBe(0);
+    const other = await account(w, cus);
+    const moved = await w.pay(['transfers', 'send', '--from', acc, '--to', other, '--amount', '20.00', '--currency', 'USD']);
+    expect(moved.code, moved.stderr).toBe(0);
+    w.settle();
+    expect((await w.pay(['accounts', 'close', acc])).code).toBe(0);
+  });
+
   it('--json (activating a feature the KYC does not allow yet): the error object carries the code and the hint', async () => {
     const cus = await customer(w);
     const r = await w.pay(['features', 'activate', cus, '--feature', 'cards', '--json']);
@@ -72,7 +134,7 @@ describe('a refusal says what to run, and running it is enough', () => {
     expect(err).toMatchObject({
       code: 'feature_not_eligible',
       status: 422,
-      hint: `verify the customer: pay kyc verify ${cus}, then pay kyc submit-document ${cus} --type passport --country <CC> --number <number>; the review decides after it; then run this again`,
+      hint: `verify the customer: pay kyc verify ${cus}, then pay kyc submit-document ${cus} --type passport --country GB --number <number>; the review decides after it; then run this again`,
     });
   });
 });

@@ -13,11 +13,11 @@ const TR = 'tr_0123456789abcdefghijklmn';
 const lists = allGroups.flatMap((g) => g.verbs.filter((v) => v.kind === 'list').map((v) => ({ group: g.name, verb: v })));
 
 describe('which lists take a time range', () => {
-  it('every list of objects: --since/--until (transactions: --from/--to, the same filter), features list none', () => {
+  it('every list of objects: --since/--until (transactions: --from/--to too, the same filter), features list none', () => {
     for (const { group, verb } of lists) {
       const range = (verb.flags ?? []).filter((f) => f.query === 'from' || f.query === 'to').map((f) => /--[a-z]+/.exec(f.flags)![0]);
       if (verb.operationId === 'listFeatures') expect(range).toEqual([]);
-      else if (group === 'transactions') expect(range).toEqual(['--from', '--to']);
+      else if (group === 'transactions') expect(range).toEqual(['--from', '--to', '--since', '--until']);
       else expect(range, `${group} ${verb.name}`).toEqual(['--since', '--until']);
       if (range.length) expect(verb.constraints).toContainEqual({ kind: 'before', from: 'from', to: 'to' });
     }
@@ -69,6 +69,88 @@ describe('webhooks list --since/--until/--object', () => {
   });
 });
 
+describe('transactions list: --since/--until are --from/--to', () => {
+  it('sends the same from and to whichever name is used; both names of one filter are exit 2, nothing sent', async () => {
+    const a = await pay(['transactions', 'list', '--since', '2026-01-01', '--until', '2026-02-01T00:00:00Z', '--json']);
+    const b = await pay(['transactions', 'list', '--from', '2026-01-01', '--to', '2026-02-01T00:00:00Z', '--json']);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(Object.fromEntries(a.requests[0]!.query)).toEqual(Object.fromEntries(b.requests[0]!.query));
+    expect(a.requests[0]!.query.get('from')).toBe('2026-01-01');
+    const mixed = await pay(['transactions', 'list', '--from', '2026-01-01', '--until', '1h', '--json']);
+    expect(mixed.code, mixed.stderr).toBe(0);
+    for (const [argv, names] of [
+      [['--from', '2026-01-01', '--since', '1h'], '--from and --since'],
+      [['--to', '1h', '--until', '2h'], '--to and --until'],
+    ] as const) {
+      const r = await pay(['transactions', 'list', ...argv]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`error: ${names} are the same filter: pass one of them\n`);
+      expect(r.requests).toEqual([]);
+    }
+    // The range check holds across the names.
+    const backwards = await pay(['transactions', 'list', '--since', '2026-03-01', '--to', '2026-02-01']);
+    expect(backwards.code).toBe(2);
+    expect(backwards.requests).toEqual([]);
+  });
+});
+
+/** RFC 3339 date-times over generated parts, `T` and `Z` in either case (§5.6), with and without seconds, fractions and offsets. */
+const rfc3339 = fc
+  .record({
+    at: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }),
+    t: fc.constantFrom('T', 't'),
+    z: fc.constantFrom('Z', 'z', '+00:00', '-05:30', '+14:00'),
+    seconds: fc.constantFrom('', ':07', ':59.5', ':00.123456789'),
+  })
+  .map(({ at, t, z, seconds }) => {
+    const iso = at.toISOString();
+    return `${iso.slice(0, 10)}${t}${iso.slice(11, 16)}${seconds}${z}`;
+  });
+
+describe('RFC 3339 times in either case', () => {
+  it('accepted by every time check of pay and the emulator, and sent with T and Z upper-cased (fast-check)', async () => {
+    const { dateTime } = await import('../../../src/emulator/validation.js');
+    const { checkTimestamp } = await import('../../../src/verbs/values.js');
+    fc.assert(
+      fc.property(rfc3339, (v) => {
+        expect(checkTimeBound(v), v).toBeUndefined();
+        expect(checkTimestamp(v), v).toBeUndefined();
+        expect(timeBoundValue(v)).toBe(v.toUpperCase());
+        const errors: unknown[] = [];
+        // The emulator's body rule wants the seconds.
+        if (/:\d{2}:\d{2}/.test(v)) dateTime(v, 'expires_at', errors as never);
+        expect(errors, v).toEqual([]);
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(rfc3339, fc.constantFrom('--since', '--until', '--from', '--to'), async (v, flag) => {
+        const r = await pay(['transactions', 'list', flag, v, '--json']);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.requests[0]!.query.get(flag === '--since' || flag === '--from' ? 'from' : 'to')).toBe(v.toUpperCase());
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('pay payment-links create --expires-at 2099-11-26t17:33:50z is sent as 2099-11-26T17:33:50Z', async () => {
+    const r = await pay([
+      'payment-links',
+      'create',
+      '--wallet',
+      'wal_0123456789abcdefghijklmn',
+      '--amount',
+      '5',
+      '--asset',
+      'USDC',
+      '--expires-at',
+      '2099-11-26t17:33:50z',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((r.requests[0]!.body as { expires_at: string }).expires_at).toBe('2099-11-26T17:33:50Z');
+  });
+});
+
 describe('time bounds over generated input', () => {
   it('accepts exactly dates, RFC 3339 times and durations (the one grammar) within 100 years; converts durations only', () => {
     const units = [
@@ -95,10 +177,10 @@ describe('time bounds over generated input', () => {
       fc.property(fc.string({ maxLength: 30 }), (v) => {
         const valid = checkTimeBound(v) === undefined;
         const duration = /^(\d+w)?(\d+d)?(\d+h)?(\d+m)?(\d+s)?$/.test(v.trim().toLowerCase());
-        const shaped = duration || /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v);
+        const shaped = duration || /^\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2}))?$/.test(v);
         if (valid) expect(shaped).toBe(true);
-        // Anything that is not a duration is sent as typed.
-        if (valid && !duration) expect(timeBoundValue(v)).toBe(v);
+        // Anything that is not a duration is sent as typed, a time's T and Z upper-cased.
+        if (valid && !duration) expect(timeBoundValue(v)).toBe(v.toUpperCase());
       }),
     );
   });

@@ -236,6 +236,47 @@ describe('replayed refusals', () => {
     );
   });
 
+  it("after pay's own retry (a 5xx, then the replay of what the first attempt did): the note says so, never that a key was reused (fast-check)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(500, 502, 503, 504), fc.boolean(), fc.boolean(), async (failure, refused, ownKey) => {
+        let calls = 0;
+        const argv = ['transfers', 'send', '--from', ACC, '--to', ACC2, '--amount', '5.00', '--currency', 'USD'];
+        const r = await pay(ownKey ? argv : [...argv, '--idempotency-key', 'kfb'], {
+          respond: () =>
+            calls++ === 0
+              ? { status: failure, body: problem(failure, 'internal_error', 'committed, then failed') }
+              : refused
+                ? {
+                    status: 422,
+                    body: problem(422, 'insufficient_funds', 'not enough'),
+                    headers: { 'idempotent-replayed': 'true', 'request-id': 'req_2' },
+                  }
+                : {
+                    status: 201,
+                    body: { id: 'tr_0123456789abcdefghijklmn', object: 'transfer', status: 'pending', amount: '5.00', currency: 'USD' },
+                    headers: { 'idempotent-replayed': 'true', 'request-id': 'req_2' },
+                  },
+        });
+        expect(calls).toBe(2);
+        expect(r.code).toBe(refused ? 1 : 0);
+        const note = r.stderr.split('\n').find((l) => l.startsWith('note: replayed'))!;
+        if (ownKey) {
+          expect(note).toMatch(
+            /^note: replayed: an earlier attempt of this command reached the service \(pay retried it with the same idempotency key [0-9a-f-]{36}\); this is its answer/,
+          );
+          expect(note).not.toContain('was used before');
+        } else {
+          expect(note).toContain(
+            'replayed: idempotency key kfb was used before (by an earlier attempt of this command, which pay retried, or an earlier command)',
+          );
+        }
+        if (refused) expect(note).toContain('a refusal (HTTP 422 insufficient_funds)');
+        else expect(note).toContain('(tr_0123456789abcdefghijklmn); the object may have changed since');
+      }),
+      { numRuns: 16 },
+    );
+  });
+
   it("a bulk run's summary note names a command that shows such an object, or none", async () => {
     const replayed =
       (id: string): Responder =>

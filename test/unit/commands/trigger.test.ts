@@ -13,7 +13,7 @@ import { bodyField, requestBodySchema } from '../../../src/api/request-fields.js
 import { PayError, UsageError } from '../../../src/lib/errors.js';
 import { EVENT_TYPES } from '../../../src/shared/events.js';
 import { minorEnding } from '../../../src/shared/simulation.js';
-import { pay, type Recorded } from './harness.js';
+import { LIVE_KEY, pay, type Recorded } from './harness.js';
 
 const CUS = 'cus_0123456789abcdefghijklmn';
 const EVT = 'evt_0123456789abcdefghijklmn';
@@ -42,6 +42,25 @@ describe('the recipes', () => {
         expect(recipe.creates, `${type}: activates ${step.key}`).toContain(step.key);
       }
     }
+  });
+
+  it('--list names an object by its --override name where the API type would not tell it apart (a second account, a change)', async () => {
+    const ops = Object.values(OBJECT_OPERATIONS) as string[];
+    // Names that share an operation with another name, or name a change (an update): the API type says nothing about which one.
+    const ambiguous = (Object.keys(OBJECT_OPERATIONS) as ObjectName[]).filter(
+      (n) => ops.filter((op) => op === OBJECT_OPERATIONS[n]).length > 1 || OBJECT_OPERATIONS[n].startsWith('update'),
+    );
+    expect(ambiguous).toEqual(expect.arrayContaining(['account', 'target_account', 'customer_update']));
+    const rows = JSON.parse((await pay(['trigger', '--list', '--json'])).stdout) as Array<{
+      event_type: string;
+      creates: string;
+      override: ObjectName[];
+    }>;
+    for (const row of rows)
+      for (const name of row.override.filter((n) => ambiguous.includes(n)))
+        expect(row.creates, `${row.event_type}: ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
+    const fx = rows.find((r) => r.event_type === 'fx_trade.completed')!;
+    expect(fx.creates.match(/\btarget_account\b/g)).toHaveLength(1);
   });
 
   it('pay trigger --list: one line per event type with what it creates; --json names the objects --override may set', async () => {
@@ -331,6 +350,56 @@ describe('what --list says it sends is what a run sends (an in-process emulator)
 
   it('covers the simulation values: a failing, a held and an ordinary amount', () => {
     expect(priced).toEqual(expect.arrayContaining(['transfer.failed', 'transfer.cancelled', 'transfer.completed', 'collection.failed']));
+  });
+});
+
+describe('live mode: what pay trigger creates is real', () => {
+  const LIVE = { PAY_API_KEY: LIVE_KEY, PAY_TENANT_ID: 'biz_1' };
+  /** Every way pay runs live and cannot ask: off a terminal, --no-input or CI on one. */
+  const cannotAsk = fc.constantFrom<{ argv: string[]; tty: boolean; env: Record<string, string> }>(
+    { argv: ['--live'], tty: false, env: {} },
+    { argv: [], tty: false, env: { PAY_MODE: 'live' } },
+    { argv: ['--live', '--no-input'], tty: true, env: {} },
+    { argv: ['--live'], tty: true, env: { CI: 'true' } },
+    { argv: ['--live'], tty: true, env: { PAY_NO_INPUT: '1' } },
+  );
+
+  it('without --yes where no terminal can ask: exit 2 naming what it would create, nothing sent (every event type)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...EVENT_TYPES), cannotAsk, fc.boolean(), async (type, way, json) => {
+        const r = await pay([...way.argv, 'trigger', type, ...(json ? ['--json'] : [])], {
+          tty: way.tty,
+          env: { ...LIVE, ...way.env },
+          stdin: '',
+        });
+        expect(r.code).toBe(2);
+        expect(r.requests).toEqual([]);
+        expect(r.stdout).toBe('');
+        const text = json ? (JSON.parse(r.stderr) as { error: { message: string; hint: string } }).error : undefined;
+        const message = text ? `${text.message}\n${text.hint}` : r.stderr;
+        expect(message).toContain(`refusing to run "pay trigger ${type}" in live mode without confirmation: pass --yes`);
+        expect(message).toContain(`nothing was sent; it would: create live objects: ${RECIPES[type].creates}`);
+        if (/transfer|collection|fx_trade/.test(type)) expect(message).toContain('move live money');
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('--yes: sent with the live key; a dry run and sandbox mode ask nothing', async () => {
+    const respond = (req: Recorded) =>
+      req.method === 'POST'
+        ? { status: 201, body: { id: CUS, object: 'customer', ...(req.body as object) } }
+        : { status: 200, body: { object: 'list', data: [{ id: EVT, type: 'customer.created' }], has_more: false, next_cursor: null } };
+    const yes = await pay(['--live', 'trigger', 'customer.created', '--yes', '--json'], { env: LIVE, respond });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['POST customers', 'GET webhooks/events']);
+    expect(yes.requests[0]!.headers['api-key']).toBe(LIVE_KEY);
+    const dry = await pay(['--live', 'trigger', 'customer.created', '--dry-run'], { env: LIVE });
+    expect(dry.code).toBe(0);
+    expect(dry.requests).toEqual([]);
+    expect(dry.stdout).toMatch(/^POST https:\/\/api\.example\.com\/v1\/customers\n/);
+    const sandbox = await pay(['trigger', 'customer.created', '--json'], { respond });
+    expect(sandbox.code).toBe(0);
   });
 });
 

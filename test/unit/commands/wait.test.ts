@@ -11,7 +11,7 @@ import { allGroups } from '../../../src/commands/groups.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import { PayError } from '../../../src/lib/errors.js';
 import { settled, waitFor } from '../../../src/verbs/wait.js';
-import { fakeClock, pay, type Recorded } from './harness.js';
+import { fakeClock, fakeSignals, pay, type Recorded } from './harness.js';
 
 const ACC = 'acc_0123456789abcdefghijklmn';
 const EA = 'ea_0123456789abcdefghijklmn';
@@ -63,6 +63,32 @@ describe('which verbs wait', () => {
     expect(help).toContain('--wait ');
     expect(help).toContain('exit 0 when succeeded, 1 when failed, at --wait-timeout');
     expect(help).toContain('--wait-timeout <seconds>');
+    // In words that read: "wait for it to settle / be decided / activate / be delivered" (never "until it activate").
+    for (const { name, wait } of waitVerbs) {
+      const [g, v] = name.split(' ');
+      const verb = program.commands.find((c) => c.name() === g)!.commands.find((c) => c.name() === v)!;
+      const line = verb.helpInformation().replace(/\s+/g, ' ');
+      expect(line, name).toContain(`--wait wait for it to ${wait.until}: exit 0 when`);
+      // The infinitive: "be decided", "settle" (not "settles", not "activated").
+      expect(/^be [a-z]+$/.test(wait.until) || (/^[a-z]+$/.test(wait.until) && !/(s|ed)$/.test(wait.until)), `${name}: ${wait.until}`).toBe(
+        true,
+      );
+    }
+  });
+
+  it('--wait-timeout without --wait: exit 2 naming --wait, nothing sent (every verb that waits)', async () => {
+    const r = await pay([...SEND.filter((a) => a !== '--wait'), '--wait-timeout', '30'], { respond: settlesAs({ status: 'completed' }) });
+    expect(r.code).toBe(2);
+    expect(r.requests).toEqual([]);
+    expect(r.stderr).toBe(
+      'error: --wait-timeout only works with --wait\nhint: add --wait to wait for the transfer to settle, or leave --wait-timeout out\n',
+    );
+    const kyc = await pay(['kyc', 'verify', CUS, '--wait-timeout', '5']);
+    expect(kyc.code).toBe(2);
+    expect(kyc.stderr).toContain('error: --wait-timeout only works with --wait');
+    expect(kyc.requests).toEqual([]);
+    const ok = await pay([...SEND, '--wait-timeout', '30'], { respond: settlesAs({ status: 'completed' }) });
+    expect(ok.code, ok.stderr).toBe(0);
   });
 });
 
@@ -341,5 +367,82 @@ describe('waitFor', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('Ctrl-C or SIGTERM while waiting (off a terminal too)', () => {
+  it('stops at once with exit 130, the error naming what was created, its state and how to check it; stdout empty (fast-check)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('SIGINT' as const, 'SIGTERM' as const), fc.boolean(), async (signal, json) => {
+        const signals = fakeSignals();
+        let gets = 0;
+        const r = await pay([...SEND, ...(json ? ['--json'] : [])], {
+          signals,
+          clock: fakeClock(),
+          respond: (req) => {
+            if (req.method === 'POST') return { status: 201, body: { id: TR, status: 'pending', amount: '1.13', currency: 'USD' } };
+            // The signal comes while the transfer is still pending.
+            if (++gets === 2) signals.emit(signal);
+            return { status: 200, body: { id: TR, status: 'pending', amount: '1.13', currency: 'USD', failure_reason: null } };
+          },
+        });
+        expect(r.code).toBe(130);
+        expect(r.stdout).toBe('');
+        expect(gets).toBe(2);
+        expect(signals.count()).toBe(0);
+        const message = `interrupted while waiting for transfer ${TR} to settle: the request was accepted, and it is pending`;
+        if (json) {
+          const err = JSON.parse(r.stderr).error;
+          expect(err).toMatchObject({ code: 'cancelled', message, hint: `it may still settle; check with: pay transfers get ${TR}` });
+          expect(err.transfer ?? err.details?.transfer).toMatchObject({ id: TR, status: 'pending' });
+        } else {
+          expect(r.stderr).toBe(`error: ${message}\nhint: it may still settle; check with: pay transfers get ${TR}\n`);
+        }
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
+
+describe('webhooks resend --wait with no webhook URL (nothing scheduled)', () => {
+  const EVT = 'evt_0123456789abcdefghijklmn';
+  const event = (next: string | null) => ({
+    id: EVT,
+    object: 'event',
+    type: 'customer.created',
+    data: {},
+    delivery: { status: 'pending', attempts: 0, last_response_code: null, last_attempt_at: null, next_attempt_at: next },
+  });
+
+  it('says so at once, then waits as asked; with an attempt scheduled it says nothing', async () => {
+    let polls = 0;
+    const r = await pay(['webhooks', 'resend', EVT, '--wait', '--wait-timeout', '5'], {
+      clock: fakeClock(),
+      respond: (req) => {
+        if (req.method === 'POST') return { status: 202, body: event(null) };
+        polls++;
+        return { status: 200, body: event(null) };
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(polls).toBeGreaterThan(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      `note: event ${EVT}: no delivery attempt is scheduled: the service has no webhook URL to send it to, so it stays pending until one is set (the emulator: pay emulator webhook-url <url>, or run pay webhooks listen); waiting up to 5 s`,
+    );
+    expect(lines.filter((l) => l.startsWith('note:'))).toHaveLength(1);
+    expect(lines.at(-2)).toMatch(/^error: event evt_\w+ is still pending after 5 s$/);
+    const scheduled = await pay(['webhooks', 'resend', EVT, '--wait'], {
+      clock: fakeClock(),
+      respond: (req) =>
+        req.method === 'POST'
+          ? { status: 202, body: event('2026-11-26T00:00:00.000Z') }
+          : {
+              status: 200,
+              body: { ...event(null), delivery: { ...event(null).delivery, status: 'delivered', attempts: 1, last_response_code: 200 } },
+            },
+    });
+    expect(scheduled.code, scheduled.stderr).toBe(0);
+    expect(scheduled.stderr).not.toContain('note:');
   });
 });

@@ -1,0 +1,66 @@
+// `pay --live trigger <type>` on a terminal: what it creates is real, so it says what (the
+// recipe's --list line, and that money moves) and asks once, before the first request. "n": exit 2,
+// one error line, nothing sent; "y": the objects are made with the live key. Off a terminal the
+// same run needs --yes (test/e2e/trigger.test.ts, test/unit/commands/trigger.test.ts).
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { RECIPES } from '../../src/commands/trigger/recipes.js';
+import { startWorld, type World } from '../e2e/groups/helpers.js';
+import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+
+let w: World;
+let pane: Pane | undefined;
+
+beforeAll(async () => {
+  w = await startWorld({ settleAfterMs: 20 });
+});
+afterAll(async () => {
+  await w?.stop();
+  removeScratch();
+});
+afterEach(async () => {
+  await pane?.kill();
+  pane = undefined;
+});
+
+const paneEnv = (): Record<string, string> => ({
+  PAY_BASE_URL: w.emu.baseUrl,
+  PAY_API_KEY: w.emu.keys.live.secret,
+  PAY_TENANT_ID: w.emu.tenantId,
+  PAY_CONFIG_DIR: scratchDir('pay-tty-trigger-cfg-'),
+});
+
+async function question(p: Pane, type: keyof typeof RECIPES): Promise<void> {
+  const screen = await p.waitFor((s) => /^\? .*\(y\/N\)/m.test(s), 20_000);
+  expect(screen.replace(/\s+/g, ' ')).toContain(`create live objects: ${RECIPES[type].creates}`);
+  const prompt = activePrompt(screen)!;
+  expect(prompt).toMatch(new RegExp(`LIVE mode, profile "[^"]+": "pay trigger ${type.replace('.', '\\.')}"\\?`));
+}
+
+describeTty('pay --live trigger asks in a real terminal (tmux)', () => {
+  it('answering n: exit 2, one line, nothing sent', async () => {
+    const mark = w.mark();
+    const p = (pane = await Pane.pay(['--live', 'trigger', 'transfer.completed'], { env: paneEnv() }));
+    await question(p, 'transfer.completed');
+    expect((await p.waitFor(/move live money/)).length).toBeGreaterThan(0);
+    expect(w.since(mark)).toEqual([]);
+    await p.type('n');
+    await p.keys('Enter');
+    const { code, screen } = await p.finish(20_000);
+    expect(code, screen).toBe(2);
+    expect(linesBeforeExit(screen).filter((l) => l.startsWith('error:'))).toEqual(['error: not confirmed; nothing was sent']);
+    expect(w.since(mark)).toEqual([]);
+  });
+
+  it('answering y: made with the live key', async () => {
+    const mark = w.mark();
+    const p = (pane = await Pane.pay(['--live', 'trigger', 'customer.created'], { env: paneEnv() }));
+    await question(p, 'customer.created');
+    await p.type('y');
+    await p.keys('Enter');
+    const { code, screen } = await p.finish(30_000);
+    expect(code, screen).toBe(0);
+    const posts = w.since(mark, 'POST', '/v1/customers');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.headers['api-key']).toBe(w.emu.keys.live.secret);
+  });
+});
