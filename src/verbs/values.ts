@@ -163,25 +163,32 @@ export function fillBody(
     if (!flag.field || opts[camel(flag.flags)] !== undefined) continue;
     const value = dataValue(body, flag.field);
     if (value === undefined || (value === null && verb.kind === 'update')) continue;
-    if (flag.kind === 'bool') {
-      if (typeof value !== 'boolean') throw new UsageError(`--data: ${flag.field} must be true or false, not ${jsonType(value)}`);
-      continue;
-    }
-    const text = flag.kind === 'int' && typeof value === 'number' ? String(value) : value;
-    if (typeof text !== 'string') {
-      const like = flag.kind === 'amount' || flag.kind === 'decimal' ? 'a decimal string such as "10.50"' : 'a string';
-      throw new UsageError(`--data: ${flag.field} must be ${like}, not ${jsonType(value)}`);
-    }
-    if (flag.kind === 'amount' || flag.kind === 'decimal') {
-      const currency = flag.kind === 'amount' ? getPath(body, flag.currencyField ?? siblingField(flag.field, 'currency')) : undefined;
-      const problem = typeof currency === 'string' ? parseAmount(text, currency.toUpperCase()).error : checkDecimal(text);
-      if (problem) throw new UsageError(`--data: ${flag.field}: ${problem}`);
-    } else {
-      const problem = checkerFor(flag, body)?.(text);
-      if (problem) throw new UsageError(`--data: ${flag.field} ${problem}`);
-    }
+    const problem = bodyValueProblem(flag, value, body);
+    if (problem) throw new UsageError(`--data: ${flag.field}${problem}`);
   }
   return body;
+}
+
+/**
+ * What is wrong with a body field's value given as JSON (--data, or `pay trigger --override`): its
+ * JSON type, then the flag's own check (an amount against the currency beside it in `body`, a state
+ * against its country). Undefined when it is fine; else the message after the field's name
+ * (": …" or " must …").
+ */
+export function bodyValueProblem(flag: FlagSpec, value: unknown, body: Record<string, unknown>): string | undefined {
+  if (flag.kind === 'bool') return typeof value === 'boolean' ? undefined : ` must be true or false, not ${jsonType(value)}`;
+  const text = flag.kind === 'int' && typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string') {
+    const like = flag.kind === 'amount' || flag.kind === 'decimal' ? 'a decimal string such as "10.50"' : 'a string';
+    return ` must be ${like}, not ${jsonType(value)}`;
+  }
+  if (flag.kind === 'amount' || flag.kind === 'decimal') {
+    const currency = flag.kind === 'amount' ? getPath(body, flag.currencyField ?? siblingField(flag.field ?? '', 'currency')) : undefined;
+    const problem = typeof currency === 'string' ? parseAmount(text, currency.toUpperCase()).error : checkDecimal(text);
+    return problem ? `: ${problem}` : undefined;
+  }
+  const problem = checkerFor(flag, body)?.(text);
+  return problem ? ` ${problem}` : undefined;
 }
 
 export function requireFields(verb: VerbSpec, body: Record<string, unknown>): void {

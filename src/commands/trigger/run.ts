@@ -26,6 +26,7 @@ import { confirmLiveRun } from '../../verbs/steps.js';
 import { settled, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
 import { collections } from '../collections/index.js';
 import { kyc } from '../kyc/index.js';
+import { baseCurrency, checkOverrides, CUSTOMER_DEFAULTS, otherCurrency, shippingAddressOf } from './check.js';
 import { applyOverrides, overrideOf, parseOverrides, type Overrides } from './override.js';
 import { RECIPES, recipeObjects, stepObjects, type EventType, type ObjectName, type Recipe, type Step } from './recipes.js';
 
@@ -52,6 +53,8 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const timeoutMs = waitTimeoutSeconds(ctx.opts.waitTimeout) * 1000;
   const raws = ctx.opts.override;
   const overrides = parseOverrides(Array.isArray(raws) ? raws : raws === undefined ? [] : [raws], type, recipe);
+  // Every value by the creating verb's own rules, before anything is sent (the dry run too).
+  await checkOverrides(overrides);
   const client = await f.client();
   // Live mode: real customers and money, asked about once before the first request (--yes off a terminal).
   await confirmLiveRun(f, `"pay trigger ${type}"`, ctx.opts.yes === true, [
@@ -93,16 +96,23 @@ export function amountOf(currency: unknown, minor: number): string {
   return fromMinor(BigInt(minor), exponentOf(currency));
 }
 
+/** The largest amount (and balance) the service takes: 15 digits before the point, every decimal (the contract's Amount). */
+const MAX_WHOLE = 10n ** 15n;
+
 /**
  * What covers `amount` and is no simulation value: the amount rounded up past the next multiple of
- * 100 minor units (25.13 → 26.00), so the funding collection succeeds whatever the amount ends in.
- * Anything that is not a decimal of the currency is returned as it is (the service says what is wrong).
+ * 100 minor units (25.13 → 26.00), so the funding collection succeeds whatever the amount ends in;
+ * where that is over the largest amount an account may hold, the largest amount itself
+ * (999999999999999.99, which ends in 99). Anything that is not a decimal of the currency is
+ * returned as it is (the service says what is wrong).
  */
 export function fundingFor(amount: string, currency: unknown): string {
   const e = exponentOf(currency);
   const m = /^([0-9]{1,15})(?:\.([0-9]+))?$/.exec(amount);
   if (!m || (m[2] ?? '').length > e) return amount;
-  return fromMinor((toMinor(amount, e) / 100n + 1n) * 100n, e);
+  const most = MAX_WHOLE * 10n ** BigInt(e) - 1n;
+  const up = (toMinor(amount, e) / 100n + 1n) * 100n;
+  return fromMinor(up > most ? most : up, e);
 }
 
 class Trigger {
@@ -169,7 +179,7 @@ class Trigger {
         const base = asText(this.state.get('account')?.currency ?? this.baseCurrency());
         return void (await this.create('target_account', 'accounts', {
           customer_id: this.idOf('customer'),
-          currency: base === 'EUR' ? 'USD' : 'EUR',
+          currency: otherCurrency(base),
           nickname: 'pay trigger (FX target)',
         }));
       }
@@ -261,37 +271,16 @@ class Trigger {
 
   private customerBody(): Obj {
     const tag = Math.random().toString(36).slice(2, 10).padEnd(8, '0');
-    return {
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      email: `ada.${tag}@example.com`,
-      phone: '+447700900123',
-      type: 'individual',
-      date_of_birth: '1990-12-10',
-      address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
-    };
+    return { ...structuredClone(CUSTOMER_DEFAULTS), email: `ada.${tag}@example.com` };
   }
 
   /** The account's currency before it exists: what the overrides ask of the money objects, else USD. */
   private baseCurrency(): string {
-    for (const [object, field] of [
-      ['account', 'currency'],
-      ['transfer', 'currency'],
-      ['collection', 'currency'],
-      ['external_account', 'currency'],
-      ['fx_quote', 'source_currency'],
-    ] as const) {
-      const v = overrideOf(this.overrides, object, field);
-      if (typeof v === 'string') return v;
-    }
-    return 'USD';
+    return baseCurrency(this.overrides);
   }
 
   private shippingAddress(): Obj {
-    const a = (this.state.get('customer')?.address ?? {}) as Obj;
-    const out: Obj = {};
-    for (const k of ['address_line1', 'city', 'country', 'postal_code', 'state']) if (typeof a[k] === 'string') out[k] = a[k];
-    return Object.keys(out).length >= 4 ? out : { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' };
+    return shippingAddressOf(this.state.get('customer')?.address);
   }
 
   /** A KYC verification approved: started, a document submitted, the decision waited for. */

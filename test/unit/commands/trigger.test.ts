@@ -9,6 +9,7 @@ import { OBJECT_OPERATIONS, RECIPES, recipeObjects, stepObjects, type ObjectName
 import { FEATURE_KEYS, rulesOf } from '../../../src/shared/rules.js';
 import { applyOverrides, parseOverride, parseOverrides } from '../../../src/commands/trigger/override.js';
 import { amountOf, fundingFor, recipeOf } from '../../../src/commands/trigger/run.js';
+import { parseAmount } from '../../../src/shared/validate.js';
 import { bodyField, requestBodySchema } from '../../../src/api/request-fields.js';
 import { PayError, UsageError } from '../../../src/lib/errors.js';
 import { EVENT_TYPES } from '../../../src/shared/events.js';
@@ -290,6 +291,115 @@ describe('--override', () => {
   });
 });
 
+describe('--override values: the creating verb’s own checks, before anything is sent', () => {
+  /** Values each verb's own flag refuses (precision and size per currency, ISO 3166-2, e-mail, phone, ids, …). */
+  const refused = fc.oneof(
+    fc
+      .record({
+        currency: fc.constantFrom('USD', 'EUR', 'JPY', 'KWD'),
+        amount: fc.oneof(
+          // one decimal more than the currency has
+          fc.tuple(fc.integer({ min: 0, max: 99999 }), fc.integer({ min: 1, max: 9 })).map(([w, d]) => ({ w, d })),
+          // 16 digits or more before the point
+          fc.bigInt({ min: 10n ** 15n, max: 10n ** 20n }).map((w) => ({ w, d: -1 })),
+        ),
+      })
+      .map(({ currency, amount }) => {
+        const e = currency === 'JPY' ? 0 : currency === 'KWD' ? 3 : 2;
+        const text = amount.d < 0 ? `${amount.w}.${'0'.repeat(e)}`.replace(/\.$/, '') : `${amount.w}.${'1'.repeat(e)}${amount.d}`;
+        return { type: 'transfer.completed', args: [`account.currency=${currency}`, `transfer.amount=${text}`], names: 'transfer.amount' };
+      }),
+    fc
+      .constantFrom('0', '0.00', '000.000')
+      .map((a) => ({ type: 'collection.succeeded', args: [`collection.amount=${a}`], names: 'collection.amount' })),
+    fc
+      .constantFrom('GB-XXX', 'US-ZZ', 'XX-01', 'GB')
+      .map((v) => ({ type: 'customer.created', args: [`customer.address.state=${v}`], names: 'customer.address.state' })),
+    fc.constantFrom('FR-75C', 'US-VA').map((v) => ({
+      type: 'card.created',
+      args: ['card.shipping_address={"address_line1":"1 A St","city":"Paris","country":"GB","postal_code":"75001","state":"' + v + '"}'],
+      names: 'card.shipping_address.state',
+    })),
+    fc
+      .constantFrom('a@', 'ada at example.com')
+      .map((v) => ({ type: 'customer.created', args: [`customer.email=${v}`], names: 'customer.email' })),
+    fc.constantFrom('12', '+0').map((v) => ({ type: 'customer.created', args: [`customer.phone=${v}`], names: 'customer.phone' })),
+    fc
+      .constantFrom('1.001', '99999999999999999')
+      .map((v) => ({ type: 'fx_trade.completed', args: [`fx_quote.source_amount=${v}`], names: 'fx_quote.source_amount' })),
+  );
+
+  it('a value the verb refuses is exit 2 naming the override, with or without --dry-run, nothing sent', async () => {
+    await fc.assert(
+      fc.asyncProperty(refused, fc.boolean(), fc.boolean(), async (c, dry, json) => {
+        const argv = [
+          'trigger',
+          c.type,
+          ...c.args.flatMap((a) => ['--override', a]),
+          ...(dry ? ['--dry-run'] : []),
+          ...(json ? ['--json'] : []),
+        ];
+        const r = await pay(argv);
+        expect(r.code, `${argv.join(' ')}\n${r.stderr}`).toBe(2);
+        expect(r.requests).toEqual([]);
+        expect(r.stdout).toBe('');
+        const message = json ? (JSON.parse(r.stderr) as { error: { message: string } }).error.message : r.stderr;
+        expect(message).toContain(`--override ${c.names}`);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('the same values refused through the verb itself (one rule): transfers send --amount, customers create --state', async () => {
+    const send = await pay([
+      'transfers',
+      'send',
+      '--from',
+      'acc_0123456789abcdefghijklmn',
+      '--to',
+      'ea_0123456789abcdefghijklmn',
+      '--amount',
+      '5.131',
+      '--currency',
+      'USD',
+    ]);
+    expect(send.code).toBe(2);
+    const trig = await pay(['trigger', 'transfer.completed', '--override', 'transfer.amount=5.131']);
+    expect(trig.code).toBe(2);
+    expect(trig.stderr).toBe(`error: --override transfer.amount: USD allows at most 2 decimals (got "5.131")\n`);
+    const state = await pay(['trigger', 'customer.created', '--override', 'customer.address.state=GB-XXX']);
+    expect(state.code).toBe(2);
+    expect(state.requests).toEqual([]);
+    expect(state.stderr).toMatch(/^error: --override customer\.address\.state "GB-XXX" is not an ISO 3166-2 subdivision of GB/);
+  });
+
+  it('values the verb takes pass, up to the largest amount; the dry run sends nothing and says so', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('0.01', '5.13', '999999999999999.99', '100.14', '25'),
+        fc.constantFrom('GB-ENG', 'GB-LND', 'FR-75C'),
+        async (amount, state) => {
+          const country = state.slice(0, 2);
+          const r = await pay([
+            'trigger',
+            'transfer.completed',
+            '--dry-run',
+            '--override',
+            `transfer.amount=${amount}`,
+            '--override',
+            `customer.address.country=${country}`,
+            '--override',
+            `customer.address.state=${state}`,
+          ]);
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.requests).toEqual([]);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
+
 describe('amounts it sends', () => {
   it('defaults end as the simulation value asks, in every currency; funding covers the amount and is never one', () => {
     for (const cur of ['USD', 'JPY', 'KWD', 'EUR']) {
@@ -302,16 +412,30 @@ describe('amounts it sends', () => {
     expect(amountOf('JPY', 2513)).toBe('2513');
     expect(amountOf('KWD', 2513)).toBe('2.513');
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10n ** 14n }), fc.constantFrom('USD', 'JPY', 'KWD'), (minor, cur) => {
-        const e = cur === 'JPY' ? 0 : cur === 'KWD' ? 3 : 2;
-        const s = minor.toString().padStart(e + 1, '0');
-        const amount = e === 0 ? s : `${s.slice(0, -e)}.${s.slice(-e)}`;
-        const funded = fundingFor(amount, cur);
-        const fundedMinor = BigInt(funded.replace('.', ''));
-        expect(fundedMinor).toBeGreaterThan(minor);
-        expect(fundedMinor % 100n).toBe(0n);
-      }),
+      fc.property(
+        fc.constantFrom('USD', 'JPY', 'KWD'),
+        fc.oneof(fc.bigInt({ min: 1n, max: 10n ** 14n }), fc.bigInt({ min: 0n, max: 10n ** 6n })),
+        fc.boolean(),
+        (cur, n, top) => {
+          const e = cur === 'JPY' ? 0 : cur === 'KWD' ? 3 : 2;
+          // Any amount a transfer may carry, up to the largest (999999999999999 and all the decimals).
+          const minor = top ? 10n ** BigInt(15 + e) - 1n - n : n === 0n ? 1n : n;
+          const s = minor.toString().padStart(e + 1, '0');
+          const amount = e === 0 ? s : `${s.slice(0, -e)}.${s.slice(-e)}`;
+          const funded = fundingFor(amount, cur);
+          // An amount a collection takes (the verb's own check), that covers the transfer, within
+          // what an account may hold, and no simulation value (a collection ending in 13 fails).
+          expect(parseAmount(funded, cur)).toEqual({ value: funded });
+          const fundedMinor = BigInt(funded.replace('.', ''));
+          expect(fundedMinor).toBeGreaterThan(minor - 1n);
+          expect(fundedMinor).toBeLessThan(10n ** BigInt(15 + e));
+          expect(minorEnding(funded, e)).not.toBe(13);
+          if (fundedMinor < 10n ** BigInt(15 + e) - 1n) expect(fundedMinor % 100n).toBe(0n);
+        },
+      ),
     );
+    expect(fundingFor('999999999999999.13', 'USD')).toBe('999999999999999.99');
+    expect(fundingFor('25.13', 'USD')).toBe('26.00');
   });
 });
 
@@ -346,6 +470,21 @@ describe('what --list says it sends is what a run sends (an in-process emulator)
     const env = { PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId };
     const r = await pay(['trigger', 'transfer.created', '--override', 'customer.address.country=FR', '--json'], { env, loopback: true });
     expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('the largest amount a transfer takes is funded (by the largest an account holds) and sent', async () => {
+    const env = { PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId };
+    const r = await pay(
+      ['trigger', 'transfer.completed', '--override', 'transfer.amount=999999999999999.99', '--json', '--wait-timeout', '60'],
+      {
+        env,
+        loopback: true,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const { created } = JSON.parse(r.stdout) as { created: Array<{ object: string; id: string }> };
+    expect(created.filter((c) => c.object === 'collection')).toHaveLength(1);
+    expect(created.filter((c) => c.object === 'transfer')).toHaveLength(1);
   });
 
   it('covers the simulation values: a failing, a held and an ordinary amount', () => {
