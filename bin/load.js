@@ -121,14 +121,45 @@ function damaged(file, cause) {
 }
 
 /**
+ * A package left in node_modules (jq-wasm, yaml, …) that will not load: missing, or a file of it
+ * missing or cut short. Named, with how to get it back; bin/pay.js and src/cli.ts print it as one
+ * `error:` line, exit 1 (src/lib/errors.ts makes the same for what fails later, jq's WebAssembly).
+ */
+function dependencyDamaged(id, cause) {
+  const name = /^(@[^/]+\/)?[^/]+/.exec(id)?.[0] ?? id;
+  return Object.assign(new Error(`pay's dependency ${name} is missing or damaged: reinstall pay (npm ci)`, { cause }), {
+    code: 'PAY_BUILD_DAMAGED',
+  });
+}
+
+/** An exports object with no names, or a name that holds nothing. */
+function isHollow(exports) {
+  const names = Object.keys(exports);
+  return names.length === 0 || names.some((name) => exports[name] === undefined);
+}
+
+/**
  * A bundle's require: this loader for '../bin/load.js' (how one bundle loads another's modules:
  * no path to resolve, no package.json read), node's require relative to the bundle for the rest
- * (built-ins, the packages left in node_modules).
+ * (built-ins, the packages left in node_modules: one that fails to load is a damaged install).
  */
 function requireFor(mod) {
   mod.paths = Module._nodeModulePaths(dirname(mod.filename));
   let full;
-  const req = (id) => (id === '../bin/load.js' ? module.exports : mod.require(id));
+  const req = (id) => {
+    if (id === '../bin/load.js') return module.exports;
+    if (Module.isBuiltin(id)) return mod.require(id);
+    let exports;
+    try {
+      exports = mod.require(id);
+    } catch (err) {
+      throw dependencyDamaged(id, err);
+    }
+    // A package's main file emptied loads as nothing, and one that re-exports from a file emptied
+    // has holes: every package pay loads exports something, and nothing undefined.
+    if (exports === null || (typeof exports === 'object' && isHollow(exports))) throw dependencyDamaged(id);
+    return exports;
+  };
   // What Module.createRequire's function has besides calling: made when something asks.
   for (const key of ['resolve', 'cache', 'main', 'extensions']) {
     Object.defineProperty(req, key, { get: () => (full ??= Module.createRequire(mod.filename))[key], enumerable: true });

@@ -33,12 +33,35 @@ function mayBeTerminal(stats) {
   }
 }
 
-/** The page's bytes, when it is a regular file of a sane size (opened without blocking: a fifo is never waited on). */
+/**
+ * Each page the build writes starts with a head line, `pay page <bytes>`, the length of the page
+ * after it: a page empty or cut short (or longer) is a damaged build, not a page to print.
+ */
+const PAGE_HEAD = /^pay page ([0-9]{1,7})\n/;
+/** Pages the build always writes: one missing is a damaged build (another's name may be no command: the CLI says). */
+const ALWAYS = new Set(['_version', '_root']);
+const DAMAGED = 'pay is not built or its build is damaged: run npm run build';
+class Damaged extends Error {}
+
+/**
+ * The page's text, when it is a regular file of a sane size (opened without blocking: a fifo is
+ * never waited on); undefined when the CLI must answer; Damaged when the page is not what the build wrote.
+ */
 function readPage(name) {
-  const fd = openSync(join(dist, 'help', `${name}.txt`), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  let fd;
+  try {
+    fd = openSync(join(dist, 'help', `${name}.txt`), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    if (err && err.code === 'ENOENT' && ALWAYS.has(name)) throw new Damaged(DAMAGED);
+    throw err;
+  }
   try {
     const stats = fstatSync(fd);
-    return stats.isFile() && stats.size <= 1 << 20 ? readFileSync(fd) : undefined;
+    if (!stats.isFile() || stats.size > 1 << 20) return undefined;
+    const bytes = readFileSync(fd);
+    const head = PAGE_HEAD.exec(bytes.toString('latin1', 0, 24));
+    if (!head || bytes.length !== head[0].length + Number(head[1])) throw new Damaged(DAMAGED);
+    return bytes.subarray(head[0].length);
   } finally {
     closeSync(fd);
   }
@@ -51,7 +74,8 @@ function printPage(name) {
     if (mayBeTerminal(fstatSync(1))) return false;
     bytes = readPage(name);
     if (bytes === undefined) return false;
-  } catch {
+  } catch (err) {
+    if (err instanceof Damaged) throw err;
     return false;
   }
   let done = 0;
@@ -68,17 +92,38 @@ function printPage(name) {
   return true;
 }
 
+/** One line, exit 1: the build is damaged (a bundle, bin/load.js, a help page, a package it requires). */
+function reportDamaged(message) {
+  process.stderr.write(`error: ${message}\n`);
+  process.exitCode = 1;
+}
+
 const page = pageOf(process.argv.slice(2));
-if (page === undefined || !printPage(page)) {
+let printed;
+try {
+  printed = page !== undefined && printPage(page);
+} catch (err) {
+  if (!(err instanceof Damaged)) throw err;
+  reportDamaged(err.message);
+  printed = true;
+}
+if (!printed) {
+  // bin/load.js itself missing, empty or cut short is a damaged build too.
+  let loader;
   try {
-    require('./load.js').load(cli);
-  } catch (err) {
-    // dist/cli.cjs missing, empty, cut short, not a file (bin/load.js): one line, exit 1.
-    if (err && err.code === 'PAY_BUILD_DAMAGED') {
-      process.stderr.write(`error: ${err.message}\n`);
-      process.exitCode = 1;
-    } else {
-      throw err;
+    loader = require('./load.js');
+  } catch {
+    loader = undefined;
+  }
+  if (typeof loader?.load !== 'function') reportDamaged(DAMAGED);
+  else {
+    try {
+      loader.load(cli);
+    } catch (err) {
+      // dist/cli.cjs missing, empty, cut short, not a file, or a package it requires at start
+      // (bin/load.js): one line, exit 1.
+      if (err && err.code === 'PAY_BUILD_DAMAGED') reportDamaged(err.message);
+      else throw err;
     }
   }
 }

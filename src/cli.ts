@@ -18,11 +18,16 @@ function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
 const ZERO_EXIT = new Set(['commander.helpDisplayed', 'commander.version']);
 
 /**
- * bin/load.js's error for a bundle that is missing, cut short or not a file: reported here, as one
- * line with exit 1, because the error path itself (errors.ts, handle-error.ts) may be in that bundle.
+ * A damaged build: bin/load.js's error for a bundle that is missing, cut short or not a file, or
+ * for a package from node_modules that will not load; src/lib/errors.ts's for llhttp's WebAssembly
+ * or jq's. Found in the error or its causes, and reported here, as one line with exit 1, because
+ * the error path itself (errors.ts, handle-error.ts) may be in the damaged bundle.
  */
-function damagedBuild(err: unknown): err is Error {
-  return err instanceof Error && (err as NodeJS.ErrnoException).code === 'PAY_BUILD_DAMAGED';
+function damagedBuild(err: unknown): Error | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if ((e as NodeJS.ErrnoException).code === 'PAY_BUILD_DAMAGED') return e;
+  }
+  return undefined;
 }
 function reportDamaged(err: Error): number {
   stdio.err(`error: ${err.message}\n`);
@@ -75,7 +80,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     return 0;
   } catch (thrown) {
     let err = thrown;
-    if (damagedBuild(err)) return reportDamaged(err);
+    const damaged = damagedBuild(err);
+    if (damaged) return reportDamaged(damaged);
     if (err instanceof CommanderError) {
       // --version and --help end through exitOverride: not errors, and no error code to load.
       if (ZERO_EXIT.has(err.code)) return 0;
@@ -109,7 +115,8 @@ async function run(argv: readonly string[]): Promise<number> {
     return await main(argv);
   } catch (err) {
     // (main reports every error through the error path; this one it could not load)
-    if (damagedBuild(err)) return reportDamaged(err);
+    const damaged = damagedBuild(err);
+    if (damaged) return reportDamaged(damaged);
     throw err;
   }
 }

@@ -11,7 +11,17 @@ import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { maskKey, redact } from '../config/keys.js';
 import { MAX_RESPONSE_BYTES_DEFAULT } from '../config/settings.js';
-import { ApiError, AuthError, DryRunStop, ExitCode, NetworkError, PayError, UsageError, type FieldError } from '../lib/errors.js';
+import {
+  ApiError,
+  AuthError,
+  damagedIn,
+  DryRunStop,
+  ExitCode,
+  NetworkError,
+  PayError,
+  UsageError,
+  type FieldError,
+} from '../lib/errors.js';
 import { refusalHint } from '../shared/rules.js';
 
 export interface ClientOptions {
@@ -337,6 +347,9 @@ export class ApiClient {
         }));
       } catch (err) {
         if (err instanceof TooLarge) throw this.tooLarge(what, maxBytes, idempotencyKey);
+        // A damaged build (llhttp's WebAssembly missing or cut) is not the network's fault: no retry.
+        const damaged = damagedIn(err);
+        if (damaged) throw damaged;
         const reason = describeNetworkError(err, this.opts.timeoutMs);
         this.log.line(`! ${reason} after ${Date.now() - started} ms`);
         if (attempt < maxAttempts) {

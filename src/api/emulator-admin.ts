@@ -11,7 +11,7 @@
 import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from '../config/settings.js';
 import { escapeText } from '../io/escape.js';
-import { DryRunStop, ExitCode, exitCodeForStatus, NetworkError, PayError } from '../lib/errors.js';
+import { damagedIn, DryRunStop, ExitCode, exitCodeForStatus, NetworkError, PayError } from '../lib/errors.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, VERSION_SHAPE } from '../shared/emulator-id.js';
 import { DebugLog, defaultDispatcher, describeNetworkError, parseBody, sendOnce, TooLarge, type OutgoingRequest } from './client.js';
 
@@ -189,6 +189,9 @@ export class EmulatorAdmin {
           { hint: probing ? START_HINT : 'raise the cap with --max-response-bytes' },
         );
       }
+      // A damaged build (llhttp's WebAssembly missing or cut) is not the network's fault.
+      const damaged = damagedIn(err);
+      if (damaged) throw damaged;
       const reason = describeNetworkError(err, this.opts.timeoutMs);
       this.log.line(`! ${reason} after ${Date.now() - started} ms`);
       throw new NetworkError(

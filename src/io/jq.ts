@@ -19,7 +19,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { loadJq, type Jq } from 'jq-wasm';
-import { ExitCode, PayError, UsageError } from '../lib/errors.js';
+import { dependencyDamaged, ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { escapeJson, escapeMultiline, escapeText } from './escape.js';
 import type { JqFilter } from './output-options.js';
 
@@ -126,11 +126,8 @@ function loadOnce(): Promise<Loaded> {
       (l) => Object.assign(l, { self: p }),
       (err: unknown) => {
         if (loaded === p) loaded = undefined;
-        throw new PayError(
-          `--jq: could not load jq: ${escapeText(err instanceof Error ? err.message : String(err))}`,
-          ExitCode.ERROR,
-          'jq_error',
-        );
+        // jq-wasm's module or its jq.wasm missing, empty or cut short: the install is damaged.
+        throw dependencyDamaged('jq-wasm', err);
       },
     );
     loaded = p;

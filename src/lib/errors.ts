@@ -137,3 +137,35 @@ export function exitCodeForStatus(status: number, apiCode?: string): ExitCode {
   if (status >= 500) return ExitCode.NETWORK;
   return ExitCode.ERROR;
 }
+
+/**
+ * A file of pay's build, or a package it loads when needed, missing, empty, cut short or otherwise
+ * not what was installed: one `error:` line, exit 1, never a network error or "please report it".
+ * bin/load.js throws a plain Error of the same code (for a bundle, or a package a bundle requires);
+ * the entry prints either wherever it is in a chain of causes (src/cli.ts), before anything else.
+ */
+export const BUILD_DAMAGED = 'PAY_BUILD_DAMAGED';
+
+export class BuildDamagedError extends PayError {
+  constructor(message: string, cause?: unknown) {
+    super(message, ExitCode.ERROR, BUILD_DAMAGED, { cause });
+  }
+}
+
+/** A file of the build (a bundle, llhttp's WebAssembly, a help page) missing or damaged. */
+export function buildDamaged(cause?: unknown): BuildDamagedError {
+  return new BuildDamagedError('pay is not built or its build is damaged: run npm run build', cause);
+}
+
+/** A package pay loads from node_modules (jq-wasm, yaml, …) missing or damaged: named, with how to get it back. */
+export function dependencyDamaged(name: string, cause?: unknown): BuildDamagedError {
+  return new BuildDamagedError(`pay's dependency ${name} is missing or damaged: reinstall pay (npm ci)`, cause);
+}
+
+/** The damaged-build error in `err` or its causes, if any. */
+export function damagedIn(err: unknown): Error | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === BUILD_DAMAGED) return e;
+  }
+  return undefined;
+}

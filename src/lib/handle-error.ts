@@ -4,7 +4,7 @@
 // --debug stack) goes through escape.ts: nothing in an error drives the terminal. --json errors
 // are JSON.stringify'd as they are.
 import { escapeMultiline, escapeText } from '../io/escape.js';
-import { ExitCode, PayError, type FieldError } from './errors.js';
+import { BuildDamagedError, damagedIn, ExitCode, PayError, type FieldError } from './errors.js';
 
 export interface ErrorOutput {
   err(text: string): void;
@@ -39,6 +39,9 @@ export function reportError(error: unknown, out: ErrorOutput): number {
 }
 
 function normalize(error: unknown): PayError {
+  // A damaged build, wherever in the causes (bin/load.js's plain Error too): its own line, no "please report it".
+  const damaged = damagedIn(error);
+  if (damaged) return damaged instanceof PayError ? damaged : new BuildDamagedError(damaged.message, damaged);
   if (error instanceof PayError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new PayError(`unexpected: ${message}`, ExitCode.ERROR, 'internal', {

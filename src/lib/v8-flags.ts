@@ -5,6 +5,7 @@
 // train-cache.mjs reads FLAGS_PAY_SETS from the built bundle and puts each back to V8's default
 // before it writes the code caches: V8 refuses a cache made under other flags.)
 import { setFlagsFromString } from 'node:v8';
+import { buildDamaged } from './errors.js';
 
 /** Every V8 flag this file sets: the only place they are named. */
 export const FLAGS_PAY_SETS = ['wasm-tiering-budget', 'semi-space-growth-factor'] as const;
@@ -31,12 +32,24 @@ const TIERING_BUDGET = 1_800_000;
  * A budget given on node's command line is left alone.
  */
 export function shortLivedWasm<T>(make: () => T): T {
-  if (process.execArgv.some((a) => a.startsWith(`--${WASM_TIERING_BUDGET}`))) return make();
+  if (process.execArgv.some((a) => a.startsWith(`--${WASM_TIERING_BUDGET}`))) return llhttp(make);
   setFlagsFromString(`--${WASM_TIERING_BUDGET}=${64 * TIERING_BUDGET}`);
   try {
-    return make();
+    return llhttp(make);
   } finally {
     setFlagsFromString(`--${WASM_TIERING_BUDGET}=${TIERING_BUDGET}`);
+  }
+}
+
+/**
+ * llhttp made from the build's dist/llhttp*.wasm: a file missing, empty or cut short (it does not
+ * compile) is a damaged build, never a network error (undici would report it as the connection's).
+ */
+function llhttp<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    throw buildDamaged(err);
   }
 }
 

@@ -179,18 +179,34 @@ const undiciAgent = {
         'function lazyllhttp () {',
         `function lazyllhttp () { return require(${JSON.stringify(join(src, 'lib', 'v8-flags.ts'))}).shortLivedWasm(makeLlhttp) }\nfunction makeLlhttp () {`,
       ],
+      // undici falls back to llhttp without SIMD when the SIMD one does not compile; a file of the
+      // build missing or cut short (its reader below) is no reason to: it is a damaged build.
+      [
+        "mod = new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))\n    } catch {\n    }",
+        "mod = new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))\n    } catch (err) {\n      if (err && err.code === 'PAY_BUILD_DAMAGED') throw err\n    }",
+      ],
     ]);
     // llhttp as WebAssembly bytes in files of their own (dist/<name>.wasm, written below), read
     // when a connection needs the parser, instead of base64 text in the bundle: read, kept in the
-    // code cache and decoded at every start.
+    // code cache and decoded at every start. A file missing, or of another length than the build
+    // wrote (empty, cut short), is a damaged build (src/lib/v8-flags.ts reports it), not a parser
+    // to compile.
     b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp(_simd)?-wasm\.js$/ }, (args) => {
       const name = args.path.endsWith('_simd-wasm.js') ? 'llhttp_simd.wasm' : 'llhttp.wasm';
       wasmFiles.set(name, args.path);
+      const size = createRequire(import.meta.url)(args.path).length;
       return {
         contents: [
           "'use strict'",
           'let bytes',
-          `Object.defineProperty(module, 'exports', { get: () => (bytes ??= require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}))) })`,
+          `const damaged = (cause) => Object.assign(new Error('dist/${name} is missing or damaged', { cause }), { code: 'PAY_BUILD_DAMAGED' })`,
+          'function read () {',
+          '  let b',
+          `  try { b = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)})) } catch (err) { throw damaged(err) }`,
+          `  if (b.length !== ${size}) throw damaged()`,
+          '  return b',
+          '}',
+          "Object.defineProperty(module, 'exports', { get: () => (bytes ??= read()) })",
         ].join('\n'),
         loader: 'js',
       };
@@ -460,7 +476,9 @@ for (const bundle of ['cli.cjs', IMPL, MORE]) wrapAndStamp(join(dist, bundle));
     });
     const { pages } = await import(pathToFileURL(helpBundle).href);
     mkdirSync(join(dist, 'help'));
-    for (const [name, text] of pages(pkg.version)) writeFileSync(join(dist, 'help', `${name}.txt`), text);
+    // Each page after its head line, `pay page <bytes>` (bin/pay.js: a page empty or cut short is a damaged build).
+    for (const [name, text] of pages(pkg.version))
+      writeFileSync(join(dist, 'help', `${name}.txt`), `pay page ${Buffer.byteLength(text)}\n${text}`);
   } finally {
     rmSync(helpBundle, { force: true });
   }

@@ -1,12 +1,17 @@
-// A damaged build (a bundle empty, cut short, missing or not a regular file) is one `error:` line
-// and exit 1 (cli-contract §6), never a stack trace, a silent exit 0 or a hang; a code cache that
-// is a fifo or /dev/zero is not read (the command runs as without it). Each case runs the built
-// bin/pay.js from a copy of bin/ and dist/, damaged one way.
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// A damaged build (a file of bin/ or dist/ empty, cut short, missing or not a regular file: the
+// bundles, bin/load.js, llhttp's WebAssembly, the help pages) is one `error:` line and exit 1
+// (cli-contract §6), never a stack trace, a silent exit 0, a network error or a hang; so is a
+// package pay loads from node_modules when it needs it (jq-wasm, yaml, proper-lockfile, …), named,
+// with how to get it back. A code cache that is a fifo or /dev/zero is not read (the command runs
+// as without it). Each case runs the built bin/pay.js from a copy of bin/ and dist/ (and, for a
+// package, of node_modules' links), damaged one way; where the cut falls is generated.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repo = new URL('../..', import.meta.url).pathname;
 const copies: string[] = [];
@@ -69,7 +74,7 @@ describe('a help page that is not a regular file', () => {
     it(`${what} is not read: the CLI prints the help`, () => {
       const r = payDamaged((d) => make(join(d, 'help', 'customers.txt')), ['customers', '--help']);
       expect(r.error).toBeUndefined();
-      expect(r.stdout).toBe(readFileSync(join(repo, 'dist', 'help', 'customers.txt'), 'utf8'));
+      expect(r.stdout).toBe(readFileSync(join(repo, 'dist', 'help', 'customers.txt'), 'utf8').replace(/^pay page \d+\n/, ''));
       expect(r.status).toBe(0);
     });
 });
@@ -92,4 +97,169 @@ describe('a code cache that is not a regular file', () => {
       expect(r.stderr).toMatch(/^error: no API key/);
       expect(r.status).toBe(3);
     });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The whole class: every file of the build, missing, empty or cut short at a generated point, and
+// every package loaded from node_modules when needed, missing or damaged.
+
+/** A server that takes connections and never answers: a command gets as far as its HTTP parser. */
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  server = createServer(() => {});
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/**
+ * A copy of bin/, and of dist/ and node_modules as links (one per file of dist/, one per package),
+ * with `own` (a path in the copy) a file of its own, to damage.
+ */
+function install(own?: string): string {
+  const copy = mkdtempSync(join(tmpdir(), 'pay-damaged-'));
+  copies.push(copy);
+  cpSync(join(repo, 'bin'), join(copy, 'bin'), { recursive: true });
+  const link = (from: string, to: string) => {
+    if (lstatSync(from).isDirectory()) {
+      mkdirSync(to);
+      for (const name of readdirSync(from)) link(join(from, name), join(to, name));
+    } else if (own !== undefined && to === join(copy, own)) cpSync(from, to);
+    else symlinkSync(from, to);
+  };
+  link(join(repo, 'dist'), join(copy, 'dist'));
+  const modules = join(repo, 'node_modules');
+  mkdirSync(join(copy, 'node_modules'));
+  for (const name of readdirSync(modules)) {
+    if (name.startsWith('@') && lstatSync(join(modules, name)).isDirectory()) {
+      mkdirSync(join(copy, 'node_modules', name));
+      for (const sub of readdirSync(join(modules, name))) symlinkSync(join(modules, name, sub), join(copy, 'node_modules', name, sub));
+    } else symlinkSync(join(modules, name), join(copy, 'node_modules', name));
+  }
+  return copy;
+}
+
+/** `pay <argv>` from the copy, asynchronously (the server above answers in this process); a hang guard only. */
+function run(
+  copy: string,
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(copy, 'bin', 'pay.js'), ...argv], {
+      env: {
+        PATH: process.env.PATH,
+        PAY_CONFIG_DIR: join(copy, 'config'),
+        NO_COLOR: '1',
+        PAY_BASE_URL: base,
+        PAY_API_KEY: 'sk_test_0123456789abcdefghijklmn',
+        PAY_TENANT_ID: 'biz_1',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+type Damage = { what: string; apply: (file: string) => void };
+const DAMAGES: Damage[] = [
+  { what: 'missing', apply: (f) => rmSync(f) },
+  { what: 'empty', apply: (f) => writeFileSync(f, '') },
+  // Cut short at a generated point (a byte at least, a byte short at most).
+  ...fc.sample(fc.double({ min: 0.001, max: 0.999, noNaN: true }), { numRuns: 1 }).map((at) => ({
+    what: `cut at ${(at * 100).toFixed(1)}%`,
+    apply: (f: string) => cut(f, (n) => Math.min(n - 1, Math.max(1, Math.floor(n * at)))),
+  })),
+];
+
+/** Each file of the build with a command that needs it (and the environment that makes it needed). */
+const FILES: Array<{ file: string; argv: string[]; env?: Record<string, string>; missingIsFine?: boolean }> = [
+  { file: 'bin/load.js', argv: ['customers', 'list'] },
+  { file: 'dist/cli.cjs', argv: ['customers', 'list'] },
+  { file: 'dist/impl.cjs', argv: ['api', 'GET', 'customers'] },
+  { file: 'dist/more.cjs', argv: ['openapi'] },
+  // llhttp, undici's HTTP parser: the SIMD build, and the other one where SIMD is off.
+  { file: 'dist/llhttp_simd.wasm', argv: ['customers', 'list'] },
+  { file: 'dist/llhttp.wasm', argv: ['customers', 'list'], env: { UNDICI_NO_WASM_SIMD: '1' } },
+  { file: 'dist/llhttp_simd.wasm', argv: ['emulator', 'status'] },
+  { file: 'dist/help/_version.txt', argv: ['--version'] },
+  { file: 'dist/help/_root.txt', argv: ['--help'] },
+  // A missing page of a command: the CLI answers (the page may be of no command at all).
+  { file: 'dist/help/customers.txt', argv: ['customers', '--help'], missingIsFine: true },
+  { file: 'dist/help/emulator.clock.advance.txt', argv: ['emulator', 'clock', 'advance', '--help'], missingIsFine: true },
+];
+
+describe('every file of the build, missing, empty or cut short: one error line, exit 1', () => {
+  for (const { file, argv, env, missingIsFine } of FILES)
+    for (const damage of DAMAGES) {
+      if (missingIsFine && damage.what === 'missing') continue;
+      it(`${file} ${damage.what}: pay ${argv.join(' ')}`, async () => {
+        const copy = install(file);
+        damage.apply(join(copy, file));
+        const r = await run(copy, argv, env);
+        expect(r.stderr).toBe(DAMAGED);
+        expect(r.stdout).toBe('');
+        expect(r.code).toBe(1);
+      });
+    }
+
+  it('a missing help page of a command: the CLI prints the same help', async () => {
+    const copy = install('dist/help/customers.txt');
+    rmSync(join(copy, 'dist/help/customers.txt'));
+    const r = await run(copy, ['customers', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(join(repo, 'dist', 'help', 'customers.txt'), 'utf8').replace(/^pay page \d+\n/, ''));
+  });
+});
+
+describe('a package pay loads when needed, missing or damaged: one line naming it, exit 1', () => {
+  /** Replaces the package's link by a copy with `file` (in the package) damaged. */
+  const damageIn = (copy: string, pkg: string, file: string, damage: Damage) => {
+    const at = join(copy, 'node_modules', pkg);
+    rmSync(at);
+    cpSync(join(repo, 'node_modules', pkg), at, { recursive: true, dereference: true });
+    damage.apply(join(at, file));
+  };
+  const PACKAGES: Array<{ pkg: string; argv: string[]; files: string[] }> = [
+    { pkg: 'jq-wasm', argv: ['customers', 'list', '--jq', '.'], files: ['dist/index.cjs', 'dist/build/jq.wasm'] },
+    { pkg: 'yaml', argv: ['openapi', '--yaml'], files: ['dist/index.js', 'dist/public-api.js'] },
+    { pkg: 'proper-lockfile', argv: ['profiles', 'set', 'tenant_id', 'biz_2'], files: ['index.js'] },
+  ];
+  for (const { pkg, argv, files } of PACKAGES) {
+    const line = `error: pay's dependency ${pkg} is missing or damaged: reinstall pay (npm ci)\n`;
+    it(`${pkg} missing: pay ${argv.join(' ')}`, async () => {
+      const copy = install();
+      rmSync(join(copy, 'node_modules', pkg));
+      const r = await run(copy, argv);
+      expect(r.stderr).toBe(line);
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(1);
+    });
+    for (const file of files)
+      // Emptied, or cut in the middle of a statement (a cut that leaves whole statements, valid
+      // JavaScript with fewer exports, is beyond what a loader can tell: see the README).
+      for (const damage of [
+        DAMAGES[1]!,
+        { what: 'cut in the middle', apply: (f: string) => cut(f, (n) => readFileSync(f, 'latin1').indexOf('(', n >> 1) + 1) },
+      ])
+        it(`${pkg}/${file} ${damage.what}: pay ${argv.join(' ')}`, async () => {
+          const copy = install();
+          damageIn(copy, pkg, file, damage);
+          const r = await run(copy, argv);
+          expect(r.stderr).toBe(line);
+          expect(r.stdout).toBe('');
+          expect(r.code).toBe(1);
+        });
+  }
 });

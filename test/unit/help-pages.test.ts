@@ -79,7 +79,10 @@ describe('help pages', () => {
     expect(files).toEqual([...pages.keys()].map((n) => `${n}.txt`).sort());
     // (the build's version is the package's; these tests run from source, where it is 0.0.0-dev)
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    for (const [name, text] of pages)
-      expect(readFileSync(new URL(`${name}.txt`, dir), 'utf8'), name).toBe(name === '_version' ? `${pkg.version}\n` : text);
+    // Each after its head line, `pay page <bytes>` (bin/pay.js refuses a page empty or cut short).
+    for (const [name, text] of pages) {
+      const page = name === '_version' ? `${pkg.version}\n` : text;
+      expect(readFileSync(new URL(`${name}.txt`, dir), 'utf8'), name).toBe(`pay page ${Buffer.byteLength(page)}\n${page}`);
+    }
   });
 });

@@ -1,5 +1,5 @@
 // --jq when jq's WebAssembly module fails to load (a damaged jq.wasm, a WebAssembly engine that
-// refuses it, an instance without what jq needs): one `error: --jq: could not load jq: …` line and
+// refuses it, an instance without what jq needs): one `error: pay's dependency jq-wasm is missing or damaged: …` line and
 // exit 1, nothing sent, instead of a promise that never settles (the command hung). A later --jq in
 // the same process loads jq again. The failures are injected into WebAssembly.instantiate, which
 // src/io/jq.ts calls for jq-wasm; this file loads jq first, so nothing is cached before.
@@ -54,7 +54,7 @@ describe('--jq when jq cannot be loaded', () => {
       expect(done.stdout).toBe('');
       const lines = done.stderr.split('\n').filter(Boolean);
       expect(lines, done.stderr).toHaveLength(1);
-      expect(lines[0]).toMatch(/^error: --jq: could not load jq: /);
+      expect(lines[0]).toBe("error: pay's dependency jq-wasm is missing or damaged: reinstall pay (npm ci)");
       // The message is shown escaped: no control character reaches the terminal.
       expect(lines[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
       expect(done.requests).toEqual([]);
