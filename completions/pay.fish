@@ -676,7 +676,7 @@ complete -c pay -n '__pay_at "webhooks verify"' -l signature -x -d 'value of the
 complete -c pay -n '__pay_at "webhooks verify" "webhooks listen" "api"' -s o -l output -x -a 'json ndjson' -d 'output format'
 complete -c pay -n '__pay_at "webhooks listen"' -l port -x -d 'port to listen on (0: any free port) (default: 8788)'
 complete -c pay -n '__pay_at "webhooks listen"' -l host -x -d 'address to bind (default: 127.0.0.1)'
-complete -c pay -n '__pay_at "webhooks listen"' -l forward-to -x -d 'also POST each verified delivery here (https://, or http:// to localhost)'
+complete -c pay -n '__pay_at "webhooks listen"' -l forward-to -x -d 'also POST each verified delivery here (https://, or http:// to localhost; no user:password@)'
 complete -c pay -n '__pay_at "webhooks listen"' -l events -x -d 'only these event types, comma-separated (e.g. customer.created,transfer.failed)'
 complete -c pay -n '__pay_at "webhooks listen"' -l skip-duplicates -d 'acknowledge a repeat of an accepted webhook-id without printing or forwarding it'
 complete -c pay -n '__pay_at "webhooks listen"' -l print-secret -d 'print the webhook secret deliveries are verified with (a JSON string with --json), and exit'

@@ -201,9 +201,11 @@ export const webhooks: GroupSpec = {
         'One line per delivery on stdout: --> customer.created [evt_…], with (repeat 2) when the webhook-id came before (a retry or ' +
         'a resend); with --forward-to, then <-- [200] POST <url> (12 ms) [evt_…] (the delivery id again, to pair the lines of concurrent deliveries), or <-- [error] … when the target does not answer. ' +
         '--json (or -o ndjson; no table, TSV or CSV) prints one JSON object per delivery instead. Every delivery is forwarded, repeats included (the raw body and headers; ' +
-        "https://, or http:// to loopback; never this listen's own address), and the sender gets the target's status, 3xx included, never followed (502 when it does not answer, so it retries). " +
+        "https://, or http:// to loopback, with no user name or password; never this listen's own address), and the sender gets the target's status, 3xx included, never followed (502 when it does not answer, so it retries). " +
+        "Each forward carries a pay-listen-hop header: a delivery that arrives with it came through another listen's --forward-to, and is answered 508 Loop Detected with one line on stderr, never forwarded (two listens forwarding to each other would pass it back and forth forever). " +
         '--skip-duplicates acknowledges a repeat of an accepted webhook-id (200) without printing or forwarding it. ' +
-        '--events forwards only those types and acknowledges the others silently. Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stops it (exit 0).',
+        '--events forwards only those types and acknowledges the others silently. Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stops it (exit 0) at once: ' +
+        'forwards still in flight are cut off (their sender gets 502 and retries them later), and the stop line says how many.',
       examples: [
         'pay webhooks listen --forward-to http://localhost:3000/webhooks',
         'pay webhooks listen --events transfer.completed,transfer.failed --json',
@@ -223,7 +225,7 @@ export const webhooks: GroupSpec = {
         {
           flags: '--forward-to <url>',
           kind: 'url',
-          description: 'also POST each verified delivery here (https://, or http:// to localhost)',
+          description: 'also POST each verified delivery here (https://, or http:// to localhost; no user:password@)',
         },
         { flags: '--events <types>', description: 'only these event types, comma-separated (e.g. customer.created,transfer.failed)' },
         {

@@ -80,8 +80,20 @@ export interface ListenOptions {
 export interface Listener {
   url: string;
   server: Server;
+  /**
+   * Cuts off the forwards in flight (the listen is stopping): each one's sender gets a 502 and
+   * retries it later. How many there were.
+   */
+  abortForwards(): number;
   close(): Promise<void>;
 }
+
+/**
+ * The header a listen puts on each delivery it forwards. A delivery that arrives with it came
+ * through another listen's forward (two listens forwarding to each other would pass each delivery
+ * back and forth forever): answered 508 Loop Detected, never forwarded.
+ */
+export const HOP_HEADER = 'pay-listen-hop';
 
 interface ListenFlags {
   port?: unknown;
@@ -227,6 +239,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   let listener: Listener | undefined;
   let ours = '';
   let registered = false;
+  let cut: number;
   try {
     const { Printer } = await import('../../io/output.js');
     const printer = new Printer(f.io, output, []);
@@ -265,6 +278,8 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     }
   } finally {
     stop.dispose();
+    // Forwards in flight are cut off at once (a slow app would hold the stop up to 10 s each).
+    cut = listener?.abortForwards() ?? 0;
     if (registered) {
       try {
         const r = await admin.post<{ url?: unknown; restored?: unknown }>('webhook-url', { release: ours }, { mode });
@@ -280,7 +295,11 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     }
     await listener?.close();
   }
-  f.io.err('Stopped.\n');
+  f.io.err(
+    cut === 0
+      ? 'Stopped.\n'
+      : `Stopped; ${cut} ${cut === 1 ? 'delivery' : 'deliveries'} being forwarded ${cut === 1 ? 'was' : 'were'} cut off: the sender got no answer (502) and retries ${cut === 1 ? 'it' : 'them'} later.\n`,
+  );
 }
 
 /**
@@ -328,6 +347,12 @@ export function checkForwardUrl(raw: string): URL {
   } catch {
     throw new UsageError(`--forward-to "${printable(raw)}" is not a URL`);
   }
+  // A user name or password would show in the Ready line and every <-- line (and the app gets
+  // the delivery's signature to trust instead), as `pay emulator webhook-url` refuses them.
+  if (url.username !== '' || url.password !== '')
+    throw new UsageError(
+      `--forward-to must not carry a user name or password (got ${url.protocol}//…@${escapeText(url.host)}): it would show in every line; deliveries are signed instead`,
+    );
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
   throw new UsageError(`--forward-to must use https://, or http:// to localhost or 127.0.0.1 (got ${url.protocol}//${url.hostname})`);
@@ -367,6 +392,9 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
   };
   /** webhook-ids being forwarded now (--skip-duplicates: a copy arriving meanwhile gets 409). */
   const inFlight = new Set<string>();
+  /** Forwards in flight, and what cuts them off when the listen stops. */
+  let forwarding = 0;
+  const stopping = new AbortController();
   const target = opts.forwardTo?.toString();
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -387,6 +415,15 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return reply(res, 405, { error: 'POST only' }, { allow: 'POST' });
+    if (req.headers[HOP_HEADER] !== undefined) {
+      // Forwarded by another listen: forwarding it again could go round forever.
+      const hopId = deliveryHeader(req.headers, 'id');
+      opts.io.err(
+        `${stamp()} loop: ${printable(hopId ?? '-')} came through another pay webhooks listen's --forward-to; answered 508 Loop Detected, not forwarded (forward to your app, not to a listen)\n`,
+      );
+      req.resume();
+      return reply(res, 508, { error: 'loop detected: this delivery came through another pay webhooks listen' });
+    }
     const receivedAt = new Date().toISOString();
     const body = await readBody(req);
     if (body === undefined) return reply(res, 413, { error: 'body larger than 1 MiB' });
@@ -428,15 +465,19 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     if (opts.forwardTo) {
       // Held from here to the answer: the await below lets other deliveries in.
       inFlight.add(result.id);
+      forwarding++;
       const started = performance.now();
       let status: number | null = null;
       let error: string | null = null;
       try {
-        status = await forward(opts.forwardTo, req, body, opts.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS);
+        status = await forward(opts.forwardTo, req, body, opts.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS, stopping.signal);
       } catch (err) {
-        error = describeForwardError(err, opts.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS);
+        error = stopping.signal.aborted
+          ? 'cut off: the listen is stopping (the sender retries it later)'
+          : describeForwardError(err, opts.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS);
       } finally {
         inFlight.delete(result.id);
+        forwarding--;
       }
       const ms = Math.round(performance.now() - started);
       forwarded = { url: target!, status, duration_ms: ms, error };
@@ -499,6 +540,11 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
   return {
     url: `http://${shownHost}:${port}/`,
     server,
+    abortForwards: () => {
+      const cut = forwarding;
+      stopping.abort();
+      return cut;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -507,13 +553,15 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
   };
 }
 
-async function forward(url: URL, req: IncomingMessage, body: Buffer, timeoutMs: number): Promise<number> {
+async function forward(url: URL, req: IncomingMessage, body: Buffer, timeoutMs: number, stopping: AbortSignal): Promise<number> {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || HOP_BY_HOP.has(k)) continue;
     headers[k] = Array.isArray(v) ? v.join(', ') : v;
   }
-  const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+  headers[HOP_HEADER] = '1';
+  const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping]);
+  const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal });
   // The app's answer body is not needed: cancelled, so an endless one costs nothing.
   await res.body?.cancel().catch(() => undefined);
   return res.status;

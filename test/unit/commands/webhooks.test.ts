@@ -665,3 +665,148 @@ describe('webhooks listen', () => {
     expect(process.listeners('SIGINT').filter((l) => l.name === 'stop')).toHaveLength(0);
   });
 });
+
+describe('webhooks listen: credentials, loops between listens, stopping with forwards in flight', () => {
+  const open: Array<{ close(): unknown }> = [];
+  afterEach(async () => {
+    for (const s of open.splice(0).reverse()) await s.close();
+  });
+  async function deliver(url: string, id = EVT) {
+    const ts = now();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(ts),
+        'webhook-signature': sign(SECRET, id, ts, BODY),
+      },
+      body: BODY,
+    });
+    return { status: res.status, body: await res.text() };
+  }
+  async function until(what: string, cond: () => boolean) {
+    for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cond(), what).toBe(true);
+  }
+
+  it('--forward-to with a user name or password: exit 2, the password never shown (generated)', async () => {
+    const part = fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(part, { nil: '' }),
+        part,
+        fc.constantFrom('http://127.0.0.1:3901/', 'https://hooks.example.com/x'),
+        async (user, pw, at) => {
+          const url = at.replace('//', `//${user}${user && pw ? ':' : ''}${user ? '' : ':'}${pw}@`);
+          expect(() => checkForwardUrl(url)).toThrow(/--forward-to must not carry a user name or password/);
+          const r = await pay(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--forward-to', url]);
+          expect(r.code, url).toBe(2);
+          expect(r.stderr).toMatch(/^error: --forward-to must not carry a user name or password/);
+          expect(r.stderr).not.toContain(`:${pw}@`);
+          if (pw.length >= 4) expect(r.stderr).not.toContain(pw);
+          expect(r.stdout).toBe('');
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('two listens forwarding to each other: each delivery is forwarded once, the other answers 508 with one line, never again', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.boolean(), async (n, toA) => {
+        const ioA = bufferIOStreams();
+        const ioB = bufferIOStreams();
+        // B first, on a port of its own; A forwards to B; then B is replaced by one forwarding to A, on B's port.
+        const probe = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io: ioB, line: printLine(ioB) });
+        const portB = new URL(probe.url).port;
+        await probe.close();
+        const a = await startListener({
+          host: '127.0.0.1',
+          port: 0,
+          secret: SECRET,
+          json: false,
+          io: ioA,
+          line: printLine(ioA),
+          forwardTo: new URL(`http://127.0.0.1:${portB}/`),
+        });
+        open.push(a);
+        const b = await startListener({
+          host: '127.0.0.1',
+          port: Number(portB),
+          secret: SECRET,
+          json: false,
+          io: ioB,
+          line: printLine(ioB),
+          forwardTo: new URL(a.url),
+        });
+        open.push(b);
+        const [first, firstIo, secondIo] = toA ? [a, ioA, ioB] : [b, ioB, ioA];
+        for (let i = 0; i < n; i++) {
+          const r = await deliver(first.url, `evt_0123456789abcdefghijk${i}xx`.slice(0, 28));
+          expect(r.status).toBe(508);
+        }
+        // The first forwarded each once (and heard 508); the second forwarded nothing and said so once each.
+        expect(firstIo.stdoutText().match(/^<-- \[508\]/gm)).toHaveLength(n);
+        expect(secondIo.stdoutText()).toBe('');
+        const loops = secondIo.stderrText().split('\n').filter(Boolean);
+        expect(loops).toHaveLength(n);
+        for (const line of loops)
+          expect(line).toMatch(
+            / loop: evt_\w+ came through another pay webhooks listen's --forward-to; answered 508 Loop Detected, not forwarded/,
+          );
+        await b.close();
+        await a.close();
+        open.splice(0);
+      }),
+      { numRuns: 4 },
+    );
+  });
+
+  it('abortForwards cuts off a forward in flight at once: the sender gets 502, the line says cut off', async () => {
+    let arrived = 0;
+    const target = createServer(() => void arrived++); // never answers
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    open.push({ close: () => (target.closeAllConnections(), new Promise((r) => target.close(r))) });
+    const io = bufferIOStreams();
+    const to = new URL(`http://127.0.0.1:${(target.address() as { port: number }).port}/`);
+    const listener = await startListener({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      json: false,
+      io,
+      line: printLine(io),
+      forwardTo: to,
+      forwardTimeoutMs: 600_000,
+    });
+    open.push(listener);
+    const sent = deliver(listener.url);
+    await until('the forward reached the target', () => arrived === 1);
+    expect(listener.abortForwards()).toBe(1);
+    expect((await sent).status).toBe(502);
+    expect(io.stdoutText()).toMatch(/<-- \[error\] POST .* cut off: the listen is stopping \(the sender retries it later\)\n$/);
+  });
+
+  it('the command stopped with a forward in flight stops at once and says what was cut off', async () => {
+    let arrived = 0;
+    const target = createServer(() => void arrived++);
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    open.push({ close: () => (target.closeAllConnections(), new Promise((r) => target.close(r))) });
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const port = (free.address() as { port: number }).port;
+    await new Promise((r) => free.close(r));
+    const to = `http://127.0.0.1:${(target.address() as { port: number }).port}/`;
+    const run = pay(['webhooks', 'listen', '--port', String(port), '--secret', SECRET, '--forward-to', to], { loopback: true });
+    const stops = () => process.listeners('SIGINT').filter((l) => l.name === 'stop');
+    await until('listening', () => stops().length === 1);
+    const sent = deliver(`http://127.0.0.1:${port}/`).catch(() => ({ status: 0, body: '' }));
+    await until('the forward reached the target', () => arrived === 1);
+    (stops()[0] as () => void)();
+    const r = await run;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Stopped; 1 delivery being forwarded was cut off: the sender got no answer \(502\) and retries it later\.\n$/);
+    expect([502, 0]).toContain((await sent).status);
+  });
+});
