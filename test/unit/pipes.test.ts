@@ -277,6 +277,16 @@ describe('declarations: what a command needs for --jq, --fields, csv and --dry-r
       ).toBe(true);
   });
 
+  it('every command that takes --dry-run takes --json too (and -o json where it prints more than JSON)', () => {
+    const dry = all.filter(({ cmd }) => cmd.options.some((o) => o.long === '--dry-run'));
+    expect(dry.map((d) => d.name)).toEqual(expect.arrayContaining(['pay emulator reset', 'pay emulator clock advance', 'pay trigger']));
+    for (const { name, cmd } of dry)
+      expect(
+        cmd.options.some((o) => o.long === '--json'),
+        `${name} --json`,
+      ).toBe(true);
+  });
+
   it('every command with --fields checks it: verbs against their operation, other commands against their declared fields', () => {
     const decls = (list: readonly CommandDecl[]): CommandDecl[] => list.flatMap((d) => [d, ...decls(d.subcommands ?? [])]);
     for (const d of decls(TOOLING)) if (d.output?.projection) expect(d.output.fields?.length, d.name).toBeGreaterThan(0);
@@ -329,13 +339,16 @@ describe('declarations: what a command needs for --jq, --fields, csv and --dry-r
   });
 
   it('the check above runs most of them to the end', async () => {
+    // pay emulator … asks the base URL whether it is an emulator first: the fake service is not one,
+    // so those examples end in their (checked) error and are not counted either way.
+    const runnable = examples.filter((e) => !e.name.startsWith('pay emulator '));
     let ran = 0;
-    for (const { argv } of examples) {
+    for (const { argv } of runnable) {
       const r = await pay(argv, { env: { PAY_TENANT_ID: 'biz_1', PAY_WEBHOOK_SECRET: 'whsec_c2VjcmV0c2VjcmV0' }, stdin: '' });
       if (r.code === 0 && r.stdout.includes(SENTINEL)) ran++;
     }
-    expect(examples.length).toBeGreaterThan(100);
-    expect(ran).toBeGreaterThan(examples.length / 2);
+    expect(runnable.length).toBeGreaterThan(100);
+    expect(ran).toBeGreaterThan(runnable.length / 2);
   });
 
   it('every command that can print a table takes --wide, and only those (README: accepted wherever a table can print)', async () => {

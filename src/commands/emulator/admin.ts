@@ -65,6 +65,7 @@ export async function reset(f: Factory, ctx: CommandContext): Promise<void> {
     if (!ok) throw new UsageError('not confirmed; nothing was reset');
   }
   await admin.post('reset', {});
+  if (isJson(ctx.output)) return (await printer(f, ctx.output)).printValue({ reset: true, emulator: admin.origin });
   f.io.err(`✓ Emulator reset: ${admin.origin} holds no data now (its keys, webhook URLs and faults stay)\n`);
 }
 

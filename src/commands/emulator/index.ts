@@ -125,9 +125,10 @@ export const emulator: CommandDecl = {
         'Forget every object, event, idempotency key and logged request, and set the clock back; the keys, tenant, webhook URL ' +
         `and faults stay. Asks first on a terminal; elsewhere --yes is needed (exit 2 without it, nothing done). ${DRIVES}${DRY}`,
       options: [{ flags: '-y, --yes', description: 'do not ask for confirmation (needed without a terminal)' }],
+      output: { projection: false, formats: ['json'] },
       dryRun: true,
-      examples: ['pay emulator reset', 'pay emulator reset --yes'],
-      prints: { note: 'nothing on stdout; "✓ Emulator reset" on stderr.' },
+      examples: ['pay emulator reset', 'pay emulator reset --yes', 'pay emulator reset --dry-run --json'],
+      prints: { json: '{reset: true, emulator: "<its origin>"}; without --json, nothing on stdout and "✓ Emulator reset" on stderr' },
       run: () => import('./admin.js').then((m) => m.reset),
     },
     {

@@ -283,6 +283,23 @@ describe('against a real emulator (in process)', () => {
     }
   });
 
+  it('reset takes --json: the dry run prints the request as JSON and sends no reset; a run prints {reset, emulator}', async () => {
+    const before = await pay(['emulator', 'clock', 'advance', '1h', '--json'], { env: env(), loopback: true });
+    expect(before.code, before.stderr).toBe(0);
+    const offset = (JSON.parse(before.stdout) as { offset_ms: number }).offset_ms;
+    for (const flags of [['--json'], ['--jq', '.']]) {
+      const dry = await pay(['emulator', 'reset', '--dry-run', ...flags], { env: env(), loopback: true });
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(JSON.parse(dry.stdout)).toMatchObject({ method: 'POST' });
+    }
+    // Nothing was reset: the clock is still ahead.
+    const status = await pay(['emulator', 'status', '--json'], { env: env(), loopback: true });
+    expect(JSON.stringify(JSON.parse(status.stdout))).toContain(`${offset}`);
+    const r = await pay(['emulator', 'reset', '--yes', '--json'], { env: env(), loopback: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ reset: true, emulator: new URL(emu.baseUrl).origin });
+  });
+
   it('clock advance takes weeks and units together (2w, 1w2d3h), the grammar --since takes', async () => {
     let total = 0;
     for (const [text, seconds] of [
