@@ -39,6 +39,10 @@ export class Events {
   private readonly active = new Set<string>();
   private inFlight = 0;
   private readonly abort = new AbortController();
+  /** Delivery attempts started so far (App.advance: whether a pause started new ones). */
+  started = 0;
+  /** Called once no attempt is queued or in flight (App.advance waits for that between its steps). */
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly app: EventServices,
@@ -152,6 +156,33 @@ export class Events {
     return next;
   }
 
+  /** Whether any mode has a URL (else no attempt can start). */
+  get anyUrl(): boolean {
+    return MODES.some((m) => this.current[m] !== undefined);
+  }
+
+  /** Whether an attempt is queued or in flight. */
+  get busy(): boolean {
+    return this.inFlight > 0 || this.queue.length > 0;
+  }
+
+  /** Resolves true once no attempt is queued or in flight, or false after `ms` of real time. */
+  idle(ms: number): Promise<boolean> {
+    if (!this.busy) return Promise.resolve(true);
+    if (ms <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== done);
+        resolve(false);
+      }, ms);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.idleWaiters.push(done);
+    });
+  }
+
   private enqueue(id: string): void {
     if (this.queued.has(id) || this.active.has(id)) return;
     this.queued.add(id);
@@ -164,6 +195,7 @@ export class Events {
       const id = this.queue.shift()!;
       this.queued.delete(id);
       this.inFlight++;
+      this.started++;
       this.active.add(id);
       void this.attempt(id)
         .catch((err) => this.app.log(`webhook delivery of ${id} failed: ${(err as Error).message}`))
@@ -172,6 +204,11 @@ export class Events {
           this.active.delete(id);
           this.pump();
         });
+    }
+    if (!this.busy && this.idleWaiters.length > 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
     }
   }
 
@@ -243,6 +280,7 @@ export class Events {
   clear(): void {
     this.queue.length = 0;
     this.queued.clear();
+    this.pump(); // wakes idle() waiters when nothing is in flight
   }
 
   stop(): void {

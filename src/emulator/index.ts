@@ -60,7 +60,13 @@ export interface Emulator {
   received: ReceivedRequest[];
   admin: {
     reset(): Promise<void>;
+    /**
+     * Moves the clock and runs what is due up to the new time in time order (app.ts advance).
+     * Without a webhook URL it is all done when this returns; with one, what waits on deliveries
+     * goes on in the background: `advanced()` resolves when it is done.
+     */
     advance(seconds: number): void;
+    advanced(): Promise<void>;
     setFaults(f: Partial<{ failRate: number; latencyMs: [number, number] | null; resetRate: number; rateLimit: RateLimit | null }>): void;
     /** The mode's webhook URL (default sandbox; each mode has its own). */
     setWebhookUrl(url: string | null, mode?: 'sandbox' | 'live'): void;
@@ -141,6 +147,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const id = app.identity;
 
   let stopping: Promise<void> | undefined;
+  /** The last in-process advance (admin.advanced). */
+  let last: Promise<void> = Promise.resolve();
   return {
     url,
     baseUrl: `${url}/v1/`,
@@ -152,7 +160,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     received: app.received,
     admin: {
       reset: () => app.reset(),
-      advance: (seconds) => app.advance(seconds),
+      advance: (seconds) => {
+        last = app.advance(seconds).then(
+          () => undefined,
+          (err: unknown) => app.fault(err),
+        );
+      },
+      advanced: () => last,
       setFaults: (f) => app.faults.set(f),
       setWebhookUrl: (u, mode = 'sandbox') => app.events.setUrl(u ?? undefined, mode),
     },

@@ -142,11 +142,14 @@ export const emulator: CommandDecl = {
           summary: "Move the emulator's clock forward; what became due (settlements, expiries, retries) happens now",
           description:
             'Move the clock forward by a duration: a whole number and a unit (s, m, h, d, w), or several from the largest unit ' +
-            `down with nothing between them (1h30m, 2d12h); at most 10 years. Prints the new emulator time. ${DRIVES}${DRY}`,
+            `down with nothing between them (1h30m, 2d12h); at most 10 years. Prints the new emulator time. Everything due up to it ` +
+            "happens, in time order, before it answers: what that causes too (a failed webhook attempt's retries, a settlement's " +
+            'event), so after a dead webhook URL, 2d takes an event through every retry to failed (an endpoint that keeps the ' +
+            `emulator waiting over 20 s: the rest goes on from the new time, with a warning). ${DRIVES}${DRY}`,
           output: { projection: false, formats: ['json'] },
           dryRun: true,
           examples: ['pay emulator clock advance 90s', 'pay emulator clock advance 7d', 'pay emulator clock advance 1h30m --json'],
-          prints: { json: '{now, offset_ms, advanced_s}; without --json, the new time (RFC 3339) on stdout' },
+          prints: { json: '{now, offset_ms, caught_up, advanced_s}; without --json, the new time (RFC 3339) on stdout' },
           run: () => import('./admin.js').then((m) => m.clockAdvance),
         },
       ],
