@@ -118,7 +118,7 @@ export async function admin(
       return reply(faultsJson(app.faults.settings));
     case '/webhook-url': {
       const mode = modeParam(qs);
-      if (method === 'POST') return reply(webhookUrl(app, body, mode));
+      if (method === 'POST') return reply(await webhookUrl(app, body, mode));
       allow('GET');
       return reply({ mode, url: app.events.urlOf(mode) ?? null });
     }
@@ -161,7 +161,7 @@ function modeParam(qs: string): Mode {
   return mode;
 }
 
-function webhookUrl(app: App, b: Json, mode: Mode): Json {
+async function webhookUrl(app: App, b: Json, mode: Mode): Promise<Json> {
   const keys = Object.keys(b);
   const url = (v: unknown): string => {
     if (typeof v !== 'string') throw bad('url must be a string');
@@ -173,7 +173,7 @@ function webhookUrl(app: App, b: Json, mode: Mode): Json {
   };
   const now = (): string | null => app.events.urlOf(mode) ?? null;
   if (keys.length === 1 && keys[0] === 'release') {
-    const restored = app.events.releaseUrl(url(b.release), mode);
+    const restored = await app.events.releaseUrl(url(b.release), mode);
     return { mode, url: now(), restored };
   }
   if (keys.length === 2 && keys.includes('url') && b.listener === true) {

@@ -11,8 +11,12 @@
 // listener (`takeUrl`: pay webhooks listen), which gives it back when it stops (`releaseUrl`): the
 // URL it took over comes back only if the URL is still the listener's. Listeners that overlap form a
 // chain: when one in the middle stops, the one after it inherits what it would have restored, so the
-// last to stop restores the URL from before the first. Setting a URL by hand ends every claim. All
-// of this is per mode: the two modes' URLs and claims never touch.
+// last to stop restores the URL from before the first. A listener that never gives its URL back
+// (killed with kill -9) is skipped: a give-back that would restore its URL asks whether anything
+// still accepts connections there, and if not restores what that one would have (pastDeadClaims).
+// Setting a URL by hand ends every claim. All of this is per mode: the two modes' URLs and claims
+// never touch.
+import { connect } from 'node:net';
 import { signedHeaders } from '../shared/signature.js';
 import type { EventServices } from './services.js';
 import { iso } from './clock.js';
@@ -23,6 +27,10 @@ export const RETRY_DELAYS_S = [5, 30, 120, 600];
 const MAX_IN_FLIGHT = 8;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_ATTEMPTS_KEPT = 50;
+/** How long a give-back waits for a listener on its chain to accept a connection (events.ts pastDeadClaims). */
+const LIVENESS_TIMEOUT_MS = 1000;
+/** How many listeners down the chain a give-back asks at most. */
+const MAX_CHAIN_ASKED = 32;
 
 export const MODES: readonly Mode[] = ['sandbox', 'live'];
 
@@ -113,11 +121,42 @@ export class Events {
    * listener's (true); else left as it is (false), and the listener that took over from it will
    * restore what this one would have.
    */
-  releaseUrl(url: string, mode: Mode): boolean {
+  async releaseUrl(url: string, mode: Mode): Promise<boolean> {
     const mine = this.unclaim(url, mode);
     if (!mine || this.current[mode] !== url) return false;
-    this.point(mine.previous, mode);
+    const restore = await this.pastDeadClaims(mine.previous, mode);
+    // Changed while the listeners were asked (set by hand, or another listen took it): left as it is.
+    if (this.current[mode] !== url) {
+      for (const c of this.claims[mode]) if (c.previous === url) c.previous = restore;
+      return false;
+    }
+    this.point(restore, mode);
     return true;
+  }
+
+  /**
+   * What a give-back restores: `previous`, unless it is the URL of a listener that still holds a
+   * claim but is gone (killed with kill -9: nothing accepts a connection at its address); then that
+   * claim ends and what it would have restored is taken instead, and so on down the chain. The
+   * listeners on the chain are asked all at once (at most LIVENESS_TIMEOUT_MS).
+   */
+  private async pastDeadClaims(previous: string | undefined, mode: Mode): Promise<string | undefined> {
+    const chain: Array<{ url: string; previous: string | undefined }> = [];
+    for (let at = previous; at !== undefined && chain.length < MAX_CHAIN_ASKED;) {
+      const claim = this.claims[mode].find((c) => c.url === at);
+      if (!claim || chain.includes(claim)) break;
+      chain.push(claim);
+      at = claim.previous;
+    }
+    if (chain.length === 0) return previous;
+    const alive = await Promise.all(chain.map((c) => answers(c.url)));
+    let restore = previous;
+    for (let i = 0; i < chain.length && !alive[i]; i++) {
+      // Ended now, not at its own give-back (which will never come): the next claims skip it too.
+      if (this.unclaim(chain[i]!.url, mode)) restore = chain[i]!.previous;
+      else break;
+    }
+    return restore;
   }
 
   /** Removes a listener's claim and passes what it would restore on to the claim that took over from it. */
@@ -321,4 +360,26 @@ function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError') return `timeout after ${ATTEMPT_TIMEOUT_MS} ms`;
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+}
+
+/** Whether something accepts a TCP connection at the URL's host and port (a listener that is still there). */
+function answers(raw: string): Promise<boolean> {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return Promise.resolve(false);
+  }
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(LIVENESS_TIMEOUT_MS, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }
