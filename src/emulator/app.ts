@@ -250,7 +250,7 @@ export class App implements Services {
       try {
         check?.(this.clock.offset);
       } catch (err) {
-        return Promise.reject(err as Error);
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
       const run: AdvanceRun = {
         target: this.clock.offset + Math.round(seconds * 1000),
