@@ -237,9 +237,9 @@ export function freeAsideName(path: string): string {
   throw asideFull(path);
 }
 
-const asideFull = (path: string) =>
+const asideFull = (path: string, sent = false) =>
   new PayError(
-    `cannot set the state file ${path} aside: ${path}.set-aside and .set-aside.1 to .${MAX_ASIDE} all exist; nothing was sent`,
+    `cannot set the state file ${path} aside: ${path}.set-aside and .set-aside.1 to .${MAX_ASIDE} all exist; ${sent ? 'it is left where it was' : 'nothing was sent'}`,
     ExitCode.ERROR,
     'seed_state_aside_full',
     {
@@ -268,7 +268,7 @@ export function moveAside(path: string): string {
     unlinkSync(path);
     return name;
   }
-  throw asideFull(path);
+  throw asideFull(path, true);
 }
 
 /** A state file records ids and bodies of a seed file's entries: far below this. */

@@ -22,8 +22,8 @@ beforeAll(async () => {
   emu = await startEmulator({ port: 0, settleAfterMs: 1000 });
   dir = mkdtempSync(join(tmpdir(), 'pay-seed-kyc-'));
 });
-afterAll(() => {
-  emu?.stop();
+afterAll(async () => {
+  await emu?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
