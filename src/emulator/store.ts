@@ -173,9 +173,24 @@ export function json(rec: Rec): string {
   return (rec.json ??= JSON.stringify(rec.obj));
 }
 
+// JSON.stringify of scopes (`sandbox|biz_…`), which repeat from op to op (bounded: a request may
+// name any tenant, so at most 1000 of them).
+const quotedScopes = new Map<string, string>();
+
+/** JSON.stringify(scope), remembered. */
+export function quotedScope(scope: string): string {
+  let q = quotedScopes.get(scope);
+  if (q === undefined) {
+    q = JSON.stringify(scope);
+    if (quotedScopes.size >= 1000) quotedScopes.clear();
+    quotedScopes.set(scope, q);
+  }
+  return q;
+}
+
 export function putOp(rec: Rec): string {
   const x = rec.x === undefined ? '' : `,"x":${JSON.stringify(rec.x)}`;
-  return `{"p":"${rec.kind}","s":${JSON.stringify(rec.scope)},"o":${json(rec)}${x}}`;
+  return `{"p":"${rec.kind}","s":${quotedScope(rec.scope)},"o":${json(rec)}${x}}`;
 }
 
 export const listJson = (items: string[], hasMore: boolean, next: string | null): string =>
