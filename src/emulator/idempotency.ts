@@ -72,11 +72,20 @@ function quotedKey(k: string): string {
 }
 
 /**
+ * A string JSON.stringify writes as it is between two quotes: no quote, backslash, control
+ * character or surrogate (JSON.stringify escapes those; a surrogate only when alone).
+ */
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
  * JSON with object keys sorted, so equal bodies compare equal whatever their key order. Its
- * output is part of every stored fingerprint (journals keep them): it must never change. Loops
- * rather than map/filter/join, as it runs for every POST.
+ * output is part of every stored fingerprint (journals keep them): it must never change
+ * (test/emulator/fingerprint.test.ts holds the first version as the reference). Loops rather
+ * than map/filter/join, as it runs for every POST; a plain string is quoted here rather than by
+ * a JSON.stringify call per value (a fifth of the instructions).
  */
 export function canonicalJson(v: unknown): string {
+  if (typeof v === 'string') return PLAIN.test(v) ? `"${v}"` : JSON.stringify(v);
   if (Array.isArray(v)) {
     let s = '[';
     for (let i = 0; i < v.length; i++) {
@@ -102,61 +111,9 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** What sortedCopy cannot copy faithfully: canonicalJson writes the value instead. */
-const NOT_COPIED = Symbol('not copied');
-
-/**
- * A copy of a JSON value (what JSON.parse returns) whose objects have their keys inserted in
- * sorted order, so that JSON.stringify, which writes an object's string keys in insertion order,
- * writes exactly what canonicalJson does, in one native pass and as one flat string (canonicalJson
- * builds a rope the hash then has to flatten). NOT_COPIED where that would not hold: a key that
- * starts with a digit (an array index is listed before the other keys, in numeric order), a
- * `__proto__` key (an assignment would set the prototype), an array hole or undefined element
- * (canonicalJson writes nothing there, JSON.stringify `null`).
- */
-function sortedCopy(v: unknown): unknown {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) {
-    const a: unknown[] = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      if (x === undefined) return NOT_COPIED;
-      const c = sortedCopy(x);
-      if (c === NOT_COPIED) return NOT_COPIED;
-      a[i] = c;
-    }
-    return a;
-  }
-  const o = v as Record<string, unknown>;
-  const keys = Object.keys(o);
-  let sorted = true;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    const c0 = k.charCodeAt(0);
-    if ((c0 >= 48 && c0 <= 57) || k === '__proto__') return NOT_COPIED;
-    if (i > 0 && keys[i - 1]! > k) sorted = false;
-  }
-  if (!sorted) keys.sort();
-  const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    const x = o[k];
-    if (x === undefined) continue;
-    const c = sortedCopy(x);
-    if (c === NOT_COPIED) return NOT_COPIED;
-    out[k] = c;
-  }
-  return out;
-}
-
-/** canonicalJson(v), the same text, made faster for what a body usually is (see sortedCopy). */
-export function canonicalJsonFast(v: unknown): string {
-  const c = sortedCopy(v);
-  return c === NOT_COPIED || c === undefined ? canonicalJson(v) : JSON.stringify(c);
-}
-
 export function fingerprint(method: string, path: string, body: unknown): string {
   // One-shot hash (no Hash object per POST); same digest as createHash().update().digest().
-  return hash('sha256', `${method} ${path}\n${canonicalJsonFast(body)}`, 'base64url').slice(0, 32);
+  return hash('sha256', `${method} ${path}\n${canonicalJson(body)}`, 'base64url').slice(0, 32);
 }
 
 // The body is most often the JSON of a record put in the same journal line (a create's 201):
