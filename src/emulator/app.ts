@@ -375,7 +375,17 @@ export class App implements Services {
     }
   }
 
+  /** `<mode>|<tenant>`: one string per scope, kept on every record (at most 1000 tenants remembered per mode). */
   static scope(mode: Mode, tenant: string): string {
-    return `${mode}|${tenant}`;
+    const known = SCOPES[mode];
+    let s = known.get(tenant);
+    if (s === undefined) {
+      s = `${mode}|${tenant}`;
+      if (known.size >= 1000) known.clear();
+      known.set(tenant, s);
+    }
+    return s;
   }
 }
+
+const SCOPES: Record<Mode, Map<string, string>> = { sandbox: new Map(), live: new Map() };

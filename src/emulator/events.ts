@@ -22,7 +22,7 @@ import { connect } from 'node:net';
 import { signedHeaders } from '../shared/signature.js';
 import type { EventServices } from './services.js';
 import { iso } from './clock.js';
-import { json, type Store } from './store.js';
+import { json, quotedScope, type Store } from './store.js';
 import type { DeliveryAttempt, Json, Mode, Rec, Tx, WebhookEvent } from './types.js';
 import { loadWebhookSettings, MAX_CLAIMS, saveWebhookSettings, type Claim, type WebhookSettings } from './webhook-file.js';
 
@@ -96,9 +96,10 @@ export class Events {
       // read at all). About a record as it is now (the usual case): data.object is journaled as a
       // reference to it, the record being in the journal already; else in full.
       const rec = this.app.store.put(undefined, 'event', scope, event);
+      const deliveryText = url ? undefined : UNDELIVERED_JSON;
       tx.ops.push(
-        (isRec(subject) && this.app.refOk(subject) && eventOp(this.app.store, rec)) ||
-          eventLine(rec, `{"object":${isRec(subject) ? json(subject) : JSON.stringify(object)}}`),
+        (isRec(subject) && this.app.refOk(subject) && eventOp(this.app.store, rec, Infinity, deliveryText)) ||
+          eventLine(rec, `{"object":${isRec(subject) ? json(subject) : JSON.stringify(object)}}`, undefined, deliveryText),
       );
     } else this.app.store.put(tx, 'event', scope, event);
     if (url) tx.after.push(() => this.enqueue(event.id));
@@ -393,8 +394,9 @@ export class Events {
  * filling data.object in from the record (app.ts). Undefined for any other event.
  * `since`: in a snapshot written over several turns, the store's counter when it began; the
  * reference is only written for a subject unchanged since (its copy in the snapshot is the same).
+ * `delivery`: the delivery's JSON when the caller knows it (emit(): UNDELIVERED_JSON).
  */
-export function eventOp(store: Store, rec: Rec<WebhookEvent>, since = Infinity): string | undefined {
+export function eventOp(store: Store, rec: Rec<WebhookEvent>, since = Infinity, delivery?: string): string | undefined {
   const e = rec.obj;
   const object = e.data.object as { id?: unknown } | null;
   if (object === null || typeof object !== 'object' || typeof object.id !== 'string') return undefined;
@@ -402,16 +404,22 @@ export function eventOp(store: Store, rec: Rec<WebhookEvent>, since = Infinity):
   if (Object.keys(e).length !== 7) return undefined;
   const subject = store.byId.get(object.id);
   if (!subject || subject.obj !== object || subject.id === rec.id || subject.v > since) return undefined;
-  return eventLine(rec, '{}', subject.id);
+  return eventLine(rec, '{}', subject.id, delivery);
 }
 
+/**
+ * JSON.stringify of the delivery emit() makes while no URL is set (the usual case), the same
+ * text, written without the call (test/emulator/fingerprint.test.ts compares the two).
+ */
+export const UNDELIVERED_JSON = '{"status":"pending","attempts":0,"last_response_code":null,"last_attempt_at":null,"next_attempt_at":null}';
+
 /** An event's put op with `data` as given (JSON text), and `"d"` when data.object is a reference. */
-function eventLine(rec: Rec<WebhookEvent>, data: string, ref?: string): string {
+function eventLine(rec: Rec<WebhookEvent>, data: string, ref?: string, delivery = JSON.stringify(rec.obj.delivery)): string {
   const e = rec.obj;
   const x = rec.x === undefined ? '' : `,"x":${JSON.stringify(rec.x)}`;
   return (
-    `{"p":"event","s":${JSON.stringify(rec.scope)},"o":{"id":"${e.id}","object":"event","livemode":${e.livemode},"created_at":"${e.created_at}","type":${JSON.stringify(e.type)},` +
-    `"data":${data},"delivery":${JSON.stringify(e.delivery)}}${ref === undefined ? '' : `,"d":"${ref}"`}${x}}`
+    `{"p":"event","s":${quotedScope(rec.scope)},"o":{"id":"${e.id}","object":"event","livemode":${e.livemode},"created_at":"${e.created_at}","type":${JSON.stringify(e.type)},` +
+    `"data":${data},"delivery":${delivery}}${ref === undefined ? '' : `,"d":"${ref}"`}${x}}`
   );
 }
 
