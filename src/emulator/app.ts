@@ -100,6 +100,7 @@ export class App implements Services {
       this,
       { sandbox: this.identity.sandbox.webhook_secret, live: this.identity.live.webhook_secret },
       config.webhookRetryScale,
+      config.dataDir,
     );
     for (const r of allRoutes(this)) this.router.add(r.method, r.path, r);
   }

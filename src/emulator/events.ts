@@ -15,13 +15,16 @@
 // (killed with kill -9) is skipped: a give-back that would restore its URL asks whether anything
 // still accepts connections there, and if not restores what that one would have (pastDeadClaims).
 // Setting a URL by hand ends every claim. All of this is per mode: the two modes' URLs and claims
-// never touch.
+// never touch. With a data dir, the URLs and claims are saved on every change (webhook-file.ts) and
+// restored at start (restore), so a restart delivers where the last run did and a listen that was
+// running gives back what it took over.
 import { connect } from 'node:net';
 import { signedHeaders } from '../shared/signature.js';
 import type { EventServices } from './services.js';
 import { iso } from './clock.js';
 import { json, quotedScope, type Store } from './store.js';
 import type { DeliveryAttempt, Json, Mode, Rec, Tx, WebhookEvent } from './types.js';
+import { loadWebhookSettings, MAX_CLAIMS, saveWebhookSettings, type Claim, type WebhookSettings } from './webhook-file.js';
 
 export const RETRY_DELAYS_S = [5, 30, 120, 600];
 const MAX_IN_FLIGHT = 8;
@@ -40,7 +43,11 @@ export class Events {
   /** Where each mode's events are delivered. */
   private readonly current: Record<Mode, string | undefined> = { sandbox: undefined, live: undefined };
   /** Per mode, the listeners holding its URL, oldest first: each with the URL it would give back. */
-  private readonly claims: Record<Mode, Array<{ url: string; previous: string | undefined }>> = { sandbox: [], live: [] };
+  private readonly claims: Record<Mode, Claim[]> = { sandbox: [], live: [] };
+  /** Read from the data dir at construction, applied by restore() once the emulator knows its own address. */
+  private saved: WebhookSettings | undefined;
+  /** Why the last save failed (undefined: saved, or no data dir); the admin route reports it. */
+  saveError: string | undefined;
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
   /** Events with an attempt in flight (never two at once for one event). */
@@ -56,7 +63,9 @@ export class Events {
     private readonly app: EventServices,
     readonly secrets: Record<Mode, string>,
     private readonly retryScale: number,
+    private readonly dataDir?: string,
   ) {
+    this.saved = dataDir === undefined ? undefined : loadWebhookSettings(dataDir);
     app.due.register('delivery', (id) => this.enqueue(id));
     app.scanners.set('event', (rec) => {
       const e = rec.obj as WebhookEvent;
@@ -105,6 +114,48 @@ export class Events {
   setUrl(url: string | undefined, mode: Mode): void {
     this.claims[mode].length = 0;
     this.point(url, mode);
+    this.save();
+  }
+
+  /**
+   * Takes over the URLs and claims the data dir's last run saved (once `isSelf` knows this run's
+   * address). A listener whose URL names this emulator now (restarted on that port) is gone: its
+   * claim ends and, if it held the URL, what it would have given back is restored, as for a killed
+   * one; any other URL naming the emulator becomes none. Events are not delivered here: the caller
+   * runs deliverPending().
+   */
+  restore(isSelf: (url: string) => boolean): void {
+    const saved = this.saved;
+    this.saved = undefined;
+    if (!saved) return;
+    for (const mode of MODES) {
+      this.claims[mode] = saved[mode].claims.map((c) => ({ ...c }));
+      let url = saved[mode].url;
+      // Oldest first: an ended claim's give-back target is passed on before a later one reads it.
+      for (const c of [...this.claims[mode]])
+        if (isSelf(c.url)) {
+          const gone = this.unclaim(c.url, mode);
+          if (gone && url === c.url) url = gone.previous;
+        }
+      for (const c of this.claims[mode]) if (c.previous !== undefined && isSelf(c.previous)) c.previous = undefined;
+      this.current[mode] = url !== undefined && !isSelf(url) ? url : undefined;
+    }
+    this.save();
+  }
+
+  /** Saves the URLs and claims in the data dir (if any); a failure is remembered in saveError and logged, the change stays in effect. */
+  private save(): void {
+    if (this.dataDir === undefined) return;
+    try {
+      saveWebhookSettings(this.dataDir, {
+        sandbox: { url: this.current.sandbox, claims: this.claims.sandbox },
+        live: { url: this.current.live, claims: this.claims.live },
+      });
+      this.saveError = undefined;
+    } catch (err) {
+      this.saveError = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      this.app.log(`could not save the webhook URLs in the data dir (${this.saveError}): they hold until the emulator stops`);
+    }
   }
 
   /** A listener takes the mode's URL; returns the one it took over (restored by releaseUrl if the URL is still the listener's). */
@@ -113,7 +164,10 @@ export class Events {
     const old = this.unclaim(url, mode);
     const previous = old && this.current[mode] === url ? old.previous : this.current[mode];
     this.claims[mode].push({ url, previous });
+    // Bounded (the saved file too): the oldest claim ends, what it would restore passed on.
+    while (this.claims[mode].length > MAX_CLAIMS) this.unclaim(this.claims[mode][0]!.url, mode);
     this.point(url, mode);
+    this.save();
     return previous;
   }
 
@@ -124,14 +178,19 @@ export class Events {
    */
   async releaseUrl(url: string, mode: Mode): Promise<boolean> {
     const mine = this.unclaim(url, mode);
-    if (!mine || this.current[mode] !== url) return false;
+    if (!mine || this.current[mode] !== url) {
+      if (mine) this.save();
+      return false;
+    }
     const restore = await this.pastDeadClaims(mine.previous, mode);
     // Changed while the listeners were asked (set by hand, or another listen took it): left as it is.
     if (this.current[mode] !== url) {
       for (const c of this.claims[mode]) if (c.previous === url) c.previous = restore;
+      this.save();
       return false;
     }
     this.point(restore, mode);
+    this.save();
     return true;
   }
 
@@ -142,7 +201,7 @@ export class Events {
    * listeners on the chain are asked all at once (at most LIVENESS_TIMEOUT_MS).
    */
   private async pastDeadClaims(previous: string | undefined, mode: Mode): Promise<string | undefined> {
-    const chain: Array<{ url: string; previous: string | undefined }> = [];
+    const chain: Claim[] = [];
     for (let at = previous; at !== undefined && chain.length < MAX_CHAIN_ASKED;) {
       const claim = this.claims[mode].find((c) => c.url === at);
       if (!claim || chain.includes(claim)) break;
@@ -161,7 +220,7 @@ export class Events {
   }
 
   /** Removes a listener's claim and passes what it would restore on to the claim that took over from it. */
-  private unclaim(url: string, mode: Mode): { url: string; previous: string | undefined } | undefined {
+  private unclaim(url: string, mode: Mode): Claim | undefined {
     const claims = this.claims[mode];
     const at = claims.findLastIndex((c) => c.url === url);
     if (at < 0) return undefined;
