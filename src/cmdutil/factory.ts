@@ -21,6 +21,12 @@ import { systemClock, type Clock } from '../lib/poll.js';
 export interface Signals {
   on(signal: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): void;
   off(signal: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): void;
+  /**
+   * Hears every stop signal with this listener alone, the others set aside until the function
+   * returned is called (which puts them back): a bulk run, where an exit hook a library installs
+   * must not end pay by the signal.
+   */
+  alone(listener: (signal: NodeJS.Signals) => void): () => void;
 }
 
 /** The process signals each name a command listens for stands for. */
@@ -38,6 +44,19 @@ const processSignals: Signals = {
   },
   off: (signal, listener) => {
     for (const s of HEARD_AS[signal]) process.off(s, listener);
+  },
+  alone: (listener) => {
+    const kept = STOP_SIGNALS.map((sig) => ({ sig, listeners: process.rawListeners(sig) as Array<(...args: unknown[]) => void> }));
+    for (const { sig } of kept) {
+      process.removeAllListeners(sig);
+      process.on(sig, listener);
+    }
+    return () => {
+      for (const { sig, listeners } of kept) {
+        process.off(sig, listener);
+        for (const l of listeners) process.on(sig, l);
+      }
+    };
   },
 };
 

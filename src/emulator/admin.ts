@@ -3,7 +3,10 @@
 // server that names itself so (`pay emulator …`, `pay webhooks listen`).
 //   GET  /__emulator/health                   {ok, emulator: "pay-emulator", version, url, started_at, uptime_s, data_dir}
 //   POST /__emulator/reset                    forget all data (keys and settings stay)
-//   POST /__emulator/clock/advance {seconds}  move the emulator clock forward
+//   POST /__emulator/clock/advance {seconds}  move the emulator clock forward, running everything due on the way in
+//                                             time order (retries a failed attempt schedules too: app.ts advance):
+//                                             {now, offset_ms, caught_up} (false: deliveries were still running after
+//                                             ADVANCE_WAIT_MS; what is left goes on from the new time)
 //   GET  /__emulator/clock                    the emulator time
 //   POST /__emulator/faults {fail_rate, latency_ms: [a, b] | null, reset_rate, rate_limit: {per_second, burst} | "N/s" | null}
 //   GET  /__emulator/faults
@@ -96,16 +99,18 @@ export async function admin(
       if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0 || s > MAX_ADVANCE_SECONDS)
         throw bad('seconds must be a positive number (up to 10 years)');
       // In all, at most a century ahead: past year 9999 a time is no RFC 3339 date, and every
-      // date check (a date of birth "in the future") would refuse what it should take.
-      if (app.clock.offset + s * 1000 > MAX_OFFSET_MS)
-        throw new ApiProblem(
-          409,
-          'invalid_state',
-          `the clock is ${Math.floor(app.clock.offset / 86_400_000)} days ahead; it may be at most ${MAX_OFFSET_MS / 86_400_000} days ahead in all (reset the emulator to start again)`,
-        );
-      app.advance(s);
+      // date check (a date of birth "in the future") would refuse what it should take. Checked
+      // when this advance's turn comes (advances run one after another).
+      const done = await app.advance(s, (offset) => {
+        if (offset + s * 1000 > MAX_OFFSET_MS)
+          throw new ApiProblem(
+            409,
+            'invalid_state',
+            `the clock is ${Math.floor(offset / 86_400_000)} days ahead; it may be at most ${MAX_OFFSET_MS / 86_400_000} days ahead in all (reset the emulator to start again)`,
+          );
+      });
       await app.journal.drain();
-      return reply({ now: iso(app.clock.now()), offset_ms: app.clock.offset });
+      return reply({ now: iso(app.clock.now()), offset_ms: app.clock.offset, caught_up: done.caughtUp });
     }
     case '/faults':
       if (method === 'POST') app.faults.set(parseFaults(body));
@@ -113,7 +118,7 @@ export async function admin(
       return reply(faultsJson(app.faults.settings));
     case '/webhook-url': {
       const mode = modeParam(qs);
-      if (method === 'POST') return reply(webhookUrl(app, body, mode));
+      if (method === 'POST') return reply(await webhookUrl(app, body, mode));
       allow('GET');
       return reply({ mode, url: app.events.urlOf(mode) ?? null });
     }
@@ -156,7 +161,7 @@ function modeParam(qs: string): Mode {
   return mode;
 }
 
-function webhookUrl(app: App, b: Json, mode: Mode): Json {
+async function webhookUrl(app: App, b: Json, mode: Mode): Promise<Json> {
   const keys = Object.keys(b);
   const url = (v: unknown): string => {
     if (typeof v !== 'string') throw bad('url must be a string');
@@ -168,7 +173,7 @@ function webhookUrl(app: App, b: Json, mode: Mode): Json {
   };
   const now = (): string | null => app.events.urlOf(mode) ?? null;
   if (keys.length === 1 && keys[0] === 'release') {
-    const restored = app.events.releaseUrl(url(b.release), mode);
+    const restored = await app.events.releaseUrl(url(b.release), mode);
     return { mode, url: now(), restored };
   }
   if (keys.length === 2 && keys.includes('url') && b.listener === true) {

@@ -20,6 +20,30 @@ import type { Base, Kind, Mode, Rec, Route, Tx, WebhookEvent } from './types.js'
 
 export type { ReceivedRequest } from './request-log.js';
 
+/** Most clock stops one advance makes (each runs what is due at that time). */
+export const MAX_ADVANCE_STEPS = 10_000;
+/**
+ * Real time one advance waits for webhook deliveries in all (a slow endpoint takes up to 10 s an
+ * attempt): under the CLI's default --timeout of 30 s.
+ */
+export const ADVANCE_WAIT_MS = 20_000;
+
+/** What an advance did: the clock stops it made, and whether everything due up to the new time ran before it answered. */
+export interface Advanced {
+  steps: number;
+  caughtUp: boolean;
+}
+
+interface AdvanceRun {
+  /** The clock offset to reach (ms). */
+  target: number;
+  epoch: number;
+  steps: number;
+  /** Stopped stepping early (too many stops, or deliveries slower than ADVANCE_WAIT_MS). */
+  cut: boolean;
+  giveUpAt: number;
+}
+
 export interface AppConfig {
   dataDir?: string | undefined;
   settleAfterMs: number;
@@ -76,6 +100,7 @@ export class App implements Services {
       this,
       { sandbox: this.identity.sandbox.webhook_secret, live: this.identity.live.webhook_secret },
       config.webhookRetryScale,
+      config.dataDir,
     );
     for (const r of allRoutes(this)) this.router.add(r.method, r.path, r);
   }
@@ -113,6 +138,7 @@ export class App implements Services {
         `the data dir cannot be written (${this.journal.diskErrors.last}): changes are answered 503 until it can; state reloaded from disk`,
       );
     this.diskDown = true;
+    this.epoch++;
     this.due.pause();
     this.store.clear();
     this.ledger.clear();
@@ -208,11 +234,116 @@ export class App implements Services {
     );
   }
 
-  /** Moves the emulator clock forward (persisted) and runs what became due. */
-  advance(seconds: number): void {
-    this.clock.advance(seconds);
-    this.commitInBackground({ ops: this.store.persist ? [`{"c":${this.clock.offset}}`] : [], after: [] });
-    this.due.run();
+  /**
+   * Moves the emulator clock forward (persisted) and runs everything due up to the new time in
+   * time order, including what becomes due because of what ran (a failed webhook attempt's retry,
+   * a settlement's event): the clock stops at each due time on the way, runs what is due then and,
+   * while a webhook URL is set, waits for the deliveries that started (and the commits whose
+   * follow-ups start more) before it moves on. Bounded: at most MAX_ADVANCE_STEPS stops and
+   * ADVANCE_WAIT_MS of real time waiting for deliveries; past either, the clock goes the rest of
+   * the way at once and what is left runs from there (`caughtUp: false`). Advances run one after
+   * another (a second one waits for the first); `check` runs when this one's turn comes, with the
+   * offset it starts from, and may throw to refuse it. A reset meanwhile ends it. Without a
+   * webhook URL nothing needs waiting for, and it runs to the end before it returns.
+   */
+  advance(seconds: number, check?: (offsetMs: number) => void): Promise<Advanced> {
+    const start = (): Promise<Advanced> => {
+      try {
+        check?.(this.clock.offset);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+      const run: AdvanceRun = {
+        target: this.clock.offset + Math.round(seconds * 1000),
+        epoch: this.epoch,
+        steps: 0,
+        cut: false,
+        giveUpAt: Date.now() + ADVANCE_WAIT_MS,
+      };
+      return this.stepWhileIdle(run) ? Promise.resolve(this.finishAdvance(run)) : this.stepWaiting(run);
+    };
+    const turn = this.advancing ? this.advancing.then(start) : start();
+    const mine = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.advancing = mine;
+    void mine.then(() => {
+      if (this.advancing === mine) this.advancing = undefined;
+    });
+    return turn;
+  }
+
+  /** The advance running or queued last (the next waits for it). */
+  private advancing: Promise<void> | undefined;
+  /** Changed by reset() and reload(): an advance under way stops moving the clock. */
+  private epoch = 0;
+
+  /**
+   * Stops the clock at each due time up to the run's target and runs what is due then, as long as
+   * nothing needs waiting for; true when it is done (at the target, cut short or ended by a reset).
+   */
+  private stepWhileIdle(run: AdvanceRun): boolean {
+    for (let taken = 0; ; taken++) {
+      if (run.epoch !== this.epoch || this.diskDown) return true;
+      // What ran may have started deliveries (or will, once its commit is durable): wait for them.
+      if (taken > 0 && (this.events.busy || this.events.anyUrl)) return false;
+      const at = this.due.nextAt;
+      const offset = at === undefined ? Infinity : at - (this.clock.now() - this.clock.offset);
+      if (offset > run.target) return true;
+      if (run.steps >= MAX_ADVANCE_STEPS) {
+        run.cut = true;
+        return true;
+      }
+      if (offset > this.clock.offset) this.moveClock(offset);
+      run.steps++;
+      if (this.due.run() === 0) return true; // stopped or paused: nothing more runs
+    }
+  }
+
+  /** A step at a time, each after the deliveries the last one started have ended. */
+  private async stepWaiting(run: AdvanceRun): Promise<Advanced> {
+    for (;;) {
+      if (!(await this.quiet(run.giveUpAt))) {
+        run.cut = true;
+        break;
+      }
+      // One step, then wait again (stepWhileIdle stops after one while a URL is set).
+      if (this.stepWhileIdle(run)) break;
+    }
+    return this.finishAdvance(run);
+  }
+
+  /**
+   * Until no delivery is queued or in flight and no commit is left whose follow-ups could start
+   * one (false when `giveUpAt` passes first).
+   */
+  private async quiet(giveUpAt: number): Promise<boolean> {
+    for (;;) {
+      const mark = this.events.started + this.journal.stats.commits;
+      await this.journal.drain();
+      // The follow-ups of the commits just made durable (deliveries queued) run first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.events.busy) {
+        if (!(await this.events.idle(giveUpAt - Date.now()))) return false;
+        continue;
+      }
+      if (mark === this.events.started + this.journal.stats.commits) return true;
+    }
+  }
+
+  private finishAdvance(run: AdvanceRun): Advanced {
+    if (run.epoch === this.epoch) {
+      if (run.target > this.clock.offset) this.moveClock(run.target);
+      this.due.run();
+    }
+    return { steps: run.steps, caughtUp: !run.cut };
+  }
+
+  /** Sets the clock's offset forward (persisted). */
+  private moveClock(offsetMs: number): void {
+    this.clock.setOffset(offsetMs);
+    this.commitInBackground({ ops: this.store.persist ? [`{"c":${offsetMs}}`] : [], after: [] });
   }
 
   log(line: string): void {
@@ -226,6 +357,7 @@ export class App implements Services {
 
   /** Forgets all data (objects, idempotency keys, events, clock offset); keys and settings stay. */
   async reset(): Promise<void> {
+    this.epoch++;
     try {
       await this.journal.reset();
       this.diskDown = false;
@@ -243,7 +375,17 @@ export class App implements Services {
     }
   }
 
+  /** `<mode>|<tenant>`: one string per scope, kept on every record (at most 1000 tenants remembered per mode). */
   static scope(mode: Mode, tenant: string): string {
-    return `${mode}|${tenant}`;
+    const known = SCOPES[mode];
+    let s = known.get(tenant);
+    if (s === undefined) {
+      s = `${mode}|${tenant}`;
+      if (known.size >= 1000) known.clear();
+      known.set(tenant, s);
+    }
+    return s;
   }
 }
+
+const SCOPES: Record<Mode, Map<string, string>> = { sandbox: new Map(), live: new Map() };

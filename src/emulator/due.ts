@@ -65,15 +65,22 @@ export class DueQueue {
     return top;
   }
 
-  /** Runs every item due by now. Cheap when nothing is due. */
-  run(): void {
-    if (this.running || this.stopped || this.paused) return;
+  /** When the earliest item is due (emulator ms), undefined when none is queued. */
+  get nextAt(): number | undefined {
+    return this.heap[0]?.at;
+  }
+
+  /** Runs every item due by now; returns how many ran. Cheap when nothing is due. */
+  run(): number {
+    if (this.running || this.stopped || this.paused) return 0;
     const now = this.clock.now();
-    if (this.heap.length === 0 || this.heap[0]!.at > now) return;
+    if (this.heap.length === 0 || this.heap[0]!.at > now) return 0;
     this.running = true;
+    let ran = 0;
     try {
       while (this.heap.length > 0 && this.heap[0]!.at <= now) {
         const item = this.pop();
+        ran++;
         try {
           this.jobs.get(item.job)?.(item.id, now);
         } catch (err) {
@@ -84,6 +91,7 @@ export class DueQueue {
       this.running = false;
     }
     this.arm();
+    return ran;
   }
 
   /** One timer, for the earliest item. */

@@ -25,7 +25,7 @@ export interface EmulatorOptions {
   port?: number;
   /** Persist state here (journal + snapshots, keys.json). Without it, state is in memory only. */
   dataDir?: string;
-  /** The Sandbox webhook URL (each mode has its own; the Live one is set through the admin route, ?mode=live). */
+  /** The Sandbox webhook URL (each mode has its own; the Live one is set through the admin route, ?mode=live). With a data dir it is kept for the next start (as every URL set). */
   webhookUrl?: string;
   failRate?: number;
   latencyMs?: [number, number];
@@ -53,6 +53,8 @@ export interface Emulator {
   port: number;
   tenantId: string;
   keys: { sandbox: { secret: string; public: string }; live: { secret: string; public: string } };
+  /** Each mode's webhook URL at start (with a data dir, the last run's, unless webhookUrl replaced the Sandbox one). */
+  webhookUrls: { sandbox: string | undefined; live: string | undefined };
   /** The Sandbox webhook secret (webhookSecrets has both modes). */
   webhookSecret: string;
   webhookSecrets: { sandbox: string; live: string };
@@ -60,7 +62,13 @@ export interface Emulator {
   received: ReceivedRequest[];
   admin: {
     reset(): Promise<void>;
+    /**
+     * Moves the clock and runs what is due up to the new time in time order (app.ts advance).
+     * Without a webhook URL it is all done when this returns; with one, what waits on deliveries
+     * goes on in the background: `advanced()` resolves when it is done.
+     */
     advance(seconds: number): void;
+    advanced(): Promise<void>;
     setFaults(f: Partial<{ failRate: number; latencyMs: [number, number] | null; resetRate: number; rateLimit: RateLimit | null }>): void;
     /** The mode's webhook URL (default sandbox; each mode has its own). */
     setWebhookUrl(url: string | null, mode?: 'sandbox' | 'live'): void;
@@ -99,7 +107,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       log: opts.log ?? (() => {}),
       journal: opts.journal,
     });
-    app.events.setUrl(opts.webhookUrl, 'sandbox');
     app.faults.set({
       failRate: opts.failRate ?? 0,
       resetRate: opts.resetRate ?? 0,
@@ -129,30 +136,43 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   app.startedAt = Date.now();
   if (opts.webhookUrl !== undefined && app.isSelf(opts.webhookUrl)) {
     // Known only now (port 0): deliveries to itself would act on it (POST /__emulator/reset) or loop.
-    app.events.setUrl(undefined, 'sandbox');
     app.due.stop();
     await new Promise((r) => server.close(r));
     await app.journal.close();
     release();
     throw new RangeError(`webhookUrl ${opts.webhookUrl} is the emulator's own address`);
   }
+  // The URLs (and listens' claims) the last run on this data dir left, then --webhook-url over the
+  // Sandbox one (set by hand: it ends the Sandbox claims). Only now, the address known: a saved URL
+  // naming this emulator is dropped. Until here no URL was set, so nothing was delivered.
+  app.events.restore((u) => app.isSelf(u));
+  if (opts.webhookUrl !== undefined) app.events.setUrl(opts.webhookUrl, 'sandbox');
   // Events a previous run (same data dir) made while no URL was set go out now that one is.
   app.events.deliverPending();
   const id = app.identity;
 
   let stopping: Promise<void> | undefined;
+  /** The last in-process advance (admin.advanced). */
+  let last: Promise<void> = Promise.resolve();
   return {
     url,
     baseUrl: `${url}/v1/`,
     port,
     tenantId: id.tenant_id,
     keys: { sandbox: { secret: id.sandbox.secret, public: id.sandbox.public }, live: { secret: id.live.secret, public: id.live.public } },
+    webhookUrls: { sandbox: app.events.urlOf('sandbox'), live: app.events.urlOf('live') },
     webhookSecret: id.sandbox.webhook_secret,
     webhookSecrets: { sandbox: id.sandbox.webhook_secret, live: id.live.webhook_secret },
     received: app.received,
     admin: {
       reset: () => app.reset(),
-      advance: (seconds) => app.advance(seconds),
+      advance: (seconds) => {
+        last = app.advance(seconds).then(
+          () => undefined,
+          (err: unknown) => app.fault(err),
+        );
+      },
+      advanced: () => last,
       setFaults: (f) => app.faults.set(f),
       setWebhookUrl: (u, mode = 'sandbox') => app.events.setUrl(u ?? undefined, mode),
     },

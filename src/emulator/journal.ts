@@ -86,6 +86,12 @@ export interface JournalOptions {
   opsPerLine?: number;
   /** The journal must also be this many times the last snapshot's size (default 2: compaction never writes more than the journal did). */
   overSnapshot?: number;
+  /**
+   * For tests: a background compaction hands each next step to this instead of the timer, in the
+   * state named (`snapshot`: the snapshot's .tmp being written; `catching up`: the new journal
+   * opened beside it, before its fsync), so a test can act at every step, not by chance.
+   */
+  stepGate?: (state: 'snapshot' | 'catching up', next: () => void) => void;
 }
 
 /** A background compaction: what is journaled meanwhile (and its size), and when it has ended. */
@@ -187,6 +193,7 @@ export class Journal {
   private readonly compactAt: number;
   private readonly sliceMs: number;
   private readonly pauseMs: number;
+  private readonly stepGate: JournalOptions['stepGate'];
   private readonly opsPerLine: number;
   private readonly overSnapshot: number;
   private readonly files: FileLayer;
@@ -199,6 +206,7 @@ export class Journal {
     this.compactAt = opts.compactAt ?? COMPACT_AT;
     this.sliceMs = opts.sliceMs ?? SLICE_MS;
     this.pauseMs = opts.pauseMs ?? PAUSE_MS;
+    this.stepGate = opts.stepGate;
     this.opsPerLine = opts.opsPerLine ?? OPS_PER_SNAPSHOT_LINE;
     this.overSnapshot = opts.overSnapshot ?? 2;
     this.files = opts.files ?? realFiles;
@@ -518,7 +526,11 @@ export class Journal {
     this.compactions.started++;
     let written = 0;
     let caughtUp = 0;
-    const later = (step: () => void): void => void (this.pauseMs > 0 ? setTimeout(step, this.pauseMs) : setImmediate(step));
+    const later = (state: 'snapshot' | 'catching up', step: () => void): void => {
+      if (this.stepGate) this.stepGate(state, step);
+      else if (this.pauseMs > 0) setTimeout(step, this.pauseMs);
+      else setImmediate(step);
+    };
     const end = (): void => {
       this.bg = undefined;
       finish();
@@ -548,7 +560,7 @@ export class Journal {
         return fail();
       }
       this.compactions.longestSliceMs = Math.max(this.compactions.longestSliceMs, performance.now() - began);
-      if (!finished) return later(slice);
+      if (!finished) return later('snapshot', slice);
       this.files.fsync(snapshot!, (err) => {
         closeQuietly(snapshot!);
         snapshot = undefined;
@@ -572,8 +584,10 @@ export class Journal {
       } catch {
         return fail();
       }
-      if (bg.tailBytes > CATCH_UP_REST) return later(catchUp);
-      this.files.fsync(next, (err) => (err || bg.aborted ? fail() : switchOver()));
+      if (bg.tailBytes > CATCH_UP_REST) return later('catching up', catchUp);
+      const sync = (): void => this.files.fsync(next!, (err) => (err || bg.aborted ? fail() : switchOver()));
+      if (this.stepGate) this.stepGate('catching up', sync);
+      else sync();
     };
 
     // 3. The rest, and the switch.

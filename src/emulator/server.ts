@@ -103,7 +103,8 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
       receivedAt: iso(app.clock.now()),
     });
     // Answered, or dropped (a reset fault, a client gone): the log records which, and how long it took.
-    res.once('close', () => seen.finish(res.headersSent ? res.statusCode : null));
+    // (`on`, not `once`: a response closes once, and finish() counts only its first call anyway.)
+    res.on('close', () => seen.finish(res.headersSent ? res.statusCode : null));
     if (!path.startsWith('/v1/')) throw routeNotFound(path);
     if (!app.journal.readable) throw app.journal.unavailable();
     const { route, params } = app.router.match(method, path.slice(3));

@@ -30,6 +30,8 @@ export interface PageQuery {
 export class Store {
   readonly byId = new Map<string, Rec>();
   private readonly lists = new Map<string, Rec[]>();
+  /** Each scope's main list per kind: the arrays of `lists`, found without building their key (a put's hot path). */
+  private readonly mains = new Map<string, Map<Kind, Rec[]>>();
   private readonly indexers = new Map<Kind, Indexer>();
   private readonly hooks = new Map<Kind, PutHook[]>();
   private readonly counts = new Map<Kind, number>();
@@ -75,7 +77,7 @@ export class Store {
     } else {
       rec = { kind, id: obj.id, scope, obj, x, json: undefined, v: ++this.seq };
       this.byId.set(obj.id, rec);
-      this.push(`${scope}|${kind}`, rec);
+      this.pushInto(this.mainList(scope, kind), rec);
       const indexer = this.indexers.get(kind) as ((o: Base) => string[]) | undefined;
       if (indexer) for (const key of indexer(obj)) this.push(`${scope}|${kind}|${key}`, rec);
       this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
@@ -89,11 +91,29 @@ export class Store {
   private push(key: string, rec: Rec): void {
     const list = this.lists.get(key);
     if (!list) this.lists.set(key, [rec]);
-    else if (list.length === 0 || list[list.length - 1]!.id < rec.id) list.push(rec);
+    else this.pushInto(list, rec);
+  }
+
+  private pushInto(list: Rec[], rec: Rec): void {
+    if (list.length === 0 || list[list.length - 1]!.id < rec.id) list.push(rec);
     else {
       // Out of order (a replayed snapshot written in map order): insert at its place.
       list.splice(lowerBound(list, rec.id), 0, rec);
     }
+  }
+
+  /** The main list of a kind in a scope (made, and put into `lists`, when it has none). */
+  private mainList(scope: string, kind: Kind): Rec[] {
+    let kinds = this.mains.get(scope);
+    if (!kinds) this.mains.set(scope, (kinds = new Map<Kind, Rec[]>()));
+    let list = kinds.get(kind);
+    if (!list) {
+      const key = `${scope}|${kind}`;
+      list = this.lists.get(key);
+      if (!list) this.lists.set(key, (list = []));
+      kinds.set(kind, list);
+    }
+    return list;
   }
 
   /** All records of a kind in a scope, oldest first (do not modify). */
@@ -164,6 +184,7 @@ export class Store {
   clear(): void {
     this.byId.clear();
     this.lists.clear();
+    this.mains.clear();
     this.counts.clear();
   }
 }
@@ -173,9 +194,24 @@ export function json(rec: Rec): string {
   return (rec.json ??= JSON.stringify(rec.obj));
 }
 
+// JSON.stringify of scopes (`sandbox|biz_…`), which repeat from op to op (bounded: a request may
+// name any tenant, so at most 1000 of them).
+const quotedScopes = new Map<string, string>();
+
+/** JSON.stringify(scope), remembered. */
+export function quotedScope(scope: string): string {
+  let q = quotedScopes.get(scope);
+  if (q === undefined) {
+    q = JSON.stringify(scope);
+    if (quotedScopes.size >= 1000) quotedScopes.clear();
+    quotedScopes.set(scope, q);
+  }
+  return q;
+}
+
 export function putOp(rec: Rec): string {
   const x = rec.x === undefined ? '' : `,"x":${JSON.stringify(rec.x)}`;
-  return `{"p":"${rec.kind}","s":${JSON.stringify(rec.scope)},"o":${json(rec)}${x}}`;
+  return `{"p":"${rec.kind}","s":${quotedScope(rec.scope)},"o":${json(rec)}${x}}`;
 }
 
 export const listJson = (items: string[], hasMore: boolean, next: string | null): string =>

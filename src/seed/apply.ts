@@ -8,7 +8,7 @@
 // the file (its kind and links) before it is skipped or referred to, what the service no longer has
 // is created again, and only objects it records as replaced by this seed are retired (--replace).
 // An entry the service refused (4xx: nothing created) is sent with a new key on the next run.
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { pollUntil, systemClock, type Clock } from '../lib/poll.js';
@@ -49,6 +49,10 @@ export interface Outcome {
   refused?: boolean;
   /** failed: the state file does not match what the service has. */
   mismatch?: boolean;
+  /** failed: what to change before the next run, when pay knows (the whole run's hint then says it). */
+  hint?: string;
+  /** What the outcome leaves to know (a KYC verification decided as rejected that nothing needing the approval waited for). */
+  note?: string;
   /** failed: it settled as failed (a KYC review rejected it, a collection or transfer failed): the same entry fails the same way again. */
   settled?: boolean;
 }
@@ -76,10 +80,11 @@ export interface SeedContext {
   /** What verifyState read back (without it, each recorded entry is read back as it comes). */
   verified?: Verified;
   /**
-   * The state file readState set aside: moved to `movedTo` before the fresh state is first saved;
-   * `onMoved` is told when that happens (the command says so then, not before: a refused run moves nothing).
+   * The state file readState set aside: moved before the fresh state is first saved, to `movedTo` or,
+   * when something took that name since, the next free one (moveAside); `onMoved` is told when that
+   * happens and where it went (the command says so then, not before: a refused run moves nothing).
    */
-  setAside?: { path: string; movedTo: string; onMoved?: () => void } | undefined;
+  setAside?: { path: string; movedTo: string; onMoved?: (movedTo: string) => void } | undefined;
   /** How long to wait for a pending collection or transfer, or a KYC review, that others depend on (default 60 s). */
   settleTimeoutMs?: number;
   /** What the waits read the time from and pause with (default: the machine's). */
@@ -179,7 +184,7 @@ export async function readState(path: string, ctx: Pick<SeedContext, 'tenant' | 
           : normalBaseUrl(String(s.base_url)) !== normalBaseUrl(ctx.baseUrl)
             ? `it records the service ${String(s.base_url)}, this run is ${ctx.baseUrl}`
             : undefined;
-  if (reason) return { state: fresh, setAside: { reason, path, movedTo: `${path}.set-aside` } };
+  if (reason) return { state: fresh, setAside: { reason, path, movedTo: freeAsideName(path) } };
   checkIds(path, s);
   return {
     state: {
@@ -218,6 +223,52 @@ function checkIds(path: string, s: StateFile): void {
     if (!isIdOf(kind, item.id) || (item.replaced_by !== undefined && !isIdOf(kind, item.replaced_by)))
       throw bad(`retire ${String(item.ref)}`, `holds an id that is not ${noun(kind)} id`);
   }
+}
+
+/** How many `<state>.set-aside.<n>` names are tried before giving up (exit 1, the state file left where it is). */
+const MAX_ASIDE = 1000;
+
+/** `<path>.set-aside`, or `<path>.set-aside.1`, `.2`, ... : the first name nothing holds now. */
+export function freeAsideName(path: string): string {
+  for (let n = 0; n <= MAX_ASIDE; n++) {
+    const name = n === 0 ? `${path}.set-aside` : `${path}.set-aside.${n}`;
+    if (!existsSync(name)) return name;
+  }
+  throw asideFull(path);
+}
+
+const asideFull = (path: string, sent = false) =>
+  new PayError(
+    `cannot set the state file ${path} aside: ${path}.set-aside and .set-aside.1 to .${MAX_ASIDE} all exist; ${sent ? 'it is left where it was' : 'nothing was sent'}`,
+    ExitCode.ERROR,
+    'seed_state_aside_full',
+    {
+      hint: 'remove the old set-aside copies you no longer need, then run again',
+    },
+  );
+
+/**
+ * Moves the state file to the first free set-aside name and answers it. The new name is made with a
+ * hard link, which fails rather than replace a file another writer made in the meantime; where the
+ * file system has no hard links, a rename to a name checked free just before.
+ */
+export function moveAside(path: string): string {
+  for (let n = 0; n <= MAX_ASIDE; n++) {
+    const name = n === 0 ? `${path}.set-aside` : `${path}.set-aside.${n}`;
+    if (existsSync(name)) continue;
+    try {
+      linkSync(path, name);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw err;
+      renameSync(path, name);
+      return name;
+    }
+    unlinkSync(path);
+    return name;
+  }
+  throw asideFull(path, true);
 }
 
 /** A state file records ids and bodies of a seed file's entries: far below this. */
@@ -264,10 +315,13 @@ export async function apply(
   let stopped: string | undefined;
 
   let dirty = false;
+  let setAsideDone = false;
   const saveState = () => {
-    if (ctx.setAside && existsSync(ctx.setAside.path) && !existsSync(ctx.setAside.movedTo)) {
-      renameSync(ctx.setAside.path, ctx.setAside.movedTo);
-      ctx.setAside.onMoved?.();
+    if (ctx.setAside && !setAsideDone) {
+      // Moved once, to a name nothing holds: an earlier set-aside copy is never overwritten, and the state file is never lost.
+      if (existsSync(ctx.setAside.path)) ctx.setAside.movedTo = moveAside(ctx.setAside.path);
+      setAsideDone = true;
+      ctx.setAside.onMoved?.(ctx.setAside.movedTo);
     }
     const tmp = `${ctx.statePath}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
@@ -360,8 +414,25 @@ export async function apply(
         );
       }
       const base = attempt > 0 ? `seed_${hash}_a${attempt}` : `seed_${hash}`;
-      const { object, replayed } = await createWithKeys(ctx, e, body, base, (dependents.get(e.ref) ?? []).length > 0, gone);
+      const after = dependents.get(e.ref) ?? [];
+      const { object, replayed } = await createWithKeys(
+        ctx,
+        e,
+        body,
+        base,
+        {
+          hasDependents: after.length > 0,
+          // A later kyc entry of the customer needs this verification decided, not approved: it starts its own.
+          needsApproval: after.some((d) => d.kind !== 'kyc'),
+          ...(rec ? { replacing: asText(rec.object.id) } : {}),
+        },
+        gone,
+      );
       const id = asText(object.id);
+      // A verification decided as rejected that nothing needing the approval waits for: its own outcome, said, not a failure.
+      const note =
+        e.kind === 'kyc' && object.status === 'rejected' ? `rejected: ${asText(object.rejection_reason ?? 'no reason')}` : undefined;
+      const noted = note ? { note } : {};
       if (rec) {
         // The old object: retired (--replace) once nothing in the file refers to it any more (after the run).
         const oldId = asText(rec.object.id);
@@ -369,10 +440,10 @@ export async function apply(
           if (RETIRES[e.kind]) retire.push({ ref: e.ref, id: oldId, replaced_by: id });
           else retirements.push({ ref: e.ref, id: oldId, status: 'kept', note: whyKept(e.kind) });
         }
-        return done(object, { ref: e.ref, action: 'replace', id, status: 'replaced', old_id: oldId });
+        return done(object, { ref: e.ref, action: 'replace', id, status: 'replaced', old_id: oldId, ...noted });
       }
-      if (gone) return done(object, { ref: e.ref, action: 'create', id, status: 'recreated', old_id: gone });
-      done(object, { ref: e.ref, action: 'create', id, status: replayed ? 'replayed' : 'created' });
+      if (gone) return done(object, { ref: e.ref, action: 'create', id, status: 'recreated', old_id: gone, ...noted });
+      done(object, { ref: e.ref, action: 'create', id, status: replayed ? 'replayed' : 'created', ...noted });
     } catch (err) {
       const pe = err instanceof PayError ? err : undefined;
       let error = (err as Error).message;
@@ -393,6 +464,7 @@ export async function apply(
         error,
         exitCode: pe?.exitCode ?? 1,
         ...(pe?.code === 'seed_failed' ? { settled: true } : {}),
+        ...(pe?.code === 'seed_kyc_not_restartable' && pe.hint ? { hint: pe.hint } : {}),
         ...(isRefusal ? { refused: true } : {}),
         ...(mismatch ? { mismatch: true } : {}),
       });
@@ -673,12 +745,12 @@ async function createWithKeys(
   e: Entry,
   body: Record<string, unknown>,
   base: string,
-  hasDependents: boolean,
+  waits: Waits,
   gone?: string,
 ): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
   for (let gen = 1; gen <= MAX_GENERATIONS; gen++) {
     try {
-      const r = await createEntry(ctx, e, body, gen === 1 ? base : `${base}_${gen}`, hasDependents);
+      const r = await createEntry(ctx, e, body, gen === 1 ? base : `${base}_${gen}`, waits);
       if (r.replayed && gone !== undefined && r.object.id === gone) continue;
       if (!r.replayed || !RETIRES[e.kind]) return r;
       // A replay answers the object as it was created: whether it has been retired since, only a read tells.
@@ -691,6 +763,16 @@ async function createWithKeys(
     }
   }
   throw new PayError(`${e.ref}: ${MAX_GENERATIONS} earlier versions of this entry hold its keys`, 1, 'seed_keys_exhausted');
+}
+
+/** What an entry's create must wait for, from what depends on it. */
+interface Waits {
+  /** Later entries build on it: a money movement waits until settled, a verification until decided. */
+  hasDependents: boolean;
+  /** Something that needs the customer approved depends on this kyc entry: a rejection fails it. */
+  needsApproval: boolean;
+  /** The object a replacement supersedes (--replace): the new one must be another object, really made. */
+  replacing?: string;
 }
 
 /** Money movements: others build on them once settled. */
@@ -732,10 +814,11 @@ async function createEntry(
   e: Entry,
   body: Record<string, unknown>,
   key: string,
-  hasDependents: boolean,
+  waits: Waits,
 ): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+  const { hasDependents } = waits;
   if (e.kind === 'fx_trades') return fxTrade(ctx, body, key);
-  if (e.kind === 'kyc') return kycVerification(ctx, e, body, key, hasDependents);
+  if (e.kind === 'kyc') return kycVerification(ctx, e, body, key, waits);
   if (e.kind === 'features') return activateFeature(ctx, e, body, key);
   const res = await ctx.client.request<Record<string, unknown>>({
     method: 'POST',
@@ -832,39 +915,76 @@ const OPEN_KYC = new Set(['pending', 'in_review']);
 
 /**
  * A KYC entry: start the verification (`level`, basic by default), submit its documents, and, when
- * later entries depend on it, wait until the review decides (a rejection then fails the entry:
- * what depends on it needs the approval). The start's key is the entry's; each document's is the
- * entry's key and its place. A start refused because the customer already has an open or approved
- * verification (409 invalid_state: a re-run after the keys expired, or KYC done outside the seed)
- * takes that verification instead of making another; documents are sent only while it is open.
+ * later entries depend on it, wait until the review decides (a rejection then fails the entry when
+ * one of them needs the customer approved; a later kyc entry of the customer needs it decided only).
+ * The start's key is the entry's; each document's is the start's key and its place. A start refused
+ * because the customer already has an open or approved verification (409 invalid_state: a re-run
+ * after the keys expired, or KYC done outside the seed) takes that verification instead of making
+ * another; documents are sent only while it is open and has none. A replacement (--replace: the
+ * entry's documents or level changed) never takes the one there is: it waits until an open one is
+ * decided, then starts its own after a rejection (the one re-verification the API allows) and sends
+ * the new documents, or fails, sending nothing, when the customer is approved at that level.
  */
 async function kycVerification(
   ctx: SeedContext,
   e: Entry,
   body: Record<string, unknown>,
   key: string,
-  hasDependents: boolean,
+  waits: Waits,
 ): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
   const { customer_id: customerId, documents, ...start } = body;
   const cus = idSegment('customers', customerId);
   const current = async () => (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `customers/${cus}/kyc` })).body;
-  let replayed: boolean;
-  let open: boolean;
-  try {
-    const r = await ctx.client.request<Record<string, unknown>>({
+  const startWith = (k: string) =>
+    ctx.client.request<Record<string, unknown>>({
       method: 'POST',
       path: `customers/${cus}/kyc`,
       body: { level: 'basic', ...start },
-      idempotencyKey: key,
+      idempotencyKey: k,
       quietReplay: true,
     });
+  /** The verification this entry started (undefined when it took the customer's current one). */
+  let started: Record<string, unknown> | undefined;
+  let docKey = key;
+  let replayed: boolean;
+  let open: boolean;
+  try {
+    const r = await startWith(key);
+    started = r.body;
     replayed = r.replayed;
     open = true;
   } catch (err) {
     if (!(err instanceof ApiError && err.apiCode === 'invalid_state')) throw err;
-    const now = await current();
-    replayed = true;
-    open = OPEN_KYC.has(String(now.status)) && (now.documents as unknown[] | undefined)?.length === 0;
+    let now = await current();
+    if (waits.replacing === undefined) {
+      replayed = true;
+      open = OPEN_KYC.has(String(now.status)) && (now.documents as unknown[] | undefined)?.length === 0;
+    } else {
+      // A replacement is a verification of its own with the new documents, or nothing: never the one there is.
+      if (now.status === 'in_review') now = await settle(ctx, current, (v) => OPEN_KYC.has(String(v.status)));
+      const notRestartable = (why: string) =>
+        new PayError(
+          `the customer's verification ${asText(now.id)} is ${asText(now.status)} (level ${asText(now.level)}) and the service starts no other: ${why}; nothing was sent for the changed entry`,
+          ExitCode.ERROR,
+          'seed_kyc_not_restartable',
+          {
+            hint: 'the API starts a verification after a rejection, or an upgrade to level enhanced: set level: enhanced, or put back what the state file recorded',
+          },
+        );
+      if (OPEN_KYC.has(String(now.status))) throw notRestartable('it has no documents, so it is never decided');
+      // Its own key: the entry's and the verification it follows (a re-run replays it; the first key holds the 409).
+      docKey = `${key}_after_${asText(now.id)}`;
+      try {
+        const r = await startWith(docKey);
+        started = r.body;
+        replayed = r.replayed;
+        open = true;
+      } catch (err2) {
+        if (err2 instanceof ApiError && err2.apiCode === 'invalid_state')
+          throw notRestartable('one starts only after a rejection, or as an upgrade to level enhanced');
+        throw err2;
+      }
+    }
   }
   for (const [i, doc] of (Array.isArray(documents) ? documents : []).entries()) {
     if (!open) break;
@@ -873,7 +993,7 @@ async function kycVerification(
         method: 'POST',
         path: `customers/${cus}/kyc/documents`,
         body: doc,
-        idempotencyKey: `${key}_d${i}`,
+        idempotencyKey: `${docKey}_d${i}`,
         quietReplay: true,
       });
     } catch (err) {
@@ -883,8 +1003,11 @@ async function kycVerification(
     }
   }
   let object = await current();
-  if (hasDependents && object.status === 'in_review') object = await settle(ctx, current, (now) => OPEN_KYC.has(String(now.status)));
-  if (hasDependents && object.status === 'rejected') {
+  // The API reads only the customer's current verification: one started since (a later entry, on a
+  // re-run) means this one was decided before it; its start's answer is all there is to say.
+  if (started && object.id !== started.id) return { object: started, replayed };
+  if (waits.hasDependents && object.status === 'in_review') object = await settle(ctx, current, (now) => OPEN_KYC.has(String(now.status)));
+  if (waits.needsApproval && object.status === 'rejected') {
     throw new PayError(
       `${e.ref} ${String(object.id)} rejected: ${asText(object.rejection_reason ?? 'no reason')}; what depends on it needs the customer approved`,
       1,

@@ -1,8 +1,9 @@
 // What the business rules (src/shared/rules.ts) make a seed entry wait for: a card, a wallet, a
-// payment link or a payout after its customer's KYC entries (which then wait until the
-// verification is decided) and after the features entries that activate what it needs; a
+// payment link or a payout after its customer's last KYC entry (which then waits until the
+// verification is decided; a customer's KYC entries run one after another, in file order, each
+// after the one before it is decided) and after the features entries that activate what it needs; a
 // collection or an FX trade after its customer's collections or fx entry; a feature that needs an
-// approved KYC after the customer's KYC entries. The customer is found through the entry's
+// approved KYC after the customer's last KYC entry. The customer is found through the entry's
 // references (a transfer's source account's customer), so a file written the way the API reads
 // needs no depends_on for it. What cannot be told from the file (a literal id of another
 // customer) is not ordered: depends_on does it.
@@ -61,8 +62,9 @@ function rulesOfEntry(e: Entry, byRef: ReadonlyMap<string, Entry>): RuleKey[] {
 }
 
 /**
- * Adds to each entry's deps the KYC and features entries of its customer that its rules need
- * (never itself, never one that already waits for it: no circle is made).
+ * Adds to each entry's deps the KYC and features entries of its customer that its rules need, and
+ * to each kyc entry the customer's kyc entry before it in the file (never itself, never one that
+ * already waits for it: no circle is made).
  */
 export function addRuleDeps(entries: Entry[]): void {
   const byRef = new Map(entries.map((e) => [e.ref, e]));
@@ -82,19 +84,34 @@ export function addRuleDeps(entries: Entry[]): void {
     }
     return false;
   };
+  const add = (e: Entry, n: Entry) => {
+    if (n.ref !== e.ref && !e.deps.includes(n.ref) && !waitsFor(n, e.ref)) e.deps.push(n.ref);
+  };
+  // A customer has one current verification, and the API starts another only once it is decided:
+  // the customer's kyc entries run one after another, in file order.
+  for (const e of entries) {
+    if (e.kind !== 'kyc') continue;
+    const c = customer.get(e.ref);
+    if (!c) continue;
+    const mine = kycOf(c);
+    const at = mine.indexOf(e);
+    if (at > 0) add(e, mine[at - 1]!);
+  }
+  // The customer's KYC status is its latest verification's: what needs it approved waits for the last kyc entry (and so for all).
+  const lastKycOf = (c: string) => kycOf(c).slice(-1);
   for (const e of entries) {
     const c = customer.get(e.ref);
     if (!c) continue;
     const needs: Entry[] = [];
     if (e.kind === 'features') {
       const f = typeof e.body.feature === 'string' ? featureDef(e.body.feature) : undefined;
-      if (f?.kyc === 'approved') needs.push(...kycOf(c));
+      if (f?.kyc === 'approved') needs.push(...lastKycOf(c));
     }
     for (const key of rulesOfEntry(e, byRef)) {
       const rule = RULES[key];
-      if (rule.kyc === 'approved') needs.push(...kycOf(c));
+      if (rule.kyc === 'approved') needs.push(...lastKycOf(c));
       if (rule.feature) needs.push(...featuresOf(c, rule.feature));
     }
-    for (const n of needs) if (n.ref !== e.ref && !e.deps.includes(n.ref) && !waitsFor(n, e.ref)) e.deps.push(n.ref);
+    for (const n of needs) add(e, n);
   }
 }

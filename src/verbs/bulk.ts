@@ -12,7 +12,7 @@ import { escapeText } from '../io/escape.js';
 import { Printer } from '../io/output.js';
 import { progressBar } from '../io/progress.js';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
-import { STOP_SIGNALS, type Factory } from '../cmdutil/factory.js';
+import type { Factory } from '../cmdutil/factory.js';
 import { checkInt } from '../shared/validate.js';
 import { checkConstraints } from './constraints.js';
 import { clientNeeds, confirmLive } from './steps.js';
@@ -300,23 +300,11 @@ function onSignals(
       stop.abort();
     } else abandon.abort();
   };
-  const kept = STOP_SIGNALS.map((sig) => ({
-    sig,
-    listeners: process.rawListeners(sig) as Array<(...args: unknown[]) => void>,
-  }));
-  for (const { sig } of kept) {
-    process.removeAllListeners(sig);
-    process.on(sig, handler);
-  }
+  const putBack = f.signals.alone(handler);
   return {
     stop: stop.signal,
     abandon: abandon.signal,
     graceMs: grace,
-    off: () => {
-      for (const { sig, listeners } of kept) {
-        process.off(sig, handler);
-        for (const l of listeners) process.on(sig, l);
-      }
-    },
+    off: putBack,
   };
 }

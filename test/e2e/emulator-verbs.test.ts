@@ -131,7 +131,7 @@ describe('pay emulator clock advance', () => {
       /^✓ Emulator clock moved forward 1h30m \(now [0-9dhms]+ ahead of real time\); what became due has happened\n$/,
     );
     const j = json(await w.pay(['emulator', 'clock', 'advance', '90s', '--json']));
-    expect(j).toEqual({ now: expect.stringMatching(ISO), offset_ms: before + 5_400_000 + 90_000, advanced_s: 90 });
+    expect(j).toEqual({ now: expect.stringMatching(ISO), offset_ms: before + 5_400_000 + 90_000, caught_up: true, advanced_s: 90 });
     // A collection started now settles when the clock passes its settle time.
     const cus = await w.api('POST', 'customers', customerBody());
     const acc = await w.api('POST', 'accounts', { customer_id: cus.id, currency: 'USD' });

@@ -178,3 +178,75 @@ describe('a state file set aside is said when it is moved, never by a run that i
     expect((JSON.parse(yes.stdout) as { state_set_aside?: { moved_to: string } }).state_set_aside?.moved_to).toBe(`${state}.set-aside`);
   });
 });
+
+/** The document numbers the emulator received for a customer, in order. */
+const docNumbers = (customer: string) =>
+  emu.received
+    .filter((q) => q.method === 'POST' && q.path === `/v1/customers/${customer}/kyc/documents`)
+    .map((q) => (q.body as { number?: string }).number);
+
+describe("a customer's kyc entries run in file order, each its own verification", () => {
+  it('a rejected first entry, then a second with its own document: the second waits, verifies anew, and each reports its own outcome', async () => {
+    const file = join(dir, 'frank.yaml');
+    const kyc = (number: string) => ({ customer_id: '${customers.frank.id}', documents: [{ type: 'passport', country: 'US', number }] });
+    writeFileSync(
+      file,
+      stringify({
+        customers: { frank: person('frank') },
+        kyc: { first: kyc('X0000'), second: kyc('123456789') },
+        features: { frank_cards: { customer_id: '${customers.frank.id}', feature: 'cards' } },
+      }),
+    );
+    const r = await runPay(['seed', 'apply', file, '-o', 'ndjson'], { env: env(), timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const out = rows(r.stdout) as Record<string, Row & { note?: string }>;
+    const cus = out['customers.frank']!.id!;
+    expect(out['kyc.first']).toMatchObject({ status: 'created', note: expect.stringMatching(/^rejected: document_rejected/) });
+    expect(out['kyc.second']).toMatchObject({ status: 'created' });
+    expect(out['kyc.second']!.id).not.toBe(out['kyc.first']!.id);
+    expect(out['features.frank_cards']!.status).toBe('created');
+    expect(docNumbers(cus)).toEqual(['X0000', '123456789']);
+    expect(await api('GET', `customers/${cus}/kyc`)).toMatchObject({ id: out['kyc.second']!.id, status: 'approved' });
+    expect(await api('GET', `customers/${cus}`)).toMatchObject({ kyc_status: 'approved' });
+    // The second started only once the first was decided: no start was refused as a conflict.
+    const starts = emu.received.filter((q) => q.method === 'POST' && q.path === `/v1/customers/${cus}/kyc`);
+    expect(starts.map((q) => q.status)).toEqual([201, 201]);
+  });
+});
+
+describe('a kyc entry replaced with --replace', () => {
+  it('an edited document number: a new verification, the new document sent, old_id the previous one, the state only what was sent', async () => {
+    const file = join(dir, 'gina.yaml');
+    const doc = (number: string) => ({
+      customers: { gina: person('gina') },
+      kyc: { gina: { customer_id: '${customers.gina.id}', documents: [{ type: 'passport', country: 'US', number }] } },
+    });
+    writeFileSync(file, stringify(doc('55550000')));
+    const r1 = await runPay(['seed', 'apply', file, '-o', 'ndjson'], { env: env(), timeoutMs: 60_000 });
+    expect(r1.code, r1.stderr).toBe(0);
+    const old = rows(r1.stdout)['kyc.gina']!.id!;
+    const cus = rows(r1.stdout)['customers.gina']!.id!;
+    writeFileSync(file, stringify(doc('123456789')));
+    const r2 = await runPay(['seed', 'apply', file, '--replace', '-o', 'ndjson'], { env: env(), timeoutMs: 60_000 });
+    expect(r2.code, r2.stderr).toBe(0);
+    const row = rows(r2.stdout)['kyc.gina'] as Row & { old_id?: string; action?: string };
+    expect(row).toMatchObject({ action: 'replace', status: 'replaced', old_id: old });
+    expect(row.id).toMatch(/^kyc_[0-9a-z]{24}$/);
+    expect(row.id).not.toBe(old);
+    expect(docNumbers(cus)).toEqual(['55550000', '123456789']);
+    const now = await api('GET', `customers/${cus}/kyc`);
+    expect(now.id).toBe(row.id);
+    expect(now.documents.map((d: { number_last4: string }) => d.number_last4)).toEqual(['6789']);
+    const state = JSON.parse(readFileSync(`${file}.state.json`, 'utf8')) as { entries: Record<string, { object: { id: string } }> };
+    expect(state.entries['kyc.gina']!.object.id).toBe(row.id);
+    // Approved at basic, edited again: the service starts no other; nothing is sent, the state keeps what was.
+    const kept = readFileSync(`${file}.state.json`, 'utf8');
+    writeFileSync(file, stringify(doc('987654321')));
+    const r3 = await runPay(['seed', 'apply', file, '--replace', '-o', 'ndjson'], { env: env(), timeoutMs: 60_000 });
+    expect(r3.code).toBe(1);
+    expect(rows(r3.stdout)['kyc.gina']!.error).toMatch(/^the customer's verification kyc_[0-9a-z]{24} is approved \(level basic\)/);
+    expect(r3.stderr).toMatch(/"hint":"kyc\.gina: the API starts a verification after a rejection, or an upgrade to level enhanced/);
+    expect(docNumbers(cus)).toEqual(['55550000', '123456789']);
+    expect(JSON.parse(readFileSync(`${file}.state.json`, 'utf8')).entries['kyc.gina']).toEqual(JSON.parse(kept).entries['kyc.gina']);
+  });
+});

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { App } from '../../src/emulator/app.js';
 import { eventOp } from '../../src/emulator/events.js';
 import { Idempotency } from '../../src/emulator/idempotency.js';
-import { Journal } from '../../src/emulator/journal.js';
+import { Journal, type JournalOptions } from '../../src/emulator/journal.js';
 import { Store } from '../../src/emulator/store.js';
 import type { Base, Rec, WebhookEvent } from '../../src/emulator/types.js';
 import { admin, client, customerBody, removeTempDirs, start, tempDir, until, type Api, type Emulator } from './helpers.js';
@@ -29,11 +29,11 @@ async function turnsUntil(fn: () => boolean): Promise<void> {
   }
 }
 
-async function boot(dataDir: string): Promise<Emulator> {
+async function boot(dataDir: string, stepGate?: JournalOptions['stepGate']): Promise<Emulator> {
   const emu = await start({
     dataDir,
     settleAfterMs: 30,
-    journal: { compactAt: 24 * 1024, overSnapshot: 0, sliceMs: 0, pauseMs: 0, opsPerLine: 3 },
+    journal: { compactAt: 24 * 1024, overSnapshot: 0, sliceMs: 0, pauseMs: 0, opsPerLine: 3, stepGate },
   });
   running.push(emu);
   return emu;
@@ -151,7 +151,17 @@ describe('incremental compaction', () => {
 describe('incremental compaction, crashed at any step', () => {
   it('every copy of the data dir taken mid-compaction loads with every acknowledged write', async () => {
     const dir = tempDir();
-    const emu = await boot(dir);
+    // A background compaction's first step in each state waits here until a wave was made (and
+    // copied) in it: the copies catch every state by construction, not by the scheduler's chance.
+    const held: Array<() => void> = [];
+    let gated = true;
+    let last: string | undefined;
+    const emu = await boot(dir, (state, next) => {
+      // The first step of each state of each compaction waits for a wave; the others go on.
+      if (gated && state !== last) held.push(next);
+      else setImmediate(next);
+      last = state;
+    });
     const api = client(emu, { tenant: emu.tenantId });
     const acknowledged: string[] = [];
     const copies: Array<{ at: string; ids: string[]; files: string[] }> = [];
@@ -163,8 +173,8 @@ describe('incremental compaction, crashed at any step', () => {
         : 'settled';
     const seen = new Set<string>();
     let taken = 0;
-    // Waves until the copies have caught every step (a few waves; each step lasts a few turns).
-    for (let wave = 0; seen.size < 3 && wave < 60; wave++) {
+    // Waves until the copies have caught every step; after each, a held step goes on.
+    for (let wave = 0; seen.size < 3 && wave < 200; wave++) {
       await Promise.all(
         Array.from({ length: 12 }, async (_, i) => {
           const r = await api('POST', 'customers', customerBody(wave * 100 + i));
@@ -190,7 +200,10 @@ describe('incremental compaction, crashed at any step', () => {
           seen.add(step);
         }),
       );
+      for (const next of held.splice(0)) next();
     }
+    gated = false;
+    for (const next of held.splice(0)) next();
     await emu.stop();
     running.splice(running.indexOf(emu), 1);
 

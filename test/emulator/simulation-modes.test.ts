@@ -94,4 +94,38 @@ describe('simulation values act in Sandbox only', () => {
     }
     expect(status).toEqual({ sandbox: 'rejected', live: 'approved' });
   });
+
+  it('a transfer is held only when its minor units end in all four digits 0014 (round-3 defect: 0.14 was held)', async () => {
+    const { accounts, customer } = funded.sandbox;
+    const api = apis.sandbox;
+    const others: Record<string, string> = {};
+    for (const currency of ['USD', 'JPY'] as const)
+      others[currency] = (await api('POST', 'accounts', { customer_id: customer, currency })).body.id as string;
+    // Minor units near the hold ending: 14 itself, 14 under each higher digit, and any other.
+    const minor = fc.oneof(
+      fc.constant(14),
+      fc.integer({ min: 0, max: 999 }).map((k) => k * 100 + 14),
+      fc.integer({ min: 0, max: 99 }).map((k) => k * 10_000 + 14),
+      fc.integer({ min: 1, max: 2_000_000 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('USD' as const, 'JPY' as const), minor, async (currency, m) => {
+        const amount = currency === 'JPY' ? String(m) : `${Math.floor(m / 100)}.${String(m % 100).padStart(2, '0')}`;
+        const t = await api('POST', 'transfers', {
+          source_account_id: accounts[currency],
+          destination_id: others[currency],
+          amount,
+          currency,
+        });
+        expect(t.status, JSON.stringify(t.body)).toBe(201);
+        emu.admin.advance(60);
+        await emu.admin.advanced();
+        const status = (await api('GET', `transfers/${t.body.id as string}`)).body.status as string;
+        // Stated apart from the code: held when the four last digits are 0014 and a digit stands in front of them.
+        const held = m >= 10_000 && m % 10_000 === HOLD_ENDING;
+        expect(status, `${amount} ${currency}`).toBe(held ? 'pending' : m % 100 === FAIL_ENDING ? 'failed' : 'completed');
+      }),
+      { numRuns: 25 },
+    );
+  });
 });

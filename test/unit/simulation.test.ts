@@ -1,6 +1,7 @@
 // The Sandbox simulation values are one list (src/shared/simulation.ts) and everything says the
 // same: the emulator acts on them, the contract describes them, `pay help simulate` lists them,
-// and the help of each verb they affect names them. minorEnding agrees with the emulator's money.
+// and the help of each verb they affect names them. One rule decides whether a value carries an
+// ending (all its digits there: 0.14 is not 0014), and minorDigits agrees with the emulator's money.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/openapi.js';
@@ -8,7 +9,7 @@ import { buildProgram } from '../../src/cmdutil/tree.js';
 import { exponent, toMinor } from '../../src/emulator/money.js';
 import { fromMinor } from '../../src/shared/money.js';
 import { FIAT_CURRENCIES } from '../../src/shared/domain.js';
-import { CONTRACT_NOTES, minorEnding, SIMULATION_VALUES } from '../../src/shared/simulation.js';
+import { amountEndsIn, CONTRACT_NOTES, endsIn, FAIL_TEXT, HOLD_TEXT, minorDigits, SIMULATION_VALUES } from '../../src/shared/simulation.js';
 import { pay } from './commands/harness.js';
 
 const flat = (s: string) => s.replace(/\s+/g, ' ');
@@ -43,7 +44,7 @@ describe('simulation values', () => {
     expect(post('/collections')).toContain(CONTRACT_NOTES.collection);
   });
 
-  it("minorEnding is the amount's minor units mod 100 (10,000 for the hold), for every currency and any amount", () => {
+  it("minorDigits are the amount's minor units (no leading zeros), for every currency and any amount as typed", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...FIAT_CURRENCIES),
@@ -55,16 +56,49 @@ describe('simulation values', () => {
           // As typed: the decimals the currency has, or fewer (trailing zeros left out).
           let amount = e === 0 ? digits : `${digits.slice(0, -e)}.${digits.slice(-e)}`;
           if (e > 0 && extraZeros > 0) amount = amount.replace(/0+$/, '').replace(/\.$/, '') || '0';
-          expect(minorEnding(amount, e)).toBe(Number(whole % 100n));
-          expect(minorEnding(amount, e, 4)).toBe(Number(whole % 10_000n));
+          expect(minorDigits(amount, e)).toBe(whole.toString());
           // As the emulator reads an amount: the same minor units.
           expect(toMinor(amount, e)).toBe(whole);
         },
       ),
     );
-    expect(minorEnding('1.5x', 2)).toBeUndefined();
+    expect(minorDigits('1.5x', 2)).toBeUndefined();
     // Decimals past the currency's are left out (validation refuses them anyway).
-    expect(minorEnding('1.139', 2)).toBe(13);
+    expect(minorDigits('1.139', 2)).toBe('113');
+  });
+
+  it('one rule for every value: an ending counts only with all its digits there (missing digits are never zeros)', () => {
+    // Stated arithmetically, apart from the implementation: m ends in t when m mod 10^|t| is t and,
+    // for an ending that starts with 0, m has a digit in front of it (m >= 10^|t|).
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.stringMatching(/^[0-9]{1,5}$/), (m, t) => {
+        const p = 10n ** BigInt(t.length);
+        const expected = m % p === BigInt(t) && (t[0] !== '0' || m >= p);
+        expect(endsIn(m.toString(), t)).toBe(expected);
+        for (const cur of ['USD', 'JPY', 'KWD']) {
+          const e = exponent(cur);
+          expect(amountEndsIn(fromMinor(m, e), e, t), `${cur} ${fromMinor(m, e)} ${t}`).toBe(expected);
+        }
+      }),
+    );
+    // The tester's case and the documented examples.
+    expect(amountEndsIn('0.14', 2, HOLD_TEXT)).toBe(false);
+    expect(amountEndsIn('14', 0, HOLD_TEXT)).toBe(false);
+    expect(amountEndsIn('1.14', 2, HOLD_TEXT)).toBe(false);
+    expect(amountEndsIn('100.14', 2, HOLD_TEXT)).toBe(true);
+    expect(amountEndsIn('10014', 0, HOLD_TEXT)).toBe(true);
+    expect(amountEndsIn('10.014', 3, HOLD_TEXT)).toBe(true);
+    for (const [a, e] of [
+      ['1.13', 2],
+      ['25.13', 2],
+      ['10.13', 2],
+      ['113', 0],
+      ['0.13', 2],
+    ] as const)
+      expect(amountEndsIn(a, e, FAIL_TEXT), a).toBe(true);
+    expect(endsIn('X1230000', '0000')).toBe(true);
+    expect(endsIn('000', '0000')).toBe(false);
+    expect(endsIn(undefined, '0000')).toBe(false);
   });
 
   it('toMinor and fromMinor (src/shared/money.ts) are inverses at every exponent, signs too', () => {

@@ -75,11 +75,19 @@ export async function clockAdvance(f: Factory, ctx: CommandContext): Promise<voi
   if (seconds === undefined || seconds > MAX_ADVANCE_SECONDS)
     throw new UsageError(`invalid duration ${quoted(raw)}: ${DURATION_FORMS}, at most 10 years`);
   const admin = await f.emulator();
-  const clock = await admin.post<{ now: string; offset_ms: number }>('clock/advance', { seconds });
-  if (isJson(ctx.output)) return (await printer(f, ctx.output)).printValue({ ...clock, advanced_s: seconds });
+  const clock = await admin.post<{ now: string; offset_ms: number; caught_up?: unknown }>('clock/advance', { seconds });
+  // Deliveries slower than the emulator waits for: the rest of what was due goes on from the new time.
+  const behind =
+    clock.caught_up === false
+      ? 'warning: webhook deliveries were still running when the emulator stopped waiting for them; the retries still due run from the new time\n'
+      : '';
+  if (isJson(ctx.output)) {
+    if (behind) f.io.err(behind);
+    return (await printer(f, ctx.output)).printValue({ ...clock, advanced_s: seconds });
+  }
   f.io.out(`${escapeText(String(clock.now))}\n`);
   f.io.err(
-    `✓ Emulator clock moved forward ${formatDuration(seconds)} (now ${formatDuration(Number(clock.offset_ms) / 1000)} ahead of real time); what became due has happened\n`,
+    `✓ Emulator clock moved forward ${formatDuration(seconds)} (now ${formatDuration(Number(clock.offset_ms) / 1000)} ahead of real time); ${behind ? 'what became due has started' : 'what became due has happened'}\n${behind}`,
   );
 }
 

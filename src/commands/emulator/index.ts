@@ -62,7 +62,8 @@ export const emulator: CommandDecl = {
       description:
         'Start the emulator and print its base URL, tenant id, keys and webhook secrets (its own test keys) on stderr. ' +
         'It runs until Ctrl-C (SIGINT), SIGTERM or SIGHUP (its terminal closed).\n\n' +
-        'State is in memory unless --data-dir is given; with a data dir it survives restarts (even kill -9) and keeps the same keys.\n\n' +
+        'State is in memory unless --data-dir is given; with a data dir it survives restarts (even kill -9) and keeps the same keys ' +
+        "and each mode's webhook URL (a running pay webhooks listen keeps receiving); faults are not kept.\n\n" +
         'Accounts get money from collections: `pay collections create --account acc_… --amount 1000.00 --currency USD --method card` ' +
         'credits the account once it settles (--settle-after).\n\n' +
         'Drive it from another terminal: pay emulator status, reset, clock advance <duration>, webhook-url [<url>|--clear], ' +
@@ -73,10 +74,11 @@ export const emulator: CommandDecl = {
       options: [
         { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
         { flags: '--port <n>', description: 'port to listen on; 0 picks a free one', default: '8787' },
-        { flags: '--data-dir <dir>', description: 'keep state (and keys) in this folder across restarts' },
+        { flags: '--data-dir <dir>', description: 'keep state, keys and webhook URLs in this folder across restarts' },
         {
           flags: '--webhook-url <url>',
-          description: "POST signed Sandbox webhook events to this URL (each mode has its own; Live's: pay --live emulator webhook-url)",
+          description:
+            "POST signed Sandbox webhook events to this URL (each mode has its own; Live's: pay --live emulator webhook-url); with --data-dir, it replaces the one kept from the last run",
         },
         {
           flags: '--configure-profile <name>',
@@ -143,11 +145,14 @@ export const emulator: CommandDecl = {
           summary: "Move the emulator's clock forward; what became due (settlements, expiries, retries) happens now",
           description:
             'Move the clock forward by a duration: a whole number and a unit (s, m, h, d, w), or several from the largest unit ' +
-            `down with nothing between them (1h30m, 2d12h); at most 10 years. Prints the new emulator time. ${DRIVES}${DRY}`,
+            `down with nothing between them (1h30m, 2d12h); at most 10 years. Prints the new emulator time. Everything due up to it ` +
+            "happens, in time order, before it answers: what that causes too (a failed webhook attempt's retries, a settlement's " +
+            'event), so after a dead webhook URL, 2d takes an event through every retry to failed (an endpoint that keeps the ' +
+            `emulator waiting over 20 s: the rest goes on from the new time, with a warning). ${DRIVES}${DRY}`,
           output: { projection: false, formats: ['json'] },
           dryRun: true,
           examples: ['pay emulator clock advance 90s', 'pay emulator clock advance 7d', 'pay emulator clock advance 1h30m --json'],
-          prints: { json: '{now, offset_ms, advanced_s}; without --json, the new time (RFC 3339) on stdout' },
+          prints: { json: '{now, offset_ms, caught_up, advanced_s}; without --json, the new time (RFC 3339) on stdout' },
           run: () => import('./admin.js').then((m) => m.clockAdvance),
         },
       ],
@@ -175,7 +180,9 @@ export const emulator: CommandDecl = {
       summary: "Show or change the emulator's injected faults (fail rate, latency, resets, rate limit)",
       description:
         'Without flags, print the fault settings. With flags, change those named (the same syntax as pay emulator start; ' +
-        `--latency off and --rate-limit off remove them, a rate of 0 switches it off) and print the result. --clear resets them all. ${DRIVES}${DRY}`,
+        `--latency off and --rate-limit off remove them, a rate of 0 switches it off) and print the result. --clear resets them all. ` +
+        'Faults last until the emulator stops: a restart, even on the same --data-dir, starts with only those its start flags name ' +
+        `(pay emulator status shows none otherwise), while its data, keys and webhook URLs are kept. ${DRIVES}${DRY}`,
       options: [...FAULT_FLAGS, { flags: '--clear', description: 'switch every fault off (fail rate, latency, resets, rate limit)' }],
       output: { projection: false },
       dryRun: true,

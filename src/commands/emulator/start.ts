@@ -14,6 +14,7 @@ import {
   type Emulator,
   type EmulatorOptions,
 } from '../../emulator/index.js';
+import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { checkWebhookTarget } from '../../shared/validate.js';
 
@@ -103,6 +104,12 @@ async function configure(f: Factory, name: string, emu: Emulator): Promise<{ pat
   return { path: store.path, current };
 }
 
+/** A webhook URL's banner line: the URL (escaped: a saved one comes from the data dir), whether it is the last run's, or none and how to set one. */
+function hook(url: string | undefined, kept: boolean, howToSet: string): string {
+  if (url === undefined) return `none (${howToSet})`;
+  return kept ? `${escapeText(url)} (kept from the last run on this data dir)` : escapeText(url);
+}
+
 function banner(
   emu: Emulator,
   o: EmulatorOptions,
@@ -119,8 +126,15 @@ function banner(
     ['live public key', emu.keys.live.public],
     ['live webhook secret', emu.webhookSecrets.live],
     ['data', o.dataDir ? `${o.dataDir} (kept across restarts)` : 'in memory (lost on exit; --data-dir keeps it)'],
-    ['sandbox webhook URL', o.webhookUrl ?? 'none (events stay pending; pay emulator webhook-url <url> or pay webhooks listen sets one)'],
-    ['live webhook URL', 'none (pay --live emulator webhook-url <url> or pay --live webhooks listen sets one)'],
+    [
+      'sandbox webhook URL',
+      hook(
+        emu.webhookUrls.sandbox,
+        o.webhookUrl === undefined,
+        'events stay pending; pay emulator webhook-url <url> or pay webhooks listen sets one',
+      ),
+    ],
+    ['live webhook URL', hook(emu.webhookUrls.live, true, 'pay --live emulator webhook-url <url> or pay --live webhooks listen sets one')],
     ['settle after', `${o.settleAfterMs ?? 1000} ms`],
   ];
   const faults = [

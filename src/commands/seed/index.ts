@@ -13,7 +13,7 @@ export const seed: CommandDecl = {
   description:
     'Create the customers, KYC verifications (with their documents), feature activations, accounts, external accounts, collections, cards, wallets, payment links, transfers and FX trades a YAML or JSON file describes.\n' +
     "Entries refer to earlier ones by name (${customers.alice.id}) and to the environment (${env.NAME}). Each entry's Idempotency-Key comes from the tenant, the mode, its name and its content, so a re-run, a retry or a killed run never duplicates anything.\n" +
-    "The business rules (pay help rules) order entries too: a card, wallet, payment link or payout waits for its customer's kyc entry (approved: apply waits for the review) and features entries, a collection or FX trade for its features entry.\n" +
+    "The business rules (pay help rules) order entries too: a card, wallet, payment link or payout waits for its customer's last kyc entry (approved: apply waits for the review) and features entries, a collection or FX trade for its features entry. A customer's kyc entries run in file order, each after the one before is decided.\n" +
     'A state file (<file>.state.json) records what each entry was made from: an edited entry is updated in place where the API has an update (customers), or replaced with --replace (the old object closed, terminated, disabled or removed where the API allows). Without the state file edits are not detected.',
   examples: ['pay seed plan sandbox.yaml', 'pay seed apply sandbox.yaml --json > ids.json'],
   subcommands: [

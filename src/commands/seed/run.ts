@@ -32,6 +32,7 @@ const APPLY_COLUMNS: TableColumn[] = [
   { header: 'OLD ID', path: 'old_id', priority: 6 },
   { header: 'OLD STATUS', path: 'old_status', kind: 'status', priority: 7 },
   { header: 'ERROR', path: 'error', priority: 5 },
+  { header: 'NOTE', path: 'note', priority: 8 },
 ];
 const PLAN_COLUMNS: TableColumn[] = [
   { header: 'ENTRY', path: 'ref', kind: 'id', priority: 1 },
@@ -136,7 +137,13 @@ export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
     concurrency,
     statePath,
     replace: opts.replace === true,
-    setAside: loaded.setAside && { ...loaded.setAside, onMoved: () => void (note = setAsideNote(f, loaded, true)) },
+    setAside: loaded.setAside && {
+      ...loaded.setAside,
+      onMoved: (movedTo: string) => {
+        loaded.setAside!.movedTo = movedTo;
+        note = setAsideNote(f, loaded, true);
+      },
+    },
     verified,
     progress: progressBar(f.io, 'seed'),
     clock: f.clock,
@@ -246,6 +253,15 @@ async function printPlan(
     );
 }
 
+/** What to change in entries that settled as failed, for the kinds among them only (a KYC entry's documents, a money movement's amount). */
+function settledCauses(settled: Outcome[]): string {
+  const kinds = new Set(settled.map((o) => kindOfRef(o.ref)));
+  const causes: string[] = [];
+  if (kinds.has('kyc')) causes.push('a KYC document number not ending 0000');
+  if ([...kinds].some((k) => k !== 'kyc')) causes.push('an amount whose minor units do not end in 13');
+  return causes.join(', ');
+}
+
 async function printApply(
   f: Factory,
   out: OutputSettings,
@@ -287,14 +303,17 @@ async function printApply(
     // The action that finishes the job: a refusal needs its cause fixed first (its retry gets a new key); anything else, the same command.
     const refused = failures.filter((o) => o.refused);
     const settled = failures.filter((o) => o.settled);
+    const hinted = failures.filter((o) => o.hint);
     const hint =
-      settled.length === failures.length
-        ? `${settled.map((o) => o.ref).join(', ')} settled as failed and would again: change ${settled.length === 1 ? 'that entry' : 'those entries'} (a KYC document number not ending 0000, an amount whose minor units do not end in 13), then run the same command again`
-        : refused.length === failures.length
-          ? `the service refused ${refused.map((o) => o.ref).join(', ')}: fix the cause (e.g. fund the account), then run the same command again; a refused entry is sent with a new idempotency key`
-          : refused.length > 0
-            ? `fix what the service refused (${refused.map((o) => o.ref).join(', ')}), then run the same command again to finish (nothing is duplicated; a refused entry is sent with a new idempotency key)`
-            : 'run the same command again to finish (nothing is duplicated)';
+      hinted.length === failures.length
+        ? `${hinted.map((o) => o.ref).join(', ')}: ${[...new Set(hinted.map((o) => o.hint))].join('; ')}`
+        : settled.length === failures.length
+          ? `${settled.map((o) => o.ref).join(', ')} settled as failed and would again: change ${settled.length === 1 ? 'that entry' : 'those entries'} (${settledCauses(settled)}), then run the same command again`
+          : refused.length === failures.length
+            ? `the service refused ${refused.map((o) => o.ref).join(', ')}: fix the cause (e.g. fund the account), then run the same command again; a refused entry is sent with a new idempotency key`
+            : refused.length > 0
+              ? `fix what the service refused (${refused.map((o) => o.ref).join(', ')}), then run the same command again to finish (nothing is duplicated; a refused entry is sent with a new idempotency key)`
+              : 'run the same command again to finish (nothing is duplicated)';
     throw new PayError(n, (failures[0]!.exitCode ?? 1) as 1, 'seed_failed', { hint });
   }
 }

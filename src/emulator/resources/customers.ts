@@ -30,13 +30,12 @@ export function checkAddress(v: unknown, path: string, errors: FieldProblem[]): 
   if (problem) errors.push({ field: `${path}.state`, code: 'invalid', message: problem });
 }
 
-export const copyAddress = (a: Address): Address => ({
-  address_line1: a.address_line1,
-  city: a.city,
-  country: a.country,
-  postal_code: a.postal_code,
-  ...(a.state !== undefined ? { state: a.state } : {}),
-});
+/** The address's fields, in this order (state last, when given). No spread: it is a slow path in V8, and every create runs this. */
+export function copyAddress(a: Address): Address {
+  const c: Address = { address_line1: a.address_line1, city: a.city, country: a.country, postal_code: a.postal_code };
+  if (a.state !== undefined) c.state = a.state;
+  return c;
+}
 
 const DAY_MS = 86_400_000;
 

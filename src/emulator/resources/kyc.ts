@@ -6,7 +6,7 @@
 // rejected: the business rules (src/shared/rules.ts) read kyc_status, and a real bank does not
 // take products away from a verified customer who applies for a higher level.
 import { isId, OBJECT_KINDS } from '../../shared/domain.js';
-import { REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
+import { endsIn, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str, type Shape } from '../validation.js';
@@ -83,7 +83,7 @@ function submit(
   const rejects = {
     ...((current.x?.rejects as Record<string, boolean> | undefined) ?? {}),
     // A Sandbox simulation value only: in live mode a number is a number.
-    ...(!doc.livemode && b.number?.endsWith(REJECT_DOCUMENT_SUFFIX) ? { [doc.id]: true } : {}),
+    ...(!doc.livemode && endsIn(b.number, REJECT_DOCUMENT_SUFFIX) ? { [doc.id]: true } : {}),
   };
   const first = v.status === 'pending';
   const next = touch(app, v, {

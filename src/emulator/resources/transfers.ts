@@ -3,10 +3,11 @@
 // account (or `clearing:<cur>` for an external destination); settling posts it (and, for an
 // external destination, a second entry moves it from clearing to `external:<cur>`); failing or
 // cancelling voids it. Sandbox simulation values (src/shared/simulation.ts): minor units ending in
-// 13 fail with destination_rejected; ending in 0014, the transfer is held pending for 24 hours.
+// 13 fail with destination_rejected; ending in 0014 (all four digits: 100.14, not 0.14), the
+// transfer is held pending for 24 hours.
 // The rules (./rules.ts): between accounts, KYC not rejected; to an external account, KYC approved,
 // and abroad (another country than the sender's address) the international_transfers feature.
-import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, HOLD_HOURS, minorEnding } from '../../shared/simulation.js';
+import { amountEndsIn, FAIL_TEXT, HOLD_HOURS, HOLD_TEXT } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
@@ -46,10 +47,10 @@ const shape = {
  * Sandbox only: in live mode every amount is an ordinary amount (`pay help simulate`).
  */
 export const failsOnPurpose = (o: { amount: string; currency: string; livemode: boolean }): boolean =>
-  !o.livemode && minorEnding(o.amount, exponent(o.currency)) === FAIL_ENDING;
+  !o.livemode && amountEndsIn(o.amount, exponent(o.currency), FAIL_TEXT);
 
-/** Sandbox simulation value (Sandbox only): a transfer whose minor units end in HOLD_ENDING over HOLD_DIGITS digits (0014) is held pending for HOLD_HOURS. */
-const isHeld = (t: Transfer): boolean => !t.livemode && minorEnding(t.amount, exponent(t.currency), HOLD_DIGITS) === HOLD_ENDING;
+/** Sandbox simulation value (Sandbox only): a transfer whose minor units end in every digit of HOLD_TEXT (0014: 10014, not 14) is held pending for HOLD_HOURS. */
+const isHeld = (t: Transfer): boolean => !t.livemode && amountEndsIn(t.amount, exponent(t.currency), HOLD_TEXT);
 const HOLD_MS = HOLD_HOURS * 3_600_000;
 
 export const insufficient = (available: string, needed: string, currency: string): ApiProblem =>

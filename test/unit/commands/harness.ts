@@ -76,6 +76,11 @@ export function fakeSignals(): Signals & { emit(signal: 'SIGINT' | 'SIGTERM'): v
       const i = listeners.findIndex((l) => l.signal === signal && l.fn === fn);
       if (i >= 0) listeners.splice(i, 1);
     },
+    alone: (fn) => {
+      const kept = listeners.splice(0);
+      listeners.push({ signal: 'SIGINT', fn }, { signal: 'SIGTERM', fn });
+      return () => void listeners.splice(0, listeners.length, ...kept);
+    },
     emit: (signal) => {
       for (const l of listeners.filter((x) => x.signal === signal)) l.fn(signal);
     },

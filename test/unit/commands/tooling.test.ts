@@ -125,6 +125,7 @@ describe('pay emulator start, in process', () => {
         if (signal === 'SIGINT' && ++sigints === 2) fn('SIGINT');
       },
       off: fake.off,
+      alone: fake.alone,
     };
     const running = pay(['emulator', 'start', '--port', '0'], { io, signals, env: { PAY_CONFIG_DIR: configDir() } });
     await until(io.stderrText, /Press Ctrl-C to stop\.\n/);

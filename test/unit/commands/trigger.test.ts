@@ -13,7 +13,7 @@ import { parseAmount } from '../../../src/shared/validate.js';
 import { bodyField, requestBodySchema } from '../../../src/api/request-fields.js';
 import { PayError, UsageError } from '../../../src/lib/errors.js';
 import { EVENT_TYPES } from '../../../src/shared/events.js';
-import { minorEnding } from '../../../src/shared/simulation.js';
+import { amountEndsIn, FAIL_TEXT, HOLD_TEXT } from '../../../src/shared/simulation.js';
 import { LIVE_KEY, pay, type Recorded } from './harness.js';
 
 const CUS = 'cus_0123456789abcdefghijklmn';
@@ -404,9 +404,10 @@ describe('amounts it sends', () => {
   it('defaults end as the simulation value asks, in every currency; funding covers the amount and is never one', () => {
     for (const cur of ['USD', 'JPY', 'KWD', 'EUR']) {
       const e = cur === 'JPY' ? 0 : cur === 'KWD' ? 3 : 2;
-      expect(minorEnding(amountOf(cur, 2513), e)).toBe(13);
-      expect(minorEnding(amountOf(cur, 10014), e, 4)).toBe(14);
-      expect(minorEnding(amountOf(cur, 2514), e, 4)).not.toBe(14);
+      expect(amountEndsIn(amountOf(cur, 2513), e, FAIL_TEXT)).toBe(true);
+      expect(amountEndsIn(amountOf(cur, 10014), e, HOLD_TEXT)).toBe(true);
+      expect(amountEndsIn(amountOf(cur, 2514), e, HOLD_TEXT)).toBe(false);
+      expect(amountEndsIn(amountOf(cur, 14), e, HOLD_TEXT)).toBe(false);
     }
     expect(amountOf('USD', 2500)).toBe('25.00');
     expect(amountOf('JPY', 2513)).toBe('2513');

@@ -133,6 +133,34 @@ describe('the rules order the entries (no depends_on needed)', () => {
     expect(depsOf(entries, 'accounts.bob_usd')).toEqual(['customers.bob']);
   });
 
+  it("a customer's kyc entries wait one for the other in file order; what needs approval waits for the last (generated counts and customers)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('alice', 'bob'), { minLength: 1, maxLength: 6 }), (owners) => {
+        const d = doc();
+        d.kyc = Object.fromEntries(
+          owners.map((o, i) => [
+            `k${i}`,
+            { customer_id: `\${customers.${o}.id}`, documents: [{ type: 'passport', country: 'US', number: `${i}0000` }] },
+          ]),
+        );
+        const es = parseSeed(d);
+        const kycOf = (o: string) => owners.flatMap((x, i) => (x === o ? [`kyc.k${i}`] : []));
+        for (const o of ['alice', 'bob']) {
+          const mine = kycOf(o);
+          mine.forEach((ref, i) => {
+            const kycDeps = depsOf(es, ref).filter((x) => x.startsWith('kyc.'));
+            expect(kycDeps, ref).toEqual(i === 0 ? [] : [mine[i - 1]]);
+          });
+        }
+        const last = kycOf('alice').slice(-1);
+        expect(depsOf(es, 'cards.card').filter((x) => x.startsWith('kyc.'))).toEqual(last);
+        expect(depsOf(es, 'features.alice_cards').filter((x) => x.startsWith('kyc.'))).toEqual(last);
+        expect(depsOf(es, 'accounts.bob_usd').filter((x) => x.startsWith('kyc.'))).toEqual([]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('never makes a circle: a KYC entry that waits for a card keeps it so, and the card does not wait for it', () => {
     const d = doc();
     d.kyc!.alice!.depends_on = ['cards.card'];
