@@ -22,7 +22,7 @@ beforeAll(async () => {
   ids.done = (
     await w.api('POST', 'transfers', { source_account_id: ids.from, destination_id: ids.to, amount: '10.00', currency: 'USD' })
   ).id;
-  w.settle(); // completed: not cancellable
+  await w.settle(); // completed: not cancellable
   ids.pending = (
     await w.api('POST', 'transfers', { source_account_id: ids.from, destination_id: ids.to, amount: '7.25', currency: 'USD' })
   ).id;

@@ -68,7 +68,7 @@ beforeAll(async () => {
     method: 'card',
     description: 'Initial funding from the customer’s card for the first quarter of operations',
   });
-  w.settle();
+  await w.settle();
   for (const [i, description] of DESCRIPTIONS.entries()) {
     await w.api('POST', 'transfers', {
       source_account_id: from,
@@ -78,7 +78,7 @@ beforeAll(async () => {
       description,
     });
   }
-  w.settle();
+  await w.settle();
   customers = (await w.api('GET', 'customers')).data as Obj[];
   txns = (await w.api('GET', 'transactions?limit=100')).data as Obj[];
   expect(txns.length).toBe(7);

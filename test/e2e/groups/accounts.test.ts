@@ -99,7 +99,7 @@ describe('pay accounts', () => {
   it('a funding collection: pending first, available once settled; get shows money with its currency', async () => {
     await w.api('POST', 'collections', { account_id: usd, amount: '100.00', currency: 'USD', method: 'card' });
     expect((await w.api('GET', `accounts/${usd}`)).balance).toEqual({ available: '0.00', pending: '100.00', currency: 'USD' });
-    w.settle();
+    await w.settle();
     const [j, t] = await Promise.all([w.pay(['accounts', 'get', usd, '--json']), w.pay(['accounts', 'get', usd, '-o', 'table'])]);
     expect(json(j).balance).toEqual({ available: '100.00', pending: '0.00', currency: 'USD' });
     const kv = keyValues(t);

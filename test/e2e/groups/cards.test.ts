@@ -100,7 +100,7 @@ describe('pay cards', () => {
     phys = s.rows[0]!.id!;
     // inactive cannot be frozen
     apiError(await w.pay(['cards', 'freeze', phys]), 5, 409, 'invalid_state', true);
-    w.settle();
+    await w.settle();
     expect(ok(await w.pay(['cards', 'get', phys, '--fields', 'status', '--no-header']))).toBe('active\n');
   });
 

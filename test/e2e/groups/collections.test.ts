@@ -117,7 +117,7 @@ describe('pay collections', () => {
 
   it('settled: succeeded ones credit the account, the .13 one fails (get json, table)', async () => {
     expect((await w.api('GET', `accounts/${usd}`)).balance).toMatchObject({ available: '0.00', pending: '132.13' });
-    w.settle();
+    await w.settle();
     const [card, badJ, badT] = await Promise.all([
       w.pay(['collections', 'get', ids.card!, '--json']),
       w.pay(['collections', 'get', ids.bad!, '--json']),

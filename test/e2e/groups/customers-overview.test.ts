@@ -43,7 +43,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) await fund(w, A.a2, `2${i}.00`);
   await transfer(A.a1, A.a2, '25.00');
   await transfer(A.a2, A.a1, '5.00');
-  w.settle();
+  await w.settle();
   A.card = (await w.api('POST', 'cards', { customer_id: A.customer, account_id: A.a1, type: 'virtual' })).id;
   A.wallet = (await w.api('POST', 'wallets', { customer_id: A.customer, asset: 'BTC', network: 'bitcoin' })).id;
   B.customer = await customer(w);

@@ -161,7 +161,7 @@ describe('pay external-accounts', () => {
     await fund(w, acc, '50.00');
     const t = json(await w.pay(['transfers', 'send', '--from', acc, '--to', us, '--amount', '12.34', '--currency', 'USD', '--json']));
     expect(t).toMatchObject({ destination_id: us, destination_type: 'external_account', status: 'pending' });
-    w.settle();
+    await w.settle();
     expect((await w.api('GET', `transfers/${t.id}`)).status).toBe('completed');
     expect((await w.api('GET', `accounts/${acc}`)).balance.available).toBe('37.66');
   });

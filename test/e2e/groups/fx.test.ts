@@ -125,7 +125,7 @@ describe('pay fx', () => {
   it('an expired quote (clock +61 s) is exit 5 quote_expired, and shows expired', async () => {
     const q = json(await w.pay(['fx', 'quote', '--from', 'USD', '--to', 'GBP', '--target-amount', '50', '--json']));
     expect(q).toMatchObject({ target_amount: '50.00', status: 'open' });
-    w.settle(61);
+    await w.settle(61);
     expect(jsonError(await w.pay(['fx', 'trade', q.id, '--from-account', usd, '--to-account', gbp, '--json']), 5)).toMatchObject({
       code: 'quote_expired',
       status: 409,

@@ -3,7 +3,7 @@
 // formats, and fixtures made with plain HTTP (fast; the command under test is always run as pay).
 //
 // Time: the emulator settles pending things (transfers, collections, KYC reviews, physical cards)
-// SETTLE_S seconds of emulator time after they start. Tests never sleep for that: `w.settle()`
+// SETTLE_S seconds of emulator time after they start. Tests never sleep for that: `await w.settle()`
 // moves the emulator clock (admin.advance), which runs everything due at once. Real time is far
 // from SETTLE_S (10 min), so "pending" states stay put however slow the machine is.
 import { randomUUID } from 'node:crypto';
@@ -34,8 +34,11 @@ export interface World {
   api(method: string, path: string, body?: unknown): Promise<Obj>;
   /** A raw API call that returns status and body whatever they are. */
   raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: Obj }>;
-  /** Moves the emulator clock SETTLE_S (or `seconds`) forward: everything due settles now. */
-  settle(seconds?: number): void;
+  /**
+   * Moves the emulator clock SETTLE_S (or `seconds`) forward: everything due has settled when it
+   * resolves (with a webhook URL set, the advance waits for the deliveries on its way).
+   */
+  settle(seconds?: number): Promise<void>;
   /** Requests the emulator received since `mark` (an index from `w.mark()`), optionally filtered. */
   since(mark: number, method?: string, path?: string | RegExp): ReceivedRequest[];
   mark(): number;
@@ -83,7 +86,10 @@ export async function startWorld(opts: EmulatorOptions = {}): Promise<World> {
       if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path} → ${r.status}: ${JSON.stringify(r.body)}`);
       return r.body;
     },
-    settle: (seconds = SETTLE_S) => emu.admin.advance(seconds),
+    settle: (seconds = SETTLE_S) => {
+      emu.admin.advance(seconds);
+      return emu.admin.advanced();
+    },
     mark: () => total,
     since: (mark, method, path) => {
       const dropped = total - emu.received.length;
@@ -239,7 +245,7 @@ export async function fund(w: World, accountId: string, amount: string, currency
   const holder = (await w.api('GET', `accounts/${accountId}`)).customer_id as string;
   await w.api('POST', `customers/${holder}/features/collections/activate`);
   const col = await w.api('POST', 'collections', { account_id: accountId, amount, currency, method: 'card' });
-  w.settle();
+  await w.settle();
   return col.id as string;
 }
 
@@ -247,7 +253,7 @@ export async function fund(w: World, accountId: string, amount: string, currency
 export async function approveKyc(w: World, customerId: string): Promise<void> {
   await w.api('POST', `customers/${customerId}/kyc`, { level: 'basic' });
   await w.api('POST', `customers/${customerId}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
-  w.settle();
+  await w.settle();
   expect((await w.api('GET', `customers/${customerId}/kyc`)).status).toBe('approved');
 }
 

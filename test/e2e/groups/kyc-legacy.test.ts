@@ -70,7 +70,7 @@ describe('pay kyc-legacy', () => {
     expect(text).toMatch(/^Documents \(2\)$/m);
     expect(text).toMatch(/ passport {2,}GB {2,}6789 {2,}received /);
 
-    w.settle();
+    await w.settle();
     const m = w.mark();
     const [j, nd] = await Promise.all([
       w.pay(['kyc-legacy', 'status', cus, '--json']),

@@ -112,7 +112,7 @@ describe('pay kyc', () => {
   });
 
   it('status after the review settles: approved (json, table with the documents, ndjson), and the customer mirrors it', async () => {
-    w.settle();
+    await w.settle();
     const [j, t, nd, c] = await Promise.all([
       w.pay(['kyc', 'status', cus, '--json']),
       w.pay(['kyc', 'status', cus, '-o', 'table']),
@@ -139,7 +139,7 @@ describe('pay kyc', () => {
     const other = await customer(w);
     await w.api('POST', `customers/${other}/kyc`, { level: 'enhanced' });
     await w.api('POST', `customers/${other}/kyc/documents`, { type: 'national_id', country: 'NG', number: '99990000' });
-    w.settle();
+    await w.settle();
     const v = json(await w.pay(['kyc', 'status', other, '--json']));
     expect(v).toMatchObject({ level: 'enhanced', status: 'rejected', rejection_reason: expect.any(String) });
     expect(v.documents[0]).toMatchObject({ number_last4: '0000', status: 'rejected' });

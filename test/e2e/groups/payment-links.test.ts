@@ -87,7 +87,7 @@ describe('pay payment-links', () => {
     );
     expect(l).toMatchObject({ amount: '0.01500000', asset: 'BTC', status: 'active', expires_at: at.replace('Z', '.000Z') });
     links.expiring = l.id;
-    w.settle(31);
+    await w.settle(31);
     expect(ok(await w.pay(['payment-links', 'get', l.id, '--fields', 'status', '--no-header']))).toBe('expired\n');
   });
 

@@ -41,7 +41,7 @@ describe('a refusal says what to run, and running it is enough', () => {
     expect(steps.map((s) => s.slice(0, 2).join(' '))).toEqual(['kyc verify', 'kyc submit-document', 'features activate']);
     for (const [i, step] of steps.entries()) {
       // The review decides before the feature can be activated (the emulator's clock moves here).
-      if (step[0] === 'features') w.settle();
+      if (step[0] === 'features') await w.settle();
       const r = await w.pay(step);
       expect(r.code, `${step.join(' ')}: ${r.stderr}`).toBe(0);
       if (i === 1) expect((await w.api('GET', `customers/${cus}`)).kyc_status).toBe('in_review');
@@ -82,7 +82,7 @@ describe('a refusal says what to run, and running it is enough', () => {
     // Their external account first: a rejected customer adds none.
     await w.api('POST', `customers/${receiver}/kyc`, { level: 'basic' });
     await w.api('POST', `customers/${receiver}/kyc/documents`, { type: 'passport', country: 'US', number: '12340000' });
-    w.settle();
+    await w.settle();
     const send = ['transfers', 'send', '--from', from, '--to', ea.id as string, '--amount', '5.00', '--currency', 'USD', '--yes'];
     const refused = await w.pay(send);
     expect(refused.code, refused.stderr).toBe(1);
@@ -99,7 +99,7 @@ describe('a refusal says what to run, and running it is enough', () => {
       const r = await w.pay(step);
       expect(r.code, `${step.join(' ')}: ${r.stderr}`).toBe(0);
     }
-    w.settle();
+    await w.settle();
     const sent = await w.pay([...send, '--json']);
     expect(sent.code, sent.stderr).toBe(0);
   });
@@ -110,7 +110,7 @@ describe('a refusal says what to run, and running it is enough', () => {
     await fund(w, acc, '20.00');
     await w.api('POST', `customers/${cus}/kyc`, { level: 'basic' });
     await w.api('POST', `customers/${cus}/kyc/documents`, { type: 'passport', country: 'GB', number: '12340000' });
-    w.settle();
+    await w.settle();
     const refused = await w.pay(['accounts', 'close', acc]);
     expect(refused.code, refused.stderr).toBe(5);
     const hint = refused.stderr.trimEnd().split('\n').at(-1)!;
@@ -121,7 +121,7 @@ describe('a refusal says what to run, and running it is enough', () => {
     const other = await account(w, cus);
     const moved = await w.pay(['transfers', 'send', '--from', acc, '--to', other, '--amount', '20.00', '--currency', 'USD']);
     expect(moved.code, moved.stderr).toBe(0);
-    w.settle();
+    await w.settle();
     expect((await w.pay(['accounts', 'close', acc])).code).toBe(0);
   });
 

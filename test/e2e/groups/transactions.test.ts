@@ -45,17 +45,17 @@ beforeAll(async () => {
   startDay = (await emulatorNow()).slice(0, 10);
   // Phase 1: funding, two transfers that complete, one that fails (.13: voided).
   src.collection = (await w.api('POST', 'collections', { account_id: a, amount: '500.00', currency: 'USD', method: 'card' })).id;
-  w.settle();
+  await w.settle();
   src.t10 = (await w.api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '10.00', currency: 'USD' })).id;
   src.t20 = (await w.api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '20.00', currency: 'USD' })).id;
   src.t113 = (await w.api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '1.13', currency: 'USD' })).id;
-  w.settle();
-  w.settle(3600);
+  await w.settle();
+  await w.settle(3600);
   t1 = await emulatorNow();
-  w.settle(1);
+  await w.settle(1);
   // Phase 2, an hour later: a completed transfer, an FX trade, a paid link, and a transfer left pending.
   src.t30 = (await w.api('POST', 'transfers', { source_account_id: a, destination_id: b, amount: '30.00', currency: 'USD' })).id;
-  w.settle();
+  await w.settle();
   const q = await w.api('POST', 'fx/quotes', { source_currency: 'USD', target_currency: 'EUR', source_amount: '100.00' });
   src.fx = (await w.api('POST', 'fx/trades', { quote_id: q.id, source_account_id: a, target_account_id: e })).id;
   src.fxTarget = q.target_amount;

@@ -50,7 +50,7 @@ async function sendAndWait(args: string[]): Promise<PayResult> {
     10_000,
     'the transfer POST',
   );
-  w.settle();
+  await w.settle();
   return run;
 }
 
@@ -107,7 +107,7 @@ describe('pay transfers', () => {
       status: 'pending',
       completed_at: null,
     });
-    w.settle();
+    await w.settle();
     const [j, t] = await Promise.all([
       w.pay(['transfers', 'get', sent.first!, '--json']),
       w.pay(['transfers', 'get', sent.first!, '-o', 'table']),
@@ -161,7 +161,7 @@ describe('pay transfers', () => {
     const [again, done] = await Promise.all([w.pay(['transfers', 'cancel', t.id]), w.pay(['transfers', 'cancel', sent.first!, '--json'])]);
     apiError(again, 5, 409, 'invalid_state', true);
     expect(jsonError(done, 5)).toMatchObject({ code: 'invalid_state', status: 409 });
-    w.settle(); // a cancelled transfer stays cancelled
+    await w.settle(); // a cancelled transfer stays cancelled
     expect((await w.api('GET', `transfers/${t.id}`)).status).toBe('cancelled');
     expect((await w.api('GET', `accounts/${a}`)).balance.available).toBe('69.50');
   });
@@ -226,7 +226,7 @@ describe('pay transfers', () => {
       w.since(0, 'POST').every((r) => r.headers['idempotency-key'] === 'tr-e2e-1' || UUID.test(String(r.headers['idempotency-key']))),
     ).toBe(true);
     sent.idem = first.id;
-    w.settle();
+    await w.settle();
   });
 
   it('list: tsv, table (money with currency), json, ndjson; --status and --account filters', async () => {
