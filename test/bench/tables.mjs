@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { BIN, cleanEnv, spawnEmulator } from './emulator-process.mjs';
-import { post } from './transactions.mjs';
+import { collectingAccount, post } from './transactions.mjs';
 
 const ROWS = Number(process.env.BENCH_TABLE_ROWS ?? 10_000);
 const TARGET = 1.5;
@@ -69,25 +69,7 @@ export async function run() {
   const emu = await spawnEmulator(['--settle-after', '86400000']);
   const agent = new Agent({ connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
   try {
-    const [cus] = await post(emu, agent, 'customers', 1, () => ({
-      first_name: 'Bench',
-      last_name: 'Tables',
-      email: 'bench.tables@example.com',
-      phone: '+14155550100',
-      type: 'individual',
-      date_of_birth: '1990-12-10',
-      address: { address_line1: '1 Main St', city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
-    }));
-    // The business rules: collections need the feature active for the account's holder.
-    const activated = await request(new URL(`customers/${cus.id}/features/collections/activate`, emu.baseUrl), {
-      method: 'POST',
-      dispatcher: agent,
-      headers: { 'api-key': emu.key, 'x-tenant-id': emu.tenant, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: '{}',
-    });
-    if (activated.statusCode !== 200) throw new Error(`activating collections → ${activated.statusCode}: ${await activated.body.text()}`);
-    await activated.body.text();
-    const [acc] = await post(emu, agent, 'accounts', 1, () => ({ customer_id: cus.id, currency: 'USD' }));
+    const acc = await collectingAccount(emu, agent, 'Tables');
     await post(emu, agent, 'collections', ROWS, (i) => ({
       account_id: acc.id,
       amount: `${1 + (i % 997)}.${String((i * 7) % 100 === 13 ? 14 : (i * 7) % 100).padStart(2, '0')}`,

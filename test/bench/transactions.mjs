@@ -55,6 +55,29 @@ export async function post(emu, agent, path, n, make) {
 }
 
 /** Peak RSS so far (kB) of a pid, from /proc (when /usr/bin/time is missing). */
+/** A customer with the collections feature active (the business rules) and a USD account of theirs, for collections to fill. */
+export async function collectingAccount(emu, agent, lastName) {
+  const [cus] = await post(emu, agent, 'customers', 1, () => ({
+    first_name: 'Bench',
+    last_name: lastName,
+    email: `bench.${lastName.toLowerCase()}@example.com`,
+    phone: '+14155550100',
+    type: 'individual',
+    date_of_birth: '1990-12-10',
+    address: { address_line1: '1 Main St', city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
+  }));
+  const activated = await request(new URL(`customers/${cus.id}/features/collections/activate`, emu.baseUrl), {
+    method: 'POST',
+    dispatcher: agent,
+    headers: { 'api-key': emu.key, 'x-tenant-id': emu.tenant, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: '{}',
+  });
+  if (activated.statusCode !== 200) throw new Error(`activating collections → ${activated.statusCode}: ${await activated.body.text()}`);
+  await activated.body.text();
+  const [acc] = await post(emu, agent, 'accounts', 1, () => ({ customer_id: cus.id, currency: 'USD' }));
+  return acc;
+}
+
 function vmHWM(pid) {
   try {
     return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -100,25 +123,7 @@ export async function run() {
   const emu = await startEmulator();
   const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000, pipelining: 1 });
   try {
-    const [cus] = await post(emu, agent, 'customers', 1, () => ({
-      first_name: 'Bench',
-      last_name: 'Ledger',
-      email: 'bench.ledger@example.com',
-      phone: '+14155550100',
-      type: 'individual',
-      date_of_birth: '1990-12-10',
-      address: { address_line1: '1 Main St', city: 'San Francisco', country: 'US', postal_code: '94105', state: 'US-CA' },
-    }));
-    // The business rules: collections need the feature active for the account's holder.
-    const activated = await request(new URL(`customers/${cus.id}/features/collections/activate`, emu.baseUrl), {
-      method: 'POST',
-      dispatcher: agent,
-      headers: { 'api-key': emu.key, 'x-tenant-id': emu.tenant, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: '{}',
-    });
-    if (activated.statusCode !== 200) throw new Error(`activating collections → ${activated.statusCode}: ${await activated.body.text()}`);
-    await activated.body.text();
-    const [acc] = await post(emu, agent, 'accounts', 1, () => ({ customer_id: cus.id, currency: 'USD' }));
+    const acc = await collectingAccount(emu, agent, 'Ledger');
     // Amounts never end in .13 (the sandbox failure value) and vary so rows are not all alike.
     const body = (i) => ({
       account_id: acc.id,
