@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeEach, describe } from 'vitest';
+import { afterAll, beforeEach, describe } from 'vitest';
 import { PAY_BIN } from '../helpers/run-pay.js';
 
 const execFileP = promisify(execFile);
@@ -34,7 +34,14 @@ function missingMessage(tool: string): string {
  */
 export function describeTty(title: string, body: () => void): void {
   if (hasTool('tmux')) {
-    describe(title, body);
+    describe(title, () => {
+      // A pane a test replaced without killing (a second run in one test) is killed here, so no
+      // tmux server outlives its test file.
+      afterAll(async () => {
+        for (const pane of [...alive]) await pane.kill();
+      });
+      body();
+    });
   } else if (process.env.CI) {
     describe(title, () => {
       // Each test fails, naming the missing tool.
@@ -57,6 +64,8 @@ export interface PaneOptions {
 }
 
 let panes = 0;
+/** Panes started and not killed yet. */
+const alive = new Set<Pane>();
 
 /** Temp folders a test made (config folders, output files); removeScratch() deletes them. */
 const scratch: string[] = [];
@@ -102,6 +111,7 @@ export class Pane {
     };
     const socket = join(dir, `tmux-${++panes}.sock`);
     const pane = new Pane(socket, dir, serverEnv);
+    alive.add(pane);
     const vars = Object.entries(opts.env ?? {}).map(([k, v]) => {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new Error(`not a variable name: ${k}`);
       return `${k}=${v}`;
@@ -206,6 +216,7 @@ export class Pane {
   }
 
   async kill(): Promise<void> {
+    alive.delete(this);
     try {
       await this.tmux(['kill-server']);
     } catch {
