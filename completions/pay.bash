@@ -179,18 +179,18 @@ _pay_flags() {
     'login') _pay_r='--with-key --public-key --webhook-secret-stdin --set-current -h --help' ;;
     'profiles remove') _pay_r='-y --yes -h --help' ;;
     'api') _pay_r='--data -F --field --idempotency-key -i --include --paginate --json -o --output --jq --dry-run -h --help' ;;
-    'openapi') _pay_r='--yaml --json --jq -h --help' ;;
+    'openapi') _pay_r='--yaml --json -o --output --jq -h --help' ;;
     'emulator start') _pay_r='--host --port --data-dir --webhook-url --configure-profile --fail-rate --latency --reset-rate --rate-limit --settle-after --allow-origin -h --help' ;;
     'emulator status') _pay_r='--json -o --output --jq --wide -h --help' ;;
-    'emulator reset') _pay_r='-y --yes --json --jq --dry-run -h --help' ;;
-    'emulator clock advance') _pay_r='--json --jq --dry-run -h --help' ;;
-    'emulator webhook-url') _pay_r='--clear --json --jq --dry-run -h --help' ;;
+    'emulator reset') _pay_r='-y --yes --json -o --output --jq --dry-run -h --help' ;;
+    'emulator clock advance') _pay_r='--json -o --output --jq --dry-run -h --help' ;;
+    'emulator webhook-url') _pay_r='--clear --json -o --output --jq --dry-run -h --help' ;;
     'emulator faults') _pay_r='--fail-rate --latency --reset-rate --rate-limit --clear --json -o --output --jq --wide --dry-run -h --help' ;;
     'emulator requests') _pay_r='--follow --status --path --limit --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'trigger') _pay_r='--list --override --wait-timeout -y --yes --json -o --output --jq --wide --dry-run -h --help' ;;
     'seed apply') _pay_r='--state --concurrency --replace --dry-run -y --yes --allow-env --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'seed plan') _pay_r='--state --allow-env --json -o --output --jq --fields --no-header --wide -h --help' ;;
-    'doctor') _pay_r='--json --jq -h --help' ;;
+    'doctor') _pay_r='--json -o --output --jq -h --help' ;;
     *) _pay_r= ;;
   esac
   _pay_r="$_pay_r "'-p --profile --live --api-key --tenant --base-url --no-input --timeout --max-retries --max-response-bytes --debug --no-color'
@@ -225,6 +225,7 @@ _pay_value() {
     'webhooks list|--type') _pay_k=c _pay_r='customer.created customer.updated kyc.pending kyc.in_review kyc.approved kyc.rejected feature.activated account.created account.closed external_account.created external_account.removed transfer.created transfer.completed transfer.failed transfer.cancelled card.created card.activated card.frozen card.unfrozen card.terminated collection.created collection.succeeded collection.failed payment_link.created payment_link.disabled payment_link.expired wallet.created fx_trade.completed' ;;
     'webhooks list|--status') _pay_k=c _pay_r='pending delivered failed disabled' ;;
     'webhooks verify|-o'|'webhooks verify|--output'|'webhooks listen|-o'|'webhooks listen|--output'|'api|-o'|'api|--output') _pay_k=c _pay_r='json ndjson' ;;
+    'openapi|-o'|'openapi|--output'|'emulator reset|-o'|'emulator reset|--output'|'emulator clock advance|-o'|'emulator clock advance|--output'|'emulator webhook-url|-o'|'emulator webhook-url|--output'|'doctor|-o'|'doctor|--output') _pay_k=c _pay_r='json' ;;
     *'|-p'|*'|--profile') _pay_k=p _pay_r= ;;
     *) _pay_k= _pay_r= ;;
   esac

@@ -329,11 +329,13 @@ function __pay_takes_value
             return 0
         case 'profiles list|--jq' 'profiles list|--fields' 'profiles show|-o' 'profiles show|--output' 'profiles show|--jq' 'profiles show|--fields' 'api|--data' 'api|-F'
             return 0
-        case 'api|--field' 'api|--idempotency-key' 'api|-o' 'api|--output' 'api|--jq' 'openapi|--jq' 'emulator start|--host' 'emulator start|--port'
+        case 'api|--field' 'api|--idempotency-key' 'api|-o' 'api|--output' 'api|--jq' 'openapi|-o' 'openapi|--output' 'openapi|--jq'
             return 0
-        case 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate' 'emulator start|--rate-limit' 'emulator start|--settle-after'
+        case 'emulator start|--host' 'emulator start|--port' 'emulator start|--data-dir' 'emulator start|--webhook-url' 'emulator start|--configure-profile' 'emulator start|--fail-rate' 'emulator start|--latency' 'emulator start|--reset-rate'
             return 0
-        case 'emulator start|--allow-origin' 'emulator status|-o' 'emulator status|--output' 'emulator status|--jq' 'emulator reset|--jq' 'emulator clock advance|--jq' 'emulator webhook-url|--jq' 'emulator faults|--fail-rate'
+        case 'emulator start|--rate-limit' 'emulator start|--settle-after' 'emulator start|--allow-origin' 'emulator status|-o' 'emulator status|--output' 'emulator status|--jq' 'emulator reset|-o' 'emulator reset|--output'
+            return 0
+        case 'emulator reset|--jq' 'emulator clock advance|-o' 'emulator clock advance|--output' 'emulator clock advance|--jq' 'emulator webhook-url|-o' 'emulator webhook-url|--output' 'emulator webhook-url|--jq' 'emulator faults|--fail-rate'
             return 0
         case 'emulator faults|--latency' 'emulator faults|--reset-rate' 'emulator faults|--rate-limit' 'emulator faults|-o' 'emulator faults|--output' 'emulator faults|--jq' 'emulator requests|--status' 'emulator requests|--path'
             return 0
@@ -341,9 +343,11 @@ function __pay_takes_value
             return 0
         case 'trigger|--output' 'trigger|--jq' 'seed apply|--state' 'seed apply|--concurrency' 'seed apply|--allow-env' 'seed apply|-o' 'seed apply|--output' 'seed apply|--jq'
             return 0
-        case 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--jq' 'seed plan|--fields' 'doctor|--jq'
+        case 'seed apply|--fields' 'seed plan|--state' 'seed plan|--allow-env' 'seed plan|-o' 'seed plan|--output' 'seed plan|--jq' 'seed plan|--fields' 'doctor|-o'
             return 0
-        case '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout '*|'--max-retries '*|'--max-response-bytes
+        case 'doctor|--output' 'doctor|--jq' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout
+            return 0
+        case '*|'--max-retries '*|'--max-response-bytes
             return 0
     end
     return 1
@@ -691,6 +695,7 @@ complete -c pay -n '__pay_at "api"' -l idempotency-key -x -d 'Idempotency-Key to
 complete -c pay -n '__pay_at "api"' -s i -l include -d 'print the status line and response headers to stderr'
 complete -c pay -n '__pay_at "api"' -l paginate -d 'GET lists: follow next_cursor and print every item as one JSON array (a single object is printed as it is)'
 complete -c pay -n '__pay_at "openapi"' -l yaml -d 'print YAML instead of JSON (quoted so YAML 1.1 and 1.2 readers agree)'
+complete -c pay -n '__pay_at "openapi" "emulator reset" "emulator clock advance" "emulator webhook-url" "doctor"' -s o -l output -x -a 'json' -d 'output format'
 complete -c pay -n '__pay_at "emulator start"' -l host -x -d 'address to listen on'
 complete -c pay -n '__pay_at "emulator start"' -l port -x -d 'port to listen on; 0 picks a free one'
 complete -c pay -n '__pay_at "emulator start"' -l data-dir -x -d 'keep state, keys and webhook URLs in this folder across restarts'

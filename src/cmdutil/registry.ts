@@ -40,11 +40,11 @@ export function examplesText(examples: readonly string[]): string {
  * and faults, trigger too, which pick no fields); with `projection`, also --fields and --no-header.
  * Commands that print no API objects (webhooks verify, listen) take the format only: they would
  * ignore the others, and verify's own --header would be negated by a --no-header. `formats`: what
- * -o accepts.
+ * -o accepts (every command with --json takes -o, json its only choice where it prints nothing else).
  */
 export function addOutputOptions(cmd: Command, list: boolean, projection = true, formats: readonly string[] = OUTPUT_FORMATS): Command {
   cmd.option(OUTPUT_FLAGS.json, 'print JSON (same as -o json)');
-  if (formats.length > 1) cmd.addOption(new Option(OUTPUT_FLAGS.output, 'output format').choices([...formats]));
+  cmd.addOption(new Option(OUTPUT_FLAGS.output, 'output format').choices([...formats]));
   cmd.option(OUTPUT_FLAGS.jq, 'filter the JSON output with jq (implies --json; strings print raw), e.g. --jq ".[].id"');
   if (projection) {
     cmd

@@ -277,7 +277,7 @@ describe('declarations: what a command needs for --jq, --fields, csv and --dry-r
       ).toBe(true);
   });
 
-  it('every command that takes --dry-run takes --json too (and -o json where it prints more than JSON)', () => {
+  it('every command that takes --dry-run takes --json too, and every command with --json takes -o json', () => {
     const dry = all.filter(({ cmd }) => cmd.options.some((o) => o.long === '--dry-run'));
     expect(dry.map((d) => d.name)).toEqual(expect.arrayContaining(['pay emulator reset', 'pay emulator clock advance', 'pay trigger']));
     for (const { name, cmd } of dry)
@@ -285,6 +285,8 @@ describe('declarations: what a command needs for --jq, --fields, csv and --dry-r
         cmd.options.some((o) => o.long === '--json'),
         `${name} --json`,
       ).toBe(true);
+    for (const { name, cmd } of all.filter(({ cmd }) => cmd.options.some((o) => o.long === '--json')))
+      expect(cmd.options.find((o) => o.long === '--output')?.argChoices, `${name} -o`).toContain('json');
   });
 
   it('every command with --fields checks it: verbs against their operation, other commands against their declared fields', () => {
