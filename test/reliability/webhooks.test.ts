@@ -321,6 +321,21 @@ const verifyTally: Counts & { extra: Record<string, number | string> } = {
 };
 let verifyStarted = 0;
 
+/** A forward target that records each webhook-id and answers 204 150 ms later (slow enough for copies to overlap); its port (closed with `servers`). */
+async function slowTarget(got: string[], servers: Server[]): Promise<number> {
+  const target = createServer((req, res) => {
+    const id = String(req.headers['webhook-id']);
+    req.resume();
+    req.on('end', () => {
+      got.push(id);
+      setTimeout(() => res.writeHead(204).end(), 150);
+    });
+  });
+  servers.push(target);
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  return (target.address() as { port: number }).port;
+}
+
 describe('webhooks.verify', () => {
   beforeAll(() => {
     verifyStarted = Date.now();
@@ -757,17 +772,7 @@ describe('webhooks.listen', () => {
     const secret = secretOf(randomBytes(24));
     registerSecret(secret);
     const got: string[] = [];
-    const target = createServer((req, res) => {
-      const id = String(req.headers['webhook-id']);
-      req.resume();
-      req.on('end', () => {
-        got.push(id);
-        setTimeout(() => res.writeHead(204).end(), 150);
-      });
-    });
-    servers.push(target);
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    const port = (target.address() as { port: number }).port;
+    const port = await slowTarget(got, servers);
     const l = await spawnListen(secret, ['--forward-to', `http://127.0.0.1:${port}/hooks`]);
     listeners.push(l);
     const now = Math.floor(Date.now() / 1000);
@@ -808,17 +813,7 @@ describe('webhooks.listen', () => {
     const secret = secretOf(randomBytes(24));
     registerSecret(secret);
     const got: string[] = [];
-    const target = createServer((req, res) => {
-      const id = String(req.headers['webhook-id']);
-      req.resume();
-      req.on('end', () => {
-        got.push(id);
-        setTimeout(() => res.writeHead(204).end(), 150);
-      });
-    });
-    servers.push(target);
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    const port = (target.address() as { port: number }).port;
+    const port = await slowTarget(got, servers);
     const l = await spawnListen(secret, ['--forward-to', `http://127.0.0.1:${port}/hooks`], false);
     listeners.push(l);
     const now = Math.floor(Date.now() / 1000);

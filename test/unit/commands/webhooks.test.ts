@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkForwardUrl, startListener, type Listener } from '../../../src/commands/webhooks/listen.js';
+import { checkForwardUrl, startListener, type Listener, type ListenOptions } from '../../../src/commands/webhooks/listen.js';
 import { bufferIOStreams, type IOStreams } from '../../../src/io/iostreams.js';
 import { Printer } from '../../../src/io/output.js';
 import { sign, verify } from '../../../src/shared/signature.js';
@@ -18,6 +18,10 @@ const printLine = (io: IOStreams) => {
   const printer = new Printer(io, { format: 'json', fields: undefined, header: true }, []);
   return (delivery: unknown) => printer.printLine(delivery);
 };
+
+/** A listener on a free loopback port with the test secret, printing text lines to `io` (`opts` on top). */
+const listenFor = (io: IOStreams, opts: Partial<ListenOptions> = {}): Promise<Listener> =>
+  startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io), ...opts });
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const OTHER = 'whsec_b3RoZXItc2VjcmV0LW90aGVyLXNlY3JldA==';
@@ -265,7 +269,7 @@ describe('webhooks listen', () => {
 
   it('prints one line per delivery, a repeat of a webhook-id marked as such; rejects bad and stale ones with 400', async () => {
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io) });
+    listener = await listenFor(io);
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(await deliver(listener.url)).toEqual({ status: 200, body: '{"received":true,"repeat":1}' });
     expect(io.stdoutText()).toBe(`--> transfer.completed [${EVT}]\n`);
@@ -288,15 +292,7 @@ describe('webhooks listen', () => {
 
   it('--skip-duplicates: accepts a webhook-id once, acknowledges a replay without printing or forwarding it', async () => {
     const io = bufferIOStreams();
-    listener = await startListener({
-      host: '127.0.0.1',
-      port: 0,
-      secret: SECRET,
-      json: false,
-      io,
-      line: printLine(io),
-      skipDuplicates: true,
-    });
+    listener = await listenFor(io, { skipDuplicates: true });
     expect((await deliver(listener.url)).status).toBe(200);
     expect(io.stdoutText()).toBe(`--> transfer.completed [${EVT}]\n`);
     const replay = await deliver(listener.url);
@@ -319,16 +315,7 @@ describe('webhooks listen', () => {
       });
     });
     const io = bufferIOStreams();
-    listener = await startListener({
-      host: '127.0.0.1',
-      port: 0,
-      secret: SECRET,
-      json: false,
-      io,
-      line: printLine(io),
-      forwardTo: await listening(target),
-      events: new Set(['card.frozen']),
-    });
+    listener = await listenFor(io, { forwardTo: await listening(target), events: new Set(['card.frozen']) });
     const frozen = BODY.replace('transfer.completed', 'card.frozen');
     expect(await deliver(listener.url)).toEqual({ status: 200, body: '{"received":true,"filtered":true}' });
     expect((await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', body: frozen })).status).toBe(200);
@@ -342,7 +329,7 @@ describe('webhooks listen', () => {
 
   it('--json prints one JSON line per delivery: the payload, its repeat number and the forward result', async () => {
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: true, io, line: printLine(io) });
+    listener = await listenFor(io, { json: true });
     await deliver(listener.url);
     await deliver(listener.url, { id: 'evt_abcdefghijklmn0123456789', body: BODY.replace('transfer.completed', 'card.frozen') });
     await deliver(listener.url);
@@ -374,7 +361,7 @@ describe('webhooks listen', () => {
     });
     const io = bufferIOStreams();
     const to = await listening(target);
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io), forwardTo: to });
+    listener = await listenFor(io, { forwardTo: to });
     const ts = now();
     expect((await deliver(listener.url, { ts })).status).toBe(500);
     answer = 204;
@@ -407,7 +394,7 @@ describe('webhooks listen', () => {
     });
     const io = bufferIOStreams();
     const to = await listening(target);
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io), forwardTo: to });
+    listener = await listenFor(io, { forwardTo: to });
     const url = listener.url;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 300, max: 599 }), async (status) => {
@@ -431,7 +418,7 @@ describe('webhooks listen', () => {
     const to = await listening(dead);
     await new Promise<void>((r) => dead.close(() => r()));
     const io = bufferIOStreams();
-    listener = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io, line: printLine(io), forwardTo: to });
+    listener = await listenFor(io, { forwardTo: to });
     const r = await deliver(listener.url);
     expect(r.status).toBe(502);
     expect(JSON.parse(r.body)).toEqual({ error: 'forward failed', detail: 'connection refused' });
@@ -444,15 +431,7 @@ describe('webhooks listen', () => {
     // --json: the error in the forward result.
     const jio = bufferIOStreams();
     await listener.close();
-    listener = await startListener({
-      host: '127.0.0.1',
-      port: 0,
-      secret: SECRET,
-      json: true,
-      io: jio,
-      line: printLine(jio),
-      forwardTo: to,
-    });
+    listener = await listenFor(jio, { json: true, forwardTo: to });
     expect((await deliver(listener.url)).status).toBe(502);
     expect(JSON.parse(jio.stdoutText()).forward).toEqual({
       url: to.toString(),
@@ -474,15 +453,7 @@ describe('webhooks listen', () => {
       });
     });
     const io = bufferIOStreams();
-    listener = await startListener({
-      host: '127.0.0.1',
-      port: 0,
-      secret: SECRET,
-      json: false,
-      io,
-      line: printLine(io),
-      forwardTo: await listening(target),
-    });
+    listener = await listenFor(io, { forwardTo: await listening(target) });
     const ts = now();
     const all = [0, 1, 2, 3].map(() => deliver(listener!.url, { ts }));
     for (const deadline = Date.now() + 20_000; got.length < 4 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
@@ -517,16 +488,7 @@ describe('webhooks listen', () => {
       });
     });
     const io = bufferIOStreams();
-    listener = await startListener({
-      host: '127.0.0.1',
-      port: 0,
-      secret: SECRET,
-      json: false,
-      io,
-      line: printLine(io),
-      forwardTo: await listening(target),
-      skipDuplicates: true,
-    });
+    listener = await listenFor(io, { forwardTo: await listening(target), skipDuplicates: true });
     const ts = now();
     /** Four copies at once; the target answers once the three copies have been answered. */
     const fourCopies = async (): Promise<number[]> => {
@@ -718,18 +680,10 @@ describe('webhooks listen: credentials, loops between listens, stopping with for
         const ioA = bufferIOStreams();
         const ioB = bufferIOStreams();
         // B first, on a port of its own; A forwards to B; then B is replaced by one forwarding to A, on B's port.
-        const probe = await startListener({ host: '127.0.0.1', port: 0, secret: SECRET, json: false, io: ioB, line: printLine(ioB) });
+        const probe = await listenFor(ioB);
         const portB = new URL(probe.url).port;
         await probe.close();
-        const a = await startListener({
-          host: '127.0.0.1',
-          port: 0,
-          secret: SECRET,
-          json: false,
-          io: ioA,
-          line: printLine(ioA),
-          forwardTo: new URL(`http://127.0.0.1:${portB}/`),
-        });
+        const a = await listenFor(ioA, { forwardTo: new URL(`http://127.0.0.1:${portB}/`) });
         open.push(a);
         const b = await startListener({
           host: '127.0.0.1',
@@ -770,16 +724,7 @@ describe('webhooks listen: credentials, loops between listens, stopping with for
     open.push({ close: () => (target.closeAllConnections(), new Promise((r) => target.close(r))) });
     const io = bufferIOStreams();
     const to = new URL(`http://127.0.0.1:${(target.address() as { port: number }).port}/`);
-    const listener = await startListener({
-      host: '127.0.0.1',
-      port: 0,
-      secret: SECRET,
-      json: false,
-      io,
-      line: printLine(io),
-      forwardTo: to,
-      forwardTimeoutMs: 600_000,
-    });
+    const listener = await listenFor(io, { forwardTo: to, forwardTimeoutMs: 600_000 });
     open.push(listener);
     const sent = deliver(listener.url);
     await until('the forward reached the target', () => arrived === 1);
