@@ -1,11 +1,12 @@
 // The emulator's identity: one business (default tenant) with a Sandbox and a Live key pair and
 // a webhook secret per mode. With a data dir they live in keys.json (0600) and stay stable across
 // restarts; without one they are new on every start.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { newWebhookSecret } from '../shared/signature.js';
 import { randomChars } from './ids.js';
 import { ApiProblem } from './problems.js';
+import { readSmallFile } from './small-file.js';
 import type { Mode } from './types.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -42,6 +43,9 @@ function valid(v: unknown): v is Identity {
   return !!o && typeof o.tenant_id === 'string' && TENANT_RE.test(o.tenant_id) && keys(o.sandbox, 'test') && keys(o.live, 'live');
 }
 
+/** A key file is a few hundred bytes; anything past this is not one. */
+const MAX_KEY_FILE_BYTES = 1 << 16;
+
 /** Loads the identity from the data dir, or creates (and stores) a new one. */
 export function loadIdentity(dataDir: string | undefined): Identity {
   if (!dataDir) return newIdentity();
@@ -49,7 +53,7 @@ export function loadIdentity(dataDir: string | undefined): Identity {
   if (existsSync(path)) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(path, 'utf8'));
+      parsed = JSON.parse(readSmallFile(path, MAX_KEY_FILE_BYTES) ?? '');
     } catch {
       parsed = undefined;
     }

@@ -4,9 +4,10 @@
 // still restores what it took over. Settings, not data: `reset` keeps them, the journal never
 // holds them. Written whole (temporary file, fsync, rename, the folder fsynced), so a crash leaves
 // the old file or the new one. Faults are not kept: a restart starts without them.
-import { closeSync, existsSync, fsyncSync, openSync, readSync, renameSync, writeSync, fstatSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkWebhookTarget } from '../shared/validate.js';
+import { readSmallFile } from './small-file.js';
 import type { Mode } from './types.js';
 
 export interface Claim {
@@ -36,22 +37,8 @@ export function loadWebhookSettings(dataDir: string): WebhookSettings | undefine
   if (!existsSync(path)) return undefined;
   const bad = (): Error =>
     new Error(`${path} is not an emulator webhook settings file; move it away (the emulator then starts with no webhook URL)`);
-  let text: string;
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size > MAX_FILE_BYTES) throw bad();
-    const buf = Buffer.alloc(size);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, buf, at, size - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    text = buf.subarray(0, at).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+  const text = readSmallFile(path, MAX_FILE_BYTES);
+  if (text === undefined) throw bad();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

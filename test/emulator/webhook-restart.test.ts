@@ -2,7 +2,8 @@
 // (webhook-file.ts, events.ts restore): a running listen keeps receiving and its give-back still
 // restores what it took over (round-3 defect E2). Faults are not kept. A damaged settings file
 // stops the start with one message and is left as it is.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -225,6 +226,22 @@ describe('the settings file', () => {
     const { statSync } = await import('node:fs');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     await stop(emu);
+  });
+
+  it('keys.json or webhooks.json that is a fifo or a folder: the start is refused naming it, never waiting on it', async () => {
+    const cases = [
+      { file: 'webhooks.json', message: 'is not an emulator webhook settings file' },
+      { file: 'keys.json', message: 'is not an emulator key file' },
+    ];
+    for (const { file, message } of cases)
+      for (const kind of ['fifo', 'folder'] as const) {
+        const dir = tempDir();
+        const path = join(dir, file);
+        // A fifo with no writer: reading it the plain way waits forever (the test's time-out).
+        if (kind === 'fifo') execFileSync('mkfifo', [path]);
+        else mkdirSync(path);
+        await expect(boot(dir), `${file} as a ${kind}`).rejects.toThrow(`${path} ${message}`);
+      }
   });
 
   it('damaged in any field: the start is refused naming the file, which is left as it is; else every URL it restores is a valid target', async () => {
