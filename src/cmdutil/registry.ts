@@ -2,6 +2,7 @@
 // (decl.ts). Start-up path: registering a command costs a few objects; every action loads the
 // dispatcher (dispatch.ts), which builds the entry's Factory and runs the implementation.
 import { Command, Help, Option } from 'commander';
+import { confirmClassOf } from './confirm.js';
 import type { CommandDecl, Entry } from './decl.js';
 import { OUTPUT_FORMATS } from '../io/formats.js';
 import { OUTPUT_FLAGS, waitTimeoutOption, type GroupSpec, type VerbSpec, type WaitSpec } from './spec.js';
@@ -82,7 +83,8 @@ export function addDryRunOption(cmd: Command): Command {
 export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   if (verb.body) cmd.option('--data <json>', 'request body as JSON, @file or @- for stdin; flags override its fields');
   if (verb.method === 'POST') cmd.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
-  if (verb.confirmLive) cmd.option('-y, --yes', 'do not ask for confirmation (needed in live mode without a terminal)');
+  // Money-moving or destructive (src/cmdutil/confirm.ts): asked about in live mode, --yes without a terminal.
+  if (confirmClassOf(verb.operationId)) cmd.option('-y, --yes', 'do not ask for confirmation (needed in live mode without a terminal)');
   if (verb.method !== 'GET' && !verb.offline) addDryRunOption(cmd);
   if (verb.kind === 'create') {
     cmd

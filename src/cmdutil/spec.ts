@@ -172,8 +172,6 @@ export interface VerbSpec {
    */
   creates?: string;
   flags?: FlagSpec[];
-  /** Money-moving or destructive: confirm on a terminal in live mode, --yes otherwise. */
-  confirmLive?: boolean;
   /** Takes --data (create/update/action with a body). */
   body?: boolean;
   /** Needs x-tenant-id before anything is sent. */

@@ -5,8 +5,8 @@
 // a closed stdout stops it too (exit 1); the hints say what will finish the job.
 import { constants, fstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative } from 'node:path';
-import { checkInput, countRows, formatFor, openInput, readRows } from '../bulk/input.js';
-import { identityTag, readResume, type ResumeIndex } from '../bulk/resume.js';
+import { checkInput, countRows, formatFor, openInput, readRows, type InputFormat, type Row } from '../bulk/input.js';
+import { identityTag, readResume, rowKey, type ResumeIndex } from '../bulk/resume.js';
 import { runBulk, type BulkSummary, type Result } from '../bulk/run.js';
 import { escapeText } from '../io/escape.js';
 import { Printer } from '../io/output.js';
@@ -14,8 +14,11 @@ import { progressBar } from '../io/progress.js';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { checkInt } from '../shared/validate.js';
+import { currencyExponent } from '../shared/iso.js';
+import { fromMinor, toMinor } from '../shared/money.js';
 import { checkConstraints } from './constraints.js';
-import { clientNeeds, confirmLive } from './steps.js';
+import { clientNeeds, confirmLiveRun, describeBody } from './steps.js';
+import { needsConfirmation } from '../cmdutil/confirm.js';
 import type { VerbContext } from '../cmdutil/spec.js';
 import { checkDataSize } from './data.js';
 import { buildBody, fillBody, fillPath, loadTablesFor, requireFields } from './values.js';
@@ -41,7 +44,6 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   // A file with a key __proto__, constructor or prototype, or a bad CSV header, is refused before any row is sent.
   await checkInput(file, format, name);
   const client = await f.client(clientNeeds(ctx));
-  if (verb.confirmLive) await confirmLive(f, ctx, { from_file: file });
   const identity = [
     s.tenant.value ?? '',
     s.mode.value,
@@ -57,9 +59,39 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
 
   // Rows may carry a state: checked against the ISO 3166-2 table.
   await loadTablesFor(verb);
+  const toBody = (value: Record<string, unknown>, row: Row): Promise<Record<string, unknown>> | Record<string, unknown> => {
+    const finish = (body: Record<string, unknown>) => {
+      requireFields(verb, body);
+      checkConstraints(verb, body, 'body');
+      return body;
+    };
+    // The row went in as --data; its errors name the row's fields, not --data.
+    const rename = (err: unknown): never => {
+      if (err instanceof UsageError) throw new UsageError(err.message.replace(/^--data:\s*/, ''));
+      throw err;
+    };
+    if (row.json) {
+      // A JSON row is its own --data text, already parsed into `value` (used only here): what
+      // buildBody would do without reading and parsing the text again, and without awaiting.
+      try {
+        checkDataSize(row.text);
+        return finish(fillBody(verb, rowOpts(row.text), value));
+      } catch (err) {
+        return rename(err);
+      }
+    }
+    return buildBody(f, verb, rowOpts(JSON.stringify(value))).then(finish, rename);
+  };
+  // Live mode, a verb that moves money or destroys (src/cmdutil/confirm.ts): one question for the
+  // run, made from every row's body, read and built before it; the run then sends those bodies.
+  const planned =
+    needsConfirmation({ method: verb.method, operationId: verb.operationId }, s.mode.value) && !dryRun && opts.yes !== true
+      ? await confirmRows(f, ctx, file, { format, name, toBody, identity, ...(done ? { done } : {}) })
+      : undefined;
   const progress = progressBar(f.io, `${group.name} ${verb.name}`);
-  if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
-  const input = openInput(file, f.io.stdin);
+  if (planned) progress.total(planned.rows.length);
+  else if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
+  const input = planned ? undefined : openInput(file, f.io.stdin);
   // Each result line as the output flags say: JSON (escaped on a terminal), or --jq's output for it.
   // A filter that fails on one result says so for its line and the run goes on (exit 1 at the end).
   const printer = new Printer(f.io, ctx.output, []);
@@ -82,30 +114,8 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     // The argument fills the path (kyc verify <customer-id>): every row goes to the same one.
     path: fillPath(verb, ctx.argValue, opts),
     expect: verb.creates ? { prefix: verb.creates } : 'resource',
-    rows: readRows(input, format, name),
-    toBody: (value, row) => {
-      const finish = (body: Record<string, unknown>) => {
-        requireFields(verb, body);
-        checkConstraints(verb, body, 'body');
-        return body;
-      };
-      // The row went in as --data; its errors name the row's fields, not --data.
-      const rename = (err: unknown): never => {
-        if (err instanceof UsageError) throw new UsageError(err.message.replace(/^--data:\s*/, ''));
-        throw err;
-      };
-      if (row.json) {
-        // A JSON row is its own --data text, already parsed into `value` (used only here): what
-        // buildBody would do without reading and parsing the text again, and without awaiting.
-        try {
-          checkDataSize(row.text);
-          return finish(fillBody(verb, rowOpts(row.text), value));
-        } catch (err) {
-          return rename(err);
-        }
-      }
-      return buildBody(f, verb, rowOpts(JSON.stringify(value))).then(finish, rename);
-    },
+    rows: planned ? rowsOf(planned.rows) : readRows(input!, format, name),
+    toBody: planned ? planned.bodyOf : toBody,
     identity,
     concurrency,
     failFast: Boolean(opts.failFast),
@@ -115,7 +125,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     stop: signals.stop,
     abandon: signals.abandon,
     graceMs: signals.graceMs,
-    closeInput: () => void input.destroy(),
+    closeInput: () => void input?.destroy(),
     line,
     ...(dryRun ? { dryRun: { err: (t: string) => f.io.err(t) } } : {}),
   }).finally(() => signals.off());
@@ -306,5 +316,113 @@ function onSignals(
     abandon: abandon.signal,
     graceMs: grace,
     off: putBack,
+  };
+}
+
+async function* rowsOf(rows: readonly Row[]): AsyncGenerator<Row> {
+  yield* rows;
+}
+
+interface PlannedRows {
+  rows: Row[];
+  bodyOf: (value: Record<string, unknown>, row: Row) => Record<string, unknown>;
+}
+
+/** The most rows or accounts the question names one by one; the rest are counted. */
+const NAMED = 10;
+
+/**
+ * The live question of a --from-file run: every row read and built first (the file is read once,
+ * here), then one question naming how many rows will be sent, the total per currency, and the
+ * accounts and other objects they touch; the run sends the bodies built here (`bodyOf`), so what
+ * was asked about is what is sent. Off a terminal: exit 2 naming --yes, nothing read or sent.
+ * Standard input cannot both hold the rows and answer: --yes.
+ */
+async function confirmRows(
+  f: Factory,
+  ctx: VerbContext,
+  file: string,
+  o: {
+    format: InputFormat | undefined;
+    name: string;
+    toBody: (value: Record<string, unknown>, row: Row) => Promise<Record<string, unknown>> | Record<string, unknown>;
+    identity: string;
+    done?: ResumeIndex;
+  },
+): Promise<PlannedRows> {
+  const what = `"pay ${ctx.group.name} ${ctx.verb.name} --from-file ${file}"`;
+  if (!f.canPrompt) await confirmLiveRun(f, what, false);
+  if (file === '-')
+    throw new UsageError(`refusing to run ${what} in live mode without --yes: standard input holds the rows, so it cannot answer`, {
+      hint: 'nothing was sent; pass --yes, or give the rows as a file',
+    });
+  const rows: Row[] = [];
+  const built = new Map<Row, { body?: Record<string, unknown>; error?: UsageError }>();
+  const tag = identityTag(o.identity);
+  const totals = new Map<string, bigint>();
+  const odd: string[] = [];
+  const touched = new Map<string, number>();
+  let sending = 0;
+  let invalid = 0;
+  let skipped = 0;
+  for await (const row of readRows(openInput(file, f.io.stdin), o.format, o.name)) {
+    rows.push(row);
+    if (row.error || !row.value) {
+      invalid++;
+      continue;
+    }
+    if (o.done?.get(rowKey(o.identity, row.text, tag))?.done) {
+      skipped++;
+      continue;
+    }
+    try {
+      const body = await o.toBody(row.value, row);
+      built.set(row, { body });
+      sending++;
+      const currency = typeof body.currency === 'string' ? body.currency : undefined;
+      const amount = typeof body.amount === 'string' || typeof body.amount === 'number' ? String(body.amount) : undefined;
+      const e = currency === undefined ? undefined : currencyExponent(currency);
+      if (amount !== undefined && currency !== undefined && e !== undefined && /^[0-9]{1,15}(\.[0-9]+)?$/.test(amount)) {
+        totals.set(currency, (totals.get(currency) ?? 0n) + toMinor(amount, e));
+      } else if (amount !== undefined || currency !== undefined) {
+        odd.push(`line ${row.line}: ${describeBody(body)}`);
+      }
+      for (const k of Object.keys(body).filter((k) => k.endsWith('_id') && typeof body[k] === 'string'))
+        touched.set(body[k] as string, (touched.get(body[k] as string) ?? 0) + 1);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      built.set(row, { error: err });
+      invalid++;
+    }
+  }
+  const total = [...totals].map(([c, m]) => `${fromMinor(m, currencyExponent(c)!)} ${c}`);
+  const lines = [
+    `${sending === 1 ? '1 row' : `${sending} rows`} to send${total.length ? `: ${total.join(', ')} in all` : ''}` +
+      `${invalid ? `; ${invalid} invalid (reported, not sent)` : ''}${skipped ? `; ${skipped} done before (--resume: skipped)` : ''}`,
+    ...odd.slice(0, NAMED),
+    ...(odd.length > NAMED ? [`and ${odd.length - NAMED} more rows whose amount is not added up`] : []),
+  ];
+  const ids = [...touched];
+  if (ids.length)
+    lines.push(
+      `existing objects they name: ${ids
+        .slice(0, NAMED)
+        .map(([id, n]) => `${id}${n > 1 ? ` (${n} rows)` : ''}`)
+        .join(', ')}${ids.length > NAMED ? `, and ${ids.length - NAMED} more` : ''}`,
+    );
+  await confirmLiveRun(
+    f,
+    `${what}: send ${sending === 1 ? '1 row' : `${sending} rows`}${total.length ? `, ${total.join(', ')}` : ''}`,
+    false,
+    lines,
+  );
+  return {
+    rows,
+    bodyOf: (_value, row) => {
+      const b = built.get(row);
+      if (b?.error) throw b.error;
+      if (!b?.body) throw new Error(`internal: line ${row.line} was not built before the question`);
+      return b.body;
+    },
   };
 }

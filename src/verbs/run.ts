@@ -53,6 +53,6 @@ export async function runGeneric(f: Factory, ctx: VerbContext): Promise<void> {
   }
   const req = await prepare(f, ctx);
   const client = await f.client(clientNeeds(ctx));
-  if (verb.confirmLive) await confirmLive(f, ctx, req.body);
+  await confirmLive(f, ctx, req);
   await sendAndPrint(f, ctx, client, req);
 }

@@ -8,6 +8,7 @@ import { getPath } from '../io/fields.js';
 import { Printer, type Column } from '../io/output.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { UsageError } from '../lib/errors.js';
+import { needsConfirmation } from '../cmdutil/confirm.js';
 import { attachFlags, checkConstraints } from './constraints.js';
 import type { VerbContext, VerbSpec } from '../cmdutil/spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
@@ -180,9 +181,14 @@ export function plural(noun: string): string {
   return noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : noun.endsWith('s') ? noun : `${noun}s`;
 }
 
-/** Live mode: a money movement or destruction needs a yes on a terminal, or --yes. */
-export async function confirmLive(f: Factory, ctx: VerbContext, body: Record<string, unknown> | undefined): Promise<void> {
-  await confirmLiveRun(f, describeAction(ctx, body), ctx.opts.yes === true);
+/**
+ * Live mode: the request the verb will send, when the one table says it moves money or destroys
+ * something (src/cmdutil/confirm.ts), needs a yes on a terminal, or --yes. The question is made
+ * from `req`, the very request that is sent after it.
+ */
+export async function confirmLive(f: Factory, ctx: VerbContext, req: PreparedRequest): Promise<void> {
+  if (!needsConfirmation({ method: ctx.verb.method, operationId: ctx.verb.operationId }, f.settings().mode.value)) return;
+  await confirmLiveRun(f, describeAction(ctx, req.body), ctx.opts.yes === true);
 }
 
 /**
@@ -204,22 +210,41 @@ export async function confirmLiveRun(f: Factory, what: string, yes: boolean, lin
   if (!ok) throw new UsageError('not confirmed; nothing was sent');
 }
 
-/** `"pay transfers send" 10.50 USD from acc_… to ea_…` */
-export function describeAction(ctx: VerbContext, body: Record<string, unknown> | undefined): string {
-  const parts = [`"pay ${ctx.group.name} ${ctx.verb.name}${ctx.argValue ? ` ${ctx.argValue}` : ''}"`];
+/**
+ * What a request body moves, in the words of the question, from the body itself: the amount with
+ * its currency, `from` the source account, `to` the destination (an account credited), then every
+ * other id it names (existing objects it touches: `quote fxq_…`). `10.50 USD from acc_… to ea_…`
+ */
+export function describeBody(body: Record<string, unknown> | undefined): string {
+  const parts: string[] = [];
+  const used = new Set<string>();
   const at = (...paths: string[]) => {
     for (const p of paths) {
       const v = body && getPath(body, p);
-      if (v !== undefined && v !== null && v !== '') return asText(v);
+      if (v !== undefined && v !== null && v !== '') {
+        used.add(p);
+        return asText(v);
+      }
     }
     return undefined;
   };
-  const amount = at('amount', 'source_amount');
-  const currency = at('currency', 'asset', 'source_currency');
+  const amount = at('amount', 'source_amount', 'target_amount');
+  const currency = at('currency', 'asset', 'source_currency', 'target_currency');
   if (amount) parts.push(`${amount}${currency ? ` ${currency}` : ''}`);
+  else if (currency) parts.push(currency);
   const from = at('source_account_id');
   if (from) parts.push(`from ${from}`);
-  const dest = at('destination_id', 'target_account_id');
+  const dest = at('destination_id', 'target_account_id', 'account_id');
   if (dest) parts.push(`to ${dest}`);
+  for (const [k, v] of Object.entries(body ?? {})) {
+    if (used.has(k) || !k.endsWith('_id') || typeof v !== 'string' || v === '') continue;
+    parts.push(`${k.slice(0, -3).replace(/_/g, ' ')} ${v}`);
+  }
   return parts.join(' ');
+}
+
+/** `"pay transfers send" 10.50 USD from acc_… to ea_…` */
+export function describeAction(ctx: VerbContext, body: Record<string, unknown> | undefined): string {
+  const what = describeBody(body);
+  return `"pay ${ctx.group.name} ${ctx.verb.name}${ctx.argValue ? ` ${ctx.argValue}` : ''}"${what ? ` ${what}` : ''}`;
 }

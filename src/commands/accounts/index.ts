@@ -110,7 +110,6 @@ export const accounts: GroupSpec = {
       method: 'POST',
       path: 'accounts/{account_id}/close',
       kind: 'action',
-      confirmLive: true,
       jsonShape: 'the Account object with status "closed"',
     },
   ],

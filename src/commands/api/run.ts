@@ -10,6 +10,8 @@ import { ApiError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { readData } from '../../verbs/data.js';
 import { checkIdempotencyKey, setPath } from '../../verbs/values.js';
+import { confirmLiveRun, describeBody } from '../../verbs/steps.js';
+import { needsConfirmation } from '../../cmdutil/confirm.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
@@ -21,12 +23,14 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     include?: boolean;
     paginate?: boolean;
     dryRun?: boolean;
+    yes?: boolean;
   };
   const [rawMethod, path] = ctx.args as [string, string];
   const method = rawMethod.toUpperCase() as RequestInit['method'];
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`unknown method "${rawMethod}" (use ${METHODS.join(', ')})`);
   // The client's one URL builder, here before --data is read: a path that leaves the base URL is exit 2.
-  resolveUnder(new URL(f.settings().baseUrl.value), path);
+  const base = new URL(f.settings().baseUrl.value);
+  const url = resolveUnder(base, path);
   const fields = parseFields(opts.field);
   const hasBody = method !== 'GET' && method !== 'DELETE';
   if (!hasBody && opts.data !== undefined) throw new UsageError(`--data cannot be sent with ${method}; use -F for query parameters`);
@@ -44,6 +48,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     query = Object.fromEntries(fields);
   }
   const client = await f.client();
+  await confirmRequest(f, method, base, url, body, opts.yes === true);
   const printer = new Printer(f.io, ctx.output!, []);
   let res;
   try {
@@ -95,4 +100,53 @@ function parseFields(raw: string[] = []): Array<[string, string]> {
     if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(key)) throw new UsageError(`-F: invalid key "${key}"`);
     return [key, pair.slice(i + 1)];
   });
+}
+
+/**
+ * Live mode: the one decision (src/cmdutil/confirm.ts) for the operation this request is. The
+ * operation is the contract's whose path template the sent path matches exactly (a parameter: one
+ * plain segment); a writing request to a path that matches none, or that also matches one the table
+ * names, is asked about too. The question names the method, the path as sent, what the body moves
+ * and the body itself: the very body sent next.
+ */
+async function confirmRequest(
+  f: Factory,
+  method: string,
+  base: URL,
+  url: URL,
+  body: Record<string, unknown> | undefined,
+  yes: boolean,
+): Promise<void> {
+  const mode = f.settings().mode.value;
+  if (mode !== 'live' || method === 'GET' || yes || f.dryRun) return;
+  const rel = url.pathname.slice(base.pathname.replace(/\/?$/, '/').length);
+  const ops = await operationsOf(method, rel);
+  const reasons =
+    ops.length === 0
+      ? [needsConfirmation({ method, operationId: undefined }, mode)]
+      : ops.map((id) => needsConfirmation({ method, operationId: id }, mode));
+  const why = reasons.find((r) => r !== undefined);
+  if (!why) return;
+  const moves = describeBody(body);
+  const lines = [
+    `${why}${ops.length ? ` (${ops.join(', ')})` : ': no operation of the contract has this path'}`,
+    ...(body !== undefined ? [`body: ${JSON.stringify(body)}`] : []),
+  ];
+  await confirmLiveRun(f, `"pay api ${method} ${url.pathname}"${moves ? ` ${moves}` : ''}`, false, lines);
+}
+
+/** The contract's operations (operationIds) of this method whose path template matches `rel` exactly. */
+async function operationsOf(method: string, rel: string): Promise<string[]> {
+  const { openapi } = await import('../../api/openapi.js');
+  const segments = rel.split('/');
+  const out: string[] = [];
+  for (const [template, item] of Object.entries(openapi.paths ?? {})) {
+    const op = (item as Record<string, { operationId?: string } | undefined>)[method.toLowerCase()];
+    if (!op?.operationId) continue;
+    const parts = template.replace(/^\//, '').split('/');
+    if (parts.length !== segments.length) continue;
+    if (parts.every((t, i) => (/^\{[^}]+\}$/.test(t) ? /^[A-Za-z0-9_-]+$/.test(segments[i]!) : t === segments[i])))
+      out.push(op.operationId);
+  }
+  return out;
 }

@@ -210,7 +210,6 @@ export const cards: GroupSpec = {
       'terminated',
       cardPick('cards not terminated', ['active', 'frozen', 'inactive']),
       {
-        confirmLive: true,
         examples: [`pay cards terminate ${EX_CARD}`, `pay cards terminate ${EX_CARD} --live --yes`],
       },
     ),

@@ -48,6 +48,8 @@ export const collections: GroupSpec = {
         'Mobile money needs --mobile-phone and --mobile-provider.\n' +
         'With --wait, pay waits until the collection settles: exit 0 when it succeeded (the account is credited: a transfer ' +
         'from it can follow at once), 1 when it failed.\n' +
+        'In live mode it moves real money: it asks first on a terminal, with the amount and the account, and needs --yes elsewhere ' +
+        '(--from-file: one question for the run, with its rows and totals per currency).\n' +
         simulationNote('collections create') +
         '\n' +
         operationHelp('createCollection'),
@@ -56,6 +58,7 @@ export const collections: GroupSpec = {
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 500.00 --currency USD --method card --wait',
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 1500 --currency KES --method mobile_money --mobile-phone +254712345678 --mobile-provider mpesa',
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 100 --currency GHS --method bank_transfer --customer cus_0123456789abcdefghijklmn --json',
+        'pay collections create --live --yes --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
       ],
       operationId: 'createCollection',
       method: 'POST',

@@ -99,7 +99,6 @@ export const externalAccounts: GroupSpec = {
       method: 'DELETE',
       path: 'external-accounts/{external_account_id}',
       kind: 'delete',
-      confirmLive: true,
       jsonShape: 'the ExternalAccount object with status "removed"',
     },
   ],

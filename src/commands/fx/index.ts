@@ -130,7 +130,6 @@ export const fx: GroupSpec = {
       kind: 'create',
       creates: 'fxt_',
       body: true,
-      confirmLive: true,
       flags: [
         {
           flags: '--from-account <id>',

@@ -124,7 +124,6 @@ export const paymentLinks: GroupSpec = {
       method: 'POST',
       path: 'payment-links/{payment_link_id}/disable',
       kind: 'action',
-      confirmLive: true,
       jsonShape: 'the PaymentLink object with status "disabled"',
     },
   ],

@@ -53,7 +53,6 @@ export const transfers: GroupSpec = {
       kind: 'create',
       creates: 'tr_',
       body: true,
-      confirmLive: true,
       flags: [
         {
           flags: '--from <account-id>',
@@ -161,7 +160,6 @@ export const transfers: GroupSpec = {
       method: 'POST',
       path: 'transfers/{transfer_id}/cancel',
       kind: 'action',
-      confirmLive: true,
       done: 'Cancelled',
       jsonShape: 'the Transfer object with status "cancelled"',
     },

@@ -13,10 +13,12 @@ export const trigger: CommandDecl = {
     'are waited for, all within --wait-timeout. Nothing existing is used or changed; what was created stays.\n\n' +
     '--override object.field=value changes a field of what it creates (repeatable): the objects are those the event ' +
     'type creates (customer, account, transfer, …; pay trigger --list --json names them per type), the fields those of ' +
-    'their create operation in the contract (pay openapi), nested by dots (customer.address.city).\n\n' +
+    'their create operation in the contract (pay openapi), nested by dots (customer.address.city); never an id ' +
+    '(transfer.source_account_id: exit 2), as every id is of an object the run creates.\n\n' +
     'Every POST has its own Idempotency-Key. --dry-run prints the first request and sends nothing (the next ones need ' +
     'the ids the service answers).\n\n' +
-    'In live mode (--live) what it creates is real: it says what and asks once before anything is sent; where no terminal ' +
+    'In live mode (--live) what it creates is real: it says what, with every collection, transfer and trade as it will ' +
+    'be sent (amount, currency, from and to, after --override), and asks once before anything is sent; where no terminal ' +
     'can ask, it needs --yes (exit 2, nothing sent).',
   args: [{ name: '[event-type]', description: 'the event type, e.g. transfer.failed (pay trigger --list)' }],
   options: [

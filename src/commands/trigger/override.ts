@@ -96,6 +96,17 @@ export function parseOverride(raw: string, eventType: string, objects: readonly 
       },
     );
   }
+  // An id names an object that exists: pay trigger uses only what it creates itself (its help says
+  // so), and a live question built from new objects would not name the existing one it touches.
+  const leaf = path[path.length - 1]!;
+  if (leaf === 'id' || leaf.endsWith('_id')) {
+    throw new UsageError(
+      `--override ${name}.${path.join('.')}: pay trigger uses only the objects it creates, never an existing one, so an id cannot be overridden`,
+      {
+        hint: `the ${name.replace(/_/g, ' ')} gets the id of the ${leaf.replace(/_id$/, '').replace(/_/g, ' ')} this run creates; to act on an existing object use its own command (pay transfers send --from …)`,
+      },
+    );
+  }
   return { object: name, path, value: valueOf(found.leaf, text, `${name}.${path.join('.')}`) };
 }
 

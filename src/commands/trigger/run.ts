@@ -18,9 +18,7 @@ import { pollUntil } from '../../lib/poll.js';
 import { asText } from '../../lib/text.js';
 import { NETWORKS_BY_ASSET, OBJECT_KINDS, pathOf, type RoutedKind } from '../../shared/domain.js';
 import { EVENT_TYPES } from '../../shared/events.js';
-import { currencyExponent } from '../../shared/iso.js';
-import { fromMinor, toMinor } from '../../shared/money.js';
-import { FAIL_ENDING, HOLD_DIGITS, HOLD_ENDING, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
+import { REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import { isId } from '../../shared/validate.js';
 import { confirmLiveRun } from '../../verbs/steps.js';
 import { settled, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
@@ -29,6 +27,7 @@ import { kyc } from '../kyc/index.js';
 import { baseCurrency, checkOverrides, CUSTOMER_DEFAULTS, otherCurrency, shippingAddressOf } from './check.js';
 import { applyOverrides, overrideOf, parseOverrides, type Overrides } from './override.js';
 import { RECIPES, recipeObjects, stepObjects, type EventType, type ObjectName, type Recipe, type Step } from './recipes.js';
+import { planMoney, questionLines, resolveBody, type PlannedRequest } from './plan.js';
 
 type Obj = Record<string, unknown>;
 
@@ -56,12 +55,14 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   // Every value by the creating verb's own rules, before anything is sent (the dry run too).
   await checkOverrides(overrides);
   const client = await f.client();
+  // The money requests built first: the live question is made from them, and the run sends them.
+  const plan = planMoney(recipe, overrides);
   // Live mode: real customers and money, asked about once before the first request (--yes off a terminal).
   await confirmLiveRun(f, `"pay trigger ${type}"`, ctx.opts.yes === true, [
-    `create live objects: ${recipe.creates}`,
-    ...(movesMoney(recipe) ? ['move live money: the collections and transfers or trades above are real'] : []),
+    `create live objects, all new (nothing existing is used): ${recipeObjects(recipe).join(', ')}`,
+    ...questionLines(plan, overrides),
   ]);
-  const trigger = new Trigger(f, client, type as EventType, recipe, overrides, f.clock.now() + timeoutMs);
+  const trigger = new Trigger(f, client, type as EventType, recipe, overrides, plan, f.clock.now() + timeoutMs);
   let result: TriggerResult;
   try {
     result = await trigger.run();
@@ -71,10 +72,6 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   }
   await printResult(f, output, result);
 }
-
-/** Whether a recipe's steps move money (a collection, a transfer, a trade). */
-export const movesMoney = (recipe: Recipe): boolean =>
-  recipe.steps.some((s) => s.do === 'collection' || s.do === 'transfer' || s.do === 'fx_trade');
 
 /** The recipe of an event type; exit 2 for anything else, with a close one suggested. */
 export function recipeOf(type: string): Recipe {
@@ -88,32 +85,8 @@ export function recipeOf(type: string): Recipe {
 const COLLECTION_WAIT = collections.verbs.find((v) => v.name === 'create')!.wait!;
 const KYC_DOCUMENT_WAIT = kyc.verbs.find((v) => v.name === 'submit-document')!.wait!;
 
-/** The decimals of a currency (2 for one the tables do not know: the service says what is wrong). */
-const exponentOf = (currency: unknown): number => (typeof currency === 'string' ? currencyExponent(currency) : undefined) ?? 2;
-
-/** Minor units as a decimal string of the currency (2500 USD → "25.00", JPY → "2500", KWD → "2.500"). */
-export function amountOf(currency: unknown, minor: number): string {
-  return fromMinor(BigInt(minor), exponentOf(currency));
-}
-
-/** The largest amount (and balance) the service takes: 15 digits before the point, every decimal (the contract's Amount). */
-const MAX_WHOLE = 10n ** 15n;
-
-/**
- * What covers `amount` and is no simulation value: the amount rounded up past the next multiple of
- * 100 minor units (25.13 → 26.00), so the funding collection succeeds whatever the amount ends in;
- * where that is over the largest amount an account may hold, the largest amount itself
- * (999999999999999.99, which ends in 99). Anything that is not a decimal of the currency is
- * returned as it is (the service says what is wrong).
- */
-export function fundingFor(amount: string, currency: unknown): string {
-  const e = exponentOf(currency);
-  const m = /^([0-9]{1,15})(?:\.([0-9]+))?$/.exec(amount);
-  if (!m || (m[2] ?? '').length > e) return amount;
-  const most = MAX_WHOLE * 10n ** BigInt(e) - 1n;
-  const up = (toMinor(amount, e) / 100n + 1n) * 100n;
-  return fromMinor(up > most ? most : up, e);
-}
+// The amounts' helpers live with the plan of the money requests; they are this module's too.
+export { amountOf, fundingFor } from './plan.js';
 
 class Trigger {
   readonly created: TriggerResult['created'] = [];
@@ -128,8 +101,12 @@ class Trigger {
     private readonly type: EventType,
     private readonly recipe: Recipe,
     private readonly overrides: Overrides,
+    private readonly plan: readonly PlannedRequest[],
     private readonly deadline: number,
   ) {}
+
+  /** How many of the planned money requests were sent (they are sent in the plan's order). */
+  private planned = 0;
 
   /** What the dry run's first request starts, for its note. */
   rest(): string {
@@ -196,19 +173,9 @@ class Trigger {
         }));
       }
       case 'transfer':
-        return this.transfer(step.outcome);
-      case 'collection': {
-        const account = this.need('account');
-        const minor = 2500 + (step.outcome === 'fails' ? FAIL_ENDING : 0);
-        return void (await this.create('collection', 'collections', {
-          account_id: account.id,
-          amount: amountOf(account.currency, minor),
-          currency: account.currency,
-          method: 'card',
-          customer_id: this.idOf('customer'),
-          description: 'pay trigger',
-        }));
-      }
+        return this.transfer();
+      case 'collection':
+        return void (await this.sendPlanned('collection'));
       case 'card': {
         const body: Obj = {
           customer_id: this.idOf('customer'),
@@ -226,29 +193,11 @@ class Trigger {
       }
       case 'payment_link':
         return this.paymentLink(step.expiring === true);
-      case 'fx_quote': {
-        const body: Obj = {
-          source_currency: asText(this.need('account').currency),
-          target_currency: asText(this.need('target_account').currency),
-          source_amount: amountOf(this.need('account').currency, 1000),
-        };
-        // Exactly one of the amounts: an override of the target amount replaces the default source amount.
-        if (
-          overrideOf(this.overrides, 'fx_quote', 'target_amount') !== undefined &&
-          overrideOf(this.overrides, 'fx_quote', 'source_amount') === undefined
-        )
-          delete body.source_amount;
-        return void (await this.create('fx_quote', 'fx/quotes', body));
-      }
-      case 'fx_trade': {
-        const quote = this.need('fx_quote');
-        await this.fund(asText(quote.source_amount));
-        return void (await this.create('fx_trade', 'fx/trades', {
-          quote_id: quote.id,
-          source_account_id: this.idOf('account'),
-          target_account_id: this.idOf('target_account'),
-        }));
-      }
+      case 'fx_quote':
+        return void (await this.sendPlanned('fx_quote'));
+      case 'fx_trade':
+        await this.fund();
+        return void (await this.sendPlanned('fx_trade'));
       case 'close_account':
         return this.action('closing the account', 'account', 'close');
       case 'remove_external_account': {
@@ -312,36 +261,33 @@ class Trigger {
     if (after.active !== true) throw this.bad(`activating the ${key} feature`, `the answer does not say it is active`);
   }
 
-  /** The account funded to cover `amount` by a collection that settled (the collections feature active first). */
-  private async fund(amount: string): Promise<void> {
+  /** The account funded by the planned collection, which settled (the collections feature active first). */
+  private async fund(): Promise<void> {
     await this.feature('collections');
-    const account = this.need('account');
-    const col = await this.create('collection', 'collections', {
-      account_id: account.id,
-      amount: fundingFor(amount, account.currency),
-      currency: account.currency,
-      method: 'card',
-      customer_id: this.idOf('customer'),
-      description: 'pay trigger: funds the account',
-    });
+    const col = await this.sendPlanned('collection');
     this.state.set('collection', await this.settle('funding the account', COLLECTION_WAIT, col));
   }
 
-  private async transfer(outcome: 'completes' | 'fails' | 'held'): Promise<void> {
-    const account = this.need('account');
-    // 25.00 completes, 25.13 fails, 100.14 is held (its four-digit ending 0014).
-    const minor = outcome === 'fails' ? 2500 + FAIL_ENDING : outcome === 'held' ? 10 ** HOLD_DIGITS + HOLD_ENDING : 2500;
-    const defaults: Obj = {
-      source_account_id: account.id,
-      destination_id: this.idOf('external_account'),
-      amount: amountOf(account.currency, minor),
-      currency: account.currency,
-      description: 'pay trigger',
-    };
-    // Funded with what the transfer will take (its overrides included).
-    const amount = applyOverrides({ ...defaults }, this.overrides.get('transfer')).amount;
-    await this.fund(typeof amount === 'string' ? amount : asText(defaults.amount));
-    await this.create('transfer', 'transfers', defaults);
+  /** The planned transfer, after the collection that funds it. */
+  private async transfer(): Promise<void> {
+    await this.fund();
+    await this.sendPlanned('transfer');
+  }
+
+  /**
+   * The next planned money request (planMoney: built, under the overrides, before the live
+   * question), sent as it was planned: only the ids of the objects this run created filled in.
+   */
+  private async sendPlanned(object: PlannedRequest['object']): Promise<Obj> {
+    const p = this.plan[this.planned];
+    if (p?.object !== object) throw new Error(`internal: pay trigger ${this.type} sends a ${object} its plan does not have here`);
+    this.planned++;
+    const body = resolveBody(
+      p.body,
+      (name) => this.idOf(name),
+      () => asText(this.need('fx_quote').source_amount),
+    );
+    return this.post(object, p.path, body);
   }
 
   private async paymentLink(expiring: boolean): Promise<void> {
@@ -381,7 +327,11 @@ class Trigger {
 
   /** POSTs a new object (its defaults under the overrides), records it, and says so on a terminal. */
   private async create(name: ObjectName, path: string, defaults: Obj): Promise<Obj> {
-    const body = applyOverrides(defaults, this.overrides.get(name));
+    return this.post(name, path, applyOverrides(defaults, this.overrides.get(name)));
+  }
+
+  /** POSTs a new object's body as it is, records it, and says so on a terminal. */
+  private async post(name: ObjectName, path: string, body: Obj): Promise<Obj> {
     const obj = await this.send(`creating the ${name.replace(/_/g, ' ')}`, 'POST', path, body, 'resource');
     const id = asText(obj.id);
     if (!isId(id)) throw this.bad(`creating the ${name.replace(/_/g, ' ')}`, 'the answer has no id');

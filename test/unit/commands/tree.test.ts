@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
 import { hoistVerbFlags } from '../../../src/argv.js';
 import { allGroups } from '../../../src/commands/groups.js';
+import { confirmClassOf } from '../../../src/cmdutil/confirm.js';
 import { specOf } from '../../../src/cmdutil/registry.js';
 import { buildProgram } from '../../../src/cmdutil/tree.js';
 import { payArgvs } from './shell-words.js';
@@ -136,7 +137,7 @@ describe('commander tree', () => {
         const longs = vc.options.map((o) => o.long);
         for (const f of v.flags ?? []) expect(longs).toContain(/--[a-z0-9-]+/.exec(f.flags)![0]);
         if (v.body) expect(longs).toContain('--data');
-        if (v.confirmLive) expect(longs).toContain('--yes');
+        if (confirmClassOf(v.operationId)) expect(longs).toContain('--yes');
         if (v.method === 'POST' && !v.offline) expect(longs).toContain('--idempotency-key');
       }
     }

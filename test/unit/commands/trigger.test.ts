@@ -519,8 +519,11 @@ describe('live mode: what pay trigger creates is real', () => {
         const text = json ? (JSON.parse(r.stderr) as { error: { message: string; hint: string } }).error : undefined;
         const message = text ? `${text.message}\n${text.hint}` : r.stderr;
         expect(message).toContain(`refusing to run "pay trigger ${type}" in live mode without confirmation: pass --yes`);
-        expect(message).toContain(`nothing was sent; it would: create live objects: ${RECIPES[type].creates}`);
+        expect(message).toContain(
+          `nothing was sent; it would: create live objects, all new (nothing existing is used): ${recipeObjects(RECIPES[type]).join(', ')}`,
+        );
         if (/transfer|collection|fx_trade/.test(type)) expect(message).toContain('move live money');
+        else expect(message).not.toContain('move live money');
       }),
       { numRuns: 60 },
     );
