@@ -130,7 +130,7 @@ describe('pay trigger <event-type>', () => {
     const r = await w.pay(['--live', 'trigger', 'transfer.completed', '--json'], { env: live, stdin: '' });
     const err = jsonError(r, 2);
     expect(err.message).toBe('refusing to run "pay trigger transfer.completed" in live mode without confirmation: pass --yes');
-    expect(err.hint).toMatch(/^nothing was sent; it would: create live objects: .*; move live money/);
+    expect(err.hint).toMatch(/^nothing was sent; it would: create live objects, all new .*; move live money/);
     expect(w.since(mark)).toEqual([]);
     const yes = await w.pay(['--live', 'trigger', 'customer.created', '--json', '--yes'], { env: live });
     expect(json(yes).event_type).toBe('customer.created');

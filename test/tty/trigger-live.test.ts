@@ -1,9 +1,9 @@
 // `pay --live trigger <type>` on a terminal: what it creates is real, so it says what (the
-// recipe's --list line, and that money moves) and asks once, before the first request. "n": exit 2,
+// objects it creates, and every money request as it will be sent) and asks once, before the first request. "n": exit 2,
 // one error line, nothing sent; "y": the objects are made with the live key. Off a terminal the
 // same run needs --yes (test/e2e/trigger.test.ts, test/unit/commands/trigger.test.ts).
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { RECIPES } from '../../src/commands/trigger/recipes.js';
+import { RECIPES, recipeObjects } from '../../src/commands/trigger/recipes.js';
 import { startWorld, type World } from '../e2e/groups/helpers.js';
 import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
 
@@ -31,7 +31,9 @@ const paneEnv = (): Record<string, string> => ({
 
 async function question(p: Pane, type: keyof typeof RECIPES): Promise<void> {
   const screen = await p.waitFor((s) => /^\? .*\(y\/N\)/m.test(s), 20_000);
-  expect(screen.replace(/\s+/g, ' ')).toContain(`create live objects: ${RECIPES[type].creates}`);
+  expect(screen.replace(/\s+/g, ' ')).toContain(
+    `create live objects, all new (nothing existing is used): ${recipeObjects(RECIPES[type]).join(', ')}`,
+  );
   const prompt = activePrompt(screen)!;
   expect(prompt).toMatch(new RegExp(`LIVE mode, profile "[^"]+": "pay trigger ${type.replace('.', '\\.')}"\\?`));
 }
