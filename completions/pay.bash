@@ -161,7 +161,7 @@ _pay_flags() {
     'cards issue') _pay_r='--customer --account --type --name-on-card --spending-limit --spending-interval --address-line1 --city --country --postal-code --state --wait --wait-timeout --data --idempotency-key --dry-run --from-file --concurrency --resume --fail-fast --batch-id --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'cards list') _pay_r='--customer --account --status --type --since --until --json -o --output --jq --fields --no-header --wide --limit --all -h --help' ;;
     'cards freeze'|'cards unfreeze') _pay_r='--idempotency-key --dry-run --json -o --output --jq --fields --no-header --wide -h --help' ;;
-    'collections create') _pay_r='--account --amount --currency --method --customer --description --mobile-phone --mobile-provider --wait --wait-timeout --data --idempotency-key --dry-run --from-file --concurrency --resume --fail-fast --batch-id --json -o --output --jq --fields --no-header --wide -h --help' ;;
+    'collections create') _pay_r='--account --amount --currency --method --customer --description --mobile-phone --mobile-provider --wait --wait-timeout --data --idempotency-key -y --yes --dry-run --from-file --concurrency --resume --fail-fast --batch-id --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'collections list') _pay_r='--account --status --method --since --until --json -o --output --jq --fields --no-header --wide --limit --all -h --help' ;;
     'payment-links create') _pay_r='--wallet --amount --asset --description --expires-at --data --idempotency-key --dry-run --from-file --concurrency --resume --fail-fast --batch-id --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'payment-links list') _pay_r='--wallet --status --since --until --json -o --output --jq --fields --no-header --wide --limit --all -h --help' ;;
@@ -178,7 +178,7 @@ _pay_flags() {
     'webhooks listen') _pay_r='--port --host --forward-to --events --skip-duplicates --print-secret --secret --json -o --output --jq -h --help' ;;
     'login') _pay_r='--with-key --public-key --webhook-secret-stdin --set-current -h --help' ;;
     'profiles remove') _pay_r='-y --yes -h --help' ;;
-    'api') _pay_r='--data -F --field --idempotency-key -i --include --paginate --json -o --output --jq --dry-run -h --help' ;;
+    'api') _pay_r='--data -F --field --idempotency-key -i --include --paginate -y --yes --json -o --output --jq --dry-run -h --help' ;;
     'openapi') _pay_r='--yaml --json -o --output --jq -h --help' ;;
     'emulator start') _pay_r='--host --port --data-dir --webhook-url --configure-profile --fail-rate --latency --reset-rate --rate-limit --settle-after --allow-origin -h --help' ;;
     'emulator status') _pay_r='--json -o --output --jq --wide -h --help' ;;

@@ -269,7 +269,7 @@ const decimals: Record<string, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0, KWD: 
 const amountIn = (currency: string) =>
   fc
     .tuple(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 0, max: 10 ** decimals[currency]! - 1 }))
-    .map(([whole, frac]) => (decimals[currency] ? `${whole}.${String(frac).padStart(decimals[currency]!, '0')}` : String(whole)));
+    .map(([whole, frac]) => (decimals[currency] ? `${whole}.${String(frac).padStart(decimals[currency], '0')}` : String(whole)));
 const idOf = (prefix: string) => fc.stringMatching(/^[0-9a-z]{24}$/).map((s) => `${prefix}${s}`);
 const money = currencies.chain((currency) => fc.record({ currency: fc.constant(currency), amount: amountIn(currency) }));
 
@@ -367,7 +367,7 @@ describe('on a terminal the question names what is sent, and "y" sends exactly t
           expect(q).toContain(`${e ? `${s.slice(0, -e)}.${s.slice(-e)}` : s} ${c}`);
         }
         expect(run.code, run.stderr).toBe(0);
-        const sent = run.requests.map((r) => r.body as Record<string, unknown>);
+        const sent = run.requests.map((r) => r.body as Record<string, string>);
         expect(sent.map((b) => `${b.amount} ${b.currency} ${b.account_id}`).sort()).toEqual(
           rows.map(([m, acc]) => `${m.amount} ${m.currency} ${acc}`).sort(),
         );
