@@ -9,6 +9,7 @@
 //      `transfers send`, `collections create`, `pay api POST transfers` and `pay trigger
 //      transfer.completed --override …` names the amount, the currency and the accounts that are
 //      sent, and after "y" the body sent is the one the question showed (fast-check);
+//      `pay seed apply` with a money entry of each kind the table names;
 //   3. `pay trigger --override <object>.<id field>=<existing id>` is refused for every id field of
 //      every object, in every mode, nothing sent.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { confirmClassOf, CONFIRMED_OPERATIONS, needsConfirmation } from '../../s
 import { specOf } from '../../src/cmdutil/registry.js';
 import type { GroupSpec, VerbSpec } from '../../src/cmdutil/spec.js';
 import { buildProgram } from '../../src/cmdutil/tree.js';
+import { CUSTOMER_DEFAULTS } from '../../src/commands/trigger/check.js';
 import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../../src/commands/trigger/recipes.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';
 import { fundingFor } from '../../src/commands/trigger/plan.js';
@@ -212,6 +214,35 @@ describe('the tree: every writing verb in live mode without a terminal and witho
     const yes = await pay(['api', 'POST', 'transfers/', '--yes'], { env: LIVE, respond: answer, stdin: '' });
     expect(yes.code, yes.stderr).toBe(0);
     expect(yes.requests).toHaveLength(1);
+  });
+
+  it('pay seed apply: a file with a money entry of each kind the table names is refused; one without goes through', async () => {
+    const customer = JSON.stringify({ ...CUSTOMER_DEFAULTS, email: 'ada@example.com' });
+    const base = `customers:\n  ada: ${customer}\naccounts:\n  usd: {customer_id: "\${customers.ada.id}", currency: USD}\n`;
+    const entries: Record<string, string> = {
+      createCollection: `collections:\n  in: {account_id: "\${accounts.usd.id}", amount: "10.00", currency: USD, method: card}\n`,
+      createTransfer: `transfers:\n  out: {source_account_id: "\${accounts.usd.id}", destination_id: "\${accounts.usd.id}", amount: "1.00", currency: USD}\n`,
+      createFxTrade: `fx_trades:\n  t: {source_currency: USD, target_currency: EUR, source_amount: "1.00", source_account_id: "\${accounts.usd.id}", target_account_id: "\${accounts.usd.id}"}\n`,
+    };
+    // Every operation of the table that moves money is one a seed file can hold.
+    expect(Object.keys(entries).sort()).toEqual(
+      Object.entries(CONFIRMED_OPERATIONS)
+        .filter(([, c]) => c === 'moves money')
+        .map(([op]) => op)
+        .sort(),
+    );
+    for (const [op, yaml] of [...Object.entries(entries), ['none', '']] as const) {
+      const file = join(dir, `seed-${op}.yaml`);
+      writeFileSync(file, base + yaml);
+      tally.tried++;
+      const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answer, stdin: '' });
+      const ok =
+        op === 'none' ? r.code === 0 && writes(r).length === 2 : r.code === 2 && r.stderr.includes('pass --yes') && r.requests.length === 0;
+      if (op !== 'none') tally.leaked += r.requests.length;
+      if (ok) tally.passed++;
+      else failures.push(`seed apply (${op}): exit ${r.code}: ${r.stderr}`);
+      expect(ok, `${op}: exit ${r.code}: ${r.stderr}`).toBe(true);
+    }
   });
 
   afterAll(async () => {

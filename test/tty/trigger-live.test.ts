@@ -41,9 +41,15 @@ async function question(p: Pane, type: keyof typeof RECIPES): Promise<void> {
 describeTty('pay --live trigger asks in a real terminal (tmux)', () => {
   it('answering n: exit 2, one line, nothing sent', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['--live', 'trigger', 'transfer.completed'], { env: paneEnv() }));
+    const p = (pane = await Pane.pay(['--live', 'trigger', 'transfer.completed', '--override', 'transfer.amount=50.00'], {
+      env: paneEnv(),
+    }));
     await question(p, 'transfer.completed');
-    expect((await p.waitFor(/move live money/)).length).toBeGreaterThan(0);
+    // The amount it would send, after the override, and the collection that funds it: not the recipe's 25.00.
+    const asked = (await p.waitFor(/move live money/)).replace(/\s+/g, ' ');
+    expect(asked).toContain('move live money: transfer 50.00 USD from (the new account) to (the new external account)');
+    expect(asked).toContain('move live money: collection 51.00 USD to (the new account)');
+    expect(asked).not.toContain('25.00');
     expect(w.since(mark)).toEqual([]);
     await p.type('n');
     await p.keys('Enter');
