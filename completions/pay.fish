@@ -728,7 +728,7 @@ complete -c pay -n '__pay_at "seed apply" "seed plan"' -l allow-env -x -d 'let $
 
 # Global flags: valid at any depth.
 complete -c pay -n __pay_at_any -s p -l profile -x -a '(__pay_profiles)' -d 'stored profile to use (env PAY_PROFILE)'
-complete -c pay -n __pay_at_any -l live -d 'use the Live key pair (env PAY_MODE=live); Sandbox is the default'
+complete -c pay -n __pay_at_any -l live -d 'use the Live key pair (env PAY_MODE=live); Sandbox is the default. Live money moves and destructions ask first (--yes without a terminal)'
 complete -c pay -n __pay_at_any -l api-key -x -d 'secret key override (env PAY_API_KEY; visible in ps, prefer the env or a profile)'
 complete -c pay -n __pay_at_any -l tenant -x -d 'business id sent as x-tenant-id (env PAY_TENANT_ID)'
 complete -c pay -n __pay_at_any -l base-url -x -d 'service address ending in /v1/ (env PAY_BASE_URL)'

@@ -37,7 +37,10 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry, whole?
     .showSuggestionAfterError(true)
     .optionsGroup('Global flags:')
     .option('-p, --profile <name>', 'stored profile to use (env PAY_PROFILE)')
-    .option('--live', 'use the Live key pair (env PAY_MODE=live); Sandbox is the default')
+    .option(
+      '--live',
+      'use the Live key pair (env PAY_MODE=live); Sandbox is the default. Live money moves and destructions ask first (--yes without a terminal)',
+    )
     .option('--api-key <key>', 'secret key override (env PAY_API_KEY; visible in ps, prefer the env or a profile)')
     .option('--tenant <id>', 'business id sent as x-tenant-id (env PAY_TENANT_ID)')
     .option('--base-url <url>', 'service address ending in /v1/ (env PAY_BASE_URL)')

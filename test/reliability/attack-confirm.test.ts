@@ -468,6 +468,14 @@ describe('on a terminal the question names what is sent, and "y" sends exactly t
     }
   });
 
+  it('--from-file - on a terminal: standard input cannot both hold the rows and answer, so it needs --yes; nothing read or sent', async () => {
+    const t = terminal();
+    const r = await pay(['collections', 'create', '--from-file', '-'], { env: { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live' }, io: t.io });
+    expect(r.code).toBe(2);
+    expect(t.drawn()).toContain('standard input holds the rows, so it cannot answer');
+    expect(r.requests).toEqual([]);
+  });
+
   afterAll(async () => {
     await record(
       'attack.confirm-question',
