@@ -52,6 +52,8 @@ export interface AppConfig {
   log: (line: string) => void;
   /** Journal tuning (tests: compact small and over many turns). */
   journal?: JournalOptions | undefined;
+  /** Files of the data dir a compaction left but that hold what was not loaded: set aside instead of refusing the start. */
+  setAsideUnknown?: boolean | undefined;
 }
 
 export class App implements Services {
@@ -109,7 +111,7 @@ export class App implements Services {
   open(): void {
     this.store.onNewId = (id) => this.ids.seen(id);
     try {
-      this.journal.open((op) => this.apply(op));
+      this.journal.open((op) => this.apply(op), { has: (id) => this.store.byId.has(id), setAsideUnknown: this.config.setAsideUnknown });
     } finally {
       this.store.onNewId = undefined;
     }

@@ -129,12 +129,18 @@ export function readRegular(path: string): Buffer | undefined {
 // The snapshot format: header, lines of ops, trailer. Header and trailer carry no ops, so any
 // reader of `{"ops":[…]}` lines reads them as empty.
 
-export const snapshotHeader = (gen: number): Buffer => Buffer.from(`{"ops":[],"snapshot":{"gen":${gen},"format":2}}\n`);
+/** `reset`: the snapshot of a reset (empty by request: what the generation before held is forgotten, not lost). */
+export const snapshotHeader = (gen: number, reset = false): Buffer =>
+  Buffer.from(`{"ops":[],"snapshot":{"gen":${gen},"format":2${reset ? ',"reset":true' : ''}}}\n`);
 
 export const snapshotTrailer = (bytes: number, sha256: string): Buffer =>
   Buffer.from(`{"ops":[],"end":{"bytes":${bytes},"sha256":"${sha256}"}}\n`);
 
-const HEADER_RE = /^\{"ops":\[\],"snapshot":\{"gen":(\d+),"format":2\}\}$/;
+const HEADER_RE = /^\{"ops":\[\],"snapshot":\{"gen":(\d+),"format":2(,"reset":true)?\}\}$/;
+
+/** Whether a snapshot's bytes are those of a reset's (see snapshotHeader). */
+export const isResetSnapshot = (buf: Buffer): boolean =>
+  HEADER_RE.exec(buf.subarray(0, Math.max(0, buf.indexOf(10))).toString('utf8'))?.[2] !== undefined;
 const TRAILER_RE = /^\{"ops":\[\],"end":\{"bytes":(\d+),"sha256":"([0-9a-f]{64})"\}\}$/;
 
 /**
@@ -178,6 +184,41 @@ export function linesFault(buf: Buffer, tolerant: boolean): string | undefined {
     start = end + 1;
   }
   return undefined;
+}
+
+/**
+ * Why a file a compaction left cannot be removed (undefined: it can): a record put in it that
+ * the loaded state lacks (records are never deleted, only replaced, except by a reset), or a
+ * damaged line (other than a torn last one) whose records cannot be checked.
+ */
+export function uncoveredFault(buf: Buffer, has: (id: string) => boolean): string | undefined {
+  const text = buf.toString('utf8');
+  let missing = 0;
+  let example: string | undefined;
+  let start = 0;
+  for (let lineNo = 1; start < text.length; lineNo++) {
+    const end = text.indexOf('\n', start);
+    if (end < 0) break; // a torn last line: a write never acknowledged
+    let ops: unknown;
+    try {
+      ops = (JSON.parse(text.slice(start, end)) as { ops?: unknown }).ops;
+      if (!Array.isArray(ops)) throw new Error('no ops');
+    } catch {
+      if (end === text.length - 1) break;
+      return `line ${lineNo} is damaged, so what it holds cannot be checked against what was loaded`;
+    }
+    for (const op of ops as Array<{ p?: unknown; o?: { id?: unknown } }>) {
+      const id = op?.p !== undefined ? op.o?.id : undefined;
+      if (typeof id === 'string' && !has(id)) {
+        missing++;
+        example ??= id;
+      }
+    }
+    start = end + 1;
+  }
+  if (missing === 0) return undefined;
+  const shown = example && /^[\w-]{1,64}$/.test(example) ? `, e.g. ${example}` : '';
+  return `it holds ${missing} record${missing === 1 ? '' : 's'} the loaded generation lacks${shown}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -325,17 +366,21 @@ export function prepareDataDir(dir: string, opts: PrepareOptions = {}): void {
   let folder: string | undefined;
   for (let round = 0; ; round++) {
     const plan = inspectDataDir(dir, opts.setAsideUnknown === true);
+    // A refusal changes nothing.
+    if (plan.problems.length && (!opts.setAsideUnknown || round > 10_000)) throw new DataDirRefused(dir, plan.problems);
     if (plan.settingsLeftovers.length) {
       folder = setAside(dir, plan.settingsLeftovers, folder);
       log(
-        `set aside what an interrupted write of the settings left, into ${showName(folder)}/: ${plan.settingsLeftovers.map(showName).join(', ')}`,
+        `set aside what an interrupted write of the settings left, into ${showName(join(dir, folder))}/: ${plan.settingsLeftovers.map(showName).join(', ')}`,
       );
     }
     if (plan.problems.length === 0) return;
-    if (!opts.setAsideUnknown || round > 10_000) throw new DataDirRefused(dir, plan.problems);
-    const names = [...new Set(plan.problems.map((p) => p.name))];
-    folder = setAside(dir, names, folder);
-    log(`set aside into ${showName(join(dir, folder))}/: ${plan.problems.map((p) => `${showName(p.name)} (${p.why})`).join(', ')}`);
+    // The newest snapshot first, alone: the others were judged against it (a stray snapshot of a
+    // high generation makes every real file look old), so they are judged again without it.
+    const newest = snapshotName(plan.gen);
+    const first = plan.problems.some((p) => p.name === newest) ? plan.problems.filter((p) => p.name === newest) : plan.problems;
+    folder = setAside(dir, [...new Set(first.map((p) => p.name))], folder);
+    log(`set aside into ${showName(join(dir, folder))}/: ${first.map((p) => `${showName(p.name)} (${p.why})`).join(', ')}`);
   }
 }
 

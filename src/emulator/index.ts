@@ -116,6 +116,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       now: opts.now,
       log: opts.log ?? (() => {}),
       journal: opts.journal,
+      setAsideUnknown: opts.setAsideUnknown,
     });
     app.faults.set({
       failRate: opts.failRate ?? 0,

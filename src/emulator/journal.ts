@@ -36,15 +36,19 @@ import {
   CREATE_NEW,
   DataDirRefused,
   inspectDataDir,
+  isResetSnapshot,
   journalName,
   openTemp,
   publish,
   readRegular,
+  setAside,
+  showName,
   snapshotFault,
   snapshotHeader,
   snapshotName,
   snapshotTrailer,
   syncDir,
+  uncoveredFault,
 } from './data-dir.js';
 
 /** A put of a record, a stored idempotent response (body as JSON in `j`, or a record's JSON by id in `r`), or the clock offset. */
@@ -287,7 +291,7 @@ export class Journal {
    * removes what a compaction left that the loaded generation provably covers, then opens the
    * journal for appending.
    */
-  open(apply: (op: Op) => void): void {
+  open(apply: (op: Op) => void, check: { has?: (id: string) => boolean; setAsideUnknown?: boolean } = {}): void {
     const dir = this.dir;
     if (!dir) return;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -296,16 +300,45 @@ export class Journal {
     this.gen = plan.gen;
     this.warnings.length = 0;
     this.notices.length = 0;
-    if (this.gen > 0) this.snapshotBytes = replaySnapshot(dir, this.gen, apply);
+    let reset = false;
+    if (this.gen > 0) ({ bytes: this.snapshotBytes, reset } = replaySnapshot(dir, this.gen, apply));
     const journal = join(dir, journalName(this.gen));
-    this.bytes = plan.journal ? replayFile(journal, apply, true, Infinity, (w) => this.warnings.push(w)) : 0;
+    // A torn last line is cut off only once the start is sure (below): a refusal changes nothing.
+    let torn = 0;
+    if (plan.journal) ({ good: this.bytes, torn } = replayJournal(journal, apply));
+    else this.bytes = 0;
     this.durable = this.bytes;
     // Loaded: what the compaction that made this generation left (the generation before it, an
-    // unfinished snapshot and its new journal) is covered, and goes.
-    for (const f of plan.superseded) rmSync(join(dir, f.name), { force: true });
-    if (plan.superseded.length)
+    // unfinished snapshot and its new journal) is covered by it, and goes; proved record by
+    // record (`has`: whether the loaded state holds a record), as the files might have been
+    // damaged or changed since. What is not covered refuses the start (or is set aside).
+    const uncovered: Array<{ name: string; why: string }> = [];
+    const covered: typeof plan.superseded = [];
+    for (const f of plan.superseded) {
+      const forgotten = reset && (f.name === journalName(this.gen - 1) || f.name === snapshotName(this.gen - 1));
+      const buf = check.has && !forgotten ? readRegular(join(dir, f.name)) : undefined;
+      const why = buf === undefined ? undefined : uncoveredFault(buf, check.has!);
+      if (why) uncovered.push({ name: f.name, why });
+      else covered.push(f);
+    }
+    if (uncovered.length && !check.setAsideUnknown) throw new DataDirRefused(dir, uncovered);
+    if (uncovered.length) {
+      const folder = setAside(
+        dir,
+        uncovered.map((f) => f.name),
+      );
       this.notices.push(
-        `removed what a compaction left, covered by the loaded generation ${this.gen}: ${plan.superseded.map((f) => `${f.name} (${f.why})`).join(', ')}`,
+        `set aside into ${showName(join(dir, folder))}/: ${uncovered.map((f) => `${showName(f.name)} (${f.why})`).join(', ')}`,
+      );
+    }
+    if (torn > 0) {
+      cutTo(journal, this.bytes);
+      this.warnings.push(`${journal}: dropped a torn last line (${torn} bytes of a write that was never acknowledged)`);
+    }
+    for (const f of covered) rmSync(join(dir, f.name), { force: true });
+    if (covered.length)
+      this.notices.push(
+        `removed what a compaction left, covered by the loaded generation ${this.gen}: ${covered.map((f) => `${f.name} (${f.why})`).join(', ')}`,
       );
     this.fd = openJournal(this.files, dir, this.gen, (w) => this.warnings.push(w));
     // A journal loaded past its size compacts in the background after the first commit (the
@@ -319,7 +352,7 @@ export class Journal {
     if (!dir) return;
     if (this.gen > 0) replaySnapshot(dir, this.gen, apply);
     const journal = join(dir, journalName(this.gen));
-    if (existsSync(journal)) replayFile(journal, apply, true, this.durable);
+    if (existsSync(journal)) replayJournal(journal, apply, this.durable);
   }
 
   /**
@@ -733,7 +766,7 @@ export class Journal {
   }
 
   /** Writes `ops` as the next generation's snapshot, with an empty journal, and makes it the current one (compact, reset). */
-  private switchTo(ops: Iterable<string>): void {
+  private switchTo(ops: Iterable<string>, reset = false): void {
     const dir = this.dir!;
     const gen = this.gen + 1;
     const nextJournal = join(dir, journalName(gen));
@@ -745,7 +778,7 @@ export class Journal {
       tmp = temp.path;
       try {
         const hash = createHash('sha256');
-        written += this.writeHashed(temp.fd, snapshotHeader(gen), hash);
+        written += this.writeHashed(temp.fd, snapshotHeader(gen, reset), hash);
         written += this.writeLines(temp.fd, ops[Symbol.iterator](), hash).bytes;
         written += this.writeHashed(temp.fd, snapshotTrailer(written, hash.digest('hex')));
         this.files.fsyncSync(temp.fd);
@@ -797,7 +830,7 @@ export class Journal {
     const dir = this.dir;
     if (!dir || this.fd === undefined) return;
     await this.drain();
-    this.switchTo([]);
+    this.switchTo([], true);
     this.stale = false;
     if (this.failure?.timer) clearTimeout(this.failure.timer);
     this.failure = undefined;
@@ -849,39 +882,42 @@ function openJournal(files: FileLayer, dir: string, gen: number, warn: (w: strin
   return fd;
 }
 
-/** Replays snapshot-<gen>.jsonl once its header, length and SHA-256 are checked (DataDirRefused if they fail); returns its length. */
-function replaySnapshot(dir: string, gen: number, apply: (op: Op) => void): number {
+/**
+ * Replays snapshot-<gen>.jsonl once its header, length and SHA-256 are checked (DataDirRefused if
+ * they fail); returns its length and whether a reset wrote it.
+ */
+function replaySnapshot(dir: string, gen: number, apply: (op: Op) => void): { bytes: number; reset: boolean } {
   const name = snapshotName(gen);
   const whole = readRegular(join(dir, name));
   if (whole === undefined) throw new DataDirRefused(dir, [{ name, why: 'not a regular file' }]);
   const fault = snapshotFault(whole, gen, true);
   if (fault) throw new DataDirRefused(dir, [{ name, why: fault }]);
-  return replayBuffer(dir, name, whole, apply, false, Infinity);
+  return { bytes: replayBuffer(dir, name, whole, apply, false, Infinity), reset: isResetSnapshot(whole) };
 }
 
 /**
  * Applies every line of a journal (of its first `limit` bytes); returns the length of its good
- * part. A torn last line (a write never acknowledged: the process or the disk failed during it)
- * is dropped with a warning and, when the whole file is read, cut off; a bad line elsewhere
- * throws DataDirRefused.
+ * part and of the torn last line after it (a write never acknowledged: the process or the disk
+ * failed during it), which the caller cuts off. A bad line elsewhere throws DataDirRefused.
  */
-function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean, limit = Infinity, warn?: (w: string) => void): number {
+function replayJournal(path: string, apply: (op: Op) => void, limit = Infinity): { good: number; torn: number } {
   const dir = join(path, '..');
   const name = path.slice(dir.length + 1);
   const whole = readRegular(path);
   if (whole === undefined) throw new DataDirRefused(dir, [{ name, why: 'not a regular file' }]);
-  const good = replayBuffer(dir, name, whole, apply, tolerant, limit);
-  if (tolerant && limit === Infinity && good < whole.length) {
-    warn?.(`${path}: dropped a torn last line (${whole.length - good} bytes of a write that was never acknowledged)`);
-    const fd = openSync(path, nodeFs.constants.O_RDWR | nodeFs.constants.O_NOFOLLOW | nodeFs.constants.O_NONBLOCK);
-    try {
-      ftruncateSync(fd, good);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+  const good = replayBuffer(dir, name, whole, apply, true, limit);
+  return { good, torn: limit === Infinity ? whole.length - good : 0 };
+}
+
+/** Cuts a journal back to `length` bytes, durably. */
+function cutTo(path: string, length: number): void {
+  const fd = openSync(path, nodeFs.constants.O_RDWR | nodeFs.constants.O_NOFOLLOW | nodeFs.constants.O_NONBLOCK);
+  try {
+    ftruncateSync(fd, length);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
-  return good;
 }
 
 function replayBuffer(dir: string, name: string, whole: Buffer, apply: (op: Op) => void, tolerant: boolean, limit: number): number {
