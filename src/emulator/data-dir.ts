@@ -295,7 +295,7 @@ export function inspectDataDir(dir: string, deep = false): DataDirPlan {
     else if (k > g)
       plan.problems.push({
         name,
-        why: `a journal without its snapshot (${snapshotName(k)} is not there; the newest is ${g ? snapshotName(g) : 'none'})`,
+        why: `a journal without its snapshot (${snapshotName(k)} is not there${g ? `; the newest is ${snapshotName(g)}` : ''})`,
       });
     else plan.problems.push({ name, why: `generation ${k}, older than the one ${snapshotName(g)} replaced (${g - 1})` });
   }
@@ -304,7 +304,7 @@ export function inspectDataDir(dir: string, deep = false): DataDirPlan {
     else
       plan.problems.push({
         name: t.name,
-        why: `an unfinished snapshot of generation ${t.gen}, though the newest snapshot is ${g ? snapshotName(g) : 'none'}`,
+        why: `an unfinished snapshot of generation ${t.gen}, though ${g ? `the newest snapshot is ${snapshotName(g)}` : 'there is no snapshot'}`,
       });
   }
   return plan;
@@ -371,7 +371,7 @@ export function prepareDataDir(dir: string, opts: PrepareOptions = {}): void {
     if (plan.settingsLeftovers.length) {
       folder = setAside(dir, plan.settingsLeftovers, folder);
       log(
-        `set aside what an interrupted write of the settings left, into ${showName(join(dir, folder))}/: ${plan.settingsLeftovers.map(showName).join(', ')}`,
+        `set aside what an interrupted write of the settings left, into ${showName(`${join(dir, folder)}/`)}: ${plan.settingsLeftovers.map(showName).join(', ')}`,
       );
     }
     if (plan.problems.length === 0) return;
@@ -380,7 +380,7 @@ export function prepareDataDir(dir: string, opts: PrepareOptions = {}): void {
     const newest = snapshotName(plan.gen);
     const first = plan.problems.some((p) => p.name === newest) ? plan.problems.filter((p) => p.name === newest) : plan.problems;
     folder = setAside(dir, [...new Set(first.map((p) => p.name))], folder);
-    log(`set aside into ${showName(join(dir, folder))}/: ${first.map((p) => `${showName(p.name)} (${p.why})`).join(', ')}`);
+    log(`set aside into ${showName(`${join(dir, folder)}/`)}: ${first.map((p) => `${showName(p.name)} (${p.why})`).join(', ')}`);
   }
 }
 

@@ -328,7 +328,7 @@ export class Journal {
         uncovered.map((f) => f.name),
       );
       this.notices.push(
-        `set aside into ${showName(join(dir, folder))}/: ${uncovered.map((f) => `${showName(f.name)} (${f.why})`).join(', ')}`,
+        `set aside into ${showName(`${join(dir, folder)}/`)}: ${uncovered.map((f) => `${showName(f.name)} (${f.why})`).join(', ')}`,
       );
     }
     if (torn > 0) {
