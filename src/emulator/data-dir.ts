@@ -149,18 +149,33 @@ const TRAILER_RE = /^\{"ops":\[\],"end":\{"bytes":(\d+),"sha256":"([0-9a-f]{64})
  * format had one) passes; its lines are checked as they are replayed.
  */
 export function snapshotFault(buf: Buffer, gen: number, hash: boolean): string | undefined {
-  if (buf.length === 0) return 'empty: cut';
-  const firstEnd = buf.indexOf(10);
-  const first = buf.subarray(0, firstEnd < 0 ? Math.min(buf.length, 200) : firstEnd).toString('utf8');
+  return endsFault({ head: buf, tail: buf, tailAt: 0, size: buf.length }, gen, hash ? buf : undefined);
+}
+
+/** A file's two ends: `head` from its start, `tail` from `tailAt` to its end (`size`). */
+interface Ends {
+  head: Buffer;
+  tail: Buffer;
+  tailAt: number;
+  size: number;
+}
+
+function endsFault(f: Ends, gen: number, whole?: Buffer): string | undefined {
+  if (f.size === 0) return 'empty: cut';
+  const firstEnd = f.head.indexOf(10);
+  const first = f.head.subarray(0, firstEnd < 0 ? Math.min(f.head.length, 200) : firstEnd).toString('utf8');
   const header = HEADER_RE.exec(first);
   if (!header) return first.startsWith('{"ops":[],"snapshot"') ? 'its first line is damaged' : undefined;
   if (Number(header[1]) !== gen) return `its header says generation ${header[1]}, its name ${gen}`;
-  if (buf[buf.length - 1] !== 10) return 'cut: it does not end with its trailer';
-  const lastStart = buf.lastIndexOf(10, buf.length - 2) + 1;
-  const trailer = TRAILER_RE.exec(buf.subarray(lastStart, buf.length - 1).toString('utf8'));
+  if (f.tail[f.tail.length - 1] !== 10) return 'cut: it does not end with its trailer';
+  const nl = f.tail.lastIndexOf(10, f.tail.length - 2);
+  // A trailer is one short line: one that starts before the tail read is not one.
+  if (nl < 0 && f.tailAt > 0) return 'cut: it does not end with its trailer';
+  const lastStart = f.tailAt + nl + 1;
+  const trailer = TRAILER_RE.exec(f.tail.subarray(nl + 1, f.tail.length - 1).toString('utf8'));
   if (!trailer) return 'cut: it does not end with its trailer';
   if (Number(trailer[1]) !== lastStart) return `cut or changed: its trailer counts ${trailer[1]} bytes before it, there are ${lastStart}`;
-  if (hash && createHash('sha256').update(buf.subarray(0, lastStart)).digest('hex') !== trailer[2])
+  if (whole && createHash('sha256').update(whole.subarray(0, lastStart)).digest('hex') !== trailer[2])
     return 'changed: its SHA-256 is not the one its trailer holds';
   return undefined;
 }
@@ -311,15 +326,42 @@ export function inspectDataDir(dir: string, deep = false): DataDirPlan {
 }
 
 function currentSnapshotFault(path: string, gen: number, deep: boolean): string | undefined {
-  let buf: Buffer | undefined;
   try {
-    buf = readRegular(path);
+    if (deep) {
+      const buf = readRegular(path);
+      if (buf === undefined) return 'not a regular file';
+      // An older snapshot (no header): its lines are all it has to show.
+      return snapshotFault(buf, gen, true) ?? linesFault(buf, false);
+    }
+    // Only its two ends (it is read whole, and its SHA-256 checked, when loaded).
+    const ends = readEnds(path, 256, 1024);
+    return ends === undefined ? 'not a regular file' : endsFault(ends, gen);
   } catch (err) {
     return `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }
-  if (buf === undefined) return 'not a regular file';
-  // An older snapshot (no header): its lines are all it has to show.
-  return snapshotFault(buf, gen, deep) ?? (deep ? linesFault(buf, false) : undefined);
+}
+
+/** A regular file's first `head` and last `tail` bytes (undefined: not a regular file). */
+function readEnds(path: string, head: number, tail: number): Ends | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const read = (at: number, length: number): Buffer => {
+      const buf = Buffer.alloc(Math.max(0, length));
+      let done = 0;
+      while (done < buf.length) {
+        const n = readSync(fd, buf, done, buf.length - done, at + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return buf.subarray(0, done);
+    };
+    const tailAt = Math.max(0, st.size - tail);
+    return { head: read(0, Math.min(head, st.size)), tail: read(tailAt, st.size - tailAt), tailAt, size: st.size };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The set-aside folder's name for a time: set-aside-20261128T195959Z. */

@@ -225,3 +225,65 @@ describe('reset', () => {
     expect(logged.join('\n')).toMatch(/removed what a compaction left, covered by the loaded generation 1: journal-0\.jsonl/);
   });
 });
+
+describe('a snapshot is loaded only whole and as written', () => {
+  const variants: Array<{ name: string; change: (dir: string) => void; why: RegExp }> = [
+    {
+      name: 'a letter changed inside a value (still valid JSON)',
+      change: (dir) => {
+        const p = join(dir, 'snapshot-1.jsonl');
+        writeFileSync(p, readFileSync(p, 'utf8').replace('"first_name":"', '"first_name":"X'));
+      },
+      why: /snapshot-1\.jsonl \(cut or changed: its trailer counts/,
+    },
+    {
+      name: 'a letter swapped for another (same length)',
+      change: (dir) => {
+        const p = join(dir, 'snapshot-1.jsonl');
+        const text = readFileSync(p, 'utf8');
+        const at = text.indexOf('"first_name":"') + 14;
+        writeFileSync(p, text.slice(0, at) + (text[at] === 'Q' ? 'R' : 'Q') + text.slice(at + 1));
+      },
+      why: /snapshot-1\.jsonl \(changed: its SHA-256 is not the one its trailer holds\)/,
+    },
+    {
+      name: 'cut at a line boundary (its trailer gone)',
+      change: (dir) => {
+        const p = join(dir, 'snapshot-1.jsonl');
+        const text = readFileSync(p, 'utf8');
+        writeFileSync(p, text.slice(0, text.lastIndexOf('\n', text.length - 2) + 1));
+      },
+      why: /snapshot-1\.jsonl \(cut: it does not end with its trailer\)/,
+    },
+    { name: 'emptied', change: (dir) => writeFileSync(join(dir, 'snapshot-1.jsonl'), ''), why: /snapshot-1\.jsonl \(empty: cut\)/ },
+    {
+      name: 'renamed to another generation, with its journal',
+      change: (dir) => {
+        cpSync(join(dir, 'snapshot-1.jsonl'), join(dir, 'snapshot-2.jsonl'));
+        cpSync(join(dir, 'journal-1.jsonl'), join(dir, 'journal-2.jsonl'));
+        rmSync(join(dir, 'snapshot-1.jsonl'));
+        rmSync(join(dir, 'journal-1.jsonl'));
+      },
+      why: /snapshot-2\.jsonl \(its header says generation 1, its name 2\)/,
+    },
+  ];
+  for (const v of variants)
+    it(`refuses one ${v.name}, changing nothing`, async () => {
+      const dir = tempDir('pay-datadir-snap-');
+      const emu = await start({ dataDir: dir });
+      for (let i = 0; i < 3; i++) await client(emu)('POST', 'customers', customerBody(i));
+      expect((await admin(emu, 'POST', 'compact')).status).toBe(200);
+      await emu.stop();
+      v.change(dir);
+      const before = listing(dir);
+      const refused = await start({ dataDir: dir }).then(
+        async (e) => {
+          await e.stop();
+          return 'started';
+        },
+        (err: Error) => err.message,
+      );
+      expect(refused).toMatch(v.why);
+      expect(listing(dir)).toEqual(before);
+    });
+});
