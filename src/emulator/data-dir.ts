@@ -1,10 +1,12 @@
 // The data dir's files judged before anything is loaded, created or removed: every name must be
-// one the emulator writes, of the right type, in a generation the files present explain. What an
-// interrupted compaction left (an older generation a verified newer snapshot covers, an
-// unfinished snapshot, the new journal that went with it) is provably superseded and removed
-// after the load; anything else refuses the start with one line naming it, and
-// `--set-aside-unknown` (setAsideUnknown) moves it into set-aside-<UTC time>/ in the data dir
-// instead: nothing the emulator does not understand is ever deleted.
+// one the emulator writes, of the right type, in a generation the files present explain. What a
+// compaction left (the generation before a verified newer snapshot, an unfinished snapshot, the
+// new journal that went with it) is removed after the load, once every record put in it is found
+// in the loaded state (journal.ts open); anything else refuses the start with one line naming it,
+// and changes nothing; `--set-aside-unknown` (setAsideUnknown) moves it into
+// set-aside-<UTC time>/ in the data dir instead: nothing the emulator does not understand is ever
+// deleted. A temporary of keys.json or webhooks.json (a write that never reached its rename) is
+// set aside at start, with a line.
 //
 // The generations (journal.ts): generation 0 is journal-0.jsonl alone; generation N > 0 is
 // snapshot-N.jsonl (the whole state) and journal-N.jsonl (what came after it). A compaction from

@@ -11,12 +11,12 @@
 // On start the data dir is judged first (data-dir.ts: a file it cannot account for refuses the
 // start, nothing is deleted that is not provably superseded), then the newest snapshot (checked
 // against its trailer's length and SHA-256) and its journal are replayed (a torn last line is
-// dropped and cut off). Journals are opened O_APPEND|O_NOFOLLOW, created 0600, and must be regular
-// files of this user. When the journal grows past 64 MiB and twice the last snapshot, the state
-// is compacted into a snapshot (written to a random temporary name opened O_EXCL|O_NOFOLLOW,
-// fsynced, renamed) and a new journal generation starts (amortized: compaction never writes more
-// than the journal did); a reset is a compaction to an empty state. The automatic compaction is incremental: the snapshot is
-// written 10 ms at a time, 40 ms apart, and fsynced in the thread pool, while requests go on
+// dropped and cut off). Journals are opened O_APPEND|O_NOFOLLOW, created 0600, and must be
+// regular files of this user. When the journal grows past 64 MiB and twice the last snapshot,
+// the state is compacted into a snapshot (written to a random temporary name opened
+// O_EXCL|O_NOFOLLOW, fsynced, renamed) and a new journal generation starts (amortized: compaction
+// never writes more than the journal did); a reset is a compaction to an empty state. The
+// automatic compaction is incremental: the snapshot is written 10 ms at a time, 40 ms apart, and fsynced in the thread pool, while requests go on
 // being served; what is journaled from its start on is also written to the new
 // journal, and replayed after the snapshot (a put replaces the whole record, so a record the
 // snapshot caught later than the start ends as the journal left it).
