@@ -287,3 +287,29 @@ describe('a snapshot is loaded only whole and as written', () => {
       expect(listing(dir)).toEqual(before);
     });
 });
+
+describe('a compaction writes only files of its own', () => {
+  it("a link planted where the next generation's journal goes: the compaction is refused (503), the link and its target stay, nothing lost", async () => {
+    const root = tempDir('pay-datadir-plant-');
+    const dir = join(root, 'data');
+    const emu = await start({ dataDir: dir });
+    const api = client(emu);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await api('POST', 'customers', customerBody(i))).body.id as string);
+    writeFileSync(join(root, 'target'), 'someone else\n', { mode: 0o644 });
+    symlinkSync(join(root, 'target'), join(dir, 'journal-1.jsonl'));
+    const refused = await admin(emu, 'POST', 'compact');
+    expect(refused.status).toBe(503);
+    expect(lstatSync(join(dir, 'journal-1.jsonl')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(root, 'target'), 'utf8')).toBe('someone else\n');
+    // No temporary left behind, the old generation intact and still written to.
+    expect(readdirSync(dir).sort()).toEqual(['LOCK', 'journal-0.jsonl', 'journal-1.jsonl', 'keys.json']);
+    ids.push((await api('POST', 'customers', customerBody(3))).body.id as string);
+    rmSync(join(dir, 'journal-1.jsonl'));
+    expect((await admin(emu, 'POST', 'compact')).status).toBe(200);
+    await emu.stop();
+    const again = await start({ dataDir: dir });
+    expect((await customers(again)).sort()).toEqual([...ids].sort());
+    await again.stop();
+  });
+});
