@@ -250,6 +250,7 @@ export function inspectDataDir(dir: string, deep = false): DataDirPlan {
   const journals = new Map<number, string>();
   const snapshots = new Map<number, string>();
   const temps: Array<{ gen: number; name: string }> = [];
+  const uid = process.getuid?.();
   for (const name of readdirSync(dir)) {
     let st: Stats;
     try {
@@ -272,6 +273,11 @@ export function inspectDataDir(dir: string, deep = false): DataDirPlan {
     }
     if (!st.isFile()) {
       plan.problems.push({ name, why: `${kindOf(st)}, not a regular file` });
+      continue;
+    }
+    // Planted by another user in a shared folder: never written to, never loaded.
+    if (uid !== undefined && st.uid !== uid) {
+      plan.problems.push({ name, why: `it belongs to another user (uid ${st.uid})` });
       continue;
     }
     const gen = Number(m[1]);

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   cpSync,
   existsSync,
   lstatSync,
@@ -180,6 +181,19 @@ describe('a journal that is not a regular file of its own', () => {
       // No keys were written into a data dir that was refused.
       expect(existsSync(join(dir, 'keys.json'))).toBe(false);
     });
+
+  it.skipIf(process.getuid?.() !== 0)('refuses a journal that belongs to another user (planted in a shared folder)', async () => {
+    const dir = tempDir('pay-datadir-owner-');
+    const emu = await start({ dataDir: dir });
+    await client(emu)('POST', 'customers', customerBody(1));
+    await emu.stop();
+    chownSync(join(dir, 'journal-0.jsonl'), 4242, 4242);
+    chmodSync(join(dir, 'journal-0.jsonl'), 0o666);
+    const before = listing(dir);
+    await expect(start({ dataDir: dir })).rejects.toThrow(/journal-0\.jsonl \(it belongs to another user \(uid 4242\)\)/);
+    expect(listing(dir)).toEqual(before);
+    expect(statSync(join(dir, 'journal-0.jsonl')).mode & 0o777).toBe(0o666);
+  });
 
   it('creates journals 0600, and makes one that others could read 0600 with a warning', async () => {
     const dir = tempDir('pay-datadir-mode-');
