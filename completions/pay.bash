@@ -180,7 +180,7 @@ _pay_flags() {
     'profiles remove') _pay_r='-y --yes -h --help' ;;
     'api') _pay_r='--data -F --field --idempotency-key -i --include --paginate -y --yes --json -o --output --jq --dry-run -h --help' ;;
     'openapi') _pay_r='--yaml --json -o --output --jq -h --help' ;;
-    'emulator start') _pay_r='--host --port --data-dir --webhook-url --configure-profile --fail-rate --latency --reset-rate --rate-limit --settle-after --allow-origin -h --help' ;;
+    'emulator start') _pay_r='--host --port --data-dir --set-aside-unknown --webhook-url --configure-profile --fail-rate --latency --reset-rate --rate-limit --settle-after --allow-origin -h --help' ;;
     'emulator status') _pay_r='--json -o --output --jq --wide -h --help' ;;
     'emulator reset') _pay_r='-y --yes --json -o --output --jq --dry-run -h --help' ;;
     'emulator clock advance') _pay_r='--json -o --output --jq --dry-run -h --help' ;;

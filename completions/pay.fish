@@ -700,6 +700,7 @@ complete -c pay -n '__pay_at "openapi" "emulator reset" "emulator clock advance"
 complete -c pay -n '__pay_at "emulator start"' -l host -x -d 'address to listen on'
 complete -c pay -n '__pay_at "emulator start"' -l port -x -d 'port to listen on; 0 picks a free one'
 complete -c pay -n '__pay_at "emulator start"' -l data-dir -x -d 'keep state, keys and webhook URLs in this folder across restarts'
+complete -c pay -n '__pay_at "emulator start"' -l set-aside-unknown -d 'with --data-dir: move the files there it cannot account for (which refuse the start, named) into set-aside-<UTC time>/ there, then start; nothing is deleted'
 complete -c pay -n '__pay_at "emulator start"' -l webhook-url -x -d 'POST signed Sandbox webhook events to this URL (each mode has its own; Live\'s: pay --live emulator webhook-url); with --data-dir, it replaces the one kept from the last run'
 complete -c pay -n '__pay_at "emulator start"' -l configure-profile -x -d 'write a profile pointing at this emulator (keys, tenant, base URL, webhook secrets)'
 complete -c pay -n '__pay_at "emulator start" "emulator faults"' -l fail-rate -x -d 'answer this share of requests (0-1) with 500/503, half of them after the write committed'

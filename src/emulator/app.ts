@@ -52,6 +52,8 @@ export interface AppConfig {
   log: (line: string) => void;
   /** Journal tuning (tests: compact small and over many turns). */
   journal?: JournalOptions | undefined;
+  /** Files of the data dir a compaction left but that hold what was not loaded: set aside instead of refusing the start. */
+  setAsideUnknown?: boolean | undefined;
 }
 
 export class App implements Services {
@@ -109,13 +111,14 @@ export class App implements Services {
   open(): void {
     this.store.onNewId = (id) => this.ids.seen(id);
     try {
-      this.journal.open((op) => this.apply(op));
+      this.journal.open((op) => this.apply(op), { has: (id) => this.store.byId.has(id), setAsideUnknown: this.config.setAsideUnknown });
     } finally {
       this.store.onNewId = undefined;
     }
     this.clock.atLeast(this.ids.lastMs);
     this.journal.snapshotOps = () => this.snapshot();
     for (const w of this.journal.warnings) this.log(`warning: ${w}`);
+    for (const n of this.journal.notices) this.log(n);
     this.journal.onLost = () => this.reload();
     this.journal.onRecovered = () => {
       this.diskDown = false;
@@ -358,21 +361,18 @@ export class App implements Services {
   /** Forgets all data (objects, idempotency keys, events, clock offset); keys and settings stay. */
   async reset(): Promise<void> {
     this.epoch++;
-    try {
-      await this.journal.reset();
-      this.diskDown = false;
-      this.due.resume();
-    } finally {
-      // Also when the new journal could not be opened: the files are gone either way.
-      this.store.clear();
-      this.ledger.clear();
-      this.idem.clear();
-      this.due.clear();
-      this.events.clear();
-      this.clock.reset();
-      this.ids.reset();
-      this.requests.clear();
-    }
+    // If the empty generation cannot be written, nothing changes (on disk or here): a 503.
+    await this.journal.reset();
+    this.diskDown = false;
+    this.due.resume();
+    this.store.clear();
+    this.ledger.clear();
+    this.idem.clear();
+    this.due.clear();
+    this.events.clear();
+    this.clock.reset();
+    this.ids.reset();
+    this.requests.clear();
   }
 
   /** `<mode>|<tenant>`: one string per scope, kept on every record (at most 1000 tenants remembered per mode). */

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { App, type ReceivedRequest } from './app.js';
 import { isRate, type RateLimit } from './faults.js';
 import { lockDir } from './lock.js';
+import { prepareDataDir } from './data-dir.js';
 import type { JournalOptions } from './journal.js';
 import { createApiServer } from './server.js';
 import { loadIsoTables } from '../shared/iso-3166.js';
@@ -25,6 +26,13 @@ export interface EmulatorOptions {
   port?: number;
   /** Persist state here (journal + snapshots, keys.json). Without it, state is in memory only. */
   dataDir?: string;
+  /**
+   * Files in the data dir the emulator cannot account for (an unknown name or generation, a
+   * journal without its snapshot, a link or fifo where a journal goes, a damaged snapshot) refuse
+   * the start, naming them; with this they are moved into set-aside-<UTC time>/ there instead
+   * (logged), and it starts from what remains. Nothing is deleted either way.
+   */
+  setAsideUnknown?: boolean;
   /** The Sandbox webhook URL (each mode has its own; the Live one is set through the admin route, ?mode=live). With a data dir it is kept for the next start (as every URL set). */
   webhookUrl?: string;
   failRate?: number;
@@ -99,6 +107,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const release = opts.dataDir ? lockDir(opts.dataDir) : () => {};
   let app: App;
   try {
+    // Before anything is created in it (keys.json): judged, and refused or set aside (data-dir.ts).
+    if (opts.dataDir) prepareDataDir(opts.dataDir, { setAsideUnknown: opts.setAsideUnknown, log: opts.log });
     app = new App({
       dataDir: opts.dataDir,
       settleAfterMs: opts.settleAfterMs ?? 1000,
@@ -106,6 +116,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       now: opts.now,
       log: opts.log ?? (() => {}),
       journal: opts.journal,
+      setAsideUnknown: opts.setAsideUnknown,
     });
     app.faults.set({
       failRate: opts.failRate ?? 0,

@@ -8,11 +8,15 @@
 // return, then ONE more covers all of it (an fdatasync covers every write made before it starts).
 // Each fdatasync wakes a thread-pool thread, which on a busy machine costs the event loop far
 // more than the call (measured: ~1 ms per call, under load, when 7 in 10 overlapped).
-// On start the journal is replayed (a torn last line is dropped and cut off). When it grows past
-// 64 MiB and twice the last snapshot, the state is compacted into a snapshot (written to a temp
-// file, fsynced, renamed) and a new journal generation starts (amortized: compaction never
-// writes more than the journal did). The automatic compaction is incremental: the snapshot is
-// written 10 ms at a time, 40 ms apart, and fsynced in the thread pool, while requests go on
+// On start the data dir is judged first (data-dir.ts: a file it cannot account for refuses the
+// start, nothing is deleted that is not provably superseded), then the newest snapshot (checked
+// against its trailer's length and SHA-256) and its journal are replayed (a torn last line is
+// dropped and cut off). Journals are opened O_APPEND|O_NOFOLLOW, created 0600, and must be
+// regular files of this user. When the journal grows past 64 MiB and twice the last snapshot,
+// the state is compacted into a snapshot (written to a random temporary name opened
+// O_EXCL|O_NOFOLLOW, fsynced, renamed) and a new journal generation starts (amortized: compaction
+// never writes more than the journal did); a reset is a compaction to an empty state. The
+// automatic compaction is incremental: the snapshot is written 10 ms at a time, 40 ms apart, and fsynced in the thread pool, while requests go on
 // being served; what is journaled from its start on is also written to the new
 // journal, and replayed after the snapshot (a put replaces the whole record, so a record the
 // snapshot caught later than the start ends as the journal left it).
@@ -23,10 +27,29 @@
 // visible, in memory or as a stored idempotent response). Until a probe (a no-op line written and
 // fdatasynced every retryMs) succeeds, the journal is not writable; then it recovers by itself.
 // All writes go through a FileLayer (tests inject one that fails).
+import { createHash, type Hash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  CREATE_NEW,
+  DataDirRefused,
+  inspectDataDir,
+  isResetSnapshot,
+  journalName,
+  openTemp,
+  publish,
+  readRegular,
+  setAside,
+  showName,
+  snapshotFault,
+  snapshotHeader,
+  snapshotName,
+  snapshotTrailer,
+  syncDir,
+  uncoveredFault,
+} from './data-dir.js';
 
 /** A put of a record, a stored idempotent response (body as JSON in `j`, or a record's JSON by id in `r`), or the clock offset. */
 export type Op =
@@ -89,9 +112,10 @@ export interface JournalOptions {
   /**
    * For tests: a background compaction hands each next step to this instead of the timer, in the
    * state named (`snapshot`: the snapshot's .tmp being written; `catching up`: the new journal
-   * opened beside it, before its fsync), so a test can act at every step, not by chance.
+   * opened beside it, before its fsync; `switched`: the new generation in place, the old one's
+   * files not yet removed), so a test can act at every step, not by chance.
    */
-  stepGate?: (state: 'snapshot' | 'catching up', next: () => void) => void;
+  stepGate?: (state: 'snapshot' | 'catching up' | 'switched', next: () => void) => void;
 }
 
 /** A background compaction: what is journaled meanwhile (and its size), and when it has ended. */
@@ -121,10 +145,17 @@ interface Batch {
 
 const COMPACT_AT = 64 * 1024 * 1024;
 /**
- * A new generation's journal: emptied, and appending (a journal cut back after a failed write
+ * A new generation's journal: a new file, and appending (a journal cut back after a failed write
  * must be written at its new end, not at the old file position, which would leave a hole).
  */
-const NEW_JOURNAL = nodeFs.constants.O_WRONLY | nodeFs.constants.O_CREAT | nodeFs.constants.O_TRUNC | nodeFs.constants.O_APPEND;
+const NEW_JOURNAL = CREATE_NEW | nodeFs.constants.O_APPEND;
+/** The current journal, opened at start: never through a link, never waiting on a fifo, created 0600. */
+const OPEN_JOURNAL =
+  nodeFs.constants.O_WRONLY |
+  nodeFs.constants.O_CREAT |
+  nodeFs.constants.O_APPEND |
+  nodeFs.constants.O_NOFOLLOW |
+  nodeFs.constants.O_NONBLOCK;
 const OPS_PER_SNAPSHOT_LINE = 500;
 /**
  * The background compaction takes the event loop for SLICE_MS, then leaves it for PAUSE_MS: a
@@ -166,8 +197,10 @@ export class Journal {
   onLost: (() => void) | undefined;
   /** Called when the disk works again (with onLost: pause and resume background work). */
   onRecovered: (() => void) | undefined;
-  /** Warnings of the last open() (a torn last line dropped). */
+  /** Warnings of the last open() (a torn last line dropped, a journal others could read made 0600). */
   readonly warnings: string[] = [];
+  /** What the last open() did besides loading (files a compaction left, removed). */
+  readonly notices: string[] = [];
   /** fdatasyncs in flight, and a promise for when there are none. */
   private syncing = 0;
   private idle: Array<() => void> = [];
@@ -252,30 +285,62 @@ export class Journal {
     return this.bg !== undefined;
   }
 
-  /** Replays the newest snapshot and its journal through `apply`, then opens the journal for appending. */
-  open(apply: (op: Op) => void): void {
+  /**
+   * Judges the data dir (data-dir.ts: what it cannot account for throws DataDirRefused; nothing
+   * is removed before the load), replays the newest snapshot and its journal through `apply`,
+   * removes what a compaction left that the loaded generation provably covers, then opens the
+   * journal for appending.
+   */
+  open(apply: (op: Op) => void, check: { has?: (id: string) => boolean; setAsideUnknown?: boolean } = {}): void {
     const dir = this.dir;
     if (!dir) return;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const files = readdirSync(dir);
-    const gens = (re: RegExp) =>
-      files
-        .map((f) => re.exec(f))
-        .filter((m): m is RegExpExecArray => !!m)
-        .map((m) => Number(m[1]));
-    const snapshots = gens(/^snapshot-(\d+)\.jsonl$/);
-    this.gen = snapshots.length ? Math.max(...snapshots) : 0;
+    const plan = inspectDataDir(dir);
+    if (plan.problems.length) throw new DataDirRefused(dir, plan.problems);
+    this.gen = plan.gen;
     this.warnings.length = 0;
-    if (snapshots.length) this.snapshotBytes = replayFile(join(dir, `snapshot-${this.gen}.jsonl`), apply, false);
-    const journal = join(dir, `journal-${this.gen}.jsonl`);
-    this.bytes = files.includes(`journal-${this.gen}.jsonl`) ? replayFile(journal, apply, true, Infinity, (w) => this.warnings.push(w)) : 0;
+    this.notices.length = 0;
+    let reset = false;
+    if (this.gen > 0) ({ bytes: this.snapshotBytes, reset } = replaySnapshot(dir, this.gen, apply));
+    const journal = join(dir, journalName(this.gen));
+    // A torn last line is cut off only once the start is sure (below): a refusal changes nothing.
+    let torn = 0;
+    if (plan.journal) ({ good: this.bytes, torn } = replayJournal(journal, apply));
+    else this.bytes = 0;
     this.durable = this.bytes;
-    for (const f of files) {
-      const m = /^(snapshot|journal)-(\d+)\.jsonl(\.tmp)?$/.exec(f);
-      // Older generations, and leftovers of an interrupted compaction (temp files, a newer empty journal).
-      if (m && (Number(m[2]) !== this.gen || m[3])) rmSync(join(dir, f), { force: true });
+    // Loaded: what the compaction that made this generation left (the generation before it, an
+    // unfinished snapshot and its new journal) is covered by it, and goes; proved record by
+    // record (`has`: whether the loaded state holds a record), as the files might have been
+    // damaged or changed since. What is not covered refuses the start (or is set aside).
+    const uncovered: Array<{ name: string; why: string }> = [];
+    const covered: typeof plan.superseded = [];
+    for (const f of plan.superseded) {
+      const forgotten = reset && (f.name === journalName(this.gen - 1) || f.name === snapshotName(this.gen - 1));
+      const buf = check.has && !forgotten ? readRegular(join(dir, f.name)) : undefined;
+      const why = buf === undefined ? undefined : uncoveredFault(buf, check.has!);
+      if (why) uncovered.push({ name: f.name, why });
+      else covered.push(f);
     }
-    this.fd = this.files.openSync(journal, 'a', 0o600);
+    if (uncovered.length && !check.setAsideUnknown) throw new DataDirRefused(dir, uncovered);
+    if (uncovered.length) {
+      const folder = setAside(
+        dir,
+        uncovered.map((f) => f.name),
+      );
+      this.notices.push(
+        `set aside into ${showName(`${join(dir, folder)}/`)}: ${uncovered.map((f) => `${showName(f.name)} (${f.why})`).join(', ')}`,
+      );
+    }
+    if (torn > 0) {
+      cutTo(journal, this.bytes);
+      this.warnings.push(`${journal}: dropped a torn last line (${torn} bytes of a write that was never acknowledged)`);
+    }
+    for (const f of covered) rmSync(join(dir, f.name), { force: true });
+    if (covered.length)
+      this.notices.push(
+        `removed what a compaction left, covered by the loaded generation ${this.gen}: ${covered.map((f) => `${f.name} (${f.why})`).join(', ')}`,
+      );
+    this.fd = openJournal(this.files, dir, this.gen, (w) => this.warnings.push(w));
     // A journal loaded past its size compacts in the background after the first commit (the
     // snapshot's ops are only known once the app has opened).
     syncDir(dir);
@@ -285,10 +350,9 @@ export class Journal {
   replay(apply: (op: Op) => void): void {
     const dir = this.dir;
     if (!dir) return;
-    const snapshot = join(dir, `snapshot-${this.gen}.jsonl`);
-    if (existsSync(snapshot)) replayFile(snapshot, apply, false);
-    const journal = join(dir, `journal-${this.gen}.jsonl`);
-    if (existsSync(journal)) replayFile(journal, apply, true, this.durable);
+    if (this.gen > 0) replaySnapshot(dir, this.gen, apply);
+    const journal = join(dir, journalName(this.gen));
+    if (existsSync(journal)) replayJournal(journal, apply, this.durable);
   }
 
   /**
@@ -453,7 +517,7 @@ export class Journal {
     if (this.fd === undefined) {
       // A reset could not open its new journal.
       try {
-        this.fd = this.files.openSync(join(this.dir!, `journal-${this.gen}.jsonl`), 'a', 0o600);
+        this.fd = openJournal(this.files, this.dir!, this.gen, () => {});
       } catch {
         this.diskErrors.probes++;
         return this.scheduleProbe();
@@ -487,12 +551,24 @@ export class Journal {
   private tryCompact(): void {
     this.compactWanted = false;
     // Not while the disk fails: the episode ends first (the probe), then a commit asks again.
-    if (this.bg || !this.tooBig() || !this.writable) return;
+    // Nor while files of the generation before are still there: a crash then leaves at most one
+    // generation behind the current one (which a start can prove covered).
+    if (this.bg || !this.tooBig() || !this.writable || this.olderLeft()) return;
     try {
       this.startBackground();
     } catch {
       this.retryAt = this.bytes + this.compactAt;
     }
+  }
+
+  /** Whether files of an older generation are still there (or being removed); if so, their removal is (re)started. */
+  private olderLeft(): boolean {
+    if (this.removals.size > 0) return true;
+    if (this.gen === 0) return false;
+    const older = [journalName(this.gen - 1), snapshotName(this.gen - 1)].map((n) => join(this.dir!, n)).filter((p) => existsSync(p));
+    if (older.length === 0) return false;
+    this.removeLater(...older);
+    return true;
   }
 
   /**
@@ -515,10 +591,12 @@ export class Journal {
     // to the current journal only, so that the tail holds exactly what is made from here on.
     this.flush();
     const gen = this.gen + 1;
-    const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
-    const nextJournal = join(dir, `journal-${gen}.jsonl`);
-    let snapshot: number | undefined = this.files.openSync(tmp, 'w', 0o600);
+    const temp = openTemp(this.files, dir, snapshotName(gen));
+    const tmp = temp.path;
+    const nextJournal = join(dir, journalName(gen));
+    let snapshot: number | undefined = temp.fd;
     let next: number | undefined;
+    const hash = createHash('sha256');
     let finish!: () => void;
     const bg: Background = { tail: [], tailBytes: 0, done: new Promise<void>((r) => (finish = r)), aborted: false };
     const ops = this.snapshotOps()[Symbol.iterator]();
@@ -537,9 +615,13 @@ export class Journal {
     };
     const fail = (): void => {
       if (snapshot !== undefined) closeQuietly(snapshot);
-      if (next !== undefined) closeQuietly(next);
+      // Only what this compaction created, the new journal first (a crash between the two leaves
+      // an unfinished snapshot alone, which a start knows to remove).
+      if (next !== undefined) {
+        closeQuietly(next);
+        rmSync(nextJournal, { force: true });
+      }
       rmSync(tmp, { force: true });
-      rmSync(nextJournal, { force: true });
       this.retryAt = this.bytes + this.compactAt;
       end();
     };
@@ -553,9 +635,11 @@ export class Journal {
       const began = performance.now();
       let finished: boolean;
       try {
-        const w = this.writeLines(snapshot!, ops, began + this.sliceMs);
+        if (written === 0) written += this.writeHashed(snapshot!, snapshotHeader(gen), hash);
+        const w = this.writeLines(snapshot!, ops, hash, began + this.sliceMs);
         written += w.bytes;
         finished = w.finished;
+        if (finished) written += this.writeHashed(snapshot!, snapshotTrailer(written, hash.digest('hex')));
       } catch {
         return fail();
       }
@@ -575,7 +659,11 @@ export class Journal {
       if (bg.aborted) return fail();
       const began = performance.now();
       try {
-        next ??= this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
+        if (next === undefined) {
+          // Set first: a failure of the open itself leaves nothing of ours to remove.
+          const fd = this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
+          next = fd;
+        }
         for (let chunk = bg.tail.shift(); chunk; chunk = performance.now() - began < this.sliceMs ? bg.tail.shift() : undefined) {
           writeAllSync(this.files, next, chunk);
           bg.tailBytes -= chunk.length;
@@ -597,18 +685,29 @@ export class Journal {
       try {
         writeAllSync(this.files, next!, rest);
         this.files.fsyncSync(next!);
-        this.files.renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
-        syncDir(dir);
+        publish(this.files, tmp, join(dir, snapshotName(gen)), dir);
       } catch {
         return fail();
       }
       // Unlinking hundreds of MB can take the file system a while: in the thread pool. (A restart
-      // meanwhile removes them itself: only the newest generation is loaded.)
-      this.adopt(gen, next!, written, caughtUp + rest.length, (...paths) => this.removeLater(...paths));
+      // meanwhile removes them itself: the generation before the newest is covered by it.)
+      this.adopt(gen, next!, written, caughtUp + rest.length, (...paths) => this.removeOld(paths));
       end();
     };
 
     slice();
+  }
+
+  /** The old generation's files, removed in the thread pool (a test's stepGate may hold them at `switched`). */
+  private removeOld(paths: string[]): void {
+    const gate = this.stepGate;
+    if (!gate) return this.removeLater(...paths);
+    let go!: () => void;
+    const held: Promise<void> = new Promise<void>((r) => (go = r))
+      .then(() => this.removeLater(...paths))
+      .finally(() => this.removals.delete(held));
+    this.removals.add(held);
+    gate('switched', go);
   }
 
   private removeLater(...paths: string[]): void {
@@ -624,15 +723,20 @@ export class Journal {
    * Writes the ops to `fd`, `opsPerLine` per line, until they run out or (with `until`) the
    * clock passes it after a line.
    */
-  private writeLines(fd: number, ops: Iterator<string>, until = Infinity): { bytes: number; finished: boolean } {
+  private writeLines(fd: number, ops: Iterator<string>, hash: Hash, until = Infinity): { bytes: number; finished: boolean } {
     let bytes = 0;
     for (;;) {
       const line = nextLine(ops, this.opsPerLine);
       if (!line) return { bytes, finished: true };
-      writeAllSync(this.files, fd, line);
-      bytes += line.length;
+      bytes += this.writeHashed(fd, line, hash);
       if (performance.now() >= until) return { bytes, finished: false };
     }
+  }
+
+  private writeHashed(fd: number, buf: Buffer, hash?: Hash): number {
+    writeAllSync(this.files, fd, buf);
+    hash?.update(buf);
+    return buf.length;
   }
 
   /** Waits until every queued commit is written and synced, and a background compaction has ended. */
@@ -658,27 +762,39 @@ export class Journal {
     // What is queued goes to the current journal first: the snapshot then holds only written changes.
     this.flush();
     if (!this.writable) throw this.unavailable();
+    this.switchTo(this.snapshotOps());
+  }
+
+  /** Writes `ops` as the next generation's snapshot, with an empty journal, and makes it the current one (compact, reset). */
+  private switchTo(ops: Iterable<string>, reset = false): void {
+    const dir = this.dir!;
     const gen = this.gen + 1;
-    const tmp = join(dir, `snapshot-${gen}.jsonl.tmp`);
-    const nextJournal = join(dir, `journal-${gen}.jsonl`);
-    let written: number;
+    const nextJournal = join(dir, journalName(gen));
+    let tmp: string | undefined;
+    let written = 0;
     let next: number | undefined;
     try {
-      const fd = this.files.openSync(tmp, 'w', 0o600);
+      const temp = openTemp(this.files, dir, snapshotName(gen));
+      tmp = temp.path;
       try {
-        written = this.writeLines(fd, this.snapshotOps()[Symbol.iterator]()).bytes;
-        this.files.fsyncSync(fd);
+        const hash = createHash('sha256');
+        written += this.writeHashed(temp.fd, snapshotHeader(gen, reset), hash);
+        written += this.writeLines(temp.fd, ops[Symbol.iterator](), hash).bytes;
+        written += this.writeHashed(temp.fd, snapshotTrailer(written, hash.digest('hex')));
+        this.files.fsyncSync(temp.fd);
       } finally {
-        closeSync(fd);
+        closeSync(temp.fd);
       }
       next = this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
-      this.files.renameSync(tmp, join(dir, `snapshot-${gen}.jsonl`));
-      syncDir(dir);
+      publish(this.files, tmp, join(dir, snapshotName(gen)), dir);
     } catch (err) {
-      // The old generation stays the one a restart loads; the journal goes on as it was.
-      if (next !== undefined) closeQuietly(next);
-      rmSync(tmp, { force: true });
-      rmSync(nextJournal, { force: true });
+      // The old generation stays the one a restart loads; the journal goes on as it was. Only what
+      // this created is removed, the new journal first.
+      if (next !== undefined) {
+        closeQuietly(next);
+        rmSync(nextJournal, { force: true });
+      }
+      if (tmp !== undefined) rmSync(tmp, { force: true });
       throw new DiskUnavailable(Math.max(1, Math.ceil(this.retryMs / 1000)), `compaction: ${errText(err)}`);
     }
     this.adopt(gen, next, written, 0, (...paths) => {
@@ -697,7 +813,7 @@ export class Journal {
     if (this.syncsOn.has(old)) this.retired.add(old);
     else closeSync(old);
     this.fd = next;
-    remove(join(dir, `journal-${this.gen}.jsonl`), join(dir, `snapshot-${this.gen}.jsonl`));
+    remove(join(dir, journalName(this.gen)), join(dir, snapshotName(this.gen)));
     this.gen = gen;
     // All of it synced: also the commits whose fdatasync on the old journal is still in flight.
     this.bytes = this.durable = journalBytes;
@@ -705,30 +821,19 @@ export class Journal {
     this.retryAt = 0;
   }
 
-  /** Forgets everything on disk (admin reset); also ends a disk-error episode (the space is freed). */
+  /**
+   * Forgets everything on disk (admin reset): a compaction to an empty state, so a crash at any
+   * step leaves the old generation or the new one. Also ends a disk-error episode (the old
+   * generation's space is freed). If it cannot be written, nothing changes (DiskUnavailable).
+   */
   async reset(): Promise<void> {
     const dir = this.dir;
     if (!dir || this.fd === undefined) return;
     await this.drain();
-    closeSync(this.fd);
-    this.fd = undefined;
-    for (const f of readdirSync(dir)) if (/^(snapshot|journal)-\d+\.jsonl(\.tmp)?$/.test(f)) rmSync(join(dir, f), { force: true });
-    this.gen = 0;
-    this.bytes = this.durable = 0;
-    this.snapshotBytes = 0;
-    this.retryAt = 0;
+    this.switchTo([], true);
     this.stale = false;
     if (this.failure?.timer) clearTimeout(this.failure.timer);
     this.failure = undefined;
-    try {
-      this.fd = this.files.openSync(join(dir, 'journal-0.jsonl'), 'a', 0o600);
-    } catch (err) {
-      // The probe opens it once it can.
-      this.failure = { reason: errText(err), trimmed: true, timer: undefined };
-      this.scheduleProbe();
-      throw this.unavailable();
-    }
-    syncDir(dir);
   }
 
   async close(): Promise<void> {
@@ -745,13 +850,77 @@ export class Journal {
 }
 
 /**
- * Applies every line of a file (of its first `limit` bytes); returns the length of its good part.
- * In the journal (`tolerant`) a torn last line (a write never acknowledged: the process or the
- * disk failed during it) is dropped with a warning and, when the whole file is read, cut off;
- * anywhere else a bad line is an error.
+ * Opens the current journal for appending: never through a link, never waiting on a fifo,
+ * created 0600; it must be a regular file of this user (one made readable by others is made
+ * 0600, with a warning). Anything else throws DataDirRefused naming it.
  */
-function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean, limit = Infinity, warn?: (w: string) => void): number {
-  const whole = readFileSync(path);
+function openJournal(files: FileLayer, dir: string, gen: number, warn: (w: string) => void): number {
+  const name = journalName(gen);
+  const refuse = (why: string): DataDirRefused => new DataDirRefused(dir, [{ name, why }]);
+  let fd: number;
+  try {
+    fd = files.openSync(join(dir, name), OPEN_JOURNAL, 0o600);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw refuse('a symbolic link, not a regular file');
+    if (code === 'ENXIO' || code === 'EISDIR') throw refuse('not a regular file');
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw refuse('not a regular file');
+    const uid = process.getuid?.();
+    if (uid !== undefined && st.uid !== uid) throw refuse(`it belongs to another user (uid ${st.uid})`);
+    if ((st.mode & 0o077) !== 0) {
+      fchmodSync(fd, 0o600);
+      warn(`${join(dir, name)} could be read by others (mode ${(st.mode & 0o777).toString(8)}); it is 0600 now`);
+    }
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+/**
+ * Replays snapshot-<gen>.jsonl once its header, length and SHA-256 are checked (DataDirRefused if
+ * they fail); returns its length and whether a reset wrote it.
+ */
+function replaySnapshot(dir: string, gen: number, apply: (op: Op) => void): { bytes: number; reset: boolean } {
+  const name = snapshotName(gen);
+  const whole = readRegular(join(dir, name));
+  if (whole === undefined) throw new DataDirRefused(dir, [{ name, why: 'not a regular file' }]);
+  const fault = snapshotFault(whole, gen, true);
+  if (fault) throw new DataDirRefused(dir, [{ name, why: fault }]);
+  return { bytes: replayBuffer(dir, name, whole, apply, false, Infinity), reset: isResetSnapshot(whole) };
+}
+
+/**
+ * Applies every line of a journal (of its first `limit` bytes); returns the length of its good
+ * part and of the torn last line after it (a write never acknowledged: the process or the disk
+ * failed during it), which the caller cuts off. A bad line elsewhere throws DataDirRefused.
+ */
+function replayJournal(path: string, apply: (op: Op) => void, limit = Infinity): { good: number; torn: number } {
+  const dir = join(path, '..');
+  const name = path.slice(dir.length + 1);
+  const whole = readRegular(path);
+  if (whole === undefined) throw new DataDirRefused(dir, [{ name, why: 'not a regular file' }]);
+  const good = replayBuffer(dir, name, whole, apply, true, limit);
+  return { good, torn: limit === Infinity ? whole.length - good : 0 };
+}
+
+/** Cuts a journal back to `length` bytes, durably. */
+function cutTo(path: string, length: number): void {
+  const fd = openSync(path, nodeFs.constants.O_RDWR | nodeFs.constants.O_NOFOLLOW | nodeFs.constants.O_NONBLOCK);
+  try {
+    ftruncateSync(fd, length);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function replayBuffer(dir: string, name: string, whole: Buffer, apply: (op: Op) => void, tolerant: boolean, limit: number): number {
   const text = (limit < whole.length ? whole.subarray(0, limit) : whole).toString('utf8');
   let start = 0;
   let good = 0;
@@ -768,21 +937,11 @@ function replayFile(path: string, apply: (op: Op) => void, tolerant: boolean, li
       if (!Array.isArray(ops)) throw new Error('no ops');
     } catch (e) {
       if (tolerant && last) break;
-      throw new Error(`${path}: line ${lineNo} is damaged (${(e as Error).message}); move the file away to start empty`, { cause: e });
+      throw new DataDirRefused(dir, [{ name, why: `line ${lineNo} is damaged (${(e as Error).message})` }]);
     }
     for (const op of ops) apply(op);
     good += Buffer.byteLength(line) + 1;
     start = end + 1;
-  }
-  if (tolerant && limit === Infinity && good < whole.length) {
-    warn?.(`${path}: dropped a torn last line (${whole.length - good} bytes of a write that was never acknowledged)`);
-    const fd = openSync(path, 'r+');
-    try {
-      ftruncateSync(fd, good);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
   }
   return good;
 }
@@ -802,18 +961,5 @@ function closeQuietly(fd: number): void {
     closeSync(fd);
   } catch {
     // already closed, or an error the sync reported
-  }
-}
-
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the data itself is synced.
   }
 }

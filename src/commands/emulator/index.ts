@@ -63,7 +63,10 @@ export const emulator: CommandDecl = {
         'Start the emulator and print its base URL, tenant id, keys and webhook secrets (its own test keys) on stderr. ' +
         'It runs until Ctrl-C (SIGINT), SIGTERM or SIGHUP (its terminal closed).\n\n' +
         'State is in memory unless --data-dir is given; with a data dir it survives restarts (even kill -9) and keeps the same keys ' +
-        "and each mode's webhook URL (a running pay webhooks listen keeps receiving); faults are not kept.\n\n" +
+        "and each mode's webhook URL (a running pay webhooks listen keeps receiving); faults are not kept. " +
+        'A data dir holding a file the emulator cannot account for (a journal without its snapshot, an unknown name or generation, ' +
+        'a link or fifo in place of a journal) refuses the start (exit 1) naming it; --set-aside-unknown moves such files aside. ' +
+        'It never deletes what it did not write.\n\n' +
         'Accounts get money from collections: `pay collections create --account acc_… --amount 1000.00 --currency USD --method card` ' +
         'credits the account once it settles (--settle-after).\n\n' +
         'Drive it from another terminal: pay emulator status, reset, clock advance <duration>, webhook-url [<url>|--clear], ' +
@@ -75,6 +78,11 @@ export const emulator: CommandDecl = {
         { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
         { flags: '--port <n>', description: 'port to listen on; 0 picks a free one', default: '8787' },
         { flags: '--data-dir <dir>', description: 'keep state, keys and webhook URLs in this folder across restarts' },
+        {
+          flags: '--set-aside-unknown',
+          description:
+            'with --data-dir: move the files there it cannot account for (which refuse the start, named) into set-aside-<UTC time>/ there, then start; nothing is deleted',
+        },
         {
           flags: '--webhook-url <url>',
           description:

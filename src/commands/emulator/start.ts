@@ -22,6 +22,7 @@ export interface StartFlags {
   host: string;
   port: string;
   dataDir?: string;
+  setAsideUnknown?: boolean;
   webhookUrl?: string;
   configureProfile?: string;
   failRate?: string;
@@ -41,6 +42,10 @@ function options(f: StartFlags, log: (line: string) => void): EmulatorOptions {
   if (f.dataDir !== undefined) {
     if (f.dataDir.trim() === '') throw new UsageError('--data-dir needs a folder');
     o.dataDir = resolve(f.dataDir);
+  }
+  if (f.setAsideUnknown) {
+    if (o.dataDir === undefined) throw new UsageError('--set-aside-unknown needs --data-dir');
+    o.setAsideUnknown = true;
   }
   if (f.webhookUrl !== undefined) {
     const problem = checkWebhookTarget(f.webhookUrl);
