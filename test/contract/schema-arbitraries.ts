@@ -13,7 +13,21 @@ type Obj = Record<string, unknown>;
 /** Object ids a generated id may be drawn from, by prefix (`cus_` → ids the run created). */
 export type IdPool = ReadonlyMap<string, readonly string[]>;
 
+/**
+ * Some arbitraries are costly to build (a `binary` string builds its table of all of Unicode,
+ * about 100 ms; a pattern's is parsed and compiled): built once and shared.
+ */
+const BINARY = fc.string({ maxLength: 12, unit: 'binary' });
+const MATCHING = new Map<string, fc.Arbitrary<string>>();
+
 export class SchemaArbitraries {
+  /** Strings matching a pattern (one arbitrary per pattern). */
+  private matching(pattern: string): fc.Arbitrary<string> {
+    let arb = MATCHING.get(pattern);
+    if (!arb) MATCHING.set(pattern, (arb = fc.stringMatching(new RegExp(pattern, 'u'))));
+    return arb;
+  }
+
   constructor(
     private readonly doc: OpenApiDocument,
     private readonly ids: IdPool = new Map(),
@@ -99,11 +113,21 @@ export class SchemaArbitraries {
   private validString(s: Obj): fc.Arbitrary<string> {
     const min = (s.minLength as number) ?? 0;
     const max = Math.min((s.maxLength as number) ?? 40, 300);
-    if (typeof s.pattern === 'string') {
+    if (typeof s.pattern === 'string' && /^\^\[\^[^\]]*\]\*\$$/.test(s.pattern)) {
+      // A negated class (free text: no control characters): strings of the right length, most of
+      // them printable ASCII, some from all of Unicode, kept when they match.
       const re = new RegExp(s.pattern, 'u');
+      return fc
+        .oneof(
+          { weight: 4, arbitrary: fc.string({ minLength: min, maxLength: max, unit: 'grapheme-ascii' }) },
+          { weight: 1, arbitrary: fc.string({ minLength: min, maxLength: max, unit: 'grapheme' }) },
+        )
+        .filter((v) => re.test(v));
+    }
+    if (typeof s.pattern === 'string') {
       const prefix = /^\^([a-z]+_)\[0-9a-z\]\{24\}\$$/.exec(s.pattern)?.[1];
       const pool = prefix ? this.ids.get(prefix) : undefined;
-      const matching = fc.stringMatching(re).filter((v) => v.length >= min && v.length <= ((s.maxLength as number) ?? Infinity));
+      const matching = this.matching(s.pattern).filter((v) => v.length >= min && v.length <= ((s.maxLength as number) ?? Infinity));
       // An id pattern: mostly the ids of objects that exist (else nearly every request is a 404).
       return pool && pool.length > 0
         ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 3 }, { arbitrary: matching, weight: 1 })
@@ -163,7 +187,7 @@ export class SchemaArbitraries {
     const s = this.deref(schema) as Obj;
     const out: fc.Arbitrary<string>[] = [
       fc.constantFrom('', ' ', 'x', 'A', '0', '-1', 'null', 'é', '\t', 'a\tb', 'a b', '%', '1800-13-01', '2026-02-30'),
-      fc.string({ maxLength: 12, unit: 'binary' }),
+      BINARY,
     ];
     const max = s.maxLength as number | undefined;
     if (max !== undefined) out.push(fc.string({ minLength: max + 1, maxLength: max + 4, unit: fc.constantFrom('a', '0', '_', 'Z') }));
@@ -173,10 +197,9 @@ export class SchemaArbitraries {
       out.push(fc.constantFrom(...values).map((v) => `${v},${v}`));
     }
     if (typeof s.pattern === 'string') {
-      const re = new RegExp(s.pattern, 'u');
       // Near misses: a matching value with one character changed, dropped or added.
       out.push(
-        fc.tuple(fc.stringMatching(re), fc.nat(), fc.constantFrom('', '!', ' ', 'é', 'A', 'a', '0', ',', '\t')).map(([v, i, c]) => {
+        fc.tuple(this.matching(s.pattern), fc.nat(), fc.constantFrom('', '!', ' ', 'é', 'A', 'a', '0', ',', '\t')).map(([v, i, c]) => {
           const at = v.length === 0 ? 0 : i % v.length;
           return v.slice(0, at) + c + v.slice(at + (c === '' ? 1 : 0));
         }),
