@@ -190,6 +190,22 @@ function answerProblems(op: OperationObject, r: Req, a: Answer): string[] {
 const FRESH_KEY = '\u0000fresh';
 let sent = 0;
 
+/**
+ * The rules a schema cannot state (they tie one field to another, to the clock or to a table) but
+ * the contract states in words: a schema-valid body may be refused (422 `validation_error`) for
+ * these and nothing else. Each names where the contract says it.
+ */
+const RULES_IN_WORDS: readonly RegExp[] = [
+  /^must start with the country code [A-Z]{2}- \(got [A-Z0-9]{2}-\)$/, // Address.state: its first two letters equal `country`
+  /^is not an ISO 3166-2 subdivision/, // Address.state: an ISO 3166-2 subdivision code
+  /^must not be in the future$/, // date_of_birth
+  /^must be in the future$/, // PaymentLinkCreate.expires_at
+  /^[A-Z]{3,4} allows (no decimals|at most \d+ decimal places)$/, // Amount: decimals = the currency's exponent
+  /^must differ from source_currency$/, // FxQuoteCreate
+];
+/** Codes of field errors the contract documents for results out of range (Amount: `out_of_range`). */
+const RESULT_CODES = new Set(['out_of_range']);
+
 /** 400 codes that say a parameter or header the request carried broke a rule. */
 const PARAMETER_CODES = new Set([
   'invalid_parameter',
@@ -468,6 +484,16 @@ describe('the emulator conforms to its printed contract', () => {
             counts.statuses.set(key, (counts.statuses.get(key) ?? 0) + 1);
             const problems = answerProblems(op.operation, r, a);
             if (a.status >= 500) problems.push(`a ${a.status} for a valid request`);
+            if (a.status === 422) {
+              const body = JSON.parse(a.text) as Obj;
+              if (body.code === 'validation_error') {
+                const unstated = ((body.errors ?? []) as Obj[]).filter(
+                  (e) => !RESULT_CODES.has(e.code as string) && !RULES_IN_WORDS.some((re) => re.test(e.message as string)),
+                );
+                if (unstated.length > 0)
+                  problems.push(`refused a schema-valid body for a rule the contract does not state: ${JSON.stringify(unstated)}`);
+              }
+            }
             if (a.status === 400) {
               const body = JSON.parse(a.text) as Obj;
               if (PARAMETER_CODES.has(body.code as string) && !(body.errors as Obj[] | undefined)?.every((e) => e.field === 'cursor'))

@@ -134,7 +134,7 @@ export const ledgerSchemas: Record<string, Schema> = {
     ['base', 'rates', 'as_of'],
   ),
   FxQuoteCreate: requestBody(
-    'Ask for a quote. Give exactly one of `source_amount` and `target_amount`.',
+    'Ask for a quote. Give exactly one of `source_amount` and `target_amount`; `target_currency` must differ from `source_currency` (else 422 `validation_error`).',
     {
       source_currency: schemaRef('Currency'),
       target_currency: schemaRef('Currency'),
