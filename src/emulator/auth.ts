@@ -107,14 +107,24 @@ export const WWW_AUTHENTICATE = 'ApiKey realm="pay", header="Api-Key"';
 const unauthorized = (detail: string): ApiProblem =>
   new ApiProblem(401, 'unauthorized', detail, undefined, { 'WWW-Authenticate': WWW_AUTHENTICATE });
 
-/** The tenant of a request: the x-tenant-id header, or the business's default tenant. */
+/**
+ * The tenant of a request: the x-tenant-id header, or (without the header, where the operation
+ * allows it) the business's default tenant. A header that is there but empty is malformed like any
+ * other value outside the pattern: 400 invalid_tenant on every operation, never the default.
+ */
 export function tenantOf(value: string | string[] | undefined, required: boolean, fallback: string): string {
-  if (value === undefined || value === '') {
+  if (value === undefined) {
     if (required) throw new ApiProblem(400, 'missing_tenant', 'this operation needs the x-tenant-id header (your business id)');
     return fallback;
   }
-  if (Array.isArray(value) || !TENANT_RE.test(value)) {
-    throw new ApiProblem(400, 'invalid_tenant', 'x-tenant-id must be 1-64 letters, digits, "_" or "-"');
+  if (Array.isArray(value)) throw new ApiProblem(400, 'invalid_tenant', 'send one x-tenant-id header, not several');
+  if (value === '') {
+    throw new ApiProblem(
+      400,
+      'invalid_tenant',
+      `x-tenant-id is empty: send your business id (1-64 letters, digits, "_" or "-")${required ? '' : ", or leave the header out for the key's default tenant"}`,
+    );
   }
+  if (!TENANT_RE.test(value)) throw new ApiProblem(400, 'invalid_tenant', 'x-tenant-id must be 1-64 letters, digits, "_" or "-"');
   return value;
 }

@@ -1,12 +1,14 @@
 // Low-level HTTP pieces: reading a bounded JSON body, parsing query strings against a route's
 // parameters, and writing responses (every one carries Request-Id).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { ApiProblem, problemBody, type FieldProblem } from './problems.js';
+import { CURSOR_PATTERN } from '../shared/patterns.js';
+import { ApiProblem, fieldName, problemBody, type FieldProblem } from './problems.js';
 import type { Json, Route } from './types.js';
 
 export const MAX_BODY = 1024 * 1024;
 const MAX_DEPTH = 32;
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
+const CURSOR = new RegExp(CURSOR_PATTERN);
 
 export function send(res: ServerResponse, status: number, body: string, requestId: string, headers?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
@@ -120,10 +122,10 @@ export function parseQuery(route: Route, pairs: ReadonlyArray<[string, string]>)
     else if (route.list && k === 'limit')
       problem = /^[0-9]{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 ? undefined : 'must be a whole number from 1 to 100';
     else if (route.list && k === 'cursor')
-      problem = v.length >= 1 && v.length <= 200 ? undefined : 'must be a next_cursor from a previous page';
+      problem = CURSOR.test(v) ? undefined : 'must be the next_cursor of a previous page: 1-200 letters, digits, "_" or "-"';
     else if (route.query && Object.hasOwn(route.query, k)) problem = route.query[k]!(v);
     else problem = 'is not a parameter of this operation';
-    if (problem) errors.push({ field: k.length > 64 ? `${k.slice(0, 64)}…` : k, code: 'invalid', message: problem });
+    if (problem) errors.push({ field: fieldName(k), code: 'invalid', message: problem });
     else out.set(k, v);
   }
   if (errors.length > 0) {

@@ -78,5 +78,16 @@ export function validationProblem(errors: FieldProblem[]): ApiProblem {
   );
 }
 
+/**
+ * A parameter's or body field's name as an error names it (the contract's ProblemFieldError
+ * `field`: free text, never empty): a name the client sent empty is `(empty name)`, a control
+ * character in it is written `\u0009`, and it is cut at 64 characters (then `…`).
+ */
+export function fieldName(name: string): string {
+  if (name === '') return '(empty name)';
+  const cut = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  return cut.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export const invalidParameter = (field: string, message: string): ApiProblem =>
   new ApiProblem(400, 'invalid_parameter', `query parameter ${field}: ${message}`, [{ field, code: 'invalid', message }]);

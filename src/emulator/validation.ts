@@ -1,9 +1,10 @@
 // A small validator for request bodies: closed objects (unknown fields are errors), typed
 // fields, per-field errors with dotted paths. Business rules reuse src/shared/validate.ts.
 import { COUNTRY_CODES } from '../shared/iso.js';
+import { DATE_TIME_PATTERN } from '../shared/patterns.js';
 import type { Check } from '../shared/validate.js';
 import { DECIMAL_RE, decimals, exponent } from './money.js';
-import { ApiProblem, validationProblem, type FieldProblem } from './problems.js';
+import { ApiProblem, fieldName, validationProblem, type FieldProblem } from './problems.js';
 import type { Json } from './types.js';
 
 export type Rule = (value: unknown, path: string, errors: FieldProblem[]) => void;
@@ -14,6 +15,23 @@ export interface Field {
 export type Shape = Record<string, Field>;
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
+const DATE_TIME = new RegExp(DATE_TIME_PATTERN);
+
+/** The number of code points of a string (a surrogate pair counts once). */
+export function codePoints(v: string): number {
+  let n = v.length;
+  for (let i = 0; i < v.length - 1; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = v.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
 
 const err = (errors: FieldProblem[], field: string, code: string, message: string): void => void errors.push({ field, code, message });
 
@@ -35,7 +53,8 @@ export function str(o: StrOpts = {}): Rule {
   return (v, path, errors) => {
     if (typeof v !== 'string') return err(errors, path, 'type', 'must be a string');
     if (v.length < min) return err(errors, path, 'invalid', min === 1 ? 'must not be empty' : `must be at least ${min} characters`);
-    if (v.length > max) return err(errors, path, 'too_long', `must be at most ${max} characters`);
+    // Characters as JSON Schema counts them (code points: an emoji is one, not two UTF-16 units).
+    if (v.length > max && codePoints(v) > max) return err(errors, path, 'too_long', `must be at most ${max} characters`);
     if (!o.multiline && CONTROL.test(v)) return err(errors, path, 'invalid', 'must not contain control characters');
     if (o.oneOf && !o.oneOf.includes(v)) return err(errors, path, 'invalid', `must be one of: ${o.oneOf.join(', ')}`);
     if (o.pattern && !o.pattern.test(v)) return err(errors, path, 'invalid', o.hint ?? `must match ${o.pattern.source}`);
@@ -77,12 +96,18 @@ export function precision(errors: FieldProblem[], path: string, value: unknown, 
   if (decimals(value) > exp) err(errors, path, 'invalid', `${code} allows ${exp === 0 ? 'no decimals' : `at most ${exp} decimal places`}`);
 }
 
-/** RFC 3339 date-time (`T` and `Z` in either case, RFC 3339 §5.6). */
+/**
+ * RFC 3339 date-time (`T` and `Z` in either case, RFC 3339 §5.6) on a real date from 1800 on:
+ * the contract's DATE_TIME_PATTERN (src/shared/patterns.ts).
+ */
 export const dateTime: Rule = str({
   max: 40,
-  pattern: /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/,
-  hint: 'must be an RFC 3339 time like 2026-01-31T12:00:00Z',
-  check: (v) => (Number.isNaN(Date.parse(v)) ? 'must be a real time' : undefined),
+  check: (v) => {
+    if (!/^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/.test(v))
+      return 'must be an RFC 3339 time like 2026-01-31T12:00:00Z';
+    if (Number(v.slice(0, 4)) < 1800) return 'must be 1800-01-01 or later';
+    return DATE_TIME.test(v) ? undefined : 'must be a real time (a real date, hours 00-23, minutes and seconds 00-59, offset up to ±23:59)';
+  },
 });
 
 export function object(shape: Shape): Rule {
@@ -110,7 +135,8 @@ export function check(body: Json, shape: Shape, errors: FieldProblem[] = [], pre
   }
   const names = Object.keys(body);
   if (known !== names.length) {
-    for (const name of names) if (!Object.hasOwn(shape, name)) err(errors, prefix + name, 'unknown_field', 'is not a known field');
+    for (const name of names)
+      if (!Object.hasOwn(shape, name)) err(errors, prefix + fieldName(name), 'unknown_field', 'is not a known field');
   }
   return errors;
 }

@@ -364,7 +364,7 @@ describe('schemas', () => {
 
   it('rejects a customer body that breaks the rules', () => {
     invalid('createCustomer', withoutEmail, /must have required property 'email'/);
-    invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, email: 'not-an-email' }, /\/email must match format "email"/);
+    invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, email: 'not-an-email' }, /\/email must match pattern/);
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, phone: '07700900123' }, /\/phone must match pattern/);
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, phone: '+12' }, /\/phone must match pattern/);
     invalid('createCustomer', { ...CUSTOMER_CREATE_EXAMPLE, date_of_birth: '1990-02-30' }, /\/date_of_birth must match format "date"/);

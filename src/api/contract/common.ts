@@ -1,5 +1,6 @@
 // Small builders for the repeated parts of the contract's schemas: references, nullable values,
 // ids, timestamps, resource objects with their standard fields, request bodies, list envelopes.
+import { FREE_TEXT_PATTERN } from '../../shared/patterns.js';
 import type { Ref, Schema } from './types.js';
 
 export const schemaRef = (name: string, description?: string): Ref =>
@@ -14,8 +15,14 @@ export function nullable(schema: Schema | Ref, description?: string): Schema {
   return widened;
 }
 
-/** Free text: not empty, bounded. */
-export const text = (description: string, maxLength = 200): Schema => ({ type: 'string', minLength: 1, maxLength, description });
+/** Free text: not empty, bounded, no control characters (the service refuses them). */
+export const text = (description: string, maxLength = 200): Schema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  pattern: FREE_TEXT_PATTERN,
+  description,
+});
 
 export const enumOf = (values: readonly string[], description: string): Schema => ({ type: 'string', enum: [...values], description });
 

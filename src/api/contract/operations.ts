@@ -1,5 +1,6 @@
 // Builds operations from short specs: the standard parameters (tenant, idempotency key, paging,
 // path ids), the success response with its headers, and the error responses each kind can give.
+import { DATE_PATTERN, TIME_FILTER_PATTERN } from '../../shared/patterns.js';
 import { schemaRef } from './common.js';
 import { page } from './examples.js';
 import { ID_PARAMS, headerRef, paramRef, queryParam } from './parameters.js';
@@ -161,10 +162,10 @@ export const schemaFilter = (name: string, schema: string, what = name): Paramet
 
 const dateOrTime = (bound: string): Schema => ({
   anyOf: [
-    { type: 'string', format: 'date-time' },
-    { type: 'string', format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
+    { type: 'string', pattern: TIME_FILTER_PATTERN },
+    { type: 'string', format: 'date', pattern: DATE_PATTERN },
   ],
-  description: `${bound} (RFC 3339 time or YYYY-MM-DD date, midnight UTC).`,
+  description: `${bound} (RFC 3339 time, the seconds optional, or YYYY-MM-DD date, midnight UTC; from 1800-01-01 on).`,
 });
 
 /**

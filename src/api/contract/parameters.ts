@@ -1,5 +1,6 @@
 // Reusable parameters (tenant, idempotency key, paging, path ids) and response headers.
 import { FEATURE_KEYS } from '../../shared/rules.js';
+import { CURSOR_PATTERN } from '../../shared/patterns.js';
 import { idOf } from './common.js';
 import type { HeaderObject, ParameterObject, Ref, Schema } from './types.js';
 
@@ -8,11 +9,13 @@ export const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/$
 
 export const TENANT_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 /**
- * A key as a bare token (1-255 printable ASCII, not starting with `"`) or as an RFC 8941 string,
- * the IETF draft's spelling: `"` … `"` around 1-255 characters, `"` and `\\` escaped.
+ * A key as a bare token (1-255 printable ASCII, not starting with `"`, no space at either end:
+ * HTTP drops those from a field value, RFC 9110 §5.5, so `" a "` arrives as `a` and `"   "` as
+ * nothing) or as an RFC 8941 string, the IETF draft's spelling: `"` … `"` around 1-255
+ * characters, `"` and `\\` escaped.
  */
 export const IDEMPOTENCY_KEY_PATTERN =
-  '^(?:[\\x20\\x21\\x23-\\x7E][\\x20-\\x7E]{0,254}|"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\["\\\\]){1,255}")$';
+  '^(?:[\\x21\\x23-\\x7E](?:[\\x20-\\x7E]{0,253}[\\x21-\\x7E])?|"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\["\\\\]){1,255}")$';
 
 /** Path parameters holding ids: component name, parameter name, id prefix, noun. */
 export const ID_PARAMS = [
@@ -37,8 +40,8 @@ const tenant = (required: boolean): ParameterObject => ({
   in: 'header',
   required,
   description: required
-    ? 'The business (tenant) whose data to use. Required here (the seed spec sends it on `GET /accounts`); missing → 400 `missing_tenant`, malformed → 400 `invalid_tenant`.'
-    : "The business (tenant) whose data to use. Optional: without it the API key's default tenant is used. Malformed → 400 `invalid_tenant`.",
+    ? 'The business (tenant) whose data to use. Required here (the seed spec sends it on `GET /accounts`); missing → 400 `missing_tenant`, empty or malformed → 400 `invalid_tenant`.'
+    : "The business (tenant) whose data to use. Optional: without the header the API key's default tenant is used. Empty or malformed → 400 `invalid_tenant`.",
   schema: { type: 'string', pattern: TENANT_PATTERN },
   example: 'biz_acme',
 });
@@ -74,8 +77,8 @@ export const parameters: Record<string, ParameterObject> = {
     in: 'header',
     required: true,
     description:
-      'Unique key for this write (1-255 printable ASCII characters; a UUID is usual), bare or as an RFC 8941 string as the IETF draft writes it ' +
-      '(`"6f1c…"`, with `\\"` and `\\\\` escaped): both spellings are the same key. Missing → 400 `missing_idempotency_key`; malformed → 400 `invalid_idempotency_key`. ' +
+      'Unique key for this write (1-255 printable ASCII characters, no space at either end; a UUID is usual), bare or as an RFC 8941 string as the IETF draft writes it ' +
+      '(`"6f1c…"`, with `\\"` and `\\\\` escaped): both spellings are the same key. Missing or empty → 400 `missing_idempotency_key`; malformed → 400 `invalid_idempotency_key`. ' +
       'Same key and same body within 24 hours → the stored response replayed with `Idempotent-Replayed: true`; same key, other body → 422 ' +
       '`idempotency_key_reused`; same key still in flight → 409 `idempotency_request_in_progress`. Keys are scoped by API key and tenant; a 5xx frees the key.',
     schema: { type: 'string', minLength: 1, maxLength: 512, pattern: IDEMPOTENCY_KEY_PATTERN },
@@ -92,8 +95,9 @@ export const parameters: Record<string, ParameterObject> = {
     name: 'cursor',
     in: 'query',
     required: false,
-    description: 'Opaque `next_cursor` of the previous page; omit for the first page. A cursor is only valid with the same filters.',
-    schema: { type: 'string', minLength: 1 },
+    description:
+      'Opaque `next_cursor` of the previous page; omit for the first page. A cursor is only valid with the same filters; one the service did not issue → 400 `invalid_parameter`.',
+    schema: { type: 'string', minLength: 1, maxLength: 200, pattern: CURSOR_PATTERN },
   },
   Feature: {
     name: 'feature',

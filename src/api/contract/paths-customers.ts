@@ -1,4 +1,5 @@
 // Operations of customers, KYC (current and deprecated) and features.
+import { EMAIL_PATTERN, FREE_TEXT_PATTERN } from '../../shared/patterns.js';
 import {
   CUSTOMER_CREATE_EXAMPLE,
   CUSTOMER_EXAMPLE,
@@ -54,8 +55,17 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
     getId: 'getCustomer',
     example: CUSTOMER_EXAMPLE,
     filters: [
-      queryParam('email', 'Only the customer with this e-mail address.', { type: 'string', format: 'email' }),
-      queryParam('type', `Only customers of this type (known: ${CUSTOMER_TYPES.join(', ')}).`, { type: 'string', minLength: 1 }),
+      queryParam('email', 'Only the customer with this e-mail address (any case).', {
+        type: 'string',
+        maxLength: 254,
+        pattern: EMAIL_PATTERN,
+      }),
+      queryParam('type', `Only customers of this type (known: ${CUSTOMER_TYPES.join(', ')}).`, {
+        type: 'string',
+        minLength: 1,
+        maxLength: 50,
+        pattern: FREE_TEXT_PATTERN,
+      }),
     ],
   }),
   [

@@ -1,4 +1,5 @@
 // Operations of payment links, wallets, FX, transactions and webhook events.
+import { FIAT_CURRENCIES } from '../../shared/domain.js';
 import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, TIME_FILTERS, type OpSpec } from './operations.js';
 import {
   EVENT_EXAMPLE,
@@ -94,9 +95,9 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
       responseExample: FX_RATES_EXAMPLE,
       query: [
         { ...schemaFilter('base', 'Currency'), description: 'Base currency (default USD).' },
-        queryParam('symbols', 'Comma-separated currency codes to include (default: all supported).', {
+        queryParam('symbols', 'Comma-separated currency codes to include, each a supported `Currency` (default: all supported).', {
           type: 'string',
-          pattern: '^[A-Z]{3,5}(,[A-Z]{3,5})*$',
+          pattern: `^(?:${FIAT_CURRENCIES.join('|')})(?:,(?:${FIAT_CURRENCIES.join('|')}))*$`,
           examples: ['EUR,GBP'],
         }),
       ],

@@ -32,7 +32,7 @@ export const PROBLEMS: Readonly<Record<string, ProblemSpec>> = {
       ['missing_idempotency_key', 'a POST without `Idempotency-Key`'],
       ['invalid_idempotency_key', '`Idempotency-Key` is not 1-255 printable ASCII characters'],
       ['missing_tenant', '`x-tenant-id` missing where required'],
-      ['invalid_tenant', '`x-tenant-id` does not match `^[A-Za-z0-9_-]{1,64}$`'],
+      ['invalid_tenant', '`x-tenant-id` is empty or does not match `^[A-Za-z0-9_-]{1,64}$`'],
       ['invalid_parameter', 'a query parameter is invalid (see `errors`)'],
     ],
   },

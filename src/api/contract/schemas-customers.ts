@@ -3,6 +3,7 @@ import { enumOf, idOf, listOf, nullable, requestBody, resource, schemaRef, text,
 import { FEATURE_KEYS } from './parameters.js';
 import { PHONE_PATTERN } from './schemas-shared.js';
 import type { Schema } from './types.js';
+import { DATE_PATTERN, EMAIL_PATTERN, FREE_TEXT_PATTERN } from '../../shared/patterns.js';
 import { CONTRACT_NOTES } from '../../shared/simulation.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
@@ -16,7 +17,13 @@ const customerFields: Record<string, Schema> = {
   first_name: text('Given name.'),
   last_name: text('Family name.'),
   middle_name: text('Middle name.'),
-  email: { type: 'string', format: 'email', maxLength: 254, description: 'E-mail address.', examples: ['ada@example.com'] },
+  email: {
+    type: 'string',
+    maxLength: 254,
+    pattern: EMAIL_PATTERN,
+    description: 'E-mail address: a local part, `@`, and a domain of at least two labels (`example.com`; `ada@localhost` is refused).',
+    examples: ['ada@example.com'],
+  },
   phone: {
     type: 'string',
     pattern: PHONE_PATTERN,
@@ -27,6 +34,7 @@ const customerFields: Record<string, Schema> = {
     type: 'string',
     minLength: 1,
     maxLength: 50,
+    pattern: FREE_TEXT_PATTERN,
     description: `Customer type. Known values: ${CUSTOMER_TYPES.join(', ')}; other values are accepted.`,
     examples: [...CUSTOMER_TYPES],
   },
@@ -34,14 +42,15 @@ const customerFields: Record<string, Schema> = {
     type: 'string',
     minLength: 1,
     maxLength: 50,
+    pattern: FREE_TEXT_PATTERN,
     description: `Gender. Known values: ${GENDERS.join(', ')}; other values are accepted.`,
     examples: [...GENDERS],
   },
   date_of_birth: {
     type: 'string',
     format: 'date',
-    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-    description: 'Date of birth: a real calendar date `YYYY-MM-DD`, not in the future.',
+    pattern: DATE_PATTERN,
+    description: 'Date of birth: a real calendar date `YYYY-MM-DD`, from 1800-01-01 on and not in the future.',
     examples: ['1990-12-10'],
   },
   address: schemaRef('Address'),
@@ -60,6 +69,7 @@ const kycDocumentFields: Record<string, Schema> = {
     type: 'string',
     minLength: 1,
     maxLength: 64,
+    pattern: FREE_TEXT_PATTERN,
     description: `Document number. ${CONTRACT_NOTES.kyc}`,
   },
   file_name: text('Name of the uploaded file.', 255),

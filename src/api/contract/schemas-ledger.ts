@@ -1,4 +1,5 @@
 // Payment links, wallets, FX, transactions and webhook events.
+import { DATE_TIME_PATTERN } from '../../shared/patterns.js';
 import { enumOf, idOf, listOf, nullable, objectOf, requestBody, resource, schemaRef, text, timestamp, view } from './common.js';
 import { ASSETS, NETWORKS, NETWORKS_BY_ASSET, optionalText } from './schemas-shared.js';
 import type { Schema } from './types.js';
@@ -25,7 +26,7 @@ const paymentLinkFields = {
   amount: schemaRef('PositiveAmount'),
   asset: schemaRef('Asset', "Must equal the wallet's asset."),
   description: text('Free text shown to the payer.', 500),
-  expires_at: timestamp('When the link expires (RFC 3339, in the future).'),
+  expires_at: { ...timestamp('When the link expires (RFC 3339, in the future).'), pattern: DATE_TIME_PATTERN },
 };
 
 const walletFields = {
@@ -133,7 +134,7 @@ export const ledgerSchemas: Record<string, Schema> = {
     ['base', 'rates', 'as_of'],
   ),
   FxQuoteCreate: requestBody(
-    'Ask for a quote. Give exactly one of `source_amount` and `target_amount`.',
+    'Ask for a quote. Give exactly one of `source_amount` and `target_amount`; `target_currency` must differ from `source_currency` (else 422 `validation_error`).',
     {
       source_currency: schemaRef('Currency'),
       target_currency: schemaRef('Currency'),

@@ -2,6 +2,7 @@
 // problem details (RFC 9457) and the empty body of action operations.
 import { ASSETS, FIAT_CURRENCIES, STATE_PATTERN } from '../../shared/domain.js';
 import { COUNTRY_CODES } from '../../shared/iso.js';
+import { FREE_TEXT_PATTERN } from '../../shared/patterns.js';
 import { FEATURE_KEYS, KYC_STATUSES, RULE_KEYS } from '../../shared/rules.js';
 
 export { ASSETS, NETWORKS, NETWORKS_BY_ASSET, PHONE_PATTERN } from '../../shared/domain.js';
@@ -51,7 +52,7 @@ export const sharedSchemas: Record<string, Schema> = {
       address_line1: text('Street line.'),
       city: text('City name.', 100),
       country: schemaRef('CountryCode'),
-      postal_code: { type: 'string', minLength: 1, maxLength: 20, description: 'Postal code.' },
+      postal_code: { type: 'string', minLength: 1, maxLength: 20, pattern: FREE_TEXT_PATTERN, description: 'Postal code.' },
       state: {
         type: 'string',
         pattern: STATE_PATTERN,

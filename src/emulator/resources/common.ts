@@ -1,10 +1,11 @@
 // Helpers shared by the resource modules: loading by id (404 for malformed or foreign ids),
 // replies from records, list parameters, filters.
-import { checkDateOrTime, isCalendarDate } from '../../shared/validate.js';
+import { DATE_PATTERN, FREE_TEXT_PATTERN, TIME_FILTER_PATTERN } from '../../shared/patterns.js';
+import { checkEmail, isCalendarDate } from '../../shared/validate.js';
 import type { Services } from '../services.js';
 import { isId } from '../ids.js';
 import { notFound } from '../problems.js';
-import { emptyBody } from '../validation.js';
+import { codePoints, emptyBody } from '../validation.js';
 import { json, type PageQuery } from '../store.js';
 import type { Base, Ctx, Json, Kind, QueryCheck, Rec, Reply } from '../types.js';
 
@@ -73,6 +74,9 @@ export function pageOf(ctx: Ctx, filters: readonly string[]): Pick<PageQuery, 'l
 }
 
 const TIME_PARAMS = ['from', 'to'] as const;
+const FREE_TEXT = new RegExp(FREE_TEXT_PATTERN);
+const DATE = new RegExp(DATE_PATTERN);
+const TIME = new RegExp(TIME_FILTER_PATTERN);
 
 // Query checks.
 export const qId =
@@ -83,9 +87,26 @@ export const qEnum =
   (values: readonly string[]): QueryCheck =>
   (v) =>
     values.includes(v) ? undefined : `must be one of: ${values.join(', ')}`;
-export const qText: QueryCheck = (v) =>
-  v.length >= 1 && v.length <= 254 && !/[\u0000-\u001f]/.test(v) ? undefined : 'must be 1-254 characters';
-export const qTime: QueryCheck = checkDateOrTime;
+/** Free text of 1 to `max` characters (code points), no control characters: each failure named. */
+export const qText =
+  (max: number): QueryCheck =>
+  (v) => {
+    if (v === '') return 'must not be empty';
+    if (v.length > max && codePoints(v) > max) return `must be at most ${max} characters`;
+    return FREE_TEXT.test(v) ? undefined : 'must not contain control characters';
+  };
+/** An e-mail address (checkEmail, the contract's EMAIL_PATTERN). */
+export const qEmail: QueryCheck = (v) => (v === '' ? 'must not be empty' : checkEmail(v));
+/** A date (YYYY-MM-DD) or an RFC 3339 time (the seconds optional) from 1800 on: the contract's from/to. */
+export const qTime: QueryCheck = (v) => {
+  if (DATE.test(v) || TIME.test(v)) return undefined;
+  const shape = /^\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2}))?$/.exec(v);
+  if (!shape) return 'must be a date (YYYY-MM-DD) or an RFC 3339 time (2026-01-31T12:00:00Z)';
+  if (Number(v.slice(0, 4)) < 1800) return 'must be 1800-01-01 or later';
+  return shape[1] === undefined
+    ? 'must be a real calendar date'
+    : 'must be a real time (a real date, hours 00-23, minutes and seconds 00-59, offset up to ±23:59)';
+};
 
 /** The created_at range every list of objects takes: `from` (inclusive) and `to` (exclusive), RFC 3339 or YYYY-MM-DD. */
 export const TIME_QUERY: Readonly<Record<(typeof TIME_PARAMS)[number], QueryCheck>> = { from: qTime, to: qTime };

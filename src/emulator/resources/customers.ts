@@ -8,7 +8,7 @@ import { check, country, object, opt, orThrow, req, str, type Shape } from '../v
 import type { Address, Ctx, Customer, Route } from '../types.js';
 import { FEATURES, requiresKyc } from '../../shared/rules.js';
 import { activations, featureOf, featureStatus } from './rules.js';
-import { change, created, emptyOk, insert, load, ok, okJson, okRaw, pageOf, qText, TIME_QUERY } from './common.js';
+import { change, created, emptyOk, insert, load, ok, okJson, okRaw, pageOf, qEmail, qText, TIME_QUERY } from './common.js';
 
 export const addressRule = object({
   address_line1: req(str()),
@@ -114,7 +114,7 @@ export function customerRoutes(app: Services): Route[] {
       path: '/customers',
       op: 'listCustomers',
       list: true,
-      query: { email: qText, type: qText, ...TIME_QUERY },
+      query: { email: qEmail, type: qText(50), ...TIME_QUERY },
       handler: (ctx) => {
         const email = ctx.query.get('email')?.toLowerCase();
         const type = ctx.query.get('type');
