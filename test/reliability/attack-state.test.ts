@@ -1,0 +1,187 @@
+// Outside attack on `pay seed apply` (issue 24, class "state trusted past its word"): a record in
+// the state file is a hint, never believed. A table of what the state file says about one money
+// movement (nothing, refused after 1, 2 or 5 attempts, refused for another version of the entry,
+// done as an object the service does not have, both, done as the real object) against what the
+// service holds (the object, made with the entry's first key; only a refusal of that key, the
+// account funded since; nothing). Each cell is a real `bin/pay.js seed apply`; the test checks, from
+// what the emulator received and what it holds, that no second transfer is ever made: where the
+// service had the object, nothing new is carried out (and a refusal record that contradicts it is
+// said); where it had none, exactly one is made.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryHash } from '../../src/seed/diff.js';
+import { loadSeedFile } from '../../src/seed/file.js';
+import { account, enabledCustomer, fund, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
+import { tempDir } from '../helpers/run-pay.js';
+import { record, stackTrace } from './helpers.js';
+
+const LONG = { timeoutMs: 120_000 };
+const REF = 'transfers.pay';
+
+let w: World;
+let dir: string;
+let holder = '';
+
+type Service = 'object' | 'refusal' | 'nothing';
+type StateRecord =
+  | 'none'
+  | 'refused-1'
+  | 'refused-2'
+  | 'refused-5'
+  | 'refused-other-version'
+  | 'done-unknown-id'
+  | 'done-unknown-id+refused-1'
+  | 'done-real';
+
+const SERVICES: Service[] = ['object', 'refusal', 'nothing'];
+const RECORDS: StateRecord[] = [
+  'none',
+  'refused-1',
+  'refused-2',
+  'refused-5',
+  'refused-other-version',
+  'done-unknown-id',
+  'done-unknown-id+refused-1',
+  'done-real',
+];
+
+beforeAll(async () => {
+  w = await startWorld({ settleAfterMs: 20 });
+  dir = tempDir('pay-attack-state-');
+  holder = await enabledCustomer(w);
+}, 120_000);
+
+afterAll(async () => {
+  await w?.stop();
+});
+
+/** The transfers the service holds out of `source`. */
+async function transfersFrom(source: string): Promise<Obj[]> {
+  const page = await w.api('GET', `transfers?account_id=${source}&limit=100`);
+  return (page.data as Obj[]).filter((t) => t.source_account_id === source);
+}
+
+const fakeTransferId = (n: number) => `tr_${String(n).padStart(24, '0')}`;
+
+interface Cell {
+  service: Service;
+  state: StateRecord;
+}
+
+async function runCell({ service, state }: Cell, n: number): Promise<string[]> {
+  const problems: string[] = [];
+  const source = await account(w, holder);
+  const destination = await account(w, holder);
+  const file = join(dir, `cell-${n}.yaml`);
+  const statePath = `${file}.state.json`;
+  writeFileSync(
+    file,
+    stringify({ transfers: { pay: { source_account_id: source, destination_id: destination, amount: '10.00', currency: 'USD' } } }),
+  );
+  const [entry] = await loadSeedFile(file);
+  const hash = entryHash(w.emu.tenantId, 'sandbox', entry!);
+  // What the service holds for the entry before the run under test.
+  let real: string | undefined;
+  if (service === 'object') {
+    await fund(w, source, '100.00');
+    const r = await w.pay(['seed', 'apply', file, '--no-input', '--json', '--state', join(dir, `setup-${n}.json`)], LONG);
+    if (r.code !== 0) return [`setup apply exit ${r.code}: ${r.stderr}`];
+    real = (JSON.parse(r.stdout) as Record<string, string>)[REF];
+  } else if (service === 'refusal') {
+    const r = await w.pay(['seed', 'apply', file, '--no-input', '--state', join(dir, `setup-${n}.json`)], LONG);
+    if (r.code !== 1 || !/insufficient_funds/.test(r.stderr)) return [`setup apply should be refused: exit ${r.code}: ${r.stderr}`];
+    await fund(w, source, '100.00');
+  } else {
+    await fund(w, source, '100.00');
+  }
+  const before = await transfersFrom(source);
+  // The state file under test.
+  const refusal = (attempt: number, h = hash) => ({ [REF]: { hash: h, attempt, status: 422, code: 'insufficient_funds' } });
+  const doc: Obj = { version: 2, tenant: w.emu.tenantId, mode: 'sandbox', base_url: w.emu.baseUrl, entries: {} };
+  const recorded = (id: string) => ({
+    [REF]: {
+      hash,
+      body: { source_account_id: source, destination_id: destination, amount: '10.00', currency: 'USD' },
+      object: { id, object: 'transfer', source_account_id: source, destination_id: destination, currency: 'USD' },
+    },
+  });
+  if (state === 'refused-1') doc.refused = refusal(1);
+  if (state === 'refused-2') doc.refused = refusal(2);
+  if (state === 'refused-5') doc.refused = refusal(5);
+  if (state === 'refused-other-version') doc.refused = refusal(3, 'f'.repeat(40));
+  if (state === 'done-unknown-id' || state === 'done-unknown-id+refused-1') doc.entries = recorded(fakeTransferId(n));
+  if (state === 'done-unknown-id+refused-1') doc.refused = refusal(1);
+  if (state === 'done-real') {
+    const t = (await w.api('GET', `transfers/${real!}`)) as Obj;
+    doc.entries = { [REF]: { hash, body: recorded(real!)[REF]!.body, object: t } };
+  }
+  if (state !== 'none') writeFileSync(statePath, JSON.stringify(doc, null, 2));
+
+  const mark = w.mark();
+  const r = await w.pay(['seed', 'apply', file, '--no-input', '--json'], LONG);
+  if (stackTrace(r.stderr)) problems.push(`stack trace: ${r.stderr}`);
+  const posts = w.since(mark, 'POST', '/v1/transfers');
+  const carriedOut = posts.filter((p) => p.status === 201 && !p.replayed);
+  const after = await transfersFrom(source);
+  const made = after.length - before.length;
+  if (service === 'object') {
+    // The service has the entry's transfer: nothing may be made again.
+    if (made !== 0 || carriedOut.length !== 0) problems.push(`a second transfer: ${made} made, ${carriedOut.length} POSTs carried out`);
+    if (r.code !== 0) problems.push(`exit ${r.code}: ${r.stderr}`);
+    else {
+      const ids = JSON.parse(r.stdout) as Record<string, string>;
+      if (ids[REF] !== real) problems.push(`answered ${ids[REF]}, the service's transfer is ${real}`);
+    }
+    if (
+      state.startsWith('refused-') &&
+      state !== 'refused-other-version' &&
+      !/warning: the state file recorded transfers\.pay as refused, but the service made tr_/.test(r.stderr)
+    )
+      problems.push(`the contradiction is not said: ${r.stderr}`);
+  } else if (service === 'nothing') {
+    // The service has no transfer for the entry: exactly one is made.
+    if (made !== 1 || carriedOut.length !== 1) problems.push(`${made} made, ${carriedOut.length} POSTs carried out (want 1)`);
+    if (r.code !== 0) problems.push(`exit ${r.code}: ${r.stderr}`);
+  } else {
+    // Only a refusal of the first key: at most one transfer; made when the state file records the refusal.
+    if (made > 1 || carriedOut.length > 1) problems.push(`${made} made, ${carriedOut.length} POSTs carried out (want at most 1)`);
+    const recordsRefusal = state === 'refused-1' || state === 'refused-2' || state === 'refused-5' || state === 'done-unknown-id+refused-1';
+    if (recordsRefusal && (made !== 1 || r.code !== 0)) problems.push(`want one made, exit 0: ${made} made, exit ${r.code}: ${r.stderr}`);
+    if (!recordsRefusal && (made !== 0 || r.code !== 1 || !/replayed an earlier refusal/.test(r.stderr)))
+      problems.push(`want the replayed refusal said, exit 1: ${made} made, exit ${r.code}: ${r.stderr}`);
+  }
+  // Once more, with the state file this run left: still one transfer at most (none more where the service had it).
+  await w.pay(['seed', 'apply', file, '--no-input'], LONG);
+  const total = (await transfersFrom(source)).length - before.length + (service === 'object' ? 1 : 0);
+  if (total > 1) problems.push(`the next run made ${total - 1} more`);
+  return problems;
+}
+
+describe('attack: a seed state file against what the service says', () => {
+  it('no record (refused, done, unknown, both) makes a second money movement; a refusal the service contradicts is said', async () => {
+    const startedAt = Date.now();
+    const cells: Cell[] = SERVICES.flatMap((service) =>
+      RECORDS.filter((state) => state !== 'done-real' || service === 'object').map((state) => ({ service, state })),
+    );
+    const failures: string[] = [];
+    let passed = 0;
+    let duplicated = 0;
+    let n = 0;
+    for (const cell of cells) {
+      n++;
+      const problems = await runCell(cell, n);
+      if (problems.some((p) => /second transfer|made \d+ more|[2-9] made/.test(p))) duplicated++;
+      if (problems.length === 0) passed++;
+      else failures.push(`${cell.state} × service ${cell.service}: ${problems.join('; ')}`);
+    }
+    await record(
+      'attack.seed-state-records',
+      'seed state records against what the service holds',
+      { tried: cells.length, passed, lost: 0, duplicated, leaked: 0 },
+      startedAt,
+    );
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
