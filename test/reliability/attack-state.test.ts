@@ -13,7 +13,7 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryHash } from '../../src/seed/diff.js';
 import { loadSeedFile } from '../../src/seed/file.js';
-import { account, enabledCustomer, fund, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
+import { account, customerBody, enabledCustomer, fund, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
 import { tempDir } from '../helpers/run-pay.js';
 import { record, stackTrace } from './helpers.js';
 
@@ -114,8 +114,8 @@ async function runCell({ service, state }: Cell, n: number): Promise<string[]> {
   if (state === 'done-unknown-id' || state === 'done-unknown-id+refused-1') doc.entries = recorded(fakeTransferId(n));
   if (state === 'done-unknown-id+refused-1') doc.refused = refusal(1);
   if (state === 'done-real') {
-    const t = (await w.api('GET', `transfers/${real!}`)) as Obj;
-    doc.entries = { [REF]: { hash, body: recorded(real!)[REF]!.body, object: t } };
+    const t = await w.api('GET', `transfers/${real!}`);
+    doc.entries = { [REF]: { hash, body: recorded(real!)[REF].body, object: t } };
   }
   if (state !== 'none') writeFileSync(statePath, JSON.stringify(doc, null, 2));
 
@@ -180,6 +180,125 @@ describe('attack: a seed state file against what the service says', () => {
       'attack.seed-state-records',
       'seed state records against what the service holds',
       { tried: cells.length, passed, lost: 0, duplicated, leaked: 0 },
+      startedAt,
+    );
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
+
+// The rules checked again when money settles: a transfer held for review (or only pending) to or
+// from a customer whose KYC is rejected meanwhile fails as it settles, kyc_rejected, and the money
+// goes back; with the KYC approved instead it completes. Driven through the built CLI and the
+// emulator's clock (pay emulator clock advance), a table of who is rejected × held or not.
+describe('attack: the business rules when held money settles', () => {
+  let v: World;
+  beforeAll(async () => {
+    v = await startWorld(); // settlements only when the clock is advanced
+  }, 120_000);
+  afterAll(async () => {
+    await v?.stop();
+  });
+
+  type Who = 'sender' | 'receiver' | 'both' | 'neither';
+  const WHO: Who[] = ['sender', 'receiver', 'both', 'neither'];
+  const HOW = [
+    { held: true, amount: '100.14' },
+    { held: false, amount: '10.00' },
+  ];
+
+  /** A customer with collections active (KYC not started: enough for transfers between accounts) and a funded USD account. */
+  async function holderWithAccount(): Promise<{ customer: string; account: string }> {
+    const customer = (await v.api('POST', 'customers', customerBody())).id as string;
+    const acc = await account(v, customer);
+    await fund(v, acc, '500.00');
+    return { customer, account: acc };
+  }
+
+  /** Starts a verification and submits a document: rejected (number ending 0000) or approved when the review decides. */
+  async function submitKyc(customer: string, reject: boolean): Promise<void> {
+    await v.api('POST', `customers/${customer}/kyc`, { level: 'basic' });
+    await v.api('POST', `customers/${customer}/kyc/documents`, {
+      type: 'passport',
+      country: 'GB',
+      number: reject ? '12340000' : '123456789',
+    });
+  }
+
+  const clock = async (by: string) => {
+    const r = await v.pay(['emulator', 'clock', 'advance', by]);
+    expect(r.code, r.stderr).toBe(0);
+  };
+
+  it('a transfer settles only if the rules still let it: kyc_rejected, money back, for a holder rejected while it waited', async () => {
+    const startedAt = Date.now();
+    const failures: string[] = [];
+    let passed = 0;
+    let moved = 0;
+    const cells = WHO.flatMap((who) => HOW.map((how) => ({ who, ...how })));
+    for (const cell of cells) {
+      const s = await holderWithAccount();
+      const r = await holderWithAccount();
+      const rejectSender = cell.who === 'sender' || cell.who === 'both';
+      const rejectReceiver = cell.who === 'receiver' || cell.who === 'both';
+      // Not held: the review is under way before the transfer is made, decided before it settles.
+      if (!cell.held) {
+        await submitKyc(s.customer, rejectSender);
+        await submitKyc(r.customer, rejectReceiver);
+        await clock('1s');
+      }
+      const sent = await v.pay(
+        ['transfers', 'send', '--from', s.account, '--to', r.account, '--amount', cell.amount, '--currency', 'USD', '--json'],
+        { timeoutMs: 60_000 },
+      );
+      try {
+        expect(sent.code, sent.stderr).toBe(0);
+        const id = (JSON.parse(sent.stdout) as Obj).id as string;
+        if (cell.held) {
+          // Held: the reviews start and are decided while it waits.
+          await submitKyc(s.customer, rejectSender);
+          await submitKyc(r.customer, rejectReceiver);
+          await clock('1h');
+          const still = JSON.parse((await v.pay(['transfers', 'get', id, '--json'])).stdout) as Obj;
+          expect(still.status, 'held over the reviews').toBe('pending');
+        }
+        await clock('25h');
+        for (const c of [s.customer, r.customer]) {
+          const k = await v.api('GET', `customers/${c}`);
+          const want = (c === s.customer ? rejectSender : rejectReceiver) ? 'rejected' : 'approved';
+          expect(k.kyc_status, `${c} decided`).toBe(want);
+        }
+        const got = await v.pay(['transfers', 'get', id, '--json']);
+        expect(got.code, got.stderr).toBe(0);
+        const t = JSON.parse(got.stdout) as Obj;
+        const [src, dst] = await Promise.all([v.api('GET', `accounts/${s.account}`), v.api('GET', `accounts/${r.account}`)]);
+        if (cell.who === 'neither') {
+          expect(t.status).toBe('completed');
+          expect([src.balance.available, dst.balance.available]).toEqual([
+            (500 - Number(cell.amount)).toFixed(2),
+            (500 + Number(cell.amount)).toFixed(2),
+          ]);
+        } else {
+          if (t.status === 'completed') moved++;
+          expect({ status: t.status, failure_reason: t.failure_reason }).toEqual({ status: 'failed', failure_reason: 'kyc_rejected' });
+          expect([src.balance.available, src.balance.pending, dst.balance.available, dst.balance.pending]).toEqual([
+            '500.00',
+            '0.00',
+            '500.00',
+            '0.00',
+          ]);
+          // Said as any failure is: the event, and pay's own words for it.
+          const events = await v.api('GET', `webhooks/events?object_id=${id}`);
+          expect((events.data as Obj[]).map((e) => e.type)).toContain('transfer.failed');
+        }
+        passed++;
+      } catch (err) {
+        failures.push(`${cell.who} rejected, ${cell.held ? 'held' : 'pending'}: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+    await record(
+      'attack.held-transfer-rules',
+      'held and pending transfers re-check the business rules as they settle',
+      { tried: cells.length, passed, lost: 0, duplicated: 0, leaked: moved },
       startedAt,
     );
     expect(failures).toEqual([]);
