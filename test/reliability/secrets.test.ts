@@ -628,7 +628,8 @@ describe('secrets masked however they are encoded', () => {
   it('the emulator request log and the CLI --debug lines mask every variant whole', async () => {
     const started = Date.now();
     // Every place with the secret as typed (its + and / unescaped: the reported 18 of 32 shown), then generated encodings.
-    const typed = WHERE.map((where) => ({ secret: `whsec_${'Ab3+'.repeat(8)}`, where, encs: ['raw' as Enc], plus: '+' }));
+    const raw: Enc[] = ['raw'];
+    const typed = WHERE.map((where) => ({ secret: `whsec_${'Ab3+'.repeat(8)}`, where, encs: raw, plus: '+' }));
     const cases = [...typed, ...fc.sample(caseArb, { numRuns: count(300, 5000), seed: 424242 })];
     const failures: string[] = [];
     let leaked = 0;
