@@ -189,7 +189,8 @@ describe('attack: a seed state file against what the service says', () => {
 // The rules checked again when money settles: a transfer held for review (or only pending) to or
 // from a customer whose KYC is rejected meanwhile fails as it settles, kyc_rejected, and the money
 // goes back; with the KYC approved instead it completes. Driven through the built CLI and the
-// emulator's clock (pay emulator clock advance), a table of who is rejected × held or not.
+// emulator's clock (pay emulator clock advance), a table of who is rejected × held or not; and a
+// collection pending while its account's holder is rejected is not credited.
 describe('attack: the business rules when held money settles', () => {
   let v: World;
   beforeAll(async () => {
@@ -229,7 +230,7 @@ describe('attack: the business rules when held money settles', () => {
     expect(r.code, r.stderr).toBe(0);
   };
 
-  it('a transfer settles only if the rules still let it: kyc_rejected, money back, for a holder rejected while it waited', async () => {
+  it('a transfer or collection settles only if the rules still let it: kyc_rejected, money back, for a holder rejected while it waited', async () => {
     const startedAt = Date.now();
     const failures: string[] = [];
     let passed = 0;
@@ -295,9 +296,31 @@ describe('attack: the business rules when held money settles', () => {
         failures.push(`${cell.who} rejected, ${cell.held ? 'held' : 'pending'}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
+    // A collection pending while its account's holder is rejected: nothing is credited.
+    for (const reject of [true, false]) {
+      const customer = (await v.api('POST', 'customers', customerBody())).id as string;
+      const acc = await account(v, customer);
+      await v.api('POST', `customers/${customer}/features/collections/activate`);
+      await submitKyc(customer, reject);
+      await clock('1s');
+      const col = await v.api('POST', 'collections', { account_id: acc, amount: '25.00', currency: 'USD', method: 'card' });
+      await clock('25h');
+      try {
+        const now = await v.api('GET', `collections/${col.id as string}`);
+        const balance = (await v.api('GET', `accounts/${acc}`)).balance as Obj;
+        if (reject) {
+          if (now.status === 'succeeded') moved++;
+          expect([now.status, now.failure_reason, balance.available]).toEqual(['failed', 'kyc_rejected', '0.00']);
+        } else expect([now.status, balance.available]).toEqual(['succeeded', '25.00']);
+        passed++;
+      } catch (err) {
+        failures.push(`collection, holder ${reject ? 'rejected' : 'approved'}: ${(err as Error).message.split('\n')[0]}`);
+      }
+      cells.push({ who: reject ? 'receiver' : 'neither', held: false, amount: '25.00' });
+    }
     await record(
       'attack.held-transfer-rules',
-      'held and pending transfers re-check the business rules as they settle',
+      'held and pending transfers and collections re-check the business rules as they settle',
       { tried: cells.length, passed, lost: 0, duplicated: 0, leaked: moved },
       startedAt,
     );
