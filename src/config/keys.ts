@@ -1,7 +1,7 @@
 // Key shapes, masking and the checks that refuse a key before anything is sent.
 import { AuthError } from '../lib/errors.js';
 import type { Mode } from './store.js';
-import { keyMode, maskKey, maskSecretShapes } from '../shared/keys.js';
+import { keyMode, maskKey, maskSecrets } from '../shared/keys.js';
 
 export { keyMode, maskKey } from '../shared/keys.js';
 
@@ -36,10 +36,9 @@ export function checkSecretKey(key: string, mode: Mode, where: string): void {
 
 /**
  * Text safe to print: every occurrence of the given secrets, and anything shaped like a key or a
- * webhook secret (an answer may hold one nobody named: the emulator's webhook-secret route), masked.
+ * webhook secret (an answer may hold one nobody named: the emulator's webhook-secret route), masked,
+ * also where the text encodes them (a query's percent escapes, a JSON string's escapes: maskSecrets).
  */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 6) out = out.split(s).join(maskKey(s));
-  return maskSecretShapes(out);
+  return maskSecrets(text, secrets);
 }

@@ -10,7 +10,7 @@
 // (`pay emulator requests --follow` polls with the last one it printed), stopping before the first
 // request still being answered, so a reader misses none and sees none twice.
 import type { IncomingHttpHeaders } from 'node:http';
-import { maskKey, SECRET_SHAPE } from '../shared/keys.js';
+import { maskKey, maskSecretShapes } from '../shared/keys.js';
 
 export const LOG_MAX_COUNT = 1000;
 export const LOG_MAX_BYTES = 8 * 1024 * 1024;
@@ -22,14 +22,52 @@ const ENTRY_OVERHEAD = 256;
 /** Header and query names whose values are secrets whatever they look like. */
 const SECRET_NAME = /key|secret|token|auth|passw|signature|cookie|session|credential/i;
 const NOT_SECRET = new Set(['idempotency-key']);
-/** Values that look like secrets wherever they appear: keys and webhook secrets (the shared shape), credentials after an auth scheme. */
-const SECRET_VALUE = new RegExp(`${SECRET_SHAPE.source}|\\b(Bearer|Basic)\\s+[A-Za-z0-9._~+/=-]+`, 'g');
+/** Credentials after an auth scheme, wherever they appear. */
+const AUTH_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 
 const maskValue = (v: string): string => (v.length > 512 ? `${maskKey(v.slice(0, 512))}` : maskKey(v));
 
-/** Text with every secret-looking token replaced by its masked form. */
+/**
+ * Text with every secret-looking token replaced by its masked form: keys and webhook secrets (the
+ * shared shape), found also where the text encodes them (percent escapes, `+`, JSON escapes:
+ * maskSecretShapes), and credentials after an auth scheme.
+ */
 export function maskText(s: string): string {
-  return s.replace(SECRET_VALUE, (m, scheme: string | undefined) => (scheme ? `${scheme} …` : maskKey(m)));
+  return maskSecretShapes(s).replace(AUTH_VALUE, (_m, scheme: string) => `${scheme} …`);
+}
+
+/** Percent escapes undone, `+` kept as it is (in a key it is base64's `+`, whatever a form decoder makes of it). */
+function percentDecoded(v: string): string {
+  return v.replace(/(?:%[0-9A-Fa-f]{2})+/g, (m) => {
+    try {
+      return decodeURIComponent(m);
+    } catch {
+      return m;
+    }
+  });
+}
+
+/**
+ * The query as the log shows it, from the raw query string: each value decoded as a form decodes it
+ * (`+` a space), unless it holds a secret read with `+` as itself (a key's base64 `+` sent
+ * unescaped): then that reading, masked, so no part of the key is shown. The last of a repeated name
+ * stands, as in `query`.
+ */
+function maskedQuery(raw: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of raw.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
+    const name = new URLSearchParams(`${rawName}=`).keys().next().value ?? rawName;
+    const value = new URLSearchParams(`x=${rawValue}`).get('x') ?? rawValue;
+    const literal = percentDecoded(rawValue);
+    const secretName = (SECRET_NAME.test(name) || isBodySecret(name)) && !NOT_SECRET.has(name.toLowerCase());
+    const shown = secretName ? maskValue(literal) : maskText(literal) !== literal ? maskText(literal) : maskText(value);
+    Object.defineProperty(out, maskText(name), { value: shown, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 const maskField = (name: string, v: string): string =>
@@ -53,7 +91,7 @@ function maskJson(v: unknown, depth = 0): unknown {
   if (Array.isArray(v)) return v.map((x) => maskJson(x, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
-    Object.defineProperty(out, k, {
+    Object.defineProperty(out, maskText(k), {
       value: isBodySecret(k) ? hideValue() : maskJson(x, depth + 1),
       enumerable: true,
       writable: true,
@@ -98,6 +136,8 @@ export class ReceivedRequest {
   durationMs: number | null = null;
   /** Its answer was a stored one (Idempotent-Replayed: true). */
   replayed = false;
+  /** The query string as received (what the log shows is read from it: see maskedQuery). */
+  rawQuery: string | undefined = undefined;
   /** Answered, or its connection closed. */
   done = false;
   private readonly startedAt = performance.now();
@@ -133,8 +173,9 @@ export class ReceivedRequest {
     for (const [k, v] of Object.entries(this.headers)) {
       if (v !== undefined) headers[k] = Array.isArray(v) ? v.map((x) => maskField(k, x)) : maskField(k, v);
     }
-    const query: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.query)) query[k] = maskField(k, v);
+    let query: Record<string, string> = {};
+    if (this.rawQuery !== undefined) query = maskedQuery(this.rawQuery);
+    else for (const [k, v] of Object.entries(this.query)) query[maskText(k)] = maskField(k, v);
     let body: unknown;
     if (this.bodyText !== undefined) {
       body = maskBodyText(this.bodyText);
@@ -207,9 +248,11 @@ export class RequestLog {
     path: string,
     query: Record<string, string>,
     headers: IncomingHttpHeaders,
-    meta: { requestId?: string; receivedAt?: string } = {},
+    meta: { requestId?: string; receivedAt?: string; rawQuery?: string } = {},
   ): ReceivedRequest {
     const r = new ReceivedRequest(method, path, query, headers);
+    r.rawQuery = meta.rawQuery;
+    if (meta.rawQuery !== undefined) r.size += meta.rawQuery.length;
     r.seq = ++this.seq;
     r.requestId = meta.requestId;
     r.receivedAt = meta.receivedAt ?? '';

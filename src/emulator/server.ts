@@ -101,6 +101,7 @@ async function handle(app: App, web: WebGuardOptions, req: IncomingMessage, res:
     const seen = app.requests.record(method, path, Object.fromEntries(pairs), req.headers, {
       requestId: rid,
       receivedAt: iso(app.clock.now()),
+      rawQuery: qs,
     });
     // Answered, or dropped (a reset fault, a client gone): the log records which, and how long it took.
     // (`on`, not `once`: a response closes once, and finish() counts only its first call anyway.)

@@ -12,7 +12,8 @@ import type { IOStreams } from './iostreams.js';
 
 export interface Prompter {
   text(message: string, opts?: { validate?: Check; optional?: boolean; default?: string }): Promise<string>;
-  secret(message: string, opts?: { validate?: Check }): Promise<string>;
+  /** Typed as mask characters only, never echoed (the answer too); `optional`: Enter skips it (''). */
+  secret(message: string, opts?: { validate?: Check; optional?: boolean }): Promise<string>;
   /** A choice of known values; free text is accepted too when `open`. */
   choose(message: string, choices: readonly string[], opts?: { open?: boolean; optional?: boolean }): Promise<string>;
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
@@ -158,10 +159,10 @@ export function createPrompter(io: IOStreams): Prompter {
       ask((context) =>
         password(
           {
-            message: escapeText(message),
+            message: escapeText(opts.optional ? `${message} (optional, Enter to skip)` : message),
             mask: '*',
             validate: (v: string) => {
-              if (v.trim() === '') return 'required';
+              if (v.trim() === '') return opts.optional ? true : 'required';
               const problem = opts.validate?.(v.trim());
               return problem === undefined ? true : escapeText(problem);
             },

@@ -7,7 +7,8 @@
 // of their kind, every object it records as done is read back and checked against the record and
 // the file (its kind and links) before it is skipped or referred to, what the service no longer has
 // is created again, and only objects it records as replaced by this seed are retired (--replace).
-// An entry the service refused (4xx: nothing created) is sent with a new key on the next run.
+// An entry the service refused (4xx: nothing created) is sent with a new key on the next run, once
+// the service has confirmed each earlier key as refused (askEarlierKeys): a refusal record is a hint.
 import { existsSync, linkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
@@ -49,6 +50,8 @@ export interface Outcome {
   refused?: boolean;
   /** failed: the state file does not match what the service has. */
   mismatch?: boolean;
+  /** The state file said otherwise than the service: refused, or an object the service does not have, where the entry's key answered an object (said as a warning). */
+  contradicted?: boolean;
   /** failed: what to change before the next run, when pay knows (the whole run's hint then says it). */
   hint?: string;
   /** What the outcome leaves to know (a KYC verification decided as rejected that nothing needing the approval waited for). */
@@ -356,6 +359,8 @@ export async function apply(
       lastRefusal && lastRefusal.hash === hash && Number.isSafeInteger(lastRefusal.attempt) && lastRefusal.attempt > 0
         ? Math.min(lastRefusal.attempt, 10_000)
         : 0;
+    /** The attempt whose key this run sent last (a refusal of it makes the next run's attempt one more). */
+    const at = { tried: attempt };
     try {
       const { body } = desiredBody(e, created, NO_UNKNOWN, ctx.env);
       const kept = recordable(body, mine);
@@ -413,26 +418,27 @@ export async function apply(
           },
         );
       }
-      const base = attempt > 0 ? `seed_${hash}_a${attempt}` : `seed_${hash}`;
       const after = dependents.get(e.ref) ?? [];
-      const { object, replayed } = await createWithKeys(
-        ctx,
-        e,
-        body,
-        base,
-        {
-          hasDependents: after.length > 0,
-          // A later kyc entry of the customer needs this verification decided, not approved: it starts its own.
-          needsApproval: after.some((d) => d.kind !== 'kyc'),
-          ...(rec ? { replacing: asText(rec.object.id) } : {}),
-        },
-        gone,
-      );
+      const waits: Waits = {
+        hasDependents: after.length > 0,
+        // A later kyc entry of the customer needs this verification decided, not approved: it starts its own.
+        needsApproval: after.some((d) => d.kind !== 'kyc'),
+        ...(rec ? { replacing: asText(rec.object.id) } : {}),
+      };
+      // A refusal the state file records is a hint, never believed: the keys it says were refused are
+      // asked first (sent again: the service replays what each did), and a new key is sent only when
+      // the service confirms every earlier one as refused.
+      const asked = await askEarlierKeys(ctx, e, body, hash, at, waits, gone);
+      const { object, replayed } = asked.made ?? (await createWithKeys(ctx, e, body, keyOf(hash, at.tried), waits, gone));
       const id = asText(object.id);
       // A verification decided as rejected that nothing needing the approval waits for: its own outcome, said, not a failure.
       const note =
-        e.kind === 'kyc' && object.status === 'rejected' ? `rejected: ${asText(object.rejection_reason ?? 'no reason')}` : undefined;
-      const noted = note ? { note } : {};
+        e.kind === 'kyc' && object.status === 'rejected'
+          ? `rejected: ${asText(object.rejection_reason ?? 'no reason')}`
+          : asked.contradicted
+            ? `the state file recorded ${e.ref} as refused, but the service made ${id} with the key ${asked.contradicted}: the state file was wrong`
+            : undefined;
+      const noted = { ...(note ? { note } : {}), ...(asked.contradicted ? { contradicted: true } : {}) };
       if (rec) {
         // The old object: retired (--replace) once nothing in the file refers to it any more (after the run).
         const oldId = asText(rec.object.id);
@@ -442,6 +448,16 @@ export async function apply(
         }
         return done(object, { ref: e.ref, action: 'replace', id, status: 'replaced', old_id: oldId, ...noted });
       }
+      // The recorded object is gone, but the entry's key answered another one the service has: that one, not made again.
+      if (gone && replayed)
+        return done(object, {
+          ref: e.ref,
+          action: 'create',
+          id,
+          status: 'replayed',
+          note: `the state file recorded ${gone} for ${e.ref}, which the service does not have; the entry's key answered ${id}`,
+          contradicted: true,
+        });
       if (gone) return done(object, { ref: e.ref, action: 'create', id, status: 'recreated', old_id: gone, ...noted });
       done(object, { ref: e.ref, action: 'create', id, status: replayed ? 'replayed' : 'created', ...noted });
     } catch (err) {
@@ -451,7 +467,7 @@ export async function apply(
       if (err instanceof ApiError && isRefusalOf(err) && (change.action === 'create' || change.action === 'replace')) {
         // Refused, nothing created: the next run sends it with a new key (a replay of this key would only repeat the refusal).
         isRefusal = true;
-        refused[e.ref] = { hash, attempt: attempt + 1, status: err.status, ...(err.apiCode ? { code: err.apiCode } : {}) };
+        refused[e.ref] = { hash, attempt: at.tried + 1, status: err.status, ...(err.apiCode ? { code: err.apiCode } : {}) };
         if (err.details.replayed === true) error += ' (the service replayed an earlier refusal of this key)';
         saveState();
       }
@@ -485,6 +501,46 @@ export async function apply(
   if (dirty || retiring) saveState();
   ctx.progress.done();
   return { outcomes: entries.map((e) => outcomes.get(e.ref)!), retirements };
+}
+
+/** The base Idempotency-Key of an entry's attempt: `seed_<hash>`, then `seed_<hash>_a<n>` after n refusals. */
+const keyOf = (hash: string, attempt: number): string => (attempt > 0 ? `seed_${hash}_a${attempt}` : `seed_${hash}`);
+
+/**
+ * Before a new key is sent for an entry the state file records as refused `attempt` times, each
+ * earlier key is sent again, first to last, so the service says what it did: a replayed refusal
+ * confirms that one (the next is asked); a replayed object means the state file was wrong (that
+ * object is the entry's, and `contradicted` names the key); an answer that is not a replay means the
+ * service holds nothing for that key (never sent, or past the 24 h key window): what it made or
+ * refused now is the answer, and no later key is sent (keys are used in order, so none later was).
+ * At most one request of the walk is carried out anew. The attempt whose key was sent
+ * last (`at.tried`): a refusal of it is recorded as attempt `tried + 1`.
+ */
+async function askEarlierKeys(
+  ctx: SeedContext,
+  e: Entry,
+  body: Record<string, unknown>,
+  hash: string,
+  at: { tried: number },
+  waits: Waits,
+  gone: string | undefined,
+): Promise<{ made?: { object: Record<string, unknown>; replayed: boolean }; contradicted?: string }> {
+  const recorded = at.tried;
+  for (let i = 0; i < recorded; i++) {
+    const key = keyOf(hash, i);
+    at.tried = i;
+    let made: { object: Record<string, unknown>; replayed: boolean };
+    try {
+      made = await createWithKeys(ctx, e, body, key, waits, gone);
+    } catch (err) {
+      // Refused, as recorded: the next key is asked. Refused anew (not a replay): this run's attempt, recorded as such.
+      if (err instanceof ApiError && isRefusalOf(err) && err.details.replayed === true) continue;
+      throw err;
+    }
+    return made.replayed ? { made, contradicted: key } : { made };
+  }
+  at.tried = recorded;
+  return {};
 }
 
 /** A 4xx that created nothing: the request was refused as it stood (not a conflict of keys, not in progress). */

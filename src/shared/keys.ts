@@ -20,9 +20,96 @@ export function maskKey(key: string | undefined | null): string {
  */
 export const SECRET_SHAPE = /(?:(?:sk|rk|pk)_(?:test|live)_|whsec_)[A-Za-z0-9+/=_]{4,}/g;
 
-/** Text with every SECRET_SHAPE token masked (maskKey). */
+/** Text with every SECRET_SHAPE token masked (maskKey), also where the text encodes it (see maskSecrets). */
 export function maskSecretShapes(text: string): string {
-  return text.replace(SECRET_SHAPE, (m) => maskKey(m));
+  return maskSecrets(text, []);
+}
+
+/** What may encode a character: a percent escape, JSON's `\uXXXX`, `\/` or `\\`. */
+const ESCAPE = /%[0-9A-Fa-f]{2}|\\[u/\\]/;
+const HEX4 = /^[0-9A-Fa-f]{4}$/;
+/** Decoding rounds (a value percent-encoded twice, `%252B`, or a JSON string holding a URL): more is never needed to spell a key. */
+const MAX_ROUNDS = 4;
+
+/**
+ * One decoding pass over `text`: percent escapes of ASCII (`%2B`, `%2b`), JSON's `\uXXXX` of ASCII,
+ * `\/` and `\\`; anything else is kept as it is. `from[i]` is where the i-th decoded character
+ * starts in `text` (`from[out.length]` is text.length).
+ */
+function decodeOnce(text: string): { out: string; from: number[] } {
+  let out = '';
+  const from: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    let code = -1;
+    let len = 1;
+    if (c === '%' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) {
+      code = parseInt(text.slice(i + 1, i + 3), 16);
+      len = 3;
+    } else if (c === '\\' && text[i + 1] === 'u' && HEX4.test(text.slice(i + 2, i + 6))) {
+      code = parseInt(text.slice(i + 2, i + 6), 16);
+      len = 6;
+    } else if (c === '\\' && (text[i + 1] === '/' || text[i + 1] === '\\')) {
+      code = text.charCodeAt(i + 1);
+      len = 2;
+    }
+    if (code >= 0 && code < 0x80) {
+      from.push(i);
+      out += String.fromCharCode(code);
+      i += len;
+    } else {
+      from.push(i);
+      out += c;
+      i += 1;
+    }
+  }
+  from.push(text.length);
+  return { out, from };
+}
+
+/**
+ * Text with every secret masked (maskKey): each of `secrets` (6 characters or more) and every
+ * SECRET_SHAPE token, found in the text as it is and as it decodes (percent escapes in any case,
+ * `+` kept as the character it is in a key, JSON string escapes, several rounds of them): a key
+ * in a query string (`whsec_…%2B…`), a path, a header or a JSON string (`"\u0073k_test_…"`) is
+ * masked whole, in place, the text around it left as it was.
+ */
+export function maskSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let view = text;
+  let from: number[] | undefined;
+  for (let round = 0; round < MAX_ROUNDS && ESCAPE.test(view); round++) {
+    const d = decodeOnce(view);
+    if (d.out === view) break;
+    const prev = from;
+    from = prev ? d.from.map((k) => prev[k]!) : d.from;
+    view = d.out;
+  }
+  const spans: Array<[number, number]> = [];
+  for (const s of secrets) {
+    if (!s || s.length < 6) continue;
+    for (let at = view.indexOf(s); at >= 0; at = view.indexOf(s, at + s.length)) spans.push([at, at + s.length]);
+  }
+  for (const m of view.matchAll(SECRET_SHAPE)) spans.push([m.index, m.index + m[0].length]);
+  if (spans.length === 0) return text;
+  spans.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  const raw = (k: number): number => (from ? from[k]! : k);
+  let out = '';
+  let last = 0;
+  let cur: [number, number] | undefined;
+  const flush = (span: [number, number]) => {
+    out += text.slice(last, raw(span[0])) + maskKey(view.slice(span[0], span[1]));
+    last = raw(span[1]);
+  };
+  for (const span of spans) {
+    if (cur && span[0] < cur[1]) cur[1] = Math.max(cur[1], span[1]);
+    else {
+      if (cur) flush(cur);
+      cur = [span[0], span[1]];
+    }
+  }
+  flush(cur!);
+  return out + text.slice(last);
 }
 
 /** The mode a key's prefix shows, if it shows one. */

@@ -82,7 +82,7 @@ export const SIMULATION_VALUES: readonly SimulationValue[] = [
     value: `minor units ending in ${HOLD_TEXT}, all ${HOLD_DIGITS} digits`,
     when: `A transfer amount whose minor units end in ${HOLD_TEXT}, all ${HOLD_DIGITS} digits there`,
     example: '--amount 100.14 (USD), 10014 (JPY)',
-    effect: `the transfer is held pending for ${HOLD_HOURS} hours (time to cancel it), then completes`,
+    effect: `the transfer is held pending for ${HOLD_HOURS} hours (time to cancel it), then completes (or fails with failure_reason "kyc_rejected" when a holder's KYC was rejected meanwhile: the rules are checked again as it settles)`,
     events: ['transfer.cancelled (when cancelled)', 'transfer.completed'],
     commands: ['transfers send', 'transfers cancel'],
   },
@@ -111,7 +111,8 @@ export const CONTRACT_NOTES = {
   transfer:
     `Sandbox simulation values: an amount whose minor units end in \`${FAIL_TEXT}\` (e.g. \`"1.13"\`) fails when it settles, ` +
     `\`failure_reason: "destination_rejected"\`; one ending in \`${HOLD_TEXT}\`, all ${HOLD_DIGITS} digits (\`"100.14"\`; \`"0.14"\` is 14 minor units and ` +
-    `does not), is held \`pending\` for ${HOLD_HOURS} hours (time to cancel it), then completes.`,
+    `does not), is held \`pending\` for ${HOLD_HOURS} hours (time to cancel it), then completes. Any transfer, held or not, is checked ` +
+    'against the business rules again as it settles: a holder whose KYC was rejected meanwhile fails it, `failure_reason: "kyc_rejected"`.',
   collection:
     `Sandbox simulation value: an amount whose minor units end in \`${FAIL_TEXT}\` (e.g. \`"10.13"\`) fails when it settles, ` +
     '`failure_reason: "payment_declined"`.',

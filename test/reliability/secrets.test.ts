@@ -10,11 +10,14 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { DebugLog } from '../../src/api/client.js';
 import { sign } from '../../src/shared/signature.js';
 import {
   cleanEnv,
+  count,
   DOCUMENTED_EXIT_CODES,
   filesUnder,
   pay,
@@ -517,4 +520,154 @@ describe('refused before sending', () => {
     );
     expect(problems).toEqual([]);
   }, 120_000);
+});
+
+// A secret however it is written: generated keys and webhook secrets (sk_/rk_/pk_ test or live,
+// whsec_ with base64's + / =), each character kept or encoded (percent escapes in upper or lower
+// case, twice over, JSON's \u00XX and \/), put in a query value (the + sent as is, which a form
+// decoder reads as a space), a path, a header, a JSON body (value and key) and a form body. Both
+// redactors see every variant: the emulator's request log (real requests, read back from
+// GET /__emulator/requests) and the CLI's --debug lines (DebugLog, the one the client writes
+// through). No reading of what they print (as it is, percent-decoded with or without +, JSON
+// unescaped) may hold 8 characters of the secret in a row: masked shows at most its last 4.
+describe('secrets masked however they are encoded', () => {
+  type Enc = 'raw' | 'PCT' | 'pct' | 'twice' | 'u' | 'slash';
+  const hex = (c: string, lower: boolean) => {
+    const h = c.charCodeAt(0).toString(16).padStart(2, '0');
+    return lower ? h.toLowerCase() : h.toUpperCase();
+  };
+  const encodeChar = (c: string, e: Enc, json: boolean): string => {
+    if (e === 'PCT') return `%${hex(c, false)}`;
+    if (e === 'pct') return `%${hex(c, true)}`;
+    if (e === 'twice') return `%25${hex(c, false)}`;
+    if (json && e === 'u') return `\\u00${hex(c, c.charCodeAt(0) % 2 === 0)}`;
+    if (json && e === 'slash' && c === '/') return '\\/';
+    return c;
+  };
+  const secretArb = fc
+    .tuple(
+      fc.constantFrom('sk_test_', 'sk_live_', 'rk_test_', 'pk_live_', 'whsec_'),
+      fc.stringMatching(/^[A-Za-z0-9+/]{24,40}$/),
+      fc.constantFrom('', '=', '=='),
+    )
+    .map(([p, b, pad]) => `${p}${b}${pad}`);
+  const WHERE = ['query', 'path', 'header', 'json', 'json-key', 'form'] as const;
+  type Where = (typeof WHERE)[number];
+  const caseArb = fc.record({
+    secret: secretArb,
+    where: fc.constantFrom(...WHERE),
+    encs: fc.array(fc.constantFrom<Enc>('raw', 'raw', 'PCT', 'pct', 'twice', 'u', 'slash'), { minLength: 60, maxLength: 60 }),
+    /** Force at least one + or / in the secret, where the old masks broke. */
+    plus: fc.constantFrom('+', '/', '+/'),
+  });
+  const encode = (secret: string, encs: readonly Enc[], json: boolean) =>
+    [...secret].map((c, i) => encodeChar(c, encs[i % encs.length]!, json)).join('');
+
+  const pctDecode = (s: string): string => {
+    let out = s;
+    for (let i = 0; i < 3; i++)
+      out = out.replace(/(?:%[0-9A-Fa-f]{2})+/g, (m) => {
+        try {
+          return decodeURIComponent(m);
+        } catch {
+          return m;
+        }
+      });
+    return out;
+  };
+  const jsonUnescape = (s: string): string =>
+    s.replace(/\\u([0-9A-Fa-f]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\\//g, '/');
+  /** Every reading of `out` a reader might make. */
+  const readings = (out: string): string[] => {
+    const r = [out, pctDecode(out), pctDecode(out.replace(/\+/g, ' ')), jsonUnescape(out), pctDecode(jsonUnescape(out))];
+    return [...r, ...r.map(jsonUnescape)];
+  };
+  /** 8 characters of the secret after its prefix in a row (its + also read as a space), in any reading. */
+  const leaks = (out: string, secret: string): string | undefined => {
+    // The prefix (sk_live_, whsec_) is shown by the mask itself: the windows are of what follows it.
+    const body = secret.replace(/^((?:sk|rk|pk)_(?:test|live)_|whsec_)/, '');
+    const forms = [body, body.replace(/\+/g, ' ')];
+    for (const text of readings(out))
+      for (const f of forms)
+        for (let i = 0; i + 8 <= f.length; i++)
+          if (text.includes(f.slice(i, i + 8))) return `${f.slice(i, i + 8)} in ${text.slice(0, 300)}`;
+    return undefined;
+  };
+
+  /** The request a case sends: path, headers, body. */
+  function requestOf(where: Where, enc: string): { path: string; headers: Record<string, string>; body?: string } {
+    const base = { 'api-key': emu.keys.sandbox.secret, accept: 'application/json' };
+    switch (where) {
+      case 'query':
+        return { path: `/v1/customers?email=${enc}&limit=1`, headers: base };
+      case 'path':
+        return { path: `/v1/customers/${enc}`, headers: base };
+      case 'header':
+        return { path: '/v1/customers', headers: { ...base, 'x-note': `a ${enc} b` } };
+      case 'json':
+        return {
+          path: '/v1/customers',
+          headers: { ...base, 'content-type': 'application/json', 'idempotency-key': randomBytes(8).toString('hex') },
+          body: `{"first_name":"${enc}"}`,
+        };
+      case 'json-key':
+        return {
+          path: '/v1/customers',
+          headers: { ...base, 'content-type': 'application/json', 'idempotency-key': randomBytes(8).toString('hex') },
+          body: `{"${enc}":1}`,
+        };
+      case 'form':
+        return {
+          path: '/v1/customers',
+          headers: { ...base, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': randomBytes(8).toString('hex') },
+          body: `first_name=${enc}&x=1`,
+        };
+    }
+  }
+
+  it('the emulator request log and the CLI --debug lines mask every variant whole', async () => {
+    const started = Date.now();
+    // Every place with the secret as typed (its + and / unescaped: the reported 18 of 32 shown), then generated encodings.
+    const raw: Enc[] = ['raw'];
+    const typed = WHERE.map((where) => ({ secret: `whsec_${'Ab3+'.repeat(8)}`, where, encs: raw, plus: '+' }));
+    const cases = [...typed, ...fc.sample(caseArb, { numRuns: count(300, 5000), seed: 424242 })];
+    const failures: string[] = [];
+    let leaked = 0;
+    let passed = 0;
+    const origin = emu.baseUrl.replace(/\/v1\/?$/, '');
+    for (const c of cases) {
+      // A + or / inside the secret's body, where the masks used to stop.
+      const secret = c.secret.replace(/^((?:sk|rk|pk)_(?:test|live)_|whsec_)(.{6})/, `$1$2${c.plus}`);
+      const json = c.where === 'json' || c.where === 'json-key';
+      const enc = encode(secret, c.encs, json);
+      const req = requestOf(c.where, enc);
+      const problems: string[] = [];
+      // The emulator's log, read back as `pay emulator requests` reads it.
+      const res = await fetch(origin + req.path, { method: req.body ? 'POST' : 'GET', headers: req.headers, body: req.body });
+      await res.arrayBuffer();
+      const log = (await (await fetch(`${origin}/__emulator/requests?limit=1`)).json()) as { data: unknown[] };
+      const shownLog = JSON.stringify(log.data);
+      const a = leaks(shownLog, secret);
+      if (a) problems.push(`request log: ${a}`);
+      // The CLI's --debug lines: the request line, its headers and body, an answer echoing it.
+      const lines: string[] = [];
+      const debug = new DebugLog((l) => lines.push(l), [emu.keys.sandbox.secret]);
+      const url = new URL(req.path, origin);
+      debug.request(req.body ? 'POST' : 'GET', url, req.headers, req.body);
+      debug.response(400, { 'x-echo': enc }, req.body ?? `{"detail":"${enc}"}`, 1);
+      const b = leaks(lines.join('\n'), secret);
+      if (b) problems.push(`--debug: ${b}`);
+      if (problems.length > 0) {
+        leaked++;
+        if (failures.length < 10) failures.push(`${c.where} ${JSON.stringify(enc)}: ${problems.join('; ')}`);
+      } else passed++;
+    }
+    await record(
+      'secrets.encoded',
+      'secrets masked in the request log and --debug however they are encoded',
+      { tried: cases.length, passed, lost: 0, duplicated: 0, leaked, extra: { places: WHERE.length } },
+      started,
+    );
+    expect(failures).toEqual([]);
+  }, 300_000);
 });

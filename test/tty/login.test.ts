@@ -94,6 +94,34 @@ describeTty('pay login in a real terminal (tmux)', () => {
     expectNoKeyOnScreen(listed);
   });
 
+  it('the webhook secret is typed as mask characters, never echoed, and the summary shows it masked', async () => {
+    const configDir = join(scratchDir('pay-tty-login-'), 'config');
+    // With and without whsec_, with base64's + / and = (issue 24: it was echoed as typed and printed whole).
+    for (const [i, hook] of ['whsec_Qm9+ZGF5L3NlY3JldC1rZXk9PQ+/aZ==', 'c2VjcmV0LXdlYmhvb2sta2V5+/9x'].entries()) {
+      const p = await open(['login', '--tenant', 'biz_1', '--profile', `p${i}`], { PAY_CONFIG_DIR: configDir });
+      await p.answer('Secret key', KEY);
+      await p.answer('Public key', '');
+      await p.waitForPrompt('Webhook secret');
+      await p.type(hook);
+      const typing = await p.waitFor((s) => s.includes('*'.repeat(hook.length)));
+      const body = hook.replace(/^whsec_/, '');
+      const fragments = (screen: string) =>
+        Array.from({ length: body.length - 5 }, (_, k) => body.slice(k, k + 6)).filter((f) => screen.includes(f));
+      expect(fragments(typing), `the webhook secret is on screen while typed:\n${typing}`).toEqual([]);
+      await p.keys('Enter');
+      const { code, screen } = await p.finish();
+      expect(code, screen).toBe(0);
+      expect(fragments(screen), `the webhook secret is on screen:\n${screen}`).toEqual([]);
+      expectNoKeyOnScreen(screen);
+      // The summary names it, masked: its prefix, if any, and the last 4 characters.
+      expect(screen).toContain(`webhook secret ${hook.startsWith('whsec_') ? 'whsec_' : ''}…${hook.slice(-4)}`);
+      const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as {
+        profiles: Record<string, { sandbox?: Record<string, string> }>;
+      };
+      expect(config.profiles[`p${i}`]?.sandbox?.webhook_secret).toBe(hook);
+    }
+  });
+
   it('Ctrl-C at the secret key prompt: exit 130, one line, nothing stored, nothing shown', async () => {
     const configDir = join(scratchDir('pay-tty-login-'), 'config');
     const p = await open(['login'], { PAY_CONFIG_DIR: configDir });

@@ -79,7 +79,11 @@ const collectionFields = {
   mobile_money: mobileMoney,
 };
 
-const failureReason = nullable({ type: 'string', description: 'Why it failed (Sandbox: `destination_rejected` for transfers).' });
+const failureReason = nullable({
+  type: 'string',
+  description:
+    "Why it failed: `kyc_rejected` when the business rules no longer let the money move as it settles (a holder's KYC was rejected while it was pending or held; the rules are checked again then); Sandbox: `destination_rejected` for transfers, `payment_declined` for collections.",
+});
 const completedAt = nullable(timestamp('When it reached its final successful state.'));
 
 export const bankingSchemas: Record<string, Schema> = {

@@ -1,4 +1,5 @@
-// pay login: create or update a profile's keys for one mode. Never echoes a key. Names and the
+// pay login: create or update a profile's keys for one mode. Never echoes a key or the webhook secret
+// (both prompts mask what is typed; the summary shows them masked). Names and the
 // tenant id (which may come from the config file) are shown escaped (src/io/escape.ts).
 import type { CommandContext } from '../../cmdutil/decl.js';
 import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
@@ -57,7 +58,8 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
         validate: tenantProblem,
       })) || undefined;
     if (webhookSecret === undefined) {
-      webhookSecret = (await prompter.text('Webhook secret (whsec_…)', { optional: true, validate: webhookProblem })) || undefined;
+      // A secret: typed as mask characters, never echoed, like the key.
+      webhookSecret = (await prompter.secret('Webhook secret (whsec_…)', { optional: true, validate: webhookProblem })) || undefined;
     }
   }
 
@@ -94,7 +96,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   );
   const tenantNote = tenant ?? storedTenant;
   f.io.err(
-    `✓ Logged in: profile "${escapeText(name)}" (${mode}), secret key ${maskKey(secret)}${tenantNote ? `, tenant ${escapeText(tenantNote)}` : ''}\n`,
+    `✓ Logged in: profile "${escapeText(name)}" (${mode}), secret key ${maskKey(secret)}${webhookSecret ? `, webhook secret ${maskKey(webhookSecret)}` : ''}${tenantNote ? `, tenant ${escapeText(tenantNote)}` : ''}\n`,
   );
   if (!tenantNote) f.io.err('note: no tenant id stored; pay accounts list needs one (pay profiles set tenant_id <id>)\n');
 }

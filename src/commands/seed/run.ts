@@ -281,6 +281,7 @@ async function printApply(
     `seed: ${count('created')} created, ${count('replayed')} replayed, ${count('updated')} updated, ${count('replaced')} replaced, ` +
       `${count('skipped')} skipped, ${count('failed')} failed, ${count('blocked')} blocked${count('recreated') ? `, ${count('recreated')} recreated (the service no longer had ${count('recreated') === 1 ? 'it' : 'them'})` : ''}\n`,
   );
+  for (const o of outcomes) if (o.contradicted && o.note) f.io.err(`warning: ${escapeText(o.note)}\n`);
   for (const r of retirements) {
     const what = r.status === 'kept' ? 'left behind' : r.status === 'pending' ? 'not retired yet' : r.status;
     f.io.err(`  ${escapeText(`old ${r.id} (${r.ref}): ${what}${r.note ? `: ${r.note}` : ''}`)}\n`);

@@ -11,7 +11,7 @@ import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } f
 import type { Account, Collection, Customer, Rec, Route } from '../types.js';
 import { change, created, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, TIME_QUERY, type TxCtx } from './common.js';
 import { currencyMismatch, failsOnPurpose } from './transfers.js';
-import { holder, requireAllowed } from './rules.js';
+import { failureOnSettle, holder, requireAllowed } from './rules.js';
 
 const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
 
@@ -27,9 +27,12 @@ const shape = {
 
 function settle({ app, tx }: TxCtx, rec: Rec<Collection>): void {
   const c = rec.obj;
-  const fail = failsOnPurpose(c);
+  // The rules asked again of the account's holder as it is now: a KYC rejected meanwhile fails it (kyc_rejected).
+  const holderId = app.store.get<Account>('account', rec.scope, c.account_id)?.obj.customer_id;
+  const broken = holderId === undefined ? undefined : failureOnSettle(app, rec.scope, 'collections.create', holderId);
+  const fail = broken !== undefined || failsOnPurpose(c);
   app.ledger.settle(tx, rec.scope, rec.x?.entry as string, fail ? 'voided' : 'posted');
-  if (fail) change({ app, tx }, rec, { status: 'failed', failure_reason: 'payment_declined' }, 'collection.failed');
+  if (fail) change({ app, tx }, rec, { status: 'failed', failure_reason: broken ?? 'payment_declined' }, 'collection.failed');
   else change({ app, tx }, rec, { status: 'succeeded', completed_at: app.nowIso() }, 'collection.succeeded');
 }
 

@@ -6,6 +6,7 @@
 // the CLI's hint lists what to run from them, in order) and the first one's as extension members.
 import { FEATURES, kycReason, RULES, type FeatureDef, type Rule, type RuleKey } from '../../shared/rules.js';
 import { ApiProblem, notFound, type FieldProblem } from '../problems.js';
+import type { Services } from '../services.js';
 import type { Ctx, Customer, Json, Rec } from '../types.js';
 import { load } from './common.js';
 
@@ -106,4 +107,26 @@ export function requireAllowed(key: RuleKey, actor: Rec<Customer>, counterparty?
 /** The customer an object belongs to (its `customer_id`), from the same scope. */
 export function holder(ctx: Ctx, customerId: string): Rec<Customer> {
   return load<Customer>(ctx, 'customer', 'cus_', customerId, 'customer');
+}
+
+/**
+ * Why money that was let through when asked may not move now it settles (a held or pending transfer
+ * or collection): the same rule asked again of the customers as they are now, by their ids in the
+ * object's scope. A KYC rejected meanwhile is `kyc_rejected` (the only change of a customer that
+ * breaks a rule once met: an approval stays), anything else the refusal's code; undefined when the
+ * rule still holds (or a customer is gone, which nothing here does).
+ */
+export function failureOnSettle(
+  app: Pick<Services, 'store'>,
+  scope: string,
+  key: RuleKey,
+  actorId: string,
+  counterpartyId?: string,
+): string | undefined {
+  const actor = app.store.get<Customer>('customer', scope, actorId);
+  if (!actor) return undefined;
+  const counterparty = counterpartyId === undefined ? undefined : app.store.get<Customer>('customer', scope, counterpartyId);
+  const p = refusal(key, actor, counterparty);
+  if (!p) return undefined;
+  return p.code === 'kyc_required' ? 'kyc_rejected' : p.code;
 }

@@ -7,12 +7,14 @@
 // transfer is held pending for 24 hours.
 // The rules (./rules.ts): between accounts, KYC not rejected; to an external account, KYC approved,
 // and abroad (another country than the sender's address) the international_transfers feature.
+// They are asked again when a transfer settles (held or not): a holder whose KYC was rejected
+// meanwhile fails it with failure_reason kyc_rejected, and the money returns to the source.
 import { amountEndsIn, FAIL_TEXT, HOLD_HOURS, HOLD_TEXT } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, oneOf, opt, orThrow, precision, req, str, id as idRule } from '../validation.js';
-import type { Account, ExternalAccount, Rec, Route, Transfer } from '../types.js';
+import type { Account, Customer, ExternalAccount, Rec, Route, Transfer } from '../types.js';
 import {
   change,
   created,
@@ -29,7 +31,7 @@ import {
   TIME_QUERY,
   type TxCtx,
 } from './common.js';
-import { holder, requireAllowed } from './rules.js';
+import { failureOnSettle, holder, requireAllowed } from './rules.js';
 
 const shape = {
   source_account_id: req(idRule('acc_')),
@@ -58,12 +60,38 @@ export const insufficient = (available: string, needed: string, currency: string
 
 export const currencyMismatch = (detail: string): ApiProblem => new ApiProblem(422, 'currency_mismatch', detail);
 
+/** The rule a transfer is made under (as at its creation): between accounts, a payout at home, or abroad. */
+function ruleOf(dest: Rec<Account | ExternalAccount> | undefined, sender: Rec<Customer> | undefined) {
+  if (!dest || dest.kind === 'account') return 'transfers.internal' as const;
+  return (dest.obj as ExternalAccount).country === sender?.obj.address.country
+    ? ('transfers.payout' as const)
+    : ('transfers.international' as const);
+}
+
+/**
+ * Why a transfer may not move money now it settles: the business rules asked again of both holders
+ * as they are now (a KYC rejected while it was held or pending), `kyc_rejected`; undefined when they
+ * still let it.
+ */
+function brokenRule(app: Services, rec: Rec<Transfer>): string | undefined {
+  const t = rec.obj;
+  const source = app.store.get<Account>('account', rec.scope, t.source_account_id);
+  const dest =
+    t.destination_type === 'account'
+      ? app.store.get<Account>('account', rec.scope, t.destination_id)
+      : app.store.get<ExternalAccount>('external_account', rec.scope, t.destination_id);
+  if (!source) return undefined;
+  const sender = app.store.get<Customer>('customer', rec.scope, source.obj.customer_id);
+  return failureOnSettle(app, rec.scope, ruleOf(dest, sender), source.obj.customer_id, dest?.obj.customer_id);
+}
+
 function settle({ app, tx }: TxCtx, rec: Rec<Transfer>): void {
   const t = rec.obj;
   const entry = rec.x?.entry as string;
-  if (failsOnPurpose(t)) {
+  const broken = brokenRule(app, rec);
+  if (broken || failsOnPurpose(t)) {
     app.ledger.settle(tx, rec.scope, entry, 'voided');
-    change({ app, tx }, rec, { status: 'failed', failure_reason: 'destination_rejected' }, 'transfer.failed');
+    change({ app, tx }, rec, { status: 'failed', failure_reason: broken ?? 'destination_rejected' }, 'transfer.failed');
   } else {
     app.ledger.settle(tx, rec.scope, entry, 'posted');
     if (t.destination_type === 'external_account') {
