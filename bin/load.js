@@ -2,20 +2,26 @@
 // the build trained for it (<bundle>.cache, src/scripts/train-cache.mjs): V8 then skips parsing
 // and compiling every function the cache holds, which is most of what a command runs.
 //
-// The cache is used only when it was made for this very bundle: a cache file is the build id the
-// bundle's first line carries (`/* pay bundle <id> */`, a hash of the bundle written by the
-// build), then the bundle's bytes it was made from, then V8's data; the bytes are compared with
-// the bundle's, whole (a memcmp: ≈ 0.03 ms for dist/impl.cjs, where hashing it would load
-// node:crypto or node:zlib, ≈ 2 ms). V8 itself refuses a cache made by another V8 version, with
-// other V8 flags or for a source of another length, but takes one made for a source of the same
-// length: its functions would then run the old code, or parse the new text at the old positions.
-// A cache that is missing, stale or refused costs nothing but the compile it would have saved:
-// the bundle is compiled from source as Node would.
+// Nothing is compiled that is not what the build wrote, byte for byte. The build lists a CRC-32
+// of each bundle in dist/checksums.txt (CHECKSUMS: `<crc> <name>` lines); a bundle is compiled
+// only when its bytes have that CRC. A cache file is a header, the bundle's build id (its first
+// line's `/* pay bundle <id> */`, a hash of the bundle), the bundle's CRC and the CRC of V8's data
+// (8 hex digits each), then V8's data; it is handed to V8 only when the id and the bundle's CRC
+// are this bundle's and V8's data has its CRC. V8 checks a cache's version, flags and source
+// length, not its data: damaged data crashes the process (`Fatal error … unreachable code`, exit
+// 133) or runs code that is not pay's. CRC-32 (zlib's, ≈ 0.4 ms for the ≈ 1 MB an API command
+// reads, with ≈ 1 ms to load node:zlib) finds every damage of up to 32 bits in a row and any
+// other but one in 4 billion: this guards against damage, not an attacker (one who can write
+// dist/ can write the code). sha256 costs ≈ 3 ms more (node:crypto's load): see ARCHITECTURE.md.
+// A cache that is missing, stale, damaged or refused costs nothing but the compile it would have
+// saved: the bundle is compiled from source as Node would (with --debug or PAY_DEBUG, one line
+// says which cache was not used and why).
 //
 // A bundle or cache is read only when it is a regular file of a sane size (a fifo or a device
-// would block, or never end). A bundle that is missing, not such a file, without its build id, or
-// that does not compile (cut short) is a damaged build: an Error of code PAY_BUILD_DAMAGED, which
-// bin/pay.js and src/cli.ts print as one `error:` line, exit 1.
+// would block, or never end). A bundle that is missing, not such a file, without its build id,
+// not of the CRC dist/checksums.txt lists (or not listed there), or that does not compile is a
+// damaged build: an Error of code PAY_BUILD_DAMAGED, which bin/pay.js and src/cli.ts print as one
+// `error:` line, exit 1.
 //
 // The bundles hold no import() (the build turns each into a require): a script compiled from a
 // code cache has no dynamic-import callback in Node 20.
@@ -26,7 +32,7 @@
 // one the build wrote (damaged).
 'use strict';
 const { closeSync, constants, fstatSync, openSync, readSync, renameSync, writeFileSync } = require('node:fs');
-const { dirname } = require('node:path');
+const { basename, dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 // node:module's Module class, without loading node:module's own file (and the ES module loader it
 // pulls in): a CommonJS module's constructor is that class.
@@ -37,6 +43,10 @@ const HEAD = /^\/\* pay bundle ([0-9a-f]{16}) \*\//;
 const HEAD_LENGTH = '/* pay bundle 0123456789abcdef */'.length;
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) {\n';
 const ID_BYTES = 16;
+/** A cache's header: the build id, then the bundle's CRC and V8's data's, 8 hex digits each. */
+const CACHE_HEAD = ID_BYTES + 16;
+/** The CRC-32 of each bundle, beside them (written by the build, src/scripts/build.mjs). */
+const CHECKSUMS = 'checksums.txt';
 /** Larger than any bundle or cache the build writes (dist/more.cjs ≈ 0.7 MB): anything bigger is not one. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
@@ -102,17 +112,55 @@ function readRegular(path) {
   }
 }
 
-/** The cache's V8 data, when the file is a regular file made for exactly these bundle bytes (its build id, then them). */
-function readCache(path, id, bundle) {
+/** The CRC-32 of the bytes as 8 hex digits (node:zlib loaded the first time: only a bundle's load needs it). */
+let zlibCrc32;
+function crc(bytes) {
+  zlibCrc32 ??= require('node:zlib').crc32;
+  return zlibCrc32(bytes).toString(16).padStart(8, '0');
+}
+
+/** The CRC dist/checksums.txt (beside `file`) lists for the bundle at `file`: its line `<crc> <name>\n`, if there and readable. */
+function listedCrc(file) {
+  let list;
+  try {
+    list = readRegular(join(dirname(file), CHECKSUMS))?.toString('latin1');
+  } catch {
+    return undefined;
+  }
+  const at = list?.indexOf(` ${basename(file)}\n`) ?? -1;
+  if (at < 8 || (at > 8 && list[at - 9] !== '\n')) return undefined;
+  const sum = list.slice(at - 8, at);
+  return /^[0-9a-f]{8}$/.test(sum) ? sum : undefined;
+}
+
+/** Writes dist/checksums.txt for the bundles `names` in `dir` (the build, once the bundles are written). */
+function writeChecksums(dir, names) {
+  writeFileSync(join(dir, CHECKSUMS), names.map((name) => `${crc(readRegular(join(dir, name)))} ${name}\n`).join(''));
+}
+
+/**
+ * The cache's V8 data, when the file is a regular file made for this very bundle (its build id and
+ * CRC) and its data is whole (of the CRC its header gives); else why it is not used (a string).
+ */
+function readCache(path, id, sum) {
   let data;
   try {
     data = readRegular(path);
-  } catch {
-    return undefined; // no cache (or unreadable): compile from source
+  } catch (err) {
+    return err?.code === 'ENOENT' ? '' : 'unreadable'; // no cache: compile from source
   }
-  const start = ID_BYTES + bundle.length;
-  if (data === undefined || data.length <= start || data.toString('latin1', 0, ID_BYTES) !== id) return undefined;
-  return data.subarray(ID_BYTES, start).equals(bundle) ? data.subarray(start) : undefined;
+  if (data === undefined) return 'not a regular file';
+  if (data.length <= CACHE_HEAD) return 'damaged (cut short)';
+  const head = data.toString('latin1', 0, CACHE_HEAD);
+  if (head.slice(0, ID_BYTES) !== id || head.slice(ID_BYTES, ID_BYTES + 8) !== sum) return 'made for another build';
+  const v8 = data.subarray(CACHE_HEAD);
+  return crc(v8) === head.slice(ID_BYTES + 8) ? v8 : 'damaged (its CRC does not match)';
+}
+
+/** --debug or PAY_DEBUG, as src/cli.ts reads them. */
+function debugging() {
+  const env = process.env.PAY_DEBUG;
+  return process.argv.includes('--debug', 2) || (env !== undefined && env !== '' && env !== '0');
 }
 
 const DAMAGED = 'pay is not built or its build is damaged: run npm run build';
@@ -177,13 +225,27 @@ function load(file) {
   } catch (err) {
     throw damaged(file, err);
   }
-  const source = bytes?.toString('utf8');
-  const id = source === undefined ? undefined : HEAD.exec(source)?.[1];
+  // Every byte as the build wrote it (listed beside it): a byte flipped in the middle would
+  // compile, and run code that is not pay's.
+  const sum = bytes === undefined ? undefined : crc(bytes);
+  if (sum === undefined || sum !== listedCrc(file)) throw damaged(file);
+  const source = bytes.toString('utf8');
+  const id = HEAD.exec(source)?.[1];
   if (id === undefined || !source.startsWith(WRAPPER, HEAD_LENGTH)) throw damaged(file);
   let cachedData;
+  /** The caches not used, and why (said with --debug). */
+  const skipped = [];
   if (state.caches) {
     state.kind ??= kindOf(process.argv.slice(2));
-    cachedData = readCache(`${file}.${state.kind}.cache`, id, bytes) ?? readCache(`${file}.cache`, id, bytes);
+    for (const path of [`${file}.${state.kind}.cache`, `${file}.cache`]) {
+      const found = readCache(path, id, sum);
+      if (typeof found !== 'string') {
+        cachedData = found;
+        skipped.push([path, '']);
+        break;
+      }
+      if (found !== '') skipped.push([path, found]);
+    }
   }
   let script;
   try {
@@ -191,19 +253,27 @@ function load(file) {
   } catch (err) {
     throw damaged(file, err); // a bundle cut short, or otherwise not what the build wrote
   }
+  if (cachedData && script.cachedDataRejected) skipped.at(-1)[1] = 'refused by V8 (made by another Node.js, or with other V8 flags)';
   const mod = new Module(file, module);
   mod.filename = file;
-  const entry = { module: mod, script, id, cache: cachedData ? (script.cachedDataRejected ? 'refused' : 'used') : 'none' };
+  const cache = cachedData ? (script.cachedDataRejected ? 'refused' : 'used') : 'none';
+  const entry = { module: mod, script, id, sum, cache, notUsed: skipped.filter(([, why]) => why !== '') };
   bundles.set(file, entry);
+  // With --debug: one line for each cache not used (a damaged one, say), and what was compiled instead.
+  if (entry.notUsed.length > 0 && debugging()) {
+    const lines = entry.notUsed.map(([path, why]) => `debug: code cache ${path} not used: ${why}`);
+    const instead = cache === 'used' ? `${basename(skipped.at(-1)[0])} used instead` : `${basename(file)} compiled from source`;
+    process.stderr.write(`${lines.join('\n')}; ${instead}\n`);
+  }
   const wrapper = script.runInThisContext();
   wrapper.call(mod.exports, mod.exports, requireFor(mod), mod, file, dirname(file));
   mod.loaded = true;
   return mod.exports;
 }
 
-/** What was loaded and whether its cache was used (tests, the build's check). */
+/** What was loaded, whether a cache was used, and the caches not used with why (tests, the build's check). */
 function loaded() {
-  return [...bundles].map(([file, b]) => ({ file, cache: b.cache }));
+  return [...bundles].map(([file, b]) => ({ file, cache: b.cache, notUsed: b.notUsed }));
 }
 
 /**
@@ -225,12 +295,10 @@ function saveCaches(kind) {
     if (!b.id) continue;
     const path = kind === undefined ? `${file}.cache` : `${file}.${kind}.cache`;
     const tmp = `${path}.${process.pid}.tmp`;
-    // The bytes loaded (the file as its build id says it was: the build writes nothing between).
-    const bundle = readRegular(file);
-    if (bundle === undefined || HEAD.exec(bundle.toString('latin1', 0, HEAD_LENGTH))?.[1] !== b.id) throw damaged(file);
-    writeFileSync(tmp, Buffer.concat([Buffer.from(b.id, 'latin1'), bundle, b.script.createCachedData()]));
+    const data = b.script.createCachedData();
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${b.id}${b.sum}${crc(data)}`, 'latin1'), data]));
     renameSync(tmp, path);
   }
 }
 
-module.exports = { load, loaded, saveCaches, training, kindOf, DAMAGED };
+module.exports = { load, loaded, saveCaches, training, kindOf, writeChecksums, DAMAGED };

@@ -15,7 +15,8 @@
 //    proper-lockfile (writing the config). Every import() in it becomes a require(): see bin/load.js.
 // 3. dist/<bundle>.cache: V8 code caches, written by src/scripts/train-cache.mjs after running a
 //    few commands in one process against a stub service; bin/load.js loads each bundle with its
-//    cache. Each bundle's first line carries a hash of the bundle, which its cache repeats.
+//    cache. Each bundle's first line carries a hash of the bundle, which its cache repeats, and
+//    dist/checksums.txt its CRC-32, which its cache repeats too, with the CRC of V8's data.
 //
 // Each module is in one bundle only: a module of dist/cli.cjs that a pass-2 module imports (the
 // group specs, spec.ts, the domain tables) is a require of it from dist/cli.cjs's registry, as one
@@ -455,6 +456,23 @@ for (const bundle of [IMPL, MORE]) {
   );
 }
 for (const bundle of ['cli.cjs', IMPL, MORE]) wrapAndStamp(join(dist, bundle));
+// Each bundle's CRC-32, beside them (dist/checksums.txt): bin/load.js compiles none that is not of it.
+const loader = createRequire(import.meta.url)(join(root, 'bin', 'load.js'));
+loader.writeChecksums(dist, ['cli.cjs', IMPL, MORE]);
+/** bin/pay.js's pageSum (the same function: a help page's hash, in its head line). */
+function pageSum(b) {
+  let h = b.length;
+  const end = b.length & ~3;
+  for (let i = 0; i < end; i += 4) {
+    h = Math.imul(h ^ (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)), 0x9e3779b1);
+    h ^= h >>> 15;
+  }
+  for (let i = end; i < b.length; i++) {
+    h = Math.imul(h ^ b[i], 0x9e3779b1);
+    h ^= h >>> 15;
+  }
+  return h >>> 0;
+}
 // Help pages (src/cmdutil/help-pages.ts): every command's --help and --version as printed where
 // stdout is not a terminal, from the whole tree; bin/pay.js prints them without loading the CLI.
 {
@@ -476,9 +494,12 @@ for (const bundle of ['cli.cjs', IMPL, MORE]) wrapAndStamp(join(dist, bundle));
     });
     const { pages } = await import(pathToFileURL(helpBundle).href);
     mkdirSync(join(dist, 'help'));
-    // Each page after its head line, `pay page <bytes>` (bin/pay.js: a page empty or cut short is a damaged build).
-    for (const [name, text] of pages(pkg.version))
-      writeFileSync(join(dist, 'help', `${name}.txt`), `pay page ${Buffer.byteLength(text)}\n${text}`);
+    // Each page after its head line, `pay page <bytes> <sum>` (bin/pay.js: a page empty, cut short
+    // or with a byte changed is a damaged build).
+    for (const [name, text] of pages(pkg.version)) {
+      const bytes = Buffer.from(text);
+      writeFileSync(join(dist, 'help', `${name}.txt`), `pay page ${bytes.length} ${pageSum(bytes).toString(16).padStart(8, '0')}\n${text}`);
+    }
   } finally {
     rmSync(helpBundle, { force: true });
   }

@@ -1,10 +1,12 @@
-// A damaged build (a file of bin/ or dist/ empty, cut short, missing or not a regular file: the
-// bundles, bin/load.js, llhttp's WebAssembly, the help pages) is one `error:` line and exit 1
-// (cli-contract §6), never a stack trace, a silent exit 0, a network error or a hang; so is a
-// package pay loads from node_modules when it needs it (jq-wasm, yaml, proper-lockfile, …), named,
-// with how to get it back. A code cache that is a fifo or /dev/zero is not read (the command runs
-// as without it). Each case runs the built bin/pay.js from a copy of bin/ and dist/ (and, for a
-// package, of node_modules' links), damaged one way; where the cut falls is generated.
+// A damaged build (a file of bin/ or dist/ empty, cut short, missing, not a regular file, or with
+// bytes changed in place: the bundles, their checksums, bin/load.js, llhttp's WebAssembly, the help
+// pages) is one `error:` line and exit 1 (cli-contract §6), never a stack trace, a silent exit 0,
+// a network error, a hang, or other code run; so is a package pay loads from node_modules when it
+// needs it (jq-wasm, yaml, proper-lockfile, …), named, with how to get it back. A code cache that
+// is a fifo, /dev/zero or damaged is not used (the command runs as without it; --debug says so).
+// Each case runs the built bin/pay.js from a copy of bin/ and dist/ (and, for a package, of
+// node_modules' links), damaged one way; where the cut or the change falls is generated.
+// (test/reliability/attack-build.test.ts changes bytes of every cache and bundle of an installed package.)
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
@@ -20,7 +22,7 @@ afterAll(() => {
 });
 
 /** A copy of bin/ and dist/, damaged by `damage`, then `pay <argv>` run from it (a hang guard only). */
-function payDamaged(damage: (dist: string) => void, argv: string[]) {
+function payDamaged(damage: (dist: string) => void, argv: string[], env: Record<string, string> = {}) {
   const copy = mkdtempSync(join(tmpdir(), 'pay-damaged-'));
   copies.push(copy);
   cpSync(join(repo, 'bin'), join(copy, 'bin'), { recursive: true });
@@ -30,7 +32,7 @@ function payDamaged(damage: (dist: string) => void, argv: string[]) {
   return spawnSync(process.execPath, [join(copy, 'bin', 'pay.js'), ...argv], {
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH, PAY_CONFIG_DIR: join(copy, 'config'), NO_COLOR: '1' },
+    env: { PATH: process.env.PATH, PAY_CONFIG_DIR: join(copy, 'config'), NO_COLOR: '1', ...env },
   });
 }
 
@@ -41,6 +43,18 @@ const cut = (file: string, keep: (length: number) => number) => {
 const fifo = (file: string) => {
   rmSync(file, { force: true });
   expect(spawnSync('mkfifo', [file]).status).toBe(0);
+};
+/** The text `from` replaced by `to` (of the same length) in the file, once. */
+const edit = (file: string, from: string, to: string) => {
+  const text = readFileSync(file, 'latin1');
+  expect(text).toContain(from);
+  writeFileSync(file, text.replace(from, to), 'latin1');
+};
+/** The byte at `at(length)` of the file changed (xor `mask`, a bit of a letter's case by default). */
+const flip = (file: string, at: (length: number) => number, mask = 0x20) => {
+  const bytes = readFileSync(file);
+  bytes[at(bytes.length)]! ^= mask;
+  writeFileSync(file, bytes);
 };
 const DAMAGED = 'error: pay is not built or its build is damaged: run npm run build\n';
 
@@ -55,6 +69,30 @@ describe('a damaged build', () => {
     ['dist/impl.cjs a fifo', (d) => fifo(join(d, 'impl.cjs')), ['api', 'GET', 'customers']],
     ['dist/more.cjs cut short', (d) => cut(join(d, 'more.cjs'), (n) => n >> 2), ['openapi']],
     ['dist/more.cjs missing', (d) => rmSync(join(d, 'more.cjs')), ['openapi']],
+    // Same length, build id intact, still JavaScript: it would run, and say "no API kez".
+    [
+      'dist/impl.cjs a letter changed in the middle',
+      (d) => edit(join(d, 'impl.cjs'), 'no API key', 'no API kez'),
+      ['api', 'GET', 'customers'],
+    ],
+    ['dist/cli.cjs a byte changed', (d) => flip(join(d, 'cli.cjs'), (n) => n >> 1), ['customers', 'list']],
+    ['dist/checksums.txt missing', (d) => rmSync(join(d, 'checksums.txt')), ['customers', 'list']],
+    ['dist/cli.cjs not in dist/checksums.txt', (d) => edit(join(d, 'checksums.txt'), ' cli.cjs', ' cli.cjx'), ['customers', 'list']],
+    [
+      'dist/impl.cjs of another CRC in dist/checksums.txt',
+      (d) => {
+        const list = join(d, 'checksums.txt');
+        const crc = /^([0-9a-f]{8}) impl\.cjs$/m.exec(readFileSync(list, 'latin1'))![1]!;
+        edit(list, `${crc} impl.cjs`, `${crc[0] === 'f' ? 'e' : 'f'}${crc.slice(1)} impl.cjs`);
+      },
+      ['api', 'GET', 'customers'],
+    ],
+    ['dist/help/_version.txt a digit changed', (d) => flip(join(d, 'help', '_version.txt'), (n) => n - 2, 1), ['--version']],
+    [
+      'dist/help/customers.txt a letter changed',
+      (d) => edit(join(d, 'help', 'customers.txt'), 'customer', 'cusTomer'),
+      ['customers', '--help'],
+    ],
   ];
   for (const [what, damage, argv] of cases)
     it(`${what}: pay ${argv.join(' ')} prints one error line, exit 1`, () => {
@@ -74,7 +112,7 @@ describe('a help page that is not a regular file', () => {
     it(`${what} is not read: the CLI prints the help`, () => {
       const r = payDamaged((d) => make(join(d, 'help', 'customers.txt')), ['customers', '--help']);
       expect(r.error).toBeUndefined();
-      expect(r.stdout).toBe(readFileSync(join(repo, 'dist', 'help', 'customers.txt'), 'utf8').replace(/^pay page \d+\n/, ''));
+      expect(r.stdout).toBe(readFileSync(join(repo, 'dist', 'help', 'customers.txt'), 'utf8').replace(/^pay page \d+ [0-9a-f]{8}\n/, ''));
       expect(r.status).toBe(0);
     });
 });
@@ -97,6 +135,80 @@ describe('a code cache that is not a regular file', () => {
       expect(r.stderr).toMatch(/^error: no API key/);
       expect(r.status).toBe(3);
     });
+});
+
+describe('a code cache with bytes changed (V8 would crash on it, or run other code): not used, the command runs as without it', () => {
+  // Commands that load the cache, and whose output does not depend on a service (no key: exit 3 before sending).
+  const CACHES: Array<[string, string[]]> = [
+    ['cli.cjs.api.cache', ['api', 'GET', 'customers']],
+    ['impl.cjs.api.cache', ['api', 'GET', 'customers']],
+    ['impl.cjs.list.cache', ['customers', 'list']],
+    // A verb no kind is trained on: the bundles' own caches.
+    ['cli.cjs.cache', ['customers', 'overview', 'cus_0123456789abcdefghijklmn']],
+    ['impl.cjs.cache', ['customers', 'overview', 'cus_0123456789abcdefghijklmn']],
+    ['more.cjs.cache', ['openapi']],
+  ];
+  const undamaged = new Map<string, ReturnType<typeof payDamaged>>();
+  const as = (argv: string[]) => {
+    const key = argv.join(' ');
+    if (!undamaged.has(key))
+      undamaged.set(
+        key,
+        payDamaged(() => {}, argv),
+      );
+    return undamaged.get(key)!;
+  };
+  for (const [i, [cache, argv]] of CACHES.entries()) {
+    // A byte of the header (the build id, the CRCs), a byte and a block of V8's data: places generated, seeded.
+    const [head, byte, block] = fc.sample(fc.tuple(fc.integer({ min: 0, max: 31 }), fc.double({ min: 0.01, max: 0.99, noNaN: true })), {
+      seed: 24 + i,
+      numRuns: 3,
+    });
+    for (const [what, damage] of [
+      [`byte ${head![0]} of the header`, (f: string) => flip(f, () => head![0], 0x01)],
+      [`a byte at ${(byte![1] * 100).toFixed(0)}% of V8's data`, (f: string) => flip(f, (n) => 32 + Math.floor((n - 32) * byte![1]), 0xff)],
+      [
+        `a block of 64 bytes at ${(block![1] * 100).toFixed(0)}%`,
+        (f: string) => {
+          const bytes = readFileSync(f);
+          const at = 32 + Math.floor((bytes.length - 96) * block![1]);
+          for (let k = at; k < at + 64; k++) bytes[k]! ^= 0x5a;
+          writeFileSync(f, bytes);
+        },
+      ],
+    ] as const)
+      it(`dist/${cache}, ${what}: pay ${argv.join(' ')} as undamaged`, () => {
+        const want = as(argv);
+        const r = payDamaged((d) => damage(join(d, cache)), argv);
+        expect(r.error).toBeUndefined();
+        expect({ status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr }).toEqual({
+          status: want.status,
+          signal: null,
+          stdout: want.stdout,
+          stderr: want.stderr,
+        });
+      });
+  }
+
+  it('with --debug (or PAY_DEBUG=1), one line says which cache was not used and what was loaded instead', () => {
+    const argv = ['api', 'GET', 'customers'];
+    const damage = (d: string) => flip(join(d, 'impl.cjs.api.cache'), (n) => n - 100, 0xff);
+    const line = (copy: string) =>
+      `debug: code cache ${copy}/dist/impl.cjs.api.cache not used: damaged (its CRC does not match); impl.cjs.cache used instead\n`;
+    for (const [args, env] of [
+      [[...argv, '--debug'], {}],
+      [argv, { PAY_DEBUG: '1' }],
+    ] as const) {
+      const r = payDamaged(damage, [...args], env);
+      const copy = /debug: code cache (\S+)\/dist\//.exec(r.stderr)?.[1] ?? '?';
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('debug: code cache'))).toHaveLength(1);
+      expect(r.stderr).toContain(line(copy));
+      expect(r.stderr).toMatch(/^error: no API key/m);
+      expect(r.status).toBe(3);
+    }
+    // Without it, nothing is said.
+    expect(payDamaged(damage, argv).stderr).toBe(as(argv).stderr);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -189,6 +301,8 @@ const FILES: Array<{ file: string; argv: string[]; env?: Record<string, string>;
   { file: 'dist/cli.cjs', argv: ['customers', 'list'] },
   { file: 'dist/impl.cjs', argv: ['api', 'GET', 'customers'] },
   { file: 'dist/more.cjs', argv: ['openapi'] },
+  // (its last line lists dist/more.cjs: any cut unlists it, the newline alone too)
+  { file: 'dist/checksums.txt', argv: ['openapi'] },
   // llhttp, undici's HTTP parser: the SIMD build, and the other one where SIMD is off.
   { file: 'dist/llhttp_simd.wasm', argv: ['customers', 'list'] },
   { file: 'dist/llhttp.wasm', argv: ['customers', 'list'], env: { UNDICI_NO_WASM_SIMD: '1' } },
@@ -219,7 +333,7 @@ describe('every file of the build, missing, empty or cut short: one error line, 
     rmSync(join(copy, 'dist/help/customers.txt'));
     const r = await run(copy, ['customers', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(readFileSync(join(repo, 'dist', 'help', 'customers.txt'), 'utf8').replace(/^pay page \d+\n/, ''));
+    expect(r.stdout).toBe(readFileSync(join(repo, 'dist', 'help', 'customers.txt'), 'utf8').replace(/^pay page \d+ [0-9a-f]{8}\n/, ''));
   });
 });
 

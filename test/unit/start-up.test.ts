@@ -2,8 +2,9 @@
 // and the group specs; everything else in dist/impl.cjs, loaded through bin/load.js when a command
 // runs, each bundle with the V8 code cache the build trained (contract: cheap start-up).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { GROUP_HEADS } from '../../src/commands/group-index.js';
 import { allGroups } from '../../src/commands/groups.js';
@@ -78,11 +79,19 @@ describe('start-up path', () => {
     expect(readFileSync(dist('more.cjs'), 'utf8')).toMatch(/\.join\(__dirname, ?"cli\.cjs"\)\)\.load\("commands\/customers\/index"\)/);
   });
 
-  it('each bundle starts with its build id, and `pay` loads both with their trained code caches', () => {
-    for (const name of ['cli.cjs', 'impl.cjs', 'more.cjs']) {
+  it('each bundle starts with its build id and is listed with its CRC-32, and `pay` loads both with their trained code caches', () => {
+    const hex = (bytes: Uint8Array) => crc32(bytes).toString(16).padStart(8, '0');
+    const names = ['cli.cjs', 'impl.cjs', 'more.cjs'];
+    expect(readFileSync(dist('checksums.txt'), 'latin1')).toBe(names.map((name) => `${hex(readFileSync(dist(name)))} ${name}\n`).join(''));
+    // Every cache: the build id, the bundle's CRC, the CRC of V8's data, then V8's data.
+    const caches = readdirSync(dist('')).filter((f) => f.endsWith('.cache'));
+    expect(caches).toEqual(expect.arrayContaining(names.map((name) => `${name}.cache`)));
+    for (const cache of caches) {
+      const name = /^[a-z]+\.cjs/.exec(cache)![0];
       const id = /^\/\* pay bundle ([0-9a-f]{16}) \*\//.exec(readFileSync(dist(name), 'utf8'))?.[1];
       expect(id, name).toBeDefined();
-      expect(readFileSync(dist(`${name}.cache`)).toString('latin1', 0, 16), `${name}.cache`).toBe(id);
+      const bytes = readFileSync(dist(cache));
+      expect(bytes.toString('latin1', 0, 32), cache).toBe(`${id!}${hex(readFileSync(dist(name)))}${hex(bytes.subarray(32))}`);
     }
     // `pay api GET x` with no key fails before sending: it loads both bundles and prints an error.
     const script = `
@@ -96,8 +105,8 @@ describe('start-up path', () => {
     });
     expect(r.stderr).toMatch(/^error: no API key/);
     expect(JSON.parse(r.stdout)).toEqual([
-      { file: dist('cli.cjs'), cache: 'used' },
-      { file: dist('impl.cjs'), cache: 'used' },
+      { file: dist('cli.cjs'), cache: 'used', notUsed: [] },
+      { file: dist('impl.cjs'), cache: 'used', notUsed: [] },
     ]);
   });
 });
