@@ -34,6 +34,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
 import { loadIdentity } from '../../src/emulator/auth.js';
 import { saveWebhookSettings } from '../../src/emulator/webhook-file.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import { writeFileAtomic, openForAppend } from '../../src/shared/atomic-write.js';
 import { lock, lockNow, LockError, processStart, type LockHolder } from '../../src/shared/lock.js';
 import { customerBody, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
@@ -378,6 +379,46 @@ describe('attack: lock holders', () => {
       started,
     );
     expect(failures).toEqual([]);
+  });
+
+  it('the emulator: a LOCK of a reused pid (or of a pid that is gone) is taken over; one of a live emulator is refused naming it', async () => {
+    const liveStart = processStart(sleeper.pid!);
+    const cases = [
+      { name: 'reused pid', text: JSON.stringify({ pid: sleeper.pid, start: '1', host: hostname() }), starts: true },
+      { name: 'dead pid', text: String(await deadPid()), starts: true },
+      { name: 'live holder', text: JSON.stringify({ pid: sleeper.pid, start: liveStart, host: hostname() }), starts: false },
+    ];
+    for (const c of cases) {
+      const dataDir = tempIn(root, 'emu-');
+      writeFileSync(join(dataDir, 'LOCK'), c.text);
+      const started = await startEmulator({ port: 0, dataDir }).catch((e: unknown) => e as Error);
+      if (c.starts) {
+        expect(started, c.name).not.toBeInstanceOf(Error);
+        await (started as Awaited<ReturnType<typeof startEmulator>>).stop();
+        expect(existsSync(join(dataDir, 'LOCK')), c.name).toBe(false);
+      } else {
+        expect((started as Error).message).toBe(
+          `the data dir ${dataDir} is in use by pid ${sleeper.pid}; its lock is ${join(dataDir, 'LOCK')}`,
+        );
+        expect(readFileSync(join(dataDir, 'LOCK'), 'utf8')).toBe(c.text);
+      }
+    }
+  });
+
+  it('pay profiles set waits for a live holder of config.json.lock, saying so on stderr, then writes', async () => {
+    const dir = tempIn(root, 'cfgwait-');
+    const release = lockNow(join(dir, 'config.json.lock'), 'the test');
+    const p = spawnPay(['profiles', 'set', 'tenant_id', 'biz_waited'], cleanEnv({ PAY_CONFIG_DIR: dir }));
+    await new Promise<void>((resolve) => {
+      const check = () => (p.err().includes('waiting for the configuration') ? resolve() : undefined);
+      p.child.stderr.on('data', check);
+      check();
+    });
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    release();
+    expect(await p.closed, p.err()).toBe(0);
+    expect(p.err()).toContain(`in use by pid ${process.pid}`);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain('biz_waited');
   });
 
   it('a live holder is waited for, saying so once, then a clear error names it (a clock of its own: no real waiting)', async () => {
