@@ -299,10 +299,16 @@ export async function lockState(path: string, onWait: (line: string) => void): P
       onWait: (_holder, line) => onWait(`${line}; another seed apply of it is running`),
     });
   } catch (err) {
-    if (!(err instanceof LockError))
-      throw new PayError(`cannot lock the state file ${path}: ${(err as Error).message}`, ExitCode.ERROR, 'seed_state_lock', {
+    if (!(err instanceof LockError)) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new PayError(`cannot lock the state file ${path}: ${code ?? (err as Error).message}`, ExitCode.ERROR, 'seed_state_lock', {
+        hint:
+          code === 'ENOENT'
+            ? 'nothing was sent; does the folder of --state exist?'
+            : 'nothing was sent; pay writes its lock next to the state file',
         cause: err,
       });
+    }
     const busy = err.code === 'lock_busy';
     throw new PayError(err.message, busy ? ExitCode.ERROR : ExitCode.USAGE, busy ? 'seed_state_locked' : 'seed_state_lock_path', {
       hint: busy
