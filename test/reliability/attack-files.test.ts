@@ -55,7 +55,15 @@ function victim(): string {
 }
 
 const mode = (p: string) => statSync(p).mode & 0o777;
+const isLink = (p: string): boolean => {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
 const kindOf = (p: string): string => {
+  if (!existsSync(p) && !isLink(p)) return 'nothing';
   const st = lstatSync(p);
   return st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'folder' : st.isFIFO() ? 'fifo' : st.isFile() ? 'file' : 'other';
 };
