@@ -153,7 +153,7 @@ describe('attack: files pay writes whole', () => {
           if (bad.length) failures.push(`${w.name}, ${plant.name} at the ${where}: ${bad.join('; ')}`);
         }
     await record(
-      'attack-files-writers',
+      'attack.files-writers',
       'Writers (atomic write, config, keys.json, webhooks.json) × plants (links, fifo, folder, hard link) at target and old temp name',
       { tried, passed: tried - failures.length, lost: 0, duplicated: 0, leaked: 0 },
       started,
@@ -249,7 +249,7 @@ describe('attack: parallel writers and lockers of one file', () => {
     const last = JSON.parse(readFileSync(shared, 'utf8')) as { i: number };
     const left = readdirSync(dir).filter((n) => n.endsWith('.tmp') || n.includes('.lock'));
     await record(
-      'attack-files-parallel',
+      'attack.files-parallel',
       `${N} processes × ${K}: counted under the lock, and written whole without one`,
       { tried: 2 * N * K, passed: total + (failures.length === 0 ? N * K : 0), lost: N * K - total, duplicated: 0, leaked: 0 },
       started,
@@ -292,7 +292,7 @@ describe('attack: parallel writers and lockers of one file', () => {
       ).toBe(true);
     }
     await record(
-      'attack-files-stale-takeover',
+      'attack.files-stale-takeover',
       `${N} processes at once on a stale lock, ${rounds} rounds: one takes it`,
       { tried: rounds, passed: held.filter((h) => h === 1).length, lost: 0, duplicated: held.filter((h) => h > 1).length, leaked: 0 },
       started,
@@ -381,7 +381,7 @@ describe('attack: lock holders', () => {
       }
     }
     await record(
-      'attack-files-lock-holders',
+      'attack.files-lock-holders',
       'Lock holders: dead, reused, older bare pid, live, other host',
       { tried: cases.length, passed: cases.length - failures.length, lost: 0, duplicated: 0, leaked: 0 },
       started,
@@ -452,7 +452,7 @@ describe('attack: lock holders', () => {
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
-  it('a lock path of the wrong type, or a file that is not a lock, is one line at once; nothing is removed', () => {
+  it('a lock path of the wrong type, or a file that is not a lock, is one line at once; nothing is removed', async () => {
     const started = Date.now();
     const PATHS: Array<{ name: string; make: (at: string) => void; code: string }> = [
       { name: 'empty folder', make: (at) => mkdirSync(at), code: 'lock_wrong_type' },
@@ -494,8 +494,8 @@ describe('attack: lock holders', () => {
     } catch (err) {
       if ((err as LockError).code !== 'lock_wrong_type') failures.push(`folder is a file: ${(err as Error).message}`);
     }
-    void record(
-      'attack-files-lock-paths',
+    await record(
+      'attack.files-lock-paths',
       'Lock paths of the wrong type (folder, links, fifo, not a lock, folder a file)',
       { tried: PATHS.length + 1, passed: PATHS.length + 1 - failures.length, lost: 0, duplicated: 0, leaked: 0 },
       started,
@@ -547,7 +547,7 @@ describe('attack: seed apply of one file at once, and its state file', () => {
     const customers = (await w.api('GET', 'customers?limit=100')).data as Obj[];
     const made = customers.filter((c) => String(c.email).startsWith('twice-')).length;
     await record(
-      'attack-files-seed-twice',
+      'attack.files-seed-twice',
       `seed apply of one ${N}-entry file twice at once, then again`,
       { tried: N, passed: Object.keys(state.entries).length, lost: N - Object.keys(state.entries).length, duplicated: made - N, leaked: 0 },
       started,
@@ -670,7 +670,7 @@ describe('attack: emulator start --configure-profile with a configuration it can
       if (r.stderr.includes('listening')) failures.push(`${c.name}: it served first`);
     }
     await record(
-      'attack-files-configure-profile',
+      'attack.files-configure-profile',
       'emulator start --configure-profile with a configuration it cannot write',
       { tried: cases.length, passed: cases.length - failures.length, lost: 0, duplicated: 0, leaked: 0 },
       started,
