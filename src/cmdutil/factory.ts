@@ -7,7 +7,7 @@ import type { EmulatorAdmin } from '../api/emulator-admin.js';
 import { checkSecretKey } from '../config/keys.js';
 import { resolveSettings, type GlobalFlags, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
-import { escapeMultiline } from '../io/escape.js';
+import { escapeMultiline, escapeText } from '../io/escape.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from '../lib/errors.js';
 import { systemClock, type Clock } from '../lib/poll.js';
@@ -118,7 +118,7 @@ export function createFactory(init: FactoryInit): Factory {
     canPrompt: promptingAllowed(io, env, flags),
     debugEnabled,
     config() {
-      store ??= new ConfigStore(env.PAY_CONFIG_DIR || undefined);
+      store ??= new ConfigStore(env.PAY_CONFIG_DIR || undefined, (line) => io.err(`${escapeText(line)}\n`));
       return store;
     },
     settings() {

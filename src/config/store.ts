@@ -2,9 +2,10 @@
 // Reading is one open/fstat/read/parse, no writes, no locks. It refuses, like ssh, a file that is a
 // symbolic link, not a regular file, owned by another user, or writable by group or others, and a
 // file of the wrong shape (src/config/shape.ts): exit 2, naming the file (and the key).
-// Every change is a read-modify-write under a lock (proper-lockfile, config.json.lock): the file is
-// read again under the lock, changed, and replaced atomically (a 0600 temporary file, fsync, rename),
-// so parallel writers never lose each other's profiles. pay creates its folder 0700 and never
+// Every change is a read-modify-write under a lock (src/shared/lock.ts, config.json.lock: a file
+// naming its holder, taken over only when that process is gone): the file is read again under the
+// lock, changed, and replaced whole (src/shared/atomic-write.ts: a 0600 temporary file of a random
+// name, fsync, rename, the folder fsynced), so parallel writers never lose each other's profiles. pay creates its folder 0700 and never
 // changes the mode or owner of a folder that was already there (it may be a shared one).
 import {
   chmodSync,
@@ -12,17 +13,17 @@ import {
   constants,
   fchmodSync,
   fstatSync,
-  fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
+  rmdirSync,
   type Stats,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ExitCode, PayError, UsageError } from '../lib/errors.js';
+import { FileRefusedError, writeFileAtomic } from '../shared/atomic-write.js';
+import { lock as takeLock, LockError, type Release } from '../shared/lock.js';
 import {
   ConfigFileError,
   emptyConfig,
@@ -39,6 +40,8 @@ export { ConfigFileError, MODES, PROFILE_NAME, type ConfigData, type Mode, type 
 export const DEFAULT_PROFILE = 'default';
 /** Larger than any set of profiles pay writes; a bigger file is not read (nor loaded whole). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** How long a change waits for another pay's (each holds the lock for milliseconds). */
+export const LOCK_WAIT_MS = 10_000;
 
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
@@ -68,8 +71,11 @@ export class ConfigStore {
   readonly path: string;
   private data: ConfigData | undefined;
 
-  /** Does no I/O: the file is read on first use. */
-  constructor(dir: string | undefined) {
+  /** Does no I/O: the file is read on first use. `onWait` hears what a change waits for (a line for stderr). */
+  constructor(
+    dir: string | undefined,
+    private readonly onWait?: (line: string) => void,
+  ) {
     this.dir = resolve(dir || defaultConfigDir());
     this.path = join(this.dir, 'config.json');
   }
@@ -93,8 +99,10 @@ export class ConfigStore {
    * leaves (unless it throws: then nothing is written). Returns what `change` returns.
    */
   async update<T>(change: (config: ConfigData) => T): Promise<T> {
-    keepFileSizeSignalIgnored();
     this.createDir();
+    // A file loosened by hand is tightened first, so even a change that then fails (its lock or
+    // its write refused: a full disk, a file size limit) leaves it 0600.
+    this.read({ tighten: true });
     const release = await this.lock();
     try {
       const config = this.read({ tighten: true });
@@ -107,7 +115,7 @@ export class ConfigStore {
       this.data = config;
       return result;
     } finally {
-      await release().catch(() => {});
+      release();
     }
   }
 
@@ -178,7 +186,8 @@ export class ConfigStore {
     try {
       const st = fstatSync(fd);
       this.checkFile(st);
-      if (opts.tighten && (st.mode & 0o077) !== 0 && process.platform !== 'win32') fchmodSync(fd, 0o600);
+      // Not a file with other names (hard links): its mode is theirs too; the write replaces this name only.
+      if (opts.tighten && (st.mode & 0o077) !== 0 && st.nlink === 1 && process.platform !== 'win32') fchmodSync(fd, 0o600);
       return parseConfig(readAll(fd, this.path), this.path);
     } finally {
       closeSync(fd);
@@ -230,52 +239,53 @@ export class ConfigStore {
     }
   }
 
-  private async lock(): Promise<() => Promise<void>> {
-    const lockfile = await import('proper-lockfile');
+  /**
+   * The lock of every change (src/shared/lock.ts, config.json.lock: a file naming its holder). A
+   * holder that is gone is taken over at once; a live one (each holds it for milliseconds) is
+   * waited for, said on stderr, up to LOCK_WAIT_MS; a lock path that is not a lock is one line.
+   */
+  private async lock(): Promise<Release> {
+    const path = `${this.path}.lock`;
+    clearOlderLock(path);
     try {
-      return await lockfile.lock(this.path, {
-        realpath: false,
-        // A lock older than this is a crashed pay's; a live one refreshes it every stale/2.
-        stale: 10_000,
-        // Waits up to about 30 s for other writers (each holds the lock for milliseconds).
-        retries: { retries: 150, factor: 1.2, minTimeout: 5, maxTimeout: 200, randomize: true },
-        onCompromised: () => {},
+      return await takeLock(path, {
+        what: `the configuration ${this.path}`,
+        waitMs: LOCK_WAIT_MS,
+        onWait: (_holder, line) => this.onWait?.(line),
       });
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOCKED') {
-        throw new PayError(`the configuration ${this.path} is locked by another pay`, ExitCode.ERROR, 'config_locked', {
-          hint: `run the command again; if no other pay is running, remove the folder '${this.path}.lock'`,
+      if (err instanceof LockError) {
+        const busy = err.code === 'lock_busy';
+        throw new PayError(err.message, busy ? ExitCode.ERROR : ExitCode.USAGE, busy ? 'config_locked' : 'config_lock_path', {
+          hint: busy
+            ? `run the command again when it is done; if that process is not a pay, remove '${path}'`
+            : `pay keeps its lock there while it changes the configuration (a file it writes and removes)`,
+          cause: err,
         });
       }
       throw this.writeError(err);
     }
   }
 
+  /**
+   * Checks, without changing the configuration, that it can be changed now: its folder made (0700)
+   * or there, its lock taken and given back. What `pay emulator start --configure-profile` asks
+   * before it serves, so a read-only folder is one line at once, not a failure after start.
+   */
+  async checkWritable(): Promise<void> {
+    this.createDir();
+    (await this.lock())();
+    this.read({ tighten: false });
+  }
+
   private write(config: ConfigData): void {
     const shaped = { ...(config.current_profile ? { current_profile: config.current_profile } : {}), profiles: config.profiles };
-    const text = `${JSON.stringify(shaped, undefined, '\t')}\n`;
-    const tmp = `${this.path}.${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`;
     try {
-      const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
-      try {
-        if (process.platform !== 'win32') fchmodSync(fd, 0o600);
-        const buf = Buffer.from(text, 'utf8');
-        for (let at = 0; at < buf.length;) at += writeSync(fd, buf, at, buf.length - at);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.path);
+      writeFileAtomic(this.path, `${JSON.stringify(shaped, undefined, '\t')}\n`, { mode: 0o600 });
     } catch (err) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // Not created, or already renamed.
-      }
+      if (err instanceof FileRefusedError) throw this.refuse(err.reason, 'move it away; pay writes a new one on the next login');
       throw this.writeError(err);
     }
-    syncDir(this.dir);
   }
 
   private writeError(err: unknown): PayError {
@@ -285,7 +295,9 @@ export class ConfigStore {
       hint:
         code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT'
           ? 'free some disk space (or raise the file size limit) and run the command again'
-          : undefined,
+          : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+            ? `pay cannot write in ${this.dir}; PAY_CONFIG_DIR selects another folder`
+            : undefined,
       cause: err,
     });
   }
@@ -312,31 +324,19 @@ function readAll(fd: number, path: string): string {
   return Buffer.concat(chunks, total).toString('utf8');
 }
 
-/** The rename is durable once the folder is synced; some systems cannot sync a folder (nothing lost). */
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, constants.O_RDONLY);
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Best effort.
-  }
-}
-
 /**
- * The lock library's exit hook (signal-exit) listens for SIGXFSZ and re-raises it: a write that hits
- * the file size limit (ulimit -f) would then kill pay by signal, silently, after the write had already
- * failed with EFBIG. Node ignores SIGXFSZ on its own; a listener of ours keeps it that way, so the
- * failed write is reported like any other (exit 1, one line).
+ * pay before 2026-11 locked with proper-lockfile: an empty folder at config.json.lock whose holder
+ * touched it every 5 s, stale after 10 s. Such a folder, empty and untouched for half a minute, was left
+ * by a killed older pay: it is removed (rmdir removes only an empty folder). Anything else at the
+ * path is the lock's to judge (a folder in use or not empty is refused there, naming it).
  */
-let fileSizeSignalKept = false;
-function keepFileSizeSignalIgnored(): void {
-  if (fileSizeSignalKept || process.platform === 'win32') return;
-  fileSizeSignalKept = true;
-  process.on('SIGXFSZ', () => {});
+function clearOlderLock(path: string): void {
+  try {
+    const st = lstatSync(path);
+    if (st.isDirectory() && Date.now() - st.mtimeMs > 30_000) rmdirSync(path);
+  } catch {
+    // Not there, not empty, or not ours to remove: the lock says what it is.
+  }
 }
 
 /** Drops empty values and empty modes. */

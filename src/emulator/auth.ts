@@ -1,7 +1,8 @@
 // The emulator's identity: one business (default tenant) with a Sandbox and a Live key pair and
 // a webhook secret per mode. With a data dir they live in keys.json (0600) and stay stable across
 // restarts; without one they are new on every start.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { writeFileAtomic } from '../shared/atomic-write.js';
 import { join } from 'node:path';
 import { newWebhookSecret } from '../shared/signature.js';
 import { randomChars } from './ids.js';
@@ -61,15 +62,8 @@ export function loadIdentity(dataDir: string | undefined): Identity {
     return parsed;
   }
   const identity = newIdentity();
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(identity, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+  // A random temporary name, O_EXCL|O_NOFOLLOW, 0600: a link planted in the data dir cannot take the keys elsewhere.
+  writeFileAtomic(path, `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
   return identity;
 }
 

@@ -39,10 +39,12 @@ const SNAPSHOT_TMP_RE = new RegExp(`^snapshot-${GEN}\\.jsonl(?:\\.[0-9a-f]{16})?
 /** The other modules' files, left to them: keys.json (auth.ts), webhooks.json (webhook-file.ts), LOCK (lock.ts). */
 const OTHERS = new Set(['keys.json', 'webhooks.json', 'LOCK']);
 /**
- * A temporary of keys.json or webhooks.json (a write that never reached its rename: never in
- * effect). Set aside automatically, with a line. Must match the temporary names of their writer.
+ * A temporary of keys.json, webhooks.json or the LOCK (a write that never reached its rename or link:
+ * never in effect). Set aside automatically, with a line. Must match the temporary names of their writer.
  */
-const SETTINGS_TMP_RE = /^\.?(?:keys|webhooks)\.json(?:\.[A-Za-z0-9_-]{1,64})?\.tmp$/;
+const SETTINGS_TMP_RE = /^\.?(?:keys\.json|webhooks\.json|LOCK(?:\.takeover-[0-9a-f]{1,64})?)(?:\.[A-Za-z0-9_-]{1,64})?\.tmp$/;
+/** What a take-over of a gone holder's LOCK (src/shared/lock.ts) leaves if it is cut short: its claim, `LOCK.takeover-<24 hex>`. Set aside with a line, like the temporaries. */
+const LOCK_CLAIM_RE = /^LOCK\.takeover-[0-9a-f]{1,64}$/;
 const SET_ASIDE_RE = /^set-aside-\d{8}T\d{6}Z(?:-\d{1,4})?$/;
 /** Not the emulator's, and read by nothing: left alone (a file system's root, a Finder window). */
 const SYSTEM = new Set(['lost+found', '.DS_Store']);
@@ -259,7 +261,7 @@ export function inspectDataDir(dir: string, deep = false): DataDirPlan {
       continue; // gone meanwhile
     }
     if (OTHERS.has(name) || SYSTEM.has(name) || (SET_ASIDE_RE.test(name) && st.isDirectory())) continue;
-    if (SETTINGS_TMP_RE.test(name) && st.isFile()) {
+    if ((SETTINGS_TMP_RE.test(name) || LOCK_CLAIM_RE.test(name)) && st.isFile()) {
       plan.settingsLeftovers.push(name);
       continue;
     }

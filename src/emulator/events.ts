@@ -24,6 +24,7 @@ import type { EventServices } from './services.js';
 import { iso } from './clock.js';
 import { json, quotedScope, type Store } from './store.js';
 import type { DeliveryAttempt, Json, Mode, Rec, Tx, WebhookEvent } from './types.js';
+import { FileRefusedError } from '../shared/atomic-write.js';
 import { loadWebhookSettings, MAX_CLAIMS, saveWebhookSettings, type Claim, type WebhookSettings } from './webhook-file.js';
 
 export const RETRY_DELAYS_S = [5, 30, 120, 600];
@@ -153,7 +154,7 @@ export class Events {
       });
       this.saveError = undefined;
     } catch (err) {
-      this.saveError = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      this.saveError = err instanceof FileRefusedError ? err.reason : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
       this.app.log(`could not save the webhook URLs in the data dir (${this.saveError}): they hold until the emulator stops`);
     }
   }

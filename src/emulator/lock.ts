@@ -1,36 +1,12 @@
-// One emulator per data dir: a LOCK file holding the owner's pid.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+// One emulator per data dir: its LOCK file names the owner (src/shared/lock.ts: pid, the process's
+// start time, host), so a LOCK left by a process that is gone (kill -9), also one whose pid another
+// process has since, is taken over, and one held by a live emulator is refused naming it.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockNow, type Release } from '../shared/lock.js';
 
-/**
- * One emulator per data dir: a LOCK file holding the owner's pid. A lock left by a process that
- * no longer runs (kill -9) is taken over. Returns the release function.
- */
-export function lockDir(dir: string): () => void {
+/** Locks the data dir (made 0700 if missing) or throws (LockError: its one line names the holder or the odd LOCK). */
+export function lockDir(dir: string): Release {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, 'LOCK');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid))
-        throw new Error(`the data dir ${dir} is in use by another emulator (pid ${pid})`, { cause: err });
-      rmSync(path, { force: true });
-    }
-  }
-  throw new Error(`cannot lock the data dir ${dir}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return lockNow(join(dir, 'LOCK'), `the data dir ${dir}`);
 }

@@ -4,7 +4,8 @@
 // still restores what it took over. Settings, not data: `reset` keeps them, the journal never
 // holds them. Written whole (temporary file, fsync, rename, the folder fsynced), so a crash leaves
 // the old file or the new one. Faults are not kept: a restart starts without them.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { writeFileAtomic } from '../shared/atomic-write.js';
 import { join } from 'node:path';
 import { checkWebhookTarget } from '../shared/validate.js';
 import { readSmallFile } from './small-file.js';
@@ -76,23 +77,5 @@ export function saveWebhookSettings(dataDir: string, s: WebhookSettings): void {
   const path = webhookFile(dataDir);
   const mode = (m: ModeHooks) => ({ url: m.url ?? null, claims: m.claims.map((c) => ({ url: c.url, previous: c.previous ?? null })) });
   const text = `${JSON.stringify({ version: 1, sandbox: mode(s.sandbox), live: mode(s.live) }, null, 2)}\n`;
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  // The rename itself made durable (a crash right after must not bring the old file back).
-  let dir: number | undefined;
-  try {
-    dir = openSync(dataDir, 'r');
-    fsyncSync(dir);
-  } catch {
-    // Some file systems cannot fsync a folder; the file's own content is durable already.
-  } finally {
-    if (dir !== undefined) closeSync(dir);
-  }
+  writeFileAtomic(path, text, { mode: 0o600 });
 }

@@ -11,8 +11,8 @@
 //    Bundled into it: undici's Agent and request API only (`undici` is aliased to them: the index
 //    loads ~110 files, fetch, WebSocket and caches pay never uses, ≈ 60 ms), chalk.
 //    Left in node_modules, loaded only when a command needs them: @inquirer/prompts (prompts),
-//    jq-wasm (--jq; it reads its .wasm file from its folder), yaml (--yaml, seed files) and
-//    proper-lockfile (writing the config). Every import() in it becomes a require(): see bin/load.js.
+//    jq-wasm (--jq; it reads its .wasm file from its folder) and yaml (--yaml, seed files). Every
+//    import() in it becomes a require(): see bin/load.js.
 // 3. dist/<bundle>.cache: V8 code caches, written by src/scripts/train-cache.mjs after running a
 //    few commands in one process against a stub service; bin/load.js loads each bundle with its
 //    cache. Each bundle's first line carries a hash of the bundle, which its cache repeats, and
@@ -34,7 +34,7 @@ const src = join(root, 'src');
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /** Left in node_modules (see above); every other dependency is bundled where it is used. */
-const EXTERNAL = ['@inquirer/prompts', 'jq-wasm', 'proper-lockfile', 'yaml'];
+const EXTERNAL = ['@inquirer/prompts', 'jq-wasm', 'yaml'];
 for (const d of EXTERNAL) if (!(d in pkg.dependencies)) throw new Error(`build: ${d} is not a dependency`);
 /** Replaced by a hash of the bundle once it is built (same length, so the source map still fits). */
 const PLACEHOLDER = '0'.repeat(16);

@@ -9,7 +9,9 @@
 // is created again, and only objects it records as replaced by this seed are retired (--replace).
 // An entry the service refused (4xx: nothing created) is sent with a new key on the next run, once
 // the service has confirmed each earlier key as refused (askEarlierKeys): a refusal record is a hint.
-import { existsSync, linkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, renameSync, unlinkSync } from 'node:fs';
+import { checkWritableTarget, FileRefusedError, writeFileAtomic } from '../shared/atomic-write.js';
+import { lock, LockError, type Release } from '../shared/lock.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { pollUntil, systemClock, type Clock } from '../lib/poll.js';
@@ -274,6 +276,52 @@ export function moveAside(path: string): string {
   throw asideFull(path, true);
 }
 
+/** How long a second `seed apply` of one state file waits for the first (a seed of thousands of entries takes minutes). */
+export const STATE_LOCK_WAIT_MS = 15 * 60_000;
+
+/**
+ * Takes the state file's lock (`<state>.lock`, src/shared/lock.ts) for one apply: a second apply of
+ * the same file waits for the first, saying so through `onWait`, and then reads what the first
+ * recorded, so it creates nothing again and the file loses no entry. Also refuses, before anything
+ * is read or sent, a state file path that is a link or not a regular file (exit 2).
+ */
+export async function lockState(path: string, onWait: (line: string) => void): Promise<Release> {
+  try {
+    checkWritableTarget(path);
+  } catch (err) {
+    if (err instanceof FileRefusedError)
+      throw new UsageError(`the state file ${path} cannot be written: ${err.reason}`, {
+        hint: 'nothing was sent; --state names another file',
+      });
+    throw err;
+  }
+  try {
+    return await lock(`${path}.lock`, {
+      what: `the state file ${path}`,
+      waitMs: STATE_LOCK_WAIT_MS,
+      onWait: (_holder, line) => onWait(`${line}; another seed apply of it is running`),
+    });
+  } catch (err) {
+    if (!(err instanceof LockError)) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new PayError(`cannot lock the state file ${path}: ${code ?? (err as Error).message}`, ExitCode.ERROR, 'seed_state_lock', {
+        hint:
+          code === 'ENOENT'
+            ? 'nothing was sent; does the folder of --state exist?'
+            : 'nothing was sent; pay writes its lock next to the state file',
+        cause: err,
+      });
+    }
+    const busy = err.code === 'lock_busy';
+    throw new PayError(err.message, busy ? ExitCode.ERROR : ExitCode.USAGE, busy ? 'seed_state_locked' : 'seed_state_lock_path', {
+      hint: busy
+        ? 'nothing was sent; run again when the other seed apply is done'
+        : 'nothing was sent; pay keeps its lock there while it applies the file (a file it writes and removes)',
+      cause: err,
+    });
+  }
+}
+
 /** A state file records ids and bodies of a seed file's entries: far below this. */
 const MAX_STATE_BYTES = 64 << 20;
 
@@ -326,9 +374,8 @@ export async function apply(
       setAsideDone = true;
       ctx.setAside.onMoved?.(ctx.setAside.movedTo);
     }
-    const tmp = `${ctx.statePath}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, ctx.statePath);
+    // A random temporary name (O_EXCL|O_NOFOLLOW, 0600), fsync, rename: never through a planted link.
+    writeFileAtomic(ctx.statePath, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
     dirty = false;
   };
 

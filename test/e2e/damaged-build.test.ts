@@ -348,7 +348,6 @@ describe('a package pay loads when needed, missing or damaged: one line naming i
   const PACKAGES: Array<{ pkg: string; argv: string[]; files: string[] }> = [
     { pkg: 'jq-wasm', argv: ['customers', 'list', '--jq', '.'], files: ['dist/index.cjs', 'dist/build/jq.wasm'] },
     { pkg: 'yaml', argv: ['openapi', '--yaml'], files: ['dist/index.js', 'dist/public-api.js'] },
-    { pkg: 'proper-lockfile', argv: ['profiles', 'set', 'tenant_id', 'biz_2'], files: ['index.js'] },
   ];
   for (const { pkg, argv, files } of PACKAGES) {
     const line = `error: pay's dependency ${pkg} is missing or damaged: reinstall pay (npm ci)\n`;

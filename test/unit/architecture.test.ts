@@ -23,7 +23,7 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   // The HTTP client and the contract (OpenAPI) pay speaks.
   api: { rooms: ['config', 'io', 'lib', 'shared'], packages: ['undici', 'yaml'] },
   // Settings (flag > env > profile > default) and the config store.
-  config: { rooms: ['lib', 'shared'], packages: ['proper-lockfile'] },
+  config: { rooms: ['lib', 'shared'], packages: [] },
   // Streams, printers (tables fitted to the terminal by their own layout), prompts, escaping, progress.
   io: { rooms: ['lib', 'shared'], packages: ['chalk', '@inquirer/prompts', 'jq-wasm'] },
   // Engines of bulk creates and seed files.
@@ -66,7 +66,7 @@ const HEAVY = {
     /^src\/cmdutil\/dry-run\.ts$/,
     /^src\/(seed|bulk|verbs|emulator)\//,
   ],
-  packages: ['undici', 'chalk', '@inquirer/prompts', 'proper-lockfile', 'yaml', 'jq-wasm'],
+  packages: ['undici', 'chalk', '@inquirer/prompts', 'yaml', 'jq-wasm'],
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -28,19 +28,19 @@ describe('start-up path', () => {
       expect.arrayContaining(['impl:cmdutil/dispatch', 'impl:cmdutil/factory', 'impl:lib/errors', 'impl:lib/handle-error']),
     );
     expect(entry).not.toMatch(/\bimport\(/);
-    for (const dep of ['undici', 'proper-lockfile', 'chalk', '@inquirer/prompts', 'yaml', 'jq-wasm', 'child_process']) {
+    for (const dep of ['undici', 'chalk', '@inquirer/prompts', 'yaml', 'jq-wasm', 'child_process']) {
       expect(entry).not.toContain(`"${dep}"`);
       expect(entry).not.toContain(`"node:${dep}"`);
     }
   });
 
-  it('dist/impl.cjs and dist/more.cjs require built-ins, each other and the four packages left in node_modules only, and hold no import()', () => {
+  it('dist/impl.cjs and dist/more.cjs require built-ins, each other and the three packages left in node_modules only, and hold no import()', () => {
     const bundles = ['impl.cjs', 'more.cjs'].map((name) => readFileSync(dist(name), 'utf8'));
     // (node:sqlite is not a built-in of Node 20: undici only probes for it)
     const packages = new Set(
       bundles.flatMap((b) => requires(b).filter((r) => !isBuiltin(r) && !r.startsWith('node:') && r !== '../bin/load.js')),
     );
-    expect([...packages].sort()).toEqual(['@inquirer/prompts', 'jq-wasm', 'proper-lockfile', 'yaml']);
+    expect([...packages].sort()).toEqual(['@inquirer/prompts', 'jq-wasm', 'yaml']);
     for (const b of bundles) {
       expect(b).not.toMatch(/\bimport\("/);
       // undici is bundled as its Agent: none of the parts pay does not use.

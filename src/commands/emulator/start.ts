@@ -163,7 +163,12 @@ function banner(
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const flags = ctx.opts as unknown as StartFlags;
   const o = options(flags, (line) => f.io.err(`emulator: ${line}\n`));
-  if (flags.configureProfile !== undefined) checkProfileName(flags.configureProfile);
+  if (flags.configureProfile !== undefined) {
+    checkProfileName(flags.configureProfile);
+    // Before anything serves: a configuration that cannot be written now (a read-only folder, its
+    // lock held or not a lock) is one line at once, not an emulator that stops after starting.
+    await f.config().checkWritable();
+  }
   let emu: Emulator;
   try {
     emu = await startEmulator(o);

@@ -12,6 +12,7 @@ import { checkInt } from '../../shared/validate.js';
 import {
   apply as applySeed,
   IMPLIED_TENANT,
+  lockState,
   readState,
   verifyState,
   type LoadedState,
@@ -48,12 +49,14 @@ function setup(f: Factory, ctx: CommandContext) {
   const statePath = typeof opts.state === 'string' ? opts.state : `${file}.state.json`;
   const tenant = s.tenant.value ?? IMPLIED_TENANT;
   const allowEnv: string[] = Array.isArray(opts.allowEnv) ? (opts.allowEnv as string[]) : [];
-  const load = async () => {
+  const loadEntries = async () => {
     const entries = await loadSeedFile(file);
     checkEnvNames(entries, allowEnv);
-    return { entries, loaded: await readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value }) };
+    return entries;
   };
-  return { opts, s, statePath, tenant, load };
+  const loadState = () => readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value });
+  const load = async () => ({ entries: await loadEntries(), loaded: await loadState() });
+  return { opts, s, statePath, tenant, load, loadEntries, loadState };
 }
 
 /** A state file set aside is never silent: a warning on stderr, and `state_set_aside` in the JSON map. */
@@ -105,14 +108,35 @@ async function confirmLive(
 }
 
 export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
-  const { opts, s, statePath, tenant, load } = setup(f, ctx);
-  const concurrency = Number(opts.concurrency ?? 8);
+  const setUp = setup(f, ctx);
+  const { opts, statePath, loadEntries, loadState } = setUp;
   const problem = checkInt(1, 64)(asText(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
   const out = ctx.output!;
-  const { entries, loaded } = await load();
+  const entries = await loadEntries();
+  if (opts.dryRun) {
+    const loaded = await loadState();
+    return printPlan(f, out, entries, planSeed(entries, loaded.state, f.env), loaded, opts.replace === true);
+  }
+  // One apply of a state file at a time: a second waits (and says so) before it reads the state,
+  // then finds there what the first did.
+  const release = await lockState(statePath, (line) => f.io.err(`${escapeText(line)}\n`));
+  try {
+    await applyLocked(f, setUp, out, entries, await loadState());
+  } finally {
+    release();
+  }
+}
+
+async function applyLocked(
+  f: Factory,
+  { opts, s, statePath, tenant }: ReturnType<typeof setup>,
+  out: OutputSettings,
+  entries: Entry[],
+  loaded: LoadedState,
+): Promise<void> {
+  const concurrency = Number(opts.concurrency ?? 8);
   const state = loaded.state;
-  if (opts.dryRun) return printPlan(f, out, entries, planSeed(entries, state, f.env), loaded, opts.replace === true);
   // A state file set aside is said when it is moved (before the fresh state is first saved): a run
   // refused before that (live mode without --yes, a replacement without --replace) moves nothing.
   let note: Record<string, unknown> = {};
