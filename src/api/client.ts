@@ -410,7 +410,8 @@ export class ApiClient {
    * Streams a list page by page, following `next_cursor`. `limit` caps the number of items
    * (undefined with all = every item); the page size is at most 100. Each page must be a list
    * envelope of objects (`badPage`); `belongs`, when given, says why an item is not what was asked
-   * for (another customer's account), which is the service's fault too. The contract's rule: a
+   * for (another customer's account), which is the service's fault too; `checkFilters` adds the
+   * query's own filters to it (filteredBy). The contract's rule: a
    * page with `has_more: true` carries a string `next_cursor`, and an empty page that says so is
    * followed (its cursor moves on; at most MAX_EMPTY_PAGES of them in a row). A page that says
    * has_more without a cursor, or a cursor that repeats, is an error naming the service's fault
@@ -424,8 +425,13 @@ export class ApiClient {
       all?: boolean;
       first?: ApiResponse;
       belongs?: ((item: Record<string, unknown>) => string | undefined) | undefined;
+      /** Check each item against the query's `*_id` filters too (filteredBy). */
+      checkFilters?: boolean;
     },
   ): AsyncGenerator<T[]> {
+    const byFilters = opts.checkFilters ? filteredBy(query) : undefined;
+    const own = opts.belongs;
+    const belongs = byFilters && own ? (item: Record<string, unknown>) => byFilters(item) ?? own(item) : (byFilters ?? own);
     let remaining = opts.all ? Infinity : (opts.limit ?? 20);
     let cursor: string | undefined;
     const seen = new Set<string>();
@@ -441,7 +447,7 @@ export class ApiClient {
       first = undefined;
       pages++;
       const page = res.body;
-      const problem = badPage(page, opts.belongs);
+      const problem = badPage(page, belongs);
       if (problem) throw this.badResponse(what, res.status, problem, res.requestId, undefined, 'bad_response');
       const taken = opts.all ? page.data : page.data.slice(0, remaining);
       remaining -= taken.length;
@@ -778,6 +784,29 @@ function expectText(expect: Expect): string {
   return expect === 'resource' ? 'an object with an id' : expect === 'object' ? 'a JSON object' : 'JSON';
 }
 
+/**
+ * The check of a list's items against the filters asked for (pages()' `belongs`): an item that
+ * carries a field the query filtered by (`customer_id`, `account_id`, `wallet_id`: any `*_id`)
+ * with another value is not what was asked for (another customer's account), and the service's
+ * fault. Items without the field are not judged (a transfer lists by account without one).
+ */
+export function filteredBy(query: Query): ((item: Record<string, unknown>) => string | undefined) | undefined {
+  const filters = Object.entries(query).filter(
+    (e): e is [string, string] => e[0].endsWith('_id') && typeof e[1] === 'string' && e[1] !== '',
+  );
+  if (filters.length === 0) return undefined;
+  return (item) => {
+    for (const [field, value] of filters) {
+      const got = item[field];
+      if (typeof got === 'string' && got !== value) {
+        const what = typeof item.object === 'string' ? item.object : 'item';
+        return `${printable(what)} ${typeof item.id === 'string' ? printable(item.id) : '(no id)'} whose ${field} is ${printable(got)}, where ${field}=${printable(value)} was asked for`;
+      }
+    }
+    return undefined;
+  };
+}
+
 /** Consecutive empty pages with has_more: true that pages() follows before it calls the list endless. */
 export const MAX_EMPTY_PAGES = 1000;
 
@@ -789,7 +818,7 @@ function badPage(page: unknown, belongs?: (item: Record<string, unknown>) => str
     return 'the service answered a list whose next_cursor is not a string';
   if (!page.data.every(isObject)) return 'the service answered a list whose items are not all objects';
   if (belongs)
-    for (const item of page.data as Record<string, unknown>[]) {
+    for (const item of page.data) {
       const wrong = belongs(item);
       if (wrong) return `the service answered a list holding ${wrong}`;
     }

@@ -233,7 +233,6 @@ function headerColumns(header: readonly string[], where: string): string[][] {
       /[^\x20-\x7e]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
     );
-    // eslint-disable-next-line no-control-regex
     const control = /[\x00-\x1f\x7f-\x9f]/.exec(h);
     if (control) {
       const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;

@@ -17,7 +17,6 @@ import { cleanEnv, count, pay, pool, record, stackTrace, tempRoot } from './help
 
 const SEED = Number(process.env.PAY_FUZZ_SEED ?? 2511);
 const KEY = 'sk_test_pages0123456789abcdef';
-const TENANT = 'biz_pages';
 
 type Fault = 'null' | 'missing' | 'empty-string' | 'same' | 'repeat';
 interface Case {
@@ -160,9 +159,9 @@ describe('page sequences against a fake service', () => {
           e.exitCode !== 1 ||
           !/the service broke the list contract/.test(e.message)
         )
-          failures.push(`${what}: expected the cursor_loop error, got ${String(error)}`);
+          failures.push(`${what}: expected the cursor_loop error, got ${(error as Error | undefined)?.message ?? 'none'}`);
         else if (e.message.includes('\n')) failures.push(`${what}: the error is more than one line`);
-      } else if (error) failures.push(`${what}: ${String(error)}`);
+      } else if (error) failures.push(`${what}: ${(error as Error).message}`);
       emptyFollowed += pages.slice(0, want.requests - 1).filter((p) => p.ids.length === 0).length;
     }
     await record(

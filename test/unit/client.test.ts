@@ -266,6 +266,46 @@ describe('ApiClient', () => {
   });
 });
 
+describe('ApiClient.pages: every item checked against what was asked', () => {
+  it("checkFilters: an item whose *_id field is not the filter asked for is the service's fault (exit 1); items without the field pass", async () => {
+    const { pool, client } = setup();
+    const A = 'cus_aaaaaaaaaaaaaaaaaaaaaaaa';
+    const B = 'cus_bbbbbbbbbbbbbbbbbbbbbbbb';
+    const list = (data: unknown[]) => ({ object: 'list', data, has_more: false, next_cursor: null });
+    const variants: Array<[unknown[], boolean]> = [
+      [[{ id: 'acc_1', object: 'account', customer_id: A }], true],
+      [[{ id: 'trf_1', object: 'transfer' }], true],
+      [
+        [
+          { id: 'acc_1', object: 'account', customer_id: A },
+          { id: 'acc_2', object: 'account', customer_id: B },
+        ],
+        false,
+      ],
+      [[{ id: 'acc_2', object: 'account', customer_id: '' }], false],
+      [[{ id: 'acc_2', object: 'account', customer_id: `${A}\u001b[2J` }], false],
+    ];
+    for (const [data, fine] of variants) {
+      pool.intercept({ path: `/v1/accounts?customer_id=${A}&limit=100`, method: 'GET' }).reply(200, list(data));
+      const got: unknown[] = [];
+      const err = await (async () => {
+        for await (const p of client.pages('accounts', { customer_id: A }, { all: true, checkFilters: true })) got.push(...p);
+      })().catch((e: unknown) => e);
+      if (fine) {
+        expect(err).toBeUndefined();
+        expect(got).toEqual(data);
+      } else {
+        expect(err).toBeInstanceOf(PayError);
+        expect((err as PayError).exitCode).toBe(1);
+        expect((err as PayError).message).toMatch(
+          /^GET \/v1\/accounts: the service answered a list holding account acc_2 whose customer_id is .*, where customer_id=cus_a+ was asked for$/,
+        );
+        expect((err as PayError).message).not.toMatch(/[\x00-\x1f]/);
+      }
+    }
+  });
+});
+
 describe('parseRetryAfter', () => {
   it('reads seconds and HTTP dates, capped at a minute', () => {
     expect(parseRetryAfter('3')).toBe(3000);

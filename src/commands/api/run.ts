@@ -81,7 +81,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     return;
   }
   if (opts.paginate && isListPage(res.body)) {
-    await printer.printList(client.pages<unknown>(path, query ?? {}, { all: true, first: res }), 'items');
+    await printer.printList(client.pages<unknown>(path, query ?? {}, { all: true, first: res, checkFilters: true }), 'items');
     return;
   }
   // Not a list (or no --paginate): the answer as it is.
