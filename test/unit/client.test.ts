@@ -1,7 +1,7 @@
 // The HTTP client with undici's MockAgent as the injected dispatcher: no sockets at all.
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ApiClient, parseRetryAfter } from '../../src/api/client.js';
+import { ApiClient, MAX_EMPTY_PAGES, parseRetryAfter } from '../../src/api/client.js';
 import { ApiError, NetworkError, PayError, UsageError } from '../../src/lib/errors.js';
 
 const KEY = 'sk_test_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4';
@@ -301,6 +301,42 @@ describe('ApiClient.pages: every item checked against what was asked', () => {
           /^GET \/v1\/accounts: the service answered a list holding account acc_2 whose customer_id is .*, where customer_id=cus_a+ was asked for$/,
         );
         expect((err as PayError).message).not.toMatch(/[\x00-\x1f]/);
+      }
+    }
+  });
+});
+
+describe('ApiClient.pages: empty pages', () => {
+  it(`follows empty pages whose cursor moves on, up to ${MAX_EMPTY_PAGES} in a row; past that the list is called endless (exit 1)`, async () => {
+    for (const [empties, ends] of [
+      [MAX_EMPTY_PAGES, true],
+      [MAX_EMPTY_PAGES + 5, false],
+    ] as const) {
+      const { pool, client } = setup();
+      let hits = 0;
+      pool
+        .intercept({ path: (p) => p.startsWith('/v1/transfers'), method: 'GET' })
+        .reply(() => {
+          const n = hits++;
+          // Page 0 holds an item, then `empties` empty pages, then the last item.
+          const data = n === 0 || n === empties + 1 ? [{ id: `x_${n}` }] : [];
+          return {
+            statusCode: 200,
+            data: { object: 'list', data, has_more: n <= empties, next_cursor: n <= empties ? `c${n + 1}` : null },
+          };
+        })
+        .persist();
+      const seen: string[] = [];
+      const err = await (async () => {
+        for await (const p of client.pages<{ id: string }>('transfers', {}, { all: true })) seen.push(...p.map((x) => x.id));
+      })().catch((e: unknown) => e);
+      if (ends) {
+        expect(err).toBeUndefined();
+        expect(seen).toEqual(['x_0', `x_${empties + 1}`]);
+      } else {
+        expect((err as PayError).code).toBe('cursor_loop');
+        expect((err as PayError).message).toMatch(new RegExp(`gave ${MAX_EMPTY_PAGES} empty pages in a row`));
+        expect(seen).toEqual(['x_0']);
       }
     }
   });
