@@ -228,7 +228,17 @@ export async function gather(client: ApiClient, id: string): Promise<Gathered> {
   const failedEvents = await settle(
     ordered(
       'webhooks/events',
-      list('webhooks/events', { status: 'failed' }, undefined, { until: (items) => items.filter(mine).length >= LAST_FAILED }),
+      list(
+        'webhooks/events',
+        { status: 'failed' },
+        (e) => {
+          const status = getPath(e, 'delivery.status');
+          return status === 'failed'
+            ? undefined
+            : `event ${escapeValue(e.id ?? '(no id)')} whose delivery status is ${escapeValue(status ?? 'missing')}, where failed ones were asked for`;
+        },
+        { until: (items) => items.filter(mine).length >= LAST_FAILED },
+      ),
     ),
   );
   const failed: Outcome<Json[]> = failedEvents.ok
