@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { PayError } from '../../src/lib/errors.js';
+
 import { cleanEnv, count, pay, pool, record, stackTrace, tempRoot } from './helpers.js';
 
 const SEED = Number(process.env.PAY_FUZZ_SEED ?? 2511);
@@ -123,11 +124,16 @@ describe('page sequences against a fake service', () => {
     const started = Date.now();
     const sample = fc.sample(cases, { numRuns: count(300, 5000), seed: SEED });
     const failures: string[] = [];
+    const failed = new Set<string | number>();
     let lost = 0;
     let duplicated = 0;
     let emptyFollowed = 0;
     let broken = 0;
     for (const [i, c] of sample.entries()) {
+      const fail = (m: string): void => {
+        failures.push(m);
+        failed.add(i);
+      };
       const tenant = `biz_in_${i}`;
       const { pages } = pagesOf(c);
       served.set(tenant, { pages, hits: 0 });
@@ -136,7 +142,7 @@ describe('page sequences against a fake service', () => {
       let error: unknown;
       try {
         for await (const page of client(tenant).pages<{ id: string }>('customers', {}, c.limit ? { limit: c.limit } : { all: true })) {
-          if (page.length === 0) failures.push(`case ${i}: an empty page was yielded`);
+          if (page.length === 0) fail(`case ${i}: an empty page was yielded`);
           got.push(...page.map((x) => x.id));
         }
       } catch (err) {
@@ -147,9 +153,8 @@ describe('page sequences against a fake service', () => {
       const what = `case ${i} ${JSON.stringify(c)}`;
       lost += want.ids.filter((id) => !got.includes(id)).length;
       duplicated += got.length - new Set(got).size;
-      if (JSON.stringify(got) !== JSON.stringify(want.ids))
-        failures.push(`${what}: yielded ${got.length} items, expected ${want.ids.length}`);
-      if (hits !== want.requests) failures.push(`${what}: ${hits} requests, expected ${want.requests}`);
+      if (JSON.stringify(got) !== JSON.stringify(want.ids)) fail(`${what}: yielded ${got.length} items, expected ${want.ids.length}`);
+      if (hits !== want.requests) fail(`${what}: ${hits} requests, expected ${want.requests}`);
       if (want.fails) {
         broken++;
         const e = error as PayError | undefined;
@@ -159,9 +164,9 @@ describe('page sequences against a fake service', () => {
           e.exitCode !== 1 ||
           !/the service broke the list contract/.test(e.message)
         )
-          failures.push(`${what}: expected the cursor_loop error, got ${(error as Error | undefined)?.message ?? 'none'}`);
-        else if (e.message.includes('\n')) failures.push(`${what}: the error is more than one line`);
-      } else if (error) failures.push(`${what}: ${(error as Error).message}`);
+          fail(`${what}: expected the cursor_loop error, got ${(error as Error | undefined)?.message ?? 'none'}`);
+        else if (e.message.includes('\n')) fail(`${what}: the error is more than one line`);
+      } else if (error) fail(`${what}: ${(error as Error).message}`);
       emptyFollowed += pages.slice(0, want.requests - 1).filter((p) => p.ids.length === 0).length;
     }
     await record(
@@ -169,7 +174,7 @@ describe('page sequences against a fake service', () => {
       'list page sequences: random sizes, empty pages with has_more, broken cursors (client)',
       {
         tried: sample.length,
-        passed: sample.length - failures.length,
+        passed: sample.length - failed.size,
         lost,
         duplicated,
         leaked: 0,
@@ -203,8 +208,13 @@ describe('page sequences against a fake service', () => {
     const runs = sample.flatMap((c, i) => formats.map((args, j) => ({ c: { ...c, limit: undefined }, i, j, args })));
     const configDir = tempRoot('pages-cfg');
     const failures: string[] = [];
+    const failed = new Set<string | number>();
     let lost = 0;
     await pool(runs, 4, async ({ c, i, j, args }) => {
+      const fail = (m: string): void => {
+        failures.push(m);
+        failed.add(`${i}/${j}`);
+      };
       const tenant = `biz_pay_${i}_${j}`;
       served.set(tenant, { pages: pagesOf(c).pages, hits: 0 });
       const want = expected(c);
@@ -222,8 +232,7 @@ describe('page sequences against a fake service', () => {
       const printed = want.fails && args.includes('--jq') ? [] : want.ids;
       const missing = printed.filter((id) => !r.stdout.includes(id));
       lost += missing.length;
-      if (missing.length > 0)
-        failures.push(`${what}: ${missing.length} of ${printed.length} items missing from stdout: ${r.stdout.slice(0, 200)}`);
+      if (missing.length > 0) fail(`${what}: ${missing.length} of ${printed.length} items missing from stdout: ${r.stdout.slice(0, 200)}`);
       if (
         r.stdout !== '' &&
         r.stdout
@@ -231,10 +240,9 @@ describe('page sequences against a fake service', () => {
           .split(/\r?\n/)
           .some((l) => l.trim() === '')
       )
-        failures.push(`${what}: an empty line on stdout`);
-      if (r.code !== (want.fails ? 1 : 0)) failures.push(`${what}: exit ${r.code}: ${r.stderr.slice(0, 200)}`);
-      if (want.fails && !/broke the list contract|does not advance/.test(r.stderr))
-        failures.push(`${what}: stderr ${r.stderr.slice(0, 200)}`);
+        fail(`${what}: an empty line on stdout`);
+      if (r.code !== (want.fails ? 1 : 0)) fail(`${what}: exit ${r.code}: ${r.stderr.slice(0, 200)}`);
+      if (want.fails && !/broke the list contract|does not advance/.test(r.stderr)) fail(`${what}: stderr ${r.stderr.slice(0, 200)}`);
       if (
         want.fails &&
         r.stderr
@@ -242,13 +250,13 @@ describe('page sequences against a fake service', () => {
           .split('\n')
           .filter((l) => l.startsWith('error:') || l.startsWith('{"error"')).length !== 1
       )
-        failures.push(`${what}: not one error: ${r.stderr.slice(0, 300)}`);
-      if (stackTrace(r.stderr)) failures.push(`${what}: a stack trace`);
+        fail(`${what}: not one error: ${r.stderr.slice(0, 300)}`);
+      if (stackTrace(r.stderr)) fail(`${what}: a stack trace`);
     });
     await record(
       'attack.page-sequences-print',
       'list page sequences through every output format of a list verb and api --paginate',
-      { tried: runs.length, passed: runs.length - failures.length, lost, duplicated: 0, leaked: 0 },
+      { tried: runs.length, passed: runs.length - failed.size, lost, duplicated: 0, leaked: 0 },
       started,
     );
     expect(failures.slice(0, 5).join('\n')).toBe('');
