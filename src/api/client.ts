@@ -409,45 +409,67 @@ export class ApiClient {
   /**
    * Streams a list page by page, following `next_cursor`. `limit` caps the number of items
    * (undefined with all = every item); the page size is at most 100. Each page must be a list
-   * envelope of objects; a cursor that repeats, or a page that says has_more without a new cursor
-   * or without items, is an error (exit 1): never an endless --all.
+   * envelope of objects (`badPage`); `belongs`, when given, says why an item is not what was asked
+   * for (another customer's account), which is the service's fault too; `checkFilters` adds the
+   * query's own filters to it (filteredBy). The contract's rule: a
+   * page with `has_more: true` carries a string `next_cursor`, and an empty page that says so is
+   * followed (its cursor moves on; at most MAX_EMPTY_PAGES of them in a row). A page that says
+   * has_more without a cursor, or a cursor that repeats, is an error naming the service's fault
+   * (exit 1) after the items before it were yielded: never an endless --all, never a silent stop.
    */
   async *pages<T>(
     path: string,
     query: Query,
-    opts: { limit?: number | undefined; all?: boolean; first?: ApiResponse },
+    opts: {
+      limit?: number | undefined;
+      all?: boolean;
+      first?: ApiResponse;
+      belongs?: ((item: Record<string, unknown>) => string | undefined) | undefined;
+      /** Check each item against the query's `*_id` filters too (filteredBy). */
+      checkFilters?: boolean;
+    },
   ): AsyncGenerator<T[]> {
+    const byFilters = opts.checkFilters ? filteredBy(query) : undefined;
+    const own = opts.belongs;
+    const belongs = byFilters && own ? (item: Record<string, unknown>) => byFilters(item) ?? own(item) : (byFilters ?? own);
     let remaining = opts.all ? Infinity : (opts.limit ?? 20);
     let cursor: string | undefined;
     const seen = new Set<string>();
+    let pages = 0;
+    let items = 0;
+    let empty = 0;
     // `first`: the first page, already asked for by the caller (pay api --paginate, to tell a list from an object).
     let first = opts.first as ApiResponse<ListPage<T>> | undefined;
+    const what = `GET ${this.url(path).pathname}`;
     while (remaining > 0) {
       const pageSize = Math.min(100, opts.all ? (opts.limit ?? 100) : remaining);
       const res = first ?? (await this.request<ListPage<T>>({ method: 'GET', path, query: { ...query, limit: pageSize, cursor } }));
       first = undefined;
+      pages++;
       const page = res.body;
-      const what = `GET ${this.url(path).pathname}`;
-      const problem = badPage(page);
+      const problem = badPage(page, belongs);
       if (problem) throw this.badResponse(what, res.status, problem, res.requestId, undefined, 'bad_response');
-      const items = opts.all ? page.data : page.data.slice(0, remaining);
-      remaining -= items.length;
-      yield items;
+      const taken = opts.all ? page.data : page.data.slice(0, remaining);
+      remaining -= taken.length;
+      items += taken.length;
+      if (taken.length > 0) yield taken;
       if (!page.has_more || remaining <= 0) return;
       const next = page.next_cursor;
-      let loop: string | undefined;
-      if (typeof next !== 'string' || next === '') loop = 'says has_more but gives no next_cursor';
-      else if (page.data.length === 0) loop = 'says has_more but the page is empty';
-      else if (next === cursor) loop = 'gave the same cursor again';
-      else if (seen.has(next)) loop = 'gave a cursor it had given before';
-      if (loop) {
+      empty = page.data.length === 0 ? empty + 1 : 0;
+      let fault: string | undefined;
+      if (typeof next !== 'string' || next === '')
+        fault = `says has_more: true with ${next === '' ? 'an empty' : 'no'} next_cursor, which the contract forbids (a list with more items must say where they are)`;
+      else if (next === cursor) fault = 'gave the same cursor again: the list does not advance';
+      else if (seen.has(next)) fault = 'gave a cursor it had given before: the list does not advance';
+      else if (empty > MAX_EMPTY_PAGES) fault = `gave ${MAX_EMPTY_PAGES} empty pages in a row, each saying has_more: true`;
+      if (fault) {
         throw new PayError(
-          `${what}: the list does not advance: the service ${loop} (after ${seen.size + 1} pages)`,
+          `${what}: the service broke the list contract: it ${fault} (after ${pages} ${pages === 1 ? 'page' : 'pages'} and ${items} ${items === 1 ? 'item' : 'items'})`,
           ExitCode.ERROR,
           'cursor_loop',
           {
-            details: { path: this.url(path).pathname, cursor: next, request_id: res.requestId },
-            hint: 'the items printed so far are complete pages; report it to the service',
+            details: { path: this.url(path).pathname, cursor: next, pages, items, request_id: res.requestId },
+            hint: `the ${items === 1 ? 'item' : `${items} items`} before it ${items === 1 ? 'was' : 'were'} printed and are as the service sent them; the rest of the list is missing: report it to the service${res.requestId ? ` (request ${printable(res.requestId)})` : ''}`,
           },
         );
       }
@@ -762,13 +784,44 @@ function expectText(expect: Expect): string {
   return expect === 'resource' ? 'an object with an id' : expect === 'object' ? 'a JSON object' : 'JSON';
 }
 
-/** Why a list answer is not a page of objects, or undefined. */
-function badPage(page: unknown): string | undefined {
+/**
+ * The check of a list's items against the filters asked for (pages()' `belongs`): an item that
+ * carries a field the query filtered by (`customer_id`, `account_id`, `wallet_id`: any `*_id`)
+ * with another value is not what was asked for (another customer's account), and the service's
+ * fault. Items without the field are not judged (a transfer lists by account without one).
+ */
+export function filteredBy(query: Query): ((item: Record<string, unknown>) => string | undefined) | undefined {
+  const filters = Object.entries(query).filter(
+    (e): e is [string, string] => e[0].endsWith('_id') && typeof e[1] === 'string' && e[1] !== '',
+  );
+  if (filters.length === 0) return undefined;
+  return (item) => {
+    for (const [field, value] of filters) {
+      const got = item[field];
+      if (typeof got === 'string' && got !== value) {
+        const what = typeof item.object === 'string' ? item.object : 'item';
+        return `${printable(what)} ${typeof item.id === 'string' ? printable(item.id) : '(no id)'} whose ${field} is ${printable(got)}, where ${field}=${printable(value)} was asked for`;
+      }
+    }
+    return undefined;
+  };
+}
+
+/** Consecutive empty pages with has_more: true that pages() follows before it calls the list endless. */
+export const MAX_EMPTY_PAGES = 1000;
+
+/** Why a list answer is not a page of objects (or holds an item `belongs` refuses), or undefined. */
+function badPage(page: unknown, belongs?: (item: Record<string, unknown>) => string | undefined): string | undefined {
   if (!isObject(page) || !Array.isArray(page.data)) return 'the service answered a list without a data array';
   if ('has_more' in page && typeof page.has_more !== 'boolean') return 'the service answered a list whose has_more is not true or false';
   if (page.next_cursor !== undefined && page.next_cursor !== null && typeof page.next_cursor !== 'string')
     return 'the service answered a list whose next_cursor is not a string';
   if (!page.data.every(isObject)) return 'the service answered a list whose items are not all objects';
+  if (belongs)
+    for (const item of page.data) {
+      const wrong = belongs(item);
+      if (wrong) return `the service answered a list holding ${wrong}`;
+    }
   return undefined;
 }
 

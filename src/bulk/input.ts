@@ -44,20 +44,21 @@ export function formatFor(path: string): InputFormat | undefined {
  * How many rows a regular file holds (its non-blank lines; less the header for CSV), for the
  * progress bar's total; counted in a pass of its own while the rows are sent, terminals only.
  * Undefined for stdin, a JSON array or a format still to be sniffed. A CSV with newlines inside
- * quoted cells counts a little high.
+ * quoted cells counts a little high. Lines end at LF, CR or CRLF, as the readers read them.
  */
 export async function countRows(path: string, format: InputFormat | undefined): Promise<number | undefined> {
   if (path === '-' || (format !== 'ndjson' && format !== 'csv')) return undefined;
   let lines = 0;
   let blank = true;
+  // A line ends at LF, CR or CRLF (the LF after a CR ends nothing more: the line is blank then).
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
       for (let i = 0; i < chunk.length; i++) {
         const b = chunk[i]!;
-        if (b === 0x0a) {
+        if (b === 0x0a || b === 0x0d) {
           if (!blank) lines++;
           blank = true;
-        } else if (blank && b !== 0x20 && b !== 0x0d && b !== 0x09) blank = false;
+        } else if (blank && b !== 0x20 && b !== 0x09) blank = false;
       }
     }
   } catch {
@@ -162,7 +163,7 @@ async function peekFirstChar(input: Readable): Promise<{ char: string; rest: Asy
   return { char, rest: rest() };
 }
 
-/** Lines without their \n or \r\n; a line past `max` characters throws `tooLongAt(its number)`. */
+/** Lines without their end (LF, CRLF, or CR alone: JSON text holds none raw); a line past `max` characters throws `tooLongAt(its number)`. */
 export async function* linesOf(
   chunks: AsyncIterable<string>,
   max = MAX_ROW_CHARS,
@@ -170,17 +171,27 @@ export async function* linesOf(
 ): AsyncGenerator<string> {
   let carry = '';
   let line = 0;
+  // The last chunk ended with a CR: an LF at the start of the next one belongs to it.
+  let crEnd = false;
   for await (const chunk of chunks) {
-    carry += chunk;
+    carry += crEnd && chunk.startsWith('\n') ? chunk.slice(1) : chunk;
+    crEnd = false;
     let i: number;
-    while ((i = carry.indexOf('\n')) >= 0) {
+    while ((i = carry.search(/[\r\n]/)) >= 0) {
+      if (carry[i] === '\r' && i === carry.length - 1) {
+        crEnd = true;
+        line++;
+        yield carry.slice(0, i);
+        carry = '';
+        break;
+      }
       line++;
-      yield carry.slice(0, i).replace(/\r$/, '');
-      carry = carry.slice(i + 1);
+      yield carry.slice(0, i);
+      carry = carry.slice(carry[i] === '\r' && carry[i + 1] === '\n' ? i + 2 : i + 1);
     }
     if (carry.length > max) throw tooLongAt(line + 1);
   }
-  if (carry) yield carry.replace(/\r$/, '');
+  if (carry) yield carry;
 }
 
 async function* ndjson(chunks: AsyncIterable<string>, at: (place: string) => string): AsyncGenerator<Row> {
@@ -218,7 +229,17 @@ function headerColumns(header: readonly string[], where: string): string[][] {
   const columns: string[][] = [];
   const seen = new Set<string>();
   for (const h of header) {
-    const shown = JSON.stringify(h.length > 120 ? `${h.slice(0, 120)}…` : h);
+    const shown = JSON.stringify(h.length > 120 ? `${h.slice(0, 120)}…` : h).replace(
+      /[^\x20-\x7e]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    const control = /[\x00-\x1f\x7f-\x9f]/.exec(h);
+    if (control) {
+      const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new UsageError(
+        `${where}: column name ${shown} holds a control character (${code}); a column name is one line of letters, digits, _ and .`,
+      );
+    }
     if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(h)) {
       throw new UsageError(`${where}: invalid column name ${shown} (use names like first_name or address.city)`);
     }
@@ -260,8 +281,9 @@ async function* csv(chunks: AsyncIterable<string>, at: (place: string) => string
     state = 'start';
     if (cells.length === 1 && cells[0] === '') return undefined;
     if (!header) {
+      // Spaces around a name are trimmed; any other white space or control character is refused (headerColumns).
       header = headerColumns(
-        cells.map((h) => h.trim()),
+        cells.map((h) => h.replace(/^ +| +$/g, '')),
         at(`line ${startLine}: CSV header`),
       );
       return undefined;
@@ -278,17 +300,29 @@ async function* csv(chunks: AsyncIterable<string>, at: (place: string) => string
     });
     return { line: startLine, text: raw, value };
   };
+  // A record ends at CR, LF or CRLF outside quotes (RFC 4180 says CRLF; Excel for Mac's "CSV
+  // (Macintosh)" writes CR alone, most tools LF). `cr`: the last character was a CR that ended a
+  // record, so an LF right after it (even in the next chunk) is part of the same line end.
+  let cr = false;
+  // Inside quotes, line breaks are data (kept as written); they still count as lines for messages.
+  let quotedCr = false;
   for await (const chunk of chunks) {
     for (const ch of chunk) {
-      if (ch === '\n' && state !== 'quoted') {
+      if (state !== 'quoted' && (ch === '\n' || ch === '\r')) {
+        const afterCr = cr;
+        cr = ch === '\r';
+        if (ch === '\n' && afterCr) continue;
         const row = endRecord();
         line++;
         startLine = line;
         if (row) yield row;
         continue;
       }
-      if (ch === '\n') line++;
-      if (ch === '\r' && state !== 'quoted') continue;
+      cr = false;
+      if (state === 'quoted') {
+        if (ch === '\r' || (ch === '\n' && !quotedCr)) line++;
+        quotedCr = ch === '\r';
+      }
       text += ch;
       if (text.length > MAX_ROW_CHARS) throw tooLong(at(`line ${startLine}`));
       if (state === 'quoted') {
@@ -309,7 +343,7 @@ async function* csv(chunks: AsyncIterable<string>, at: (place: string) => string
       }
     }
   }
-  if (field !== '' || record.length > 0) {
+  if (field !== '' || record.length > 0 || state === 'quote') {
     const row = endRecord();
     if (row) yield row;
   }

@@ -50,8 +50,12 @@ export interface BulkOptions {
 export interface BulkSummary {
   /** Rows read. */
   rows: number;
+  /** Made by this run: answered fresh, or replayed on a retry whose first attempt made it (see `ours`). */
   created: number;
+  /** Made before this run (an earlier run with the same rows, or another process with the same keys). */
   replayed: number;
+  /** Of the replayed: answered on a retry, where pay could not prove its own first attempt made it. */
+  replayedOnRetry: number;
   failed: number;
   skipped: number;
   /** In flight when the run stopped waiting: outcome unknown, written with their key. */
@@ -114,6 +118,7 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     rows: 0,
     created: 0,
     replayed: 0,
+    replayedOnRetry: 0,
     failed: 0,
     skipped: 0,
     interrupted: 0,
@@ -126,6 +131,21 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     ms: 0,
   };
   const tag = identityTag(o.identity);
+  // The service's clock less ours, at least: the largest created_at − (when its answer arrived) of
+  // the objects this run made (answered fresh). An object whose created_at is at or after (a row's
+  // first send) + this offset was made after that send, so by this run (see `ours`).
+  let offsetLow = -Infinity;
+  // Rows replayed on a retry before any object of this run came back fresh wait for one, parked
+  // (their slot given to the next row), until one comes or no row is left to bring it: without it,
+  // whose object it is cannot be told. A parked row's result is written when it is decided.
+  let sampleWaiters: Array<() => void> = [];
+  let parked = 0;
+  let feeding = true;
+  const releaseSampleWaiters = () => {
+    const all = sampleWaiters;
+    sampleWaiters = [];
+    for (const r of all) r();
+  };
 
   // Output: results are appended to `pending` and written one write at a time; a write's
   // callback says whether it landed. A write that fails (EPIPE: the reader is gone) closes the
@@ -231,8 +251,9 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     const id = seq++;
     inFlight.set(id, { line: row.line, key, attempt });
     try {
+      const sentAt = Date.now();
       // Replays are expected here (a re-run): each is a "replayed" result, and the summary says what that means.
-      const res = await o.client.request<{ id?: string }>({
+      const res = await o.client.request<{ id?: string; created_at?: unknown }>({
         method: 'POST',
         path: o.path,
         body,
@@ -240,10 +261,36 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
         quietReplay: true,
         expect: o.expect ?? 'resource',
       });
+      const createdAt = typeof res.body?.created_at === 'string' ? Date.parse(res.body.created_at) : NaN;
+      if (!res.replayed && Number.isFinite(createdAt)) {
+        offsetLow = Math.max(offsetLow, createdAt - Date.now());
+        releaseSampleWaiters();
+      }
+      if (
+        res.replayed &&
+        res.attempts > 1 &&
+        Number.isFinite(createdAt) &&
+        offsetLow === -Infinity &&
+        (feeding || active > 1) &&
+        !abandoned
+      ) {
+        active--;
+        parked++;
+        poke();
+        await new Promise<void>((r) => sampleWaiters.push(r));
+        parked--;
+        active++;
+      }
+      // A replay on a retry (the first attempt got no answer, a 5xx or "in progress") is this run's
+      // own creation when the object was made after the first attempt was sent: its answer was lost.
+      // A replay on the first attempt, or of an object older than this row's first send, was made before.
+      const ours =
+        res.replayed && res.attempts > 1 && Number.isFinite(createdAt) && offsetLow > -Infinity && createdAt >= sentAt + offsetLow;
+      if (res.replayed && !ours && res.attempts > 1) s.replayedOnRetry++;
       finish(id, {
         line: row.line,
         id: res.body?.id ?? null,
-        status: res.replayed ? 'replayed' : 'created',
+        status: res.replayed && !ours ? 'replayed' : 'created',
         idempotency_key: key,
         ...attemptOf(attempt),
       });
@@ -288,6 +335,8 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
   };
   const settled = () => {
     active--;
+    // Only rows waiting for a fresh object are left in flight: none will come.
+    if (!feeding && active === 0) releaseSampleWaiters();
     poke();
   };
   const slot = () => new Promise<void>((r) => (wake = r));
@@ -305,6 +354,7 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
   const abandon = () => {
     if (abandoned) return;
     abandoned = true;
+    releaseSampleWaiters();
     poke();
   };
   const onStop = () => {
@@ -325,8 +375,11 @@ export async function runBulk(o: BulkOptions): Promise<BulkSummary> {
     } catch (err) {
       // Ending the input to stop (closeInput) may fail its read: that is no input error.
       if (!halted) inputError = { err };
+    } finally {
+      feeding = false;
+      if (active === 0) releaseSampleWaiters();
     }
-    while (active > 0 && !abandoned) await slot();
+    while ((active > 0 && !abandoned) || parked > 0) await slot();
     // Past the grace: the rows still in flight are written with their key, as interrupted.
     for (const r of inFlight.values()) emit({ line: r.line, status: 'interrupted', idempotency_key: r.key, ...attemptOf(r.attempt) });
     inFlight.clear();

@@ -179,8 +179,15 @@ export class Printer {
     if (format === 'table') {
       const cols = this.activeColumns();
       const rows: Cell[][] = [];
-      for await (const page of pages) {
-        for (const item of page) rows.push(cols.map((c) => this.cell(item, c)));
+      try {
+        for await (const page of pages) {
+          for (const item of page) rows.push(cols.map((c) => this.cell(item, c)));
+        }
+      } catch (err) {
+        // A list that fails half-way (a page refused, a cursor that repeats): the rows it gave
+        // are shown, as the streamed formats have printed theirs, and the error follows.
+        if (rows.length > 0) this.writeTable(cols, rows);
+        throw err;
       }
       count = rows.length;
       if (count > 0) this.writeTable(cols, rows);

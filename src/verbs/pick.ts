@@ -48,7 +48,8 @@ export async function pickArgument(f: Factory, ctx: VerbContext): Promise<string
   const needs = clientNeeds(ctx);
   const client = await f.client(pick.requireTenant && !needs.requireTenant ? { requireTenant: `pay ${group.name} ${verb.name}` } : needs);
   const objects: unknown[] = [];
-  for await (const page of client.pages<unknown>(pick.list, { ...pick.query }, { limit: PICK_LIMIT })) objects.push(...page);
+  for await (const page of client.pages<unknown>(pick.list, { ...pick.query }, { limit: PICK_LIMIT, checkFilters: true }))
+    objects.push(...page);
   const entries = pickEntries(objects, pick, arg.idPrefix);
   if (entries.length === 0) {
     throw new PayError(

@@ -44,7 +44,8 @@ export async function runGeneric(f: Factory, ctx: VerbContext): Promise<void> {
     const client = await f.client(clientNeeds(ctx));
     const printer = new Printer(f.io, ctx.output, columnsOf(ctx));
     try {
-      await printer.printList(client.pages(path, query, { limit, all }), plural(nounOf(ctx)));
+      // Each item is checked against the filters asked for (--customer, --account: filteredBy), as a get checks its id.
+      await printer.printList(client.pages(path, query, { limit, all, checkFilters: true }), plural(nounOf(ctx)));
     } catch (err) {
       attachFlags(err, verb, 'query');
       throw err;

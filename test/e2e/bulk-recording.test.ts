@@ -1,7 +1,7 @@
 // Bulk create against a recording server: per-row results, deterministic keys, invalid rows,
 // --resume (by content; refused rows under the next attempt's key; another input's results refused), exit codes.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
@@ -60,6 +60,21 @@ describe('accounts create --from-file', () => {
     server.requests.length = 0;
     await runPay(['accounts', 'create', '--from-file', file, '--type', 'savings'], { env: env() });
     expect(server.requests.map((q) => q.headers['idempotency-key']).sort()).toEqual(keys);
+
+    // The same file as Excel for Mac writes it (CR alone), and as RFC 4180 does (CRLF): the same
+    // rows, the same keys (a CR-only file was once read as a header alone: "0 rows", exit 0).
+    for (const end of ['\r', '\r\n']) {
+      // The same name (part of the keys' identity) in another folder.
+      const folder = join(dir, end === '\r' ? 'cr' : 'crlf');
+      mkdirSync(folder, { recursive: true });
+      const other = join(folder, 'accounts.csv');
+      writeFileSync(other, csv.replace(/\n/g, end));
+      server.requests.length = 0;
+      const o = await runPay(['accounts', 'create', '--from-file', other, '--type', 'savings'], { env: env() });
+      expect({ end, code: o.code }).toEqual({ end, code: 1 });
+      expect(o.stderr).toMatch(/^accounts create: 4 rows: 3 created, 0 replayed, 0 skipped, 1 failed in /m);
+      expect(server.requests.map((q) => q.headers['idempotency-key']).sort()).toEqual(keys);
+    }
 
     // --resume: rows the results say were created are not sent again.
     const results1 = join(dir, 'results.ndjson');

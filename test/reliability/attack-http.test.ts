@@ -975,7 +975,8 @@ describe('attack.bounded: answers are bounded', () => {
         const previous = `c${Math.max(1, n - 1 - (c.back % (n - 1)))}`;
         if (c.how === 'repeat') return json(res, 200, { object: 'list', data: items, has_more: true, next_cursor: previous });
         if (c.how === 'same') return json(res, 200, { object: 'list', data: items, has_more: true, next_cursor: cursor });
-        if (c.how === 'empty') return json(res, 200, { object: 'list', data: [], has_more: true, next_cursor: `c${n}` });
+        // An empty page whose cursor moves on is followed (test/reliability/attack-pages.test.ts); one that repeats it is a loop.
+        if (c.how === 'empty') return json(res, 200, { object: 'list', data: [], has_more: true, next_cursor: cursor });
         return json(res, 200, { object: 'list', data: items, has_more: true, next_cursor: null });
       });
       const args = [
@@ -986,7 +987,12 @@ describe('attack.bounded: answers are bounded', () => {
       const r = await pay(args, { env: envFor(svc.base) });
       await svc.close();
       const label = `${c.how} after ${c.pages} pages: pay ${args.join(' ')}`;
-      if (r.code !== 1 || !/^(error: |\{"error")/.test(r.stderr) || !/cursor_loop|does not advance/.test(r.stderr) || stackTrace(r.stderr))
+      if (
+        r.code !== 1 ||
+        !/^(error: |\{"error")/.test(r.stderr) ||
+        !/cursor_loop|does not advance|broke the list contract/.test(r.stderr) ||
+        stackTrace(r.stderr)
+      )
         failures.push(`${label}: exit ${r.code} ${r.stderr.slice(0, 200)}`);
       if (svc.hits.length !== c.pages + 1) failures.push(`${label}: ${svc.hits.length} requests, expected ${c.pages + 1}`);
       if (c.cmd === 0) {

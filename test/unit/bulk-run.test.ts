@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient, RequestInit } from '../../src/api/client.js';
 import type { Row } from '../../src/bulk/input.js';
@@ -271,5 +272,77 @@ describe('runBulk', () => {
     // Concurrency 1: the 6th row's result was the first not written; nothing after it was sent.
     expect(c.sent).toHaveLength(6);
     expect(s).toMatchObject({ stopped: 'stdout', unwritten: 1, created: 6 });
+  });
+});
+
+describe('runBulk counts what this run created apart from what an earlier run did', () => {
+  // A fake service with keys: each attempt of a request is lost before the service sees it, lost
+  // after it made the object (the answer never came), or answered; a later attempt with the key
+  // gets the stored answer, replayed. Some rows were made by an earlier run (seconds to a day
+  // before). The service's clock is off from ours by up to an hour either way.
+  type Attempt = 'before' | 'after' | 'ok';
+  const scenario = fc.record({
+    rows: fc.array(
+      fc.record({
+        earlier: fc.boolean(),
+        ageMs: fc.integer({ min: 1000, max: 86_400_000 }),
+        attempts: fc.array(fc.constantFrom<Attempt>('before', 'after'), { maxLength: 3 }).map((a): Attempt[] => [...a, 'ok']),
+      }),
+      { minLength: 1, maxLength: 40 },
+    ),
+    skewMs: fc.integer({ min: -3_600_000, max: 3_600_000 }),
+    concurrency: fc.integer({ min: 1, max: 8 }),
+  });
+
+  it('a retry answered "replayed" is this run\'s creation when its first attempt made it; an earlier run\'s stays replayed (generated)', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (sc) => {
+        const now = () => Date.now() + sc.skewMs;
+        const stored = new Map<string, { id: string; created_at: string }>();
+        const texts = sc.rows.map((_, i) => JSON.stringify({ n: i }));
+        const byText = new Map(texts.map((t, i) => [t, sc.rows[i]!]));
+        // The earlier run's objects, under the same keys.
+        texts.forEach((t, i) => {
+          const r = sc.rows[i]!;
+          if (r.earlier) stored.set(rowKey(ID, t), { id: `obj_${i}`, created_at: new Date(now() - r.ageMs).toISOString() });
+        });
+        const c = {
+          request: async (init: RequestInit) => {
+            const key = String(init.idempotencyKey);
+            const row = byText.get(JSON.stringify(init.body))!;
+            let attempt = 0;
+            for (const how of row.attempts) {
+              attempt++;
+              await new Promise((r) => setImmediate(r));
+              if (how === 'before') continue;
+              const had = stored.get(key);
+              if (!had) stored.set(key, { id: `obj_new_${key.slice(-6)}`, created_at: new Date(now()).toISOString() });
+              if (how === 'after') continue;
+              return { body: stored.get(key)!, replayed: had !== undefined, attempts: attempt };
+            }
+            throw new Error('unreachable');
+          },
+        } as unknown as ApiClient;
+        const out = new Sink();
+        const s = await runBulk({ ...opts(c, texts, { out }), concurrency: sc.concurrency });
+        const results = out.results();
+        // The service's clock is learnt from an object this run made and got answered fresh: with
+        // none in the whole run, a replay on a retry cannot be told from an earlier run's, and
+        // stays "replayed" (counted apart: the summary says this run may have made it).
+        const madeAfter = (r: (typeof sc.rows)[number]) => !r.earlier && r.attempts.find((a) => a !== 'before') === 'after';
+        const clockKnown = sc.rows.some((r) => !r.earlier && r.attempts.find((a) => a !== 'before') === 'ok');
+        const want = sc.rows.map((r) => (r.earlier || (madeAfter(r) && !clockKnown) ? 'replayed' : 'created'));
+        expect(results.map((r) => r.status)).toEqual(want);
+        const onRetry = sc.rows.filter(
+          (r) => (r.earlier || madeAfter(r)) && r.attempts.length > 1 && want[sc.rows.indexOf(r)] === 'replayed',
+        );
+        expect({ created: s.created, replayed: s.replayed, replayedOnRetry: s.replayedOnRetry }).toEqual({
+          created: want.filter((x) => x === 'created').length,
+          replayed: want.filter((x) => x === 'replayed').length,
+          replayedOnRetry: onRetry.length,
+        });
+      }),
+      { numRuns: 150, seed: 2405 },
+    );
   });
 });

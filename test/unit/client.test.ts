@@ -1,7 +1,7 @@
 // The HTTP client with undici's MockAgent as the injected dispatcher: no sockets at all.
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ApiClient, parseRetryAfter } from '../../src/api/client.js';
+import { ApiClient, MAX_EMPTY_PAGES, parseRetryAfter } from '../../src/api/client.js';
 import { ApiError, NetworkError, PayError, UsageError } from '../../src/lib/errors.js';
 
 const KEY = 'sk_test_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4';
@@ -235,7 +235,7 @@ describe('ApiClient', () => {
     expect(err5.exitCode).toBe(1);
   });
 
-  it('a cursor that repeats or does not advance ends --all with exit 1', async () => {
+  it('a cursor that repeats, or has_more without a cursor, ends --all with exit 1', async () => {
     const { pool, client } = setup();
     const page = (ids: number[], next: string | null, hasMore = next !== null) => ({
       object: 'list',
@@ -254,13 +254,90 @@ describe('ApiClient', () => {
     expect(err.exitCode).toBe(1);
     expect(err.code).toBe('cursor_loop');
     expect(err.message).toMatch(/gave a cursor it had given before/);
-    for (const bad of [page([1], 'a', true), page([1], null, true), page([], 'z', true)]) {
+    // An empty page that says has_more is followed when its cursor moves on (test/unit/pagination.test.ts); one that repeats it is not.
+    for (const bad of [page([1], 'a', true), page([1], null, true), page([], 'a', true)]) {
       pool.intercept({ path: '/v1/transfers?limit=100&cursor=a', method: 'GET' }).reply(200, bad);
       pool.intercept({ path: '/v1/transfers?limit=100', method: 'GET' }).reply(200, page([1], 'a'));
       const e = (await (async () => {
         for await (const _ of client.pages('transfers', {}, { all: true }));
       })().catch((x: unknown) => x)) as PayError;
       expect(e.code).toBe('cursor_loop');
+    }
+  });
+});
+
+describe('ApiClient.pages: every item checked against what was asked', () => {
+  it("checkFilters: an item whose *_id field is not the filter asked for is the service's fault (exit 1); items without the field pass", async () => {
+    const { pool, client } = setup();
+    const A = 'cus_aaaaaaaaaaaaaaaaaaaaaaaa';
+    const B = 'cus_bbbbbbbbbbbbbbbbbbbbbbbb';
+    const list = (data: unknown[]) => ({ object: 'list', data, has_more: false, next_cursor: null });
+    const variants: Array<[unknown[], boolean]> = [
+      [[{ id: 'acc_1', object: 'account', customer_id: A }], true],
+      [[{ id: 'trf_1', object: 'transfer' }], true],
+      [
+        [
+          { id: 'acc_1', object: 'account', customer_id: A },
+          { id: 'acc_2', object: 'account', customer_id: B },
+        ],
+        false,
+      ],
+      [[{ id: 'acc_2', object: 'account', customer_id: '' }], false],
+      [[{ id: 'acc_2', object: 'account', customer_id: `${A}\u001b[2J` }], false],
+    ];
+    for (const [data, fine] of variants) {
+      pool.intercept({ path: `/v1/accounts?customer_id=${A}&limit=100`, method: 'GET' }).reply(200, list(data));
+      const got: unknown[] = [];
+      const err = await (async () => {
+        for await (const p of client.pages('accounts', { customer_id: A }, { all: true, checkFilters: true })) got.push(...p);
+      })().catch((e: unknown) => e);
+      if (fine) {
+        expect(err).toBeUndefined();
+        expect(got).toEqual(data);
+      } else {
+        expect(err).toBeInstanceOf(PayError);
+        expect((err as PayError).exitCode).toBe(1);
+        expect((err as PayError).message).toMatch(
+          /^GET \/v1\/accounts: the service answered a list holding account acc_2 whose customer_id is .*, where customer_id=cus_a+ was asked for$/,
+        );
+        expect((err as PayError).message).not.toMatch(/[\x00-\x1f]/);
+      }
+    }
+  });
+});
+
+describe('ApiClient.pages: empty pages', () => {
+  it(`follows empty pages whose cursor moves on, up to ${MAX_EMPTY_PAGES} in a row; past that the list is called endless (exit 1)`, async () => {
+    for (const [empties, ends] of [
+      [MAX_EMPTY_PAGES, true],
+      [MAX_EMPTY_PAGES + 5, false],
+    ] as const) {
+      const { pool, client } = setup();
+      let hits = 0;
+      pool
+        .intercept({ path: (p) => p.startsWith('/v1/transfers'), method: 'GET' })
+        .reply(() => {
+          const n = hits++;
+          // Page 0 holds an item, then `empties` empty pages, then the last item.
+          const data = n === 0 || n === empties + 1 ? [{ id: `x_${n}` }] : [];
+          return {
+            statusCode: 200,
+            data: { object: 'list', data, has_more: n <= empties, next_cursor: n <= empties ? `c${n + 1}` : null },
+          };
+        })
+        .persist();
+      const seen: string[] = [];
+      const err = await (async () => {
+        for await (const p of client.pages<{ id: string }>('transfers', {}, { all: true })) seen.push(...p.map((x) => x.id));
+      })().catch((e: unknown) => e);
+      if (ends) {
+        expect(err).toBeUndefined();
+        expect(seen).toEqual(['x_0', `x_${empties + 1}`]);
+      } else {
+        expect((err as PayError).code).toBe('cursor_loop');
+        expect((err as PayError).message).toMatch(new RegExp(`gave ${MAX_EMPTY_PAGES} empty pages in a row`));
+        expect(seen).toEqual(['x_0']);
+      }
     }
   });
 });

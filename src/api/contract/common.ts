@@ -112,10 +112,22 @@ export function listOf(itemSchema: string, noun: string): Schema {
         items: schemaRef(itemSchema),
         description: `This page of ${noun}, newest first (created_at desc, then id desc).`,
       },
-      has_more: { type: 'boolean', description: 'true when another page follows.' },
-      next_cursor: nullable({ type: 'string', minLength: 1 }, 'Pass as `cursor` to get the next page; null on the last page.'),
+      has_more: {
+        type: 'boolean',
+        description:
+          'true when another page follows (then `next_cursor` is a string). A page may be empty and still say true: follow its cursor.',
+      },
+      next_cursor: nullable(
+        { type: 'string', minLength: 1 },
+        'Pass as `cursor` to get the next page: a string whenever `has_more` is true, never one given before; null on the last page.',
+      ),
     },
     ['object', 'data', 'has_more', 'next_cursor'],
-    { description: `A page of ${noun}.` },
+    {
+      description: `A page of ${noun}.`,
+      // has_more: true without a cursor to follow would leave the rest of the list unreachable.
+      if: { properties: { has_more: { const: true } }, required: ['has_more'] },
+      then: { properties: { next_cursor: { type: 'string', minLength: 1 } }, required: ['next_cursor'], additionalProperties: true },
+    },
   );
 }

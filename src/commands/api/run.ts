@@ -1,7 +1,8 @@
 // pay api <METHOD> <path>: a raw request with the profile's credentials (like gh api). The path
 // must stay under the base URL (exit 2 before anything is sent); the answer must be JSON (or a 204
-// with no body). It prints through the shared Printer: JSON (-o ndjson: one line; --jq: filtered);
-// --paginate prints a list's items as one array (every page), or a single object as it is.
+// with no body). It prints through the shared Printer: JSON by default, on a terminal or in a pipe
+// (-o ndjson: one line, or with --paginate one line per item; --jq: filtered); --paginate prints a
+// list's items as one array (every page), or a single object as it is.
 import type { CommandContext } from '../../cmdutil/decl.js';
 import { resolveUnder, type Query, type RequestInit } from '../../api/client.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';
@@ -49,7 +50,11 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   }
   const client = await f.client();
   await confirmRequest(f, method, base, url, body, opts.yes === true);
-  const printer = new Printer(f.io, ctx.output!, []);
+  // JSON unless -o ndjson: pay api prints the API's JSON, never a table or TSV of it (it knows
+  // no columns: a TSV would be one empty line per item). With no -o, the default is json, on a
+  // terminal or not.
+  const output = ctx.output!.format === 'ndjson' ? ctx.output! : { ...ctx.output!, format: 'json' as const };
+  const printer = new Printer(f.io, output, []);
   let res;
   try {
     res = await client.request({
@@ -81,7 +86,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     return;
   }
   if (opts.paginate && isListPage(res.body)) {
-    await printer.printList(client.pages<unknown>(path, query ?? {}, { all: true, first: res }), 'items');
+    await printer.printList(client.pages<unknown>(path, query ?? {}, { all: true, first: res, checkFilters: true }), 'items');
     return;
   }
   // Not a list (or no --paginate): the answer as it is.

@@ -6,9 +6,12 @@
 // exits 1. An unknown customer (404), or a key the service refuses, ends it at once (exit 4, 3).
 // `--json` (or -o ndjson) prints one aggregate object (OverviewJson below).
 //
-// Failed deliveries: the service has no filter by object yet, so the most recent failed events
-// (FAILED_EVENTS_SCANNED) are read and matched here by the ids their object names. When the
-// webhooks list gains an object filter (`--object <id>`), ask it per object instead.
+// Failed deliveries: the failed events are read newest first and matched here by the ids their
+// object names, until LAST_FAILED are found or the list ends (one request for all, rather than one
+// per object with the events list's object_id filter).
+//
+// No section is cut short: every list is read to its end (gather), and every answer is checked to
+// be about what was asked; a section that cannot be shown whole fails, and the command exits 1.
 import type { ApiClient } from '../../api/client.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
@@ -27,10 +30,6 @@ export const OVERVIEW_CONCURRENCY = 4;
 export const LAST_TRANSACTIONS = 10;
 /** Failed deliveries shown, newest first. */
 export const LAST_FAILED = 10;
-/** The most recent failed events read to find those about the customer's objects. */
-export const FAILED_EVENTS_SCANNED = 500;
-/** Accounts, cards, wallets: one page of the list (the overview says how to see every one). */
-const PAGE = 100;
 
 type Json = Record<string, unknown>;
 
@@ -125,60 +124,147 @@ interface Gathered {
   failed: Outcome<Json[]>;
 }
 
-/** Every request of the overview, at most OVERVIEW_CONCURRENCY at once. */
+/** Why an item of a list is not about `value` by its `field` (another customer's account), or undefined. */
+function about(kind: string, field: string, value: string): (item: Json) => string | undefined {
+  return (item) =>
+    item[field] === value
+      ? undefined
+      : `${kind} ${escapeValue(item.id ?? '(no id)')} whose ${field} is ${item[field] === undefined ? 'missing' : escapeValue(item[field])}, where only ${value}'s were asked for`;
+}
+
+/** Why `items` (in the order received) are not newest first, as every list of the contract is; or undefined. */
+function outOfOrder(items: readonly Json[]): string | undefined {
+  for (let i = 1; i < items.length; i++) {
+    const [a, b] = [items[i - 1]!, items[i]!];
+    const [ta, tb] = [asText(a.created_at), asText(b.created_at)];
+    if (ta < tb || (ta === tb && asText(a.id) < asText(b.id)))
+      return `the service listed ${escapeValue(b.id)} after ${escapeValue(a.id)}, which is older: the list is not newest first, so the newest cannot be told`;
+  }
+  return undefined;
+}
+
+/**
+ * Every request of the overview, at most OVERVIEW_CONCURRENCY at once. Every answer is checked
+ * against what was asked, as `customers get` checks its one: the customer is the one named, the
+ * verification and every account, card and wallet are that customer's, every transaction is the
+ * account's it was listed for (an answer about anything else fails its section: exit 1). Lists
+ * are read to their end (every page), never cut at a page: a section shows all of it or says it
+ * failed. The newest transactions come from each account's newest LAST_TRANSACTIONS (the lists
+ * are newest first, checked); the failed deliveries from the failed events read newest first
+ * until LAST_FAILED about the customer are found or the list ends.
+ */
 export async function gather(client: ApiClient, id: string): Promise<Gathered> {
   const run = limiter(OVERVIEW_CONCURRENCY);
-  const get = (path: string) =>
+  const get = (path: string, expect: { id: string } | 'object', check?: (body: Json) => string | undefined) =>
     run(async () => {
-      const res = await client.request({ method: 'GET', path, expect: 'object' });
-      if (!isObject(res.body)) throw new PayError(`GET ${path}: the answer is not an object`, ExitCode.ERROR, 'bad_answer');
-      return res.body;
+      const res = await client.request({ method: 'GET', path, expect });
+      const wrong = isObject(res.body) ? check?.(res.body) : 'the answer is not an object';
+      if (wrong) throw new PayError(`GET ${path}: ${wrong}`, ExitCode.ERROR, 'bad_response', { details: { request_id: res.requestId } });
+      return res.body as Json;
     });
-  const list = (path: string, query: Record<string, string>, limit = PAGE) =>
+  /** Every item of a list (limit: the first `limit` only), each checked by `belongs`; `until` stops early once it says enough is read. */
+  const list = (
+    path: string,
+    query: Record<string, string>,
+    belongs: ((item: Json) => string | undefined) | undefined,
+    opts: { limit?: number; until?: (items: Json[]) => boolean } = {},
+  ) =>
     run(async () => {
       const items: Json[] = [];
-      for await (const page of client.pages<unknown>(path, query, { limit })) for (const item of page) if (isObject(item)) items.push(item);
+      const pages = client.pages<Json>(path, query, opts.limit ? { limit: opts.limit, belongs } : { all: true, belongs });
+      for await (const page of pages) {
+        items.push(...page);
+        if (opts.until?.(items)) break;
+      }
       return items;
     });
+  /** A list the section takes the newest of: it must come newest first. */
+  const ordered = async (path: string, p: Promise<Json[]>): Promise<Json[]> => {
+    const items = await p;
+    const wrong = outOfOrder(items);
+    if (wrong) throw new PayError(`GET ${path}: ${wrong}`, ExitCode.ERROR, 'bad_response');
+    return items;
+  };
 
-  const customerP = settle(get(`customers/${id}`));
+  const customerP = settle(get(`customers/${id}`, { id }));
   const kycP = settle(
-    get(`customers/${id}/kyc`).catch((err: unknown) => {
+    get(`customers/${id}/kyc`, 'object', (k) =>
+      k.customer_id === id ? undefined : `the verification answered is about ${escapeValue(k.customer_id ?? '(no customer)')}, not ${id}`,
+    ).catch((err: unknown) => {
       // None started yet: not a failure of the section.
       if (err instanceof ApiError && err.status === 404) return null;
       throw err;
     }),
   );
-  const accountsP = settle(list('accounts', { customer_id: id }));
-  const cardsP = settle(list('cards', { customer_id: id }));
-  const walletsP = settle(list('wallets', { customer_id: id }));
-  const failedEventsP = settle(list('webhooks/events', { status: 'failed' }, FAILED_EVENTS_SCANNED));
+  const accountsP = settle(list('accounts', { customer_id: id }, about('account', 'customer_id', id)));
+  const cardsP = settle(list('cards', { customer_id: id }, about('card', 'customer_id', id)));
+  const walletsP = settle(list('wallets', { customer_id: id }, about('wallet', 'customer_id', id)));
 
   const customer = await customerP;
   // Not there, or not ours to see: nothing else is worth showing.
   if (!customer.ok && (customer.error.exitCode === ExitCode.NOT_FOUND || customer.error.exitCode === ExitCode.AUTH)) {
-    void Promise.allSettled([kycP, accountsP, cardsP, walletsP, failedEventsP]);
+    void Promise.allSettled([kycP, accountsP, cardsP, walletsP]);
     throw customer.error;
   }
   const accounts = await accountsP;
   const notLoaded = new PayError('not loaded: the accounts did not load', ExitCode.ERROR, 'not_loaded');
   const transactions: Outcome<Json[]> = accounts.ok
     ? await settle(
-        Promise.all(accounts.value.map((a) => list('transactions', { account_id: asText(a.id) }, LAST_TRANSACTIONS))).then((perAccount) =>
-          newestFirst(perAccount.flat()).slice(0, LAST_TRANSACTIONS),
-        ),
+        Promise.all(
+          accounts.value.map((a) => {
+            const account = asText(a.id);
+            return ordered(
+              'transactions',
+              list('transactions', { account_id: account }, about('transaction', 'account_id', account), { limit: LAST_TRANSACTIONS }),
+            );
+          }),
+        ).then((perAccount) => newestFirst(perAccount.flat()).slice(0, LAST_TRANSACTIONS)),
       )
     : { ok: false, error: notLoaded };
-  const [kyc, cards, wallets, failedEvents] = await Promise.all([kycP, cardsP, walletsP, failedEventsP]);
+  const [kyc, cards, wallets] = await Promise.all([kycP, cardsP, walletsP]);
+  // The customer's objects are known only now: the failed events are matched against them.
+  const ids = ownIds(id, customer, kyc, [accounts, cards, wallets]);
+  const mine = (e: Json) => isAbout(getPath(e, 'data.object'), ids);
+  const failedEvents = await settle(
+    ordered(
+      'webhooks/events',
+      list(
+        'webhooks/events',
+        { status: 'failed' },
+        (e) => {
+          const status = getPath(e, 'delivery.status');
+          return status === 'failed'
+            ? undefined
+            : `event ${escapeValue(e.id ?? '(no id)')} whose delivery status is ${escapeValue(status ?? 'missing')}, where failed ones were asked for`;
+        },
+        { until: (items) => items.filter(mine).length >= LAST_FAILED },
+      ),
+    ),
+  );
   const failed: Outcome<Json[]> = failedEvents.ok
-    ? {
-        ok: true,
-        value: newestFirst(
-          failedEvents.value.filter((e) => isAbout(getPath(e, 'data.object'), ownIds(id, customer, kyc, [accounts, cards, wallets]))),
-        ).slice(0, LAST_FAILED),
-      }
+    ? { ok: true, value: newestFirst(failedEvents.value.filter(mine)).slice(0, LAST_FAILED) }
     : failedEvents;
-  return { customer, kyc, accounts, cards, wallets, transactions, failed };
+  // The events were matched against the objects that loaded: a section that failed leaves them incomplete.
+  const missing = (['accounts', 'cards', 'wallets'] as const).filter((_, i) => ![accounts, cards, wallets][i]!.ok);
+  return {
+    customer,
+    kyc,
+    accounts,
+    cards,
+    wallets,
+    transactions,
+    failed:
+      failed.ok && missing.length > 0
+        ? {
+            ok: false,
+            error: new PayError(
+              `not loaded: the ${missing.join(' and ')} did not load, so the deliveries about them cannot be told`,
+              ExitCode.ERROR,
+              'not_loaded',
+            ),
+          }
+        : failed,
+  };
 }
 
 /** By created_at, newest first; ties by id (stable across runs). */
@@ -351,7 +437,7 @@ async function printScreen(f: Factory, view: OverviewJson, wide: boolean): Promi
   more('kyc');
 
   const section = async (title: string, name: Section, rows: Json[] | null, cols: TableColumn[]) => {
-    io.out(`\n${title}${rows ? ` (${rows.length}${rows.length === PAGE ? '+' : ''})` : ''}\n`);
+    io.out(`\n${title}${rows ? ` (${rows.length})` : ''}\n`);
     if (rows === null) io.out(failure(name));
     else if (rows.length === 0) io.out('  none\n');
     else await table(cols, rows);

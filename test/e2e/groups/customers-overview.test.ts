@@ -2,7 +2,8 @@
 // two accounts, more transactions than the overview shows, a card, a wallet, and webhook
 // deliveries that fail (the webhook URL is a closed port); a second customer whose objects must
 // not show. Through a proxy in front of the emulator: a section whose requests fail (the rest
-// still prints, exit 1) and the bound on requests in flight.
+// still prints, exit 1), the bound on requests in flight, and answers about another customer or
+// account (each refused, as `customers get` refuses one). A customer with 101 accounts: all shown.
 import {
   createServer as createHttpServer,
   request as httpRequest,
@@ -235,14 +236,13 @@ describe('pay customers overview: failures and concurrency (through a proxy)', (
       const env = { PAY_BASE_URL: p.url, PAY_MAX_RETRIES: '0' };
       const text = await w.pay(['customers', 'overview', A.customer!], { env });
       expect(text.code).toBe(1);
-      expect(text.stderr).toBe('error: the overview is incomplete: 1 section failed (cards)\n');
+      // The failed deliveries are matched against the customer's objects: without its cards, they cannot be told whole.
+      expect(text.stderr).toBe('error: the overview is incomplete: 2 sections failed (cards, failed_deliveries)\n');
       expect(text.stdout).toMatch(/\nCards\n {2}failed: .*cards are down.*\(request req_cards\)\n {2}more: pay cards list --customer /);
-      for (const heading of [
-        'Accounts (2)',
-        'Wallets (1)',
-        'Last 10 transactions across the accounts (10)',
-        'Failed webhook deliveries (10)',
-      ])
+      expect(text.stdout).toMatch(
+        /\nFailed webhook deliveries\n {2}failed: not loaded: the cards did not load, so the deliveries about them cannot be told\n/,
+      );
+      for (const heading of ['Accounts (2)', 'Wallets (1)', 'Last 10 transactions across the accounts (10)'])
         expect(text.stdout).toContain(`\n${heading}\n`);
 
       const asJson = await w.pay(['customers', 'overview', A.customer!, '--json'], { env });
@@ -257,6 +257,12 @@ describe('pay customers overview: failures and concurrency (through a proxy)', (
           code: 'unavailable',
           exit_code: 6,
           request_id: 'req_cards',
+        },
+        {
+          section: 'failed_deliveries',
+          message: expect.stringMatching(/^not loaded: the cards did not load/),
+          code: 'not_loaded',
+          exit_code: 1,
         },
       ]);
       expect(JSON.parse(asJson.stderr)).toMatchObject({ error: { code: 'overview_incomplete' } });
@@ -289,4 +295,83 @@ describe('pay customers overview: failures and concurrency (through a proxy)', (
       await p.close();
     }
   });
+});
+
+describe('pay customers overview: nothing left out, nothing about anyone else', () => {
+  it("a customer with 101 accounts: every account, and the oldest one's posted 1,000.00 among the transactions, exit 0", async () => {
+    const c = await customer(w);
+    await enable(w, c);
+    const oldest = await account(w, c);
+    await fund(w, oldest, '1000.00');
+    const accounts = [oldest];
+    for (let i = 0; i < 100; i++) accounts.push(await account(w, c));
+    const view = json(await w.pay(['customers', 'overview', c, '--json']));
+    expect(view.errors).toEqual([]);
+    expect(view.accounts.map((a: Obj) => a.id).sort()).toEqual([...accounts].sort());
+    expect(view.transactions.map((t: Obj) => [t.account_id, t.amount, t.status])).toEqual([[oldest, '1000.00', 'posted']]);
+    const screen = ok(await w.pay(['customers', 'overview', c]));
+    expect(screen).toContain('\nAccounts (101)\n');
+    expect(screen).toContain(oldest);
+    expect(screen).toMatch(/\nLast 10 transactions across the accounts \(1\)\n.*\n.*1000\.00 USD/);
+  }, 120_000);
+
+  // Each section's answer rewritten to be about another customer (or another account): the
+  // section fails naming what came back, the others print, exit 1; as `customers get` refuses.
+  const rewrites: Array<{ section: string; path: (a: typeof A) => string; swap: (a: typeof A) => [string, string]; shows?: string }> = [
+    { section: 'customer', path: (a) => `/v1/customers/${a.customer}`, swap: (a) => [a.customer!, B.customer!] },
+    { section: 'kyc', path: (a) => `/v1/customers/${a.customer}/kyc`, swap: (a) => [a.customer!, B.customer!] },
+    { section: 'accounts', path: () => '/v1/accounts', swap: (a) => [a.customer!, B.customer!] },
+    { section: 'cards', path: () => '/v1/cards', swap: (a) => [a.customer!, B.customer!] },
+    { section: 'wallets', path: () => '/v1/wallets', swap: (a) => [a.customer!, B.customer!] },
+    { section: 'transactions', path: () => '/v1/transactions', swap: (a) => [a.a1!, B.account!] },
+    // Events that are not failed, where failed ones were asked for.
+    {
+      section: 'failed_deliveries',
+      path: () => '/v1/webhooks/events',
+      swap: () => ['"status":"failed"', '"status":"pending"'],
+      shows: 'delivery status is pending',
+    },
+  ];
+  for (const r of rewrites) {
+    it(`an answer about someone else in ${r.section} fails that section, exit 1`, async () => {
+      const target = new URL(w.emu.url);
+      const [from, to] = r.swap(A);
+      const p = await proxy({
+        answer: (req, res) => {
+          if (new URL(req.url ?? '/', 'http://x').pathname !== r.path(A)) return false;
+          const up = httpRequest(
+            { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+            (u) => {
+              const chunks: Buffer[] = [];
+              u.on('data', (d: Buffer) => chunks.push(d));
+              u.on('end', () => {
+                const text = Buffer.concat(chunks).toString('utf8').split(from).join(to);
+                res.writeHead(u.statusCode ?? 502, {
+                  'content-type': 'application/json',
+                  'content-length': String(Buffer.byteLength(text)),
+                });
+                res.end(text);
+              });
+            },
+          );
+          up.on('error', () => res.destroy());
+          req.pipe(up);
+          return true;
+        },
+      });
+      try {
+        const out = await w.pay(['customers', 'overview', A.customer!, '--json'], { env: { PAY_BASE_URL: p.url, PAY_MAX_RETRIES: '0' } });
+        expect(out.code, out.stderr).toBe(1);
+        const view = JSON.parse(out.stdout) as Obj;
+        expect(view[r.section]).toBeNull();
+        const err = (view.errors as Obj[]).find((e) => e.section === r.section);
+        expect(err, JSON.stringify(view.errors)).toBeDefined();
+        expect(err!.message).toContain(r.shows ?? to);
+        expect(err!.exit_code).toBe(1);
+        expect(JSON.stringify(view)).not.toMatch(new RegExp(`"(customer_id|account_id|id)": ?"${to}"`));
+      } finally {
+        await p.close();
+      }
+    });
+  }
 });
