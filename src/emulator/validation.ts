@@ -1,7 +1,7 @@
 // A small validator for request bodies: closed objects (unknown fields are errors), typed
 // fields, per-field errors with dotted paths. Business rules reuse src/shared/validate.ts.
-import { COUNTRY_CODES } from '../shared/iso.js';
-import type { Check } from '../shared/validate.js';
+import { isoTablesLoaded } from '../shared/iso-3166.js';
+import { countryCheck, type Check } from '../shared/validate.js';
 import { DECIMAL_RE, decimals, exponent } from './money.js';
 import { ApiProblem, validationProblem, type FieldProblem } from './problems.js';
 import type { Json } from './types.js';
@@ -53,10 +53,8 @@ export const id = (prefix: string): Rule =>
     hint: `must be an id like ${prefix}… (${prefix} then 24 characters of 0-9a-z)`,
   });
 
-export const country: Rule = str({
-  max: 2,
-  check: (v) => (COUNTRY_CODES.has(v) ? undefined : 'must be an ISO 3166-1 alpha-2 country code (upper case), e.g. US, GB, NG'),
-});
+/** The CLI's country check (src/shared/fields.ts): the alpha-2 code only, "did you mean US?" for `usa`. */
+export const country: Rule = str({ max: 100, check: (v) => countryCheck(isoTablesLoaded())(v) });
 
 /** A positive decimal string; the currency's precision is checked by `precision` once the currency is known. */
 export const amount: Rule = (v, path, errors) => {

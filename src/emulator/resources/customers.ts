@@ -1,6 +1,5 @@
 // Customers (the seed-fixed body) and features.
 import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../shared/validate.js';
-import { STATE_PATTERN } from '../../shared/domain.js';
 import { isoTablesLoaded } from '../../shared/iso-3166.js';
 import type { Services } from '../services.js';
 import { ApiProblem, type FieldProblem } from '../problems.js';
@@ -15,7 +14,8 @@ export const addressRule = object({
   city: req(str({ max: 100 })),
   country: req(country),
   postal_code: req(str({ max: 20 })),
-  state: opt(str({ max: 6, pattern: new RegExp(STATE_PATTERN), hint: 'must be an ISO 3166-2 code like US-CA or NG-LA' })),
+  // Its shape and code are checked by checkAddress, with the CLI's words (a bare `TX`: "did you mean US-TX?").
+  state: opt(str({ max: 100 })),
 });
 
 /**
@@ -24,9 +24,10 @@ export const addressRule = object({
  */
 export function checkAddress(v: unknown, path: string, errors: FieldProblem[]): void {
   const a = v as Partial<Address> | undefined;
-  if (!a || typeof a !== 'object' || typeof a.state !== 'string' || typeof a.country !== 'string') return;
-  if (errors.some((e) => e.field === `${path}.state` || e.field === `${path}.country`)) return;
-  const problem = checkState(a.country, isoTablesLoaded())(a.state);
+  if (!a || typeof a !== 'object' || typeof a.state !== 'string') return;
+  if (errors.some((e) => e.field === `${path}.state`)) return;
+  const countryOk = typeof a.country === 'string' && !errors.some((e) => e.field === `${path}.country`);
+  const problem = checkState(countryOk ? a.country : undefined, isoTablesLoaded())(a.state);
   if (problem) errors.push({ field: `${path}.state`, code: 'invalid', message: problem });
 }
 
