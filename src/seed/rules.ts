@@ -203,7 +203,8 @@ function ruleRefusal(
   const hasKyc = entries.some((x) => x.kind === 'kyc' && customerOf(x, byRef) === c);
   // A kyc entry's outcome is the service's to decide: judged only without one.
   const status = hasKyc ? undefined : made ? 'not_started' : recorded.get(c)?.kyc_status;
-  const id = made ? c : String(recorded.get(c)?.id ?? c);
+  const recordedId = recorded.get(c)?.id;
+  const id = !made && typeof recordedId === 'string' ? recordedId : c;
   if (e.kind === 'features') {
     const f = typeof e.body.feature === 'string' ? featureDef(e.body.feature) : undefined;
     const reason = f && typeof status === 'string' ? kycReason(f.kyc, status) : undefined;

@@ -144,7 +144,8 @@ export function normalState(input: string, country: string | undefined, tables: 
   for (const s of among) keys.set(fold(s.name), s.code);
   const close = [...new Set(closeNames(k, [...keys.keys()], 8).map((n) => keys.get(n)!))];
   if (close.length !== 1) return no(why);
-  return no(why, close[0]!, `${close[0]!} (${tables.subdivision(close[0]!)!.name})`);
+  const code = close[0]!;
+  return no(why, code, `${code} (${tables.subdivision(code)?.name ?? code})`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -299,7 +300,8 @@ export function idRule(prefix: string): string {
 }
 
 export function normalId(input: string, prefix?: string): Normal {
-  if (isId(input as unknown, prefix)) return ok(input);
+  // isId narrows its argument: asked of a copy, `input` stays a string after it.
+  if (isId(String(input), prefix)) return ok(input);
   const rule = prefix ? idRule(prefix) : 'must be an id (a lower-case prefix, "_" and 24 lower-case letters or digits)';
   if (input.length > 100) return no(rule);
   const guess = input.trim().toLowerCase();

@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { camel, type FlagSpec, type VerbSpec } from '../../src/cmdutil/spec.js';
+import { camel, type VerbSpec } from '../../src/cmdutil/spec.js';
 import { askCountry, askEnum, askState, askText } from '../../src/commands/customers/create.js';
 import { customers } from '../../src/commands/customers/index.js';
 import { accounts } from '../../src/commands/accounts/index.js';
@@ -360,7 +360,7 @@ function viaFlag(c: KindCase, raw: string): Got {
 }
 
 function withField(c: KindCase, raw: string): Record<string, unknown> {
-  const body = structuredClone(c.body ?? {}) as Record<string, unknown>;
+  const body = structuredClone<Record<string, unknown>>(c.body ?? {});
   const parts = c.field.split('.');
   let at = body;
   for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Record<string, unknown>;
@@ -437,7 +437,7 @@ async function viaPrompt(c: KindCase, raw: string): Promise<{ got: Got | 'offere
       throw Object.assign(new Error('picked'), { offered: list.map((i) => i.value) });
     },
   };
-  const body: Record<string, unknown> = structuredClone(c.body ?? {}) as Record<string, unknown>;
+  const body = structuredClone<Record<string, unknown>>(c.body ?? {});
   try {
     if (c.prompt === 'text') return { got: { value: await askText(prompter, 'Label', flag, body, false) }, asked };
     if (c.prompt === 'enum') return { got: { value: await askEnum(prompter, io, 'Label', flag, false) }, asked };

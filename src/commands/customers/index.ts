@@ -14,7 +14,7 @@ export const customerFlags: FlagSpec[] = [
     flags: '--phone <phone>',
     field: 'phone',
     kind: 'phone',
-    description: 'phone in international format, e.g. +14155550123',
+    description: 'phone in international format, e.g. +14155550123 (spaces, dashes, dots and brackets are dropped)',
     required: true,
   },
   {
@@ -23,7 +23,7 @@ export const customerFlags: FlagSpec[] = [
     kind: 'enum',
     choices: CUSTOMER_TYPES,
     open: true,
-    description: 'customer type: individual, business, or another value',
+    description: 'customer type: individual, business, or another value (a near miss such as indivdual is refused)',
     required: true,
   },
   {
@@ -32,7 +32,7 @@ export const customerFlags: FlagSpec[] = [
     kind: 'enum',
     choices: GENDERS,
     open: true,
-    description: 'gender: male, female, non_binary, undisclosed, or another value',
+    description: 'gender: male, female, non_binary, undisclosed, or another value (a near miss is refused)',
   },
   {
     flags: '--date-of-birth <YYYY-MM-DD>',
@@ -47,7 +47,7 @@ export const customerFlags: FlagSpec[] = [
     flags: '--country <CC>',
     field: 'address.country',
     kind: 'country',
-    description: 'ISO 3166-1 alpha-2 country code, e.g. US',
+    description: 'country: ISO 3166-1 alpha-2 code (US), alpha-3 (USA) or name (United States); sent as the code',
     required: true,
   },
   { flags: '--postal-code <code>', field: 'address.postal_code', description: 'postal code', required: true },
@@ -55,7 +55,7 @@ export const customerFlags: FlagSpec[] = [
     flags: '--state <CC-SUB>',
     field: 'address.state',
     kind: 'state',
-    description: 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)',
+    description: 'ISO 3166-2 subdivision: US-CA, or CA or California beside --country US; sent as US-CA',
   },
 ];
 

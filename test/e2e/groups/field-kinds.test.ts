@@ -128,7 +128,9 @@ describe('the same value on every path (built CLI, emulator)', () => {
     const columns = Object.keys(FLAG_OF);
     const csv = [
       columns.join(','),
-      ...bodies.map((b) => columns.map((c) => `"${String(get({ ...b, email: `csv.${b.email as string}` }, c) ?? '')}"`).join(',')),
+      ...bodies.map((b) =>
+        columns.map((c) => `"${(get({ ...b, email: `csv.${b.email as string}` }, c) as string | undefined) ?? ''}"`).join(','),
+      ),
     ].join('\r\n');
     writeFileSync(join(dir, 'rows.csv'), `${csv}\r\n`);
     const byCsv = await w.pay(['customers', 'create', '--from-file', join(dir, 'rows.csv'), '-o', 'ndjson']);
