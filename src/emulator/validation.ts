@@ -1,6 +1,7 @@
 // A small validator for request bodies: closed objects (unknown fields are errors), typed
 // fields, per-field errors with dotted paths. Business rules reuse src/shared/validate.ts.
 import { isoTablesLoaded } from '../shared/iso-3166.js';
+import { normalEnum, strict } from '../shared/fields.js';
 import { countryCheck, type Check } from '../shared/validate.js';
 import { DECIMAL_RE, decimals, exponent } from './money.js';
 import { ApiProblem, validationProblem, type FieldProblem } from './problems.js';
@@ -37,7 +38,9 @@ export function str(o: StrOpts = {}): Rule {
     if (v.length < min) return err(errors, path, 'invalid', min === 1 ? 'must not be empty' : `must be at least ${min} characters`);
     if (v.length > max) return err(errors, path, 'too_long', `must be at most ${max} characters`);
     if (!o.multiline && CONTROL.test(v)) return err(errors, path, 'invalid', 'must not contain control characters');
-    if (o.oneOf && !o.oneOf.includes(v)) return err(errors, path, 'invalid', `must be one of: ${o.oneOf.join(', ')}`);
+    // The CLI's enum check (src/shared/fields.ts), canonical form only: `usd` is "must be one of …; did you mean USD?".
+    if (o.oneOf && !o.oneOf.includes(v))
+      return err(errors, path, 'invalid', strict(normalEnum(v, o.oneOf), v, `must be one of ${o.oneOf.join(', ')}`) ?? '');
     if (o.pattern && !o.pattern.test(v)) return err(errors, path, 'invalid', o.hint ?? `must match ${o.pattern.source}`);
     const problem = o.check?.(v);
     if (problem) err(errors, path, 'invalid', problem);

@@ -5,7 +5,7 @@
 // form, with the same messages (`strict`, and the checks of validate.ts built on it).
 import { countryAliases } from './country-aliases.js';
 import { closeNames, didYouMean } from './distance.js';
-import { isId, PHONE_PATTERN, STATE_PATTERN } from './domain.js';
+import { FIAT_CURRENCIES, isId, PHONE_PATTERN, STATE_PATTERN } from './domain.js';
 import type { IsoTables } from './iso-3166.js';
 import { COUNTRY_CODES, currencyExponent } from './iso.js';
 
@@ -188,16 +188,17 @@ export function normalEmail(input: string): Normal {
 export const CURRENCY_RULE = 'must be an ISO 4217 currency code (USD, EUR, …) or a crypto asset (BTC, ETH, USDC, USDT)';
 const SYMBOLS: Readonly<Record<string, string>> = { $: 'USD', '\u20ac': 'EUR', '\u00a3': 'GBP', '\u00a5': 'JPY', '\u20a6': 'NGN' };
 
-export function normalCurrency(input: string, among?: readonly string[]): Normal {
+/** The service's currencies (FIAT_CURRENCIES of domain.ts): what a currency field takes unless its flag lists others (the crypto assets). */
+export function normalCurrency(input: string, among: readonly string[] = FIAT_CURRENCIES): Normal {
   const t = input.trim();
   const up = t.toUpperCase();
-  const known = (c: string) => (among ? among.includes(c) : currencyExponent(c) !== undefined);
+  const known = (c: string) => among.includes(c);
   if (/^[A-Z]{3,4}$/.test(up) && known(up)) return ok(up);
-  const rule = among ? `must be one of ${among.join(', ')}` : CURRENCY_RULE;
+  const rule = `must be one of ${among.join(', ')}`;
   if (t.length > 20 || CONTROL.test(t)) return no(rule);
   const symbol = SYMBOLS[t];
   if (symbol && known(symbol)) return no(rule, symbol);
-  const close = closeNames(up, among ?? [], 3);
+  const close = closeNames(up, among, 3);
   return no(rule, close.length === 1 ? close[0] : undefined);
 }
 

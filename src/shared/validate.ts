@@ -13,7 +13,6 @@ import {
   isCalendarDate,
   normalAmount,
   normalCountry,
-  normalCurrency,
   normalDate,
   normalEmail,
   normalId,
@@ -24,6 +23,7 @@ import {
   strict,
 } from './fields.js';
 import type { IsoTables } from './iso-3166.js';
+import { currencyExponent } from './iso.js';
 import { STATE_PATTERN } from './domain.js';
 
 const STATE = new RegExp(STATE_PATTERN);
@@ -75,7 +75,12 @@ export function checkId(prefix: string): Check {
   return (v) => strict(normalId(v, prefix), v, idRule(prefix));
 }
 
-export const checkCurrency: Check = (v) => strict(normalCurrency(v), v, CURRENCY_RULE);
+/** Any ISO 4217 code or crypto asset pay knows the precision of (an amount's currency); upper case. */
+export const checkCurrency: Check = (v) => {
+  if (currencyExponent(v) !== undefined) return undefined;
+  const up = v.trim().toUpperCase();
+  return currencyExponent(up) !== undefined ? `${CURRENCY_RULE}; did you mean ${up}?` : CURRENCY_RULE;
+};
 
 /**
  * An RFC 3339 date-time: `T` and `Z` in either case (RFC 3339 §5.6: "may alternatively be lower

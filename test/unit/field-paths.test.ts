@@ -169,7 +169,7 @@ function emailValues(): string[] {
 }
 
 function currencyValues(): string[] {
-  const codes = ['USD', 'EUR', 'GBP', 'NGN', 'JPY', 'KWD', 'BTC', 'USDC'];
+  const codes = ['USD', 'EUR', 'GBP', 'NGN', 'JPY', 'KWD', 'CAD', 'ZAR', 'AUD', 'BTC'];
   return [
     ...codes.flatMap((c, i) => variants(c, 20 + i).slice(0, 2)),
     '$',
