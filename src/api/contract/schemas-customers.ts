@@ -5,8 +5,9 @@ import { PHONE_PATTERN } from './schemas-shared.js';
 import type { Schema } from './types.js';
 import { CONTRACT_NOTES } from '../../shared/simulation.js';
 
-export const CUSTOMER_TYPES = ['individual', 'business'] as const;
-export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
+import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
+
+export { CUSTOMER_TYPES, GENDERS };
 export const KYC_STATUSES = ['not_started', 'pending', 'in_review', 'approved', 'rejected'] as const;
 export const KYC_LEVELS = ['basic', 'enhanced'] as const;
 export const KYC_DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
@@ -27,14 +28,14 @@ const customerFields: Record<string, Schema> = {
     type: 'string',
     minLength: 1,
     maxLength: 50,
-    description: `Customer type. Known values: ${CUSTOMER_TYPES.join(', ')}; other values are accepted.`,
+    description: `Customer type. Known values: ${CUSTOMER_TYPES.join(', ')}; other values are accepted, but not one that differs from a known value only in case or by a letter or two (a typo): 422 naming the known value.`,
     examples: [...CUSTOMER_TYPES],
   },
   gender: {
     type: 'string',
     minLength: 1,
     maxLength: 50,
-    description: `Gender. Known values: ${GENDERS.join(', ')}; other values are accepted.`,
+    description: `Gender. Known values: ${GENDERS.join(', ')}; other values are accepted, but not one that differs from a known value only in case or by a letter or two (a typo): 422 naming the known value.`,
     examples: [...GENDERS],
   },
   date_of_birth: {

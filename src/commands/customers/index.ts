@@ -1,8 +1,9 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type FlagSpec, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
 
-export const CUSTOMER_TYPES = ['individual', 'business'] as const;
-export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
+import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
+
+export { CUSTOMER_TYPES, GENDERS };
 
 /** The seed's customer fields, in prompt order. `required` is for create. */
 export const customerFlags: FlagSpec[] = [
