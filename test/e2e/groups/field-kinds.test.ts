@@ -197,6 +197,12 @@ describe('the same value on every path (built CLI, emulator)', () => {
           status: 'failed',
           error: `${s.field} ${words} (seed plan refuses it; nothing was sent)`,
         });
+        if (s.name === 'indivdual') {
+          // The emulator refuses the near miss too, in the same words.
+          const raw = await w.raw('POST', 'customers', bodyOf(s, 100 + i));
+          expect(raw.status).toBe(422);
+          expect((raw.body.errors as Obj[]).find((e) => e.field === 'type')?.message).toBe(words);
+        }
       }
     }
     expect(plan.code).toBe(SAMPLES.some((s) => s.normal().error) ? 2 : 0);
