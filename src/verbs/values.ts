@@ -188,7 +188,7 @@ export function fillBody(
 /**
  * The fields of `body` the verb has flags for, each checked and normalised as --data is (no
  * defaults, nothing required): the seed plan's field check. Every problem, in flag order, as
- * `field problem`; the body's values are replaced by their canonical form.
+ * `field problem`; the body's values are replaced by their canonical form (an amount's by itself).
  */
 export function normaliseFields(verb: VerbSpec, body: Record<string, unknown>, skip: (value: unknown) => boolean = () => false): string[] {
   const problems: string[] = [];
@@ -204,7 +204,9 @@ export function normaliseFields(verb: VerbSpec, body: Record<string, unknown>, s
     if (value === undefined || skip(value) || (value === null && verb.kind === 'update')) continue;
     const checked = bodyValue(flag, value, body);
     if (checked.problem) problems.push(`${flag.field}${checked.problem}`);
-    else if (checked.value !== value) setPath(body, flag.field, checked.value);
+    // An amount stays as written: the service takes 10 and 10.00 alike, and rewriting it would change
+    // the entry's content (its Idempotency-Key) and make the plan see an edit of what was applied.
+    else if (checked.value !== value && flag.kind !== 'amount' && flag.kind !== 'decimal') setPath(body, flag.field, checked.value);
   }
   return problems;
 }

@@ -400,7 +400,11 @@ async function viaSeed(c: KindCase, raw: string): Promise<Got> {
   const e: Entry = { kind: c.seedKind, name: 'x', ref: `${c.seedKind}.x`, body: withField(c, raw), deps: [] };
   const refused = await checkSeedFields([e]);
   const why = refused.get(e.ref);
-  if (why === undefined) return { value: String(getPath(e.body, c.field)) };
+  if (why === undefined) {
+    const value = String(getPath(e.body, c.field));
+    // A seed entry's amount is sent as written (10 or 10.00: the same amount to the service; its content is its key).
+    return { value: c.kind === 'amount' ? (normalAmount(value, 'USD').value ?? value) : value };
+  }
   expect(why.startsWith(`${c.field}${after(c)}`), why).toBe(true);
   return { error: why.slice(`${c.field}${after(c)}`.length) };
 }
