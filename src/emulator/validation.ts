@@ -1,8 +1,9 @@
 // A small validator for request bodies: closed objects (unknown fields are errors), typed
 // fields, per-field errors with dotted paths. Business rules reuse src/shared/validate.ts.
-import { COUNTRY_CODES } from '../shared/iso.js';
 import { DATE_TIME_PATTERN } from '../shared/patterns.js';
-import type { Check } from '../shared/validate.js';
+import { isoTablesLoaded } from '../shared/iso-3166.js';
+import { normalEnum, strict } from '../shared/fields.js';
+import { countryCheck, type Check } from '../shared/validate.js';
 import { DECIMAL_RE, decimals, exponent } from './money.js';
 import { ApiProblem, fieldName, validationProblem, type FieldProblem } from './problems.js';
 import type { Json } from './types.js';
@@ -56,7 +57,9 @@ export function str(o: StrOpts = {}): Rule {
     // Characters as JSON Schema counts them (code points: an emoji is one, not two UTF-16 units).
     if (v.length > max && codePoints(v) > max) return err(errors, path, 'too_long', `must be at most ${max} characters`);
     if (!o.multiline && CONTROL.test(v)) return err(errors, path, 'invalid', 'must not contain control characters');
-    if (o.oneOf && !o.oneOf.includes(v)) return err(errors, path, 'invalid', `must be one of: ${o.oneOf.join(', ')}`);
+    // The CLI's enum check (src/shared/fields.ts), canonical form only: `usd` is "must be one of …; did you mean USD?".
+    if (o.oneOf && !o.oneOf.includes(v))
+      return err(errors, path, 'invalid', strict(normalEnum(v, o.oneOf), v, `must be one of ${o.oneOf.join(', ')}`) ?? '');
     if (o.pattern && !o.pattern.test(v)) return err(errors, path, 'invalid', o.hint ?? `must match ${o.pattern.source}`);
     const problem = o.check?.(v);
     if (problem) err(errors, path, 'invalid', problem);
@@ -72,10 +75,8 @@ export const id = (prefix: string): Rule =>
     hint: `must be an id like ${prefix}… (${prefix} then 24 characters of 0-9a-z)`,
   });
 
-export const country: Rule = str({
-  max: 2,
-  check: (v) => (COUNTRY_CODES.has(v) ? undefined : 'must be an ISO 3166-1 alpha-2 country code (upper case), e.g. US, GB, NG'),
-});
+/** The CLI's country check (src/shared/fields.ts): the alpha-2 code only, "did you mean US?" for `usa`. */
+export const country: Rule = str({ max: 100, check: (v) => countryCheck(isoTablesLoaded())(v) });
 
 /** A positive decimal string; the currency's precision is checked by `precision` once the currency is known. */
 export const amount: Rule = (v, path, errors) => {

@@ -6,6 +6,7 @@
 import { confirm, input, password, search } from '@inquirer/prompts';
 import { Chalk } from 'chalk';
 import { CancelledError } from '../lib/errors.js';
+import { closeNames, editDistance, isClose } from '../shared/distance.js';
 import type { Check } from '../shared/validate.js';
 import { escapeText } from './escape.js';
 import type { IOStreams } from './iostreams.js';
@@ -35,21 +36,38 @@ export interface PickItem {
   text?: string;
 }
 
-/** Lower case without accents, for matching what people type ("turkiye" finds Türkiye). */
+/** Lower case without accents, dots or apostrophes, for matching what people type ("turkiye" finds Türkiye, "U.S.A." finds USA). */
 export function searchable(text: string): string {
   return text
     .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\u0300-\u036f.'\u2019]/g, '')
     .toLowerCase();
 }
 
 /**
  * The items matching `term`, best first: a key typed exactly, then a word of the label or text
- * starting with it, then the term anywhere in them; the list's own order within each rank.
+ * starting with it, then the term anywhere in them; the list's own order within each rank. When
+ * none matches, the items with a key one or two letters off what was typed (`virgina` finds
+ * Virginia), nearest first: the "did you mean" of the validators (src/shared/fields.ts).
  */
 export function rankItems<T extends PickItem>(items: readonly T[], term: string): T[] {
   const t = searchable(term.trim());
   if (!t) return [...items];
+  const found = matching(items, t);
+  return found.length > 0 ? found : nearItems(items, t);
+}
+
+function nearItems<T extends PickItem>(items: readonly T[], t: string): T[] {
+  if (t.length < 3) return [];
+  const near: Array<{ item: T; d: number }> = [];
+  for (const item of items) {
+    const close = (item.keys ?? []).map(searchable).filter((k) => isClose(t, k));
+    if (close.length > 0) near.push({ item, d: Math.min(...close.map((k) => editDistance(t, k))) });
+  }
+  return near.sort((a, b) => a.d - b.d).map((n) => n.item);
+}
+
+function matching<T extends PickItem>(items: readonly T[], t: string): T[] {
   const ranked: T[][] = [[], [], []];
   for (const item of items) {
     if (item.keys?.some((k) => searchable(k) === t)) ranked[0]!.push(item);
@@ -176,7 +194,12 @@ export function createPrompter(io: IOStreams): Prompter {
         (term) => {
           const t = term.trim();
           const list = choices.filter((c) => c.includes(t.toLowerCase())).map((c) => ({ name: escapeText(c), value: c }));
-          if (opts.open && t && !choices.includes(t)) list.push({ name: `${escapeText(t)} (other)`, value: t });
+          // Nothing begins so: the near values first, as the flags' "did you mean" names them (`indivdual`).
+          if (t && list.length === 0)
+            for (const c of closeNames(t, choices)) list.push({ name: `did you mean ${escapeText(c)}?`, value: c });
+          // Another value is asked about before it is used (the caller confirms it).
+          if (opts.open && t && !choices.includes(t))
+            list.push({ name: `${escapeText(t)} (not in the list: pay asks before using it)`, value: t });
           // First, so that Enter alone skips an optional field, as it does at a text prompt.
           if (opts.optional && !t) list.unshift({ name: 'skip', value: '' });
           return list;

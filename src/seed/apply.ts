@@ -94,6 +94,8 @@ export interface SeedContext {
   settleTimeoutMs?: number;
   /** What the waits read the time from and pause with (default: the machine's). */
   clock?: Clock;
+  /** Entries the plan refused (a field check, a business rule it could see), with why and the exit code: nothing is sent for them. */
+  planRefused?: ReadonlyMap<string, { reason: string; exitCode: number }>;
 }
 
 /**
@@ -397,6 +399,17 @@ export async function apply(
 
   const runOne = async (e: Entry): Promise<void> => {
     if (stopped) return finish(e, { ref: e.ref, status: 'blocked', error: stopped });
+    const planned = ctx.planRefused?.get(e.ref);
+    if (planned) {
+      const hint = 'fix the entry in the file, then run the same command again';
+      return finish(e, {
+        ref: e.ref,
+        status: 'failed',
+        error: `${planned.reason} (seed plan refuses it; nothing was sent)`,
+        exitCode: planned.exitCode,
+        hint,
+      });
+    }
     const hash = entryHash(state.tenant, ctx.mode, e);
     const mine = fromEnv.get(e.ref);
     let rec = state.entries[e.ref];

@@ -8,7 +8,7 @@
 // needs no depends_on for it. What cannot be told from the file (a literal id of another
 // customer) is not ordered: depends_on does it.
 import { isId, OBJECT_KINDS } from '../shared/domain.js';
-import { featureDef, RULES, type RuleKey } from '../shared/rules.js';
+import { featureDef, kycAllows, kycReason, RULES, type RuleKey } from '../shared/rules.js';
 import type { Entry, Kind } from './file.js';
 
 /** The rules each kind's create is gated by (a transfer's depend on its destination: see rulesOfEntry). */
@@ -114,4 +114,108 @@ export function addRuleDeps(entries: Entry[]): void {
     }
     for (const n of needs) add(e, n);
   }
+}
+
+/**
+ * What apply would have the service refuse, as far as the file and the state file tell (sends
+ * nothing): per entry, the service's code and words. The currencies of the accounts (and the asset
+ * of the wallet) an entry names: the account's entry in the file, else the object the state file
+ * records; the customer's KYC and features: a customer the file makes and gives no kyc entry has
+ * `not_started`, one recorded has the recorded status; a customer the file makes has only the
+ * features its features entries activate. What the file cannot tell (a literal id of another
+ * customer, a value known only once made) is not judged.
+ */
+export function foreseeRefusals(
+  entries: readonly Entry[],
+  recorded: ReadonlyMap<string, Record<string, unknown>>,
+  /** Entries apply makes anew (create, replace): their recorded object says nothing of what they will be. */
+  fresh: ReadonlySet<string>,
+): Map<string, string> {
+  const byRef = new Map(entries.map((e) => [e.ref, e]));
+  const out = new Map<string, string>();
+  /** The entry a whole reference to an object's id names (`${accounts.usd.id}`). */
+  const entryOf = (v: unknown): Entry | undefined => {
+    const m = typeof v === 'string' ? WHOLE_REF.exec(v) : null;
+    return m && (m[3] ?? 'id') === 'id' ? byRef.get(`${m[1]}.${m[2]}`) : undefined;
+  };
+  const recordedById = (id: string) => [...recorded.values()].find((o) => o.id === id);
+  /** A field of the object `v` names, as it will be after apply: the entry's literal value, else the recorded object's. */
+  const fieldOf = (v: unknown, field: string): string | undefined => {
+    const e = entryOf(v);
+    if (e) {
+      const w = e.body[field];
+      if (typeof w === 'string') return w.includes('${') ? undefined : w;
+      const rec = fresh.has(e.ref) ? undefined : recorded.get(e.ref)?.[field];
+      return typeof rec === 'string' ? rec : undefined;
+    }
+    const rec = typeof v === 'string' && isId(v) ? recordedById(v)?.[field] : undefined;
+    return typeof rec === 'string' ? rec : undefined;
+  };
+  /** How the service names the object `v` names: its id when known (recorded and kept), else its entry. */
+  const nameOf = (v: unknown): string => {
+    const e = entryOf(v);
+    if (!e) return String(v);
+    const id = fresh.has(e.ref) ? undefined : recorded.get(e.ref)?.id;
+    return typeof id === 'string' ? id : e.ref;
+  };
+  const literal = (v: unknown): string | undefined => (typeof v === 'string' && !v.includes('${') ? v : undefined);
+  for (const e of entries) {
+    const b = e.body;
+    const why: string[] = [];
+    if (e.kind === 'fx_trades') {
+      const [src, tgt, sells, buys] = [
+        fieldOf(b.source_account_id, 'currency'),
+        fieldOf(b.target_account_id, 'currency'),
+        literal(b.source_currency),
+        literal(b.target_currency),
+      ];
+      if (src && sells && src !== sells) why.push(`currency_mismatch: the source account holds ${src}; the quote sells ${sells}`);
+      else if (tgt && buys && tgt !== buys) why.push(`currency_mismatch: the target account holds ${tgt}; the quote buys ${buys}`);
+    } else if (e.kind === 'transfers') {
+      const [src, dest, cur] = [fieldOf(b.source_account_id, 'currency'), fieldOf(b.destination_id, 'currency'), literal(b.currency)];
+      if (src && cur && src !== cur) why.push(`currency_mismatch: the source account holds ${src}, not ${cur}`);
+      else if (dest && cur && dest !== cur) why.push(`currency_mismatch: the destination holds ${dest}, not ${cur}`);
+    } else if (e.kind === 'collections') {
+      const [held, cur] = [fieldOf(b.account_id, 'currency'), literal(b.currency)];
+      if (held && cur && held !== cur) why.push(`currency_mismatch: account ${nameOf(b.account_id)} holds ${held}, not ${cur}`);
+    } else if (e.kind === 'payment_links') {
+      const [held, asset] = [fieldOf(b.wallet_id, 'asset'), literal(b.asset)];
+      if (held && asset && held !== asset) why.push(`currency_mismatch: wallet ${nameOf(b.wallet_id)} holds ${held}, not ${asset}`);
+    }
+    const rule = ruleRefusal(e, entries, byRef, recorded, fresh);
+    if (rule) why.unshift(rule);
+    if (why.length > 0) out.set(e.ref, why[0]!);
+  }
+  return out;
+}
+
+/** The KYC or feature refusal of an entry whose customer the file makes or the state file records. */
+function ruleRefusal(
+  e: Entry,
+  entries: readonly Entry[],
+  byRef: ReadonlyMap<string, Entry>,
+  recorded: ReadonlyMap<string, Record<string, unknown>>,
+  fresh: ReadonlySet<string>,
+): string | undefined {
+  const c = customerOf(e, byRef);
+  if (!c || !byRef.has(c)) return undefined;
+  const made = fresh.has(c) || !recorded.has(c);
+  const hasKyc = entries.some((x) => x.kind === 'kyc' && customerOf(x, byRef) === c);
+  // A kyc entry's outcome is the service's to decide: judged only without one.
+  const status = hasKyc ? undefined : made ? 'not_started' : recorded.get(c)?.kyc_status;
+  const recordedId = recorded.get(c)?.id;
+  const id = !made && typeof recordedId === 'string' ? recordedId : c;
+  if (e.kind === 'features') {
+    const f = typeof e.body.feature === 'string' ? featureDef(e.body.feature) : undefined;
+    const reason = f && typeof status === 'string' ? kycReason(f.kyc, status) : undefined;
+    return reason && `feature_not_eligible: customer ${id} is not eligible for ${f!.key}: ${reason}`;
+  }
+  for (const key of rulesOfEntry(e, byRef)) {
+    const rule = RULES[key];
+    if (rule.when) continue;
+    if (typeof status === 'string' && !kycAllows(rule.kyc, status)) return `kyc_required: ${kycReason(rule.kyc, status)}`;
+    const activated = entries.some((x) => x.kind === 'features' && customerOf(x, byRef) === c && x.body.feature === rule.feature);
+    if (rule.feature && made && !activated) return `feature_not_active: the ${rule.feature} feature is not active for ${id}`;
+  }
+  return undefined;
 }

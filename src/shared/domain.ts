@@ -13,6 +13,9 @@ export const NETWORKS_BY_ASSET: Readonly<Record<(typeof ASSETS)[number], readonl
   USDC: ['ethereum', 'polygon'],
   USDT: ['ethereum', 'tron'],
 };
+/** Customer types and genders the service knows; others are taken too, but not one a letter or two from these (a typo). */
+export const CUSTOMER_TYPES = ['individual', 'business'] as const;
+export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
 /** E.164: + then 8 to 15 digits, no leading zero. */
 export const PHONE_PATTERN = '^\\+[1-9][0-9]{7,14}$';
 /** ISO 3166-2 shape: country, dash, 1 to 3 letters or digits. */

@@ -1,31 +1,40 @@
 // Field validators shared by flags, prompts and --data checks (contract sections 7 and 8).
-// Each returns an error message, or undefined when the value is fine.
-import { isId, PHONE_PATTERN, STATE_PATTERN } from './domain.js';
+// Each returns an error message, or undefined when the value is fine. The field kinds that people
+// type loosely (country, state, phone, e-mail, currency, date, id) are checked here in their
+// canonical form only (what the emulator accepts), by the normalisers of fields.ts, so a value
+// refused says what it would be ("did you mean US-VA?") in the words the CLI uses.
 import { parseDuration } from './duration.js';
+import {
+  COUNTRY_RULE,
+  CURRENCY_RULE,
+  DATE_RULE,
+  EMAIL_RULE,
+  idRule,
+  isCalendarDate,
+  normalAmount,
+  normalCountry,
+  normalDate,
+  normalEmail,
+  normalId,
+  normalPhone,
+  normalState,
+  PHONE_RULE,
+  STATE_RULE,
+  strict,
+} from './fields.js';
 import type { IsoTables } from './iso-3166.js';
-import { COUNTRY_CODES, currencyExponent } from './iso.js';
+import { currencyExponent } from './iso.js';
+import { STATE_PATTERN } from './domain.js';
 
-const PHONE = new RegExp(PHONE_PATTERN);
 const STATE = new RegExp(STATE_PATTERN);
 
 export type Check = (value: string) => string | undefined;
 
-const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+export { isCalendarDate };
 
-export const checkEmail: Check = (v) => (v.length <= 254 && EMAIL.test(v) ? undefined : 'must be an e-mail address like ada@example.com');
+export const checkEmail: Check = (v) => strict(normalEmail(v), v, EMAIL_RULE);
 
-export const checkPhone: Check = (v) =>
-  PHONE.test(v) ? undefined : 'must be in international format: + then 8 to 15 digits, e.g. +14155550123';
-
-/** A real calendar date YYYY-MM-DD. */
-export function isCalendarDate(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && y >= 1800;
-}
+export const checkPhone: Check = (v) => strict(normalPhone(v), v, PHONE_RULE);
 
 export function checkBirthDate(now: Date = new Date()): Check {
   return (v) => birthDateProblem(v, () => now.toISOString().slice(0, 10));
@@ -33,12 +42,15 @@ export function checkBirthDate(now: Date = new Date()): Check {
 
 /** checkBirthDate's rule, with today (YYYY-MM-DD, UTC) asked for only when `v` is a real date. */
 export function birthDateProblem(v: string, today: () => string): string | undefined {
-  if (!isCalendarDate(v)) return 'must be a real date as YYYY-MM-DD, e.g. 1990-04-21';
+  if (!isCalendarDate(v)) return strict(normalDate(v), v, DATE_RULE);
   return v > today() ? 'must not be in the future' : undefined;
 }
 
-export const checkCountry: Check = (v) =>
-  COUNTRY_CODES.has(v) ? undefined : 'must be an ISO 3166-1 alpha-2 country code, e.g. US, GB, NG';
+/** An ISO 3166-1 alpha-2 code, upper case; the tables (when loaded) add country names to what "did you mean" finds. */
+export function countryCheck(tables?: IsoTables): Check {
+  return (v) => strict(normalCountry(v, tables), v, COUNTRY_RULE);
+}
+export const checkCountry: Check = countryCheck();
 
 /**
  * ISO 3166-2 `<country>-<subdivision>` whose country part equals the country. With the tables
@@ -47,18 +59,10 @@ export const checkCountry: Check = (v) =>
  */
 export function checkState(country: string | undefined, tables?: IsoTables): Check {
   return (v) => {
+    if (tables) return strict(normalState(v, country, tables), v, STATE_RULE);
     const m = STATE.exec(v);
-    if (!m) return 'must be an ISO 3166-2 code like US-CA or NG-LA';
+    if (!m) return STATE_RULE;
     if (country && m[1] !== country) return `must start with the country code ${country}- (got ${m[1]}-)`;
-    if (tables && !tables.subdivision(v)) {
-      const known = tables.subdivisionsOf(m[1]!);
-      return known.length === 0
-        ? `is not an ISO 3166-2 subdivision: ${m[1]} has none`
-        : `is not an ISO 3166-2 subdivision of ${m[1]} (e.g. ${known
-            .slice(0, 3)
-            .map((s) => s.code)
-            .join(', ')})`;
-    }
     return undefined;
   };
 }
@@ -68,17 +72,15 @@ export { ID_SHAPE, isId } from './domain.js';
 
 /** An id of one of the prefixes (`cus_`, `acc_|ea_`); the message names them. */
 export function checkId(prefix: string): Check {
-  const prefixes = prefix.split('|');
-  return (v) =>
-    isId(v, prefix)
-      ? undefined
-      : `must be an id like ${prefixes.map((p) => `${p}…`).join(' or ')} (${prefixes[0]} followed by 24 lower-case letters or digits)`;
+  return (v) => strict(normalId(v, prefix), v, idRule(prefix));
 }
 
-export const checkCurrency: Check = (v) =>
-  currencyExponent(v) === undefined
-    ? 'must be an ISO 4217 currency code (USD, EUR, …) or a crypto asset (BTC, ETH, USDC, USDT)'
-    : undefined;
+/** Any ISO 4217 code or crypto asset pay knows the precision of (an amount's currency); upper case. */
+export const checkCurrency: Check = (v) => {
+  if (currencyExponent(v) !== undefined) return undefined;
+  const up = v.trim().toUpperCase();
+  return currencyExponent(up) !== undefined ? `${CURRENCY_RULE}; did you mean ${up}?` : CURRENCY_RULE;
+};
 
 /**
  * An RFC 3339 date-time: `T` and `Z` in either case (RFC 3339 §5.6: "may alternatively be lower
@@ -201,21 +203,6 @@ export function checkNonEmpty(maxLength = 200): Check {
  * precision. Returns the canonical decimal string padded to the currency's exponent.
  */
 export function parseAmount(raw: string, currency: string): { value?: string; error?: string } {
-  const exp = currencyExponent(currency);
-  if (exp === undefined) return { error: `unknown currency "${currency}"` };
-  const v = raw.trim();
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(v);
-  if (!m) return { error: `"${raw}" is not an amount (digits with an optional decimal point, e.g. 10.50)` };
-  const whole = m[1]!.replace(/^0+(?=\d)/, '');
-  // The contract's Amount: at most 15 digits before the point (999999999999999).
-  if (whole.length > 15)
-    return {
-      error: `"${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}" has ${whole.length} digits before the decimal point; at most 15 (999999999999999)`,
-    };
-  const frac = m[2] ?? '';
-  if (frac.length > exp) {
-    return { error: `${currency} allows ${exp === 0 ? 'no decimals' : `at most ${exp} decimal${exp === 1 ? '' : 's'}`} (got "${raw}")` };
-  }
-  if (/^0*$/.test(whole + frac)) return { error: 'the amount must be greater than zero' };
-  return { value: exp === 0 ? whole : `${whole}.${frac.padEnd(exp, '0')}` };
+  const n = normalAmount(raw, currency);
+  return n.error === undefined ? { value: n.value } : { error: n.error };
 }

@@ -10,7 +10,7 @@ import { UsageError } from '../lib/errors.js';
 import { setPath } from '../lib/safe-json.js';
 import {
   checkBirthDate,
-  checkCountry,
+  countryCheck,
   checkCurrency,
   canonicalTime,
   checkDateOrTime,
@@ -26,6 +26,17 @@ import {
   timeBoundValue,
   type Check,
 } from '../shared/validate.js';
+import {
+  normalCountry,
+  normalCurrency,
+  normalDate,
+  normalEmail,
+  normalEnum,
+  normalId,
+  normalPhone,
+  normalState,
+  type Normal,
+} from '../shared/fields.js';
 import { isoTablesLoaded, loadIsoTables, type IsoTables } from '../shared/iso-3166.js';
 import { readData } from './data.js';
 import { camel, type FlagSpec, type VerbSpec } from '../cmdutil/spec.js';
@@ -114,18 +125,21 @@ export async function buildBody(
   argValue?: string,
 ): Promise<Record<string, unknown>> {
   const body = typeof opts.data === 'string' ? await readData(opts.data, f.io) : {};
-  if (typeof opts.data === 'string' || statesGiven(verb, opts)) await loadTablesFor(verb);
+  if (typeof opts.data === 'string' || placesGiven(verb, opts)) await loadTablesFor(verb);
   return fillBody(verb, opts, body, argValue);
 }
 
-/** A state flag of the verb was given. */
-function statesGiven(verb: VerbSpec, opts: Record<string, unknown>): boolean {
-  return (verb.flags ?? []).some((fl) => fl.kind === 'state' && opts[camel(fl.flags)] !== undefined);
+/** A country or state flag of the verb was given. */
+function placesGiven(verb: VerbSpec, opts: Record<string, unknown>): boolean {
+  return (verb.flags ?? []).some((fl) => (fl.kind === 'state' || fl.kind === 'country') && opts[camel(fl.flags)] !== undefined);
 }
 
-/** Loads the ISO 3166 tables when the verb takes a state (fillBody checks states against them). */
+/**
+ * Loads the ISO 3166 tables when the verb takes a country or a state: fillBody checks states
+ * against them, and finds countries by name ("United States") in them.
+ */
 export async function loadTablesFor(verb: VerbSpec): Promise<void> {
-  if ((verb.flags ?? []).some((fl) => fl.kind === 'state')) await loadIsoTables();
+  if ((verb.flags ?? []).some((fl) => fl.kind === 'state' || fl.kind === 'country')) await loadIsoTables();
 }
 
 /** The tables a state check needs: loaded before (buildBody, bulk, the prompts), or a bug. */
@@ -163,10 +177,38 @@ export function fillBody(
     if (!flag.field || opts[camel(flag.flags)] !== undefined) continue;
     const value = dataValue(body, flag.field);
     if (value === undefined || (value === null && verb.kind === 'update')) continue;
-    const problem = bodyValueProblem(flag, value, body);
-    if (problem) throw new UsageError(`--data: ${flag.field}${problem}`);
+    const checked = bodyValue(flag, value, body);
+    if (checked.problem) throw new UsageError(`--data: ${flag.field}${checked.problem}`);
+    // As a flag would send it: `usa` → `US`, `+1 415 555 0199` → `+14155550199`.
+    if (checked.value !== value) setPath(body, flag.field, checked.value);
   }
   return body;
+}
+
+/**
+ * The fields of `body` the verb has flags for, each checked and normalised as --data is (no
+ * defaults, nothing required): the seed plan's field check. Every problem, in flag order, as
+ * `field problem`; the body's values are replaced by their canonical form (an amount's by itself).
+ */
+export function normaliseFields(verb: VerbSpec, body: Record<string, unknown>, skip: (value: unknown) => boolean = () => false): string[] {
+  const problems: string[] = [];
+  for (const flag of verb.flags ?? []) {
+    if (!flag.field) continue;
+    let value: unknown;
+    try {
+      value = dataValue(body, flag.field);
+    } catch (err) {
+      problems.push((err as Error).message.replace(/^--data: /, ''));
+      continue;
+    }
+    if (value === undefined || skip(value) || (value === null && verb.kind === 'update')) continue;
+    const checked = bodyValue(flag, value, body);
+    if (checked.problem) problems.push(`${flag.field}${checked.problem}`);
+    // An amount stays as written: the service takes 10 and 10.00 alike, and rewriting it would change
+    // the entry's content (its Idempotency-Key) and make the plan see an edit of what was applied.
+    else if (checked.value !== value && flag.kind !== 'amount' && flag.kind !== 'decimal') setPath(body, flag.field, checked.value);
+  }
+  return problems;
 }
 
 /**
@@ -176,19 +218,59 @@ export function fillBody(
  * (": …" or " must …").
  */
 export function bodyValueProblem(flag: FlagSpec, value: unknown, body: Record<string, unknown>): string | undefined {
-  if (flag.kind === 'bool') return typeof value === 'boolean' ? undefined : ` must be true or false, not ${jsonType(value)}`;
+  return bodyValue(flag, value, body).problem;
+}
+
+/** bodyValueProblem, and the value as a flag would send it (normalised by its field kind) when it is fine. */
+export function bodyValue(flag: FlagSpec, value: unknown, body: Record<string, unknown>): { problem?: string; value?: unknown } {
+  if (flag.kind === 'bool') return typeof value === 'boolean' ? { value } : { problem: ` must be true or false, not ${jsonType(value)}` };
   const text = flag.kind === 'int' && typeof value === 'number' ? String(value) : value;
   if (typeof text !== 'string') {
     const like = flag.kind === 'amount' || flag.kind === 'decimal' ? 'a decimal string such as "10.50"' : 'a string';
-    return ` must be ${like}, not ${jsonType(value)}`;
+    return { problem: ` must be ${like}, not ${jsonType(value)}` };
   }
   if (flag.kind === 'amount' || flag.kind === 'decimal') {
     const currency = flag.kind === 'amount' ? getPath(body, flag.currencyField ?? siblingField(flag.field ?? '', 'currency')) : undefined;
-    const problem = typeof currency === 'string' ? parseAmount(text, currency.toUpperCase()).error : checkDecimal(text);
-    return problem ? `: ${problem}` : undefined;
+    if (typeof currency === 'string') {
+      const code = normalCurrency(currency).value;
+      const n = parseAmount(text, code ?? currency.toUpperCase());
+      return n.error ? { problem: `: ${n.error}` } : { value: n.value };
+    }
+    const problem = checkDecimal(text);
+    return problem ? { problem: `: ${problem}` } : { value };
   }
+  const normal = normalFor(flag, text, body);
+  if (normal) return normal.error !== undefined ? { problem: ` ${normal.error}` } : { value: normal.value };
   const problem = checkerFor(flag, body)?.(text);
-  return problem ? ` ${problem}` : undefined;
+  return problem ? { problem: ` ${problem}` } : { value };
+}
+
+/**
+ * The field kinds people type loosely, normalised by the one validator of their kind
+ * (src/shared/fields.ts): what flags, prompts, --data, bulk rows and seed entries all go through.
+ * Undefined for a kind checked as it stands (checkerFor).
+ */
+export function normalFor(flag: FlagSpec, text: string, body?: Record<string, unknown>): Normal | undefined {
+  switch (flag.kind) {
+    case 'email':
+      return normalEmail(text);
+    case 'phone':
+      return normalPhone(text);
+    case 'date':
+      return normalDate(text, () => new Date().toISOString().slice(0, 10));
+    case 'country':
+      return normalCountry(text, isoTablesLoaded());
+    case 'state':
+      return normalState(text, countryOf(flag, body), tablesNow());
+    case 'currency':
+      return normalCurrency(text, flag.choices);
+    case 'id':
+      return flag.idPrefix ? normalId(text, flag.idPrefix) : undefined;
+    case 'enum':
+      return flag.choices ? normalEnum(text, flag.choices, flag.open ?? false) : undefined;
+    default:
+      return undefined;
+  }
 }
 
 export function requireFields(verb: VerbSpec, body: Record<string, unknown>): void {
@@ -248,7 +330,7 @@ export function checkerFor(flag: FlagSpec, body?: Record<string, unknown>): Chec
     case 'timestamp':
       return checkTimestamp;
     case 'country':
-      return checkCountry;
+      return countryCheck(isoTablesLoaded());
     case 'state':
       return checkState(countryOf(flag, body), tablesNow());
     case 'currency':
@@ -275,10 +357,10 @@ function oneOf(choices: readonly string[]): Check {
   return (v) => (choices.includes(v) ? undefined : `must be one of ${choices.join(', ')}`);
 }
 
-/** The country beside a state field in the body being built (`address.country` for `address.state`). */
+/** The country beside a state field in the body being built (`address.country` for `address.state`), as its code (`usa` → `US`). */
 function countryOf(flag: FlagSpec, body: Record<string, unknown> | undefined): string | undefined {
   const country = body ? getPath(body, siblingField(flag.field ?? '', 'country')) : undefined;
-  return typeof country === 'string' ? country : undefined;
+  return typeof country === 'string' ? (normalCountry(country, isoTablesLoaded()).value ?? country) : undefined;
 }
 
 function siblingField(field: string, name: string): string {
@@ -322,21 +404,10 @@ function convertOne(flag: FlagSpec, raw: string, opts: Record<string, unknown>, 
     if (parsed.error) throw new UsageError(`${name}: ${parsed.error}`);
     return parsed.value!;
   }
-  if (flag.kind === 'currency' || flag.kind === 'country') {
-    const up = value.toUpperCase();
-    const problem = checkerFor(flag)?.(up);
-    if (problem) throw new UsageError(`${name} "${printable(value)}" ${problem}`);
-    return up;
-  }
-  if (flag.kind === 'state') {
-    // As people write it: `us-va`, or the bare `VA` after --country US; sent as `US-VA`.
-    const country = countryOf(flag, body);
-    const resolved = tablesNow().resolveState(value, country);
-    const up = value.toUpperCase();
-    // A bare subdivision not found is reported as the code it would be (US-ZZ for ZZ after US).
-    const problem = checkerFor(flag, body)?.(resolved ?? (country && /^[A-Z0-9]{1,3}$/.test(up) ? `${country}-${up}` : up));
-    if (problem || !resolved) throw new UsageError(`${name} "${printable(value)}" ${problem ?? 'is not an ISO 3166-2 code'}`);
-    return resolved;
+  const normal = normalFor(flag, value, body);
+  if (normal) {
+    if (normal.error !== undefined) throw new UsageError(`${name} "${printable(value)}" ${normal.error}`);
+    return normal.value;
   }
   const problem = checkerFor(flag, body)?.(value);
   if (problem) throw new UsageError(`${name} "${printable(value)}" ${problem}`);

@@ -205,6 +205,42 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     });
   });
 
+  it('a typo at the customer-type list is offered as "did you mean individual?", never taken as itself; usa and virgina find US and US-VA; a phone with spaces is sent in E.164', async () => {
+    server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
+    const p = (pane = await Pane.pay(
+      [
+        'customers',
+        'create',
+        ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
+        ...['--gender', 'female', '--date-of-birth', '1990-12-10'],
+        ...['--address-line1', '1 Main St', '--city', 'Richmond', '--postal-code', '23219'],
+      ],
+      { env: paneEnv() },
+    ));
+    await p.answer('Phone', '+1 (415) 555-0199');
+    await p.waitForPrompt('Customer type');
+    await p.type('indivdual');
+    const typed = await p.waitFor((s) => listItems(s).items[0] === 'did you mean individual?');
+    // The typo itself is offered only as another value, which pay asks about before using it.
+    expect(listItems(typed).items[1]).toBe('indivdual (not in the list: pay asks before using it)');
+    await p.keys('Enter');
+    await p.waitForPrompt('Country');
+    await p.type('usa');
+    await p.waitFor((s) => listItems(s).items[0] === 'US  United States');
+    await p.keys('Enter');
+    await p.waitForPrompt('State / subdivision of US');
+    await p.type('virgina');
+    await p.waitFor((s) => listItems(s).items[0] === 'US-VA  Virginia');
+    await p.keys('Enter');
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    const body = server.requests[0]!.json as { type: string; phone: string; address: { country: string; state: string } };
+    expect(body.type).toBe('individual');
+    expect(body.phone).toBe('+14155550199');
+    expect(body.address).toMatchObject({ country: 'US', state: 'US-VA' });
+  });
+
   it('a country without ISO 3166-2 subdivisions (AQ) asks no state', async () => {
     server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
     const p = (pane = await Pane.pay(

@@ -33,7 +33,7 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   completion: { rooms: ['cmdutil', 'commands', 'shared'], packages: ['commander'] },
   docs: { rooms: [], packages: ['commander'] },
   // Small CLI-side utilities: errors and their printing, bounded reads, safe JSON, the version.
-  lib: { rooms: ['io'], packages: [] },
+  lib: { rooms: ['io', 'shared'], packages: [] },
   // Leaf modules both sides use (validation, domains, ISO tables, keys, signatures, events).
   shared: { rooms: [], packages: [] },
   // The emulator: sealed, it reaches only the shared leaves.

@@ -6,8 +6,9 @@ import type { Schema } from './types.js';
 import { DATE_PATTERN, EMAIL_PATTERN, FREE_TEXT_PATTERN } from '../../shared/patterns.js';
 import { CONTRACT_NOTES } from '../../shared/simulation.js';
 
-export const CUSTOMER_TYPES = ['individual', 'business'] as const;
-export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
+import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
+
+export { CUSTOMER_TYPES, GENDERS };
 export const KYC_STATUSES = ['not_started', 'pending', 'in_review', 'approved', 'rejected'] as const;
 export const KYC_LEVELS = ['basic', 'enhanced'] as const;
 export const KYC_DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
@@ -35,7 +36,7 @@ const customerFields: Record<string, Schema> = {
     minLength: 1,
     maxLength: 50,
     pattern: FREE_TEXT_PATTERN,
-    description: `Customer type. Known values: ${CUSTOMER_TYPES.join(', ')}; other values are accepted.`,
+    description: `Customer type. Known values: ${CUSTOMER_TYPES.join(', ')}; other values are accepted, but not one that differs from a known value only in case or by a letter or two (a typo): 422 naming the known value.`,
     examples: [...CUSTOMER_TYPES],
   },
   gender: {
@@ -43,7 +44,7 @@ const customerFields: Record<string, Schema> = {
     minLength: 1,
     maxLength: 50,
     pattern: FREE_TEXT_PATTERN,
-    description: `Gender. Known values: ${GENDERS.join(', ')}; other values are accepted.`,
+    description: `Gender. Known values: ${GENDERS.join(', ')}; other values are accepted, but not one that differs from a known value only in case or by a letter or two (a typo): 422 naming the known value.`,
     examples: [...GENDERS],
   },
   date_of_birth: {

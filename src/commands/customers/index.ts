@@ -1,8 +1,9 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type FlagSpec, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
 
-export const CUSTOMER_TYPES = ['individual', 'business'] as const;
-export const GENDERS = ['male', 'female', 'non_binary', 'undisclosed'] as const;
+import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
+
+export { CUSTOMER_TYPES, GENDERS };
 
 /** The seed's customer fields, in prompt order. `required` is for create. */
 export const customerFlags: FlagSpec[] = [
@@ -14,7 +15,7 @@ export const customerFlags: FlagSpec[] = [
     flags: '--phone <phone>',
     field: 'phone',
     kind: 'phone',
-    description: 'phone in international format, e.g. +14155550123',
+    description: 'phone in international format, e.g. +14155550123 (spaces, dashes, dots and brackets are dropped)',
     required: true,
   },
   {
@@ -23,7 +24,7 @@ export const customerFlags: FlagSpec[] = [
     kind: 'enum',
     choices: CUSTOMER_TYPES,
     open: true,
-    description: 'customer type: individual, business, or another value',
+    description: 'customer type: individual, business, or another value (a near miss such as indivdual is refused)',
     required: true,
   },
   {
@@ -32,7 +33,7 @@ export const customerFlags: FlagSpec[] = [
     kind: 'enum',
     choices: GENDERS,
     open: true,
-    description: 'gender: male, female, non_binary, undisclosed, or another value',
+    description: 'gender: male, female, non_binary, undisclosed, or another value (a near miss is refused)',
   },
   {
     flags: '--date-of-birth <YYYY-MM-DD>',
@@ -47,7 +48,7 @@ export const customerFlags: FlagSpec[] = [
     flags: '--country <CC>',
     field: 'address.country',
     kind: 'country',
-    description: 'ISO 3166-1 alpha-2 country code, e.g. US',
+    description: 'country: ISO 3166-1 alpha-2 code (US), alpha-3 (USA) or name (United States); sent as the code',
     required: true,
   },
   { flags: '--postal-code <code>', field: 'address.postal_code', description: 'postal code', required: true },
@@ -55,7 +56,7 @@ export const customerFlags: FlagSpec[] = [
     flags: '--state <CC-SUB>',
     field: 'address.state',
     kind: 'state',
-    description: 'ISO 3166-2 subdivision, e.g. US-CA (its country part must match --country)',
+    description: 'ISO 3166-2 subdivision: US-CA, or CA or California beside --country US; sent as US-CA',
   },
 ];
 

@@ -23,7 +23,47 @@ import {
 import { checkEnvNames, describe, planChanges as planSeed, type Change } from '../../seed/diff.js';
 import { kindOfRef, loadSeedFile, type Entry } from '../../seed/file.js';
 import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';
+import { foreseeRefusals } from '../../seed/rules.js';
 import { asText } from '../../lib/text.js';
+import { checkSeedFields } from './check.js';
+
+/** An entry the plan refuses: why (the words apply would print) and the exit code (2 a field, 1 a business rule). */
+type Refused = Map<string, { reason: string; exitCode: number }>;
+
+/**
+ * What apply would refuse, seen before anything is sent: every field the verbs check (the entries
+ * are normalised in place, checkSeedFields), then the business rules the file and the state file
+ * show (foreseeRefusals).
+ */
+function refusalsOf(entries: Entry[], fields: Map<string, string>, changes: Change[], state: StateFile): Refused {
+  const out: Refused = new Map([...fields].map(([ref, reason]) => [ref, { reason, exitCode: 2 }]));
+  const recorded = new Map(Object.entries(state.entries).map(([ref, r]) => [ref, r.object]));
+  const fresh = new Set(changes.filter((c) => c.action === 'create' || c.action === 'replace').map((c) => c.ref));
+  for (const [ref, reason] of foreseeRefusals(entries, recorded, fresh)) if (!out.has(ref)) out.set(ref, { reason, exitCode: 1 });
+  return out;
+}
+
+/** Entries that wait, directly or not, for a refused one (apply would block them), with the refused entry they wait for. */
+function blockedBy(entries: Entry[], refused: Refused): Map<string, string> {
+  const byRef = new Map(entries.map((e) => [e.ref, e]));
+  const out = new Map<string, string>();
+  const find = (ref: string, seen: Set<string>): string | undefined => {
+    for (const d of byRef.get(ref)?.deps ?? []) {
+      if (refused.has(d)) return d;
+      if (seen.has(d)) continue;
+      seen.add(d);
+      const deeper = find(d, seen);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  };
+  for (const e of entries) {
+    if (refused.has(e.ref)) continue;
+    const by = find(e.ref, new Set());
+    if (by) out.set(e.ref, by);
+  }
+  return out;
+}
 
 const APPLY_COLUMNS: TableColumn[] = [
   { header: 'ENTRY', path: 'ref', kind: 'id', priority: 1 },
@@ -52,10 +92,11 @@ function setup(f: Factory, ctx: CommandContext) {
   const loadEntries = async () => {
     const entries = await loadSeedFile(file);
     checkEnvNames(entries, allowEnv);
-    return entries;
+    const fields = await checkSeedFields(entries);
+    return { entries, fields };
   };
   const loadState = () => readState(statePath, { tenant, mode: s.mode.value, baseUrl: s.baseUrl.value });
-  const load = async () => ({ entries: await loadEntries(), loaded: await loadState() });
+  const load = async () => ({ ...(await loadEntries()), loaded: await loadState() });
   return { opts, s, statePath, tenant, load, loadEntries, loadState };
 }
 
@@ -113,16 +154,17 @@ export async function apply(f: Factory, ctx: CommandContext): Promise<void> {
   const problem = checkInt(1, 64)(asText(opts.concurrency ?? 8));
   if (problem) throw new UsageError(`--concurrency ${problem}`);
   const out = ctx.output!;
-  const entries = await loadEntries();
+  const { entries, fields } = await loadEntries();
   if (opts.dryRun) {
     const loaded = await loadState();
-    return printPlan(f, out, entries, planSeed(entries, loaded.state, f.env), loaded, opts.replace === true);
+    const planned = planSeed(entries, loaded.state, f.env);
+    return printPlan(f, out, entries, planned, loaded, refusalsOf(entries, fields, planned, loaded.state), opts.replace === true);
   }
   // One apply of a state file at a time: a second waits (and says so) before it reads the state,
   // then finds there what the first did.
   const release = await lockState(statePath, (line) => f.io.err(`${escapeText(line)}\n`));
   try {
-    await applyLocked(f, setUp, out, entries, await loadState());
+    await applyLocked(f, setUp, out, entries, fields, await loadState());
   } finally {
     release();
   }
@@ -133,6 +175,7 @@ async function applyLocked(
   { opts, s, statePath, tenant }: ReturnType<typeof setup>,
   out: OutputSettings,
   entries: Entry[],
+  fields: Awaited<ReturnType<typeof checkSeedFields>>,
   loaded: LoadedState,
 ): Promise<void> {
   const concurrency = Number(opts.concurrency ?? 8);
@@ -145,13 +188,16 @@ async function applyLocked(
   // also looks like an edit (a card whose account id changed), and its mismatch (exit 1) must win
   // over a hint to pass --replace.
   const unverified = planSeed(entries, state, f.env);
-  if (!f.canPrompt) await confirmLive(f, opts, entries, unverified, state);
+  const sendable = (changes: Change[], refused: Refused) => changes.filter((c) => !refused.has(c.ref));
+  if (!f.canPrompt) await confirmLive(f, opts, entries, sendable(unverified, refusalsOf(entries, fields, unverified, state)), state);
   const client = await f.client();
   // The state file is not trusted: what it records is read back (GETs only) before the plan is made.
   const verified = await verifyState(client, entries, state, s.mode.value, concurrency);
   const changes = planSeed(entries, state, f.env);
-  if (!opts.replace) refuseReplacements(changes);
-  await confirmLive(f, opts, entries, changes, state);
+  // What the plan refuses is not sent (each says so), and is no replacement to confirm.
+  const planRefused = refusalsOf(entries, fields, changes, state);
+  if (!opts.replace) refuseReplacements(sendable(changes, planRefused));
+  await confirmLive(f, opts, entries, sendable(changes, planRefused), state);
   const { outcomes, retirements } = await applySeed(entries, state, {
     client,
     tenant,
@@ -171,14 +217,16 @@ async function applyLocked(
     verified,
     progress: progressBar(f.io, 'seed'),
     clock: f.clock,
+    planRefused,
   });
   await printApply(f, out, outcomes, retirements, note);
 }
 
 export async function plan(f: Factory, ctx: CommandContext): Promise<void> {
   const { load } = setup(f, ctx);
-  const { entries, loaded } = await load();
-  await printPlan(f, ctx.output!, entries, planSeed(entries, loaded.state, f.env), loaded);
+  const { entries, fields, loaded } = await load();
+  const changes = planSeed(entries, loaded.state, f.env);
+  await printPlan(f, ctx.output!, entries, changes, loaded, refusalsOf(entries, fields, changes, loaded.state));
 }
 
 /** Without --replace, an entry that cannot be updated in place stops the run before anything is sent. */
@@ -230,16 +278,23 @@ async function printPlan(
   entries: Entry[],
   changes: Change[],
   loaded: LoadedState,
+  refused: Refused,
   replace = false,
 ): Promise<void> {
   const state = loaded.state;
   const note = setAsideNote(f, loaded, false);
-  const rows: Array<{ ref: string; action: string; id?: string; detail: string }> = changes.map((c) => ({
-    ref: c.ref,
-    action: c.action,
-    ...(c.id ? { id: c.id } : {}),
-    detail: describe(c, kindOfRef(c.ref)),
-  }));
+  const blocked = blockedBy(entries, refused);
+  // A refused entry: apply sends nothing for it, and blocks what waits for it.
+  const rows: Array<{ ref: string; action: string; id?: string; detail: string }> = changes.map((c) => {
+    const no = refused.get(c.ref);
+    const by = blocked.get(c.ref);
+    return {
+      ref: c.ref,
+      action: no ? 'refused' : by ? 'blocked' : c.action,
+      ...(c.id ? { id: c.id } : {}),
+      detail: no ? no.reason : by ? `waits for ${by}, which is refused` : describe(c, kindOfRef(c.ref)),
+    };
+  });
   // What apply --replace would retire, before it does: objects replaced earlier, and those this plan replaces.
   const retire = [
     ...(state.retire ?? []).map((r) => ({
@@ -252,12 +307,18 @@ async function printPlan(
       .map((c) => ({ ref: c.ref, id: c.id!, detail: `replaced by this apply; apply --replace: ${fateOfOld(kindOfRef(c.ref))}` })),
   ];
   const retireRows = retire.map((r) => ({ ref: r.ref, action: 'retire', id: r.id, detail: r.detail }));
+  const refusedRows = rows.filter((r) => r.action === 'refused');
   if (out.format === 'json' && !out.fields)
-    printIdMap(f, out, rows, { ...(retire.length ? { retire: retire.map(({ ref, id }) => ({ ref, id })) } : {}), ...note });
+    printIdMap(f, out, rows, {
+      ...(retire.length ? { retire: retire.map(({ ref, id }) => ({ ref, id })) } : {}),
+      ...(refusedRows.length ? { refused: refusedRows.map(({ ref, detail }) => ({ ref, reason: detail })) } : {}),
+      ...note,
+    });
   else await printRows(f, out, PLAN_COLUMNS, [...rows, ...retireRows]);
-  const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
+  const count = (a: Change['action']) => changes.filter((c) => c.action === a && !refused.has(c.ref) && !blocked.has(c.ref)).length;
   f.io.err(
-    `plan: ${count('create')} to create, ${count('update')} to update, ${count('replace')} to replace, ${count('skip')} already done\n`,
+    `plan: ${count('create')} to create, ${count('update')} to update, ${count('replace')} to replace, ${count('skip')} already done` +
+      `${refused.size ? `, ${refused.size} refused` : ''}${blocked.size ? `, ${blocked.size} blocked` : ''}\n`,
   );
   if (count('replace') > 0) {
     if (out.format === 'json' && !out.fields)
@@ -275,6 +336,18 @@ async function printPlan(
     f.io.err(
       `plan: ${gone.length} ${gone.length === 1 ? 'entry' : 'entries'} of the state file no longer in the file, left as they are: ${escapeText(gone.join(', '))}\n`,
     );
+  if (refused.size > 0) {
+    const n = refused.size === 1 ? '1 seed entry' : `${refused.size} seed entries`;
+    const list = [...refused];
+    throw new PayError(`${n} would be refused: ${list.map(([ref]) => ref).join(', ')}`, list[0]![1].exitCode as 1, 'seed_plan_refused', {
+      text: [
+        `error: ${n} would be refused; apply sends nothing for ${refused.size === 1 ? 'it' : 'them'}`,
+        ...list.map(([ref, r]) => `  ${ref}: ${r.reason}`),
+      ],
+      hint: 'fix the entries in the file, then run the plan again',
+      details: { refused: list.map(([ref, r]) => ({ ref, reason: r.reason })) },
+    });
+  }
 }
 
 /** What to change in entries that settled as failed, for the kinds among them only (a KYC entry's documents, a money movement's amount). */

@@ -1,7 +1,8 @@
 // Customers (the seed-fixed body) and features.
 import { birthDateProblem, checkEmail, checkPhone, checkState } from '../../shared/validate.js';
-import { STATE_PATTERN } from '../../shared/domain.js';
 import { isoTablesLoaded } from '../../shared/iso-3166.js';
+import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
+import { normalEnum, strict } from '../../shared/fields.js';
 import type { Services } from '../services.js';
 import { ApiProblem, type FieldProblem } from '../problems.js';
 import { check, country, object, opt, orThrow, req, str, type Shape } from '../validation.js';
@@ -15,7 +16,8 @@ export const addressRule = object({
   city: req(str({ max: 100 })),
   country: req(country),
   postal_code: req(str({ max: 20 })),
-  state: opt(str({ max: 6, pattern: new RegExp(STATE_PATTERN), hint: 'must be an ISO 3166-2 code like US-CA or NG-LA' })),
+  // Its shape and code are checked by checkAddress, with the CLI's words (a bare `TX`: "did you mean US-TX?").
+  state: opt(str({ max: 100 })),
 });
 
 /**
@@ -24,9 +26,10 @@ export const addressRule = object({
  */
 export function checkAddress(v: unknown, path: string, errors: FieldProblem[]): void {
   const a = v as Partial<Address> | undefined;
-  if (!a || typeof a !== 'object' || typeof a.state !== 'string' || typeof a.country !== 'string') return;
-  if (errors.some((e) => e.field === `${path}.state` || e.field === `${path}.country`)) return;
-  const problem = checkState(a.country, isoTablesLoaded())(a.state);
+  if (!a || typeof a !== 'object' || typeof a.state !== 'string') return;
+  if (errors.some((e) => e.field === `${path}.state`)) return;
+  const countryOk = typeof a.country === 'string' && !errors.some((e) => e.field === `${path}.country`);
+  const problem = checkState(countryOk ? a.country : undefined, isoTablesLoaded())(a.state);
   if (problem) errors.push({ field: `${path}.state`, code: 'invalid', message: problem });
 }
 
@@ -64,13 +67,20 @@ function customerShape(app: Services, required: boolean): Shape {
     last_name: f(str()),
     middle_name: opt(str()),
     email: f(str({ max: 254, check: checkEmail })),
-    phone: f(str({ max: 16, check: checkPhone })),
-    type: f(str({ max: 50 })),
-    gender: opt(str({ max: 50 })),
+    // Longer than E.164 is checked too, to name the canonical form (`+1 (415) 555-0199`: did you mean +14155550199?).
+    phone: f(str({ max: 40, check: checkPhone })),
+    type: f(str({ max: 50, check: openEnum(CUSTOMER_TYPES) })),
+    gender: opt(str({ max: 50, check: openEnum(GENDERS) })),
     date_of_birth: f(str({ max: 10, check: birthDate })),
     address: f(addressRule),
   };
 }
+
+/** A known value, or another one not near one of them (the CLI's check: `indivdual` is "did you mean individual?"). */
+const openEnum =
+  (known: readonly string[]) =>
+  (v: string): string | undefined =>
+    strict(normalEnum(v, known, true), v, `is not one of ${known.join(', ')}`);
 
 const shapes = new WeakMap<Services, { create: Shape; update: Shape }>();
 

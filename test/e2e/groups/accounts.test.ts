@@ -201,7 +201,7 @@ describe('pay accounts', () => {
       w.pay(['accounts', 'get', 'acc_000000000000000000000000']),
     ]);
     usageError(noTenant, /^error: pay accounts list needs a tenant id \(x-tenant-id\)$/);
-    usageError(badCur, /^error: --currency "DOLLARS" must be an ISO 4217 currency code/);
+    usageError(badCur, /^error: --currency "DOLLARS" must be one of USD, EUR, GBP, NGN, KES, GHS, ZAR, JPY, CAD, KWD/);
     usageError(badId, /^error: id "cus_000000000000000000000000" must be an id like acc_…/);
     apiError(nf, 4, 404, 'not_found');
     expect(w.since(m).map((r) => r.path)).toEqual(['/v1/accounts/acc_000000000000000000000000']);

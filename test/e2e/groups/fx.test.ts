@@ -202,7 +202,7 @@ describe('pay fx', () => {
     ]);
     usageError(both, /^error: pass only one of --amount, --target-amount \(got --amount, --target-amount\)$/);
     usageError(neither, /^error: pass one of --amount, --target-amount$/);
-    usageError(cur, /^error: --to "XYZ" must be an ISO 4217 currency code/);
+    usageError(cur, /^error: --to "XYZ" must be one of USD, EUR, GBP, NGN, KES, GHS, ZAR, JPY, CAD, KWD$/);
     apiError(nf, 4, 404, 'not_found');
     expect(w.since(m)).toHaveLength(1);
   });
