@@ -27,6 +27,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { undiciRefusal } from './undici-version.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const src = join(root, 'src');
@@ -35,6 +36,14 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /** Left in node_modules (see above); every other dependency is bundled where it is used. */
 const EXTERNAL = ['@inquirer/prompts', 'jq-wasm', 'proper-lockfile', 'yaml'];
 for (const d of EXTERNAL) if (!(d in pkg.dependencies)) throw new Error(`build: ${d} is not a dependency`);
+// undici is patched as it is bundled (patchUndici): only a version the patches were written for.
+{
+  const refusal = undiciRefusal(JSON.parse(readFileSync(join(root, 'node_modules', 'undici', 'package.json'), 'utf8')).version);
+  if (refusal) {
+    process.stderr.write(`${refusal}\n`);
+    process.exit(1);
+  }
+}
 /** Replaced by a hash of the bundle once it is built (same length, so the source map still fits). */
 const PLACEHOLDER = '0'.repeat(16);
 const BANNER = `/* pay bundle ${PLACEHOLDER} */`;
