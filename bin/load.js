@@ -26,7 +26,7 @@
 // one the build wrote (damaged).
 'use strict';
 const { closeSync, constants, fstatSync, openSync, readSync, renameSync, writeFileSync } = require('node:fs');
-const { dirname } = require('node:path');
+const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 // node:module's Module class, without loading node:module's own file (and the ES module loader it
 // pulls in): a CommonJS module's constructor is that class.
@@ -43,6 +43,24 @@ const MAX_BYTES = 64 * 1024 * 1024;
 /** file → { module, script, id, cache: 'used' | 'refused' | 'none' } */
 const bundles = new Map();
 
+let valueFlags;
+/**
+ * The flags that take a value (-p, --base-url, -o, --jq, …), from the one declaration of the
+ * global flags (src/cmdutil/global-flags.json, which the build copies to dist/). Unreadable: none.
+ */
+function takesValue(flag) {
+  if (valueFlags === undefined) {
+    valueFlags = new Set();
+    try {
+      const { program, verb } = JSON.parse(readRegular(join(__dirname, '..', 'dist', 'global-flags.json')).toString('utf8'));
+      for (const f of [...program, ...Object.values(verb)]) if (f.value) for (const n of [f.short, f.long]) if (n) valueFlags.add(n);
+    } catch {
+      // no declaration (a damaged build, which loading the bundle reports): a guess without it
+    }
+  }
+  return valueFlags.has(flag);
+}
+
 /**
  * The kind of command argv asks for, which picks the code caches: 'help' (help, --help, -h,
  * --version, -v, nothing), 'api' (pay api), else the verb (the second word: list, get, send, …).
@@ -51,21 +69,6 @@ const bundles = new Map();
  * starts); any other uses <bundle>.cache, trained on them all. A guess from the words alone (a
  * value flag written before the command can shift them): a wrong one costs speed, never the result.
  */
-const VALUE_FLAGS = new Set([
-  '-p',
-  '--profile',
-  '--api-key',
-  '--tenant',
-  '--base-url',
-  '--timeout',
-  '--max-retries',
-  '--max-response-bytes',
-  '-o',
-  '--output',
-  '--fields',
-  '--jq',
-  '--idempotency-key',
-]);
 function kindOf(argv) {
   const words = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
@@ -73,7 +76,7 @@ function kindOf(argv) {
     if (a === '--') break;
     if (a === '--help' || a === '-h' || a === '--version' || a === '-v') return 'help';
     if (!a.startsWith('-') || a === '-') words.push(a);
-    else if (VALUE_FLAGS.has(a)) i++;
+    else if (takesValue(a)) i++;
   }
   if (words.length === 0 || words[0] === 'help') return 'help';
   if (words[0] === 'api') return 'api';

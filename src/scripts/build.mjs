@@ -23,7 +23,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -494,6 +494,8 @@ for (const bundle of ['cli.cjs', IMPL, MORE]) wrapAndStamp(join(dist, bundle));
 }
 // llhttp's bytes, as undici's modules hold them (a Buffer from base64).
 for (const [name, from] of wasmFiles) writeFileSync(join(dist, name), createRequire(import.meta.url)(from));
+// The global flags' declaration: bin/load.js reads which flags take a value from it.
+copyFileSync(join(src, 'cmdutil', 'global-flags.json'), join(dist, 'global-flags.json'));
 
 // 3. Train the code caches: one process per kind of command (src/scripts/train-cache.mjs KINDS,
 // bin/load.js kindOf), then one for all of them, each a fresh V8 like a `pay` process.
