@@ -45,17 +45,17 @@ const bundles = new Map();
 
 let valueFlags;
 /**
- * The flags that take a value (-p, --base-url, -o, --jq, …), from the one declaration of the
- * global flags (src/cmdutil/global-flags.json, which the build copies to dist/). Unreadable: none.
+ * Whether `flag` takes a value (-p, --base-url, -o, --jq, …): the build writes their names, from
+ * the one declaration of the global flags (src/cmdutil/global-flags.json), to
+ * dist/value-flags.json; read when a flag comes before the command's words. Unreadable: none.
  */
 function takesValue(flag) {
   if (valueFlags === undefined) {
-    valueFlags = new Set();
     try {
-      const { program, verb } = JSON.parse(readRegular(join(__dirname, '..', 'dist', 'global-flags.json')).toString('utf8'));
-      for (const f of [...program, ...Object.values(verb)]) if (f.value) for (const n of [f.short, f.long]) if (n) valueFlags.add(n);
+      const names = JSON.parse(readRegular(join(__dirname, '..', 'dist', 'value-flags.json')).toString('latin1'));
+      valueFlags = new Set(Array.isArray(names) ? names : []);
     } catch {
-      // no declaration (a damaged build, which loading the bundle reports): a guess without it
+      valueFlags = new Set(); // none (a damaged build, which loading the bundle reports): a guess without them
     }
   }
   return valueFlags.has(flag);

@@ -1,5 +1,5 @@
 // The global flags, declared once in global-flags.json (data: the start-up bundle holds it, and
-// the build copies it to dist/ for bin/load.js, which reads which flags take a value):
+// the build writes the names of those that take a value to dist/value-flags.json for bin/load.js):
 // - `program`: the root command's flags, valid at any depth (root.ts registers them, in order);
 // - `verb`: the flags the contract lists among the global ones that belong to the verbs that
 //   print, confirm or POST (registry.ts and the command declarations register them there), and

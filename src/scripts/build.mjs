@@ -23,7 +23,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -494,8 +494,12 @@ for (const bundle of ['cli.cjs', IMPL, MORE]) wrapAndStamp(join(dist, bundle));
 }
 // llhttp's bytes, as undici's modules hold them (a Buffer from base64).
 for (const [name, from] of wasmFiles) writeFileSync(join(dist, name), createRequire(import.meta.url)(from));
-// The global flags' declaration: bin/load.js reads which flags take a value from it.
-copyFileSync(join(src, 'cmdutil', 'global-flags.json'), join(dist, 'global-flags.json'));
+// The names of the global flags that take a value (src/cmdutil/global-flags.json), for bin/load.js.
+{
+  const { program, verb } = JSON.parse(readFileSync(join(src, 'cmdutil', 'global-flags.json'), 'utf8'));
+  const names = [...program, ...Object.values(verb)].filter((f) => f.value).flatMap((f) => (f.short ? [f.short, f.long] : [f.long]));
+  writeFileSync(join(dist, 'value-flags.json'), JSON.stringify(names));
+}
 
 // 3. Train the code caches: one process per kind of command (src/scripts/train-cache.mjs KINDS,
 // bin/load.js kindOf), then one for all of them, each a fresh V8 like a `pay` process.
