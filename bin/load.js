@@ -53,6 +53,24 @@ const MAX_BYTES = 64 * 1024 * 1024;
 /** file → { module, script, id, cache: 'used' | 'refused' | 'none' } */
 const bundles = new Map();
 
+let valueFlags;
+/**
+ * Whether `flag` takes a value (-p, --base-url, -o, --jq, …): the build writes their names, from
+ * the one declaration of the global flags (src/cmdutil/global-flags.json), to
+ * dist/value-flags.json; read when a flag comes before the command's words. Unreadable: none.
+ */
+function takesValue(flag) {
+  if (valueFlags === undefined) {
+    try {
+      const names = JSON.parse(readRegular(join(__dirname, '..', 'dist', 'value-flags.json')).toString('latin1'));
+      valueFlags = new Set(Array.isArray(names) ? names : []);
+    } catch {
+      valueFlags = new Set(); // none (a damaged build, which loading the bundle reports): a guess without them
+    }
+  }
+  return valueFlags.has(flag);
+}
+
 /**
  * The kind of command argv asks for, which picks the code caches: 'help' (help, --help, -h,
  * --version, -v, nothing), 'api' (pay api), else the verb (the second word: list, get, send, …).
@@ -61,21 +79,6 @@ const bundles = new Map();
  * starts); any other uses <bundle>.cache, trained on them all. A guess from the words alone (a
  * value flag written before the command can shift them): a wrong one costs speed, never the result.
  */
-const VALUE_FLAGS = new Set([
-  '-p',
-  '--profile',
-  '--api-key',
-  '--tenant',
-  '--base-url',
-  '--timeout',
-  '--max-retries',
-  '--max-response-bytes',
-  '-o',
-  '--output',
-  '--fields',
-  '--jq',
-  '--idempotency-key',
-]);
 function kindOf(argv) {
   const words = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
@@ -83,7 +86,7 @@ function kindOf(argv) {
     if (a === '--') break;
     if (a === '--help' || a === '-h' || a === '--version' || a === '-v') return 'help';
     if (!a.startsWith('-') || a === '-') words.push(a);
-    else if (VALUE_FLAGS.has(a)) i++;
+    else if (takesValue(a)) i++;
   }
   if (words.length === 0 || words[0] === 'help') return 'help';
   if (words[0] === 'api') return 'api';

@@ -1,26 +1,22 @@
 // The contract lists --json, -o/--output, --fields, --jq, --no-header, --dry-run, -y/--yes and
-// --idempotency-key among the global flags (and --wide joins them), but they belong to the verbs that print, confirm or POST (commander declares them
-// there, so `--help` shows them where they mean something). Written before the command path
+// --idempotency-key among the global flags (and --wide joins them; all declared, with the
+// program's, in src/cmdutil/global-flags.json), but they belong to the verbs that print, confirm
+// or POST (commander declares them there, so `--help` shows them where they mean something). Written before the command path
 // (`pay --json customers list`), they are moved after it, where the verb parses them; a verb
 // without the flag then says "unknown option", as it would had it been written there.
 
 import type { Command, Option } from 'commander';
+import { namesOf, PROGRAM_FLAGS, VERB_FLAGS } from './cmdutil/global-flags.js';
 import { closeNames, didYouMean } from './lib/distance.js';
 
 /** Program options that take a value: skipped with it while looking for the command path. */
-const PROGRAM_VALUE_FLAGS = new Set([
-  '-p',
-  '--profile',
-  '--api-key',
-  '--tenant',
-  '--base-url',
-  '--timeout',
-  '--max-retries',
-  '--max-response-bytes',
-]);
+const PROGRAM_VALUE_FLAGS = new Set(PROGRAM_FLAGS.filter((f) => f.value).flatMap(namesOf));
+const VERBS = Object.values(VERB_FLAGS);
 /** Verb options that take a value. */
-const VERB_VALUE_FLAGS = new Set(['-o', '--output', '--fields', '--jq', '--idempotency-key']);
-const VERB_BOOLEAN_FLAGS = new Set(['--json', '--no-header', '--wide', '--dry-run', '-y', '--yes']);
+const VERB_VALUE_FLAGS = new Set(VERBS.filter((f) => f.value).flatMap(namesOf));
+const VERB_BOOLEAN_FLAGS = new Set(VERBS.filter((f) => !f.value).flatMap(namesOf));
+/** The sets above (test/unit/global-flags.test.ts). */
+export const HOISTING = { PROGRAM_VALUE_FLAGS, VERB_VALUE_FLAGS, VERB_BOOLEAN_FLAGS } as const;
 
 export function hoistVerbFlags(argv: readonly string[]): string[] {
   const moved: string[] = [];

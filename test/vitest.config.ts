@@ -5,6 +5,8 @@ export default defineConfig({
   root: new URL('..', import.meta.url).pathname,
   test: {
     include: ['test/**/*.test.ts'],
+    // One fast-check seed for every property: fixed in npm test, random in test:reliability.
+    setupFiles: ['test/setup/fuzz-seed.ts'],
     // Hang detectors, not speed limits: the suite must pass with both cores busy (a test that runs
     // pay a dozen times can take a minute on a loaded machine). Speed is measured by npm run bench.
     testTimeout: 120_000,

@@ -4,6 +4,7 @@
 import { Command, Help, Option } from 'commander';
 import { confirmClassOf } from './confirm.js';
 import type { CommandDecl, Entry } from './decl.js';
+import { flagsOf, VERB_FLAGS } from './global-flags.js';
 import { OUTPUT_FORMATS } from '../io/formats.js';
 import { OUTPUT_FLAGS, waitTimeoutOption, type GroupSpec, type VerbSpec, type WaitSpec } from './spec.js';
 
@@ -82,9 +83,10 @@ export function addDryRunOption(cmd: Command): Command {
 
 export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   if (verb.body) cmd.option('--data <json>', 'request body as JSON, @file or @- for stdin; flags override its fields');
-  if (verb.method === 'POST') cmd.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
+  if (verb.method === 'POST') cmd.option(flagsOf(VERB_FLAGS.idempotencyKey), 'Idempotency-Key to send (default: a fresh UUID)');
   // Money-moving or destructive (src/cmdutil/confirm.ts): asked about in live mode, --yes without a terminal.
-  if (confirmClassOf(verb.operationId)) cmd.option('-y, --yes', 'do not ask for confirmation (needed in live mode without a terminal)');
+  if (confirmClassOf(verb.operationId))
+    cmd.option(flagsOf(VERB_FLAGS.yes), 'do not ask for confirmation (needed in live mode without a terminal)');
   if (verb.method !== 'GET' && !verb.offline) addDryRunOption(cmd);
   if (verb.kind === 'create') {
     cmd

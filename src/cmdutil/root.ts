@@ -1,12 +1,14 @@
-// The root command: the global flags, then the tree from the declarations given (cheap: data and
-// closures only): the resource groups, then the tooling commands (src/commands/index.ts). Every
+// The root command: the global flags (declared in global-flags.json), then the tree from the
+// declarations given (cheap: data and closures only): the resource groups, then the tooling
+// commands (src/commands/index.ts). Every
 // action goes through the dispatcher with the entry's Factory. tree.ts builds the whole tree
 // (tests, the completion generator); the entry (src/cli.ts) builds it with only the specs argv names.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from '../commands/group-index.js';
 import { TOOLING } from '../commands/index.js';
 import { VERSION } from '../lib/version.js';
 import type { Entry } from './decl.js';
+import { flagsOf, PROGRAM_FLAGS } from './global-flags.js';
 import { registerCommand, registerGroup, subcommandTerm, type Whole } from './registry.js';
 import type { GroupSpec } from './spec.js';
 
@@ -35,21 +37,8 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry, whole?
     .configureOutput({ ...entry.output, outputError: () => {} })
     .configureHelp({ subcommandTerm })
     .showSuggestionAfterError(true)
-    .optionsGroup('Global flags:')
-    .option('-p, --profile <name>', 'stored profile to use (env PAY_PROFILE)')
-    .option(
-      '--live',
-      'use the Live key pair (env PAY_MODE=live); Sandbox is the default. Live money moves and destructions ask first (--yes without a terminal)',
-    )
-    .option('--api-key <key>', 'secret key override (env PAY_API_KEY; visible in ps, prefer the env or a profile)')
-    .option('--tenant <id>', 'business id sent as x-tenant-id (env PAY_TENANT_ID)')
-    .option('--base-url <url>', 'service address ending in /v1/ (env PAY_BASE_URL)')
-    .option('--no-input', 'never prompt (env PAY_NO_INPUT=1, or CI set)')
-    .option('--timeout <seconds>', 'per-attempt timeout, default 30 (env PAY_TIMEOUT)')
-    .option('--max-retries <n>', 'retries on network errors, 429 and 5xx, default 3 (env PAY_MAX_RETRIES)')
-    .option('--max-response-bytes <n>', 'refuse an answer larger than this (e.g. 64MiB), default 32MiB (env PAY_MAX_RESPONSE_BYTES)')
-    .option('--debug', 'log requests and responses to stderr, keys redacted (env PAY_DEBUG=1)')
-    .addOption(new Option('--no-color', 'no colours (env NO_COLOR)'));
+    .optionsGroup('Global flags:');
+  for (const f of PROGRAM_FLAGS) program.option(flagsOf(f), f.description);
 
   // An explicitly empty value (`--tenant ''`, `--secret "$UNSET"`) is a mistake, never "use the
   // default": exit 2 naming the flag, for every flag that takes a value, before the command runs.

@@ -5,6 +5,7 @@
 import type { Column, SubTable, TableColumn } from '../io/output.js';
 import type { OutputFormat } from '../io/formats.js';
 import type { OutputSettings } from '../io/output-options.js';
+import { flagsOf, VERB_FLAGS } from './global-flags.js';
 
 export type SubTableSpec = SubTable;
 
@@ -275,16 +276,16 @@ export function waitTimeoutOption(bounds: string): { flags: string; description:
   };
 }
 
-/** The output flags every data-printing verb takes. */
+/** The output flags every data-printing verb takes (declared with the global flags: global-flags.json). */
 export const OUTPUT_FLAGS = {
-  json: '--json',
-  output: '-o, --output <format>',
-  fields: '--fields [list]',
-  noHeader: '--no-header',
-  jq: '--jq <expr>',
-  wide: '--wide',
-  dryRun: '--dry-run',
-} as const;
+  json: flagsOf(VERB_FLAGS.json),
+  output: flagsOf(VERB_FLAGS.output),
+  fields: flagsOf(VERB_FLAGS.fields),
+  noHeader: flagsOf(VERB_FLAGS.noHeader),
+  jq: flagsOf(VERB_FLAGS.jq),
+  wide: flagsOf(VERB_FLAGS.wide),
+  dryRun: flagsOf(VERB_FLAGS.dryRun),
+};
 
 // Called per flag per row by bulk creates (values.ts); its inputs are the specs' flag strings.
 const camelNames = new Map<string, string>();

@@ -28,6 +28,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { undiciRefusal } from './undici-version.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const src = join(root, 'src');
@@ -36,6 +37,14 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /** Left in node_modules (see above); every other dependency is bundled where it is used. */
 const EXTERNAL = ['@inquirer/prompts', 'jq-wasm', 'yaml'];
 for (const d of EXTERNAL) if (!(d in pkg.dependencies)) throw new Error(`build: ${d} is not a dependency`);
+// undici is patched as it is bundled (patchUndici): only a version the patches were written for.
+{
+  const refusal = undiciRefusal(JSON.parse(readFileSync(join(root, 'node_modules', 'undici', 'package.json'), 'utf8')).version);
+  if (refusal) {
+    process.stderr.write(`${refusal}\n`);
+    process.exit(1);
+  }
+}
 /** Replaced by a hash of the bundle once it is built (same length, so the source map still fits). */
 const PLACEHOLDER = '0'.repeat(16);
 const BANNER = `/* pay bundle ${PLACEHOLDER} */`;
@@ -506,6 +515,12 @@ function pageSum(b) {
 }
 // llhttp's bytes, as undici's modules hold them (a Buffer from base64).
 for (const [name, from] of wasmFiles) writeFileSync(join(dist, name), createRequire(import.meta.url)(from));
+// The names of the global flags that take a value (src/cmdutil/global-flags.json), for bin/load.js.
+{
+  const { program, verb } = JSON.parse(readFileSync(join(src, 'cmdutil', 'global-flags.json'), 'utf8'));
+  const names = [...program, ...Object.values(verb)].filter((f) => f.value).flatMap((f) => (f.short ? [f.short, f.long] : [f.long]));
+  writeFileSync(join(dist, 'value-flags.json'), JSON.stringify(names));
+}
 
 // 3. Train the code caches: one process per kind of command (src/scripts/train-cache.mjs KINDS,
 // bin/load.js kindOf), then one for all of them, each a fresh V8 like a `pay` process.

@@ -307,7 +307,7 @@ describe('attack: the data dir fails under the emulator', () => {
           return true;
         },
       ),
-      { numRuns: count(25, 1000), seed: Number(process.env.PAY_FC_SEED ?? Date.now() % 2 ** 31) },
+      { numRuns: count(25, 1000), seed: Number(process.env.PAY_FUZZ_SEED ?? Date.now() % 2 ** 31) },
     );
     await record(
       'attack.disk-inject',
@@ -369,7 +369,7 @@ describe('attack: the data dir fails under the emulator', () => {
               return true;
             },
           ),
-          { numRuns: count(8, 1000), seed: Number(process.env.PAY_FC_SEED ?? Date.now() % 2 ** 31) },
+          { numRuns: count(8, 1000), seed: Number(process.env.PAY_FUZZ_SEED ?? Date.now() % 2 ** 31) },
         );
       } finally {
         unmount(root);
@@ -452,7 +452,7 @@ describe('attack: the data dir fails under the emulator', () => {
           return true;
         },
       ),
-      { numRuns: count(30, 1000), seed: Number(process.env.PAY_FC_SEED ?? Date.now() % 2 ** 31) },
+      { numRuns: count(30, 1000), seed: Number(process.env.PAY_FUZZ_SEED ?? Date.now() % 2 ** 31) },
     );
     await record(
       'attack.disk-torn',
