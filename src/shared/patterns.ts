@@ -5,6 +5,13 @@
 /** No control characters (C0 and DEL): every free-text field and filter. */
 export const FREE_TEXT_PATTERN = '^[^\\u0000-\\u001F\\u007F]*$';
 
+/**
+ * Free text that is a word someone chose, not prose: no control characters, not blank, and no space
+ * at either end (JavaScript's `\s`, what `String.prototype.trim` removes): a customer's type and
+ * gender, whose known values are compared as written.
+ */
+export const TRIMMED_TEXT_PATTERN = '^[^\\s\\u0000-\\u001F\\u007F](?:[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F])?$';
+
 /** A list's `cursor` as the service issues it (`next_cursor`): 1-200 base64url characters. */
 export const CURSOR_PATTERN = '^[A-Za-z0-9_-]{1,200}$';
 

@@ -294,11 +294,12 @@ function caseFor(ref: VerbRef, variant: Variant = {}): Case {
   if (verb.kind === 'list') argv.push('--limit', '250');
   argv.push(...(variant.extra ?? []), '--json');
   const status = Number(successStatus(op.operation));
-  // A composite verb reads objects and lists: the answer serves as both (an object that is an empty page).
+  // A composite verb reads objects and lists: the answer serves as both (an object that is an empty
+  // page), about the customer asked for (the overview checks that each answer is that customer's).
   const fallback: Scripted =
     verb.kind === 'list'
       ? { status, body: EMPTY_LIST }
-      : { status, body: verb.composite ? { ...objectFor(op), ...EMPTY_LIST } : objectFor(op) };
+      : { status, body: verb.composite ? { ...objectFor(op), customer_id: idFor('cus_'), ...EMPTY_LIST } : objectFor(op) };
   return {
     ref,
     op,

@@ -37,7 +37,7 @@ describe('README Reliability table', () => {
     expect(s).toContain('`PAY_RELIABILITY_FULL=1 npm run test:reliability`');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts['test:reliability']).toMatch(
-      /^vitest run --config test\/vitest\.config\.ts test\/reliability && node test\/reliability\/report\.mjs$/,
+      /^PAY_FUZZ_SEED=\$\{PAY_FUZZ_SEED:-random\} vitest run --config test\/vitest\.config\.ts test\/reliability && node test\/reliability\/report\.mjs$/,
     );
   });
 

@@ -512,6 +512,7 @@ describe('pay customers overview on a terminal', () => {
       return list([
         {
           id: 'acc_0123456789abcdefghijklmn',
+          customer_id: CUS,
           nickname: 'Operating account for the London office',
           type: 'checking',
           currency: 'USD',
@@ -521,7 +522,8 @@ describe('pay customers overview on a terminal', () => {
       ]);
     if (req.path === 'transactions')
       return list(
-        [1, 2].map((i) => ({
+        // Newest first, as the service lists them (the overview checks the order it takes the newest from).
+        [2, 1].map((i) => ({
           id: `txn_0123456789abcdefghijklm${i}`,
           account_id: 'acc_0123456789abcdefghijklmn',
           type: 'collection',

@@ -3,7 +3,7 @@ import { enumOf, idOf, listOf, nullable, requestBody, resource, schemaRef, text,
 import { FEATURE_KEYS } from './parameters.js';
 import { PHONE_PATTERN } from './schemas-shared.js';
 import type { Schema } from './types.js';
-import { DATE_PATTERN, EMAIL_PATTERN, FREE_TEXT_PATTERN } from '../../shared/patterns.js';
+import { DATE_PATTERN, EMAIL_PATTERN, FREE_TEXT_PATTERN, TRIMMED_TEXT_PATTERN } from '../../shared/patterns.js';
 import { CONTRACT_NOTES } from '../../shared/simulation.js';
 
 import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
@@ -35,7 +35,7 @@ const customerFields: Record<string, Schema> = {
     type: 'string',
     minLength: 1,
     maxLength: 50,
-    pattern: FREE_TEXT_PATTERN,
+    pattern: TRIMMED_TEXT_PATTERN,
     description: `Customer type. Known values: ${CUSTOMER_TYPES.join(', ')}; other values are accepted, but not one that differs from a known value only in case or by a letter or two (a typo): 422 naming the known value.`,
     examples: [...CUSTOMER_TYPES],
   },
@@ -43,7 +43,7 @@ const customerFields: Record<string, Schema> = {
     type: 'string',
     minLength: 1,
     maxLength: 50,
-    pattern: FREE_TEXT_PATTERN,
+    pattern: TRIMMED_TEXT_PATTERN,
     description: `Gender. Known values: ${GENDERS.join(', ')}; other values are accepted, but not one that differs from a known value only in case or by a letter or two (a typo): 422 naming the known value.`,
     examples: [...GENDERS],
   },

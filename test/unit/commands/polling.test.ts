@@ -127,6 +127,8 @@ describe('pay seed apply waits for a settlement others need on the loop', () => 
       'customers:',
       '  ada: {first_name: Ada, last_name: Lovelace, email: ada@example.com, phone: "+447700900123", type: individual,',
       '        date_of_birth: "1990-12-10", address: {address_line1: 1 Main St, city: London, country: GB, postal_code: SW1A 1AA}}',
+      'features:',
+      '  collections: {customer_id: "${customers.ada.id}", feature: collections}',
       'accounts:',
       '  main: {customer_id: "${customers.ada.id}", currency: USD}',
       'collections:',
@@ -142,6 +144,11 @@ describe('pay seed apply waits for a settlement others need on the loop', () => 
       const body = req.body as Record<string, unknown>;
       if (req.method === 'POST' && req.path === 'customers') return { status: 201, body: { id: CUS, object: 'customer', ...body } };
       if (req.method === 'POST' && req.path === 'accounts') return { status: 201, body: { id: ACC, object: 'account', ...body } };
+      if (req.method === 'POST' && req.path === `customers/${CUS}/features/collections/activate`)
+        return {
+          status: 200,
+          body: { object: 'feature', customer_id: CUS, feature: 'collections', status: 'active', eligible: true, reasons: [] },
+        };
       if (req.method === 'POST' && req.path === 'collections') {
         const id = made++ === 0 ? COL : 'col_abcdefghijklmn0123456789';
         return { status: 201, body: { id, object: 'collection', status: 'pending', ...body } };
