@@ -1,0 +1,178 @@
+// A live question shows what is sent (issue 24, item 4, an outside tester's findings). In process
+// (test/unit/commands/harness.ts, its fake network), for generated amounts and currencies:
+//   1. `pay seed apply`: an amount or currency from `${env.NAME}` is shown as the value sent, a
+//      reference to an entry not yet made is named as such; an FX trade shows the amount it buys
+//      or sells in that amount's currency, and that the other side is the quote's;
+//   2. `pay trigger fx_trade.completed --override fx_quote.target_amount=…`: the amount bought in
+//      the target currency, the collection as the quote's source amount plus margin;
+//   3. `pay api`: the question names the query string sent;
+//   4. `pay fx trade <quote>`: the quote is read and its amounts and currencies are in the question.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CUSTOMER_DEFAULTS } from '../../src/commands/trigger/check.js';
+import { bufferIOStreams } from '../../src/io/iostreams.js';
+import { LIVE_KEY, newIdFor, pay, type Recorded } from '../unit/commands/harness.js';
+import { count, record } from './helpers.js';
+
+const LIVE = { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live', PAY_TENANT_ID: 'biz_1' };
+const dir = mkdtempSync(join(tmpdir(), 'pay-attack-confirm-shown-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An answer for any request: a POST makes an object of its kind; an object answered for its id. */
+const answer = (req: Recorded) => ({
+  status: req.method === 'POST' ? 201 : 200,
+  body:
+    req.method === 'GET' && !/_[0-9a-z]{24}/.test(req.path)
+      ? { object: 'list', data: [], has_more: false, next_cursor: null }
+      : {
+          id:
+            req.method === 'POST' && newIdFor(req.path) !== 'obj_1'
+              ? newIdFor(req.path)
+              : (/[a-z]+_[0-9a-z]{24}/.exec(req.path)?.[0] ?? 'obj_1'),
+          status: 'pending',
+          ...(req.body as object),
+        },
+});
+
+/** A terminal whose answers the test types: stderr collected as drawn. */
+function terminal(): { io: ReturnType<typeof bufferIOStreams>; input: PassThrough; drawn: () => string } {
+  const input = new PassThrough();
+  let drawn = '';
+  const stderr = new Writable({ write: (c, _e, cb) => ((drawn += String(c)), cb()) });
+  const io = { ...bufferIOStreams({ tty: true }), stdin: input, stderr, err: (t: string) => void (drawn += t) };
+  return { io, input, drawn: () => drawn };
+}
+
+/** Answers the live question with `key` once it is drawn (the prompt's "(y/N)"), and returns what was drawn up to it. */
+async function answerWhenAsked(t: ReturnType<typeof terminal>, key: string, done: Promise<unknown>): Promise<string> {
+  let finished = false;
+  void done.finally(() => (finished = true));
+  while (!/\(y\/N\)/.test(t.drawn())) {
+    if (finished) return t.drawn();
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  const question = t.drawn();
+  t.input.write(`${key}\r`);
+  return question;
+}
+
+const currencies = fc.constantFrom('USD', 'EUR', 'GBP', 'JPY');
+const decimals: Record<string, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0 };
+const amountIn = (currency: string) =>
+  fc
+    .tuple(fc.integer({ min: 1, max: 99_999 }), fc.integer({ min: 0, max: 10 ** decimals[currency]! - 1 }))
+    .map(([whole, frac]) => (decimals[currency] ? `${whole}.${String(frac).padStart(decimals[currency], '0')}` : String(whole)));
+const envName = fc.stringMatching(/^[A-Z][A-Z0-9_]{0,11}$/).filter((n) => !/KEY|SECRET|TOKEN|PASS|PAY_/.test(n));
+
+const started = Date.now();
+const tally = { tried: 0, passed: 0, leaked: 0 };
+afterAll(async () => {
+  await record(
+    'attack.confirm-shown',
+    'A live question shows the values sent: env references resolved, FX currencies right, the query string, the quote read',
+    { tried: tally.tried, passed: tally.passed, lost: 0, duplicated: 0, leaked: tally.leaked },
+    started,
+  );
+});
+
+describe('pay seed apply: the question shows the values sent', () => {
+  const customer = JSON.stringify({ ...CUSTOMER_DEFAULTS, email: 'bob@example.com' });
+  const base = (usd = 'USD', eur = 'EUR') =>
+    `customers:\n  bob: ${customer}\naccounts:\n  bob_usd: {customer_id: "\${customers.bob.id}", currency: ${usd}}\n  bob_eur: {customer_id: "\${customers.bob.id}", currency: ${eur}}\n` +
+    `kyc:\n  bob: {customer_id: "\${customers.bob.id}", level: basic, documents: [{type: passport, country: US, number: P100077, file_name: b.pdf}]}\n` +
+    `features:\n  bob_c: {customer_id: "\${customers.bob.id}", feature: collections}\n  bob_fx: {customer_id: "\${customers.bob.id}", feature: fx}\n`;
+
+  it('an amount and a currency from ${env.NAME}: the value, off a terminal (the hint) and on one (the question, then y sends it)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        currencies.chain((c) => fc.tuple(fc.constant(c), amountIn(c))),
+        envName,
+        fc.boolean(),
+        fc.boolean(),
+        async ([currency, amount], name, currencyFromEnv, onTerminal) => {
+          tally.tried++;
+          const file = join(dir, 'env.yaml');
+          const cur = currencyFromEnv ? `"\${env.${name}_C}"` : currency;
+          writeFileSync(
+            file,
+            `${base(currency)}collections:\n  fund_bob: {account_id: "\${accounts.bob_usd.id}", amount: "\${env.${name}}", currency: ${cur}, method: card}\n`,
+          );
+          const env = { ...LIVE, [name]: amount, [`${name}_C`]: currency };
+          if (!onTerminal) {
+            const r = await pay(['seed', 'apply', file], { env, respond: answer, stdin: '' });
+            expect(r.code, r.stderr).toBe(2);
+            expect(r.stderr).toContain(`collections.fund_bob: moves ${amount} ${currency}`);
+            expect(r.stderr).not.toContain('${env.');
+            expect(r.requests).toEqual([]);
+            tally.leaked += r.requests.length;
+          } else {
+            const t = terminal();
+            const running = pay(['seed', 'apply', file, '--state', join(dir, `env-${tally.tried}.state.json`)], {
+              env,
+              respond: answer,
+              io: t.io,
+            });
+            const q = (await answerWhenAsked(t, 'y', running)).replace(/\s+/g, ' ');
+            expect(q).toContain(`collections.fund_bob: moves ${amount} ${currency}`);
+            expect(q).not.toContain('${env.');
+            const run = await running;
+            expect(run.code, run.stderr).toBe(0);
+            const sent = run.requests.filter((x) => x.method === 'POST' && /^\/?(v1\/)?collections$/.test(x.path));
+            expect(sent.map((x) => (x.body as Record<string, unknown>).amount)).toEqual([amount]);
+          }
+          tally.passed++;
+        },
+      ),
+      { numRuns: count(16, 80), seed: 2411 },
+    );
+  });
+
+  it('an amount that is another entry`s field not yet made is named as such, never shown as ${…}', async () => {
+    tally.tried++;
+    const file = join(dir, 'ref.yaml');
+    writeFileSync(
+      file,
+      `${base()}collections:\n  a: {account_id: "\${accounts.bob_usd.id}", amount: "10.00", currency: USD, method: card}\n  b: {account_id: "\${accounts.bob_usd.id}", amount: "\${collections.a.amount}", currency: USD, method: card}\n`,
+    );
+    const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answer, stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('collections.b: moves (the amount of collections.a, made first) USD');
+    tally.passed++;
+  });
+
+  it('an FX trade: the amount in its own currency, the other side the quote`s; never the amount in the other currency', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .tuple(currencies, currencies)
+          .filter(([a, b]) => a !== b)
+          .chain(([from, to]) => fc.tuple(fc.constant(from), fc.constant(to), fc.boolean(), amountIn(to), amountIn(from))),
+        async ([from, to, byTarget, target, source]) => {
+          tally.tried++;
+          const file = join(dir, 'fx.yaml');
+          const amount = byTarget ? `target_amount: "${target}"` : `source_amount: "${source}"`;
+          writeFileSync(
+            file,
+            `${base(from, to)}fx_trades:\n  t: {source_currency: ${from}, target_currency: ${to}, ${amount}, source_account_id: "\${accounts.bob_usd.id}", target_account_id: "\${accounts.bob_eur.id}"}\n`,
+          );
+          const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answer, stdin: '' });
+          expect(r.code).toBe(2);
+          expect(r.requests).toEqual([]);
+          if (byTarget) {
+            expect(r.stderr).toContain(`fx_trades.t: buys ${target} ${to} with ${from} (the amount debited is the quote's)`);
+            expect(r.stderr).not.toContain(`${target} ${from}`);
+          } else {
+            expect(r.stderr).toContain(`fx_trades.t: sells ${source} ${from} for ${to} (the amount credited is the quote's)`);
+            expect(r.stderr).not.toContain(`${source} ${to}`);
+          }
+          tally.passed++;
+        },
+      ),
+      { numRuns: count(16, 80), seed: 2412 },
+    );
+  });
+});
