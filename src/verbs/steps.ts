@@ -212,7 +212,7 @@ export async function confirmLiveRun(f: Factory, what: string, yes: boolean, lin
 
 /**
  * What a request body moves, in the words of the question, from the body itself: the amount with
- * its currency, `from` the source account, `to` the destination (an account credited), then every
+ * its currency (an FX amount with its own: `900.00 EUR bought with USD (the USD amount is the quote's)`), `from` the source account, `to` the destination (an account credited), then every
  * other id it names (existing objects it touches: `quote fxq_…`). `10.50 USD from acc_… to ea_…`
  */
 export function describeBody(body: Record<string, unknown> | undefined): string {
@@ -228,10 +228,21 @@ export function describeBody(body: Record<string, unknown> | undefined): string 
     }
     return undefined;
   };
-  const amount = at('amount', 'source_amount', 'target_amount');
-  const currency = at('currency', 'asset', 'source_currency', 'target_currency');
+  // Each amount with its own currency: a target amount is bought in the target currency, a source
+  // amount sold in the source currency, the other side being the quote's.
+  const amount = at('amount');
+  const currency = at('currency', 'asset');
+  const sourceAmount = amount ? undefined : at('source_amount');
+  const targetAmount = amount || sourceAmount ? undefined : at('target_amount');
+  const from$ = at('source_currency');
+  const to$ = at('target_currency');
   if (amount) parts.push(`${amount}${currency ? ` ${currency}` : ''}`);
+  else if (sourceAmount)
+    parts.push(`${sourceAmount}${from$ ? ` ${from$}` : ''} sold${to$ ? ` for ${to$} (the ${to$} amount is the quote's)` : ''}`);
+  else if (targetAmount)
+    parts.push(`${targetAmount}${to$ ? ` ${to$}` : ''} bought${from$ ? ` with ${from$} (the ${from$} amount is the quote's)` : ''}`);
   else if (currency) parts.push(currency);
+  else if (from$ || to$) parts.push(`${from$ ?? '?'} for ${to$ ?? '?'}`);
   const from = at('source_account_id');
   if (from) parts.push(`from ${from}`);
   const dest = at('destination_id', 'target_account_id', 'account_id');

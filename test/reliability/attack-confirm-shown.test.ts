@@ -14,6 +14,8 @@ import { PassThrough, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_DEFAULTS } from '../../src/commands/trigger/check.js';
+import { fundingFor } from '../../src/commands/trigger/plan.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';
 import { LIVE_KEY, newIdFor, pay, type Recorded } from '../unit/commands/harness.js';
 import { count, record } from './helpers.js';
@@ -174,5 +176,59 @@ describe('pay seed apply: the question shows the values sent', () => {
       ),
       { numRuns: count(16, 80), seed: 2412 },
     );
+  });
+});
+
+describe('pay trigger fx_trade.completed --override fx_quote.target_amount: the amount bought in the target currency (an in-process emulator)', () => {
+  it('the question names the target amount in the target currency and the collection as the quote`s source amount rounded up; y sends them', async () => {
+    const emu = await startEmulator({ port: 0, settleAfterMs: 20 });
+    try {
+      const env = { PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.live.secret, PAY_TENANT_ID: emu.tenantId, PAY_MODE: 'live' };
+      const get = async (path: string) =>
+        (await (
+          await fetch(`${emu.baseUrl}${path}`, { headers: { 'api-key': emu.keys.live.secret, 'x-tenant-id': emu.tenantId } })
+        ).json()) as Record<string, unknown>;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(['USD', 'EUR'], ['EUR', 'USD'], ['GBP', 'USD'], ['USD', 'GBP']),
+          fc
+            .tuple(fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 0, max: 99 }))
+            .map(([w, c]) => `${w}.${String(c).padStart(2, '0')}`),
+          async ([from, to], target) => {
+            tally.tried++;
+            const t = terminal();
+            const running = pay(
+              [
+                'trigger',
+                'fx_trade.completed',
+                '--override',
+                `account.currency=${from}`,
+                '--override',
+                `target_account.currency=${to}`,
+                '--override',
+                `fx_quote.target_amount=${target}`,
+                '--json',
+              ],
+              { env, io: t.io, loopback: true },
+            );
+            const q = (await answerWhenAsked(t, 'y', running)).replace(/\s+/g, ' ');
+            expect(q).toContain(`${target} ${to} bought with ${from} (the ${from} amount is the quote's)`);
+            expect(q).not.toContain(`${target} ${from}`);
+            expect(q).toContain(`collection (the quote's source amount, rounded up past the next 100 minor units) ${from}`);
+            const run = await running;
+            expect(run.code, run.stderr).toBe(0);
+            const { created } = JSON.parse(run.stdout) as { created: Array<{ object: string; id: string }> };
+            const quote = await get(`fx/quotes/${created.find((c) => c.object === 'fx_quote')!.id}`);
+            const collection = await get(`collections/${created.find((c) => c.object === 'collection')!.id}`);
+            expect([quote.target_amount, quote.target_currency, quote.source_currency]).toEqual([target, to, from]);
+            expect([collection.amount, collection.currency]).toEqual([fundingFor(String(quote.source_amount), from), from]);
+            tally.passed++;
+          },
+        ),
+        { numRuns: count(4, 20), seed: 2413 },
+      );
+    } finally {
+      await emu.stop();
+    }
   });
 });

@@ -218,11 +218,15 @@ describe('the tree: every writing verb in live mode without a terminal and witho
 
   it('pay seed apply: a file with a money entry of each kind the table names is refused; one without goes through', async () => {
     const customer = JSON.stringify({ ...CUSTOMER_DEFAULTS, email: 'ada@example.com' });
-    const base = `customers:\n  ada: ${customer}\naccounts:\n  usd: {customer_id: "\${customers.ada.id}", currency: USD}\n`;
+    // The features the money entries need (the plan refuses an entry whose feature is off: exit 1, not the question).
+    const base =
+      `customers:\n  ada: ${customer}\naccounts:\n  usd: {customer_id: "\${customers.ada.id}", currency: USD}\n` +
+      `  usd2: {customer_id: "\${customers.ada.id}", currency: USD}\n  eur: {customer_id: "\${customers.ada.id}", currency: EUR}\n` +
+      `features:\n  c: {customer_id: "\${customers.ada.id}", feature: collections}\n  fx: {customer_id: "\${customers.ada.id}", feature: fx}\n`;
     const entries: Record<string, string> = {
       createCollection: `collections:\n  in: {account_id: "\${accounts.usd.id}", amount: "10.00", currency: USD, method: card}\n`,
-      createTransfer: `transfers:\n  out: {source_account_id: "\${accounts.usd.id}", destination_id: "\${accounts.usd.id}", amount: "1.00", currency: USD}\n`,
-      createFxTrade: `fx_trades:\n  t: {source_currency: USD, target_currency: EUR, source_amount: "1.00", source_account_id: "\${accounts.usd.id}", target_account_id: "\${accounts.usd.id}"}\n`,
+      createTransfer: `transfers:\n  out: {source_account_id: "\${accounts.usd.id}", destination_id: "\${accounts.usd2.id}", amount: "1.00", currency: USD}\n`,
+      createFxTrade: `fx_trades:\n  t: {source_currency: USD, target_currency: EUR, source_amount: "1.00", source_account_id: "\${accounts.usd.id}", target_account_id: "\${accounts.eur.id}"}\n`,
     };
     // Every operation of the table that moves money is one a seed file can hold.
     expect(Object.keys(entries).sort()).toEqual(
@@ -237,7 +241,7 @@ describe('the tree: every writing verb in live mode without a terminal and witho
       tally.tried++;
       const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answer, stdin: '' });
       const ok =
-        op === 'none' ? r.code === 0 && writes(r).length === 2 : r.code === 2 && r.stderr.includes('pass --yes') && r.requests.length === 0;
+        op === 'none' ? r.code === 0 && writes(r).length === 6 : r.code === 2 && r.stderr.includes('pass --yes') && r.requests.length === 0;
       if (op !== 'none') tally.leaked += r.requests.length;
       if (ok) tally.passed++;
       else failures.push(`seed apply (${op}): exit ${r.code}: ${r.stderr}`);
