@@ -232,3 +232,45 @@ describe('pay trigger fx_trade.completed --override fx_quote.target_amount: the 
     }
   });
 });
+
+describe('pay api: the question and the refusal name the URL sent, its query included', () => {
+  it('a query in the path (POST) or from -F (DELETE): on a terminal and off one', async () => {
+    const param = fc.stringMatching(/^[a-z][a-z_]{0,9}$/);
+    const value = fc.stringMatching(/^[A-Za-z0-9.]{1,12}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.tuple(param, value), { minLength: 1, maxLength: 4, selector: ([k]) => k }),
+        fc.constantFrom('POST', 'DELETE'),
+        fc.boolean(),
+        async (pairs, method, onTerminal) => {
+          tally.tried++;
+          const search = pairs.map(([k, v]) => `${k}=${v}`).join('&');
+          const argv =
+            method === 'POST'
+              ? ['api', 'POST', `transfers?${search}`, '-F', 'amount=1.00', '-F', 'currency=USD']
+              : ['api', 'DELETE', 'widgets/w_1', ...pairs.flatMap(([k, v]) => ['-F', `${k}=${v}`])];
+          const shownUrl = method === 'POST' ? `POST /v1/transfers?${search}` : `DELETE /v1/widgets/w_1?${search}`;
+          if (!onTerminal) {
+            const r = await pay(argv, { env: LIVE, respond: answer, stdin: '' });
+            expect(r.code).toBe(2);
+            expect(r.requests).toEqual([]);
+            expect(r.stderr).toContain(shownUrl);
+          } else {
+            const t = terminal();
+            const running = pay(argv, { env: LIVE, respond: answer, io: t.io });
+            // The prompt is wrapped at the terminal's width, inside a word too: compared without the breaks.
+            const q = (await answerWhenAsked(t, 'y', running)).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\s+/g, '');
+            expect(q).toContain(shownUrl.replace(/\s+/g, ''));
+            const run = await running;
+            expect(run.code, run.stderr).toBe(0);
+            expect(run.requests).toHaveLength(1);
+            const sent = run.requests[0]!;
+            expect(`${sent.method} /v1/${sent.path}?${sent.query.toString()}`).toBe(shownUrl);
+          }
+          tally.passed++;
+        },
+      ),
+      { numRuns: count(16, 80), seed: 2414 },
+    );
+  });
+});
