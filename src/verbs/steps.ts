@@ -186,9 +186,43 @@ export function plural(noun: string): string {
  * something (src/cmdutil/confirm.ts), needs a yes on a terminal, or --yes. The question is made
  * from `req`, the very request that is sent after it.
  */
-export async function confirmLive(f: Factory, ctx: VerbContext, req: PreparedRequest): Promise<void> {
+export async function confirmLive(f: Factory, ctx: VerbContext, req: PreparedRequest, client?: ApiClient): Promise<void> {
   if (!needsConfirmation({ method: ctx.verb.method, operationId: ctx.verb.operationId }, f.settings().mode.value)) return;
-  await confirmLiveRun(f, describeAction(ctx, req.body), ctx.opts.yes === true);
+  const lines = ctx.verb.operationId === 'createFxTrade' ? await quoteLines(f, client, req.body, ctx.opts.yes === true) : [];
+  await confirmLiveRun(f, describeAction(ctx, req.body), ctx.opts.yes === true, lines);
+}
+
+/**
+ * An FX trade's amounts are its quote's: on a terminal, before the question, the quote is read (a
+ * GET; nothing moves) and its amounts and currencies named; off a terminal (refused without --yes,
+ * before any request) and when it cannot be read, the question says the amounts are the quote's.
+ */
+export async function quoteLines(
+  f: Factory,
+  client: ApiClient | undefined,
+  body: Record<string, unknown> | undefined,
+  yes: boolean,
+): Promise<string[]> {
+  const id = body?.quote_id;
+  if (typeof id !== 'string' || id === '') return [];
+  const s = f.settings();
+  if (s.mode.value !== 'live' || yes || f.dryRun) return [];
+  if (!f.canPrompt || !client || !/^fxq_[A-Za-z0-9]+$/.test(id)) return [`the amounts are quote ${id}'s (not read)`];
+  return [await quoteLine(client, id)];
+}
+
+/** `quote fxq_…: sells 100.00 USD for 92.00 EUR (rate 0.92, fee 0.50 USD, open until …)`, or why it could not be read. */
+export async function quoteLine(client: ApiClient, id: string): Promise<string> {
+  try {
+    const q = (await client.request<Record<string, unknown>>({ method: 'GET', path: `fx/quotes/${id}` })).body;
+    const t = (k: string) => asText(q?.[k] ?? '?');
+    const extra = [q?.rate !== undefined ? `rate ${t('rate')}` : '', q?.fee !== undefined ? `fee ${t('fee')} ${t('source_currency')}` : '']
+      .concat(q?.status !== undefined ? [`${t('status')}${q.expires_at !== undefined ? ` until ${t('expires_at')}` : ''}`] : [])
+      .filter(Boolean);
+    return `quote ${id}: sells ${t('source_amount')} ${t('source_currency')} for ${t('target_amount')} ${t('target_currency')}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+  } catch (err) {
+    return `quote ${id}: could not be read (${err instanceof Error ? err.message : String(err)}); the amounts are the quote's`;
+  }
 }
 
 /**

@@ -274,3 +274,82 @@ describe('pay api: the question and the refusal name the URL sent, its query inc
     );
   });
 });
+
+describe('an FX trade: the quote is read on a terminal and its amounts and currencies asked about', () => {
+  const quoteOf = (id: string, q: { from: string; to: string; sell: string; buy: string }) => ({
+    object: 'fx_quote',
+    id,
+    source_currency: q.from,
+    target_currency: q.to,
+    source_amount: q.sell,
+    target_amount: q.buy,
+    rate: '0.5',
+    fee: '0.00',
+    status: 'open',
+  });
+  const quoteArb = fc
+    .tuple(currencies, currencies)
+    .filter(([a, b]) => a !== b)
+    .chain(([from, to]) => fc.record({ from: fc.constant(from), to: fc.constant(to), sell: amountIn(from), buy: amountIn(to) }));
+  const idOf = (prefix: string) => fc.stringMatching(/^[0-9a-z]{24}$/).map((s) => `${prefix}${s}`);
+
+  it('pay fx trade <quote>, pay api POST fx/trades, --from-file: on a terminal the quote`s amounts; off one, the amounts are the quote`s and nothing is read', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(idOf('fxq_'), quoteArb), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('verb', 'api', 'file'),
+        fc.boolean(),
+        async (quotes, how, onTerminal) => {
+          tally.tried++;
+          const byId = new Map(quotes.map(([id, q]) => [id, quoteOf(id, q)]));
+          const respond = (req: Recorded) => {
+            const m = /^fx\/quotes\/(fxq_[0-9a-z]+)$/.exec(req.path);
+            if (req.method === 'GET' && m) return byId.has(m[1]!) ? { status: 200, body: byId.get(m[1]!) } : { status: 404, body: {} };
+            return answer(req);
+          };
+          const [first] = quotes[0]!;
+          const file = join(dir, 'trades.ndjson');
+          writeFileSync(
+            file,
+            quotes
+              .map(([id]) =>
+                JSON.stringify({
+                  quote_id: id,
+                  source_account_id: 'acc_0123456789abcdefghijklmn',
+                  target_account_id: 'acc_abcdefghijklmn0123456789',
+                }),
+              )
+              .join('\n'),
+          );
+          const argv =
+            how === 'verb'
+              ? ['fx', 'trade', first, '--from-account', 'acc_0123456789abcdefghijklmn', '--to-account', 'acc_abcdefghijklmn0123456789']
+              : how === 'api'
+                ? ['api', 'POST', 'fx/trades', '-F', `quote_id=${first}`, '-F', 'source_account_id=acc_a', '-F', 'target_account_id=acc_b']
+                : ['fx', 'trade', first, '--from-file', file, '--concurrency', '1'];
+          // With --from-file the positional wins over each row's quote_id, as the flags do: one quote read.
+          const named = quotes.slice(0, 1);
+          if (!onTerminal) {
+            const r = await pay(argv, { env: LIVE, respond, stdin: '' });
+            expect(r.code).toBe(2);
+            expect(r.requests).toEqual([]);
+            if (how !== 'file') expect(r.stderr).toContain(`the amounts are quote ${first}'s`);
+          } else {
+            const t = terminal();
+            const running = pay(argv, { env: LIVE, respond, io: t.io });
+            const q = (await answerWhenAsked(t, 'y', running)).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\s+/g, '');
+            for (const [id, x] of named) expect(q).toContain(`quote${id}:sells${x.sell}${x.from}for${x.buy}${x.to}`);
+            const run = await running;
+            expect(run.code, run.stderr).toBe(0);
+            const posts = run.requests.filter((x) => x.method === 'POST');
+            expect(posts).toHaveLength(how === 'file' ? quotes.length : 1);
+            expect(posts.map((x) => (x.body as Record<string, unknown>).quote_id)).toEqual(posts.map(() => first));
+            expect(run.requests.filter((x) => x.method === 'GET').map((x) => x.path)).toEqual(named.map(([id]) => `fx/quotes/${id}`));
+          }
+          tally.passed++;
+        },
+      ),
+      { numRuns: count(16, 80), seed: 2415 },
+    );
+  });
+});

@@ -4,14 +4,14 @@
 // (-o ndjson: one line, or with --paginate one line per item; --jq: filtered); --paginate prints a
 // list's items as one array (every page), or a single object as it is.
 import type { CommandContext } from '../../cmdutil/decl.js';
-import { resolveUnder, type Query, type RequestInit } from '../../api/client.js';
+import { resolveUnder, type ApiClient, type Query, type RequestInit } from '../../api/client.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { Printer } from '../../io/output.js';
 import { ApiError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { readData } from '../../verbs/data.js';
 import { checkIdempotencyKey, setPath } from '../../verbs/values.js';
-import { confirmLiveRun, describeBody } from '../../verbs/steps.js';
+import { confirmLiveRun, describeBody, quoteLines } from '../../verbs/steps.js';
 import { needsConfirmation } from '../../cmdutil/confirm.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
@@ -50,7 +50,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   }
   const client = await f.client();
   // The question names the URL as sent: the path and its query (the path's own and -F's on a GET or DELETE).
-  await confirmRequest(f, method, base, resolveUnder(base, path, query), body, opts.yes === true);
+  await confirmRequest(f, method, base, resolveUnder(base, path, query), body, opts.yes === true, client);
   // JSON unless -o ndjson: pay api prints the API's JSON, never a table or TSV of it (it knows
   // no columns: a TSV would be one empty line per item). With no -o, the default is json, on a
   // terminal or not.
@@ -122,6 +122,7 @@ async function confirmRequest(
   url: URL,
   body: Record<string, unknown> | undefined,
   yes: boolean,
+  client: ApiClient,
 ): Promise<void> {
   const mode = f.settings().mode.value;
   if (mode !== 'live' || method === 'GET' || yes || f.dryRun) return;
@@ -137,6 +138,7 @@ async function confirmRequest(
   const lines = [
     `${why}${ops.length ? ` (${ops.join(', ')})` : ': no operation of the contract has this path'}`,
     ...(body !== undefined ? [`body: ${JSON.stringify(body)}`] : []),
+    ...(ops.includes('createFxTrade') ? await quoteLines(f, client, body, yes) : []),
   ];
   await confirmLiveRun(f, `"pay api ${method} ${url.pathname}${url.search}"${moves ? ` ${moves}` : ''}`, false, lines);
 }
