@@ -17,7 +17,7 @@ import { checkInt } from '../shared/validate.js';
 import { currencyExponent } from '../shared/iso.js';
 import { fromMinor, toMinor } from '../shared/money.js';
 import { checkConstraints } from './constraints.js';
-import { clientNeeds, confirmLiveRun, describeBody } from './steps.js';
+import { clientNeeds, confirmLiveRun, describeBody, quoteLine } from './steps.js';
 import { needsConfirmation } from '../cmdutil/confirm.js';
 import type { VerbContext } from '../cmdutil/spec.js';
 import { checkDataSize } from './data.js';
@@ -65,7 +65,9 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
       checkConstraints(verb, body, 'body');
       return body;
     };
-    // The row went in as --data; its errors name the row's fields, not --data.
+    // The row went in as --data; its errors name the row's fields, not --data. The positional, like
+    // the flags, wins over the row's field (fx trade <quote-id>: every row trades that quote), as a
+    // positional that fills the path sends every row there.
     const rename = (err: unknown): never => {
       if (err instanceof UsageError) throw new UsageError(err.message.replace(/^--data:\s*/, ''));
       throw err;
@@ -75,12 +77,12 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
       // buildBody would do without reading and parsing the text again, and without awaiting.
       try {
         checkDataSize(row.text);
-        return finish(fillBody(verb, rowOpts(row.text), value));
+        return finish(fillBody(verb, rowOpts(row.text), value, ctx.argValue));
       } catch (err) {
         return rename(err);
       }
     }
-    return buildBody(f, verb, rowOpts(JSON.stringify(value))).then(finish, rename);
+    return buildBody(f, verb, rowOpts(JSON.stringify(value)), ctx.argValue).then(finish, rename);
   };
   // Live mode, a verb that moves money or destroys (src/cmdutil/confirm.ts): one question for the
   // run, made from every row's body, read and built before it; the run then sends those bodies.
@@ -350,7 +352,7 @@ async function confirmRows(
     done?: ResumeIndex;
   },
 ): Promise<PlannedRows> {
-  const what = `"pay ${ctx.group.name} ${ctx.verb.name} --from-file ${file}"`;
+  const what = `"pay ${ctx.group.name} ${ctx.verb.name}${ctx.argValue ? ` ${ctx.argValue}` : ''} --from-file ${file}"`;
   if (!f.canPrompt) await confirmLiveRun(f, what, false);
   if (file === '-')
     throw new UsageError(`refusing to run ${what} in live mode without --yes: standard input holds the rows, so it cannot answer`, {
@@ -410,6 +412,14 @@ async function confirmRows(
         .map(([id, n]) => `${id}${n > 1 ? ` (${n} rows)` : ''}`)
         .join(', ')}${ids.length > NAMED ? `, and ${ids.length - NAMED} more` : ''}`,
     );
+  // An FX trade row's amounts are its quote's: the first quotes read (GETs) and named, the rest said so.
+  if (ctx.verb.operationId === 'createFxTrade' && sending > 0) {
+    const quotes = [...new Set([...built.values()].map((b) => b.body?.quote_id).filter((q): q is string => typeof q === 'string'))];
+    const client = await f.client(clientNeeds(ctx));
+    for (const q of quotes.slice(0, NAMED))
+      lines.push(/^fxq_[A-Za-z0-9]+$/.test(q) ? await quoteLine(client, q) : `the amounts are quote ${q}'s (not read)`);
+    lines.push(`each row's amounts are its quote's${quotes.length > NAMED ? `; ${quotes.length - NAMED} more quotes not read` : ''}`);
+  }
   await confirmLiveRun(
     f,
     `${what}: send ${sending === 1 ? '1 row' : `${sending} rows`}${total.length ? `, ${total.join(', ')}` : ''}`,

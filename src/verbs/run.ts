@@ -54,6 +54,6 @@ export async function runGeneric(f: Factory, ctx: VerbContext): Promise<void> {
   }
   const req = await prepare(f, ctx);
   const client = await f.client(clientNeeds(ctx));
-  await confirmLive(f, ctx, req);
+  await confirmLive(f, ctx, req, client);
   await sendAndPrint(f, ctx, client, req);
 }

@@ -186,9 +186,43 @@ export function plural(noun: string): string {
  * something (src/cmdutil/confirm.ts), needs a yes on a terminal, or --yes. The question is made
  * from `req`, the very request that is sent after it.
  */
-export async function confirmLive(f: Factory, ctx: VerbContext, req: PreparedRequest): Promise<void> {
+export async function confirmLive(f: Factory, ctx: VerbContext, req: PreparedRequest, client?: ApiClient): Promise<void> {
   if (!needsConfirmation({ method: ctx.verb.method, operationId: ctx.verb.operationId }, f.settings().mode.value)) return;
-  await confirmLiveRun(f, describeAction(ctx, req.body), ctx.opts.yes === true);
+  const lines = ctx.verb.operationId === 'createFxTrade' ? await quoteLines(f, client, req.body, ctx.opts.yes === true) : [];
+  await confirmLiveRun(f, describeAction(ctx, req.body), ctx.opts.yes === true, lines);
+}
+
+/**
+ * An FX trade's amounts are its quote's: on a terminal, before the question, the quote is read (a
+ * GET; nothing moves) and its amounts and currencies named; off a terminal (refused without --yes,
+ * before any request) and when it cannot be read, the question says the amounts are the quote's.
+ */
+export async function quoteLines(
+  f: Factory,
+  client: ApiClient | undefined,
+  body: Record<string, unknown> | undefined,
+  yes: boolean,
+): Promise<string[]> {
+  const id = body?.quote_id;
+  if (typeof id !== 'string' || id === '') return [];
+  const s = f.settings();
+  if (s.mode.value !== 'live' || yes || f.dryRun) return [];
+  if (!f.canPrompt || !client || !/^fxq_[A-Za-z0-9]+$/.test(id)) return [`the amounts are quote ${id}'s (not read)`];
+  return [await quoteLine(client, id)];
+}
+
+/** `quote fxq_…: sells 100.00 USD for 92.00 EUR (rate 0.92, fee 0.50 USD, open until …)`, or why it could not be read. */
+export async function quoteLine(client: ApiClient, id: string): Promise<string> {
+  try {
+    const q = (await client.request<Record<string, unknown>>({ method: 'GET', path: `fx/quotes/${id}` })).body;
+    const t = (k: string) => asText(q?.[k] ?? '?');
+    const extra = [q?.rate !== undefined ? `rate ${t('rate')}` : '', q?.fee !== undefined ? `fee ${t('fee')} ${t('source_currency')}` : '']
+      .concat(q?.status !== undefined ? [`${t('status')}${q.expires_at !== undefined ? ` until ${t('expires_at')}` : ''}`] : [])
+      .filter(Boolean);
+    return `quote ${id}: sells ${t('source_amount')} ${t('source_currency')} for ${t('target_amount')} ${t('target_currency')}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+  } catch (err) {
+    return `quote ${id}: could not be read (${err instanceof Error ? err.message : String(err)}); the amounts are the quote's`;
+  }
 }
 
 /**
@@ -212,7 +246,7 @@ export async function confirmLiveRun(f: Factory, what: string, yes: boolean, lin
 
 /**
  * What a request body moves, in the words of the question, from the body itself: the amount with
- * its currency, `from` the source account, `to` the destination (an account credited), then every
+ * its currency (an FX amount with its own: `900.00 EUR bought with USD (the USD amount is the quote's)`), `from` the source account, `to` the destination (an account credited), then every
  * other id it names (existing objects it touches: `quote fxq_…`). `10.50 USD from acc_… to ea_…`
  */
 export function describeBody(body: Record<string, unknown> | undefined): string {
@@ -228,10 +262,21 @@ export function describeBody(body: Record<string, unknown> | undefined): string 
     }
     return undefined;
   };
-  const amount = at('amount', 'source_amount', 'target_amount');
-  const currency = at('currency', 'asset', 'source_currency', 'target_currency');
+  // Each amount with its own currency: a target amount is bought in the target currency, a source
+  // amount sold in the source currency, the other side being the quote's.
+  const amount = at('amount');
+  const currency = at('currency', 'asset');
+  const sourceAmount = amount ? undefined : at('source_amount');
+  const targetAmount = amount || sourceAmount ? undefined : at('target_amount');
+  const from$ = at('source_currency');
+  const to$ = at('target_currency');
   if (amount) parts.push(`${amount}${currency ? ` ${currency}` : ''}`);
+  else if (sourceAmount)
+    parts.push(`${sourceAmount}${from$ ? ` ${from$}` : ''} sold${to$ ? ` for ${to$} (the ${to$} amount is the quote's)` : ''}`);
+  else if (targetAmount)
+    parts.push(`${targetAmount}${to$ ? ` ${to$}` : ''} bought${from$ ? ` with ${from$} (the ${from$} amount is the quote's)` : ''}`);
   else if (currency) parts.push(currency);
+  else if (from$ || to$) parts.push(`${from$ ?? '?'} for ${to$ ?? '?'}`);
   const from = at('source_account_id');
   if (from) parts.push(`from ${from}`);
   const dest = at('destination_id', 'target_account_id', 'account_id');

@@ -203,6 +203,7 @@ const RULES_IN_WORDS: readonly RegExp[] = [
   /^[A-Z]{3,4} allows (no decimals|at most \d+ decimal places)$/, // Amount: decimals = the currency's exponent
   /^must differ from source_currency$/, // FxQuoteCreate
   /^is not one of [a-z_]+(?:, [a-z_]+)*; did you mean [a-z_]+\?$/, // CustomerCreate.type and gender: a near miss of a known value
+  /^must differ from source_account_id$/, // TransferCreate, createTransfer
 ];
 /** Codes of field errors the contract documents for results out of range (Amount: `out_of_range`). */
 const RESULT_CODES = new Set(['out_of_range']);

@@ -377,3 +377,19 @@ describe('EMAIL_PATTERN, the contract’s e-mail rule, is checkEmail’s', () =>
     );
   });
 });
+
+describe('a rule that ties two fields together is in the contract', () => {
+  it('every "must differ from" the emulator answers is stated in the printed contract, the same two fields', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const dir = new URL('../../src/emulator/resources/', import.meta.url);
+    const rules: Array<[string, string]> = [];
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+      const text = readFileSync(new URL(name, dir), 'utf8');
+      for (const m of text.matchAll(/field: '([a-z_]+)', code: '[a-z_]+', message: 'must differ from ([a-z_]+)'/g))
+        rules.push([m[1]!, m[2]!]);
+    }
+    expect(rules.length).toBeGreaterThanOrEqual(2);
+    const printed = JSON.stringify(doc);
+    for (const [field, other] of rules) expect(printed, `${field} / ${other}`).toContain(`\`${field}\` must differ from \`${other}\``);
+  });
+});

@@ -113,7 +113,8 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     tag: 'transfers',
     summary: 'Send a transfer',
     description:
-      "Moves money from an account to another account or an external account. The currency must equal the source account's (and an internal " +
+      'Moves money from an account to another account or an external account; `destination_id` must differ from `source_account_id` (else 422 `validation_error`). ' +
+      "The currency must equal the source account's (and an internal " +
       `destination's) → else 422 \`currency_mismatch\`; insufficient available balance → 422 \`insufficient_funds\`. Starts \`pending\`. ${CONTRACT_NOTES.transfer} ` +
       'Emits `transfer.created`, then `transfer.completed` or `transfer.failed`.',
     body: 'TransferCreate',

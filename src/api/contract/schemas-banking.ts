@@ -134,7 +134,7 @@ export const bankingSchemas: Record<string, Schema> = {
   ExternalAccountList: listOf('ExternalAccount', 'external accounts'),
 
   TransferCreate: requestBody(
-    `Send money from an account. Insufficient available balance → 422 \`insufficient_funds\`. ${CONTRACT_NOTES.transfer}`,
+    `Send money from an account. \`destination_id\` must differ from \`source_account_id\` (else 422 \`validation_error\`). Insufficient available balance → 422 \`insufficient_funds\`. ${CONTRACT_NOTES.transfer}`,
     transferFields,
     ['source_account_id', 'destination_id', 'amount', 'currency'],
   ),

@@ -4,14 +4,14 @@
 // (-o ndjson: one line, or with --paginate one line per item; --jq: filtered); --paginate prints a
 // list's items as one array (every page), or a single object as it is.
 import type { CommandContext } from '../../cmdutil/decl.js';
-import { resolveUnder, type Query, type RequestInit } from '../../api/client.js';
+import { resolveUnder, type ApiClient, type Query, type RequestInit } from '../../api/client.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { Printer } from '../../io/output.js';
 import { ApiError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { readData } from '../../verbs/data.js';
 import { checkIdempotencyKey, setPath } from '../../verbs/values.js';
-import { confirmLiveRun, describeBody } from '../../verbs/steps.js';
+import { confirmLiveRun, describeBody, quoteLines } from '../../verbs/steps.js';
 import { needsConfirmation } from '../../cmdutil/confirm.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
@@ -31,7 +31,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`unknown method "${rawMethod}" (use ${METHODS.join(', ')})`);
   // The client's one URL builder, here before --data is read: a path that leaves the base URL is exit 2.
   const base = new URL(f.settings().baseUrl.value);
-  const url = resolveUnder(base, path);
+  resolveUnder(base, path);
   const fields = parseFields(opts.field);
   const hasBody = method !== 'GET' && method !== 'DELETE';
   if (!hasBody && opts.data !== undefined) throw new UsageError(`--data cannot be sent with ${method}; use -F for query parameters`);
@@ -49,7 +49,8 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     query = Object.fromEntries(fields);
   }
   const client = await f.client();
-  await confirmRequest(f, method, base, url, body, opts.yes === true);
+  // The question names the URL as sent: the path and its query (the path's own and -F's on a GET or DELETE).
+  await confirmRequest(f, method, base, resolveUnder(base, path, query), body, opts.yes === true, client);
   // JSON unless -o ndjson: pay api prints the API's JSON, never a table or TSV of it (it knows
   // no columns: a TSV would be one empty line per item). With no -o, the default is json, on a
   // terminal or not.
@@ -111,7 +112,7 @@ function parseFields(raw: string[] = []): Array<[string, string]> {
  * Live mode: the one decision (src/cmdutil/confirm.ts) for the operation this request is. The
  * operation is the contract's whose path template the sent path matches exactly (a parameter: one
  * plain segment); a writing request to a path that matches none, or that also matches one the table
- * names, is asked about too. The question names the method, the path as sent, what the body moves
+ * names, is asked about too. The question names the method, the path and query as sent, what the body moves
  * and the body itself: the very body sent next.
  */
 async function confirmRequest(
@@ -121,6 +122,7 @@ async function confirmRequest(
   url: URL,
   body: Record<string, unknown> | undefined,
   yes: boolean,
+  client: ApiClient,
 ): Promise<void> {
   const mode = f.settings().mode.value;
   if (mode !== 'live' || method === 'GET' || yes || f.dryRun) return;
@@ -136,8 +138,9 @@ async function confirmRequest(
   const lines = [
     `${why}${ops.length ? ` (${ops.join(', ')})` : ': no operation of the contract has this path'}`,
     ...(body !== undefined ? [`body: ${JSON.stringify(body)}`] : []),
+    ...(ops.includes('createFxTrade') ? await quoteLines(f, client, body, yes) : []),
   ];
-  await confirmLiveRun(f, `"pay api ${method} ${url.pathname}"${moves ? ` ${moves}` : ''}`, false, lines);
+  await confirmLiveRun(f, `"pay api ${method} ${url.pathname}${url.search}"${moves ? ` ${moves}` : ''}`, false, lines);
 }
 
 /** The contract's operations (operationIds) of this method whose path template matches `rel` exactly. */

@@ -21,7 +21,7 @@ import {
   type StateFile,
 } from '../../seed/apply.js';
 import { checkEnvNames, describe, planChanges as planSeed, type Change } from '../../seed/diff.js';
-import { kindOfRef, loadSeedFile, type Entry } from '../../seed/file.js';
+import { isObject, kindOfRef, loadSeedFile, REF, type Entry } from '../../seed/file.js';
 import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';
 import { foreseeRefusals } from '../../seed/rules.js';
 import { asText } from '../../lib/text.js';
@@ -113,6 +113,38 @@ function setAsideNote(f: Factory, loaded: LoadedState, sending: boolean): Record
 /** Money movements: what a live apply asks about before sending. */
 const MONEY = new Set(['collections', 'transfers', 'fx_trades']);
 
+/**
+ * A value of an entry as it will be sent: `${env.NAME}` read from the environment (as apply reads
+ * it), a reference to an entry by its recorded object, or named as the entry still to be made.
+ */
+export function shownValue(v: unknown, env: NodeJS.ProcessEnv, state: StateFile): string {
+  if (typeof v !== 'string') return asText(v);
+  return v.replace(REF, (m, kind: string, name: string, field: string | undefined) => {
+    if (kind === 'env') return env[name] ?? `(${m}: not set)`;
+    const ref = `${kind}.${name}`;
+    let cur: unknown = Object.hasOwn(state.entries, ref) ? state.entries[ref]?.object : undefined;
+    for (const part of (field ?? 'id').split('.')) cur = isObject(cur) && Object.hasOwn(cur, part) ? cur[part] : undefined;
+    return cur === undefined || isObject(cur) || Array.isArray(cur) ? `(the ${field ?? 'id'} of ${kind}.${name}, made first)` : asText(cur);
+  });
+}
+
+/**
+ * What a money entry does, in the values sent: a collection or a transfer moves its amount in its
+ * currency; an FX trade sells its source amount or buys its target amount, the other side being the
+ * quote's (never a currency it is not).
+ */
+export function moneyOf(kind: string, b: Record<string, unknown>, env: NodeJS.ProcessEnv, state: StateFile): string {
+  const v = (k: string) => (b[k] === undefined ? undefined : shownValue(b[k], env, state));
+  if (kind === 'fx_trades') {
+    const from = v('source_currency') ?? '(no source currency)';
+    const to = v('target_currency') ?? '(no target currency)';
+    if (b.target_amount !== undefined) return `buys ${v('target_amount')} ${to} with ${from} (the amount debited is the quote's)`;
+    if (b.source_amount !== undefined) return `sells ${v('source_amount')} ${from} for ${to} (the amount credited is the quote's)`;
+    return `trades ${from} for ${to} (the amounts are the quote's)`;
+  }
+  return `moves ${[v('amount'), v('currency')].filter((x) => x !== undefined).join(' ') || 'money'}`;
+}
+
 /** Live mode: entries that move money, and objects apply would retire, need a yes on a terminal or --yes (exit 2, nothing sent). */
 async function confirmLive(
   f: Factory,
@@ -128,12 +160,8 @@ async function confirmLive(
   for (const c of changes) {
     const kind = kindOfRef(c.ref);
     if ((c.action === 'create' || c.action === 'replace') && MONEY.has(kind)) {
-      const b = byRef.get(c.ref)!.body;
-      const amount = [b.amount ?? b.source_amount ?? b.target_amount, b.currency ?? b.source_currency]
-        .filter((v) => v !== undefined)
-        .map(asText)
-        .join(' ');
-      lines.push(`${c.ref}: moves ${amount || 'money'}${c.action === 'replace' ? ` (replaces ${c.id})` : ''}`);
+      const what = moneyOf(kind, byRef.get(c.ref)!.body, f.env, state);
+      lines.push(`${c.ref}: ${what}${c.action === 'replace' ? ` (replaces ${c.id})` : ''}`);
     }
     if (opts.replace === true && c.action === 'replace' && RETIRES[kind]) lines.push(`${c.ref}: retires ${c.id} (${fateOfOld(kind)})`);
   }

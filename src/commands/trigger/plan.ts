@@ -26,7 +26,7 @@ export class NewId {
 /** The quote's source amount, as the service answers it (a quote for a target amount: known once quoted). */
 export class QuotedAmount {
   toString(): string {
-    return "(the quote's source amount)";
+    return "(the quote's source amount, rounded up past the next 100 minor units)";
   }
 }
 
