@@ -1,8 +1,9 @@
 // The data dir's files judged before anything is loaded, created or removed: every name must be
 // one the emulator writes, of the right type, in a generation the files present explain. What a
 // compaction left (the generation before a verified newer snapshot, an unfinished snapshot, the
-// new journal that went with it) is removed after the load, once every record put in it is found
-// in the loaded state (journal.ts open); anything else refuses the start with one line naming it,
+// new journal that went with it) is removed after the load, once proven covered (journal.ts open:
+// the generation before must be byte for byte what the compaction recorded in the new journal's
+// coverage line); anything else refuses the start with one line naming it,
 // and changes nothing; `--set-aside-unknown` (setAsideUnknown) moves it into
 // set-aside-<UTC time>/ in the data dir instead: nothing the emulator does not understand is ever
 // deleted. A temporary of keys.json or webhooks.json (a write that never reached its rename) is
@@ -182,6 +183,62 @@ function endsFault(f: Ends, gen: number, whole?: Buffer): string | undefined {
   if (whole && createHash('sha256').update(whole.subarray(0, lastStart)).digest('hex') !== trailer[2])
     return 'changed: its SHA-256 is not the one its trailer holds';
   return undefined;
+}
+
+/**
+ * What a compaction from generation `from` consumed, recorded in the new generation's journal (a
+ * line of no ops): the old journal's and snapshot's length and SHA-256 as they were compacted. A
+ * start removes the old generation's files only if they are exactly these bytes.
+ */
+export interface Coverage {
+  from: number;
+  journal: { bytes: number; sha256: string };
+  snapshot?: { bytes: number; sha256: string };
+}
+
+const COVERAGE_PREFIX = '{"ops":[],"compacted":';
+
+export const coverageLine = (c: Coverage): Buffer => Buffer.from(`${JSON.stringify({ ops: [], compacted: c })}\n`);
+
+/** The coverage record a journal holds (its first), or undefined. */
+export function findCoverage(buf: Buffer): { coverage: Coverage; at: number; end: number } | undefined {
+  const at = buf.indexOf(COVERAGE_PREFIX);
+  if (at < 0 || (at > 0 && buf[at - 1] !== 10)) return undefined;
+  const end = buf.indexOf(10, at);
+  if (end < 0) return undefined;
+  try {
+    const c = (JSON.parse(buf.subarray(at, end).toString('utf8')) as { compacted?: Coverage }).compacted;
+    const ok = (x: unknown): boolean =>
+      typeof x === 'object' &&
+      x !== null &&
+      Number.isSafeInteger((x as { bytes: unknown }).bytes) &&
+      /^[0-9a-f]{64}$/.test(String((x as { sha256: unknown }).sha256));
+    if (!c || !Number.isSafeInteger(c.from) || !ok(c.journal) || (c.snapshot !== undefined && !ok(c.snapshot))) return undefined;
+    return { coverage: c, at, end: end + 1 };
+  } catch {
+    return undefined;
+  }
+}
+
+export const sha256 = (buf: Buffer): string => createHash('sha256').update(buf).digest('hex');
+
+/**
+ * Why an old generation's file (journal-<from> or snapshot-<from>) is not provably covered by the
+ * loaded generation (undefined: it is, byte for byte). `coverage`: what the new journal recorded.
+ */
+export function coverageFault(
+  buf: Buffer,
+  kind: 'journal' | 'snapshot',
+  from: number,
+  coverage: Coverage | undefined,
+  by: string,
+): string | undefined {
+  if (!coverage || coverage.from !== from)
+    return `${by} holds no record of what it was compacted from (an older version wrote it, or it was changed), so this file cannot be proven covered`;
+  const want = coverage[kind];
+  if (!want) return `${by} was not compacted from a ${kind}`;
+  if (buf.length === want.bytes && sha256(buf) === want.sha256) return undefined;
+  return `not the ${kind} compacted into ${by} (that one was ${want.bytes} bytes, this is ${buf.length}${buf.length === want.bytes ? ' with other content' : ''}): it may hold writes the loaded generation lacks`;
 }
 
 /**

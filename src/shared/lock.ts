@@ -56,6 +56,26 @@ export interface LockOptions {
 export type Release = () => void;
 
 const held = new Set<Release>();
+/** Each lock held: its path and nonce (lockLost). */
+const owned = new WeakMap<Release, { path: string; nonce: string }>();
+
+/**
+ * Why a lock taken is no longer this one's (undefined: it still is): its file removed or replaced
+ * by hand (Node has no flock: a LOCK removed lets a second process take it).
+ */
+export function lockLost(release: Release): string | undefined {
+  const o = owned.get(release);
+  if (!o) return undefined;
+  let found: Found | undefined;
+  try {
+    // Never through a link, never waiting on a fifo.
+    found = readLock(o.path, 'it');
+  } catch {
+    return `its lock ${o.path} was replaced by something that is not a lock`;
+  }
+  if (!found) return `its lock ${o.path} was removed`;
+  return found.holder.nonce === o.nonce ? undefined : `its lock ${o.path} was replaced (it names ${describeHolder(found.holder)})`;
+}
 let exitHooked = false;
 
 /** "pid 123 on host box, started 2026-11-28 19:50:01 UTC" (what is known). */
@@ -293,6 +313,7 @@ function releaser(path: string, nonce: string): Release {
     }
   };
   held.add(release);
+  owned.set(release, { path, nonce });
   if (!exitHooked) {
     exitHooked = true;
     process.once('exit', () => {

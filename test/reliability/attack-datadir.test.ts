@@ -193,9 +193,15 @@ function harmless(c: Change, base: Base): boolean {
   }
   // A cut journal is what a crash leaves only when nothing else holds what was cut (a crash tears
   // the last line at most; a cut elsewhere loses what an older generation or an unfinished
-  // compaction still holds, which must refuse).
+  // compaction still holds, which must refuse). The generation before the current one was synced
+  // whole before the switch: cut, it is not what the compaction recorded, and refuses.
+  const before = [`journal-${g - 1}.jsonl`, `snapshot-${g - 1}.jsonl`];
   if (c.kind === 'cut-mid' || c.kind === 'cut-line')
-    return c.file !== `snapshot-${g}.jsonl` && (c.file !== `journal-${g}.jsonl` || files.every((f) => current.includes(f)));
+    return (
+      c.file !== `snapshot-${g}.jsonl` &&
+      !before.includes(c.file) &&
+      (c.file !== `journal-${g}.jsonl` || files.every((f) => current.includes(f)))
+    );
   return false;
 }
 
