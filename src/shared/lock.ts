@@ -325,8 +325,11 @@ function releaser(path: string, nonce: string): Release {
 
 function busyError(path: string, what: string, found: Found, waitedMs: number): LockError {
   const waited = waitedMs > 0 ? ` (waited ${Math.round(waitedMs / 1000)} s)` : '';
+  // A lock naming only a pid (an older pay's, or written by hand) cannot tell its holder from
+  // another program that has the pid now: said, with how to clear it.
+  const bare = found.holder.start === undefined ? ' (a lock naming only a pid, which another program may have now)' : '';
   return new LockError(
-    `${what} is in use by ${describeHolder(found.holder)}${waited}; its lock is ${path}`,
+    `${what} is in use by ${describeHolder(found.holder)}${bare}${waited}; its lock is ${path}; if no pay or emulator is using ${what}, remove it`,
     'lock_busy',
     path,
     found.holder,
