@@ -31,6 +31,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { join } from 'node:path';
+import type { Kind } from './types.js';
 
 const GEN = '(0|[1-9]\\d{0,14})';
 const JOURNAL_RE = new RegExp(`^journal-${GEN}\\.jsonl$`);
@@ -241,6 +242,64 @@ export function coverageFault(
   return `not the ${kind} compacted into ${by} (that one was ${want.bytes} bytes, this is ${buf.length}${buf.length === want.bytes ? ' with other content' : ''}): it may hold writes the loaded generation lacks`;
 }
 
+/** The fields a line may have: its ops; a snapshot's header and trailer; a new journal's coverage record. */
+export const LINE_KEYS = new Set(['ops', 'snapshot', 'end', 'compacted']);
+const KINDS = new Set<string>([
+  'customer',
+  'kyc_verification',
+  'account',
+  'external_account',
+  'transfer',
+  'card',
+  'collection',
+  'payment_link',
+  'wallet',
+  'fx_quote',
+  'fx_trade',
+  'transaction',
+  'ledger_entry',
+  'event',
+] satisfies Kind[]);
+const SCOPE_RE = /^(sandbox|live)\|[A-Za-z0-9_-]{1,64}$/;
+
+export const showField = (k: string): string => (/^[\w-]{1,40}$/.test(k) ? `"${k}"` : 'an odd name');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Why a parsed line (with its ops list) is not one the emulator understands: an unknown field, an op it does not write. */
+export function lineFault(line: { ops?: unknown }): string | undefined {
+  const unknown = Object.keys(line).find((k) => !LINE_KEYS.has(k));
+  if (unknown !== undefined) return `has a field the emulator does not know (${showField(unknown)}): written by a newer version?`;
+  const ops = line.ops as unknown[];
+  for (let i = 0; i < ops.length; i++) {
+    const fault = opFault(ops[i]);
+    if (fault) return `holds an op the emulator does not understand (op ${i + 1}: ${fault})`;
+  }
+  return undefined;
+}
+
+/** Why an op is not one the emulator writes (undefined: it is); the app checks each op it loads. */
+export function opFault(op: unknown): string | undefined {
+  if (!isObject(op)) return `not an object but ${op === null ? 'null' : Array.isArray(op) ? 'a list' : typeof op}`;
+  if ('p' in op) {
+    if (typeof op.p !== 'string' || !KINDS.has(op.p))
+      return `an unknown kind of record${typeof op.p === 'string' && /^[a-z_]{1,40}$/.test(op.p) ? ` "${op.p}"` : ''}`;
+    if (typeof op.s !== 'string' || !SCOPE_RE.test(op.s)) return 'an unknown scope (not sandbox|<tenant> or live|<tenant>)';
+    if (!isObject(op.o) || typeof op.o.id !== 'string' || op.o.id === '') return 'a record without an id';
+    if (op.x !== undefined && !isObject(op.x)) return 'internal fields that are not an object';
+    if (op.d !== undefined && typeof op.d !== 'string') return 'a reference that is not an id';
+    if (op.d !== undefined && !isObject(op.o.data)) return 'an event without data';
+    return undefined;
+  }
+  if ('i' in op) {
+    if (typeof op.i !== 'string' || typeof op.f !== 'string' || typeof op.s !== 'number' || typeof op.t !== 'number')
+      return 'a stored response without its key, fingerprint, status or time';
+    if ('r' in op ? typeof op.r !== 'string' : !('j' in op)) return 'a stored response without its body';
+    return undefined;
+  }
+  if ('c' in op) return typeof op.c === 'number' && Number.isFinite(op.c) ? undefined : 'a clock offset that is not a number';
+  return 'none of the kinds of op the emulator writes';
+}
+
 /**
  * The first damaged line of a file of `{"ops":[…]}` lines. In a journal (`tolerant`) a damaged
  * last line is not one: a crash during a write leaves it, and the load drops it.
@@ -250,13 +309,20 @@ export function linesFault(buf: Buffer, tolerant: boolean): string | undefined {
   let start = 0;
   for (let lineNo = 1; start < text.length; lineNo++) {
     const end = text.indexOf('\n', start);
-    if (tolerant && (end < 0 || end === text.length - 1)) return undefined;
-    if (end < 0) return `line ${lineNo} is cut`;
+    // A journal's last line may be torn (a write never acknowledged): dropped at load if it does not parse.
+    const lastOfJournal = tolerant && (end < 0 || end === text.length - 1);
+    if (end < 0 && !lastOfJournal) return `line ${lineNo} is cut`;
+    let parsed: { ops?: unknown };
     try {
-      if (!Array.isArray((JSON.parse(text.slice(start, end)) as { ops?: unknown }).ops)) throw new Error('no ops');
+      if (end < 0) throw new Error('torn line');
+      parsed = JSON.parse(text.slice(start, end)) as { ops?: unknown };
+      if (!Array.isArray(parsed?.ops)) throw new Error('no ops');
     } catch (e) {
+      if (lastOfJournal) return undefined;
       return `line ${lineNo} is damaged (${(e as Error).message})`;
     }
+    const fault = lineFault(parsed);
+    if (fault) return `line ${lineNo} ${fault}`;
     start = end + 1;
   }
   return undefined;

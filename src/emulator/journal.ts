@@ -38,6 +38,8 @@ import {
   coverageLine,
   type Coverage,
   DataDirRefused,
+  LINE_KEYS,
+  showField,
   findCoverage,
   inspectDataDir,
   isResetSnapshot,
@@ -1079,20 +1081,38 @@ function replayBuffer(dir: string, name: string, whole: Buffer, apply: (op: Op) 
     lineNo++;
     const last = end < 0 || end === text.length - 1;
     let ops: Op[] | undefined;
+    let parsed: unknown;
     try {
       if (end < 0) throw new Error('torn line');
-      ops = (JSON.parse(line) as { ops: Op[] }).ops;
+      parsed = JSON.parse(line);
+      ops = (parsed as { ops: Op[] } | null)?.ops;
       if (!Array.isArray(ops)) throw new Error('no ops');
     } catch (e) {
       if (tolerant && last) break;
       throw new DataDirRefused(dir, [{ name, why: `line ${lineNo} is damaged (${(e as Error).message})` }]);
     }
-    for (const op of ops) apply(op);
+    // What the emulator does not understand refuses the start (never loaded half, never a raw error).
+    const refuse = (why: string): DataDirRefused => new DataDirRefused(dir, [{ name, why: `line ${lineNo} ${why}` }]);
+    const unknown = Object.keys(parsed as object).find((k) => !LINE_KEYS.has(k));
+    if (unknown !== undefined) throw refuse(`has a field the emulator does not know (${showField(unknown)}): written by a newer version?`);
+    ops.forEach((op, i) => {
+      try {
+        apply(op);
+      } catch (e) {
+        if (e instanceof DataDirRefused) throw e;
+        if (e instanceof OpNotUnderstood) throw refuse(`holds an op the emulator does not understand (op ${i + 1}: ${e.message})`);
+        // Its own errors say what is wrong; a TypeError's text would only show the emulator's insides.
+        throw refuse(`holds an op that cannot be applied (op ${i + 1}${e instanceof TypeError ? '' : `: ${(e as Error).message}`})`);
+      }
+    });
     good += Buffer.byteLength(line) + 1;
     start = end + 1;
   }
   return good;
 }
+
+/** What `apply` throws for an op that is not one the emulator writes (the load names the file and line). */
+export class OpNotUnderstood extends Error {}
 
 /** The next snapshot line: up to `perLine` ops; undefined when there are none left. */
 function nextLine(ops: Iterator<string>, perLine: number): Buffer | undefined {
