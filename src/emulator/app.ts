@@ -8,7 +8,8 @@ import { eventOp, Events } from './events.js';
 import { Faults } from './faults.js';
 import { Idempotency } from './idempotency.js';
 import { IdGen } from './ids.js';
-import { Journal, type JournalOptions, type Op } from './journal.js';
+import { opFault } from './data-dir.js';
+import { Journal, OpNotUnderstood, type JournalOptions, type Op } from './journal.js';
 import { Ledger } from './ledger.js';
 import { RequestLog } from './request-log.js';
 import { isOwnAddress } from '../shared/validate.js';
@@ -160,6 +161,8 @@ export class App implements Services {
   }
 
   private apply(op: Op): void {
+    const fault = opFault(op);
+    if (fault) throw new OpNotUnderstood(fault);
     if ('p' in op) {
       if (op.d !== undefined) {
         // An event whose data.object was journaled as a reference (events.ts eventOp).

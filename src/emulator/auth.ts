@@ -1,13 +1,13 @@
 // The emulator's identity: one business (default tenant) with a Sandbox and a Live key pair and
 // a webhook secret per mode. With a data dir they live in keys.json (0600) and stay stable across
 // restarts; without one they are new on every start.
-import { existsSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { join } from 'node:path';
 import { newWebhookSecret } from '../shared/signature.js';
 import { randomChars } from './ids.js';
 import { ApiProblem } from './problems.js';
-import { readSmallFile } from './small-file.js';
+import { readSmallFile, settingsFilePresent } from './small-file.js';
 import type { Mode } from './types.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -44,6 +44,14 @@ function valid(v: unknown): v is Identity {
   return !!o && typeof o.tenant_id === 'string' && TENANT_RE.test(o.tenant_id) && keys(o.sandbox, 'test') && keys(o.live, 'live');
 }
 
+function statSize(path: string): number {
+  try {
+    return lstatSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** A key file is a few hundred bytes; anything past this is not one. */
 const MAX_KEY_FILE_BYTES = 1 << 16;
 
@@ -51,7 +59,7 @@ const MAX_KEY_FILE_BYTES = 1 << 16;
 export function loadIdentity(dataDir: string | undefined): Identity {
   if (!dataDir) return newIdentity();
   const path = join(dataDir, 'keys.json');
-  if (existsSync(path)) {
+  if (settingsFilePresent(path)) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(readSmallFile(path, MAX_KEY_FILE_BYTES) ?? '');
@@ -61,6 +69,13 @@ export function loadIdentity(dataDir: string | undefined): Identity {
     if (!valid(parsed)) throw new Error(`${path} is not an emulator key file; move it away to get new keys`);
     return parsed;
   }
+  // The journal's records belong to the tenant and keys that were in keys.json: new ones would
+  // start silently with every old object out of sight.
+  const held = readdirSync(dataDir).filter((n) => /^(journal|snapshot)-\d+\.jsonl$/.test(n) && statSize(join(dataDir, n)) > 0);
+  if (held.length)
+    throw new Error(
+      `${path} is missing, but the data dir holds ${held.sort().join(', ')}, whose records belong to the tenant and keys it held; put keys.json back (from a backup), or move those files away to start afresh with new keys`,
+    );
   const identity = newIdentity();
   // A random temporary name, O_EXCL|O_NOFOLLOW, 0600: a link planted in the data dir cannot take the keys elsewhere.
   writeFileAtomic(path, `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });

@@ -1,8 +1,9 @@
 // The data dir's files judged before anything is loaded, created or removed: every name must be
 // one the emulator writes, of the right type, in a generation the files present explain. What a
 // compaction left (the generation before a verified newer snapshot, an unfinished snapshot, the
-// new journal that went with it) is removed after the load, once every record put in it is found
-// in the loaded state (journal.ts open); anything else refuses the start with one line naming it,
+// new journal that went with it) is removed after the load, once proven covered (journal.ts open:
+// the generation before must be byte for byte what the compaction recorded in the new journal's
+// coverage line); anything else refuses the start with one line naming it,
 // and changes nothing; `--set-aside-unknown` (setAsideUnknown) moves it into
 // set-aside-<UTC time>/ in the data dir instead: nothing the emulator does not understand is ever
 // deleted. A temporary of keys.json or webhooks.json (a write that never reached its rename) is
@@ -30,6 +31,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { join } from 'node:path';
+import type { Kind } from './types.js';
 
 const GEN = '(0|[1-9]\\d{0,14})';
 const JOURNAL_RE = new RegExp(`^journal-${GEN}\\.jsonl$`);
@@ -185,6 +187,120 @@ function endsFault(f: Ends, gen: number, whole?: Buffer): string | undefined {
 }
 
 /**
+ * What a compaction from generation `from` consumed, recorded in the new generation's journal (a
+ * line of no ops): the old journal's and snapshot's length and SHA-256 as they were compacted. A
+ * start removes the old generation's files only if they are exactly these bytes.
+ */
+export interface Coverage {
+  from: number;
+  journal: { bytes: number; sha256: string };
+  snapshot?: { bytes: number; sha256: string };
+}
+
+const COVERAGE_PREFIX = '{"ops":[],"compacted":';
+
+export const coverageLine = (c: Coverage): Buffer => Buffer.from(`${JSON.stringify({ ops: [], compacted: c })}\n`);
+
+/** The coverage record a journal holds (its first), or undefined. */
+export function findCoverage(buf: Buffer): { coverage: Coverage; at: number; end: number } | undefined {
+  const at = buf.indexOf(COVERAGE_PREFIX);
+  if (at < 0 || (at > 0 && buf[at - 1] !== 10)) return undefined;
+  const end = buf.indexOf(10, at);
+  if (end < 0) return undefined;
+  try {
+    const c = (JSON.parse(buf.subarray(at, end).toString('utf8')) as { compacted?: Coverage }).compacted;
+    const ok = (x: unknown): boolean =>
+      typeof x === 'object' &&
+      x !== null &&
+      Number.isSafeInteger((x as { bytes: unknown }).bytes) &&
+      /^[0-9a-f]{64}$/.test(String((x as { sha256: unknown }).sha256));
+    if (!c || !Number.isSafeInteger(c.from) || !ok(c.journal) || (c.snapshot !== undefined && !ok(c.snapshot))) return undefined;
+    return { coverage: c, at, end: end + 1 };
+  } catch {
+    return undefined;
+  }
+}
+
+export const sha256 = (buf: Buffer): string => createHash('sha256').update(buf).digest('hex');
+
+/**
+ * Why an old generation's file (journal-<from> or snapshot-<from>) is not provably covered by the
+ * loaded generation (undefined: it is, byte for byte). `coverage`: what the new journal recorded.
+ */
+export function coverageFault(
+  buf: Buffer,
+  kind: 'journal' | 'snapshot',
+  from: number,
+  coverage: Coverage | undefined,
+  by: string,
+): string | undefined {
+  if (!coverage || coverage.from !== from)
+    return `${by} holds no record of what it was compacted from (an older version wrote it, or it was changed), so this file cannot be proven covered`;
+  const want = coverage[kind];
+  if (!want) return `${by} was not compacted from a ${kind}`;
+  if (buf.length === want.bytes && sha256(buf) === want.sha256) return undefined;
+  return `not the ${kind} compacted into ${by} (that one was ${want.bytes} bytes, this is ${buf.length}${buf.length === want.bytes ? ' with other content' : ''}): it may hold writes the loaded generation lacks`;
+}
+
+/** The fields a line may have: its ops; a snapshot's header and trailer; a new journal's coverage record. */
+export const LINE_KEYS = new Set(['ops', 'snapshot', 'end', 'compacted']);
+const KINDS = new Set<string>([
+  'customer',
+  'kyc_verification',
+  'account',
+  'external_account',
+  'transfer',
+  'card',
+  'collection',
+  'payment_link',
+  'wallet',
+  'fx_quote',
+  'fx_trade',
+  'transaction',
+  'ledger_entry',
+  'event',
+] satisfies Kind[]);
+const SCOPE_RE = /^(sandbox|live)\|[A-Za-z0-9_-]{1,64}$/;
+
+export const showField = (k: string): string => (/^[\w-]{1,40}$/.test(k) ? `"${k}"` : 'an odd name');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Why a parsed line (with its ops list) is not one the emulator understands: an unknown field, an op it does not write. */
+export function lineFault(line: { ops?: unknown }): string | undefined {
+  const unknown = Object.keys(line).find((k) => !LINE_KEYS.has(k));
+  if (unknown !== undefined) return `has a field the emulator does not know (${showField(unknown)}): written by a newer version?`;
+  const ops = line.ops as unknown[];
+  for (let i = 0; i < ops.length; i++) {
+    const fault = opFault(ops[i]);
+    if (fault) return `holds an op the emulator does not understand (op ${i + 1}: ${fault})`;
+  }
+  return undefined;
+}
+
+/** Why an op is not one the emulator writes (undefined: it is); the app checks each op it loads. */
+export function opFault(op: unknown): string | undefined {
+  if (!isObject(op)) return `not an object but ${op === null ? 'null' : Array.isArray(op) ? 'a list' : typeof op}`;
+  if ('p' in op) {
+    if (typeof op.p !== 'string' || !KINDS.has(op.p))
+      return `an unknown kind of record${typeof op.p === 'string' && /^[a-z_]{1,40}$/.test(op.p) ? ` "${op.p}"` : ''}`;
+    if (typeof op.s !== 'string' || !SCOPE_RE.test(op.s)) return 'an unknown scope (not sandbox|<tenant> or live|<tenant>)';
+    if (!isObject(op.o) || typeof op.o.id !== 'string' || op.o.id === '') return 'a record without an id';
+    if (op.x !== undefined && !isObject(op.x)) return 'internal fields that are not an object';
+    if (op.d !== undefined && typeof op.d !== 'string') return 'a reference that is not an id';
+    if (op.d !== undefined && !isObject(op.o.data)) return 'an event without data';
+    return undefined;
+  }
+  if ('i' in op) {
+    if (typeof op.i !== 'string' || typeof op.f !== 'string' || typeof op.s !== 'number' || typeof op.t !== 'number')
+      return 'a stored response without its key, fingerprint, status or time';
+    if ('r' in op ? typeof op.r !== 'string' : !('j' in op)) return 'a stored response without its body';
+    return undefined;
+  }
+  if ('c' in op) return typeof op.c === 'number' && Number.isFinite(op.c) ? undefined : 'a clock offset that is not a number';
+  return 'none of the kinds of op the emulator writes';
+}
+
+/**
  * The first damaged line of a file of `{"ops":[…]}` lines. In a journal (`tolerant`) a damaged
  * last line is not one: a crash during a write leaves it, and the load drops it.
  */
@@ -193,13 +309,20 @@ export function linesFault(buf: Buffer, tolerant: boolean): string | undefined {
   let start = 0;
   for (let lineNo = 1; start < text.length; lineNo++) {
     const end = text.indexOf('\n', start);
-    if (tolerant && (end < 0 || end === text.length - 1)) return undefined;
-    if (end < 0) return `line ${lineNo} is cut`;
+    // A journal's last line may be torn (a write never acknowledged): dropped at load if it does not parse.
+    const lastOfJournal = tolerant && (end < 0 || end === text.length - 1);
+    if (end < 0 && !lastOfJournal) return `line ${lineNo} is cut`;
+    let parsed: { ops?: unknown };
     try {
-      if (!Array.isArray((JSON.parse(text.slice(start, end)) as { ops?: unknown }).ops)) throw new Error('no ops');
+      if (end < 0) throw new Error('torn line');
+      parsed = JSON.parse(text.slice(start, end)) as { ops?: unknown };
+      if (!Array.isArray(parsed?.ops)) throw new Error('no ops');
     } catch (e) {
+      if (lastOfJournal) return undefined;
       return `line ${lineNo} is damaged (${(e as Error).message})`;
     }
+    const fault = lineFault(parsed);
+    if (fault) return `line ${lineNo} ${fault}`;
     start = end + 1;
   }
   return undefined;

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type ReceivedRequest } from './app.js';
 import { isRate, type RateLimit } from './faults.js';
-import { lockDir } from './lock.js';
+import { lockDir, lockLost } from './lock.js';
 import { prepareDataDir } from './data-dir.js';
 import type { JournalOptions } from './journal.js';
 import { createApiServer } from './server.js';
@@ -124,6 +124,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       latencyMs: opts.latencyMs ?? null,
       rateLimit: opts.rateLimit ?? null,
     });
+    app.journal.log = opts.log;
+    app.journal.lockLost = () => lockLost(release);
     app.open();
   } catch (err) {
     release();

@@ -29,12 +29,18 @@
 // All writes go through a FileLayer (tests inject one that fails).
 import { createHash, type Hash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
-import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, lstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CREATE_NEW,
+  coverageFault,
+  coverageLine,
+  type Coverage,
   DataDirRefused,
+  LINE_KEYS,
+  showField,
+  findCoverage,
   inspectDataDir,
   isResetSnapshot,
   journalName,
@@ -42,6 +48,7 @@ import {
   publish,
   readRegular,
   setAside,
+  sha256,
   showName,
   snapshotFault,
   snapshotHeader,
@@ -208,6 +215,17 @@ export class Journal {
   /** After a failed compaction: the journal size from which to try again. */
   private retryAt = 0;
   private snapshotBytes = 0;
+  /** The current snapshot's length and SHA-256 (of the whole file), for the next compaction's coverage record. */
+  private snapshotId: { bytes: number; sha256: string } | undefined;
+  /** SHA-256 of the current journal's first `bytes` bytes (undefined after a failure: read from the file when needed). */
+  private journalHash: Hash | undefined;
+  /** The old generation's files were kept at a compaction (changed by someone else): no compaction until a restart. */
+  private keptOld = false;
+  /** Runtime lines (a compaction that kept files, the LOCK gone): the emulator's log. */
+  log: ((line: string) => void) | undefined;
+  /** Why this process no longer owns the data dir's LOCK (undefined: it does); checked before each compaction. */
+  lockLost: (() => string | undefined) | undefined;
+  private lockLostTold = false;
   /** A background compaction: its snapshot is being written; `tail` collects what is journaled meanwhile. */
   private bg: Background | undefined;
   /** fdatasyncs in flight per file descriptor, and old journals to close once theirs return. */
@@ -300,26 +318,45 @@ export class Journal {
     this.gen = plan.gen;
     this.warnings.length = 0;
     this.notices.length = 0;
-    let reset = false;
-    if (this.gen > 0) ({ bytes: this.snapshotBytes, reset } = replaySnapshot(dir, this.gen, apply));
+    this.snapshotId = undefined;
+    if (this.gen > 0) {
+      let whole: Buffer;
+      ({ bytes: this.snapshotBytes, whole } = replaySnapshot(dir, this.gen, apply));
+      this.snapshotId = { bytes: whole.length, sha256: sha256(whole) };
+    }
     const journal = join(dir, journalName(this.gen));
     // A torn last line is cut off only once the start is sure (below): a refusal changes nothing.
     let torn = 0;
-    if (plan.journal) ({ good: this.bytes, torn } = replayJournal(journal, apply));
+    let current: Buffer = Buffer.alloc(0);
+    if (plan.journal) ({ good: this.bytes, torn, whole: current } = replayJournal(journal, apply));
     else this.bytes = 0;
+    this.journalHash = createHash('sha256').update(current.subarray(0, this.bytes));
+    this.keptOld = false;
+    const coverage = findCoverage(current.subarray(0, this.bytes));
     this.durable = this.bytes;
     // Loaded: what the compaction that made this generation left (the generation before it, an
-    // unfinished snapshot and its new journal) is covered by it, and goes; proved record by
-    // record (`has`: whether the loaded state holds a record), as the files might have been
-    // damaged or changed since. What is not covered refuses the start (or is set aside).
+    // unfinished snapshot and its new journal) is covered by it, and goes, once proven: the
+    // generation before byte for byte against the coverage line the compaction wrote, the new
+    // journal as a copy of a stretch of the current one, an unfinished snapshot record by record
+    // (`has`), as the files might have been damaged or changed since. What is not covered refuses
+    // the start (or is set aside).
     const uncovered: Array<{ name: string; why: string }> = [];
     const covered: typeof plan.superseded = [];
     for (const f of plan.superseded) {
-      const forgotten = reset && (f.name === journalName(this.gen - 1) || f.name === snapshotName(this.gen - 1));
-      const buf = check.has && !forgotten ? readRegular(join(dir, f.name)) : undefined;
-      const why = buf === undefined ? undefined : uncoveredFault(buf, check.has!);
+      const kind = f.name === journalName(this.gen - 1) ? 'journal' : f.name === snapshotName(this.gen - 1) ? 'snapshot' : undefined;
+      const buf = readRegular(join(dir, f.name));
+      let why: string | undefined;
+      if (buf === undefined) why = 'not a regular file';
+      // The generation before: only if it is byte for byte what the compaction consumed (it
+      // recorded that in the new journal): ids alone do not show a changed record, and another
+      // process may have appended to it (a LOCK removed by hand).
+      else if (kind) why = coverageFault(buf, kind, this.gen - 1, coverage?.coverage, journalName(this.gen));
+      // An unfinished compaction's new journal: a copy of a stretch of the current journal (its
+      // coverage line aside, and a torn last line).
+      else if (f.name === journalName(this.gen + 1)) why = copyFault(buf, current.subarray(0, this.bytes), journalName(this.gen));
+      else if (check.has) why = uncoveredFault(buf, check.has);
       if (why) uncovered.push({ name: f.name, why });
-      else covered.push(f);
+      else covered.push(kind ? { name: f.name, why: `byte for byte what ${journalName(this.gen)} records as compacted` } : f);
     }
     if (uncovered.length && !check.setAsideUnknown) throw new DataDirRefused(dir, uncovered);
     if (uncovered.length) {
@@ -398,6 +435,7 @@ export class Journal {
       this.bg.tail.push(data);
       this.bg.tailBytes += data.length;
     }
+    this.journalHash?.update(data);
     this.bytes += data.length;
     this.stats.writes++;
     this.stats.bytes += data.length;
@@ -464,6 +502,8 @@ export class Journal {
     this.queue = [];
     this.waiters = [];
     this.bytes = this.durable;
+    // Cut back: its hash is read from the file again when a compaction needs it.
+    this.journalHash = undefined;
     if (this.bg) this.bg.aborted = true;
     const reason = errText(err);
     this.diskErrors.episodes++;
@@ -531,6 +571,7 @@ export class Journal {
         writeAllSync(this.files, this.fd, line);
         this.files.fdatasyncSync(this.fd);
         this.bytes = this.durable += line.length;
+        this.journalHash = undefined;
         this.failure = undefined;
         this.onRecovered?.();
         return;
@@ -553,7 +594,7 @@ export class Journal {
     // Not while the disk fails: the episode ends first (the probe), then a commit asks again.
     // Nor while files of the generation before are still there: a crash then leaves at most one
     // generation behind the current one (which a start can prove covered).
-    if (this.bg || !this.tooBig() || !this.writable || this.olderLeft()) return;
+    if (this.bg || !this.tooBig() || !this.writable || this.olderLeft() || this.notOwner()) return;
     try {
       this.startBackground();
     } catch {
@@ -563,12 +604,66 @@ export class Journal {
 
   /** Whether files of an older generation are still there (or being removed); if so, their removal is (re)started. */
   private olderLeft(): boolean {
-    if (this.removals.size > 0) return true;
+    if (this.removals.size > 0 || this.keptOld) return true;
     if (this.gen === 0) return false;
     const older = [journalName(this.gen - 1), snapshotName(this.gen - 1)].map((n) => join(this.dir!, n)).filter((p) => existsSync(p));
     if (older.length === 0) return false;
     this.removeLater(...older);
     return true;
+  }
+
+  /** Whether the data dir's LOCK is no longer this process's (told once): then nothing is compacted. */
+  private notOwner(): boolean {
+    const lost = this.lockLost?.();
+    if (lost === undefined) return false;
+    if (!this.lockLostTold) {
+      this.lockLostTold = true;
+      this.log?.(
+        `warning: ${lost}; another emulator may be using the data dir ${this.dir}: not compacting (which would remove files it may write to); stop both, then start one`,
+      );
+    }
+    return true;
+  }
+
+  /** A compaction or reset asked for while the LOCK is not this process's: refused (DiskUnavailable), logged once. */
+  private refuseIfNotOwner(): void {
+    if (this.notOwner())
+      throw new DiskUnavailable(Math.max(1, Math.ceil(this.retryMs / 1000)), `not compacting: ${this.lockLost?.() ?? 'the lock was lost'}`);
+  }
+
+  /** The current journal's coverage record, for the next generation's journal (what it is, byte for byte, now). */
+  private coverage(): Coverage {
+    let digest: string;
+    if (this.journalHash) digest = this.journalHash.copy().digest('hex');
+    else {
+      const buf = readRegular(join(this.dir!, journalName(this.gen))) ?? Buffer.alloc(0);
+      digest = sha256(buf.subarray(0, this.bytes));
+    }
+    return { from: this.gen, journal: { bytes: this.bytes, sha256: digest }, ...(this.snapshotId ? { snapshot: this.snapshotId } : {}) };
+  }
+
+  /**
+   * Why the old generation's files are not to be removed (undefined: they may): the journal at its
+   * path is not the file this process wrote (replaced) or not of the length it wrote (another
+   * process appended to it), the snapshot not of the length this process knows, or the LOCK lost.
+   */
+  private oldChanged(fd: number, bytes: number): string | undefined {
+    const dir = this.dir!;
+    const name = journalName(this.gen);
+    try {
+      const mine = fstatSync(fd);
+      const there = lstatSync(join(dir, name));
+      if (mine.dev !== there.dev || mine.ino !== there.ino) return `${name} is no longer the file this emulator wrote`;
+      if (there.size !== bytes) return `${name} is ${there.size} bytes, this emulator wrote ${bytes}: another process wrote to it`;
+      if (this.snapshotId) {
+        const snap = lstatSync(join(dir, snapshotName(this.gen)));
+        if (snap.size !== this.snapshotId.bytes)
+          return `${snapshotName(this.gen)} is ${snap.size} bytes, not the ${this.snapshotId.bytes} this emulator loaded or wrote`;
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return errText(err);
+    }
+    return this.lockLost?.();
   }
 
   /**
@@ -597,6 +692,8 @@ export class Journal {
     let snapshot: number | undefined = temp.fd;
     let next: number | undefined;
     const hash = createHash('sha256');
+    const wholeHash = createHash('sha256');
+    const nextHash = createHash('sha256');
     let finish!: () => void;
     const bg: Background = { tail: [], tailBytes: 0, done: new Promise<void>((r) => (finish = r)), aborted: false };
     const ops = this.snapshotOps()[Symbol.iterator]();
@@ -635,11 +732,11 @@ export class Journal {
       const began = performance.now();
       let finished: boolean;
       try {
-        if (written === 0) written += this.writeHashed(snapshot!, snapshotHeader(gen), hash);
-        const w = this.writeLines(snapshot!, ops, hash, began + this.sliceMs);
+        if (written === 0) written += this.writeHashed(snapshot!, snapshotHeader(gen), hash, wholeHash);
+        const w = this.writeLines(snapshot!, ops, [hash, wholeHash], began + this.sliceMs);
         written += w.bytes;
         finished = w.finished;
-        if (finished) written += this.writeHashed(snapshot!, snapshotTrailer(written, hash.digest('hex')));
+        if (finished) written += this.writeHashed(snapshot!, snapshotTrailer(written, hash.digest('hex')), wholeHash);
       } catch {
         return fail();
       }
@@ -666,6 +763,7 @@ export class Journal {
         }
         for (let chunk = bg.tail.shift(); chunk; chunk = performance.now() - began < this.sliceMs ? bg.tail.shift() : undefined) {
           writeAllSync(this.files, next, chunk);
+          nextHash.update(chunk);
           bg.tailBytes -= chunk.length;
           caughtUp += chunk.length;
         }
@@ -681,7 +779,9 @@ export class Journal {
     // 3. The rest, and the switch.
     const switchOver = (): void => {
       if (bg.aborted) return fail();
-      const rest = Buffer.concat(bg.tail);
+      // The rest, then what the new generation covers: the old journal as it is now, whole (from
+      // here on commits go to the new one), and the old snapshot.
+      const rest = Buffer.concat([...bg.tail, coverageLine(this.coverage())]);
       try {
         writeAllSync(this.files, next!, rest);
         this.files.fsyncSync(next!);
@@ -689,9 +789,12 @@ export class Journal {
       } catch {
         return fail();
       }
+      nextHash.update(rest);
       // Unlinking hundreds of MB can take the file system a while: in the thread pool. (A restart
-      // meanwhile removes them itself: the generation before the newest is covered by it.)
-      this.adopt(gen, next!, written, caughtUp + rest.length, (...paths) => this.removeOld(paths));
+      // meanwhile removes them itself once they are proven covered: the coverage line.)
+      this.adopt(gen, next!, { bytes: written, sha256: wholeHash.digest('hex') }, caughtUp + rest.length, nextHash, (...paths) =>
+        this.removeOld(paths),
+      );
       end();
     };
 
@@ -723,19 +826,19 @@ export class Journal {
    * Writes the ops to `fd`, `opsPerLine` per line, until they run out or (with `until`) the
    * clock passes it after a line.
    */
-  private writeLines(fd: number, ops: Iterator<string>, hash: Hash, until = Infinity): { bytes: number; finished: boolean } {
+  private writeLines(fd: number, ops: Iterator<string>, hashes: Hash[], until = Infinity): { bytes: number; finished: boolean } {
     let bytes = 0;
     for (;;) {
       const line = nextLine(ops, this.opsPerLine);
       if (!line) return { bytes, finished: true };
-      bytes += this.writeHashed(fd, line, hash);
+      bytes += this.writeHashed(fd, line, ...hashes);
       if (performance.now() >= until) return { bytes, finished: false };
     }
   }
 
-  private writeHashed(fd: number, buf: Buffer, hash?: Hash): number {
+  private writeHashed(fd: number, buf: Buffer, ...hashes: Hash[]): number {
     writeAllSync(this.files, fd, buf);
-    hash?.update(buf);
+    for (const h of hashes) h.update(buf);
     return buf.length;
   }
 
@@ -762,6 +865,7 @@ export class Journal {
     // What is queued goes to the current journal first: the snapshot then holds only written changes.
     this.flush();
     if (!this.writable) throw this.unavailable();
+    this.refuseIfNotOwner();
     this.switchTo(this.snapshotOps());
   }
 
@@ -773,19 +877,24 @@ export class Journal {
     let tmp: string | undefined;
     let written = 0;
     let next: number | undefined;
+    const wholeHash = createHash('sha256');
+    // The new journal's first line: what this generation covers (the old one, byte for byte).
+    const first = coverageLine(this.coverage());
     try {
       const temp = openTemp(this.files, dir, snapshotName(gen));
       tmp = temp.path;
       try {
         const hash = createHash('sha256');
-        written += this.writeHashed(temp.fd, snapshotHeader(gen, reset), hash);
-        written += this.writeLines(temp.fd, ops[Symbol.iterator](), hash).bytes;
-        written += this.writeHashed(temp.fd, snapshotTrailer(written, hash.digest('hex')));
+        written += this.writeHashed(temp.fd, snapshotHeader(gen, reset), hash, wholeHash);
+        written += this.writeLines(temp.fd, ops[Symbol.iterator](), [hash, wholeHash]).bytes;
+        written += this.writeHashed(temp.fd, snapshotTrailer(written, hash.digest('hex')), wholeHash);
         this.files.fsyncSync(temp.fd);
       } finally {
         closeSync(temp.fd);
       }
       next = this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
+      writeAllSync(this.files, next, first);
+      this.files.fsyncSync(next);
       publish(this.files, tmp, join(dir, snapshotName(gen)), dir);
     } catch (err) {
       // The old generation stays the one a restart loads; the journal goes on as it was. Only what
@@ -797,9 +906,16 @@ export class Journal {
       if (tmp !== undefined) rmSync(tmp, { force: true });
       throw new DiskUnavailable(Math.max(1, Math.ceil(this.retryMs / 1000)), `compaction: ${errText(err)}`);
     }
-    this.adopt(gen, next, written, 0, (...paths) => {
-      for (const path of paths) rmSync(path, { force: true });
-    });
+    this.adopt(
+      gen,
+      next,
+      { bytes: written, sha256: wholeHash.digest('hex') },
+      first.length,
+      createHash('sha256').update(first),
+      (...paths) => {
+        for (const path of paths) rmSync(path, { force: true });
+      },
+    );
   }
 
   /**
@@ -807,17 +923,37 @@ export class Journal {
    * current one: later commits go to `next`; the old journal is closed (once the fdatasyncs in
    * flight on it return) and the old generation's files removed with `remove`.
    */
-  private adopt(gen: number, next: number, snapshotBytes: number, journalBytes: number, remove: (...paths: string[]) => void): void {
+  private adopt(
+    gen: number,
+    next: number,
+    snapshot: { bytes: number; sha256: string },
+    journalBytes: number,
+    journalHash: Hash,
+    remove: (...paths: string[]) => void,
+  ): void {
     const dir = this.dir!;
     const old = this.fd!;
+    // Removed only if they are what this process wrote (checked before the journal is closed):
+    // else kept, and no compaction until a restart (which refuses them naming them, as they do not
+    // match the coverage line).
+    const changed = this.oldChanged(old, this.bytes);
     if (this.syncsOn.has(old)) this.retired.add(old);
     else closeSync(old);
     this.fd = next;
-    remove(join(dir, journalName(this.gen)), join(dir, snapshotName(this.gen)));
+    const oldFiles = [journalName(this.gen), snapshotName(this.gen)];
+    if (changed === undefined) remove(...oldFiles.map((n) => join(dir, n)));
+    else {
+      this.keptOld = true;
+      this.log?.(
+        `warning: compacted into generation ${gen} but kept ${oldFiles.filter((n) => existsSync(join(dir, n))).join(' and ')}: ${changed}; another emulator may have used the data dir ${dir} (no more compactions until a restart, which will ask what to do with them)`,
+      );
+    }
     this.gen = gen;
     // All of it synced: also the commits whose fdatasync on the old journal is still in flight.
     this.bytes = this.durable = journalBytes;
-    this.snapshotBytes = snapshotBytes;
+    this.journalHash = journalHash;
+    this.snapshotBytes = snapshot.bytes;
+    this.snapshotId = snapshot;
     this.retryAt = 0;
   }
 
@@ -830,6 +966,7 @@ export class Journal {
     const dir = this.dir;
     if (!dir || this.fd === undefined) return;
     await this.drain();
+    this.refuseIfNotOwner();
     this.switchTo([], true);
     this.stale = false;
     if (this.failure?.timer) clearTimeout(this.failure.timer);
@@ -886,13 +1023,13 @@ function openJournal(files: FileLayer, dir: string, gen: number, warn: (w: strin
  * Replays snapshot-<gen>.jsonl once its header, length and SHA-256 are checked (DataDirRefused if
  * they fail); returns its length and whether a reset wrote it.
  */
-function replaySnapshot(dir: string, gen: number, apply: (op: Op) => void): { bytes: number; reset: boolean } {
+function replaySnapshot(dir: string, gen: number, apply: (op: Op) => void): { bytes: number; reset: boolean; whole: Buffer } {
   const name = snapshotName(gen);
   const whole = readRegular(join(dir, name));
   if (whole === undefined) throw new DataDirRefused(dir, [{ name, why: 'not a regular file' }]);
   const fault = snapshotFault(whole, gen, true);
   if (fault) throw new DataDirRefused(dir, [{ name, why: fault }]);
-  return { bytes: replayBuffer(dir, name, whole, apply, false, Infinity), reset: isResetSnapshot(whole) };
+  return { bytes: replayBuffer(dir, name, whole, apply, false, Infinity), reset: isResetSnapshot(whole), whole };
 }
 
 /**
@@ -900,13 +1037,26 @@ function replaySnapshot(dir: string, gen: number, apply: (op: Op) => void): { by
  * part and of the torn last line after it (a write never acknowledged: the process or the disk
  * failed during it), which the caller cuts off. A bad line elsewhere throws DataDirRefused.
  */
-function replayJournal(path: string, apply: (op: Op) => void, limit = Infinity): { good: number; torn: number } {
+function replayJournal(path: string, apply: (op: Op) => void, limit = Infinity): { good: number; torn: number; whole: Buffer } {
   const dir = join(path, '..');
   const name = path.slice(dir.length + 1);
   const whole = readRegular(path);
   if (whole === undefined) throw new DataDirRefused(dir, [{ name, why: 'not a regular file' }]);
   const good = replayBuffer(dir, name, whole, apply, true, limit);
-  return { good, torn: limit === Infinity ? whole.length - good : 0 };
+  return { good, torn: limit === Infinity ? whole.length - good : 0, whole };
+}
+
+/**
+ * Why an unfinished compaction's new journal is not a copy of a stretch of the current one (its
+ * catch-up: what was journaled while the snapshot was written), its coverage line and a torn last
+ * line aside (undefined: it is).
+ */
+function copyFault(buf: Buffer, current: Buffer, currentName: string): string | undefined {
+  let body = buf.subarray(0, buf.lastIndexOf(10) + 1);
+  const c = findCoverage(body);
+  if (c && c.end === body.length) body = body.subarray(0, c.at);
+  if (body.length === 0 || current.indexOf(body) >= 0) return undefined;
+  return `it holds lines ${currentName} does not (not what a compaction copied from it): it may hold writes the loaded generation lacks`;
 }
 
 /** Cuts a journal back to `length` bytes, durably. */
@@ -931,20 +1081,38 @@ function replayBuffer(dir: string, name: string, whole: Buffer, apply: (op: Op) 
     lineNo++;
     const last = end < 0 || end === text.length - 1;
     let ops: Op[] | undefined;
+    let parsed: unknown;
     try {
       if (end < 0) throw new Error('torn line');
-      ops = (JSON.parse(line) as { ops: Op[] }).ops;
+      parsed = JSON.parse(line);
+      ops = (parsed as { ops: Op[] } | null)?.ops;
       if (!Array.isArray(ops)) throw new Error('no ops');
     } catch (e) {
       if (tolerant && last) break;
       throw new DataDirRefused(dir, [{ name, why: `line ${lineNo} is damaged (${(e as Error).message})` }]);
     }
-    for (const op of ops) apply(op);
+    // What the emulator does not understand refuses the start (never loaded half, never a raw error).
+    const refuse = (why: string): DataDirRefused => new DataDirRefused(dir, [{ name, why: `line ${lineNo} ${why}` }]);
+    const unknown = Object.keys(parsed as object).find((k) => !LINE_KEYS.has(k));
+    if (unknown !== undefined) throw refuse(`has a field the emulator does not know (${showField(unknown)}): written by a newer version?`);
+    ops.forEach((op, i) => {
+      try {
+        apply(op);
+      } catch (e) {
+        if (e instanceof DataDirRefused) throw e;
+        if (e instanceof OpNotUnderstood) throw refuse(`holds an op the emulator does not understand (op ${i + 1}: ${e.message})`);
+        // Its own errors say what is wrong; a TypeError's text would only show the emulator's insides.
+        throw refuse(`holds an op that cannot be applied (op ${i + 1}${e instanceof TypeError ? '' : `: ${(e as Error).message}`})`);
+      }
+    });
     good += Buffer.byteLength(line) + 1;
     start = end + 1;
   }
   return good;
 }
+
+/** What `apply` throws for an op that is not one the emulator writes (the load names the file and line). */
+export class OpNotUnderstood extends Error {}
 
 /** The next snapshot line: up to `perLine` ops; undefined when there are none left. */
 function nextLine(ops: Iterator<string>, perLine: number): Buffer | undefined {

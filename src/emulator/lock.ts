@@ -3,7 +3,9 @@
 // process has since, is taken over, and one held by a live emulator is refused naming it.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockNow, type Release } from '../shared/lock.js';
+import { lockLost, lockNow, type Release } from '../shared/lock.js';
+
+export { lockLost };
 
 /** Locks the data dir (made 0700 if missing) or throws (LockError: its one line names the holder or the odd LOCK). */
 export function lockDir(dir: string): Release {

@@ -4,11 +4,10 @@
 // still restores what it took over. Settings, not data: `reset` keeps them, the journal never
 // holds them. Written whole (temporary file, fsync, rename, the folder fsynced), so a crash leaves
 // the old file or the new one. Faults are not kept: a restart starts without them.
-import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { join } from 'node:path';
 import { checkWebhookTarget } from '../shared/validate.js';
-import { readSmallFile } from './small-file.js';
+import { readSmallFile, settingsFilePresent } from './small-file.js';
 import type { Mode } from './types.js';
 
 export interface Claim {
@@ -35,7 +34,7 @@ export const webhookFile = (dataDir: string): string => join(dataDir, FILE);
 /** The saved settings, or undefined when the data dir has none yet. A file that is not one throws (nothing is overwritten). */
 export function loadWebhookSettings(dataDir: string): WebhookSettings | undefined {
   const path = webhookFile(dataDir);
-  if (!existsSync(path)) return undefined;
+  if (!settingsFilePresent(path)) return undefined;
   const bad = (): Error =>
     new Error(`${path} is not an emulator webhook settings file; move it away (the emulator then starts with no webhook URL)`);
   const text = readSmallFile(path, MAX_FILE_BYTES);

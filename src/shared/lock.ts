@@ -56,6 +56,26 @@ export interface LockOptions {
 export type Release = () => void;
 
 const held = new Set<Release>();
+/** Each lock held: its path and nonce (lockLost). */
+const owned = new WeakMap<Release, { path: string; nonce: string }>();
+
+/**
+ * Why a lock taken is no longer this one's (undefined: it still is): its file removed or replaced
+ * by hand (Node has no flock: a LOCK removed lets a second process take it).
+ */
+export function lockLost(release: Release): string | undefined {
+  const o = owned.get(release);
+  if (!o) return undefined;
+  let found: Found | undefined;
+  try {
+    // Never through a link, never waiting on a fifo.
+    found = readLock(o.path, 'it');
+  } catch {
+    return `its lock ${o.path} was replaced by something that is not a lock`;
+  }
+  if (!found) return `its lock ${o.path} was removed`;
+  return found.holder.nonce === o.nonce ? undefined : `its lock ${o.path} was replaced (it names ${describeHolder(found.holder)})`;
+}
 let exitHooked = false;
 
 /** "pid 123 on host box, started 2026-11-28 19:50:01 UTC" (what is known). */
@@ -293,6 +313,7 @@ function releaser(path: string, nonce: string): Release {
     }
   };
   held.add(release);
+  owned.set(release, { path, nonce });
   if (!exitHooked) {
     exitHooked = true;
     process.once('exit', () => {
@@ -304,8 +325,11 @@ function releaser(path: string, nonce: string): Release {
 
 function busyError(path: string, what: string, found: Found, waitedMs: number): LockError {
   const waited = waitedMs > 0 ? ` (waited ${Math.round(waitedMs / 1000)} s)` : '';
+  // A lock naming only a pid (an older pay's, or written by hand) cannot tell its holder from
+  // another program that has the pid now: said, with how to clear it.
+  const bare = found.holder.start === undefined ? ' (a lock naming only a pid, which another program may have now)' : '';
   return new LockError(
-    `${what} is in use by ${describeHolder(found.holder)}${waited}; its lock is ${path}`,
+    `${what} is in use by ${describeHolder(found.holder)}${bare}${waited}; its lock is ${path}; if no pay or emulator is using ${what}, remove it`,
     'lock_busy',
     path,
     found.holder,

@@ -2,7 +2,7 @@
 // commits meanwhile carried into the new generation's journal): nothing committed is lost, and
 // the data dir loads whatever step a restart finds it at. Under disk errors: acknowledgement in
 // order, refusal and reload, reads waiting for commits in flight, recovery, torn last lines.
-import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -288,5 +288,83 @@ describe('journal under disk errors', () => {
     expect(again.warnings).toEqual([expect.stringMatching(/journal-0\.jsonl: dropped a torn last line \(30 bytes/)]);
     expect(statSync(path).size).toBe(size);
     await again.close();
+  });
+});
+
+describe('a compaction never removes a journal another process wrote to', () => {
+  // Issue 24 item 7: with LOCK removed by hand a second emulator ran on the same data dir, and the
+  // first one's compaction deleted journal-0.jsonl holding the second one's acknowledged writes.
+  // The old journal is removed only if it is the file this process wrote (same inode) of exactly
+  // the length it wrote; else it is kept, the log says so, and no further compaction runs.
+  const others: Array<{ name: string; act: (dir: string, state: State) => Promise<void> }> = [
+    {
+      name: 'another journal on the same dir appended to it',
+      act: async (dir) => {
+        const other = journalOn(dir, new Map());
+        for (let i = 0; i < 10; i++) await other.commit([putOp(`other${i}`, i)]);
+        await other.close();
+      },
+    },
+    {
+      name: 'it was replaced by a copy (renamed over it)',
+      act: async (dir) => {
+        writeFileSync(join(dir, 'copy'), readFileSync(join(dir, 'journal-0.jsonl')));
+        renameSync(join(dir, 'copy'), join(dir, 'journal-0.jsonl'));
+      },
+    },
+    {
+      name: 'it was cut',
+      act: async (dir) => truncateSync(join(dir, 'journal-0.jsonl'), 100),
+    },
+  ];
+  for (const o of others)
+    it(`${o.name}: kept, logged; a restart refuses naming it, --set-aside-unknown moves it aside`, async () => {
+      const dir = tempDir();
+      const state: State = new Map();
+      const j = journalOn(dir, state);
+      const logged: string[] = [];
+      j.log = (l) => logged.push(l);
+      for (let i = 0; i < 5; i++) {
+        state.set(`mine${i}`, i);
+        await j.commit([putOp(`mine${i}`, i)]);
+      }
+      await o.act(dir, state);
+      const kept = readFileSync(join(dir, 'journal-0.jsonl'));
+      state.set('mine9', 9);
+      await j.commit([putOp('mine9', 9)]);
+      j.compact();
+      await j.close();
+      expect(readdirSync(dir).sort()).toEqual(['journal-0.jsonl', 'journal-1.jsonl', 'snapshot-1.jsonl']);
+      expect(readFileSync(join(dir, 'journal-0.jsonl')).subarray(0, kept.length)).toEqual(kept);
+      expect(logged).toEqual([
+        expect.stringMatching(/^warning: compacted into generation 1 but kept journal-0\.jsonl: journal-0\.jsonl is /),
+      ]);
+      expect(() => journalOn(dir, new Map())).toThrow(/journal-0\.jsonl \(not the journal compacted into journal-1\.jsonl/);
+      const again = new Journal(dir, {});
+      again.open(() => {}, { setAsideUnknown: true });
+      await again.close();
+      expect(again.notices.join('\n')).toMatch(/^set aside into .*journal-0\.jsonl/);
+    });
+
+  it('refuses to compact once its LOCK is not its own, and says so once', async () => {
+    const dir = tempDir();
+    const state: State = new Map();
+    const j = journalOn(dir, state);
+    const logged: string[] = [];
+    j.log = (l) => logged.push(l);
+    const lock: { lost?: string } = {};
+    j.lockLost = () => lock.lost;
+    await j.commit([putOp('a', 1)]);
+    j.compact();
+    expect(readdirSync(dir).sort()).toEqual(['journal-1.jsonl', 'snapshot-1.jsonl']);
+    lock.lost = 'its lock /x/LOCK was removed';
+    expect(() => j.compact()).toThrow(/not compacting: its lock \/x\/LOCK was removed/);
+    expect(() => j.compact()).toThrow(/not compacting/);
+    await expect(j.reset()).rejects.toThrow(/not compacting/);
+    expect(readdirSync(dir).sort()).toEqual(['journal-1.jsonl', 'snapshot-1.jsonl']);
+    expect(logged).toEqual([
+      expect.stringMatching(/^warning: its lock \/x\/LOCK was removed; another emulator may be using the data dir .*: not compacting/),
+    ]);
+    await j.close();
   });
 });

@@ -2,7 +2,7 @@
 // (webhook-file.ts, events.ts restore): a running listen keeps receiving and its give-back still
 // restores what it took over (round-3 defect E2). Faults are not kept. A damaged settings file
 // stops the start with one message and is left as it is.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -242,6 +242,85 @@ describe('the settings file', () => {
         else mkdirSync(path);
         await expect(boot(dir), `${file} as a ${kind}`).rejects.toThrow(`${path} ${message}`);
       }
+  });
+
+  it('keys.json or webhooks.json that is a symbolic link (to a valid file, dangling, to a folder, to a fifo): refused naming it, the link and what it points at unchanged', async () => {
+    // Issue 24 item 12: a link was read through, and a dangling one replaced by a regular file.
+    const good = tempDir();
+    await (await boot(good)).stop();
+    const hooks = { version: 1, sandbox: { url: null, claims: [] }, live: { url: null, claims: [] } };
+    writeFileSync(join(good, 'webhooks.json'), JSON.stringify(hooks));
+    for (const file of ['keys.json', 'webhooks.json'])
+      for (const target of ['valid file', 'dangling', 'folder', 'fifo'] as const) {
+        const dir = tempDir();
+        const outside = tempDir();
+        const to = target === 'valid file' ? join(good, file) : target === 'dangling' ? join(outside, 'gone') : join(outside, target);
+        if (target === 'folder') mkdirSync(to);
+        if (target === 'fifo') execFileSync('mkfifo', [to]);
+        const before = target === 'valid file' ? readFileSync(to, 'utf8') : undefined;
+        symlinkSync(to, join(dir, file));
+        const err = await boot(dir).then(
+          () => undefined,
+          (e: Error) => e,
+        );
+        expect(err?.message, `${file} -> ${target}`).toBe(
+          `${join(dir, file)} is a symbolic link; the emulator reads and writes only a regular file there: move the link away (or put the file it points at in its place)`,
+        );
+        expect(readlinkSync(join(dir, file))).toBe(to);
+        if (before !== undefined) expect(readFileSync(to, 'utf8')).toBe(before);
+        if (target === 'dangling') expect(existsSync(to)).toBe(false);
+      }
+  });
+
+  it('keys.json missing beside a journal or snapshot: refused naming them (new keys would hide every record); beside none or an empty journal: new keys', async () => {
+    // Issue 24 item 11.
+    const dir = tempDir();
+    let emu = await boot(dir);
+    await client(emu)('POST', 'customers', customerBody(1));
+    await emu.stop();
+    const keys = readFileSync(join(dir, 'keys.json'));
+    const journal0 = readFileSync(join(dir, 'journal-0.jsonl'));
+    const variants: Array<{ name: string; make: (d: string) => void; refused?: RegExp }> = [
+      {
+        name: 'journal-0 with records',
+        make: (d) => writeFileSync(join(d, 'journal-0.jsonl'), journal0, { mode: 0o600 }),
+        refused: /holds journal-0\.jsonl,/,
+      },
+      {
+        name: 'a generation after a compaction',
+        make: (d) => {
+          cpSync(dir, d, { recursive: true });
+          rmSync(join(d, 'keys.json'));
+        },
+        refused: /holds journal-1\.jsonl, snapshot-1\.jsonl,/,
+      },
+      { name: 'an empty journal-0', make: (d) => writeFileSync(join(d, 'journal-0.jsonl'), '', { mode: 0o600 }) },
+      { name: 'nothing', make: () => {} },
+    ];
+    emu = await boot(dir);
+    expect((await admin(emu, 'POST', 'compact')).status).toBe(200);
+    await emu.stop();
+    for (const v of variants) {
+      const d = join(tempDir(), 'data');
+      mkdirSync(d, { mode: 0o700 });
+      v.make(d);
+      const before = readdirSync(d).sort();
+      const err = await boot(d).then(
+        async (e) => {
+          await e.stop();
+          return undefined;
+        },
+        (e: Error) => e,
+      );
+      if (v.refused) {
+        expect(err?.message, v.name).toMatch(v.refused);
+        expect(err?.message).toMatch(/keys\.json is missing, .*put keys\.json back \(from a backup\), or move those files away/);
+        expect(readdirSync(d).sort()).toEqual(before);
+      } else {
+        expect(err, v.name).toBeUndefined();
+        expect(readFileSync(join(d, 'keys.json'))).not.toEqual(keys);
+      }
+    }
   });
 
   it('damaged in any field: the start is refused naming the file, which is left as it is; else every URL it restores is a valid target', async () => {

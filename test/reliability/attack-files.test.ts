@@ -395,6 +395,8 @@ describe('attack: lock holders', () => {
       { name: 'reused pid', text: JSON.stringify({ pid: sleeper.pid, start: '1', host: hostname() }), starts: true },
       { name: 'dead pid', text: String(await deadPid()), starts: true },
       { name: 'live holder', text: JSON.stringify({ pid: sleeper.pid, start: liveStart, host: hostname() }), starts: false },
+      // A pid-only LOCK of a live unrelated process (issue 24 item 10: `echo 1 > LOCK`): refused, saying how to clear it.
+      { name: 'bare live pid', text: `${sleeper.pid}\n`, starts: false },
     ];
     for (const c of cases) {
       const dataDir = tempIn(root, 'emu-');
@@ -406,7 +408,7 @@ describe('attack: lock holders', () => {
         expect(existsSync(join(dataDir, 'LOCK')), c.name).toBe(false);
       } else {
         expect((started as Error).message).toBe(
-          `the data dir ${dataDir} is in use by pid ${sleeper.pid}; its lock is ${join(dataDir, 'LOCK')}`,
+          `the data dir ${dataDir} is in use by pid ${sleeper.pid}${c.text.includes('start') ? '' : ' (a lock naming only a pid, which another program may have now)'}; its lock is ${join(dataDir, 'LOCK')}; if no pay or emulator is using the data dir ${dataDir}, remove it`,
         );
         expect(readFileSync(join(dataDir, 'LOCK'), 'utf8')).toBe(c.text);
       }
@@ -447,7 +449,7 @@ describe('attack: lock holders', () => {
     ]);
     expect(err).toBeInstanceOf(LockError);
     expect((err as LockError).message).toBe(
-      `the thing is in use by pid ${sleeper.pid} since 2026-01-02T03:04:05.000Z (waited 5 s); its lock is ${path}`,
+      `the thing is in use by pid ${sleeper.pid} since 2026-01-02T03:04:05.000Z (waited 5 s); its lock is ${path}; if no pay or emulator is using the thing, remove it`,
     );
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
