@@ -31,6 +31,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { join } from 'node:path';
+import { readWhole } from './small-file.js';
 import type { Kind } from './types.js';
 
 const GEN = '(0|[1-9]\\d{0,14})';
@@ -118,14 +119,7 @@ export function readRegular(path: string): Buffer | undefined {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return undefined;
-    const buf = Buffer.alloc(st.size);
-    let at = 0;
-    while (at < st.size) {
-      const n = readSync(fd, buf, at, st.size - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return buf.subarray(0, at);
+    return readWhole(fd, st.size);
   } finally {
     closeSync(fd);
   }

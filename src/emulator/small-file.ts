@@ -32,15 +32,20 @@ export function readSmallFile(path: string, maxBytes: number): string | undefine
   try {
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > maxBytes) return undefined;
-    const buf = Buffer.alloc(st.size);
-    let at = 0;
-    while (at < st.size) {
-      const n = readSync(fd, buf, at, st.size - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return buf.subarray(0, at).toString('utf8');
+    return readWhole(fd, st.size).toString('utf8');
   } finally {
     closeSync(fd);
   }
+}
+
+/** The `size` bytes an open regular file holds (fewer if it was cut meanwhile). */
+export function readWhole(fd: number, size: number): Buffer {
+  const buf = Buffer.alloc(size);
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, buf, at, size - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return buf.subarray(0, at);
 }
