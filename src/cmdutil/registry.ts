@@ -2,7 +2,7 @@
 // (decl.ts). Start-up path: registering a command costs a few objects; every action loads the
 // dispatcher (dispatch.ts), which builds the entry's Factory and runs the implementation.
 import { Command, Help, Option } from 'commander';
-import { confirmClassOf } from './confirm.js';
+import { confirmClassOf } from '../shared/confirm.js';
 import type { CommandDecl, Entry } from './decl.js';
 import { flagsOf, VERB_FLAGS } from './global-flags.js';
 import { OUTPUT_FORMATS } from '../io/formats.js';
@@ -84,7 +84,7 @@ export function addDryRunOption(cmd: Command): Command {
 export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   if (verb.body) cmd.option('--data <json>', 'request body as JSON, @file or @- for stdin; flags override its fields');
   if (verb.method === 'POST') cmd.option(flagsOf(VERB_FLAGS.idempotencyKey), 'Idempotency-Key to send (default: a fresh UUID)');
-  // Money-moving or destructive (src/cmdutil/confirm.ts): asked about in live mode, --yes without a terminal.
+  // Money-moving or destructive (src/shared/confirm.ts): asked about in live mode, --yes without a terminal.
   if (confirmClassOf(verb.operationId))
     cmd.option(flagsOf(VERB_FLAGS.yes), 'do not ask for confirmation (needed in live mode without a terminal)');
   if (verb.method !== 'GET' && !verb.offline) addDryRunOption(cmd);

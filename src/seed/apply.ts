@@ -31,7 +31,7 @@ import {
   type Change,
   type Recorded,
 } from './diff.js';
-import { canonical, isObject, kindOfRef, KINDS, type Entry, type Kind } from './file.js';
+import { canonical, isObject, kindOfRef, KINDS, MONEY_KINDS, type Entry, type Kind } from './file.js';
 import { featureId, featureOfId, idSegment, isIdOf, isRetired, noun, RETIRES, UPDATES, whyKept } from './lifecycle.js';
 import { FEATURE_KEYS } from '../shared/rules.js';
 import { asText } from '../lib/text.js';
@@ -330,8 +330,6 @@ const MAX_STATE_BYTES = 64 << 20;
 const NO_UNKNOWN: ReadonlySet<string> = new Set();
 const NO_PENDING: ReadonlyMap<string, string[]> = new Map();
 const KIND_ORDER = Object.keys(KINDS);
-/** Money movements: nothing undoes them, and in live mode one recorded as done is never made again unasked. */
-const MONEY: ReadonlySet<Kind> = new Set(['collections', 'transfers', 'fx_trades']);
 
 /** Fields that tie an object to others (and its currency): what a recorded object must still show. */
 const isLink = (field: string): boolean => field.endsWith('_id') || field === 'currency';
@@ -440,7 +438,7 @@ export async function apply(
         const live = ctx.verified?.live.get(e.ref) ?? (await readRecorded(ctx, e.kind, rec));
         if (!live) {
           gone = String(rec.object.id);
-          if (ctx.mode === 'live' && MONEY.has(e.kind)) throw goneLive(e.ref, gone);
+          if (ctx.mode === 'live' && MONEY_KINDS.has(e.kind)) throw goneLive(e.ref, gone);
           delete state.entries[e.ref];
           rec = undefined;
           change = { ref: e.ref, action: 'create' };
@@ -659,7 +657,7 @@ export async function verifyState(
         const live = await readRecorded({ client }, e.kind, rec);
         if (!live) {
           const id = String(rec.object.id);
-          if (mode === 'live' && MONEY.has(e.kind)) throw goneLive(e.ref, id);
+          if (mode === 'live' && MONEY_KINDS.has(e.kind)) throw goneLive(e.ref, id);
           out.gone.set(e.ref, id);
           continue;
         }

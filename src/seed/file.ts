@@ -5,6 +5,7 @@
 import { readUserFile } from '../lib/read-limited.js';
 import { UsageError } from '../lib/errors.js';
 import { checkShape, keyProblem, MAX_DEPTH, parseJson } from '../lib/safe-json.js';
+import { confirmClassOf } from '../shared/confirm.js';
 import { FEATURE_KEYS } from '../shared/rules.js';
 import { addRuleDeps } from './rules.js';
 
@@ -20,14 +21,26 @@ export const KINDS = {
   features: { path: 'customers/{customer_id}/features/{feature}/activate' },
   accounts: { path: 'accounts' },
   external_accounts: { path: 'external-accounts' },
-  collections: { path: 'collections' },
+  collections: { path: 'collections', operationId: 'createCollection' },
   cards: { path: 'cards' },
   wallets: { path: 'wallets' },
   payment_links: { path: 'payment-links' },
-  transfers: { path: 'transfers' },
-  fx_trades: { path: 'fx/trades' },
+  transfers: { path: 'transfers', operationId: 'createTransfer' },
+  fx_trades: { path: 'fx/trades', operationId: 'createFxTrade' },
 } as const;
 export type Kind = keyof typeof KINDS;
+
+/**
+ * Money movements: the kinds whose create operation the one table (src/shared/confirm.ts) says moves
+ * money. Nothing undoes them: a live apply asks about them first, and one recorded as done is never
+ * made again unasked.
+ */
+export const MONEY_KINDS: ReadonlySet<Kind> = new Set(
+  (Object.keys(KINDS) as Kind[]).filter((k) => {
+    const def = KINDS[k];
+    return 'operationId' in def && confirmClassOf(def.operationId) === 'moves money';
+  }),
+);
 
 export interface Entry {
   kind: Kind;

@@ -18,7 +18,7 @@ import { currencyExponent } from '../shared/iso.js';
 import { fromMinor, toMinor } from '../shared/money.js';
 import { checkConstraints } from './constraints.js';
 import { clientNeeds, confirmLiveRun, describeBody, quoteLine } from './steps.js';
-import { needsConfirmation } from '../cmdutil/confirm.js';
+import { needsConfirmation } from '../shared/confirm.js';
 import type { VerbContext } from '../cmdutil/spec.js';
 import { checkDataSize } from './data.js';
 import { buildBody, fillBody, fillPath, loadTablesFor, requireFields } from './values.js';
@@ -84,7 +84,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
     }
     return buildBody(f, verb, rowOpts(JSON.stringify(value)), ctx.argValue).then(finish, rename);
   };
-  // Live mode, a verb that moves money or destroys (src/cmdutil/confirm.ts): one question for the
+  // Live mode, a verb that moves money or destroys (src/shared/confirm.ts): one question for the
   // run, made from every row's body, read and built before it; the run then sends those bodies.
   const planned =
     needsConfirmation({ method: verb.method, operationId: verb.operationId }, s.mode.value) && !dryRun && opts.yes !== true

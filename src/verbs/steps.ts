@@ -8,7 +8,7 @@ import { getPath } from '../io/fields.js';
 import { Printer, type Column } from '../io/output.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { UsageError } from '../lib/errors.js';
-import { needsConfirmation } from '../cmdutil/confirm.js';
+import { needsConfirmation } from '../shared/confirm.js';
 import { attachFlags, checkConstraints } from './constraints.js';
 import type { VerbContext, VerbSpec } from '../cmdutil/spec.js';
 import { buildBody, buildListQuery, checkIdempotencyKey, fillPath, requireFields } from './values.js';
@@ -183,7 +183,7 @@ export function plural(noun: string): string {
 
 /**
  * Live mode: the request the verb will send, when the one table says it moves money or destroys
- * something (src/cmdutil/confirm.ts), needs a yes on a terminal, or --yes. The question is made
+ * something (src/shared/confirm.ts), needs a yes on a terminal, or --yes. The question is made
  * from `req`, the very request that is sent after it.
  */
 export async function confirmLive(f: Factory, ctx: VerbContext, req: PreparedRequest, client?: ApiClient): Promise<void> {

@@ -2,7 +2,7 @@
 // its fake network):
 //   1. the whole command tree, walked: every writing resource verb, run in live mode off a terminal
 //      without --yes from its own help example, is refused (exit 2 naming --yes, nothing sent) when
-//      the one table (src/cmdutil/confirm.ts) says it moves money or destroys, and goes through
+//      the one table (src/shared/confirm.ts) says it moves money or destroys, and goes through
 //      otherwise; the same for its --from-file run; `pay api` with every writing method on every
 //      path of the contract, and on paths the contract does not describe (asked about);
 //   2. on a terminal, for generated amounts, currencies and account ids: the question of
@@ -21,7 +21,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/openapi.js';
 import { fieldsOf } from '../../src/api/request-fields.js';
-import { confirmClassOf, CONFIRMED_OPERATIONS, needsConfirmation } from '../../src/cmdutil/confirm.js';
+import { confirmClassOf, CONFIRMED_OPERATIONS, needsConfirmation } from '../../src/shared/confirm.js';
 import { specOf } from '../../src/cmdutil/registry.js';
 import type { GroupSpec, VerbSpec } from '../../src/cmdutil/spec.js';
 import { buildProgram } from '../../src/cmdutil/tree.js';

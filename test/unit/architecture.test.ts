@@ -15,7 +15,7 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   // The entry: argv in, exit code out; builds the tree and the one Factory.
   entry: { rooms: ['cmdutil', 'commands', 'lib'], packages: ['commander'] },
   // Command plumbing: Factory, declaration types, registration, dispatcher, the root command.
-  cmdutil: { rooms: ['api', 'commands', 'config', 'io', 'lib', 'verbs'], packages: ['commander', 'undici'] },
+  cmdutil: { rooms: ['api', 'commands', 'config', 'io', 'lib', 'shared', 'verbs'], packages: ['commander', 'undici'] },
   // One folder per command or group: declarations (index.ts) and their run modules.
   commands: { rooms: ['api', 'bulk', 'cmdutil', 'config', 'emulator', 'io', 'lib', 'seed', 'shared', 'verbs'], packages: [] },
   // The resource-verb engine: dispatcher, shared steps, values, constraints, --data, bulk.

@@ -12,7 +12,7 @@ import type { Factory } from '../../cmdutil/factory.js';
 import { readData } from '../../verbs/data.js';
 import { checkIdempotencyKey, setPath } from '../../verbs/values.js';
 import { confirmLiveRun, describeBody, quoteLines } from '../../verbs/steps.js';
-import { needsConfirmation } from '../../cmdutil/confirm.js';
+import { needsConfirmation } from '../../shared/confirm.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
@@ -109,7 +109,7 @@ function parseFields(raw: string[] = []): Array<[string, string]> {
 }
 
 /**
- * Live mode: the one decision (src/cmdutil/confirm.ts) for the operation this request is. The
+ * Live mode: the one decision (src/shared/confirm.ts) for the operation this request is. The
  * operation is the contract's whose path template the sent path matches exactly (a parameter: one
  * plain segment); a writing request to a path that matches none, or that also matches one the table
  * names, is asked about too. The question names the method, the path and query as sent, what the body moves

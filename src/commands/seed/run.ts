@@ -21,7 +21,7 @@ import {
   type StateFile,
 } from '../../seed/apply.js';
 import { checkEnvNames, describe, planChanges as planSeed, type Change } from '../../seed/diff.js';
-import { isObject, kindOfRef, loadSeedFile, REF, type Entry } from '../../seed/file.js';
+import { isObject, kindOfRef, loadSeedFile, MONEY_KINDS, REF, type Entry } from '../../seed/file.js';
 import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';
 import { foreseeRefusals } from '../../seed/rules.js';
 import { asText } from '../../lib/text.js';
@@ -110,9 +110,6 @@ function setAsideNote(f: Factory, loaded: LoadedState, sending: boolean): Record
   return { state_set_aside: { path: a.path, reason: a.reason, moved_to: a.movedTo } };
 }
 
-/** Money movements: what a live apply asks about before sending. */
-const MONEY = new Set(['collections', 'transfers', 'fx_trades']);
-
 /**
  * A value of an entry as it will be sent: `${env.NAME}` read from the environment (as apply reads
  * it), a reference to an entry by its recorded object, or named as the entry still to be made.
@@ -159,7 +156,7 @@ async function confirmLive(
   const lines: string[] = [];
   for (const c of changes) {
     const kind = kindOfRef(c.ref);
-    if ((c.action === 'create' || c.action === 'replace') && MONEY.has(kind)) {
+    if ((c.action === 'create' || c.action === 'replace') && MONEY_KINDS.has(kind)) {
       const what = moneyOf(kind, byRef.get(c.ref)!.body, f.env, state);
       lines.push(`${c.ref}: ${what}${c.action === 'replace' ? ` (replaces ${c.id})` : ''}`);
     }

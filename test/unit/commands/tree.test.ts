@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
 import { hoistVerbFlags } from '../../../src/argv.js';
 import { allGroups } from '../../../src/commands/groups.js';
-import { confirmClassOf } from '../../../src/cmdutil/confirm.js';
+import { confirmClassOf } from '../../../src/shared/confirm.js';
 import { specOf } from '../../../src/cmdutil/registry.js';
 import { buildProgram } from '../../../src/cmdutil/tree.js';
 import { payArgvs } from './shell-words.js';
