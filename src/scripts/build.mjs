@@ -316,8 +316,12 @@ const CORE = [
   'io/output',
   'commands/api/run',
 ];
-/** Parts of undici its HTTP/1.1 Agent requires only inside functions pay's requests never call (fetch's bodies, HTTP/2). */
-const NOT_CORE = /^node_modules\/undici\/lib\/(web\/|dispatcher\/client-h2\.js$)/;
+/**
+ * Parts of undici its HTTP/1.1 Agent requires only inside functions pay's requests never call
+ * (fetch's bodies, HTTP/2). Matched anywhere in the input's name: where node_modules is a link
+ * (a worktree, a linked install) esbuild names the real file, `../…/node_modules/undici/…`.
+ */
+const NOT_CORE = /(?:^|\/)node_modules\/undici\/lib\/(web\/|dispatcher\/client-h2\.js$)/;
 /** Modules each bundle holds its own copy of: stateless (a package's require, the assert stand-in, the build's stand-ins in src/scripts/: the bundle's URL, chalk's Chalk). */
 const COPIED = /^(pay-require:|pay-assert:|pay-empty:|src\/scripts\/)/;
 const IMPL = 'impl.cjs';
