@@ -28,21 +28,16 @@
 // fdatasynced every retryMs) succeeds, the journal is not writable; then it recovers by itself.
 // All writes go through a FileLayer (tests inject one that fails).
 import { createHash, type Hash } from 'node:crypto';
-import * as nodeFs from 'node:fs';
-import { closeSync, existsSync, fchmodSync, fstatSync, lstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  CREATE_NEW,
   coverageFault,
   coverageLine,
   type Coverage,
   DataDirRefused,
-  LINE_KEYS,
-  showField,
   findCoverage,
   inspectDataDir,
-  isResetSnapshot,
   journalName,
   openTemp,
   publish,
@@ -50,55 +45,27 @@ import {
   setAside,
   sha256,
   showName,
-  snapshotFault,
   snapshotHeader,
   snapshotName,
   snapshotTrailer,
   syncDir,
   uncoveredFault,
 } from './data-dir.js';
+import {
+  closeQuietly,
+  cutTo,
+  DiskUnavailable,
+  errText,
+  type FileLayer,
+  NEW_JOURNAL,
+  openJournal,
+  realFiles,
+  writeAllSync,
+} from './journal-files.js';
+import { copyFault, type Op, replayJournal, replaySnapshot } from './journal-load.js';
 
-/** A put of a record, a stored idempotent response (body as JSON in `j`, or a record's JSON by id in `r`), or the clock offset. */
-export type Op =
-  /** `d`: o.data.object is the object of record `d` at this point of the journal (an event about it). */
-  | { p: string; s: string; o: Record<string, unknown>; x?: Record<string, unknown>; d?: string }
-  | { i: string; f: string; s: number; t: number; j: unknown }
-  /** A stored idempotent response whose body is the JSON of record `r` at that point of the journal. */
-  | { i: string; f: string; s: number; t: number; r: string }
-  | { c: number };
-
-/** The file operations a commit, a compaction and a recovery make (tests inject failures here). */
-export interface FileLayer {
-  openSync(path: string, flags: string | number, mode?: number): number;
-  writeSync(fd: number, buf: Buffer, offset: number, length: number): number;
-  fdatasync(fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void;
-  fdatasyncSync(fd: number): void;
-  fsync(fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void;
-  fsyncSync(fd: number): void;
-  ftruncateSync(fd: number, len: number): void;
-  renameSync(from: string, to: string): void;
-}
-
-export const realFiles: FileLayer = {
-  openSync: (path, flags, mode) => nodeFs.openSync(path, flags, mode),
-  writeSync: (fd, buf, offset, length) => nodeFs.writeSync(fd, buf, offset, length),
-  fdatasync: (fd, cb) => nodeFs.fdatasync(fd, cb),
-  fdatasyncSync: (fd) => nodeFs.fdatasyncSync(fd),
-  fsync: (fd, cb) => nodeFs.fsync(fd, cb),
-  fsyncSync: (fd) => nodeFs.fsyncSync(fd),
-  ftruncateSync: (fd, len) => nodeFs.ftruncateSync(fd, len),
-  renameSync: (from, to) => nodeFs.renameSync(from, to),
-};
-
-/** A commit refused because the disk could not make it durable (the API answers 503 + Retry-After). */
-export class DiskUnavailable extends Error {
-  constructor(
-    readonly retryAfterS: number,
-    readonly reason: string,
-  ) {
-    super(`the data dir cannot be written (${reason}); nothing of this request was kept`);
-  }
-}
+export { DiskUnavailable, realFiles, type FileLayer } from './journal-files.js';
+export { OpNotUnderstood, type Op } from './journal-load.js';
 
 /** Tests make these small, to compact often and over many turns. */
 export interface JournalOptions {
@@ -151,18 +118,6 @@ interface Batch {
 }
 
 const COMPACT_AT = 64 * 1024 * 1024;
-/**
- * A new generation's journal: a new file, and appending (a journal cut back after a failed write
- * must be written at its new end, not at the old file position, which would leave a hole).
- */
-const NEW_JOURNAL = CREATE_NEW | nodeFs.constants.O_APPEND;
-/** The current journal, opened at start: never through a link, never waiting on a fifo, created 0600. */
-const OPEN_JOURNAL =
-  nodeFs.constants.O_WRONLY |
-  nodeFs.constants.O_CREAT |
-  nodeFs.constants.O_APPEND |
-  nodeFs.constants.O_NOFOLLOW |
-  nodeFs.constants.O_NONBLOCK;
 const OPS_PER_SNAPSHOT_LINE = 500;
 /**
  * The background compaction takes the event loop for SLICE_MS, then leaves it for PAUSE_MS: a
@@ -174,13 +129,6 @@ const SLICE_MS = 10;
 const PAUSE_MS = 40;
 /** The tail left for the switch itself to write and sync in the event loop (at most). */
 const CATCH_UP_REST = 1024 * 1024;
-
-function writeAllSync(files: FileLayer, fd: number, buf: Buffer): void {
-  let offset = 0;
-  while (offset < buf.length) offset += files.writeSync(fd, buf, offset, buf.length - offset);
-}
-
-const errText = (err: unknown): string => (err as NodeJS.ErrnoException).code ?? (err as Error).message ?? String(err);
 
 export class Journal {
   private fd: number | undefined;
@@ -986,134 +934,6 @@ export class Journal {
   }
 }
 
-/**
- * Opens the current journal for appending: never through a link, never waiting on a fifo,
- * created 0600; it must be a regular file of this user (one made readable by others is made
- * 0600, with a warning). Anything else throws DataDirRefused naming it.
- */
-function openJournal(files: FileLayer, dir: string, gen: number, warn: (w: string) => void): number {
-  const name = journalName(gen);
-  const refuse = (why: string): DataDirRefused => new DataDirRefused(dir, [{ name, why }]);
-  let fd: number;
-  try {
-    fd = files.openSync(join(dir, name), OPEN_JOURNAL, 0o600);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw refuse('a symbolic link, not a regular file');
-    if (code === 'ENXIO' || code === 'EISDIR') throw refuse('not a regular file');
-    throw err;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw refuse('not a regular file');
-    const uid = process.getuid?.();
-    if (uid !== undefined && st.uid !== uid) throw refuse(`it belongs to another user (uid ${st.uid})`);
-    if ((st.mode & 0o077) !== 0) {
-      fchmodSync(fd, 0o600);
-      warn(`${join(dir, name)} could be read by others (mode ${(st.mode & 0o777).toString(8)}); it is 0600 now`);
-    }
-  } catch (err) {
-    closeSync(fd);
-    throw err;
-  }
-  return fd;
-}
-
-/**
- * Replays snapshot-<gen>.jsonl once its header, length and SHA-256 are checked (DataDirRefused if
- * they fail); returns its length and whether a reset wrote it.
- */
-function replaySnapshot(dir: string, gen: number, apply: (op: Op) => void): { bytes: number; reset: boolean; whole: Buffer } {
-  const name = snapshotName(gen);
-  const whole = readRegular(join(dir, name));
-  if (whole === undefined) throw new DataDirRefused(dir, [{ name, why: 'not a regular file' }]);
-  const fault = snapshotFault(whole, gen, true);
-  if (fault) throw new DataDirRefused(dir, [{ name, why: fault }]);
-  return { bytes: replayBuffer(dir, name, whole, apply, false, Infinity), reset: isResetSnapshot(whole), whole };
-}
-
-/**
- * Applies every line of a journal (of its first `limit` bytes); returns the length of its good
- * part and of the torn last line after it (a write never acknowledged: the process or the disk
- * failed during it), which the caller cuts off. A bad line elsewhere throws DataDirRefused.
- */
-function replayJournal(path: string, apply: (op: Op) => void, limit = Infinity): { good: number; torn: number; whole: Buffer } {
-  const dir = join(path, '..');
-  const name = path.slice(dir.length + 1);
-  const whole = readRegular(path);
-  if (whole === undefined) throw new DataDirRefused(dir, [{ name, why: 'not a regular file' }]);
-  const good = replayBuffer(dir, name, whole, apply, true, limit);
-  return { good, torn: limit === Infinity ? whole.length - good : 0, whole };
-}
-
-/**
- * Why an unfinished compaction's new journal is not a copy of a stretch of the current one (its
- * catch-up: what was journaled while the snapshot was written), its coverage line and a torn last
- * line aside (undefined: it is).
- */
-function copyFault(buf: Buffer, current: Buffer, currentName: string): string | undefined {
-  let body = buf.subarray(0, buf.lastIndexOf(10) + 1);
-  const c = findCoverage(body);
-  if (c && c.end === body.length) body = body.subarray(0, c.at);
-  if (body.length === 0 || current.indexOf(body) >= 0) return undefined;
-  return `it holds lines ${currentName} does not (not what a compaction copied from it): it may hold writes the loaded generation lacks`;
-}
-
-/** Cuts a journal back to `length` bytes, durably. */
-function cutTo(path: string, length: number): void {
-  const fd = openSync(path, nodeFs.constants.O_RDWR | nodeFs.constants.O_NOFOLLOW | nodeFs.constants.O_NONBLOCK);
-  try {
-    ftruncateSync(fd, length);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function replayBuffer(dir: string, name: string, whole: Buffer, apply: (op: Op) => void, tolerant: boolean, limit: number): number {
-  const text = (limit < whole.length ? whole.subarray(0, limit) : whole).toString('utf8');
-  let start = 0;
-  let good = 0;
-  let lineNo = 0;
-  while (start < text.length) {
-    const end = text.indexOf('\n', start);
-    const line = end < 0 ? text.slice(start) : text.slice(start, end);
-    lineNo++;
-    const last = end < 0 || end === text.length - 1;
-    let ops: Op[] | undefined;
-    let parsed: unknown;
-    try {
-      if (end < 0) throw new Error('torn line');
-      parsed = JSON.parse(line);
-      ops = (parsed as { ops: Op[] } | null)?.ops;
-      if (!Array.isArray(ops)) throw new Error('no ops');
-    } catch (e) {
-      if (tolerant && last) break;
-      throw new DataDirRefused(dir, [{ name, why: `line ${lineNo} is damaged (${(e as Error).message})` }]);
-    }
-    // What the emulator does not understand refuses the start (never loaded half, never a raw error).
-    const refuse = (why: string): DataDirRefused => new DataDirRefused(dir, [{ name, why: `line ${lineNo} ${why}` }]);
-    const unknown = Object.keys(parsed as object).find((k) => !LINE_KEYS.has(k));
-    if (unknown !== undefined) throw refuse(`has a field the emulator does not know (${showField(unknown)}): written by a newer version?`);
-    ops.forEach((op, i) => {
-      try {
-        apply(op);
-      } catch (e) {
-        if (e instanceof DataDirRefused) throw e;
-        if (e instanceof OpNotUnderstood) throw refuse(`holds an op the emulator does not understand (op ${i + 1}: ${e.message})`);
-        // Its own errors say what is wrong; a TypeError's text would only show the emulator's insides.
-        throw refuse(`holds an op that cannot be applied (op ${i + 1}${e instanceof TypeError ? '' : `: ${(e as Error).message}`})`);
-      }
-    });
-    good += Buffer.byteLength(line) + 1;
-    start = end + 1;
-  }
-  return good;
-}
-
-/** What `apply` throws for an op that is not one the emulator writes (the load names the file and line). */
-export class OpNotUnderstood extends Error {}
-
 /** The next snapshot line: up to `perLine` ops; undefined when there are none left. */
 function nextLine(ops: Iterator<string>, perLine: number): Buffer | undefined {
   const batch: string[] = [];
@@ -1122,12 +942,4 @@ function nextLine(ops: Iterator<string>, perLine: number): Buffer | undefined {
     if (batch.length >= perLine) break;
   }
   return batch.length ? Buffer.from(`{"ops":[${batch.join(',')}]}\n`) : undefined;
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed, or an error the sync reported
-  }
 }
