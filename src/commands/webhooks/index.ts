@@ -240,7 +240,7 @@ export const webhooks: GroupSpec = {
       ],
       jsonShape:
         'one object per delivery (NDJSON): {webhook_id, type, repeat, received_at, forward: {url, status, duration_ms, error} | null, event: the payload as delivered ({id, type, created_at, data})}',
-      impl: () => import('./listen.js'),
+      impl: () => import('./listen-run.js'),
     },
   ],
 };
