@@ -1,11 +1,11 @@
 // Compaction: when the journal grows past 64 MiB and twice the last snapshot, the state is
 // compacted into a snapshot (written to a random temporary name opened O_EXCL|O_NOFOLLOW, fsynced,
 // renamed) and a new journal generation starts (amortized: compaction never writes more than the
-// journal did); a reset is a compaction to an empty state. The
-// automatic compaction is incremental: the snapshot is written 10 ms at a time, 40 ms apart, and fsynced in the thread pool, while requests go on
-// being served; what is journaled from its start on is also written to the new
-// journal, and replayed after the snapshot (a put replaces the whole record, so a record the
-// snapshot caught later than the start ends as the journal left it).
+// journal did); a reset is a compaction to an empty state. The automatic compaction is
+// incremental (compaction-background.ts): the snapshot is written 10 ms at a time, 40 ms apart, and
+// fsynced in the thread pool, while requests go on being served; what is journaled from its start
+// on is also written to the new journal, and replayed after the snapshot (a put replaces the whole
+// record, so a record the snapshot caught later than the start ends as the journal left it).
 // The new journal's first line records what it covers (the old journal's and snapshot's length and
 // SHA-256), and the old generation's files are removed only if they are still what this process
 // wrote, and while it holds the data dir's LOCK.
@@ -13,6 +13,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, lstatSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runBackground, type Background, type BackgroundHost, type StepGate } from './compaction-background.js';
 import {
   coverageLine,
   type Coverage,
@@ -26,7 +27,7 @@ import {
   snapshotTrailer,
 } from './data-dir.js';
 import { GroupCommit } from './journal-commit.js';
-import { closeQuietly, errText, type FileLayer, NEW_JOURNAL, realFiles, writeAllSync } from './journal-files.js';
+import { closeQuietly, errText, type FileLayer, NEW_JOURNAL, realFiles, writeAllSync, writeHashed, writeLines } from './journal-files.js';
 
 /** Tests make these small, to compact often and over many turns. */
 export interface JournalOptions {
@@ -50,16 +51,7 @@ export interface JournalOptions {
    * opened beside it, before its fsync; `switched`: the new generation in place, the old one's
    * files not yet removed), so a test can act at every step, not by chance.
    */
-  stepGate?: (state: 'snapshot' | 'catching up' | 'switched', next: () => void) => void;
-}
-
-/** A background compaction: what is journaled meanwhile (and its size), and when it has ended. */
-interface Background {
-  tail: Buffer[];
-  tailBytes: number;
-  done: Promise<void>;
-  /** A commit failed meanwhile: the tail may hold refused commits, so the compaction is abandoned. */
-  aborted: boolean;
+  stepGate?: StepGate;
 }
 
 const COMPACT_AT = 64 * 1024 * 1024;
@@ -72,8 +64,6 @@ const OPS_PER_SNAPSHOT_LINE = 500;
  */
 const SLICE_MS = 10;
 const PAUSE_MS = 40;
-/** The tail left for the switch itself to write and sync in the event loop (at most). */
-const CATCH_UP_REST = 1024 * 1024;
 
 export class CompactingJournal extends GroupCommit {
   protected compactWanted = false;
@@ -224,17 +214,9 @@ export class CompactingJournal extends GroupCommit {
   }
 
   /**
-   * Compaction off the hot path, in three steps, none of which waits for the commits in flight:
-   * 1. the snapshot's lines are made and written (page cache) in slices of sliceMs, pauseMs
-   *    apart, then fsynced in the thread pool, while commits go on into the current journal and
-   *    are also kept in `tail` (from the first slice on);
-   * 2. the tail is written to the new generation's journal, in slices as the snapshot, until less
-   *    than CATCH_UP_REST is left, and fsynced in the thread pool;
-   * 3. what came meanwhile (a few milliseconds' worth) is written and fsynced here, the snapshot
-   *    renamed into place, and commits go to the new journal. The old journal is closed once the
-   *    fdatasyncs in flight on it return (what they cover is in the new journal too, synced).
-   * The same files, in the same order of steps, as compact(): until the rename, the old
-   * generation is the one a restart loads. reset() and close() wait for it to end (drain).
+   * Starts a background compaction (its steps: runBackground, compaction-background.ts): the same
+   * files, in the same order of steps, as compact(); until its rename, the old generation is the one
+   * a restart loads. reset() and close() wait for it to end (drain).
    */
   private startBackground(): void {
     const dir = this.dir;
@@ -244,118 +226,32 @@ export class CompactingJournal extends GroupCommit {
     this.flush();
     const gen = this.gen + 1;
     const temp = openTemp(this.files, dir, snapshotName(gen));
-    const tmp = temp.path;
-    const nextJournal = join(dir, journalName(gen));
-    let snapshot: number | undefined = temp.fd;
-    let next: number | undefined;
-    const hash = createHash('sha256');
-    const wholeHash = createHash('sha256');
-    const nextHash = createHash('sha256');
     let finish!: () => void;
     const bg: Background = { tail: [], tailBytes: 0, done: new Promise<void>((r) => (finish = r)), aborted: false };
     const ops = this.snapshotOps()[Symbol.iterator]();
     this.bg = bg;
     this.compactions.started++;
-    let written = 0;
-    let caughtUp = 0;
-    const later = (state: 'snapshot' | 'catching up', step: () => void): void => {
-      if (this.stepGate) this.stepGate(state, step);
-      else if (this.pauseMs > 0) setTimeout(step, this.pauseMs);
-      else setImmediate(step);
-    };
-    const end = (): void => {
-      this.bg = undefined;
-      finish();
-    };
-    const fail = (): void => {
-      if (snapshot !== undefined) closeQuietly(snapshot);
-      // Only what this compaction created, the new journal first (a crash between the two leaves
-      // an unfinished snapshot alone, which a start knows to remove).
-      if (next !== undefined) {
-        closeQuietly(next);
-        rmSync(nextJournal, { force: true });
-      }
-      rmSync(tmp, { force: true });
-      this.retryAt = this.bytes + this.compactAt;
-      end();
-    };
-
-    // 1. The snapshot.
-    const slice = (): void => {
-      // Written first, so that the snapshot holds no change that is not in a write (and, if
-      // that write fails, the compaction is abandoned).
-      this.flush();
-      if (bg.aborted) return fail();
-      const began = performance.now();
-      let finished: boolean;
-      try {
-        if (written === 0) written += this.writeHashed(snapshot!, snapshotHeader(gen), hash, wholeHash);
-        const w = this.writeLines(snapshot!, ops, [hash, wholeHash], began + this.sliceMs);
-        written += w.bytes;
-        finished = w.finished;
-        if (finished) written += this.writeHashed(snapshot!, snapshotTrailer(written, hash.digest('hex')), wholeHash);
-      } catch {
-        return fail();
-      }
-      this.compactions.longestSliceMs = Math.max(this.compactions.longestSliceMs, performance.now() - began);
-      if (!finished) return later('snapshot', slice);
-      this.files.fsync(snapshot!, (err) => {
-        closeQuietly(snapshot!);
-        snapshot = undefined;
-        if (err || bg.aborted) return fail();
-        catchUp();
-      });
-    };
-
-    // 2. The tail, into the new journal: a slice at a time (as the snapshot), until what is left
-    // is small; then fsynced in the thread pool.
-    const catchUp = (): void => {
-      if (bg.aborted) return fail();
-      const began = performance.now();
-      try {
-        if (next === undefined) {
-          // Set first: a failure of the open itself leaves nothing of ours to remove.
-          const fd = this.files.openSync(nextJournal, NEW_JOURNAL, 0o600);
-          next = fd;
-        }
-        for (let chunk = bg.tail.shift(); chunk; chunk = performance.now() - began < this.sliceMs ? bg.tail.shift() : undefined) {
-          writeAllSync(this.files, next, chunk);
-          nextHash.update(chunk);
-          bg.tailBytes -= chunk.length;
-          caughtUp += chunk.length;
-        }
-      } catch {
-        return fail();
-      }
-      if (bg.tailBytes > CATCH_UP_REST) return later('catching up', catchUp);
-      const sync = (): void => this.files.fsync(next!, (err) => (err || bg.aborted ? fail() : switchOver()));
-      if (this.stepGate) this.stepGate('catching up', sync);
-      else sync();
-    };
-
-    // 3. The rest, and the switch.
-    const switchOver = (): void => {
-      if (bg.aborted) return fail();
-      // The rest, then what the new generation covers: the old journal as it is now, whole (from
-      // here on commits go to the new one), and the old snapshot.
-      const rest = Buffer.concat([...bg.tail, coverageLine(this.coverage())]);
-      try {
-        writeAllSync(this.files, next!, rest);
-        this.files.fsyncSync(next!);
-        publish(this.files, tmp, join(dir, snapshotName(gen)), dir);
-      } catch {
-        return fail();
-      }
-      nextHash.update(rest);
+    const host: BackgroundHost = {
+      files: this.files,
+      dir,
+      sliceMs: this.sliceMs,
+      pauseMs: this.pauseMs,
+      opsPerLine: this.opsPerLine,
+      stepGate: this.stepGate,
+      flush: () => this.flush(),
+      coverageLine: () => coverageLine(this.coverage()),
       // Unlinking hundreds of MB can take the file system a while: in the thread pool. (A restart
       // meanwhile removes them itself once they are proven covered: the coverage line.)
-      this.adopt(gen, next!, { bytes: written, sha256: wholeHash.digest('hex') }, caughtUp + rest.length, nextHash, (...paths) =>
-        this.removeOld(paths),
-      );
-      end();
+      switched: (next, snapshot, journalBytes, journalHash) =>
+        this.adopt(gen, next, snapshot, journalBytes, journalHash, (...paths) => this.removeOld(paths)),
+      failed: () => (this.retryAt = this.bytes + this.compactAt),
+      ended: () => {
+        this.bg = undefined;
+        finish();
+      },
+      sliced: (ms) => (this.compactions.longestSliceMs = Math.max(this.compactions.longestSliceMs, ms)),
     };
-
-    slice();
+    runBackground(host, bg, gen, ops, temp);
   }
 
   /** The old generation's files, removed in the thread pool (a test's stepGate may hold them at `switched`). */
@@ -377,26 +273,6 @@ export class CompactingJournal extends GroupCommit {
         .finally(() => this.removals.delete(done));
       this.removals.add(done);
     }
-  }
-
-  /**
-   * Writes the ops to `fd`, `opsPerLine` per line, until they run out or (with `until`) the
-   * clock passes it after a line.
-   */
-  private writeLines(fd: number, ops: Iterator<string>, hashes: Hash[], until = Infinity): { bytes: number; finished: boolean } {
-    let bytes = 0;
-    for (;;) {
-      const line = nextLine(ops, this.opsPerLine);
-      if (!line) return { bytes, finished: true };
-      bytes += this.writeHashed(fd, line, ...hashes);
-      if (performance.now() >= until) return { bytes, finished: false };
-    }
-  }
-
-  private writeHashed(fd: number, buf: Buffer, ...hashes: Hash[]): number {
-    writeAllSync(this.files, fd, buf);
-    for (const h of hashes) h.update(buf);
-    return buf.length;
   }
 
   /**
@@ -430,9 +306,9 @@ export class CompactingJournal extends GroupCommit {
       tmp = temp.path;
       try {
         const hash = createHash('sha256');
-        written += this.writeHashed(temp.fd, snapshotHeader(gen, reset), hash, wholeHash);
-        written += this.writeLines(temp.fd, ops[Symbol.iterator](), [hash, wholeHash]).bytes;
-        written += this.writeHashed(temp.fd, snapshotTrailer(written, hash.digest('hex')), wholeHash);
+        written += writeHashed(this.files, temp.fd, snapshotHeader(gen, reset), hash, wholeHash);
+        written += writeLines(this.files, temp.fd, ops[Symbol.iterator](), this.opsPerLine, [hash, wholeHash]).bytes;
+        written += writeHashed(this.files, temp.fd, snapshotTrailer(written, hash.digest('hex')), wholeHash);
         this.files.fsyncSync(temp.fd);
       } finally {
         closeSync(temp.fd);
@@ -501,14 +377,4 @@ export class CompactingJournal extends GroupCommit {
     this.snapshotId = snapshot;
     this.retryAt = 0;
   }
-}
-
-/** The next snapshot line: up to `perLine` ops; undefined when there are none left. */
-function nextLine(ops: Iterator<string>, perLine: number): Buffer | undefined {
-  const batch: string[] = [];
-  for (let r = ops.next(); !r.done; r = ops.next()) {
-    batch.push(r.value);
-    if (batch.length >= perLine) break;
-  }
-  return batch.length ? Buffer.from(`{"ops":[${batch.join(',')}]}\n`) : undefined;
 }

@@ -1,6 +1,8 @@
 // The journal's file operations: the layer every write, sync and rename goes through (tests inject
 // one that fails), the refusal a commit gets when the disk cannot make it durable, and how the
-// current journal is opened (O_APPEND|O_NOFOLLOW, a regular file of this user, 0600) and cut back.
+// current journal is opened (O_APPEND|O_NOFOLLOW, a regular file of this user, 0600) and cut back,
+// and how a snapshot's lines are written (hashed as they go).
+import type { Hash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -109,4 +111,42 @@ export function closeQuietly(fd: number): void {
   } catch {
     // already closed, or an error the sync reported
   }
+}
+
+/** Writes `buf` whole to `fd` and adds it to each hash; returns its length. */
+export function writeHashed(files: FileLayer, fd: number, buf: Buffer, ...hashes: Hash[]): number {
+  writeAllSync(files, fd, buf);
+  for (const h of hashes) h.update(buf);
+  return buf.length;
+}
+
+/**
+ * Writes the ops to `fd` as snapshot lines, `perLine` per line, until they run out or (with
+ * `until`) the clock passes it after a line.
+ */
+export function writeLines(
+  files: FileLayer,
+  fd: number,
+  ops: Iterator<string>,
+  perLine: number,
+  hashes: Hash[],
+  until = Infinity,
+): { bytes: number; finished: boolean } {
+  let bytes = 0;
+  for (;;) {
+    const line = nextLine(ops, perLine);
+    if (!line) return { bytes, finished: true };
+    bytes += writeHashed(files, fd, line, ...hashes);
+    if (performance.now() >= until) return { bytes, finished: false };
+  }
+}
+
+/** The next snapshot line: up to `perLine` ops; undefined when there are none left. */
+function nextLine(ops: Iterator<string>, perLine: number): Buffer | undefined {
+  const batch: string[] = [];
+  for (let r = ops.next(); !r.done; r = ops.next()) {
+    batch.push(r.value);
+    if (batch.length >= perLine) break;
+  }
+  return batch.length ? Buffer.from(`{"ops":[${batch.join(',')}]}\n`) : undefined;
 }

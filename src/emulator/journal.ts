@@ -1,14 +1,12 @@
 // Persistence: an append-only journal, one JSON line per committed mutation, made durable
 // (write + fdatasync) BEFORE the response is sent, in group commits (journal-commit.ts), compacted
-// into a snapshot and a new generation when it grows (compaction.ts).
-// On start the data dir is judged first (data-dir.ts: a file it cannot account for refuses the
+// into a snapshot and a new generation when it grows (compaction.ts). Journal is those two and the
+// load: on start the data dir is judged first (data-dir.ts: a file it cannot account for refuses the
 // start, nothing is deleted that is not provably superseded), then the newest snapshot (checked
-// against its trailer's length and SHA-256) and its journal are replayed (a torn last line is
-// dropped and cut off). Journals are opened O_APPEND|O_NOFOLLOW, created 0600, and must be
-// regular files of this user. When the journal grows past 64 MiB and twice the last snapshot,
-// Journal is those two and the load: open() judges the data dir, replays (journal-load.ts), removes
-// what a compaction left once proven covered, and opens the journal; reset() and close() wait for
-// what is in flight (drain).
+// against its trailer's length and SHA-256) and its journal are replayed (journal-load.ts; a torn
+// last line is dropped and cut off), what a compaction left is removed once proven covered, and the
+// journal is opened (O_APPEND|O_NOFOLLOW, created 0600, a regular file of this user:
+// journal-files.ts). reset() and close() wait for what is in flight (drain).
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
