@@ -3,7 +3,7 @@
 // pending come now) and gives it back on exit, only if still its own (src/emulator/webhook-urls.ts
 // takeUrl/releaseUrl); it stops cleanly on SIGINT/SIGTERM (exit 0), heard from before it registers.
 import type { EmulatorAdmin, EmulatorInfo } from '../../api/emulator-admin.js';
-import type { VerbContext } from '../../cmdutil/spec.js';
+import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { isLoopbackHost } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
@@ -86,9 +86,10 @@ async function resolveSecret(f: Factory, flag: unknown, admin: EmulatorAdmin, em
   return mine;
 }
 
-export async function run(f: Factory, ctx: VerbContext): Promise<void> {
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const o = ctx.opts as ListenFlags;
-  const { output } = ctx;
+  // Declared with output (index.ts): resolved by the dispatcher.
+  const output = ctx.output!;
   const port = asText(o.port ?? '8788');
   const portProblem = checkInt(0, 65535)(port);
   if (portProblem) throw new UsageError(`--port ${portProblem}`);
