@@ -110,6 +110,7 @@ export function registerGroup(program: Command, group: GroupSpec, entry: Entry, 
     if (!whole || whole(verb.name) || verb.aliases?.some(whole)) registerVerb(g, group, verb, entry);
     else headsWithOptions.add(verbHead(g, verb));
   }
+  for (const decl of group.commands ?? []) registerCommand(g, decl, entry, whole);
   return g;
 }
 

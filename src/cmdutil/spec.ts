@@ -3,6 +3,7 @@
 // executor (src/verbs/run.ts, loaded lazily) runs them. Hand-written verbs set `impl`.
 // This file is on the start-up path: data and types only.
 import type { Column, SubTable, TableColumn } from '../io/output.js';
+import type { CommandDecl } from './decl.js';
 import type { OutputFormat } from '../io/formats.js';
 import type { OutputSettings } from '../io/output-options.js';
 import { flagsOf, VERB_FLAGS } from './global-flags.js';
@@ -226,6 +227,8 @@ export interface GroupSpec {
    */
   columns: TableColumn[];
   verbs: VerbSpec[];
+  /** Tooling commands of the group that call no API operation (webhooks verify, listen), after its verbs. */
+  commands?: readonly CommandDecl[];
   deprecated?: { use: string };
 }
 

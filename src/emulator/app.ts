@@ -165,7 +165,7 @@ export class App implements Services {
     if (fault) throw new OpNotUnderstood(fault);
     if ('p' in op) {
       if (op.d !== undefined) {
-        // An event whose data.object was journaled as a reference (events.ts eventOp).
+        // An event whose data.object was journaled as a reference (event-ops.ts eventOp).
         const rec = this.store.byId.get(op.d);
         if (!rec) throw new Error(`an event refers to ${op.d}, which is not there`);
         (op.o.data as { object: unknown }).object = rec.obj;

@@ -119,7 +119,7 @@ export function fingerprint(method: string, path: string, body: unknown): string
 // The body is most often the JSON of a record put in the same journal line (a create's 201):
 // then only the record's id is written (`r`; the replay takes the record's JSON at that point).
 // A snapshot does the same while the record is unchanged; otherwise the body itself (`j`).
-/** `since`: as in events.ts eventOp, a reference only to a record unchanged since a snapshot began. */
+/** `since`: as in event-ops.ts eventOp, a reference only to a record unchanged since a snapshot began. */
 const op = (key: string, v: Stored, since = Infinity): string =>
   `{"i":${JSON.stringify(key)},"f":"${v.f}","s":${v.s},"t":${v.t},${v.r !== undefined && v.r.json === v.b && v.r.v <= since ? `"r":"${v.r.id}"` : `"j":${v.b}`}}`;
 

@@ -23,7 +23,7 @@ export interface ModeHooks {
 
 export type WebhookSettings = Record<Mode, ModeHooks>;
 
-/** Claims kept per mode (events.ts drops the oldest past it, passing its give-back target on). */
+/** Claims kept per mode (webhook-urls.ts drops the oldest past it, passing its give-back target on). */
 export const MAX_CLAIMS = 64;
 /** The file is never read past this (64 claims of two 2048-character URLs fit many times over). */
 const MAX_FILE_BYTES = 1 << 20;

@@ -35,6 +35,10 @@ export const EVENT_SUBJECTS = [
 const SECRET_HELP =
   "webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile's webhook secret; for listen against the emulator, then the emulator's)";
 
+const VERIFY_SUMMARY = 'Check the signature of one delivery (no network): prints valid, or invalid: <reason> and exits 1';
+const LISTEN_SUMMARY =
+  'Receive deliveries locally: verify, print and forward each one; against the emulator, register itself as its webhook URL';
+
 export const webhooks: GroupSpec = {
   name: 'webhooks',
   summary: 'Webhook events and their deliveries; verify signatures and receive deliveries locally',
@@ -157,10 +161,15 @@ export const webhooks: GroupSpec = {
         },
       },
     },
+  ],
+  // Local tools that call no API operation: tooling commands of the group (its defaults, 8788 and
+  // 127.0.0.1, said in the flags' help as a verb's were, and applied by listen-run.ts).
+  commands: [
     {
       name: 'verify',
-      summary: 'Check the signature of one delivery (no network): prints valid, or invalid: <reason> and exits 1',
+      summary: VERIFY_SUMMARY,
       description:
+        `${VERIFY_SUMMARY}\n\n` +
         'Give the raw body with --payload (a file, or - for standard input) and the three headers, either as ' +
         '--header "webhook-id: …" (repeated, e.g. pasted from a log) or as --id, --timestamp and --signature. ' +
         "Svix's header names (svix-id, svix-timestamp, svix-signature) are read too.",
@@ -168,29 +177,26 @@ export const webhooks: GroupSpec = {
         'pay webhooks verify --payload body.json --header "webhook-id: evt_0123456789abcdefghijklmn" --header "webhook-timestamp: 1767225600" --header "webhook-signature: v1,K5oZ…="',
         'cat body.json | pay webhooks verify --payload - --id evt_0123456789abcdefghijklmn --timestamp 1767225600 --signature "v1,K5oZ…=" --secret "$WHSEC"',
       ],
-      operationId: '',
-      method: 'GET',
-      path: '',
-      kind: 'custom',
-      offline: true,
       // valid, or invalid: <reason>; or JSON: no table, TSV or CSV.
-      formats: ['json', 'ndjson'],
-      flags: [
-        { flags: '--payload <file>', description: 'the raw request body: a file, or - (or @-) for standard input', required: true },
+      output: { projection: false, formats: ['json', 'ndjson'] },
+      options: [
+        { flags: '--payload <file>', description: 'the raw request body: a file, or - (or @-) for standard input (required)' },
         { flags: '--secret <whsec>', description: SECRET_HELP },
         { flags: '--header <line>', repeatable: true, description: 'a delivery header as "name: value"; repeat for each' },
         { flags: '--id <webhook-id>', description: 'value of the webhook-id header' },
         { flags: '--timestamp <seconds>', description: 'value of the webhook-timestamp header (unix seconds)' },
         { flags: '--signature <sig>', description: 'value of the webhook-signature header ("v1,<base64>", space-separated if several)' },
       ],
-      jsonShape:
-        '{valid: true, webhook_id, timestamp}; when invalid, stdout stays empty and stderr has {"error": {code: "invalid_signature", message}}',
-      impl: () => import('./verify.js'),
+      prints: {
+        json: '{valid: true, webhook_id, timestamp}; when invalid, stdout stays empty and stderr has {"error": {code: "invalid_signature", message}}',
+      },
+      run: () => import('./verify.js').then((m) => m.run),
     },
     {
       name: 'listen',
-      summary: 'Receive deliveries locally: verify, print and forward each one; against the emulator, register itself as its webhook URL',
+      summary: LISTEN_SUMMARY,
       description:
+        `${LISTEN_SUMMARY}\n\n` +
         'Starts an HTTP receiver. Each POST is verified with the webhook secret (Standard Webhooks headers, or their Svix names ' +
         'svix-id, svix-timestamp, svix-signature); invalid signatures and stale timestamps get 400 and a line on stderr.\n\n' +
         'Against the emulator (a pay emulator answers at the base URL; see pay emulator status) it registers its own URL as the ' +
@@ -212,19 +218,13 @@ export const webhooks: GroupSpec = {
         'pay webhooks listen --print-secret',
         'pay webhooks listen --port 8788 --skip-duplicates',
       ],
-      operationId: '',
-      method: 'GET',
-      path: '',
-      kind: 'custom',
-      offline: true,
       // Its own lines, or one JSON object per delivery (-o json and -o ndjson print the same lines): no table, TSV or CSV.
-      formats: ['json', 'ndjson'],
-      flags: [
-        { flags: '--port <port>', kind: 'int', default: '8788', description: 'port to listen on (0: any free port)' },
-        { flags: '--host <host>', default: '127.0.0.1', description: 'address to bind' },
+      output: { projection: false, formats: ['json', 'ndjson'] },
+      options: [
+        { flags: '--port <port>', description: 'port to listen on (0: any free port) (default: 8788)' },
+        { flags: '--host <host>', description: 'address to bind (default: 127.0.0.1)' },
         {
           flags: '--forward-to <url>',
-          kind: 'url',
           description: 'also POST each verified delivery here (https://, or http:// to localhost; no user:password@)',
         },
         { flags: '--events <types>', description: 'only these event types, comma-separated (e.g. customer.created,transfer.failed)' },
@@ -238,9 +238,10 @@ export const webhooks: GroupSpec = {
         },
         { flags: '--secret <whsec>', description: SECRET_HELP },
       ],
-      jsonShape:
-        'one object per delivery (NDJSON): {webhook_id, type, repeat, received_at, forward: {url, status, duration_ms, error} | null, event: the payload as delivered ({id, type, created_at, data})}',
-      impl: () => import('./listen.js'),
+      prints: {
+        json: 'one object per delivery (NDJSON): {webhook_id, type, repeat, received_at, forward: {url, status, duration_ms, error} | null, event: the payload as delivered ({id, type, created_at, data})}',
+      },
+      run: () => import('./listen-run.js').then((m) => m.run),
     },
   ],
 };

@@ -5,15 +5,16 @@ import { ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { readUserFile } from '../../lib/read-limited.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { deliveryHeader, verify } from '../../shared/signature.js';
-import type { VerbContext } from '../../cmdutil/spec.js';
+import type { CommandContext } from '../../cmdutil/decl.js';
 import { webhookSecret } from './secret.js';
 import { printable } from '../../verbs/values.js';
 
 const MAX_PAYLOAD = 10 * 1024 * 1024;
 
-export async function run(f: Factory, ctx: VerbContext): Promise<void> {
+export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const o = ctx.opts;
-  const { output } = ctx;
+  // Declared with output (index.ts): resolved by the dispatcher.
+  const output = ctx.output!;
   const json = output.format === 'json' || output.format === 'ndjson';
   const headers = deliveryHeaders(o);
   if (typeof o.payload !== 'string' || o.payload === '')
