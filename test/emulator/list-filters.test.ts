@@ -5,7 +5,7 @@
 // cursor works only with the filters it was issued for.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, customerBody, fundedAccounts, start, type Api, type Emulator } from './helpers.js';
+import { allPages, client, customerBody, fundedAccounts, start, type Api, type Emulator } from './helpers.js';
 
 let emu: Emulator;
 let api: Api;
@@ -19,20 +19,7 @@ async function post(path: string, body?: unknown): Promise<Obj> {
   return r.body;
 }
 
-/** Every page of a list, following cursors. */
-async function all(path: string, query: Record<string, string>, limit: number): Promise<Obj[]> {
-  const out: Obj[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < 200; pages++) {
-    const q = new URLSearchParams({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const r = await api('GET', `${path}?${q.toString()}`);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    out.push(...r.body.data);
-    if (!r.body.has_more) return out;
-    cursor = r.body.next_cursor;
-  }
-  throw new Error('more than 200 pages');
-}
+const all = (path: string, query: Record<string, string>, limit: number): Promise<Obj[]> => allPages(api, path, query, limit);
 
 beforeAll(async () => {
   emu = await start({ now: () => t, settleAfterMs: 1000 });
