@@ -4,7 +4,7 @@
 // is in [from, to), newest first, whatever the page size.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, customerBody, removeTempDirs, start, tempDir, type Api, type Emulator } from './helpers.js';
+import { allPages, client, customerBody, removeTempDirs, start, tempDir, type Api, type Emulator } from './helpers.js';
 
 let emu: Emulator;
 let api: Api;
@@ -27,19 +27,8 @@ beforeAll(async () => {
 afterAll(() => emu.stop());
 
 /** Every page of a list, following cursors. */
-async function all(path: string, query: Record<string, string>, limit: number): Promise<Array<{ id: string; created_at: string }>> {
-  const out: Array<{ id: string; created_at: string }> = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < 100; pages++) {
-    const q = new URLSearchParams({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const r = await api('GET', `${path}?${q.toString()}`);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    out.push(...r.body.data);
-    if (!r.body.has_more) return out;
-    cursor = r.body.next_cursor;
-  }
-  throw new Error('more than 100 pages');
-}
+const all = (path: string, query: Record<string, string>, limit: number): Promise<Array<{ id: string; created_at: string }>> =>
+  allPages(api, path, query, limit);
 
 describe('from and to', () => {
   it('over generated bounds (times, dates, at and between objects): exactly the objects in [from, to), newest first, at any page size', async () => {

@@ -145,6 +145,21 @@ export async function fundedAccounts(
   return { customer, accounts };
 }
 
+/** Every page of a list at `limit` a page, following next_cursor (a page that is not a 200 throws). */
+export async function allPages(api: Api, path: string, query: Record<string, string>, limit: number): Promise<any[]> {
+  const out: any[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 200; pages++) {
+    const q = new URLSearchParams({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) });
+    const r = await api('GET', `${path}?${q.toString()}`);
+    if (r.status !== 200) throw new Error(`GET ${path}?${q.toString()}: ${r.status} ${JSON.stringify(r.body)}`);
+    out.push(...r.body.data);
+    if (!r.body.has_more) return out;
+    cursor = r.body.next_cursor;
+  }
+  throw new Error('more than 200 pages');
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `fn` returns a truthy value (or throws after `ms`). */

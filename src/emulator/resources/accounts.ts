@@ -6,7 +6,8 @@ import { randomDigits } from '../ids.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { check, country, id, oneOf, opt, orThrow, req, str } from '../validation.js';
 import type { Account, Customer, ExternalAccount, Route, Transfer } from '../types.js';
-import { change, created, emptyOk, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, TIME_QUERY } from './common.js';
+import { created, FIAT, insert, load, qEnum, qId } from './common.js';
+import { listAndGet, resource, transition } from './routes.js';
 import { holder, requireAllowed } from './rules.js';
 
 const accountShape = {
@@ -32,6 +33,14 @@ const externalShape = {
   country: req(country),
   currency: req(oneOf(FIAT)),
 };
+
+const ACCOUNT = resource<Account>({ kind: 'account', noun: 'account', path: '/accounts', param: 'account_id' });
+const EXTERNAL = resource<ExternalAccount>({
+  kind: 'external_account',
+  noun: 'external account',
+  path: '/external-accounts',
+  param: 'external_account_id',
+});
 
 export function accountRoutes(app: Services): Route[] {
   app.store.index('account', (a: Account) => [`customer_id=${a.customer_id}`, `currency=${a.currency}`]);
@@ -59,57 +68,37 @@ export function accountRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/accounts',
-      op: 'listAccounts',
-      list: true,
+    ...listAndGet(ACCOUNT, {
+      list: 'listAccounts',
+      get: 'getAccount',
       tenantRequired: true,
-      query: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(['active', 'closed']), ...TIME_QUERY },
-      handler: (ctx) => {
-        const customer = ctx.query.get('customer_id');
-        const currency = ctx.query.get('currency');
-        const status = ctx.query.get('status');
-        const index = customer ? `customer_id=${customer}` : currency ? `currency=${currency}` : undefined;
-        const match =
-          (customer && currency) || status
-            ? (a: Account) => (!currency || a.currency === currency) && (!status || a.status === status)
-            : undefined;
-        return okRaw(app.store.page(ctx.scope, 'account', { ...pageOf(ctx, ['customer_id', 'currency', 'status']), index, match }));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/accounts/{account_id}',
-      op: 'getAccount',
-      handler: (ctx) => ok(load(ctx, 'account', 'acc_', ctx.params.account_id, 'account')),
-    },
-    {
-      method: 'POST',
-      path: '/accounts/{account_id}/close',
+      filters: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(['active', 'closed']) },
+      indexes: ['customer_id', 'currency'],
+    }),
+    transition(ACCOUNT, {
       op: 'closeAccount',
-      handler: (ctx) => {
-        const rec = load<Account>(ctx, 'account', 'acc_', ctx.params.account_id, 'account');
-        emptyOk(ctx);
-        if (rec.obj.status === 'closed') throw invalidState(`account ${rec.id} is already closed`);
-        if (!app.ledger.isEmpty(rec.id)) {
-          const b = rec.obj.balance;
-          // A holder whose KYC was rejected can move nothing out (the rules): say so, and name them, or the advice is a dead end.
-          const owner = holder(ctx, rec.obj.customer_id);
-          const rejected = owner.obj.kyc_status === 'rejected';
-          throw new ApiProblem(
-            409,
-            'account_not_empty',
-            `the account still holds money (available ${b.available}, pending ${b.pending} ${b.currency}); move it out first` +
-              (rejected ? `, once a new KYC verification of its holder ${owner.id} is started (theirs was rejected)` : ''),
-            undefined,
-            undefined,
-            rejected ? { customer_id: owner.id, kyc_status: 'rejected', customer_country: owner.obj.address.country } : undefined,
-          );
-        }
-        return ok(change(ctx, rec, { status: 'closed' }, 'account.closed'));
+      action: 'close',
+      from: ['active'],
+      to: 'closed',
+      event: 'account.closed',
+      refused: (rec) => `account ${rec.id} is already closed`,
+      before: (ctx, rec) => {
+        if (app.ledger.isEmpty(rec.id)) return;
+        const b = rec.obj.balance;
+        // A holder whose KYC was rejected can move nothing out (the rules): say so, and name them, or the advice is a dead end.
+        const owner = holder(ctx, rec.obj.customer_id);
+        const rejected = owner.obj.kyc_status === 'rejected';
+        throw new ApiProblem(
+          409,
+          'account_not_empty',
+          `the account still holds money (available ${b.available}, pending ${b.pending} ${b.currency}); move it out first` +
+            (rejected ? `, once a new KYC verification of its holder ${owner.id} is started (theirs was rejected)` : ''),
+          undefined,
+          undefined,
+          rejected ? { customer_id: owner.id, kyc_status: 'rejected', customer_country: owner.obj.address.country } : undefined,
+        );
       },
-    },
+    }),
     {
       method: 'POST',
       path: '/external-accounts',
@@ -133,36 +122,21 @@ export function accountRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/external-accounts',
-      op: 'listExternalAccounts',
-      list: true,
-      query: { customer_id: qId('cus_'), ...TIME_QUERY },
-      handler: (ctx) => {
-        const customer = ctx.query.get('customer_id');
-        return okRaw(
-          app.store.page(ctx.scope, 'external_account', {
-            ...pageOf(ctx, ['customer_id']),
-            index: customer ? `customer_id=${customer}` : undefined,
-          }),
-        );
-      },
-    },
-    {
-      method: 'GET',
-      path: '/external-accounts/{external_account_id}',
-      op: 'getExternalAccount',
-      handler: (ctx) => ok(load(ctx, 'external_account', 'ea_', ctx.params.external_account_id, 'external account')),
-    },
-    {
-      method: 'DELETE',
-      path: '/external-accounts/{external_account_id}',
+    ...listAndGet(EXTERNAL, {
+      list: 'listExternalAccounts',
+      get: 'getExternalAccount',
+      filters: { customer_id: qId('cus_') },
+      indexes: ['customer_id'],
+    }),
+    transition(EXTERNAL, {
       op: 'removeExternalAccount',
-      handler: (ctx) => {
-        const rec = load<ExternalAccount>(ctx, 'external_account', 'ea_', ctx.params.external_account_id, 'external account');
-        if (rec.obj.status === 'removed') throw invalidState(`external account ${rec.id} is already removed`);
-        // Money on its way there would have nowhere to go: refused until those transfers settle or are cancelled.
+      action: { method: 'DELETE' },
+      from: ['active'],
+      to: 'removed',
+      event: 'external_account.removed',
+      refused: (rec) => `external account ${rec.id} is already removed`,
+      // Money on its way there would have nowhere to go: refused until those transfers settle or are cancelled.
+      before: (ctx, rec) => {
         const pending = app.store
           .all(ctx.scope, 'transfer')
           .filter((r) => (r.obj as Transfer).destination_id === rec.id && (r.obj as Transfer).status === 'pending');
@@ -171,8 +145,7 @@ export function accountRoutes(app: Services): Route[] {
             `external account ${rec.id} has ${pending.length === 1 ? 'a pending transfer' : `${pending.length} pending transfers`} (${pending[0]!.id}${pending.length > 1 ? ', …' : ''}); cancel ${pending.length === 1 ? 'it' : 'them'} or wait until ${pending.length === 1 ? 'it settles' : 'they settle'}, then remove it`,
           );
         }
-        return ok(change(ctx, rec, { status: 'removed' }, 'external_account.removed'));
       },
-    },
+    }),
   ];
 }

@@ -7,22 +7,8 @@ import { randomDigits } from '../ids.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Card, Customer, Rec, Route } from '../types.js';
-import {
-  change,
-  created,
-  emptyOk,
-  FIAT,
-  insert,
-  load,
-  ok,
-  okRaw,
-  pageOf,
-  qEnum,
-  qId,
-  scheduled,
-  TIME_QUERY,
-  type TxCtx,
-} from './common.js';
+import { change, created, FIAT, insert, load, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import { listAndGet, resource, transition } from './routes.js';
 import { addressRule, checkAddress, copyAddress } from './customers.js';
 import { requireAllowed } from './rules.js';
 
@@ -36,6 +22,8 @@ const shape = {
   spending_limit: opt(object({ amount: req(amount), interval: req(oneOf(['daily', 'monthly'])) })),
   shipping_address: opt(addressRule),
 };
+
+const CARD = resource<Card>({ kind: 'card', noun: 'card', path: '/cards', param: 'card_id' });
 
 /** The moves of the card actions: allowed from-states, the new state and the event. */
 const ACTIONS = {
@@ -52,7 +40,7 @@ export function cardRoutes(app: Services): Route[] {
   app.store.index('card', (c: Card) => [`customer_id=${c.customer_id}`, `account_id=${c.account_id}`]);
   scheduled<Card>(app, 'card', (c) => (c.status === 'inactive' ? Date.parse(c.created_at) + app.settleAfterMs : undefined), activate);
 
-  const routes: Route[] = [
+  return [
     {
       method: 'POST',
       path: '/cards',
@@ -98,50 +86,12 @@ export function cardRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/cards',
-      op: 'listCards',
-      list: true,
-      query: {
-        customer_id: qId('cus_'),
-        account_id: qId('acc_'),
-        status: qEnum(STATUSES),
-        type: qEnum(['virtual', 'physical']),
-        ...TIME_QUERY,
-      },
-      handler: (ctx) => {
-        const q = (k: string) => ctx.query.get(k);
-        const [customer, account, status, type] = [q('customer_id'), q('account_id'), q('status'), q('type')];
-        const index = account ? `account_id=${account}` : customer ? `customer_id=${customer}` : undefined;
-        const match =
-          customer || status || type
-            ? (c: Card) => (!customer || c.customer_id === customer) && (!status || c.status === status) && (!type || c.type === type)
-            : undefined;
-        return okRaw(app.store.page(ctx.scope, 'card', { ...pageOf(ctx, ['customer_id', 'account_id', 'status', 'type']), index, match }));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/cards/{card_id}',
-      op: 'getCard',
-      handler: (ctx) => ok(load(ctx, 'card', 'card_', ctx.params.card_id, 'card')),
-    },
+    ...listAndGet(CARD, {
+      list: 'listCards',
+      get: 'getCard',
+      filters: { customer_id: qId('cus_'), account_id: qId('acc_'), status: qEnum(STATUSES), type: qEnum(['virtual', 'physical']) },
+      indexes: ['account_id', 'customer_id'],
+    }),
+    ...Object.entries(ACTIONS).map(([action, a]) => transition(CARD, { action, ...a })),
   ];
-  for (const [verb, a] of Object.entries(ACTIONS)) {
-    routes.push({
-      method: 'POST',
-      path: `/cards/{card_id}/${verb}`,
-      op: a.op,
-      handler: (ctx) => {
-        const rec = load<Card>(ctx, 'card', 'card_', ctx.params.card_id, 'card');
-        emptyOk(ctx);
-        if (!(a.from as readonly string[]).includes(rec.obj.status)) {
-          throw invalidState(`card ${rec.id} is ${rec.obj.status}; ${verb} needs it ${a.from.join(' or ')}`);
-        }
-        return ok(change(ctx, rec, { status: a.to }, a.event));
-      },
-    });
-  }
-  return routes;
 }

@@ -9,7 +9,8 @@ import { exponent, toMinor } from '../money.js';
 import { invalidState } from '../problems.js';
 import { amount, check, id, object, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Account, Collection, Customer, Rec, Route } from '../types.js';
-import { change, created, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, scheduled, TIME_QUERY, type TxCtx } from './common.js';
+import { change, created, FIAT, insert, load, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import { listAndGet, resource } from './routes.js';
 import { currencyMismatch, failsOnPurpose } from './transfers.js';
 import { failureOnSettle, holder, requireAllowed } from './rules.js';
 
@@ -24,6 +25,8 @@ const shape = {
   description: opt(str({ max: 500 })),
   mobile_money: opt(object({ phone: req(str({ max: 16, check: checkPhone })), provider: req(oneOf(['mpesa', 'mtn', 'airtel'])) })),
 };
+
+const COLLECTION = resource<Collection>({ kind: 'collection', noun: 'collection', path: '/collections', param: 'collection_id' });
 
 function settle({ app, tx }: TxCtx, rec: Rec<Collection>): void {
   const c = rec.obj;
@@ -99,30 +102,11 @@ export function collectionRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/collections',
-      op: 'listCollections',
-      list: true,
-      query: { account_id: qId('acc_'), status: qEnum(['pending', 'succeeded', 'failed']), method: qEnum(METHODS), ...TIME_QUERY },
-      handler: (ctx) => {
-        const account = ctx.query.get('account_id');
-        const status = ctx.query.get('status');
-        const method = ctx.query.get('method');
-        return okRaw(
-          app.store.page(ctx.scope, 'collection', {
-            ...pageOf(ctx, ['account_id', 'status', 'method']),
-            index: account ? `account_id=${account}` : undefined,
-            match: status || method ? (c: Collection) => (!status || c.status === status) && (!method || c.method === method) : undefined,
-          }),
-        );
-      },
-    },
-    {
-      method: 'GET',
-      path: '/collections/{collection_id}',
-      op: 'getCollection',
-      handler: (ctx) => ok(load(ctx, 'collection', 'col_', ctx.params.collection_id, 'collection')),
-    },
+    ...listAndGet(COLLECTION, {
+      list: 'listCollections',
+      get: 'getCollection',
+      filters: { account_id: qId('acc_'), status: qEnum(['pending', 'succeeded', 'failed']), method: qEnum(METHODS) },
+      indexes: ['account_id'],
+    }),
   ];
 }

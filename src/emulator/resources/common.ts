@@ -34,7 +34,6 @@ export function touch<T extends Base>(app: Services, obj: T, changes: Partial<T>
   return { ...obj, ...changes, updated_at: app.nowIso() };
 }
 
-/** A state change: store the new object and emit its event. */
 /**
  * A new record in the request's scope: stored, announced by `event` (if any) and, for a
  * scheduled() kind, armed for its due job.
@@ -49,6 +48,7 @@ export function insert<T extends Base>(ctx: Ctx, kind: Kind, obj: T, event?: str
 /** An app and the transaction a change goes into. */
 export type TxCtx = { app: Services; tx: Ctx['tx'] };
 
+/** A state change: store the new object and emit its event. */
 export function change<T extends Base>(ctx: TxCtx, rec: Rec<T>, changes: Partial<T>, event?: string): Rec<T> {
   const next = ctx.app.store.put(ctx.tx, rec.kind, rec.scope, touch(ctx.app, rec.obj, changes), undefined);
   if (event) ctx.app.events.emit(ctx.tx, rec.scope, event, next);

@@ -10,22 +10,8 @@ import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, dateTime, id, oneOf, opt, orThrow, precision, req, str } from '../validation.js';
 import type { Customer, PaymentLink, Rec, Route, Wallet } from '../types.js';
-import {
-  ASSETS,
-  change,
-  created,
-  emptyOk,
-  insert,
-  load,
-  ok,
-  okRaw,
-  pageOf,
-  qEnum,
-  qId,
-  scheduled,
-  TIME_QUERY,
-  type TxCtx,
-} from './common.js';
+import { ASSETS, change, created, insert, load, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import { listAndGet, resource, transition } from './routes.js';
 import { currencyMismatch } from './transfers.js';
 import { holder, requireAllowed } from './rules.js';
 
@@ -46,6 +32,9 @@ const linkShape = {
   description: opt(str({ max: 500 })),
   expires_at: opt(dateTime),
 };
+
+const WALLET = resource<Wallet>({ kind: 'wallet', noun: 'wallet', path: '/wallets', param: 'wallet_id' });
+const LINK = resource<PaymentLink>({ kind: 'payment_link', noun: 'payment link', path: '/payment-links', param: 'payment_link_id' });
 
 function address(network: string): string {
   if (network === 'bitcoin') return `bc1q${randomChars(38, '023456789acdefghjklmnpqrstuvwxyz')}`;
@@ -118,30 +107,12 @@ export function cryptoRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/wallets',
-      op: 'listWallets',
-      list: true,
-      query: { customer_id: qId('cus_'), asset: qEnum(ASSETS), ...TIME_QUERY },
-      handler: (ctx) => {
-        const customer = ctx.query.get('customer_id');
-        const asset = ctx.query.get('asset');
-        return okRaw(
-          app.store.page(ctx.scope, 'wallet', {
-            ...pageOf(ctx, ['customer_id', 'asset']),
-            index: customer ? `customer_id=${customer}` : asset ? `asset=${asset}` : undefined,
-            match: customer && asset ? (w: Wallet) => w.asset === asset : undefined,
-          }),
-        );
-      },
-    },
-    {
-      method: 'GET',
-      path: '/wallets/{wallet_id}',
-      op: 'getWallet',
-      handler: (ctx) => ok(load(ctx, 'wallet', 'wal_', ctx.params.wallet_id, 'wallet')),
-    },
+    ...listAndGet(WALLET, {
+      list: 'listWallets',
+      get: 'getWallet',
+      filters: { customer_id: qId('cus_'), asset: qEnum(ASSETS) },
+      indexes: ['customer_id', 'asset'],
+    }),
     {
       method: 'POST',
       path: '/payment-links',
@@ -172,41 +143,19 @@ export function cryptoRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/payment-links',
-      op: 'listPaymentLinks',
-      list: true,
-      query: { wallet_id: qId('wal_'), status: qEnum(['active', 'disabled', 'expired', 'paid']), ...TIME_QUERY },
-      handler: (ctx) => {
-        const wallet = ctx.query.get('wallet_id');
-        const status = ctx.query.get('status');
-        return okRaw(
-          app.store.page(ctx.scope, 'payment_link', {
-            ...pageOf(ctx, ['wallet_id', 'status']),
-            index: wallet ? `wallet_id=${wallet}` : undefined,
-            match: status ? (l: PaymentLink) => l.status === status : undefined,
-          }),
-        );
-      },
-    },
-    {
-      method: 'GET',
-      path: '/payment-links/{payment_link_id}',
-      op: 'getPaymentLink',
-      handler: (ctx) => ok(load(ctx, 'payment_link', 'plink_', ctx.params.payment_link_id, 'payment link')),
-    },
-    {
-      method: 'POST',
-      path: '/payment-links/{payment_link_id}/disable',
+    ...listAndGet(LINK, {
+      list: 'listPaymentLinks',
+      get: 'getPaymentLink',
+      filters: { wallet_id: qId('wal_'), status: qEnum(['active', 'disabled', 'expired', 'paid']) },
+      indexes: ['wallet_id'],
+    }),
+    transition(LINK, {
       op: 'disablePaymentLink',
-      handler: (ctx) => {
-        const rec = load<PaymentLink>(ctx, 'payment_link', 'plink_', ctx.params.payment_link_id, 'payment link');
-        emptyOk(ctx);
-        if (rec.obj.status !== 'active')
-          throw invalidState(`payment link ${rec.id} is ${rec.obj.status}; only an active link can be disabled`);
-        return ok(change(ctx, rec, { status: 'disabled' }, 'payment_link.disabled'));
-      },
-    },
+      action: 'disable',
+      from: ['active'],
+      to: 'disabled',
+      event: 'payment_link.disabled',
+      refused: (rec) => `payment link ${rec.id} is ${rec.obj.status}; only an active link can be disabled`,
+    }),
   ];
 }

@@ -9,7 +9,8 @@ import { check, country, object, opt, orThrow, req, str, type Shape } from '../v
 import type { Address, Ctx, Customer, Route } from '../types.js';
 import { FEATURES, requiresKyc } from '../../shared/rules.js';
 import { activations, featureOf, featureStatus } from './rules.js';
-import { change, created, emptyOk, insert, load, ok, okJson, okRaw, pageOf, qEmail, qText, TIME_QUERY } from './common.js';
+import { change, created, emptyOk, insert, ok, okJson, pageOf, qEmail, qText } from './common.js';
+import { fromPath, listAndGet, resource } from './routes.js';
 
 export const addressRule = object({
   address_line1: req(str()),
@@ -94,6 +95,14 @@ function validateCustomer(ctx: Ctx, required: boolean): void {
   orThrow(errors);
 }
 
+const CUSTOMER = resource<Customer>({ kind: 'customer', noun: 'customer', path: '/customers', param: 'customer_id' });
+
+/** The list's `email` filter: the same address in any case. */
+const sameEmail = (email: string) => {
+  const lower = email.toLowerCase();
+  return (c: Customer) => c.email.toLowerCase() === lower;
+};
+
 export function customerRoutes(app: Services): Route[] {
   return [
     {
@@ -119,32 +128,17 @@ export function customerRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/customers',
-      op: 'listCustomers',
-      list: true,
-      query: { email: qEmail, type: qText(50), ...TIME_QUERY },
-      handler: (ctx) => {
-        const email = ctx.query.get('email')?.toLowerCase();
-        const type = ctx.query.get('type');
-        const match =
-          email || type ? (c: Customer) => (!email || c.email.toLowerCase() === email) && (!type || c.type === type) : undefined;
-        return okRaw(app.store.page(ctx.scope, 'customer', { ...pageOf(ctx, ['email', 'type']), match }));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/customers/{customer_id}',
-      op: 'getCustomer',
-      handler: (ctx) => ok(load(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer')),
-    },
+    ...listAndGet(CUSTOMER, {
+      list: 'listCustomers',
+      get: 'getCustomer',
+      filters: { email: { check: qEmail, test: sameEmail }, type: qText(50) },
+    }),
     {
       method: 'PATCH',
       path: '/customers/{customer_id}',
       op: 'updateCustomer',
       handler: (ctx) => {
-        const rec = load<Customer>(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer');
+        const rec = fromPath(CUSTOMER, ctx);
         validateCustomer(ctx, false);
         const changes = { ...(ctx.body as Partial<Customer>) };
         if (changes.address) changes.address = copyAddress(changes.address);
@@ -188,7 +182,7 @@ export function customerRoutes(app: Services): Route[] {
       path: '/customers/{customer_id}/features/{feature}',
       op: 'getCustomerFeature',
       handler: (ctx) => {
-        const rec = load<Customer>(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer');
+        const rec = fromPath(CUSTOMER, ctx);
         return okJson(featureStatus(rec, featureOf(ctx.params.feature)));
       },
     },
@@ -197,7 +191,7 @@ export function customerRoutes(app: Services): Route[] {
       path: '/customers/{customer_id}/features/{feature}/activate',
       op: 'activateCustomerFeature',
       handler: (ctx) => {
-        const rec = load<Customer>(ctx, 'customer', 'cus_', ctx.params.customer_id, 'customer');
+        const rec = fromPath(CUSTOMER, ctx);
         const def = featureOf(ctx.params.feature);
         emptyOk(ctx);
         const status = featureStatus(rec, def);

@@ -11,7 +11,8 @@ import { ceilDiv, exponent, fits, fromMinor, MAX_WHOLE_DIGITS, toMinor } from '.
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, id, oneOf, opt, orThrow, precision, req } from '../validation.js';
 import type { Account, FxQuote, FxTrade, Rec, Route } from '../types.js';
-import { created, FIAT, insert, load, ok, okJson, okRaw, pageOf, qId, scheduled, TIME_QUERY, type TxCtx } from './common.js';
+import { created, FIAT, insert, load, okJson, qId, scheduled, type TxCtx } from './common.js';
+import { getRoute, listAndGet, resource } from './routes.js';
 import { currencyMismatch, insufficient } from './transfers.js';
 import { holder, requireAllowed } from './rules.js';
 
@@ -83,6 +84,9 @@ const quoteShape = {
 };
 const tradeShape = { quote_id: req(id('fxq_')), source_account_id: req(id('acc_')), target_account_id: req(id('acc_')) };
 
+const QUOTE = resource<FxQuote>({ kind: 'fx_quote', noun: 'FX quote', path: '/fx/quotes', param: 'quote_id' });
+const TRADE = resource<FxTrade>({ kind: 'fx_trade', noun: 'FX trade', path: '/fx/trades', param: 'trade_id' });
+
 function expire({ app, tx }: TxCtx, rec: Rec<FxQuote>): void {
   app.store.put(tx, 'fx_quote', rec.scope, { ...rec.obj, status: 'expired', updated_at: app.nowIso() });
 }
@@ -140,12 +144,7 @@ export function fxRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/fx/quotes/{quote_id}',
-      op: 'getFxQuote',
-      handler: (ctx) => ok(load(ctx, 'fx_quote', 'fxq_', ctx.params.quote_id, 'FX quote')),
-    },
+    getRoute(QUOTE, 'getFxQuote'),
     {
       method: 'POST',
       path: '/fx/trades',
@@ -205,24 +204,6 @@ export function fxRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/fx/trades',
-      op: 'listFxTrades',
-      list: true,
-      query: { account_id: qId('acc_'), ...TIME_QUERY },
-      handler: (ctx) => {
-        const account = ctx.query.get('account_id');
-        return okRaw(
-          app.store.page(ctx.scope, 'fx_trade', { ...pageOf(ctx, ['account_id']), index: account ? `account_id=${account}` : undefined }),
-        );
-      },
-    },
-    {
-      method: 'GET',
-      path: '/fx/trades/{trade_id}',
-      op: 'getFxTrade',
-      handler: (ctx) => ok(load(ctx, 'fx_trade', 'fxt_', ctx.params.trade_id, 'FX trade')),
-    },
+    ...listAndGet(TRADE, { list: 'listFxTrades', get: 'getFxTrade', filters: { account_id: qId('acc_') }, indexes: ['account_id'] }),
   ];
 }

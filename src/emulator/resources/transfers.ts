@@ -15,22 +15,8 @@ import { exponent, toMinor } from '../money.js';
 import { ApiProblem, invalidState } from '../problems.js';
 import { amount, check, oneOf, opt, orThrow, precision, req, str, id as idRule } from '../validation.js';
 import type { Account, Customer, ExternalAccount, Rec, Route, Transfer } from '../types.js';
-import {
-  change,
-  created,
-  emptyOk,
-  FIAT,
-  insert,
-  load,
-  ok,
-  okRaw,
-  pageOf,
-  qEnum,
-  qId,
-  scheduled,
-  TIME_QUERY,
-  type TxCtx,
-} from './common.js';
+import { change, created, FIAT, insert, load, qEnum, qId, scheduled, type TxCtx } from './common.js';
+import { listAndGet, resource, transition } from './routes.js';
 import { failureOnSettle, holder, requireAllowed } from './rules.js';
 
 const shape = {
@@ -110,6 +96,8 @@ function settle({ app, tx }: TxCtx, rec: Rec<Transfer>): void {
     change({ app, tx }, rec, { status: 'completed', completed_at: app.nowIso() }, 'transfer.completed');
   }
 }
+
+const TRANSFER = resource<Transfer>({ kind: 'transfer', noun: 'transfer', path: '/transfers', param: 'transfer_id' });
 
 export function transferRoutes(app: Services): Route[] {
   app.store.index('transfer', (t: Transfer) => [
@@ -194,42 +182,20 @@ export function transferRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    {
-      method: 'GET',
-      path: '/transfers',
-      op: 'listTransfers',
-      list: true,
-      query: { account_id: qId('acc_'), status: qEnum(['pending', 'completed', 'failed', 'cancelled']), ...TIME_QUERY },
-      handler: (ctx) => {
-        const account = ctx.query.get('account_id');
-        const status = ctx.query.get('status');
-        return okRaw(
-          app.store.page(ctx.scope, 'transfer', {
-            ...pageOf(ctx, ['account_id', 'status']),
-            index: account ? `account_id=${account}` : undefined,
-            match: status ? (t: Transfer) => t.status === status : undefined,
-          }),
-        );
-      },
-    },
-    {
-      method: 'GET',
-      path: '/transfers/{transfer_id}',
-      op: 'getTransfer',
-      handler: (ctx) => ok(load(ctx, 'transfer', 'tr_', ctx.params.transfer_id, 'transfer')),
-    },
-    {
-      method: 'POST',
-      path: '/transfers/{transfer_id}/cancel',
+    ...listAndGet(TRANSFER, {
+      list: 'listTransfers',
+      get: 'getTransfer',
+      filters: { account_id: qId('acc_'), status: qEnum(['pending', 'completed', 'failed', 'cancelled']) },
+      indexes: ['account_id'],
+    }),
+    transition(TRANSFER, {
       op: 'cancelTransfer',
-      handler: (ctx) => {
-        const rec = load<Transfer>(ctx, 'transfer', 'tr_', ctx.params.transfer_id, 'transfer');
-        emptyOk(ctx);
-        if (rec.obj.status !== 'pending')
-          throw invalidState(`transfer ${rec.id} is ${rec.obj.status}; only a pending transfer can be cancelled`);
-        app.ledger.settle(ctx.tx, ctx.scope, rec.x?.entry as string, 'voided');
-        return ok(change(ctx, rec, { status: 'cancelled' }, 'transfer.cancelled'));
-      },
-    },
+      action: 'cancel',
+      from: ['pending'],
+      to: 'cancelled',
+      event: 'transfer.cancelled',
+      refused: (rec) => `transfer ${rec.id} is ${rec.obj.status}; only a pending transfer can be cancelled`,
+      before: (ctx, rec) => app.ledger.settle(ctx.tx, ctx.scope, rec.x?.entry as string, 'voided'),
+    }),
   ];
 }

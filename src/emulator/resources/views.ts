@@ -2,9 +2,13 @@
 import type { Services } from '../services.js';
 import { json } from '../store.js';
 import type { QueryCheck, Rec, Route, Transaction, WebhookEvent } from '../types.js';
-import { emptyOk, load, ok, okRaw, pageOf, qEnum, qId, TIME_QUERY } from './common.js';
+import { emptyOk, okRaw, qEnum, qId } from './common.js';
+import { fromPath, getRoute, listAndGet, listRoute, resource } from './routes.js';
 import { isId } from '../../shared/domain.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
+
+const TRANSACTION = resource<Transaction>({ kind: 'transaction', noun: 'transaction', path: '/transactions', param: 'transaction_id' });
+const EVENT = resource<WebhookEvent>({ kind: 'event', noun: 'event', path: '/webhooks/events', param: 'event_id' });
 
 /** An event with its delivery attempts (GET /webhooks/events/{id}). */
 const withAttempts = (rec: Rec<WebhookEvent>): string => `${json(rec).slice(0, -1)},"attempts":${JSON.stringify(rec.x?.attempts ?? [])}}`;
@@ -31,74 +35,33 @@ export function viewRoutes(app: Services): Route[] {
   });
 
   return [
-    {
-      method: 'GET',
-      path: '/transactions',
-      op: 'listTransactions',
-      list: true,
-      query: {
+    ...listAndGet(TRANSACTION, {
+      list: 'listTransactions',
+      get: 'getTransaction',
+      filters: {
         account_id: qId('acc_'),
         wallet_id: qId('wal_'),
         type: qEnum(['transfer', 'collection', 'fx_trade', 'reversal']),
         status: qEnum(['pending', 'posted', 'voided']),
-        ...TIME_QUERY,
       },
-      handler: (ctx) => {
-        const q = (k: string) => ctx.query.get(k);
-        const [account, wallet, type, status] = [q('account_id'), q('wallet_id'), q('type'), q('status')];
-        const index = account ? `account_id=${account}` : wallet ? `wallet_id=${wallet}` : undefined;
-        const match =
-          (account && wallet) || type || status
-            ? (t: Transaction) =>
-                (!account || t.account_id === account) &&
-                (!wallet || t.wallet_id === wallet) &&
-                (!type || t.type === type) &&
-                (!status || t.status === status)
-            : undefined;
-        return okRaw(
-          app.store.page(ctx.scope, 'transaction', { ...pageOf(ctx, ['account_id', 'wallet_id', 'type', 'status']), index, match }),
-        );
-      },
-    },
-    {
-      method: 'GET',
-      path: '/transactions/{transaction_id}',
-      op: 'getTransaction',
-      handler: (ctx) => ok(load(ctx, 'transaction', 'txn_', ctx.params.transaction_id, 'transaction')),
-    },
-    {
-      method: 'GET',
-      path: '/webhooks/events',
+      indexes: ['account_id', 'wallet_id'],
+    }),
+    listRoute(EVENT, {
       op: 'listWebhookEvents',
-      list: true,
-      query: { type: qEnum(EVENT_TYPES), status: qEnum(DELIVERY_STATUSES), object_id: qObjectId, ...TIME_QUERY },
-      handler: (ctx) => {
-        const type = ctx.query.get('type');
-        const status = ctx.query.get('status');
-        const object = ctx.query.get('object_id');
-        const match =
-          type || status ? (e: WebhookEvent) => (!type || e.type === type) && (!status || e.delivery.status === status) : undefined;
-        return okRaw(
-          app.store.page(ctx.scope, 'event', {
-            ...pageOf(ctx, ['type', 'status', 'object_id']),
-            index: object ? `object_id=${object}` : undefined,
-            match,
-          }),
-        );
+      filters: {
+        type: qEnum(EVENT_TYPES),
+        status: { check: qEnum(DELIVERY_STATUSES), test: (status) => (e) => e.delivery.status === status },
+        object_id: qObjectId,
       },
-    },
-    {
-      method: 'GET',
-      path: '/webhooks/events/{event_id}',
-      op: 'getWebhookEvent',
-      handler: (ctx) => okRaw(withAttempts(load<WebhookEvent>(ctx, 'event', 'evt_', ctx.params.event_id, 'event'))),
-    },
+      indexes: ['object_id'],
+    }),
+    getRoute(EVENT, 'getWebhookEvent', (rec) => okRaw(withAttempts(rec))),
     {
       method: 'POST',
       path: '/webhooks/events/{event_id}/resend',
       op: 'resendWebhookEvent',
       handler: (ctx) => {
-        const rec = load<WebhookEvent>(ctx, 'event', 'evt_', ctx.params.event_id, 'event');
+        const rec = fromPath(EVENT, ctx);
         emptyOk(ctx);
         return okRaw(json(app.events.resend(ctx.tx, rec)), 202);
       },
