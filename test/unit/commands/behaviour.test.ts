@@ -220,18 +220,38 @@ describe('output', () => {
     created_at: '2026-01-02T03:04:05.678Z',
   };
 
-  it('a create on a terminal: a short table on stdout, ✓ on stderr', async () => {
+  it('a create on a terminal: the get view on stdout (every field, nothing hidden), ✓ on stderr', async () => {
     const r = await pay(['transfers', 'send', '--from', ACC, '--to', EA, '--amount', '10.50', '--currency', 'USD'], {
       tty: true,
       respond: () => ({ status: 201, body: transfer }),
     });
-    expect(r.stdout).toMatch(/^ID\s+FROM\s+TO\s+AMOUNT\s+STATUS\n/);
-    expect(r.stdout).toMatch(/10\.50 USD\s+pending/);
-    // The terminal is 120 wide (the harness's): what does not fit is named, then the ✓ line.
-    expect(r.stderr).toBe(
-      "Hidden to fit the terminal's 120 columns: FAILURE, REFERENCE, CREATED (--wide shows every column)\n" +
-        `✓ Created transfer ${transfer.id}\n`,
-    );
+    // Each field on its own line, as transfers get shows it; no one-row table, no "Hidden to fit" note.
+    for (const key of Object.keys(transfer)) expect(r.stdout).toMatch(new RegExp(`^${key}\\s+\\S`, 'm'));
+    expect(r.stdout).toMatch(/^amount\s+10\.50 USD$/m);
+    expect(r.stdout).not.toMatch(/^ID\s+FROM/m);
+    expect(r.stderr).toBe(`✓ Created transfer ${transfer.id}\n`);
+    // Machine formats are unchanged: the object as returned.
+    const json = await pay(['transfers', 'send', '--from', ACC, '--to', EA, '--amount', '10.50', '--currency', 'USD', '--json'], {
+      tty: true,
+      respond: () => ({ status: 201, body: transfer }),
+    });
+    expect(JSON.parse(json.stdout)).toEqual(transfer);
+  });
+
+  it('features activate names the feature and the customer, not the customer as the feature', async () => {
+    const status = {
+      object: 'feature_status',
+      customer_id: CUS,
+      feature: 'cards',
+      eligible: true,
+      active: true,
+      reasons: [],
+      activated_at: '2026-01-02T03:04:05.678Z',
+    };
+    const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], { tty: true, respond: () => ({ status: 200, body: status }) });
+    expect(r.stderr).toBe(`✓ Activated cards for ${CUS}\n`);
+    expect(r.stdout).toMatch(/^feature\s+cards$/m);
+    expect(r.stdout).toMatch(new RegExp(`^customer_id\\s+${CUS}$`, 'm'));
   });
 
   it('an action on a terminal says what happened', async () => {
