@@ -254,6 +254,30 @@ describe('output', () => {
     expect(r.stdout).toMatch(new RegExp(`^customer_id\\s+${CUS}$`, 'm'));
   });
 
+  it('generated answers: the ✓ line names the object by its id, or by its noun field for the argument, escaped', async () => {
+    const { default: fc } = await import('fast-check');
+    // Text the service may send: printable, accents, and control characters and escapes.
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'Z', '9', '_', 'é', ' ', '\u001b', '\u0007', '\n', ']', '\u009b'),
+      minLength: 1,
+      maxLength: 12,
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.option(text, { nil: undefined }), text, async (id, feature) => {
+        const body = { object: 'feature_status', customer_id: CUS, feature, active: true, ...(id !== undefined ? { id } : {}) };
+        const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], { tty: true, respond: () => ({ status: 200, body }) });
+        expect(r.code).toBe(0);
+        // One line, nothing that drives the terminal.
+        expect(r.stderr.endsWith('\n')).toBe(true);
+        expect(r.stderr.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+        expect(r.stderr.startsWith('✓ Activated ')).toBe(true);
+        if (id === undefined) expect(r.stderr).toMatch(new RegExp(` for ${CUS}\\n$`));
+        else expect(r.stderr).toMatch(/^✓ Activated feature /);
+      }),
+      { seed: 27, numRuns: 40 },
+    );
+  });
+
   it('an action on a terminal says what happened', async () => {
     const r = await pay(['cards', 'freeze', 'card_0123456789abcdefghijklmn'], {
       tty: true,
