@@ -7,7 +7,7 @@ import type { CommandContext } from '../../cmdutil/decl.js';
 import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import type { Mode, Profile } from '../../config/store.js';
-import { escapeText } from '../../io/escape.js';
+import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { readStream } from '../../verbs/data.js';
@@ -96,6 +96,8 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
       tenant: tenant ?? existing.tenant_id,
       mode,
       secrets: [webhookSecret],
+      // The service's answer, escaped, its own line breaks kept (as the Factory's client does).
+      ...(f.debugEnabled ? { debug: (line: string) => f.io.err(`${escapeMultiline(line)}\n`) } : {}),
     });
     checked = `, checked at ${checkAt}${who.kind === 'emulator' ? `: ${emulatorText(who.info)}` : ''}`;
   }

@@ -119,6 +119,8 @@ export interface KeyCheck {
   mode: Mode;
   /** Never printed (the webhook secret typed). */
   secrets: readonly (string | undefined)[];
+  /** Receives --debug lines (redacted by the client). */
+  debug?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -137,6 +139,7 @@ export async function checkKey(s: Settings, c: KeyCheck): Promise<Answerer> {
     maxResponseBytes: s.maxResponseBytes.value,
     credentialLabel: 'your input',
     secrets: c.secrets,
+    ...(c.debug ? { debug: c.debug } : {}),
   });
   try {
     await client.request({ method: 'GET', path: 'customers', query: { limit: 1 } });
