@@ -62,6 +62,12 @@ const apiEnv = () => ({
 });
 const loginEnv = () => {
   configDir = join(scratchDir('pay-tty-ctrl-d-login-'), 'config');
+  // The base URL given: login asks for the key first.
+  return { PAY_CONFIG_DIR: configDir, PAY_BASE_URL: server.baseUrl };
+};
+/** No base URL given: login asks where the service is first (a list). */
+const loginWhereEnv = () => {
+  configDir = join(scratchDir('pay-tty-ctrl-d-login-'), 'config');
   return { PAY_CONFIG_DIR: configDir };
 };
 /** A config whose current profile "ops" holds a live key and this test's server. */
@@ -105,6 +111,7 @@ const CASES: Case[] = [
     configFile: () => join(configDir, 'config.json'),
   },
   { kind: 'select', label: 'Customer type', args: CUSTOMER_UP_TO_TYPE, env: apiEnv },
+  { kind: 'select', label: 'Base URL', args: ['login'], env: loginWhereEnv, configFile: () => join(configDir, 'config.json') },
   { kind: 'confirm', label: 'LIVE mode', args: ['accounts', 'close', ACCOUNT_ID, '--live'], env: liveEnv },
 ];
 

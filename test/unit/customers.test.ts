@@ -117,7 +117,7 @@ describe.each([{ tty: false }, { tty: true }])('customers create, terminal: $tty
     );
     expect(sent).toMatchObject({ first_name: 'Ada', address: { country: 'GB', city: 'London' } });
     if (tty) {
-      expect(io.stdoutText()).toMatch(/cus_0123456789abcdefghijklmn\s+Ada/);
+      expect(io.stdoutText()).toMatch(/^id\s+cus_0123456789abcdefghijklmn\nfirst_name\s+Ada\n/);
       expect(io.stderrText()).toBe('✓ Created customer cus_0123456789abcdefghijklmn\n');
     } else {
       expect(io.stdoutText().split('\n')[0]).toBe('id\tfirst_name\tcreated_at');
