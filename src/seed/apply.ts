@@ -33,24 +33,8 @@ import { asText } from '../lib/text.js';
 import { askEarlierKeys, createWithKeys, isRefusalOf, keyOf } from './create.js';
 import { retireOld, type Retirement } from './retire.js';
 import { moveAside, type StateFile } from './state.js';
-import type { Waits } from './steps.js';
+import type { Waits } from './kyc.js';
 import { checkRecorded, goneLive, readRecorded, type Verified } from './verify.js';
-
-export {
-  freeAsideName,
-  IMPLIED_TENANT,
-  lockState,
-  moveAside,
-  normalBaseUrl,
-  readState,
-  STATE_LOCK_WAIT_MS,
-  type LoadedState,
-  type Refusal,
-  type RetireItem,
-  type StateFile,
-} from './state.js';
-export { verifyState, type Verified } from './verify.js';
-export type { Retirement } from './retire.js';
 
 /** `recreated`: the state recorded the entry as done, but the service no longer has its object. */
 export type OutcomeStatus = 'created' | 'replayed' | 'recreated' | 'updated' | 'replaced' | 'skipped' | 'failed' | 'blocked';

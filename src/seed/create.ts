@@ -5,7 +5,7 @@ import { asText } from '../lib/text.js';
 import { KINDS, type Entry, type Kind } from './file.js';
 import { isRetired, RETIRES } from './lifecycle.js';
 import type { SeedContext } from './apply.js';
-import { activateFeature, kycVerification, settle, type Waits } from './steps.js';
+import { featureEntry, kycEntry, settle, type Waits } from './kyc.js';
 import { readObject } from './verify.js';
 
 /** The base Idempotency-Key of an entry's attempt: `seed_<hash>`, then `seed_<hash>_a<n>` after n refusals. */
@@ -108,8 +108,8 @@ async function createEntry(
 ): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
   const { hasDependents } = waits;
   if (e.kind === 'fx_trades') return fxTrade(ctx, body, key);
-  if (e.kind === 'kyc') return kycVerification(ctx, e, body, key, waits);
-  if (e.kind === 'features') return activateFeature(ctx, e, body, key);
+  if (e.kind === 'kyc') return kycEntry(ctx, e, body, key, waits);
+  if (e.kind === 'features') return featureEntry(ctx, e, body, key);
   const res = await ctx.client.request<Record<string, unknown>>({
     method: 'POST',
     path: KINDS[e.kind].path,

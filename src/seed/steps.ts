@@ -1,172 +1,111 @@
-// The steps of a customer that take more than one request: a KYC verification (started, its
-// documents submitted, its decision waited for) and a feature activated; and the wait they share.
-import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
-import { pollUntil, systemClock } from '../lib/poll.js';
-import { asText } from '../lib/text.js';
-import { FEATURE_KEYS } from '../shared/rules.js';
-import type { Entry } from './file.js';
-import { featureId, idSegment } from './lifecycle.js';
-import type { SeedContext } from './apply.js';
+// The customer steps `pay seed` and `pay trigger` share, one implementation each: a KYC
+// verification started, documents submitted to it, the customer's current verification read, and a
+// feature activated (with its status read first and the customer's KYC approved when the service
+// says it is not eligible yet). They send through a StepPort: seed's sends the entry's own
+// Idempotency-Keys and keeps replays quiet (kyc.ts); pay trigger's names the step in an error,
+// records what it made and lets the client key each POST (src/commands/trigger/run.ts). The
+// customer id is the caller's, already checked as a plain customer id.
+import { ApiError } from '../lib/errors.js';
+import { featureId } from './lifecycle.js';
 
-/** What an entry's create must wait for, from what depends on it. */
-export interface Waits {
-  /** Later entries build on it: a money movement waits until settled, a verification until decided. */
-  hasDependents: boolean;
-  /** Something that needs the customer approved depends on this kyc entry: a rejection fails it. */
-  needsApproval: boolean;
-  /** The object a replacement supersedes (--replace): the new one must be another object, really made. */
-  replacing?: string;
+type Obj = Record<string, unknown>;
+
+/** An answer, and whether the service replayed it (an Idempotency-Key it had seen). */
+export interface StepAnswer {
+  body: Obj;
+  replayed: boolean;
 }
 
-/**
- * Reads the object until it is no longer `open` (the one poll loop, src/lib/poll.ts: at once, then
- * 0.5 s growing to 2 s), within ctx.settleTimeoutMs: a money movement until it leaves `pending`, a
- * KYC verification until it is decided.
- */
-export async function settle(
-  ctx: SeedContext,
-  read: () => Promise<Record<string, unknown>>,
-  open: (now: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  const clock = ctx.clock ?? systemClock;
-  let last: Record<string, unknown> = {};
-  return pollUntil({
-    clock,
-    deadline: {
-      at: clock.now() + (ctx.settleTimeoutMs ?? 60_000),
-      error: () => new PayError(`${String(last.id)} is still ${String(last.status)}`, 1, 'seed_settle_timeout'),
-    },
-    step: async () => {
-      last = await read();
-      return open(last) ? undefined : last;
-    },
-  });
+export interface StepRequest {
+  /** What the request does, as an error names it (`activating the cards feature`). */
+  what: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Obj;
+  /** The Idempotency-Key of a POST (without one, the client's own). */
+  key?: string | undefined;
+  /** The object a POST creates, for a port that records what it made. */
+  creates?: 'kyc_verification' | 'kyc_document';
+}
+
+/** How the steps' requests go out. */
+export interface StepPort {
+  send(req: StepRequest): Promise<StepAnswer>;
 }
 
 /** States of a verification that is still to be decided. */
-const OPEN_KYC = new Set(['pending', 'in_review']);
+export const OPEN_KYC: ReadonlySet<string> = new Set(['pending', 'in_review']);
+
+/** Starts the customer's KYC verification: level basic unless `start` names one. */
+export function startKyc(port: StepPort, customerId: string, start: Obj, key?: string): Promise<StepAnswer> {
+  return port.send({
+    what: 'creating the kyc verification',
+    method: 'POST',
+    path: `customers/${customerId}/kyc`,
+    body: { level: 'basic', ...start },
+    key,
+    creates: 'kyc_verification',
+  });
+}
 
 /**
- * A KYC entry: start the verification (`level`, basic by default), submit its documents, and, when
- * later entries depend on it, wait until the review decides (a rejection then fails the entry when
- * one of them needs the customer approved; a later kyc entry of the customer needs it decided only).
- * The start's key is the entry's; each document's is the start's key and its place. A start refused
- * because the customer already has an open or approved verification (409 invalid_state: a re-run
- * after the keys expired, or KYC done outside the seed) takes that verification instead of making
- * another; documents are sent only while it is open and has none. A replacement (--replace: the
- * entry's documents or level changed) never takes the one there is: it waits until an open one is
- * decided, then starts its own after a rejection (the one re-verification the API allows) and sends
- * the new documents, or fails, sending nothing, when the customer is approved at that level.
+ * Submits documents to the customer's open verification, the i-th keyed `<key>_d<i>`; with
+ * `untilDecided`, a refusal as decided (409 invalid_state: an earlier run sent them and the review
+ * is over) ends it. Answers the last document sent.
  */
-export async function kycVerification(
-  ctx: SeedContext,
-  e: Entry,
-  body: Record<string, unknown>,
-  key: string,
-  waits: Waits,
-): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
-  const { customer_id: customerId, documents, ...start } = body;
-  const cus = idSegment('customers', customerId);
-  const current = async () => (await ctx.client.request<Record<string, unknown>>({ method: 'GET', path: `customers/${cus}/kyc` })).body;
-  const startWith = (k: string) =>
-    ctx.client.request<Record<string, unknown>>({
-      method: 'POST',
-      path: `customers/${cus}/kyc`,
-      body: { level: 'basic', ...start },
-      idempotencyKey: k,
-      quietReplay: true,
-    });
-  /** The verification this entry started (undefined when it took the customer's current one). */
-  let started: Record<string, unknown> | undefined;
-  let docKey = key;
-  let replayed: boolean;
-  let open: boolean;
-  try {
-    const r = await startWith(key);
-    started = r.body;
-    replayed = r.replayed;
-    open = true;
-  } catch (err) {
-    if (!(err instanceof ApiError && err.apiCode === 'invalid_state')) throw err;
-    let now = await current();
-    if (waits.replacing === undefined) {
-      replayed = true;
-      open = OPEN_KYC.has(String(now.status)) && (now.documents as unknown[] | undefined)?.length === 0;
-    } else {
-      // A replacement is a verification of its own with the new documents, or nothing: never the one there is.
-      if (now.status === 'in_review') now = await settle(ctx, current, (v) => OPEN_KYC.has(String(v.status)));
-      const notRestartable = (why: string) =>
-        new PayError(
-          `the customer's verification ${asText(now.id)} is ${asText(now.status)} (level ${asText(now.level)}) and the service starts no other: ${why}; nothing was sent for the changed entry`,
-          ExitCode.ERROR,
-          'seed_kyc_not_restartable',
-          {
-            hint: 'the API starts a verification after a rejection, or an upgrade to level enhanced: set level: enhanced, or put back what the state file recorded',
-          },
-        );
-      if (OPEN_KYC.has(String(now.status))) throw notRestartable('it has no documents, so it is never decided');
-      // Its own key: the entry's and the verification it follows (a re-run replays it; the first key holds the 409).
-      docKey = `${key}_after_${asText(now.id)}`;
-      try {
-        const r = await startWith(docKey);
-        started = r.body;
-        replayed = r.replayed;
-        open = true;
-      } catch (err2) {
-        if (err2 instanceof ApiError && err2.apiCode === 'invalid_state')
-          throw notRestartable('one starts only after a rejection, or as an upgrade to level enhanced');
-        throw err2;
-      }
-    }
-  }
-  for (const [i, doc] of (Array.isArray(documents) ? documents : []).entries()) {
-    if (!open) break;
+export async function submitDocuments(
+  port: StepPort,
+  customerId: string,
+  documents: readonly unknown[],
+  key?: string,
+  untilDecided = false,
+): Promise<Obj | undefined> {
+  let last: Obj | undefined;
+  for (const [i, doc] of documents.entries()) {
     try {
-      await ctx.client.request({
-        method: 'POST',
-        path: `customers/${cus}/kyc/documents`,
-        body: doc,
-        idempotencyKey: `${docKey}_d${i}`,
-        quietReplay: true,
-      });
+      last = (
+        await port.send({
+          what: 'creating the kyc document',
+          method: 'POST',
+          path: `customers/${customerId}/kyc/documents`,
+          body: doc as Obj,
+          key: key === undefined ? undefined : `${key}_d${i}`,
+          creates: 'kyc_document',
+        })
+      ).body;
     } catch (err) {
-      // Decided already (an earlier run sent the documents and the review is over): nothing more to send.
-      if (err instanceof ApiError && err.apiCode === 'invalid_state') break;
+      if (untilDecided && err instanceof ApiError && err.apiCode === 'invalid_state') break;
       throw err;
     }
   }
-  let object = await current();
-  // The API reads only the customer's current verification: one started since (a later entry, on a
-  // re-run) means this one was decided before it; its start's answer is all there is to say.
-  if (started && object.id !== started.id) return { object: started, replayed };
-  if (waits.hasDependents && object.status === 'in_review') object = await settle(ctx, current, (now) => OPEN_KYC.has(String(now.status)));
-  if (waits.needsApproval && object.status === 'rejected') {
-    throw new PayError(
-      `${e.ref} ${String(object.id)} rejected: ${asText(object.rejection_reason ?? 'no reason')}; what depends on it needs the customer approved`,
-      1,
-      'seed_failed',
-    );
-  }
-  return { object, replayed };
+  return last;
 }
 
-/** A features entry: activate the feature (the API answers an active one as it is). Recorded as `<customer id>/<feature>`. */
+/** The customer's current verification (the API reads no other). */
+export async function currentKyc(port: StepPort, customerId: string): Promise<Obj> {
+  return (await port.send({ what: 'reading the KYC verification', method: 'GET', path: `customers/${customerId}/kyc` })).body;
+}
+
+/**
+ * The feature active for the customer (the API answers an active one as it is), answered with the
+ * id `<customer id>/<feature>`. With `approve`, its status is read first: nothing is sent when it
+ * is active, and `approve` (the customer's KYC approved) runs first when the service says the
+ * customer is not eligible yet.
+ */
 export async function activateFeature(
-  ctx: SeedContext,
-  e: Entry,
-  body: Record<string, unknown>,
-  key: string,
-): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
-  const cus = idSegment('customers', body.customer_id);
-  const feature = body.feature;
-  if (typeof feature !== 'string' || !(FEATURE_KEYS as readonly string[]).includes(feature))
-    throw new UsageError(`${e.ref}: feature must be one of ${FEATURE_KEYS.join(', ')}`);
-  const r = await ctx.client.request<Record<string, unknown>>({
-    method: 'POST',
-    path: `customers/${cus}/features/${feature}/activate`,
-    body: {},
-    idempotencyKey: key,
-    quietReplay: true,
-  });
-  return { object: { ...r.body, id: featureId(cus, feature) }, replayed: r.replayed };
+  port: StepPort,
+  customerId: string,
+  feature: string,
+  opts: { key?: string; approve?: () => Promise<void> } = {},
+): Promise<StepAnswer> {
+  const path = `customers/${customerId}/features/${feature}`;
+  const named = (a: StepAnswer): StepAnswer => ({ body: { ...a.body, id: featureId(customerId, feature) }, replayed: a.replayed });
+  if (opts.approve) {
+    const status = await port.send({ what: `reading the ${feature} feature`, method: 'GET', path });
+    if (status.body.active === true) return named(status);
+    if (status.body.eligible !== true) await opts.approve();
+  }
+  return named(
+    await port.send({ what: `activating the ${feature} feature`, method: 'POST', path: `${path}/activate`, body: {}, key: opts.key }),
+  );
 }
