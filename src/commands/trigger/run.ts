@@ -1,22 +1,21 @@
 // pay trigger <event-type>: creates, through the API only (so it works against the emulator and a
-// real Sandbox), the objects that make the service emit that event (recipes.ts), waits until the
-// event exists (GET /webhooks/events?object_id=…), and prints what it created and the event.
-// Settlements it builds on (KYC approval, a funding collection) are waited for with the --wait
-// loop (src/verbs/wait.ts), the event with the same poll loop (src/lib/poll.ts) on the Factory's
-// clock; one --wait-timeout bounds all the waiting. Every POST carries its own
-// Idempotency-Key (the client's). --dry-run prints the first request and what would follow.
+// real Sandbox), the objects that make the service emit that event, and waits until the event
+// exists. One runner for every recipe (recipes.ts): each step done as steps.ts defines it, KYC and
+// features on the customer steps shared with seed (src/seed/steps.ts); then the event waited for
+// (event.ts) and what it created printed with it (print.ts). Settlements it builds on (KYC
+// approval, a funding collection) are waited for with the --wait loop (src/verbs/wait.ts), the
+// event with the same poll loop (src/lib/poll.ts) on the Factory's clock; one --wait-timeout
+// bounds all the waiting. Every POST carries its own Idempotency-Key (the client's). --dry-run
+// prints the first request and what would follow.
 import type { ApiClient } from '../../api/client.js';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import type { WaitSpec } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
-import { Printer, type TableColumn } from '../../io/output.js';
-import type { OutputSettings } from '../../io/output-options.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
 import { DryRunStop, ExitCode, PayError, UsageError } from '../../lib/errors.js';
-import { pollUntil } from '../../lib/poll.js';
 import { asText } from '../../lib/text.js';
-import { OBJECT_KINDS, pathOf } from '../../shared/domain.js';
+import { pathOf } from '../../shared/domain.js';
 import { EVENT_TYPES } from '../../shared/events.js';
 import { REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import { isId } from '../../shared/validate.js';
@@ -30,14 +29,10 @@ import { applyOverrides, overrideOf, parseOverrides, type Overrides } from './ov
 import { RECIPES, recipeObjects, stepObjects, type EventType, type ObjectName, type Recipe, type Step } from './recipes.js';
 import { planMoney, questionLines, resolveBody, type PlannedRequest } from './plan.js';
 import { STEPS, type RunSoFar, type StepDef } from './steps.js';
+import { awaitEvent, type EventRun } from './event.js';
+import { printRecipes, printResult, type TriggerResult } from './print.js';
 
 type Obj = Record<string, unknown>;
-
-export interface TriggerResult {
-  event_type: EventType;
-  created: Array<{ object: string; id: string }>;
-  events: Array<{ id: string; type: string }>;
-}
 
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const output = ctx.output!;
@@ -91,7 +86,7 @@ const KYC_DOCUMENT_WAIT = kyc.verbs.find((v) => v.name === 'submit-document')!.w
 export { amountOf, fundingFor } from './plan.js';
 
 /** One run of a recipe: its steps, as steps.ts defines them, in order, then the event waited for. */
-class Trigger implements RunSoFar {
+class Trigger implements RunSoFar, EventRun {
   readonly created: TriggerResult['created'] = [];
   private readonly state = new Map<ObjectName, Obj>();
   private verified = false;
@@ -99,13 +94,13 @@ class Trigger implements RunSoFar {
   private serverAt: { server: number; local: number } | undefined;
 
   constructor(
-    private readonly f: Factory,
-    private readonly client: ApiClient,
-    private readonly type: EventType,
-    private readonly recipe: Recipe,
+    readonly f: Factory,
+    readonly client: ApiClient,
+    readonly type: EventType,
+    readonly recipe: Recipe,
     readonly overrides: Overrides,
     private readonly plan: readonly PlannedRequest[],
-    private readonly deadline: number,
+    readonly deadline: number,
   ) {}
 
   /** How many of the planned money requests were sent (they are sent in the plan's order). */
@@ -124,7 +119,7 @@ class Trigger implements RunSoFar {
     for (const step of this.recipe.steps) await this.step(step);
     const subject = this.state.get(this.recipe.subject);
     const subjectId = asText(subject?.id);
-    const event = await this.awaitEvent(subjectId);
+    const event = await awaitEvent(this, subjectId);
     if (this.f.io.stderrIsTTY) this.f.io.err(`✓ Triggered ${this.type}: ${escapeValue(event.id)}\n`);
     return { event_type: this.type, created: this.created, events: [event] };
   }
@@ -324,7 +319,7 @@ class Trigger implements RunSoFar {
     }
   }
 
-  private wrap(what: string, err: unknown): unknown {
+  wrap(what: string, err: unknown): unknown {
     if (!(err instanceof PayError) || err instanceof DryRunStop) return err;
     const so =
       this.created.length > 0 ? `created so far (left in place): ${this.created.map((c) => `${c.object} ${c.id}`).join(', ')}` : '';
@@ -336,7 +331,7 @@ class Trigger implements RunSoFar {
     });
   }
 
-  private bad(what: string, problem: string): PayError {
+  bad(what: string, problem: string): PayError {
     return new PayError(`pay trigger ${this.type}: ${what}: ${problem}`, ExitCode.ERROR, 'bad_response', {
       details: { created: this.created },
     });
@@ -353,95 +348,4 @@ class Trigger implements RunSoFar {
   private serverNow(): number {
     return this.serverAt ? this.serverAt.server + (Date.now() - this.serverAt.local) : Date.now();
   }
-
-  // ------------------------------------------------------------------ the event
-
-  /** Polls the events about the subject (the one poll loop) until one of the wanted type is there, or a rival one says it went the other way. */
-  private async awaitEvent(subjectId: string): Promise<{ id: string; type: string }> {
-    return pollUntil({
-      clock: this.f.clock,
-      spinner: { io: this.f.io, text: `Waiting for the ${this.type} event about ${subjectId}` },
-      deadline: {
-        at: this.deadline,
-        error: () =>
-          new PayError(
-            `pay trigger ${this.type}: no ${this.type} event about ${subjectId} yet after waiting`,
-            ExitCode.ERROR,
-            'wait_timeout',
-            {
-              hint: `it may still come: pay webhooks list --object ${subjectId}; more time: --wait-timeout`,
-              details: { created: this.created },
-            },
-          ),
-      },
-      step: async () => {
-        const events = await this.eventsAbout(subjectId);
-        const hit = events.find((e) => e.type === this.type);
-        if (hit) return hit;
-        const rival = events.find((e) => (this.recipe.rivals as readonly string[] | undefined)?.includes(e.type));
-        if (rival) {
-          throw new PayError(
-            `pay trigger ${this.type}: the service emitted ${rival.type} (${rival.id}) instead: an --override changed the outcome?`,
-            ExitCode.ERROR,
-            'other_event',
-            { hint: `see it with: pay webhooks get ${rival.id}`, details: { created: this.created, events: [rival] } },
-          );
-        }
-        return undefined;
-      },
-    });
-  }
-
-  private async eventsAbout(subjectId: string): Promise<Array<{ id: string; type: string }>> {
-    const what = `GET /webhooks/events?object_id=${subjectId}`;
-    let body: Obj;
-    try {
-      const res = await this.client.request<Obj>({
-        method: 'GET',
-        path: 'webhooks/events',
-        query: { object_id: subjectId, limit: 100 },
-        expect: 'object',
-      });
-      body = res.body;
-    } catch (err) {
-      throw this.wrap(`reading the events about ${subjectId}`, err);
-    }
-    const data = body.data;
-    if (!Array.isArray(data)) throw this.bad(what, 'the answer is not a list of events');
-    return data.map((e: unknown) => {
-      const ev = (e ?? {}) as Obj;
-      if (!isId(ev.id, OBJECT_KINDS.event.prefix) || typeof ev.type !== 'string')
-        throw this.bad(what, 'an item is not an event (evt_… with a type)');
-      return { id: ev.id, type: ev.type };
-    });
-  }
-}
-
-// ------------------------------------------------------------------ printing
-
-const RESULT_COLUMNS: TableColumn[] = [
-  { header: 'OBJECT', path: 'object', priority: 2 },
-  { header: 'ID', path: 'id', kind: 'id', priority: 1 },
-  { header: 'EVENT TYPE', path: 'type', priority: 3 },
-];
-
-/** JSON: the result object; a table or TSV: one row per object created, then the event. */
-export async function printResult(f: Factory, output: OutputSettings, result: TriggerResult): Promise<void> {
-  const printer = new Printer(f.io, output, RESULT_COLUMNS);
-  if (output.jq || printer.format === 'json' || printer.format === 'ndjson') return printer.printValue(result);
-  const rows = [...result.created, ...result.events.map((e) => ({ object: 'event', id: e.id, type: e.type }))];
-  await printer.printList(rows, 'object');
-}
-
-const LIST_COLUMNS: TableColumn[] = [
-  { header: 'EVENT TYPE', path: 'event_type', kind: 'id', priority: 1 },
-  { header: 'CREATES', path: 'creates', priority: 2 },
-];
-
-/** --list: every event type with what it creates. */
-async function printRecipes(f: Factory, output: OutputSettings): Promise<void> {
-  const rows = EVENT_TYPES.map((t) => ({ event_type: t, creates: RECIPES[t].creates, override: recipeObjects(RECIPES[t]) }));
-  const printer = new Printer(f.io, output, LIST_COLUMNS);
-  if (output.jq || printer.format === 'json') return printer.printValue(rows);
-  await printer.printList(rows, 'event type');
 }
