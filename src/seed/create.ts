@@ -5,7 +5,7 @@ import { asText } from '../lib/text.js';
 import { KINDS, type Entry, type Kind } from './file.js';
 import { isRetired, RETIRES } from './lifecycle.js';
 import type { SeedContext } from './apply.js';
-import { featureEntry, kycEntry, settle, type Waits } from './kyc.js';
+import { featureEntry, kycEntry, settle, type Made, type Waits } from './kyc.js';
 import { readObject } from './verify.js';
 
 /** The base Idempotency-Key of an entry's attempt: `seed_<hash>`, then `seed_<hash>_a<n>` after n refusals. */
@@ -29,12 +29,12 @@ export async function askEarlierKeys(
   at: { tried: number },
   waits: Waits,
   gone: string | undefined,
-): Promise<{ made?: { object: Record<string, unknown>; replayed: boolean }; contradicted?: string }> {
+): Promise<{ made?: Made; contradicted?: string }> {
   const recorded = at.tried;
   for (let i = 0; i < recorded; i++) {
     const key = keyOf(hash, i);
     at.tried = i;
-    let made: { object: Record<string, unknown>; replayed: boolean };
+    let made: Made;
     try {
       made = await createWithKeys(ctx, e, body, key, waits, gone);
     } catch (err) {
@@ -78,7 +78,7 @@ export async function createWithKeys(
   base: string,
   waits: Waits,
   gone?: string,
-): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+): Promise<Made> {
   for (let gen = 1; gen <= MAX_GENERATIONS; gen++) {
     try {
       const r = await createEntry(ctx, e, body, gen === 1 ? base : `${base}_${gen}`, waits);
@@ -99,13 +99,7 @@ export async function createWithKeys(
 /** Money movements: others build on them once settled. */
 const SETTLING: ReadonlySet<Kind> = new Set(['collections', 'transfers']);
 
-async function createEntry(
-  ctx: SeedContext,
-  e: Entry,
-  body: Record<string, unknown>,
-  key: string,
-  waits: Waits,
-): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+async function createEntry(ctx: SeedContext, e: Entry, body: Record<string, unknown>, key: string, waits: Waits): Promise<Made> {
   const { hasDependents } = waits;
   if (e.kind === 'fx_trades') return fxTrade(ctx, body, key);
   if (e.kind === 'kyc') return kycEntry(ctx, e, body, key, waits);
@@ -143,11 +137,7 @@ async function createEntry(
  * quote (same key), then the trade (same quote, same key). A quote that expired before its trade
  * was made is replaced by a new one (a new key per attempt), and that trade is made once.
  */
-async function fxTrade(
-  ctx: SeedContext,
-  body: Record<string, unknown>,
-  key: string,
-): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+async function fxTrade(ctx: SeedContext, body: Record<string, unknown>, key: string): Promise<Made> {
   const { source_account_id, target_account_id, ...quoteBody } = body;
   for (let attempt = 0; attempt < 4; attempt++) {
     const q = await ctx.client.request<Record<string, unknown>>({

@@ -10,6 +10,12 @@ import { idSegment } from './lifecycle.js';
 import type { SeedContext } from './apply.js';
 import { activateFeature, currentKyc, OPEN_KYC, startKyc, submitDocuments, type StepPort } from './steps.js';
 
+/** An entry's object as the service answered it, and whether that was a replay of its key. */
+export interface Made {
+  object: Record<string, unknown>;
+  replayed: boolean;
+}
+
 /** What an entry's create must wait for, from what depends on it. */
 export interface Waits {
   /** Later entries build on it: a money movement waits until settled, a verification until decided. */
@@ -72,13 +78,7 @@ function seedPort(ctx: Pick<SeedContext, 'client'>): StepPort {
  * decided, then starts its own after a rejection (the one re-verification the API allows) and sends
  * the new documents, or fails, sending nothing, when the customer is approved at that level.
  */
-export async function kycEntry(
-  ctx: SeedContext,
-  e: Entry,
-  body: Record<string, unknown>,
-  key: string,
-  waits: Waits,
-): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+export async function kycEntry(ctx: SeedContext, e: Entry, body: Record<string, unknown>, key: string, waits: Waits): Promise<Made> {
   const { customer_id: customerId, documents, ...start } = body;
   const cus = idSegment('customers', customerId);
   const port = seedPort(ctx);
@@ -144,12 +144,7 @@ export async function kycEntry(
 }
 
 /** A features entry: activate the feature (the API answers an active one as it is). Recorded as `<customer id>/<feature>`. */
-export async function featureEntry(
-  ctx: SeedContext,
-  e: Entry,
-  body: Record<string, unknown>,
-  key: string,
-): Promise<{ object: Record<string, unknown>; replayed: boolean }> {
+export async function featureEntry(ctx: SeedContext, e: Entry, body: Record<string, unknown>, key: string): Promise<Made> {
   const cus = idSegment('customers', body.customer_id);
   const feature = body.feature;
   if (typeof feature !== 'string' || !(FEATURE_KEYS as readonly string[]).includes(feature))
