@@ -1,7 +1,7 @@
 // The one poll loop: ask, and until the answer says it is done, pause and ask again, within a
 // deadline, stopped at once by a signal (Ctrl-C), with a spinner on a terminal's stderr. Every
 // wait of pay runs on it: --wait (src/verbs/wait.ts), pay trigger's settlements and its event, the
-// seed's settlements (src/seed/apply.ts) and `pay emulator requests --follow`. The clock (now and
+// seed's settlements (src/seed/kyc.ts) and `pay emulator requests --follow`. The clock (now and
 // sleep) is a parameter, so tests run a wait of minutes in no time and see every pause.
 import { escapeText } from '../io/escape.js';
 import type { IOStreams } from '../io/iostreams.js';
