@@ -12,6 +12,7 @@
 import { existsSync, linkSync, renameSync, unlinkSync } from 'node:fs';
 import { checkWritableTarget, FileRefusedError, writeFileAtomic } from '../shared/atomic-write.js';
 import { lock, LockError, type Release } from '../shared/lock.js';
+import { KYC_OPEN_STATUSES } from '../shared/enums.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../lib/errors.js';
 import { pollUntil, systemClock, type Clock } from '../lib/poll.js';
@@ -1025,7 +1026,7 @@ async function fxTrade(
 }
 
 /** States of a verification that is still to be decided. */
-const OPEN_KYC = new Set(['pending', 'in_review']);
+const OPEN_KYC = new Set<string>(KYC_OPEN_STATUSES);
 
 /**
  * A KYC entry: start the verification (`level`, basic by default), submit its documents, and, when

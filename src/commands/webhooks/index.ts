@@ -1,8 +1,9 @@
 // pay webhooks: delivery history of events, re-delivery, and two local tools that call no API:
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 import { OBJECT_KINDS, type ObjectKind } from '../../shared/domain.js';
-import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
+import { EVENT_TYPES } from '../../shared/events.js';
 
 const EVT_ID = {
   name: '<id>',
@@ -35,7 +36,7 @@ export const EVENT_SUBJECTS = [
 const SECRET_HELP =
   "webhook signing secret whsec_… (its base64 without whsec_ works too; default: PAY_WEBHOOK_SECRET, then the profile's webhook secret; for listen against the emulator, then the emulator's)";
 
-export const webhooks: GroupSpec = {
+export const webhooks: GroupSpec = fromContract(OPERATIONS, {
   name: 'webhooks',
   summary: 'Webhook events and their deliveries; verify signatures and receive deliveries locally',
   noun: 'event',
@@ -73,18 +74,13 @@ export const webhooks: GroupSpec = {
         'pay webhooks list --type transfer.completed --since 2026-01-01 --until 2026-02-01 --all -o ndjson',
       ],
       operationId: 'listWebhookEvents',
-      method: 'GET',
-      path: 'webhooks/events',
-      kind: 'list',
       flags: [
         {
           flags: '--type <type>',
           query: 'type',
-          kind: 'enum',
-          choices: EVENT_TYPES,
           description: 'only this event type (e.g. transfer.completed)',
         },
-        { flags: '--status <status>', query: 'status', kind: 'enum', choices: DELIVERY_STATUSES, description: 'only this delivery status' },
+        { flags: '--status <status>', query: 'status', description: 'only this delivery status' },
         {
           flags: '--object <id>',
           query: 'object_id',
@@ -104,9 +100,6 @@ export const webhooks: GroupSpec = {
       summary: 'Show an event, its payload and every delivery attempt',
       examples: [`pay webhooks get ${EX_EVT}`, `pay webhooks get ${EX_EVT} --json`],
       operationId: 'getWebhookEvent',
-      method: 'GET',
-      path: 'webhooks/events/{event_id}',
-      kind: 'get',
       tables: [
         {
           title: 'Delivery attempts',
@@ -129,9 +122,6 @@ export const webhooks: GroupSpec = {
       summary: 'Deliver an event again (its delivery is requeued)',
       examples: [`pay webhooks resend ${EX_EVT}`, `pay webhooks resend ${EX_EVT} --json`],
       operationId: 'resendWebhookEvent',
-      method: 'POST',
-      path: 'webhooks/events/{event_id}/resend',
-      kind: 'action',
       done: 'Requeued',
       description:
         'With --wait, pay waits until the delivery is over: exit 0 when delivered, 1 when it failed (every retry) or is disabled. ' +
@@ -243,4 +233,4 @@ export const webhooks: GroupSpec = {
       impl: () => import('./listen.js'),
     },
   ],
-};
+});

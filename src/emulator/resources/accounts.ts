@@ -1,6 +1,7 @@
 // Accounts (internal, holding a ledger balance) and external bank accounts. An external account
 // with a pending transfer to it cannot be removed (409 invalid_state). Opening either is refused
 // to a customer whose KYC was rejected (the rules: ./rules.ts).
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../../shared/enums.js';
 import type { Services } from '../services.js';
 import { randomDigits } from '../ids.js';
 import { ApiProblem, invalidState } from '../problems.js';
@@ -12,7 +13,7 @@ import { holder, requireAllowed } from './rules.js';
 const accountShape = {
   customer_id: req(id('cus_')),
   currency: req(oneOf(FIAT)),
-  type: opt(oneOf(['checking', 'savings'])),
+  type: opt(oneOf(ACCOUNT_TYPES)),
   nickname: opt(str({ max: 100 })),
 };
 
@@ -65,7 +66,7 @@ export function accountRoutes(app: Services): Route[] {
       op: 'listAccounts',
       list: true,
       tenantRequired: true,
-      query: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(['active', 'closed']), ...TIME_QUERY },
+      query: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(ACCOUNT_STATUSES), ...TIME_QUERY },
       handler: (ctx) => {
         const customer = ctx.query.get('customer_id');
         const currency = ctx.query.get('currency');

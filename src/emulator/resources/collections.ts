@@ -3,6 +3,7 @@
 // account from `external:<cur>`; success posts it, failure voids it. Sandbox magic: minor
 // units ending in 13 fail with payment_declined. The account's holder needs the collections
 // feature active and KYC not rejected (./rules.ts).
+import { COLLECTION_METHODS, COLLECTION_STATUSES, MOBILE_MONEY_PROVIDERS } from '../../shared/enums.js';
 import { checkPhone } from '../../shared/validate.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
@@ -13,7 +14,7 @@ import { change, created, FIAT, insert, load, ok, okRaw, pageOf, qEnum, qId, sch
 import { currencyMismatch, failsOnPurpose } from './transfers.js';
 import { failureOnSettle, holder, requireAllowed } from './rules.js';
 
-const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
+const METHODS = COLLECTION_METHODS;
 
 const shape = {
   account_id: req(id('acc_')),
@@ -22,7 +23,7 @@ const shape = {
   method: req(oneOf(METHODS)),
   customer_id: opt(id('cus_')),
   description: opt(str({ max: 500 })),
-  mobile_money: opt(object({ phone: req(str({ max: 16, check: checkPhone })), provider: req(oneOf(['mpesa', 'mtn', 'airtel'])) })),
+  mobile_money: opt(object({ phone: req(str({ max: 16, check: checkPhone })), provider: req(oneOf(MOBILE_MONEY_PROVIDERS)) })),
 };
 
 function settle({ app, tx }: TxCtx, rec: Rec<Collection>): void {
@@ -104,7 +105,7 @@ export function collectionRoutes(app: Services): Route[] {
       path: '/collections',
       op: 'listCollections',
       list: true,
-      query: { account_id: qId('acc_'), status: qEnum(['pending', 'succeeded', 'failed']), method: qEnum(METHODS), ...TIME_QUERY },
+      query: { account_id: qId('acc_'), status: qEnum(COLLECTION_STATUSES), method: qEnum(METHODS), ...TIME_QUERY },
       handler: (ctx) => {
         const account = ctx.query.get('account_id');
         const status = ctx.query.get('status');

@@ -1,4 +1,5 @@
 // Read-only views over the ledger and the event log: transactions and webhook events.
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../shared/enums.js';
 import type { Services } from '../services.js';
 import { json } from '../store.js';
 import type { QueryCheck, Rec, Route, Transaction, WebhookEvent } from '../types.js';
@@ -39,8 +40,8 @@ export function viewRoutes(app: Services): Route[] {
       query: {
         account_id: qId('acc_'),
         wallet_id: qId('wal_'),
-        type: qEnum(['transfer', 'collection', 'fx_trade', 'reversal']),
-        status: qEnum(['pending', 'posted', 'voided']),
+        type: qEnum(TRANSACTION_TYPES),
+        status: qEnum(TRANSACTION_STATUSES),
         ...TIME_QUERY,
       },
       handler: (ctx) => {
