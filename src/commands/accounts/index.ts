@@ -47,8 +47,8 @@ export const accounts: GroupSpec = fromContract(OPERATIONS, {
       ],
       operationId: 'createAccount',
       flags: [
-        { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)', required: true },
-        { flags: '--currency <code>', field: 'currency', description: 'ISO 4217 currency, e.g. USD', required: true },
+        { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
+        { flags: '--currency <code>', field: 'currency', description: 'ISO 4217 currency, e.g. USD' },
         {
           flags: '--type <type>',
           field: 'type',

@@ -96,7 +96,7 @@ export const cards: GroupSpec = fromContract(OPERATIONS, {
           field: 'account_id',
           description: 'account the card spends from (acc_…)',
         },
-        { flags: '--type <type>', field: 'type', description: 'virtual or physical', required: true },
+        { flags: '--type <type>', field: 'type', description: 'virtual or physical' },
         { flags: '--name-on-card <name>', field: 'name_on_card', description: 'name printed on the card' },
         {
           flags: '--spending-limit <amount>',

@@ -6,12 +6,12 @@ import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
 
 export { CUSTOMER_TYPES, GENDERS };
 
-/** The seed's customer fields, in prompt order. `required` is for create. */
+/** The seed's customer fields, in prompt order; which are required, create's operation says (update's: none). */
 export const customerFlags: FlagSpec[] = [
-  { flags: '--first-name <name>', field: 'first_name', description: 'given name', required: true },
-  { flags: '--last-name <name>', field: 'last_name', description: 'family name', required: true },
+  { flags: '--first-name <name>', field: 'first_name', description: 'given name' },
+  { flags: '--last-name <name>', field: 'last_name', description: 'family name' },
   { flags: '--middle-name <name>', field: 'middle_name', description: 'middle name' },
-  { flags: '--email <email>', field: 'email', description: 'e-mail address', required: true },
+  { flags: '--email <email>', field: 'email', description: 'e-mail address' },
   {
     flags: '--phone <phone>',
     field: 'phone',
@@ -38,14 +38,14 @@ export const customerFlags: FlagSpec[] = [
     field: 'date_of_birth',
     description: 'date of birth, a real date not in the future',
   },
-  { flags: '--address-line1 <street>', field: 'address.address_line1', description: 'street line', required: true },
-  { flags: '--city <city>', field: 'address.city', description: 'city', required: true },
+  { flags: '--address-line1 <street>', field: 'address.address_line1', description: 'street line' },
+  { flags: '--city <city>', field: 'address.city', description: 'city' },
   {
     flags: '--country <CC>',
     field: 'address.country',
     description: 'country: ISO 3166-1 alpha-2 code (US), alpha-3 (USA) or name (United States); sent as the code',
   },
-  { flags: '--postal-code <code>', field: 'address.postal_code', description: 'postal code', required: true },
+  { flags: '--postal-code <code>', field: 'address.postal_code', description: 'postal code' },
   {
     flags: '--state <CC-SUB>',
     field: 'address.state',
@@ -53,7 +53,6 @@ export const customerFlags: FlagSpec[] = [
   },
 ];
 
-const optional = (flags: FlagSpec[]) => flags.map(({ required: _r, ...rest }) => rest);
 /**
  * The picker's customers (an id argument left out on a terminal): the most recent ones, `where`
  * narrowing them to those a verb can act on. kyc, kyc-legacy and features use it too.
@@ -142,7 +141,7 @@ export const customers: GroupSpec = fromContract(OPERATIONS, {
         'pay customers update cus_0123456789abcdefghijklmn --data \'{"phone":"+14155550123"}\'',
       ],
       operationId: 'updateCustomer',
-      flags: optional(customerFlags),
+      flags: customerFlags,
       // The address is replaced whole: a partial one (--state or --city alone) is refused here, before the API would.
       constraints: [
         { kind: 'whole', object: 'address', require: ['address.address_line1', 'address.city', 'address.country', 'address.postal_code'] },

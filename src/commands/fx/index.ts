@@ -69,8 +69,8 @@ export const fx: GroupSpec = fromContract(OPERATIONS, {
       noun: 'FX quote',
       columns: quoteColumns,
       flags: [
-        { flags: '--from <code>', field: 'source_currency', description: 'currency you sell', required: true },
-        { flags: '--to <code>', field: 'target_currency', description: 'currency you buy', required: true },
+        { flags: '--from <code>', field: 'source_currency', description: 'currency you sell' },
+        { flags: '--to <code>', field: 'target_currency', description: 'currency you buy' },
         {
           flags: '--amount <amount>',
           field: 'source_amount',

@@ -40,7 +40,7 @@ export const levelFlag: FlagSpec = {
 };
 
 export const documentFlags: FlagSpec[] = [
-  { flags: '--type <type>', field: 'type', description: 'document type', required: true },
+  { flags: '--type <type>', field: 'type', description: 'document type' },
   {
     flags: '--country <CC>',
     field: 'country',

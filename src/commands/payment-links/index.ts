@@ -52,7 +52,7 @@ export const paymentLinks: GroupSpec = fromContract(OPERATIONS, {
           currencyField: 'asset',
           description: 'amount of the asset, e.g. 0.015',
         },
-        { flags: '--asset <asset>', field: 'asset', description: 'crypto asset', required: true },
+        { flags: '--asset <asset>', field: 'asset', description: 'crypto asset' },
         { flags: '--description <text>', field: 'description', description: 'shown to the payer' },
         {
           flags: '--expires-at <time>',

@@ -51,8 +51,8 @@ export const wallets: GroupSpec = fromContract(OPERATIONS, {
       ],
       operationId: 'createWallet',
       flags: [
-        { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)', required: true },
-        { flags: '--asset <asset>', field: 'asset', description: 'crypto asset', required: true },
+        { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
+        { flags: '--asset <asset>', field: 'asset', description: 'crypto asset' },
         {
           flags: '--network <network>',
           field: 'network',
