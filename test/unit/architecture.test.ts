@@ -39,7 +39,7 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   // The emulator: sealed, it reaches only the shared leaves.
   emulator: { rooms: ['shared'], packages: [] },
   // Build, generate and demo tooling.
-  scripts: { rooms: ['cmdutil', 'commands', 'completion', 'docs'], packages: ['esbuild'] },
+  scripts: { rooms: ['api', 'cmdutil', 'commands', 'completion', 'docs', 'shared'], packages: ['esbuild'] },
 };
 
 /** Only these files reach into the emulator, and only through its index. */
