@@ -1,7 +1,8 @@
 // The HTTP client with undici's MockAgent as the injected dispatcher: no sockets at all.
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ApiClient, MAX_EMPTY_PAGES, parseRetryAfter } from '../../src/api/client.js';
+import { MAX_EMPTY_PAGES, parseRetryAfter } from '../../src/api/answers.js';
+import { ApiClient } from '../../src/api/client.js';
 import { ApiError, NetworkError, PayError, UsageError } from '../../src/lib/errors.js';
 
 const KEY = 'sk_test_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4';
