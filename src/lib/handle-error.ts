@@ -3,7 +3,7 @@
 // error (the service's messages, field errors and hints, file contents quoted in a message, a
 // --debug stack) goes through escape.ts: nothing in an error drives the terminal. --json errors
 // are JSON.stringify'd as they are.
-import { escapeMultiline, escapeText } from '../io/escape.js';
+import { escapeMultiline, escapeText } from './escape.js';
 import { BuildDamagedError, damagedIn, ExitCode, PayError, type FieldError } from './errors.js';
 
 export interface ErrorOutput {

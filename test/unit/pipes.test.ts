@@ -19,7 +19,7 @@ import { allGroups } from '../../src/commands/groups.js';
 import { TOOLING } from '../../src/commands/index.js';
 import { csvField, csvHeader, csvRecord } from '../../src/io/csv.js';
 import { compileJq, render, renderValue, valueFramer } from '../../src/io/jq.js';
-import { escapeJson } from '../../src/io/escape.js';
+import { escapeJson } from '../../src/lib/escape.js';
 import { formatTime, isTimePath } from '../../src/io/output.js';
 import { pay } from './commands/harness.js';
 import { payArgvs } from './commands/shell-words.js';
