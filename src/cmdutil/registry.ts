@@ -15,7 +15,7 @@ export const specOf = new WeakMap<Command, { group: GroupSpec; verb?: VerbSpec }
  * Which commands to register whole: the entry names the words of argv (a command argv does not
  * name is never parsed, so it needs only what its parent's help and the suggestions show: its
  * name, aliases, arguments and summary, a head); undefined registers every command whole (the
- * tree of tests and generators, src/cmdutil/tree.ts).
+ * tree of tests and generators, src/commands/tree.ts).
  */
 export type Whole = ((name: string) => boolean) | undefined;
 

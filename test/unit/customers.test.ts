@@ -10,7 +10,7 @@ import { runGeneric } from '../../src/verbs/run.js';
 import type { VerbContext } from '../../src/cmdutil/spec.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 
 const KEY = 'sk_test_unitunitunitunitunitunit1234';
 const FLAGS = [

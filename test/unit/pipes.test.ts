@@ -14,7 +14,7 @@ import { ApiError, PayError } from '../../src/lib/errors.js';
 import { readRows } from '../../src/bulk/input.js';
 import type { CommandDecl } from '../../src/cmdutil/decl.js';
 import { specOf } from '../../src/cmdutil/registry.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 import { allGroups } from '../../src/commands/groups.js';
 import { TOOLING } from '../../src/commands/index.js';
 import { csvField, csvHeader, csvRecord } from '../../src/io/csv.js';
