@@ -66,7 +66,7 @@ function processEntry(): Entry {
         stdio.useStreams();
         listenStdout();
       }
-      return (built ??= createFactory({ flags }));
+      return (built ??= createFactory({ flags, groups: async () => (await import('./commands/groups.js')).allGroups }));
     },
   };
 }

@@ -10,7 +10,7 @@ import type { FieldSet } from '../api/response-fields.js';
 import { resolveOutput, type OutputFormat, type OutputSettings } from '../io/output-options.js';
 import { closeNames, didYouMean } from '../lib/distance.js';
 import { DryRunStop, PayError, UsageError } from '../lib/errors.js';
-import type { CommandDecl, Entry } from './decl.js';
+import type { CommandDecl, Entry, VerbEngine } from './decl.js';
 import type { Factory } from './factory.js';
 import type { GroupSpec, VerbSpec } from './spec.js';
 
@@ -153,6 +153,7 @@ export async function runResourceVerb(
   group: GroupSpec,
   verb: VerbSpec,
   argValue: string | undefined,
+  engine: VerbEngine,
 ): Promise<void> {
   const f = await entry.factory(command.optsWithGlobals());
   const opts = command.opts();
@@ -163,7 +164,7 @@ export async function runResourceVerb(
     if (checkFields(f, output, set, commandName(command))) return;
   }
   await guarded(f, command, opts, output, async () => {
-    const { runVerb } = await import('../verbs/run.js');
+    const runVerb = await engine();
     await runVerb(f, { group, verb, argValue, opts, output });
   });
 }

@@ -7,10 +7,13 @@ import { Command } from 'commander';
 import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './group-index.js';
 import { TOOLING } from './index.js';
 import { VERSION } from '../lib/version.js';
-import type { Entry } from '../cmdutil/decl.js';
+import type { Entry, VerbEngine } from '../cmdutil/decl.js';
 import { flagsOf, PROGRAM_FLAGS } from '../cmdutil/global-flags.js';
 import { registerCommand, registerGroup, subcommandTerm, type Whole } from '../cmdutil/registry.js';
 import type { GroupSpec } from '../cmdutil/spec.js';
+
+/** The resource-verb engine, loaded when a verb runs (src/verbs/run.ts). */
+const verbEngine: VerbEngine = async () => (await import('../verbs/run.js')).runVerb;
 
 /** Specs for the groups argv names; heads (name and summary) for the others (the entry's tree). */
 export async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
@@ -60,7 +63,7 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry, whole?
   });
 
   program.commandsGroup('Resource commands:');
-  for (const group of groups) registerGroup(program, group, entry, whole);
+  for (const group of groups) registerGroup(program, group, entry, verbEngine, whole);
   program.commandsGroup('Tooling commands:');
   program.helpCommand(false);
   for (const decl of TOOLING) registerCommand(program, decl, entry, whole);

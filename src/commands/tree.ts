@@ -7,6 +7,6 @@ import type { Entry } from '../cmdutil/decl.js';
 import { createFactory } from '../cmdutil/factory.js';
 import { createProgram } from './root.js';
 
-export function buildProgram(entry: Entry = { factory: (flags) => createFactory({ flags }) }): Command {
+export function buildProgram(entry: Entry = { factory: (flags) => createFactory({ flags, groups: async () => allGroups }) }): Command {
   return createProgram(allGroups, entry);
 }

@@ -161,6 +161,7 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
         env,
         flags,
         dispatcher: agent,
+        groups: async () => allGroups,
         ...(opts.signals ? { signals: opts.signals } : {}),
         ...(opts.clock ? { clock: opts.clock } : {}),
       }),
