@@ -232,7 +232,7 @@ export class ApiClient {
           continue;
         }
         throw new NetworkError(`${what} failed: ${reason}${attempts(attempt)}`, {
-          hint: idempotencyKey ? `retry safely with --idempotency-key ${idempotencyKey}` : undefined,
+          idempotencyKey,
           details: { idempotency_key: idempotencyKey, url: url.toString() },
           cause: err,
         });

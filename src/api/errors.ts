@@ -1,8 +1,10 @@
 // The errors the API client throws when a request fails: the service's refusal (an HTTP error
-// answer), an answer that is not the success expected, one too large to read.
+// answer), an answer that is not the success expected, one too large to read, the network. They
+// carry what happened (status, problem type and members, idempotency key, replayed, redirect, the
+// cap); what to do about it names flags and commands, so the command that ran writes that hint
+// (src/cmdutil/hints.ts). The one hint written here is the Factory's, for a refused key.
 import { redact } from '../config/keys.js';
 import { ApiError, AuthError, ExitCode, PayError, type FieldError } from '../lib/errors.js';
-import { refusalHint } from '../shared/rules.js';
 import { RETRY_STATUS } from './answers.js';
 import type { RequestInit } from './client.js';
 import { httpReason } from './transport.js';
@@ -14,6 +16,29 @@ export interface Credential {
   hint: string | undefined;
 }
 
+/** An answer that is not the success expected (code `redirect` for a 3xx, else `bad_response`): the service's fault, exit 1. */
+export class BadAnswerError extends PayError {
+  constructor(
+    message: string,
+    code: 'redirect' | 'bad_response',
+    readonly idempotencyKey: string | undefined,
+    details: Record<string, unknown>,
+  ) {
+    super(message, ExitCode.ERROR, code, { details });
+  }
+}
+
+/** An answer larger than the cap (--max-response-bytes): pay stopped reading it. */
+export class AnswerTooLargeError extends PayError {
+  constructor(
+    message: string,
+    readonly idempotencyKey: string | undefined,
+    details: Record<string, unknown>,
+  ) {
+    super(message, ExitCode.ERROR, 'response_too_large', { details });
+  }
+}
+
 /** A 2xx (or 3xx) that is not the success expected, or a list that breaks its contract: the service's fault, exit 1. */
 export function badResponse(
   secrets: readonly (string | undefined)[],
@@ -22,30 +47,22 @@ export function badResponse(
   problem: string,
   requestId: string | undefined,
   idempotencyKey: string | undefined,
-  code: string,
-): PayError {
+  code: 'redirect' | 'bad_response',
+): BadAnswerError {
   const refs = [requestId && `request ${printable(requestId)}`, idempotencyKey && `idempotency key ${idempotencyKey}`].filter(Boolean);
-  return new PayError(`${what}: ${redact(problem, secrets)}${refs.length ? ` (${refs.join(', ')})` : ''}`, ExitCode.ERROR, code, {
-    details: { status, request_id: requestId, idempotency_key: idempotencyKey },
-    hint: idempotencyKey
-      ? `it may or may not have been done: run it again with --idempotency-key ${idempotencyKey} to get its result without doing it twice`
-      : code === 'redirect'
-        ? 'pay follows no redirect: check the base URL (pay doctor), or whether a proxy or captive portal answers'
-        : 'check the base URL (pay doctor), or whether a proxy or captive portal answers',
+  return new BadAnswerError(`${what}: ${redact(problem, secrets)}${refs.length ? ` (${refs.join(', ')})` : ''}`, code, idempotencyKey, {
+    status,
+    request_id: requestId,
+    idempotency_key: idempotencyKey,
   });
 }
 
 /** An answer larger than the cap (--max-response-bytes): pay stopped reading it. */
-export function tooLarge(what: string, max: number, idempotencyKey: string | undefined): PayError {
-  return new PayError(
-    `${what}: the answer is larger than ${formatBytes(max)}; pay stopped reading it`,
-    ExitCode.ERROR,
-    'response_too_large',
-    {
-      details: { max_response_bytes: max, idempotency_key: idempotencyKey },
-      hint: `raise the cap with --max-response-bytes or PAY_MAX_RESPONSE_BYTES${idempotencyKey ? `; run it again with --idempotency-key ${idempotencyKey} to get its result without doing it twice` : ''}`,
-    },
-  );
+export function tooLarge(what: string, max: number, idempotencyKey: string | undefined): AnswerTooLargeError {
+  return new AnswerTooLargeError(`${what}: the answer is larger than ${formatBytes(max)}; pay stopped reading it`, idempotencyKey, {
+    max_response_bytes: max,
+    idempotency_key: idempotencyKey,
+  });
 }
 
 /** The service's refusal: an HTTP error answer (after retries). */
@@ -93,7 +110,8 @@ export function refused(
       requestId,
       idempotencyKey,
       details,
-      hint: credential.hint ?? 'check the key with pay profiles show, or log in again with pay login',
+      problem,
+      hint: credential.hint,
     });
   }
   const retried = RETRY_STATUS.has(status) ? attempts(attempt) : '';
@@ -103,18 +121,13 @@ export function refused(
     requestId,
     idempotencyKey,
     details,
-    fieldErrors: Array.isArray(problem.errors) ? problem.errors.filter((e) => e && typeof e.field === 'string') : [],
-    hint:
-      status === 403
-        ? `the key from ${credential.label} is not allowed to do this`
-        : replayed && idempotencyKey
-          ? `the same idempotency key only replays this answer: to try again, send it with a new one (or without --idempotency-key)`
-          : (status >= 500 || problem.code === 'idempotency_request_in_progress') && idempotencyKey
-            ? `retry safely with --idempotency-key ${idempotencyKey}`
-            : // A refusal of the business rules (or a 409 it leads to): what to run (the customers, KYC states and features the answer names, checked).
-              status === 422 || status === 409
-              ? refusalHint(problem)
-              : undefined,
+    replayed,
+    problem,
+    // The flag that sets a field is the command's to name (src/verbs/constraints.ts attachFlags), never the service's.
+    fieldErrors: Array.isArray(problem.errors)
+      ? problem.errors.filter((e) => e && typeof e.field === 'string').map(({ flag: _flag, ...fe }) => fe)
+      : [],
+    hint: status === 403 ? `the key from ${credential.label} is not allowed to do this` : undefined,
   });
 }
 

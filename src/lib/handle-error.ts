@@ -12,7 +12,7 @@ export interface ErrorOutput {
   debug: boolean;
 }
 
-/** A field error's line: the field, the message, and what sets it in this command, when it has something (the dispatcher drops a flag it lacks). */
+/** A field error's line: the field, the message, and what sets it in this command, when it has something (set by the command layer: src/verbs/constraints.ts, pay api). */
 function fieldLine(e: FieldError): string {
   return `  ${escapeText(e.field)}: ${oneLine(e.message)}${e.flag ? ` (${escapeText(e.flag)})` : ''}`;
 }

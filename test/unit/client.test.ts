@@ -171,7 +171,8 @@ describe('ApiClient', () => {
       .request({ method: 'POST', path: 'transfers', body: {}, idempotencyKey: 'k1' })
       .catch((e: unknown) => e)) as ApiError;
     expect(err.exitCode).toBe(5);
-    expect(err.hint).toBe('retry safely with --idempotency-key k1');
+    // The facts; the hint is the command's to write (src/cmdutil/hints.ts).
+    expect([err.apiCode, err.idempotencyKey, err.hint]).toEqual(['idempotency_request_in_progress', 'k1', undefined]);
     pool.intercept({ path: '/v1/cards/card_1/freeze', method: 'POST' }).reply(409, { code: 'invalid_state', detail: 'terminated' });
     const other = (await client.request({ method: 'POST', path: 'cards/card_1/freeze' }).catch((e: unknown) => e)) as ApiError;
     expect(other.exitCode).toBe(5);
