@@ -83,7 +83,7 @@ describe('the webhook-testing loop from the README', () => {
     listen.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     const closed = new Promise<number | null>((r) => listen.once('close', (code) => r(code)));
     try {
-      await until(() => /Registered \S+ as the webhook URL/.test(err), 60_000, `listen to register:\n${err}`);
+      await until('listen to register', () => /Registered \S+ as the webhook URL/.test(err), { seen: () => err });
       const status = await runPay(['emulator', 'webhook-url'], { env });
       expect(status.code).toBe(0);
       const listenUrl = /Ready, listening on (http:\/\/\S+?)[,\s]/.exec(err)![1]!;
@@ -104,9 +104,9 @@ describe('the webhook-testing loop from the README', () => {
       expect(rows.some((r) => r[0] === 'transfer' && /^tr_/.test(r[1]!))).toBe(true);
 
       // The app gets it, signed, forwarded by listen, which prints the two lines.
-      await until(() => received.some((r) => r.id === eventId), 60_000, 'the app to receive transfer.failed');
+      await until('the app to receive transfer.failed', () => received.some((r) => r.id === eventId));
       expect(received.filter((r) => r.id === eventId)).toEqual([{ id: eventId, type: 'transfer.failed', signed: true }]);
-      await until(() => out.includes(`--> transfer.failed [${eventId}]\n`), 30_000, 'the delivery line');
+      await until('the delivery line', () => out.includes(`--> transfer.failed [${eventId}]\n`));
       const after = out.slice(out.indexOf(`--> transfer.failed [${eventId}]\n`));
       expect(after).toMatch(
         new RegExp(
@@ -120,8 +120,8 @@ describe('the webhook-testing loop from the README', () => {
         { env },
       );
       expect(resend.code).toBe(0);
-      await until(() => received.filter((r) => r.id === eventId).length === 2, 60_000, 'the app to receive the resend');
-      await until(() => out.includes(`--> transfer.failed [${eventId}] (repeat 2)\n`), 30_000, 'the repeat line');
+      await until('the app to receive the resend', () => received.filter((r) => r.id === eventId).length === 2);
+      await until('the repeat line', () => out.includes(`--> transfer.failed [${eventId}] (repeat 2)\n`));
       const delivery = await runPay(['webhooks', 'get', eventId, '--json'], { env });
       expect((JSON.parse(delivery.stdout) as { delivery: { status: string; attempts: number } }).delivery).toMatchObject({
         status: 'delivered',

@@ -41,7 +41,7 @@ const apiEnv = () => ({
 
 /** Runs to the end and checks the pane title was not changed by anything pay printed. */
 async function finishUntitled(p: Pane): Promise<{ code: number; screen: string }> {
-  const result = await p.finish(15_000);
+  const result = await p.finish();
   expect(await p.title(), result.screen).not.toContain('pwned');
   return result;
 }
