@@ -161,7 +161,7 @@ export class TmuxShell {
 
   /** Waits until `probe` holds (test/helpers/wait.ts: no timing window); the failure shows the screen. */
   waitFor<T>(probe: () => T | undefined | false, what: string): Promise<T> {
-    return until(what, probe, { seen: () => this.screen() }) as Promise<T>;
+    return until(what, probe, { seen: () => this.screen() });
   }
 
   /** Runs a set-up line and waits until it has finished (it prints a marker the typed line does not contain). */

@@ -19,6 +19,7 @@ import { startEmulator, type Emulator, type ReceivedRequest } from '../../src/em
 import { startPrism, type Prism } from '../helpers/prism.js';
 import { cleanEnv, registerSecret, runPay } from '../helpers/run-pay.js';
 import { until } from '../helpers/wait.js';
+import { customerFlags } from '../helpers/fixtures.js';
 import { allOperations, operationOfRequest } from './contract-helpers.js';
 
 const SETTLE_S = 600;
@@ -78,32 +79,7 @@ async function pay(args: string[], expectCode = 0): Promise<Obj> {
 /** pay, for a list: the JSON array it prints. */
 const payList = async (args: string[]): Promise<Obj[]> => (await pay(args)) as unknown as Obj[];
 
-const customerArgs = (email: string) => [
-  'customers',
-  'create',
-  '--first-name',
-  'Ada',
-  '--last-name',
-  'Lovelace',
-  '--email',
-  email,
-  '--phone',
-  '+447700900123',
-  '--type',
-  'individual',
-  '--date-of-birth',
-  '1990-12-10',
-  '--address-line1',
-  '1 Main St',
-  '--city',
-  'London',
-  '--country',
-  'GB',
-  '--postal-code',
-  'SW1A 1AA',
-  '--state',
-  'GB-LND',
-];
+const customerArgs = (email: string) => ['customers', 'create', ...customerFlags({ '--email': email })];
 
 describe('pay → Prism (validating proxy) → emulator', () => {
   it('a run over every operation of the contract has no contract violation', async () => {

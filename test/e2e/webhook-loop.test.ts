@@ -106,13 +106,18 @@ describe('the webhook-testing loop from the README', () => {
       // The app gets it, signed, forwarded by listen, which prints the two lines.
       await until('the app to receive transfer.failed', () => received.some((r) => r.id === eventId));
       expect(received.filter((r) => r.id === eventId)).toEqual([{ id: eventId, type: 'transfer.failed', signed: true }]);
-      await until('the delivery line', () => out.includes(`--> transfer.failed [${eventId}]\n`));
-      const after = out.slice(out.indexOf(`--> transfer.failed [${eventId}]\n`));
-      expect(after).toMatch(
-        new RegExp(
-          `^--> transfer\\.failed \\[${eventId}\\]\\n<-- \\[200\\] POST ${appUrl.replace(/[./]/g, '\\$&')} \\(\\d+ ms\\) \\[${eventId}\\]\\n`,
-        ),
-      );
+      // The answer line comes once the app has answered: waited for, not assumed to be there with
+      // the first line. Deliveries are forwarded concurrently, so another event's lines may come
+      // between the two; each is a whole line, the answer after the delivery.
+      const answerLine = new RegExp(`^<-- \\[200\\] POST ${appUrl.replace(/[./]/g, '\\$&')} \\(\\d+ ms\\) \\[${eventId}\\]$`);
+      const lines = () => out.split('\n');
+      await until('the answer line', () => lines().some((l) => answerLine.test(l)), { seen: () => out });
+      const sentAt = lines().indexOf(`--> transfer.failed [${eventId}]`);
+      expect(sentAt, out).toBeGreaterThanOrEqual(0);
+      expect(
+        lines().findIndex((l) => answerLine.test(l)),
+        out,
+      ).toBeGreaterThan(sentAt);
 
       // 4. pay webhooks resend <the event>: the app gets it again, listen marks it as a repeat.
       const resend = await runPay(
