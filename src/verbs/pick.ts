@@ -6,7 +6,7 @@
 import { escapeText, escapeValue } from '../io/escape.js';
 import { truncate } from '../io/width.js';
 import { getPath } from '../io/fields.js';
-import { formatTime, kindOf, type Column } from '../io/output.js';
+import { formatTime, kindOf, type Column, type ColumnKind } from '../io/output.js';
 import { layoutTable, type FitColumn } from '../io/table.js';
 import { zoneLabel, type TimeView } from '../io/time.js';
 import type { PickItem } from '../io/prompt.js';
@@ -17,6 +17,9 @@ import { asText } from '../lib/text.js';
 import { checkId } from '../shared/validate.js';
 import { clientNeeds } from './steps.js';
 import { longFlag } from './values.js';
+
+/** What an entry keeps longest after its id: the status, the amount, the time; other ids, then text, go first. */
+const RANK: Record<ColumnKind, number> = { status: 2, money: 3, time: 4, number: 5, id: 6, text: 7 };
 
 /** How many of the most recent objects are fetched (one page) and offered. */
 export const PICK_LIMIT = 100;
@@ -72,6 +75,8 @@ interface Entry {
   cells: string[];
   /** Per cell: shown whole or not at all (a status, a time, an amount, an id), never cut; like a table's. */
   whole: boolean[];
+  /** Per cell: which is hidden first when the line does not fit (the higher first), as a table's priority. */
+  rank?: number[];
 }
 
 /**
@@ -90,6 +95,7 @@ export function pickEntries(objects: readonly unknown[], pick: PickSpec, idPrefi
       id,
       cells: [...pick.show.map((c) => cellText(obj, c, time)), typeof created === 'string' ? escapeText(formatTime(created, time)) : ''],
       whole: [...pick.show.map((c) => kindOf(c) !== 'text'), true],
+      rank: [...pick.show.map((c) => RANK[kindOf(c)]), RANK.time],
     });
   }
   return entries;
@@ -137,7 +143,7 @@ export function entryLabels(entries: readonly Entry[], width: number): PickItem[
   // Hidden first: text (the rightmost first), then the whole cells from the right; the id never.
   const cols: FitColumn[] = [
     { header: '', cut: false, priority: 1 },
-    ...Array.from({ length: n }, (_, i) => ({ header: '', cut: !whole(i), priority: whole(i) ? 2 : 3 })),
+    ...Array.from({ length: n }, (_, i) => ({ header: '', cut: !whole(i), priority: entries[0]!.rank?.[i] ?? (whole(i) ? 2 : 3) })),
   ];
   const rows = entries.map((e) => [{ text: e.id }, ...e.cells.map((text) => ({ text }))]);
   // The list prompt draws "❯ " before each line.
