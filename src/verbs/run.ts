@@ -55,8 +55,9 @@ export async function runGeneric(f: Factory, ctx: VerbContext): Promise<void> {
       attachFlags(err, verb, 'query');
       throw err;
     }
-    // Stopped at its page while the service has more: said on stderr, in a pipe too (stdout stays data).
-    if (more && !all) printer.noteMore(count, plural(nounOf(ctx)));
+    // Stopped at its page while the service has more: said on stderr, in a pipe too (stdout stays
+    // data). Not with --limit: that count was asked for (`$(pay customers list --limit 1 …)` stays quiet).
+    if (more && !all && limit === undefined) printer.noteMore(count, plural(nounOf(ctx)));
     return;
   }
   const req = await prepare(f, ctx);

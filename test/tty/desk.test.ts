@@ -111,7 +111,7 @@ describeTty('the support desk (tmux, emulator)', () => {
     });
   }
 
-  it('a list longer than the pane goes through less -FRX: q ends it, exit 0; the "Showing" note after it', async () => {
+  it('a list longer than the pane goes through less -FRX: q ends it, exit 0', async () => {
     const p = (pane = await Pane.pay(['customers', 'list', '--limit', '40'], { env: paneEnv(), width: 120, height: 20 }));
     // less's prompt on the last line, the first rows above it.
     const screen = await p.waitFor((s) => /^ID\s+FIRST NAME/m.test(s) && /^:\s*$/m.test(s.split('\n').at(-1) ?? ''), 20_000);
