@@ -136,7 +136,9 @@ export class Printer {
       };
     });
     const { lines, hidden } = layoutTable(fitCols, rows, width, (t) => this.chalk.bold(t));
-    return { text: `${lines.join('\n')}\n`, note: hidden.length > 0 ? hiddenNote(hidden, width!) : '' };
+    // The note names a hidden time column as declared (the zone is said where the times are).
+    const named = hidden.map((h) => escapeText(cols[fitCols.findIndex((c) => c.header === h)]?.header ?? h));
+    return { text: `${lines.join('\n')}\n`, note: named.length > 0 ? hiddenNote(named, width!) : '' };
   }
 
   /** A table written: through the pager when it is longer than the terminal; its note after. */

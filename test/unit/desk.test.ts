@@ -200,6 +200,9 @@ describe('times for people', () => {
     const rows = [{ id: 'txn_1', created_at: '2026-11-29T23:30:05.000Z' }];
     const t = await print(cols, rows, 120, { TZ: 'Asia/Tokyo' });
     expect(t.stdout).toBe('ID     CREATED (Asia/Tokyo)\ntxn_1  2026-11-30 08:30:05\n');
+    // Hidden, it is named as declared.
+    const narrow = await print(cols, rows, 10, { TZ: 'Asia/Tokyo' });
+    expect(narrow.stderr.replace(/\n/g, ' ')).toMatch(/columns: CREATED \(--wide/);
     const io = bufferIOStreams({ tty: true, width: 80 });
     new Printer(io, resolveOutput({}, io, undefined, people({ TZ: 'Asia/Tokyo' })), []).printObject({
       id: 'fx',
