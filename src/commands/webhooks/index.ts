@@ -111,6 +111,7 @@ export const webhooks: GroupSpec = {
       method: 'GET',
       path: 'webhooks/events/{event_id}',
       kind: 'get',
+      impl: () => import('./get.js'),
       tables: [
         {
           title: 'Delivery attempts',
@@ -125,7 +126,7 @@ export const webhooks: GroupSpec = {
           ],
         },
       ],
-      jsonShape: 'the Event object plus attempts: [{id: "whd_…", attempted_at, response_code, duration_ms, error, url}]',
+      jsonShape: 'the Event object plus attempts: [{id: "whd_…", attempted_at, response_code, duration_ms, error, url, response_excerpt}]',
     },
     {
       name: 'resend',
