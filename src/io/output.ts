@@ -14,6 +14,7 @@ import type { OutputFormat, OutputSettings } from './output-options.js';
 import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table.js';
 import { displayWidth, wrap } from './width.js';
 import { asText } from '../lib/text.js';
+import { failureMeaning } from '../shared/failure-reasons.js';
 
 export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
 
@@ -37,6 +38,8 @@ export interface Column {
    * Default: the column's place in its list (1, 2, …); with --fields, the order given.
    */
   priority?: number;
+  /** A code whose meaning is shown beside it, from its table in src/shared/ (`failure_reason`: failure-reasons.ts): `kyc_rejected (a holder failed KYC)`. */
+  meaning?: 'failure_reason';
 }
 
 /** A column of a table a command declares (a group's, a verb's, a tooling command's): its priority is stated. */
@@ -281,8 +284,10 @@ export class Printer {
         return this.status(asText(value));
       case 'time':
         return { text: escapeText(formatTime(asText(value))) };
-      default:
-        return { text: escapeValue(value) };
+      default: {
+        const meaning = col.meaning ? failureMeaning(value) : undefined;
+        return meaning ? { text: `${escapeValue(value)} (${meaning})` } : { text: escapeValue(value) };
+      }
     }
   }
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
+import { fitText } from '../../io/fit-text.js';
 import { UsageError } from '../../lib/errors.js';
 import { environmentText, exitCodesText } from '../../lib/reference.js';
 import { simulationText } from '../../shared/simulation.js';
@@ -16,10 +17,12 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const { io } = f;
   const { command } = ctx;
   const topic = words.join(' ');
-  if (topic === 'environment') return io.out(`Environment variables:\n\n${environmentText()}`);
-  if (topic === 'exit-codes') return io.out(`Exit codes:\n\n${exitCodesText()}`);
-  if (topic === 'rules') return io.out(`Business rules:\n\n${rulesText()}`);
-  if (topic === 'simulate') return io.out(simulationText());
+  // A topic is fitted to the terminal (COLUMNS, or 80 off a terminal): wrapped at words, rows under their text.
+  const fit = (text: string): void => io.out(fitText(text, io.terminalWidth));
+  if (topic === 'environment') return fit(`Environment variables:\n\n${environmentText()}`);
+  if (topic === 'exit-codes') return fit(`Exit codes:\n\n${exitCodesText()}`);
+  if (topic === 'rules') return fit(`Business rules:\n\n${rulesText()}`);
+  if (topic === 'simulate') return fit(simulationText());
   let target: Command = command.parent!;
   for (const [i, word] of words.entries()) {
     const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
