@@ -68,3 +68,21 @@ export function wrapWords(text: string, room: number): string[] {
   lines.push(line);
   return lines;
 }
+
+/**
+ * Status lines (a listen's `-->`/`<--` lines, a warning) for a terminal `width` wide: each line
+ * longer than the width is broken at its spaces, its continuation indented by `hang` columns, so
+ * no id is split by the terminal's own wrapping. A word wider than its line keeps a line of its own.
+ */
+export function fitStatus(text: string, width: number, hang = 4): string {
+  const room = Math.max(20, Math.floor(width));
+  return text
+    .split('\n')
+    .map((line) => {
+      if (displayWidth(line) <= room) return line;
+      const [first, ...rest] = wrapWords(line, room);
+      if (rest.length === 0) return first!;
+      return [first!, ...wrapWords(rest.join(' '), room - hang).map((p) => ' '.repeat(hang) + p)].join('\n');
+    })
+    .join('\n');
+}
