@@ -176,7 +176,7 @@ _pay_flags() {
     'webhooks resend') _pay_r='--wait --wait-timeout --idempotency-key --dry-run --json -o --output --jq --fields --no-header --wide -h --help' ;;
     'webhooks verify') _pay_r='--payload --secret --header --id --timestamp --signature --json -o --output --jq -h --help' ;;
     'webhooks listen') _pay_r='--port --host --forward-to --events --skip-duplicates --print-secret --secret --json -o --output --jq -h --help' ;;
-    'login') _pay_r='--with-key --public-key --webhook-secret-stdin --set-current -h --help' ;;
+    'login') _pay_r='--with-key --public-key --webhook-secret-stdin --set-current --check -h --help' ;;
     'profiles remove') _pay_r='-y --yes -h --help' ;;
     'api') _pay_r='--data -F --field --idempotency-key -i --include --paginate -y --yes --json -o --output --jq --dry-run -h --help' ;;
     'openapi') _pay_r='--yaml --json -o --output --jq -h --help' ;;

@@ -688,6 +688,7 @@ complete -c pay -n '__pay_at "login"' -l with-key -d 'read the secret key from s
 complete -c pay -n '__pay_at "login"' -l public-key -x -d 'public key of the mode (pk_…)'
 complete -c pay -n '__pay_at "login"' -l webhook-secret-stdin -d 'read the webhook secret (whsec_…) from standard input (after the key, on the next line, with --with-key)'
 complete -c pay -n '__pay_at "login"' -l set-current -d 'make this profile the current one (the first profile always is)'
+complete -c pay -n '__pay_at "login"' -l check -d 'with --with-key: check the key against the base URL first (one request; a refusal saves nothing)'
 complete -c pay -n '__pay_at "profiles remove"' -s y -l yes -d 'do not ask for confirmation'
 complete -c pay -n '__pay_at "api"' -l data -x -d 'request body: JSON, @file or @- for stdin'
 complete -c pay -n '__pay_at "api"' -s F -l field -x -d 'a body field (dotted keys nest); on GET, a query parameter'

@@ -13,7 +13,7 @@ import { addRuleDeps } from './rules.js';
  * Kinds a seed file may hold, with the operation that creates each, in a sensible order. A KYC
  * entry (`{customer_id, level?, documents?: [{type, country, number?, file_name?}]}`) starts a
  * verification and submits its documents; a features entry (`{customer_id, feature}`) activates a
- * feature: their paths name the customer (src/seed/apply.ts builds them).
+ * feature: their paths name the customer (src/seed/steps.ts and verify.ts build them).
  */
 export const KINDS = {
   customers: { path: 'customers' },

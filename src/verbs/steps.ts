@@ -139,25 +139,42 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
   return final;
 }
 
-/** The object a verb got back: a short table and a ✓ line on a terminal for writes; else as asked. */
+/**
+ * The object a verb got back: as asked (--json, -o, --fields), else its get view (every field, as
+ * `get` shows it: nothing hidden to fit) and, on a terminal, for writes, one ✓ line naming what was made.
+ */
 export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, replayed = false): Promise<void> {
   const { verb } = ctx;
   const printer = new Printer(f.io, ctx.output, columnsOf(ctx));
-  if (printer.format === 'table' && verb.kind !== 'get' && f.io.stderrIsTTY && !ctx.opts.fields) {
-    await printer.printList([obj], nounOf(ctx));
-  } else {
-    printer.printObject(obj, verb.tables);
+  // A write shows the object as the group's get does, with its sub-tables (a customer's addresses).
+  const tables = verb.tables ?? (verb.kind === 'get' ? undefined : ctx.group.verbs.find((v) => v.kind === 'get')?.tables);
+  printer.printObject(obj, tables);
+  if (f.io.stderrIsTTY && verb.kind !== 'get' && verb.kind !== 'custom') f.io.err(doneLine(ctx, obj, replayed));
+}
+
+/**
+ * `✓ Created customer cus_…`, `✓ Froze card card_… (frozen)`. An answer without an id of its own is
+ * about something the argument owns (a customer's feature): it is named by its noun's field, for the
+ * argument (`✓ Activated cards for cus_…`). The id, names and status come from the service: escaped.
+ */
+export function doneLine(ctx: VerbContext, obj: unknown, replayed = false): string {
+  const { verb } = ctx;
+  const ownId = getPath(obj, 'id');
+  const status = getPath(obj, 'status');
+  const noun = nounOf(ctx);
+  let what: string;
+  if (typeof ownId === 'string' && ownId !== '') what = `${noun} ${escapeValue(ownId)}`;
+  else {
+    const named = getPath(obj, noun.replace(/ /g, '_'));
+    const owner = ctx.argValue;
+    what =
+      typeof named === 'string' && named !== ''
+        ? `${escapeValue(named)}${owner ? ` for ${escapeValue(owner)}` : ''}`
+        : `${noun}${owner ? ` of ${escapeValue(owner)}` : ''}`;
   }
-  if (f.io.stderrIsTTY && verb.kind !== 'get' && verb.kind !== 'custom') {
-    const id = (getPath(obj, 'id') as string | undefined) ?? ctx.argValue ?? '';
-    const status = getPath(obj, 'status');
-    // A replay has its note from the client (src/cmdutil/factory.ts replayNote): the key, and that the object may have changed.
-    const replay = replayed ? ' (replayed)' : '';
-    // The id and status come from the service: escaped.
-    f.io.err(
-      `✓ ${doneText(verb)} ${nounOf(ctx)} ${escapeValue(id)}${typeof status === 'string' && verb.kind !== 'create' ? ` (${escapeText(status)})` : ''}${replay}\n`,
-    );
-  }
+  // A replay has its note from the client (src/cmdutil/factory.ts replayNote): the key, and that the object may have changed.
+  const replay = replayed ? ' (replayed)' : '';
+  return `✓ ${doneText(verb)} ${what}${typeof status === 'string' && verb.kind !== 'create' ? ` (${escapeText(status)})` : ''}${replay}\n`;
 }
 
 export function doneText(verb: VerbSpec): string {

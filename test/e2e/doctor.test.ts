@@ -1,10 +1,13 @@
 // pay doctor against a real emulator: a line per check, a fix for each failure, exit 0 only when
 // all pass.
-import { chmodSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
+import { cleanEnv, PAY_BIN, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -61,7 +64,11 @@ describe('pay doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^✗ config file .* is mode 0644\n {4}fix: chmod 600 '.*config\.json'$/m);
     expect(r.stdout).toMatch(/^✗ the key was passed with --api-key: .*\n {4}fix: use PAY_API_KEY or a profile/m);
-    expect(r.stdout).toMatch(/^✗ the service did not accept a request: HTTP 401 .*\n {4}fix: check the key: pay login$/m);
+    // The emulator answered: the key given is not one of its own.
+    expect(r.stdout).toMatch(/^• the service at http:\/\/127\.0\.0\.1:\d+\/v1\/ is a pay emulator \S+ \(in memory, up \d+ s\)$/m);
+    expect(r.stdout).toMatch(
+      /^✗ the pay emulator \S+ at .* does not know the key from --api-key \(401\): the key is not one of this emulator's\n {4}fix: use this emulator's key/m,
+    );
     expect(r.stderr).toMatch(/^error: 3 checks failed$/m);
   });
 
@@ -73,5 +80,173 @@ describe('pay doctor', () => {
     expect(out.ok).toBe(true);
     expect(out.checks.filter((c) => !c.ok)).toEqual([]);
     expect(out.checks.some((c) => /the service answers/.test(c.label) && c.ok)).toBe(true);
+  });
+});
+
+/**
+ * Issue 27: a profile whose keys another emulator made, pointing at this one (a second emulator on
+ * another port, its own data dir: its keys differ). doctor said "check the key: pay login"; the
+ * fix is the base URL, or this emulator's keys. Variants: the profile's name and mode, the
+ * emulator with a data dir or in memory; and a server that is not an emulator answering 401.
+ */
+describe('pay doctor: which service answered', () => {
+  let other: Emulator;
+  let withData: Emulator;
+  let dataDir: string;
+  let plain: Server;
+  let plainUrl: string;
+  beforeAll(async () => {
+    dataDir = tempDir('pay-doc-data-');
+    other = await startEmulator({ port: 0 });
+    withData = await startEmulator({ port: 0, dataDir });
+    registerSecret(other.keys.sandbox.secret, other.keys.live.secret, withData.keys.sandbox.secret, withData.keys.live.secret);
+    // Another service on this machine: 401 to everything, no emulator health answer.
+    plain = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"code":"unauthorized","detail":"who are you"}');
+    });
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+    plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/v1/`;
+  });
+  afterAll(async () => {
+    await other?.stop();
+    await withData?.stop();
+    plain?.close();
+  });
+
+  /** A profile logged in with `emu`'s keys (the one that made them), then pointed at `baseUrl`. */
+  async function profileFor(emuKeys: Emulator, baseUrl: string, name: string, live: boolean): Promise<Record<string, string>> {
+    const env = cleanEnv({ PAY_CONFIG_DIR: tempDir('pay-doc-') });
+    const key = live ? emuKeys.keys.live.secret : emuKeys.keys.sandbox.secret;
+    const args = [
+      'login',
+      '--with-key',
+      '-p',
+      name,
+      '--set-current',
+      '--tenant',
+      emuKeys.tenantId,
+      '--base-url',
+      baseUrl,
+      ...(live ? ['--live'] : []),
+    ];
+    const r = await runPay(args, { env, stdin: key });
+    expect(r.code, r.stderr).toBe(0);
+    return env;
+  }
+
+  const variants: Array<{ name: string; live: boolean; data: boolean }> = [
+    { name: 'default', live: false, data: false },
+    { name: 'acme', live: false, data: true },
+    { name: 'default', live: true, data: true },
+    { name: 'x-2', live: true, data: false },
+  ];
+  it.each(variants)('a profile made for another emulator (%o): names the emulator that answered and the fix', async (v) => {
+    const at = v.data ? withData : other;
+    // Keys from `emu` (the test's first emulator), base URL of the second one.
+    const env = await profileFor(emu, at.baseUrl, v.name, v.live);
+    const r = await runPay(['doctor', ...(v.live ? ['--live'] : [])], { env });
+    expect(r.code).toBe(1);
+    const where = at.baseUrl.replace(/[./]/g, (c) => `\\${c}`);
+    expect(r.stdout).toMatch(new RegExp(`^• the service at ${where} is a pay emulator \\S+ \\(${v.data ? 'data dir ' : 'in memory'}`, 'm'));
+    const mode = v.live ? 'live' : 'sandbox';
+    expect(r.stdout).toMatch(/^✗ the pay emulator \S+ at /m);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `does not know the key from profile "${v.name}" \\(${mode}\\) \\(401\\): its keys are not this profile's .*the base URL is likely wrong, not the key$`,
+        'm',
+      ),
+    );
+    const fix = r.stdout.split('\n').find((l) => l.startsWith('    fix: point the profile'))!;
+    expect(fix, r.stdout).toBeDefined();
+    const p = v.name === 'default' ? '' : ` -p ${v.name}`;
+    const l = v.live ? ' --live' : '';
+    expect(fix).toContain(`pay login${p}${l} --base-url <its URL>`);
+    expect(fix).toContain(
+      `pay emulator start --port ${new URL(at.baseUrl).port}${v.data ? ` --data-dir '${dataDir}'` : ''} --configure-profile ${v.name}`,
+    );
+    // Not the old advice that blamed the key alone.
+    expect(r.stdout).not.toMatch(/fix: check the key: pay login$/m);
+  });
+
+  it('a server that is not an emulator answering 401: says so, and that the base URL is likely wrong', async () => {
+    const env = await profileFor(emu, plainUrl, 'default', false);
+    const r = await runPay(['doctor'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`• the server at ${plainUrl} is not a pay emulator`);
+    expect(r.stdout).toMatch(
+      /^✗ the server at .*, which is not a pay emulator, refused the key from profile "default" \(sandbox\): HTTP 401/m,
+    );
+    expect(r.stdout).toMatch(/^ {4}fix: the base URL is likely wrong: point it at your emulator or service \(pay login --base-url <url>/m);
+  });
+
+  it('the right emulator: names it beside the passing check', async () => {
+    const env = await profileFor(withData, withData.baseUrl, 'default', false);
+    const r = await runPay(['doctor'], { env });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^• the service at .* is a pay emulator \S+ \(data dir .*, up \d+ s\)$/m);
+  });
+});
+
+/** `pay emulator start` (the built bin) until its banner is complete; then SIGTERM and its exit. */
+async function banner(args: string[], env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, [PAY_BIN, 'emulator', 'start', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  const done = new Promise<void>((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      err += d;
+      if (err.includes('Press Ctrl-C')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`exit ${code} before the banner:\n${err}`)));
+  });
+  try {
+    await done;
+  } finally {
+    const exited = new Promise((r) => child.once('close', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  return err;
+}
+
+/** A free loopback port now (the emulator then takes it; nothing else here listens on it). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('pay emulator start: the banner names --configure-profile when no profile points at it', () => {
+  const HINT =
+    /^No profile points at http:\/\/127\.0\.0\.1:(\d+)\/v1\/: restart with --configure-profile <name> to write one with these keys/m;
+
+  it.each([
+    ['no config at all', () => undefined, true],
+    ['a profile at another port', (port: number) => `http://127.0.0.1:${port + 1 > 65535 ? port - 1 : port + 1}/v1/`, true],
+    ['a profile at this port', (port: number) => `http://127.0.0.1:${port}/v1/`, false],
+    ['a profile at this port as localhost', (port: number) => `http://localhost:${port}/v1/`, false],
+  ] as const)('%s', async (_label, url, hinted) => {
+    const configDir = tempDir('pay-banner-');
+    const port = await freePort();
+    const base = url(port);
+    if (base)
+      writeFileSync(
+        join(configDir, 'config.json'),
+        JSON.stringify({ profiles: { p: { sandbox: { secret_key: 'sk_test_x1234567', base_url: base } } } }),
+        {
+          mode: 0o600,
+        },
+      );
+    const err = await banner(['--port', String(port)], cleanEnv({ PAY_CONFIG_DIR: configDir }));
+    if (hinted) expect(HINT.exec(err)?.[1], err).toBe(String(port));
+    else expect(err, err).not.toMatch(/No profile points at/);
+  });
+
+  it('--configure-profile: the profile is written, and no hint', async () => {
+    const err = await banner(['--port', '0', '--configure-profile', 'local'], cleanEnv({ PAY_CONFIG_DIR: tempDir('pay-banner-') }));
+    expect(err).toContain('Profile "local" configured');
+    expect(err).not.toMatch(/No profile points at/);
   });
 });

@@ -62,6 +62,12 @@ const apiEnv = () => ({
 });
 const loginEnv = () => {
   configDir = join(scratchDir('pay-tty-ctrl-d-login-'), 'config');
+  // The base URL given: login asks for the key first.
+  return { PAY_CONFIG_DIR: configDir, PAY_BASE_URL: server.baseUrl };
+};
+/** No base URL given: login asks where the service is first (a list). */
+const loginWhereEnv = () => {
+  configDir = join(scratchDir('pay-tty-ctrl-d-login-'), 'config');
   return { PAY_CONFIG_DIR: configDir };
 };
 /** A config whose current profile "ops" holds a live key and this test's server. */
@@ -105,6 +111,7 @@ const CASES: Case[] = [
     configFile: () => join(configDir, 'config.json'),
   },
   { kind: 'select', label: 'Customer type', args: CUSTOMER_UP_TO_TYPE, env: apiEnv },
+  { kind: 'select', label: 'Base URL', args: ['login'], env: loginWhereEnv, configFile: () => join(configDir, 'config.json') },
   { kind: 'confirm', label: 'LIVE mode', args: ['accounts', 'close', ACCOUNT_ID, '--live'], env: liveEnv },
 ];
 
@@ -115,14 +122,14 @@ describeTty('Ctrl-D and Ctrl-C at every prompt kind (tmux)', () => {
   it.each(table)('%s prompt, %s: exit 130, one line, nothing sent or saved', async (_name, key, c) => {
     tally.tried++;
     const p = (pane = await Pane.pay(c.args, { env: c.env() }));
-    await p.waitForPrompt(c.label, 15_000);
+    await p.waitForPrompt(c.label);
     if (c.typed) {
       await p.type(c.typed);
       // Typed text shows (masked for a password): wait for it before the key.
       await p.waitFor((s) => (c.kind === 'password' ? s.includes('*'.repeat(c.typed!.length)) : s.includes(c.typed!)));
     }
     await p.keys(key);
-    const { code, screen } = await p.finish(15_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(130);
     const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');
     const promptAt = lines.findIndex((l) => l.startsWith(`? ${c.label}`));

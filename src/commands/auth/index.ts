@@ -6,8 +6,10 @@ export const login: CommandDecl = {
   summary: 'Store keys and the tenant id in a profile',
   description:
     'Store keys and the tenant id in a profile (created if new).\n\n' +
-    'On a terminal pay asks for the secret key (hidden), the public key, the tenant id and the webhook secret.\n' +
-    'In scripts, pipe the secret key with --with-key; the other fields come from flags. --live stores the Live pair.',
+    'On a terminal pay asks where the service is (the emulators it finds answering, the default, or another URL; not when --base-url or PAY_BASE_URL says), ' +
+    'then for the secret key (hidden), the public key, the tenant id and the webhook secret (hidden), and checks the key there with one request before saving: ' +
+    'a refusal says whether the key, the tenant id or the base URL is likely wrong, and nothing is saved.\n' +
+    'In scripts, pipe the secret key with --with-key; the other fields come from flags, and nothing is sent unless --check asks. --live stores the Live pair.',
   options: [
     { flags: '--with-key', description: 'read the secret key from standard input' },
     { flags: '--public-key <key>', description: 'public key of the mode (pk_…)' },
@@ -16,14 +18,16 @@ export const login: CommandDecl = {
       description: 'read the webhook secret (whsec_…) from standard input (after the key, on the next line, with --with-key)',
     },
     { flags: '--set-current', description: 'make this profile the current one (the first profile always is)' },
+    { flags: '--check', description: 'with --with-key: check the key against the base URL first (one request; a refusal saves nothing)' },
   ],
   examples: [
     'pay login',
     'printf %s "$PAY_SANDBOX_KEY" | pay login --with-key --tenant biz_123',
+    'printf %s "$PAY_SANDBOX_KEY" | pay login --with-key --check --base-url http://127.0.0.1:8787/v1/',
     'pay login -p acme --live --base-url https://api.example.com/v1/',
   ],
   prints: {
-    note: 'nothing on stdout. On stderr, "✓ Logged in" with the profile, the mode and the secret key masked (sk_test_…a1b2). A key of the wrong mode or shape is exit 2 and nothing is stored.',
+    note: 'nothing on stdout. On stderr, "✓ Logged in" with the profile, the mode and the secret key masked (sk_test_…a1b2). A key of the wrong mode or shape is exit 2, a key the service refuses exit 3 (nothing answering exit 6), and nothing is stored.',
   },
   run: () => import('./login.js').then((m) => m.run),
 };

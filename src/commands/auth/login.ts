@@ -1,11 +1,13 @@
 // pay login: create or update a profile's keys for one mode. Never echoes a key or the webhook secret
 // (both prompts mask what is typed; the summary shows them masked). Names and the
 // tenant id (which may come from the config file) are shown escaped (src/io/escape.ts).
+// On a terminal it asks where the service is (unless --base-url or PAY_BASE_URL says) and checks the
+// key there before saving (service.ts); --with-key checks only with --check.
 import type { CommandContext } from '../../cmdutil/decl.js';
 import { checkSecretKey, maskKey, publicKeyProblem } from '../../config/keys.js';
 import { normalizeBaseUrl, TENANT_PATTERN } from '../../config/settings.js';
 import type { Mode, Profile } from '../../config/store.js';
-import { escapeText } from '../../io/escape.js';
+import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { readStream } from '../../verbs/data.js';
@@ -17,6 +19,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     publicKey?: string;
     webhookSecretStdin?: boolean;
     setCurrent?: boolean;
+    check?: boolean;
     tenant?: string;
     baseUrl?: string;
   };
@@ -40,6 +43,10 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
 
   let publicKey: string | undefined = opts.publicKey;
   let tenant: string | undefined = opts.tenant;
+  // Where the key is checked: the base URL a flag or PAY_BASE_URL gives, else the one chosen at the prompt.
+  let checkAt: string | undefined = opts.check ? settings.baseUrl.value : undefined;
+  // What is stored: --base-url, or the prompt's answer.
+  let chosenBaseUrl: string | undefined;
   if (secret === undefined) {
     if (!f.canPrompt) {
       throw new UsageError('no terminal to prompt for the secret key', {
@@ -49,6 +56,12 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     const { createPrompter } = await import('../../io/prompt.js');
     const prompter = createPrompter(f.io);
     f.io.err(`Logging in to profile "${escapeText(name)}" (${mode}).\n`);
+    const given = settings.baseUrl.source === 'flag' || settings.baseUrl.source === 'env';
+    if (given) checkAt = settings.baseUrl.value;
+    else {
+      const { askBaseUrl } = await import('./service.js');
+      checkAt = chosenBaseUrl = await askBaseUrl(prompter, store, settings, name, mode);
+    }
     secret = await prompter.secret(`Secret key (${mode === 'live' ? 'sk_live_' : 'sk_test_'}…)`, { validate: (v) => keyProblem(v, mode) });
     publicKey ??= (await prompter.text('Public key', { optional: true, validate: (v) => publicKeyProblem(v, mode) })) || undefined;
     tenant ??=
@@ -72,7 +85,22 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const problem = problems.find(Boolean);
   if (problem) throw new UsageError(problem);
 
-  const baseUrl = opts.baseUrl ? normalizeBaseUrl(opts.baseUrl, '--base-url') : undefined;
+  const baseUrl = opts.baseUrl ? normalizeBaseUrl(opts.baseUrl, '--base-url') : chosenBaseUrl;
+  let checked = '';
+  if (checkAt !== undefined) {
+    // One request with what was typed, before anything is written: a refusal saves nothing.
+    const { checkKey, emulatorText } = await import('./service.js');
+    const who = await checkKey(settings, {
+      baseUrl: checkAt,
+      key: secret,
+      tenant: tenant ?? existing.tenant_id,
+      mode,
+      secrets: [webhookSecret],
+      // The service's answer, escaped, its own line breaks kept (as the Factory's client does).
+      ...(f.debugEnabled ? { debug: (line: string) => f.io.err(`${escapeMultiline(line)}\n`) } : {}),
+    });
+    checked = `, checked at ${checkAt}${who.kind === 'emulator' ? `: ${emulatorText(who.info)}` : ''}`;
+  }
   // Merged with the profile as stored when the lock is held, not as read above: a parallel write stays.
   let storedTenant: string | undefined;
   await store.updateProfile(
@@ -96,7 +124,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   );
   const tenantNote = tenant ?? storedTenant;
   f.io.err(
-    `✓ Logged in: profile "${escapeText(name)}" (${mode}), secret key ${maskKey(secret)}${webhookSecret ? `, webhook secret ${maskKey(webhookSecret)}` : ''}${tenantNote ? `, tenant ${escapeText(tenantNote)}` : ''}\n`,
+    `✓ Logged in: profile "${escapeText(name)}" (${mode}), secret key ${maskKey(secret)}${webhookSecret ? `, webhook secret ${maskKey(webhookSecret)}` : ''}${tenantNote ? `, tenant ${escapeText(tenantNote)}` : ''}${escapeText(checked)}\n`,
   );
   if (!tenantNote) f.io.err('note: no tenant id stored; pay accounts list needs one (pay profiles set tenant_id <id>)\n');
 }

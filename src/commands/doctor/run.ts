@@ -1,12 +1,15 @@
 // pay doctor: checks the set-up and says what is wrong, one line per check (✓/✗) with a fix for
-// each ✗. Exit 0 only when every check passes. The only network call is one cheap authenticated
-// GET to the configured service.
+// each ✗. Exit 0 only when every check passes. The network calls: one cheap authenticated GET to the
+// configured service and, for a loopback base URL, the emulator's health answer (no key): it says
+// which service answered, so a 401 from another emulator (keys not the profile's) is told from a wrong
+// key, with the fix for each.
 import { statSync } from 'node:fs';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import { checkSecretKey, maskKey } from '../../config/keys.js';
 import { isLoopbackHost, type Setting, type Settings } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
 import { ExitCode, PayError } from '../../lib/errors.js';
+import type { EmulatorInfo } from '../../api/emulator-admin.js';
 import type { Factory } from '../../cmdutil/factory.js';
 
 interface Check {
@@ -130,6 +133,74 @@ function settingChecks(s: Settings): Check[] {
   return out;
 }
 
+/** What answers at the base URL: a pay emulator (by its health answer), another server on this machine, or a hosted service (not asked). */
+type Answerer = { kind: 'emulator'; info: EmulatorInfo } | { kind: 'other-local'; why: string } | { kind: 'remote' };
+
+async function whoAnswers(f: Factory): Promise<Answerer> {
+  const admin = await f.emulator();
+  if (!admin.local) return { kind: 'remote' };
+  try {
+    return { kind: 'emulator', info: await admin.detect() };
+  } catch (err) {
+    return { kind: 'other-local', why: (err as Error).message };
+  }
+}
+
+function describeAnswerer(who: Answerer, s: Settings): string {
+  if (who.kind === 'emulator') {
+    const { info } = who;
+    return `the service at ${s.baseUrl.value} is a pay emulator ${info.version} (${info.data_dir ? `data dir ${info.data_dir}` : 'in memory'}, up ${info.uptime_s} s)`;
+  }
+  if (who.kind === 'other-local')
+    return `the server at ${s.baseUrl.value} is not a pay emulator (it does not answer as one at /__emulator/health)`;
+  return `the service at ${s.baseUrl.value} (not on this machine)`;
+}
+
+/** `pay login`, `pay login -p acme --live`: the login of the profile and mode in use. */
+function loginCommand(s: Settings, extra = ''): string {
+  return `pay login${s.profileName.value === 'default' ? '' : ` -p ${s.profileName.value}`}${s.mode.value === 'live' ? ' --live' : ''}${extra}`;
+}
+
+/** Where the key came from, as a person would fix it. */
+function keyFrom(s: Settings): string {
+  return s.apiKey.source === 'flag'
+    ? '--api-key'
+    : s.apiKey.source === 'env'
+      ? 'PAY_API_KEY'
+      : `profile "${s.profileName.value}" (${s.mode.value})`;
+}
+
+/** A 401: the key, or the service it was sent to. Which one is likely wrong, and the fix for it. */
+function refusedKey(who: Answerer, s: Settings, e: PayError): Check {
+  if (who.kind === 'emulator') {
+    const { info } = who;
+    const port = new URL(info.url).port || new URL(s.baseUrl.value).port;
+    const restart = `pay emulator start --port ${port}${info.data_dir ? ` --data-dir '${info.data_dir}'` : ''} --configure-profile ${s.profileName.value}`;
+    const fromProfile = s.apiKey.source === 'profile';
+    return {
+      ok: false,
+      label:
+        `the pay emulator ${info.version} at ${s.baseUrl.value} does not know the key from ${keyFrom(s)} (401): ` +
+        (fromProfile
+          ? `its keys are not this profile's (another emulator, or one with another data dir, made them); the base URL is likely wrong, not the key`
+          : `the key is not one of this emulator's`),
+      fix: fromProfile
+        ? `point the profile at the emulator that made its keys (${loginCommand(s, ' --base-url <its URL>')}), or give it this emulator's keys: restart it as ${restart} (a data dir keeps its keys), or ${loginCommand(s)} with the keys its start banner printed`
+        : `use this emulator's key (its start banner prints it), or unset ${keyFrom(s)}`,
+    };
+  }
+  const where =
+    who.kind === 'other-local' ? `the server at ${s.baseUrl.value}, which is not a pay emulator,` : `the service at ${s.baseUrl.value}`;
+  return {
+    ok: false,
+    label: `${where} refused the key from ${keyFrom(s)}: ${e.message}`,
+    fix:
+      who.kind === 'other-local'
+        ? `the base URL is likely wrong: point it at your emulator or service (${loginCommand(s, ' --base-url <url>')}, or pay emulator start --configure-profile ${s.profileName.value})`
+        : `check the key is this service's ${s.mode.value} key (${loginCommand(s)}), then the tenant id and the base URL (${s.baseUrl.value})`,
+  };
+}
+
 async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
   if (!s.apiKey.value) return [];
   let client;
@@ -143,6 +214,7 @@ async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
     const res = await client.request({ method: 'GET', path: 'customers', query: { limit: 1 } });
     const out: Check[] = [
       { ok: true, label: `the service answers with this key (GET /customers: ${res.status} in ${Date.now() - started} ms)` },
+      { ok: true, info: true, label: describeAnswerer(await whoAnswers(f), s) },
     ];
     const date = res.headers.date ? Date.parse(res.headers.date) : NaN;
     if (Number.isNaN(date)) out.push({ ok: true, info: true, label: 'the service sent no Date header: clock skew not checked' });
@@ -156,13 +228,17 @@ async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
     }
     return out;
   } catch (err) {
-    const e = err as PayError;
+    if (!(err instanceof PayError)) throw err;
+    if (err.exitCode === ExitCode.AUTH && err.details?.status === 401) {
+      const who = await whoAnswers(f);
+      return [{ ok: true, info: true, label: describeAnswerer(who, s) }, refusedKey(who, s, err)];
+    }
     const fix =
-      e.exitCode === ExitCode.AUTH
-        ? 'check the key: pay login'
-        : e.exitCode === ExitCode.NETWORK
+      err.exitCode === ExitCode.AUTH
+        ? `check the key: ${loginCommand(s)}`
+        : err.exitCode === ExitCode.NETWORK
           ? 'check the base URL and that the service (or pay emulator start) is running'
           : 'see the error above';
-    return [{ ok: false, label: `the service did not accept a request: ${e.message}`, fix }];
+    return [{ ok: false, label: `the service did not accept a request: ${err.message}`, fix }];
   }
 }

@@ -4,7 +4,8 @@
 import { resolve } from 'node:path';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
-import { checkProfileName } from '../../config/store.js';
+import { DEFAULT_BASE_URL, isLoopbackHost } from '../../config/settings.js';
+import { checkProfileName, MODES } from '../../config/store.js';
 import {
   isRate,
   parseLatency,
@@ -109,6 +110,29 @@ async function configure(f: Factory, name: string, emu: Emulator): Promise<{ pat
   return { path: store.path, current };
 }
 
+/**
+ * Some profile's base URL (either mode's; the default base URL for a profile without one) is this
+ * emulator's: same port on a loopback host. A config file that cannot be read counts as none.
+ */
+export function profilePointsAt(f: Factory, baseUrl: string): boolean {
+  const here = new URL(baseUrl);
+  const same = (url: string): boolean => {
+    try {
+      const u = new URL(url);
+      return u.port === here.port && u.protocol === here.protocol && isLoopbackHost(u.hostname.replace(/^\[|\]$/g, ''));
+    } catch {
+      return false;
+    }
+  };
+  try {
+    return Object.values(f.config().profiles()).some((p) =>
+      MODES.some((m) => p[m] !== undefined && same(p[m]?.base_url ?? DEFAULT_BASE_URL)),
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** A webhook URL's banner line: the URL (escaped: a saved one comes from the data dir), whether it is the last run's, or none and how to set one. */
 function hook(url: string | undefined, kept: boolean, howToSet: string): string {
   if (url === undefined) return `none (${howToSet})`;
@@ -120,6 +144,7 @@ function banner(
   o: EmulatorOptions,
   profile: string | undefined,
   config: { path: string; current: boolean } | undefined,
+  pointedAt: boolean,
 ): string {
   const rows: Array<[string, string]> = [
     ['base URL', emu.baseUrl],
@@ -155,6 +180,9 @@ function banner(
   out += "These are the emulator's own test keys; do not use them anywhere else.\n";
   if (profile && config) {
     out += `Profile "${profile}" configured in ${config.path}${config.current ? ' (now the current profile)' : ''}: try pay -p ${profile} customers list\n`;
+  } else if (!pointedAt) {
+    // Nothing will talk to it yet: the one step that makes a profile for it, with its keys.
+    out += `No profile points at ${emu.baseUrl}: restart with --configure-profile <name> to write one with these keys (or pay login --base-url ${emu.baseUrl}).\n`;
   }
   out += 'Press Ctrl-C to stop.\n';
   return out;
@@ -197,7 +225,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   forced.catch(() => {});
   try {
     const config = flags.configureProfile ? await configure(f, flags.configureProfile, emu) : undefined;
-    f.io.err(banner(emu, o, flags.configureProfile, config));
+    f.io.err(banner(emu, o, flags.configureProfile, config, config !== undefined || profilePointsAt(f, emu.baseUrl)));
     const signal = await stopped;
     f.io.err(`${signal === 'SIGINT' ? '\n' : ''}stopping the emulator…\n`);
     f.signals.on('SIGINT', force);

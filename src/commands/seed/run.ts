@@ -9,17 +9,10 @@ import { progressBar } from '../../io/progress.js';
 import { PayError, UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { checkInt } from '../../shared/validate.js';
-import {
-  apply as applySeed,
-  IMPLIED_TENANT,
-  lockState,
-  readState,
-  verifyState,
-  type LoadedState,
-  type Outcome,
-  type Retirement,
-  type StateFile,
-} from '../../seed/apply.js';
+import { apply as applySeed, type Outcome } from '../../seed/apply.js';
+import type { Retirement } from '../../seed/retire.js';
+import { IMPLIED_TENANT, lockState, readState, type LoadedState, type StateFile } from '../../seed/state.js';
+import { verifyState } from '../../seed/verify.js';
 import { checkEnvNames, describe, planChanges as planSeed, type Change } from '../../seed/diff.js';
 import { isObject, kindOfRef, loadSeedFile, MONEY_KINDS, REF, type Entry } from '../../seed/file.js';
 import { fateOfOld, RETIRES } from '../../seed/lifecycle.js';

@@ -1,5 +1,5 @@
-// What `pay trigger` creates for each event type, as data: the steps (run.ts does them, through
-// the API only), the object whose events say it happened, and the events that would mean the
+// What `pay trigger` creates for each event type, as data: the steps (steps.ts says what each one
+// sends, run.ts runs them, through the API only), the object whose events say it happened, and the events that would mean the
 // steps took the other path (an --override changed the outcome). Fresh objects every time:
 // nothing of the account's existing data is used or changed.
 import { EVENT_TYPES } from '../../shared/events.js';
@@ -71,42 +71,36 @@ export interface Recipe {
   rivals?: readonly EventType[];
 }
 
+/** The objects each step creates (what --override may name for it); an action on an earlier one, or a feature, none. */
+const STEP_OBJECTS: { readonly [K in Step['do']]: readonly ObjectName[] } = {
+  customer: ['customer'],
+  update_customer: ['customer_update'],
+  verify: ['kyc_verification', 'kyc_document'],
+  start_kyc: ['kyc_verification'],
+  document: ['kyc_document'],
+  feature: [],
+  account: ['account'],
+  target_account: ['target_account'],
+  external_account: ['external_account'],
+  transfer: ['collection', 'transfer'],
+  collection: ['collection'],
+  card: ['card'],
+  wallet: ['wallet'],
+  payment_link: ['payment_link'],
+  fx_quote: ['fx_quote'],
+  fx_trade: ['collection', 'fx_trade'],
+  close_account: [],
+  remove_external_account: [],
+  cancel_transfer: [],
+  freeze_card: [],
+  unfreeze_card: [],
+  terminate_card: [],
+  disable_payment_link: [],
+};
+
 /** The objects a step creates (what --override may name for it). */
 export function stepObjects(step: Step): ObjectName[] {
-  switch (step.do) {
-    case 'customer':
-      return ['customer'];
-    case 'update_customer':
-      return ['customer_update'];
-    case 'verify':
-      return ['kyc_verification', 'kyc_document'];
-    case 'start_kyc':
-      return ['kyc_verification'];
-    case 'document':
-      return ['kyc_document'];
-    case 'account':
-      return ['account'];
-    case 'target_account':
-      return ['target_account'];
-    case 'external_account':
-      return ['external_account'];
-    case 'transfer':
-      return ['collection', 'transfer'];
-    case 'collection':
-      return ['collection'];
-    case 'card':
-      return ['card'];
-    case 'wallet':
-      return ['wallet'];
-    case 'payment_link':
-      return ['payment_link'];
-    case 'fx_quote':
-      return ['fx_quote'];
-    case 'fx_trade':
-      return ['collection', 'fx_trade'];
-    default:
-      return [];
-  }
+  return [...STEP_OBJECTS[step.do]];
 }
 
 /** The objects a recipe may create, in order (a feature's KYC approval, done only when needed, included). */

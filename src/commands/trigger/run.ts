@@ -1,22 +1,21 @@
 // pay trigger <event-type>: creates, through the API only (so it works against the emulator and a
-// real Sandbox), the objects that make the service emit that event (recipes.ts), waits until the
-// event exists (GET /webhooks/events?object_id=…), and prints what it created and the event.
-// Settlements it builds on (KYC approval, a funding collection) are waited for with the --wait
-// loop (src/verbs/wait.ts), the event with the same poll loop (src/lib/poll.ts) on the Factory's
-// clock; one --wait-timeout bounds all the waiting. Every POST carries its own
-// Idempotency-Key (the client's). --dry-run prints the first request and what would follow.
+// real Sandbox), the objects that make the service emit that event, and waits until the event
+// exists. One runner for every recipe (recipes.ts): each step done as steps.ts defines it, KYC and
+// features on the customer steps shared with seed (src/seed/steps.ts); then the event waited for
+// (event.ts) and what it created printed with it (print.ts). Settlements it builds on (KYC
+// approval, a funding collection) are waited for with the --wait loop (src/verbs/wait.ts), the
+// event with the same poll loop (src/lib/poll.ts) on the Factory's clock; one --wait-timeout
+// bounds all the waiting. Every POST carries its own Idempotency-Key (the client's). --dry-run
+// prints the first request and what would follow.
 import type { ApiClient } from '../../api/client.js';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import type { WaitSpec } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
-import { Printer, type TableColumn } from '../../io/output.js';
-import type { OutputSettings } from '../../io/output-options.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
 import { DryRunStop, ExitCode, PayError, UsageError } from '../../lib/errors.js';
-import { pollUntil } from '../../lib/poll.js';
 import { asText } from '../../lib/text.js';
-import { NETWORKS_BY_ASSET, OBJECT_KINDS, pathOf, type RoutedKind } from '../../shared/domain.js';
+import { pathOf } from '../../shared/domain.js';
 import { EVENT_TYPES } from '../../shared/events.js';
 import { REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import { isId } from '../../shared/validate.js';
@@ -24,18 +23,16 @@ import { confirmLiveRun } from '../../verbs/steps.js';
 import { settled, waitFor, waitTimeoutSeconds } from '../../verbs/wait.js';
 import { collections } from '../collections/index.js';
 import { kyc } from '../kyc/index.js';
-import { baseCurrency, checkOverrides, CUSTOMER_DEFAULTS, otherCurrency, shippingAddressOf } from './check.js';
+import { activateFeature, startKyc, submitDocuments, type StepAnswer, type StepPort } from '../../seed/steps.js';
+import { checkOverrides } from './check.js';
 import { applyOverrides, overrideOf, parseOverrides, type Overrides } from './override.js';
 import { RECIPES, recipeObjects, stepObjects, type EventType, type ObjectName, type Recipe, type Step } from './recipes.js';
 import { planMoney, questionLines, resolveBody, type PlannedRequest } from './plan.js';
+import { STEPS, type RunSoFar, type StepDef } from './steps.js';
+import { awaitEvent, type EventRun } from './event.js';
+import { printRecipes, printResult, type TriggerResult } from './print.js';
 
 type Obj = Record<string, unknown>;
-
-export interface TriggerResult {
-  event_type: EventType;
-  created: Array<{ object: string; id: string }>;
-  events: Array<{ id: string; type: string }>;
-}
 
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const output = ctx.output!;
@@ -88,7 +85,8 @@ const KYC_DOCUMENT_WAIT = kyc.verbs.find((v) => v.name === 'submit-document')!.w
 // The amounts' helpers live with the plan of the money requests; they are this module's too.
 export { amountOf, fundingFor } from './plan.js';
 
-class Trigger {
+/** One run of a recipe: its steps, as steps.ts defines them, in order, then the event waited for. */
+class Trigger implements RunSoFar, EventRun {
   readonly created: TriggerResult['created'] = [];
   private readonly state = new Map<ObjectName, Obj>();
   private verified = false;
@@ -96,13 +94,13 @@ class Trigger {
   private serverAt: { server: number; local: number } | undefined;
 
   constructor(
-    private readonly f: Factory,
-    private readonly client: ApiClient,
-    private readonly type: EventType,
-    private readonly recipe: Recipe,
-    private readonly overrides: Overrides,
+    readonly f: Factory,
+    readonly client: ApiClient,
+    readonly type: EventType,
+    readonly recipe: Recipe,
+    readonly overrides: Overrides,
     private readonly plan: readonly PlannedRequest[],
-    private readonly deadline: number,
+    readonly deadline: number,
   ) {}
 
   /** How many of the planned money requests were sent (they are sent in the plan's order). */
@@ -121,121 +119,71 @@ class Trigger {
     for (const step of this.recipe.steps) await this.step(step);
     const subject = this.state.get(this.recipe.subject);
     const subjectId = asText(subject?.id);
-    const event = await this.awaitEvent(subjectId);
+    const event = await awaitEvent(this, subjectId);
     if (this.f.io.stderrIsTTY) this.f.io.err(`✓ Triggered ${this.type}: ${escapeValue(event.id)}\n`);
     return { event_type: this.type, created: this.created, events: [event] };
   }
 
   // ------------------------------------------------------------------ steps
 
+  /** An object the run made (what the steps' defaults read, steps.ts). */
+  made(name: ObjectName): Obj | undefined {
+    return this.state.get(name);
+  }
+
+  /** One step of the recipe, as its definition (steps.ts) says. */
   private async step(step: Step): Promise<void> {
-    switch (step.do) {
-      case 'customer':
-        return void (await this.create('customer', 'customers', this.customerBody()));
-      case 'update_customer': {
-        const id = this.idOf('customer');
-        const body = applyOverrides({ first_name: 'Augusta' }, this.overrides.get('customer_update'));
-        await this.send('changing the customer', 'PATCH', `customers/${id}`, body, { id });
-        return;
-      }
+    const def = STEPS[step.do] as StepDef;
+    if ('create' in def) return void (await this.create(def.create, def.path, def.defaults(this, step)));
+    if ('on' in def) return this.on(def);
+    if ('planned' in def) {
+      if (def.funded) await this.fund();
+      return void (await this.sendPlanned(def.planned));
+    }
+    switch (def.compound) {
       case 'verify':
         return this.verify();
       case 'start_kyc':
-        return void (await this.create('kyc_verification', `customers/${this.idOf('customer')}/kyc`, { level: 'basic' }));
+        return void (await this.startKyc());
       case 'document':
-        return void (await this.document(step.rejected === true));
+        return void (await this.document(step.do === 'document' && step.rejected === true));
       case 'feature':
-        return this.feature(step.key);
-      case 'account':
-        return void (await this.create('account', 'accounts', {
-          customer_id: this.idOf('customer'),
-          currency: this.baseCurrency(),
-          nickname: 'pay trigger',
-        }));
-      case 'target_account': {
-        const base = asText(this.state.get('account')?.currency ?? this.baseCurrency());
-        return void (await this.create('target_account', 'accounts', {
-          customer_id: this.idOf('customer'),
-          currency: otherCurrency(base),
-          nickname: 'pay trigger (FX target)',
-        }));
-      }
-      case 'external_account': {
-        const c = this.state.get('customer') ?? {};
-        return void (await this.create('external_account', 'external-accounts', {
-          customer_id: this.idOf('customer'),
-          account_holder_name: `${asText(c.first_name ?? 'Ada')} ${asText(c.last_name ?? 'Lovelace')}`.slice(0, 100),
-          bank_name: 'Sandbox Bank',
-          account_number: '31926819',
-          iban: 'GB29NWBK60161331926819',
-          country: 'GB',
-          currency: asText(this.state.get('account')?.currency ?? this.baseCurrency()),
-        }));
-      }
-      case 'transfer':
-        return this.transfer();
-      case 'collection':
-        return void (await this.sendPlanned('collection'));
-      case 'card': {
-        const body: Obj = {
-          customer_id: this.idOf('customer'),
-          account_id: this.idOf('account'),
-          type: step.type,
-          name_on_card: 'ADA LOVELACE',
-        };
-        if (step.type === 'physical') body.shipping_address = this.shippingAddress();
-        return void (await this.create('card', 'cards', body));
-      }
-      case 'wallet': {
-        const asset = asText(overrideOf(this.overrides, 'wallet', 'asset') ?? 'USDC');
-        const network = (NETWORKS_BY_ASSET as Readonly<Record<string, readonly string[]>>)[asset]?.[0] ?? 'ethereum';
-        return void (await this.create('wallet', 'wallets', { customer_id: this.idOf('customer'), asset, network, label: 'pay trigger' }));
-      }
+        return this.feature(step.do === 'feature' ? step.key : '');
       case 'payment_link':
-        return this.paymentLink(step.expiring === true);
-      case 'fx_quote':
-        return void (await this.sendPlanned('fx_quote'));
-      case 'fx_trade':
-        await this.fund();
-        return void (await this.sendPlanned('fx_trade'));
-      case 'close_account':
-        return this.action('closing the account', 'account', 'close');
-      case 'remove_external_account': {
-        const id = this.idOf('external_account');
-        await this.send('removing the external account', 'DELETE', `external-accounts/${id}`, undefined, { id });
-        return;
-      }
-      case 'cancel_transfer':
-        return this.action('cancelling the transfer', 'transfer', 'cancel');
-      case 'freeze_card':
-        return this.action('freezing the card', 'card', 'freeze');
-      case 'unfreeze_card':
-        return this.action('unfreezing the card', 'card', 'unfreeze');
-      case 'terminate_card':
-        return this.action('terminating the card', 'card', 'terminate');
-      case 'disable_payment_link':
-        return this.action('disabling the payment link', 'payment_link', 'disable');
+        return this.paymentLink(step.do === 'payment_link' && step.expiring === true);
     }
   }
 
-  private customerBody(): Obj {
-    const tag = Math.random().toString(36).slice(2, 10).padEnd(8, '0');
-    return { ...structuredClone(CUSTOMER_DEFAULTS), email: `ada.${tag}@example.com` };
+  /** A request on an object made earlier: an action (the object as it answers kept), a change or a removal. */
+  private async on(def: Extract<StepDef, { on: unknown }>): Promise<void> {
+    const id = this.idOf(def.on);
+    const path = `${pathOf(def.on)}/${id}${def.verb ? `/${def.verb}` : ''}`;
+    const body =
+      def.method === 'DELETE'
+        ? undefined
+        : applyOverrides(structuredClone(def.defaults ?? {}), def.change && this.overrides.get(def.change));
+    const obj = await this.send(def.what, def.method, path, body, { id });
+    if (def.method === 'POST') this.state.set(def.on, obj);
   }
 
-  /** The account's currency before it exists: what the overrides ask of the money objects, else USD. */
-  private baseCurrency(): string {
-    return baseCurrency(this.overrides);
-  }
+  /** The steps' requests (src/seed/steps.ts) as pay trigger sends them: a POST that creates recorded as any other, each error naming its step. */
+  private readonly port: StepPort = {
+    send: async (r) => {
+      const body = r.creates
+        ? await this.post(r.creates, r.path, r.body ?? {})
+        : await this.send(r.what, r.method, r.path, r.body, 'object');
+      return { body, replayed: false };
+    },
+  };
 
-  private shippingAddress(): Obj {
-    return shippingAddressOf(this.state.get('customer')?.address);
+  private startKyc(): Promise<StepAnswer> {
+    return startKyc(this.port, this.idOf('customer'), applyOverrides({ level: 'basic' }, this.overrides.get('kyc_verification')));
   }
 
   /** A KYC verification approved: started, a document submitted, the decision waited for. */
   private async verify(): Promise<void> {
     if (this.verified) return;
-    await this.create('kyc_verification', `customers/${this.idOf('customer')}/kyc`, { level: 'basic' });
+    await this.startKyc();
     const doc = await this.document(false);
     await this.settle('waiting for the KYC review', KYC_DOCUMENT_WAIT, doc);
     this.verified = true;
@@ -244,21 +192,21 @@ class Trigger {
   private async document(rejected: boolean): Promise<Obj> {
     const c = this.state.get('customer') ?? {};
     const country = (c.address as Obj | undefined)?.country;
-    return this.create('kyc_document', `customers/${this.idOf('customer')}/kyc/documents`, {
-      type: 'passport',
-      country: typeof country === 'string' ? country : 'GB',
-      number: rejected ? `X123${REJECT_DOCUMENT_SUFFIX}` : '123456789',
-    });
+    const body = applyOverrides(
+      {
+        type: 'passport',
+        country: typeof country === 'string' ? country : 'GB',
+        number: rejected ? `X123${REJECT_DOCUMENT_SUFFIX}` : '123456789',
+      },
+      this.overrides.get('kyc_document'),
+    );
+    return (await submitDocuments(this.port, this.idOf('customer'), [body]))!;
   }
 
   /** The feature active for the customer: activated, after KYC approval when the service says it is not eligible yet. */
   private async feature(key: string): Promise<void> {
-    const path = `customers/${this.idOf('customer')}/features/${key}`;
-    const status = await this.send(`reading the ${key} feature`, 'GET', path, undefined, 'object');
-    if (status.active === true) return;
-    if (status.eligible !== true && !this.verified) await this.verify();
-    const after = await this.send(`activating the ${key} feature`, 'POST', `${path}/activate`, {}, 'object');
-    if (after.active !== true) throw this.bad(`activating the ${key} feature`, `the answer does not say it is active`);
+    const after = await activateFeature(this.port, this.idOf('customer'), key, { approve: () => this.verify() });
+    if (after.body.active !== true) throw this.bad(`activating the ${key} feature`, `the answer does not say it is active`);
   }
 
   /** The account funded by the planned collection, which settled (the collections feature active first). */
@@ -266,12 +214,6 @@ class Trigger {
     await this.feature('collections');
     const col = await this.sendPlanned('collection');
     this.state.set('collection', await this.settle('funding the account', COLLECTION_WAIT, col));
-  }
-
-  /** The planned transfer, after the collection that funds it. */
-  private async transfer(): Promise<void> {
-    await this.fund();
-    await this.sendPlanned('transfer');
   }
 
   /**
@@ -321,7 +263,7 @@ class Trigger {
     return o;
   }
 
-  private idOf(name: ObjectName): string {
+  idOf(name: ObjectName): string {
     return asText(this.need(name).id);
   }
 
@@ -340,13 +282,6 @@ class Trigger {
     this.created.push({ object, id });
     if (this.f.io.stderrIsTTY) this.f.io.err(`  created ${object} ${id}\n`);
     return obj;
-  }
-
-  /** An action on an object created earlier (`accounts/{id}/close`). */
-  private async action(what: string, name: ObjectName & RoutedKind, verb: string): Promise<void> {
-    const id = this.idOf(name);
-    const obj = await this.send(what, 'POST', `${pathOf(name)}/${id}/${verb}`, {}, { id });
-    this.state.set(name, obj);
   }
 
   /** One request; an error names the step and what was created so far (left in place). */
@@ -384,7 +319,7 @@ class Trigger {
     }
   }
 
-  private wrap(what: string, err: unknown): unknown {
+  wrap(what: string, err: unknown): unknown {
     if (!(err instanceof PayError) || err instanceof DryRunStop) return err;
     const so =
       this.created.length > 0 ? `created so far (left in place): ${this.created.map((c) => `${c.object} ${c.id}`).join(', ')}` : '';
@@ -396,7 +331,7 @@ class Trigger {
     });
   }
 
-  private bad(what: string, problem: string): PayError {
+  bad(what: string, problem: string): PayError {
     return new PayError(`pay trigger ${this.type}: ${what}: ${problem}`, ExitCode.ERROR, 'bad_response', {
       details: { created: this.created },
     });
@@ -413,95 +348,4 @@ class Trigger {
   private serverNow(): number {
     return this.serverAt ? this.serverAt.server + (Date.now() - this.serverAt.local) : Date.now();
   }
-
-  // ------------------------------------------------------------------ the event
-
-  /** Polls the events about the subject (the one poll loop) until one of the wanted type is there, or a rival one says it went the other way. */
-  private async awaitEvent(subjectId: string): Promise<{ id: string; type: string }> {
-    return pollUntil({
-      clock: this.f.clock,
-      spinner: { io: this.f.io, text: `Waiting for the ${this.type} event about ${subjectId}` },
-      deadline: {
-        at: this.deadline,
-        error: () =>
-          new PayError(
-            `pay trigger ${this.type}: no ${this.type} event about ${subjectId} yet after waiting`,
-            ExitCode.ERROR,
-            'wait_timeout',
-            {
-              hint: `it may still come: pay webhooks list --object ${subjectId}; more time: --wait-timeout`,
-              details: { created: this.created },
-            },
-          ),
-      },
-      step: async () => {
-        const events = await this.eventsAbout(subjectId);
-        const hit = events.find((e) => e.type === this.type);
-        if (hit) return hit;
-        const rival = events.find((e) => (this.recipe.rivals as readonly string[] | undefined)?.includes(e.type));
-        if (rival) {
-          throw new PayError(
-            `pay trigger ${this.type}: the service emitted ${rival.type} (${rival.id}) instead: an --override changed the outcome?`,
-            ExitCode.ERROR,
-            'other_event',
-            { hint: `see it with: pay webhooks get ${rival.id}`, details: { created: this.created, events: [rival] } },
-          );
-        }
-        return undefined;
-      },
-    });
-  }
-
-  private async eventsAbout(subjectId: string): Promise<Array<{ id: string; type: string }>> {
-    const what = `GET /webhooks/events?object_id=${subjectId}`;
-    let body: Obj;
-    try {
-      const res = await this.client.request<Obj>({
-        method: 'GET',
-        path: 'webhooks/events',
-        query: { object_id: subjectId, limit: 100 },
-        expect: 'object',
-      });
-      body = res.body;
-    } catch (err) {
-      throw this.wrap(`reading the events about ${subjectId}`, err);
-    }
-    const data = body.data;
-    if (!Array.isArray(data)) throw this.bad(what, 'the answer is not a list of events');
-    return data.map((e: unknown) => {
-      const ev = (e ?? {}) as Obj;
-      if (!isId(ev.id, OBJECT_KINDS.event.prefix) || typeof ev.type !== 'string')
-        throw this.bad(what, 'an item is not an event (evt_… with a type)');
-      return { id: ev.id, type: ev.type };
-    });
-  }
-}
-
-// ------------------------------------------------------------------ printing
-
-const RESULT_COLUMNS: TableColumn[] = [
-  { header: 'OBJECT', path: 'object', priority: 2 },
-  { header: 'ID', path: 'id', kind: 'id', priority: 1 },
-  { header: 'EVENT TYPE', path: 'type', priority: 3 },
-];
-
-/** JSON: the result object; a table or TSV: one row per object created, then the event. */
-export async function printResult(f: Factory, output: OutputSettings, result: TriggerResult): Promise<void> {
-  const printer = new Printer(f.io, output, RESULT_COLUMNS);
-  if (output.jq || printer.format === 'json' || printer.format === 'ndjson') return printer.printValue(result);
-  const rows = [...result.created, ...result.events.map((e) => ({ object: 'event', id: e.id, type: e.type }))];
-  await printer.printList(rows, 'object');
-}
-
-const LIST_COLUMNS: TableColumn[] = [
-  { header: 'EVENT TYPE', path: 'event_type', kind: 'id', priority: 1 },
-  { header: 'CREATES', path: 'creates', priority: 2 },
-];
-
-/** --list: every event type with what it creates. */
-async function printRecipes(f: Factory, output: OutputSettings): Promise<void> {
-  const rows = EVENT_TYPES.map((t) => ({ event_type: t, creates: RECIPES[t].creates, override: recipeObjects(RECIPES[t]) }));
-  const printer = new Printer(f.io, output, LIST_COLUMNS);
-  if (output.jq || printer.format === 'json') return printer.printValue(rows);
-  await printer.printList(rows, 'event type');
 }

@@ -220,17 +220,61 @@ describe('output', () => {
     created_at: '2026-01-02T03:04:05.678Z',
   };
 
-  it('a create on a terminal: a short table on stdout, ✓ on stderr', async () => {
+  it('a create on a terminal: the get view on stdout (every field, nothing hidden), ✓ on stderr', async () => {
     const r = await pay(['transfers', 'send', '--from', ACC, '--to', EA, '--amount', '10.50', '--currency', 'USD'], {
       tty: true,
       respond: () => ({ status: 201, body: transfer }),
     });
-    expect(r.stdout).toMatch(/^ID\s+FROM\s+TO\s+AMOUNT\s+STATUS\n/);
-    expect(r.stdout).toMatch(/10\.50 USD\s+pending/);
-    // The terminal is 120 wide (the harness's): what does not fit is named, then the ✓ line.
-    expect(r.stderr).toBe(
-      "Hidden to fit the terminal's 120 columns: FAILURE, REFERENCE, CREATED (--wide shows every column)\n" +
-        `✓ Created transfer ${transfer.id}\n`,
+    // Each field on its own line, as transfers get shows it; no one-row table, no "Hidden to fit" note.
+    for (const key of Object.keys(transfer)) expect(r.stdout).toMatch(new RegExp(`^${key}\\s+\\S`, 'm'));
+    expect(r.stdout).toMatch(/^amount\s+10\.50 USD$/m);
+    expect(r.stdout).not.toMatch(/^ID\s+FROM/m);
+    expect(r.stderr).toBe(`✓ Created transfer ${transfer.id}\n`);
+    // Machine formats are unchanged: the object as returned.
+    const json = await pay(['transfers', 'send', '--from', ACC, '--to', EA, '--amount', '10.50', '--currency', 'USD', '--json'], {
+      tty: true,
+      respond: () => ({ status: 201, body: transfer }),
+    });
+    expect(JSON.parse(json.stdout)).toEqual(transfer);
+  });
+
+  it('features activate names the feature and the customer, not the customer as the feature', async () => {
+    const status = {
+      object: 'feature_status',
+      customer_id: CUS,
+      feature: 'cards',
+      eligible: true,
+      active: true,
+      reasons: [],
+      activated_at: '2026-01-02T03:04:05.678Z',
+    };
+    const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], { tty: true, respond: () => ({ status: 200, body: status }) });
+    expect(r.stderr).toBe(`✓ Activated cards for ${CUS}\n`);
+    expect(r.stdout).toMatch(/^feature\s+cards$/m);
+    expect(r.stdout).toMatch(new RegExp(`^customer_id\\s+${CUS}$`, 'm'));
+  });
+
+  it('generated answers: the ✓ line names the object by its id, or by its noun field for the argument, escaped', async () => {
+    const { default: fc } = await import('fast-check');
+    // Text the service may send: printable, accents, and control characters and escapes.
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'Z', '9', '_', 'é', ' ', '\u001b', '\u0007', '\n', ']', '\u009b'),
+      minLength: 1,
+      maxLength: 12,
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.option(text, { nil: undefined }), text, async (id, feature) => {
+        const body = { object: 'feature_status', customer_id: CUS, feature, active: true, ...(id !== undefined ? { id } : {}) };
+        const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], { tty: true, respond: () => ({ status: 200, body }) });
+        expect(r.code).toBe(0);
+        // One line, nothing that drives the terminal.
+        expect(r.stderr.endsWith('\n')).toBe(true);
+        expect(r.stderr.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+        expect(r.stderr.startsWith('✓ Activated ')).toBe(true);
+        if (id === undefined) expect(r.stderr).toMatch(new RegExp(` for ${CUS}\\n$`));
+        else expect(r.stderr).toMatch(/^✓ Activated feature /);
+      }),
+      { seed: 27, numRuns: 40 },
     );
   });
 

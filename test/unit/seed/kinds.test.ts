@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readState } from '../../../src/seed/apply.js';
+import { readState } from '../../../src/seed/state.js';
 import { describe as describeChange, entryHash, hashedFields, planChanges, recordable, type Recorded } from '../../../src/seed/diff.js';
 import { KINDS, parseSeed, resolve, type Entry } from '../../../src/seed/file.js';
 import { featureOfId, fateOfOld, isIdOf } from '../../../src/seed/lifecycle.js';

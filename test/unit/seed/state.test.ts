@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { normalBaseUrl, readState } from '../../../src/seed/apply.js';
+import { normalBaseUrl, readState } from '../../../src/seed/state.js';
 import { checkEnvNames, envFields, recordable } from '../../../src/seed/diff.js';
 import { parseSeed } from '../../../src/seed/file.js';
 
