@@ -13,6 +13,8 @@ export const RETRY_DELAYS_S = [5, 30, 120, 600];
 const MAX_IN_FLIGHT = 8;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_ATTEMPTS_KEPT = 50;
+/** How much of what the app answered an attempt keeps (`response_excerpt`): its first bytes, as text. */
+export const EXCERPT_BYTES = 200;
 
 const modeOf = (e: WebhookEvent): Mode => (e.livemode ? 'live' : 'sandbox');
 
@@ -120,6 +122,7 @@ export class Deliveries {
     const attemptedAt = iso(this.app.clock.now());
     let code: number | null = null;
     let error: string | null = null;
+    let excerpt: string | null = null;
     try {
       const res = await fetch(url, {
         method: 'POST',
@@ -129,7 +132,7 @@ export class Deliveries {
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
       });
       code = res.status;
-      await res.body?.cancel().catch(() => {});
+      excerpt = await readExcerpt(res.body);
     } catch (err) {
       error = describe(err);
     }
@@ -145,6 +148,7 @@ export class Deliveries {
       duration_ms: Date.now() - started,
       error,
       url,
+      response_excerpt: excerpt,
     });
     const retry = (x.retry as number | undefined) ?? 0;
     const ok = code !== null && code >= 200 && code < 300;
@@ -180,6 +184,32 @@ export class Deliveries {
     this.abort.abort();
     this.clear();
   }
+}
+
+/**
+ * The first EXCERPT_BYTES bytes of an answer's body, decoded as UTF-8 (a character cut at the end
+ * or a byte that is not UTF-8 becomes U+FFFD), then the rest cancelled unread; null for no body or
+ * one that fails before its first byte. The CLI escapes it when it shows it.
+ */
+async function readExcerpt(body: ReadableStream<Uint8Array> | null): Promise<string | null> {
+  if (!body) return null;
+  const reader = body.getReader();
+  const bytes = new Uint8Array(EXCERPT_BYTES);
+  let got = 0;
+  try {
+    while (got < EXCERPT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const take = Math.min(value.length, EXCERPT_BYTES - got);
+      bytes.set(value.subarray(0, take), got);
+      got += take;
+    }
+  } catch {
+    // The body broke off: what arrived before is the excerpt.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return got === 0 ? null : new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, got));
 }
 
 function describe(err: unknown): string {

@@ -196,6 +196,8 @@ export interface DeliveryAttempt {
   duration_ms: number;
   error: string | null;
   url: string;
+  /** The first bytes (EXCERPT_BYTES) of what the app answered, as UTF-8 text; null for no body. Absent in attempts made before it was kept. */
+  response_excerpt?: string | null;
 }
 
 export interface WebhookEvent extends Base {

@@ -22,6 +22,7 @@ import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table
 import { formatTime, zoneLabel } from './time.js';
 import { displayWidth, wrap } from './width.js';
 import { asText } from '../lib/text.js';
+import { failureMeaning } from '../shared/failure-reasons.js';
 
 export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
 
@@ -50,6 +51,8 @@ export interface Column {
    * for created_at): never cut, and hidden only after every column but the first.
    */
   keep?: boolean;
+  /** A code whose meaning is shown beside it, from its table in src/shared/ (`failure_reason`: failure-reasons.ts): `kyc_rejected (a holder failed KYC)`. */
+  meaning?: 'failure_reason';
 }
 
 /** A column of a table a command declares (a group's, a verb's, a tooling command's): its priority is stated. */
@@ -361,8 +364,10 @@ export class Printer {
         return this.status(asText(value));
       case 'time':
         return { text: escapeText(formatTime(asText(value), this.settings.time)) };
-      default:
-        return { text: escapeValue(value) };
+      default: {
+        const meaning = col.meaning ? failureMeaning(value) : undefined;
+        return meaning ? { text: `${escapeValue(value)} (${meaning})` } : { text: escapeValue(value) };
+      }
     }
   }
 

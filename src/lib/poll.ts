@@ -8,6 +8,8 @@ import { escapeText } from './escape.js';
 /** Where the spinner draws: stderr (src/io/iostreams.ts IOStreams is one). */
 export interface SpinnerStream {
   readonly stderrIsTTY: boolean;
+  /** The terminal's columns: the spinner's line is cut to stay one line (a wrapped one could not be redrawn or cleared with \r). */
+  readonly terminalWidth?: number;
   err(text: string): void;
 }
 
@@ -90,7 +92,14 @@ export function startSpinner(io: SpinnerStream, text: string): { stop(): void } 
   let i = 0;
   const started = Date.now();
   const shown = escapeText(text);
-  const draw = () => io.err(`\r${FRAMES[i++ % FRAMES.length]} ${shown} (${Math.floor((Date.now() - started) / 1000)} s)`);
+  const draw = () => {
+    const tail = ` (${Math.floor((Date.now() - started) / 1000)} s)`;
+    // One column short of the width (a line that fills it wraps on some terminals); the text is escaped, so one code point is one column but for wide characters.
+    const room = (io.terminalWidth ?? Infinity) - 1 - 2 - tail.length;
+    const points = [...shown];
+    const text = points.length <= room ? shown : `${points.slice(0, Math.max(0, room - 1)).join('')}…`;
+    io.err(`\r${FRAMES[i++ % FRAMES.length]} ${text}${tail}`);
+  };
   draw();
   const timer = setInterval(draw, 100);
   timer.unref?.();

@@ -360,8 +360,8 @@ export function rulesText(): string {
     '422 kyc_required or feature_not_active (nothing changes), and the error names what to run.',
     '',
     ...rows.map(([c, need]) => `  ${c!.padEnd(width)}${need}`),
-    "  (*) and the receiving account's holder: KYC not rejected. At home: the external account's country is",
-    "      the country of the holder's address; abroad: any other.",
+    // One row (pay help fits it to the terminal, wrapped under its text).
+    "  (*)  and the receiving account's holder: KYC not rejected. At home: the external account's country is the country of the holder's address; abroad: any other.",
     '',
     'Features (pay features activate <customer-id> --feature <key>; pay features check shows eligible and active):',
     ...features,

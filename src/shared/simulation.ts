@@ -1,7 +1,8 @@
 // The service's Sandbox simulation values ("magic" inputs): one list for the emulator (which
 // acts on them), the contract's descriptions, `pay help simulate`, the help of the verbs they
 // affect and `pay trigger` (which uses them to make failure events on purpose). It imports only
-// money.ts (which imports nothing): the verbs' declarations load it at start-up.
+// money.ts and failure-reasons.ts (which import nothing): the verbs' declarations load it at start-up.
+import { failureReasonLines } from './failure-reasons.js';
 import { fromMinor, toMinor } from './money.js';
 
 // One rule for every value: a value carries an ending only when its digits end with ALL of the
@@ -140,6 +141,8 @@ export function simulationText(): string {
     'An ending counts only with all its digits there (one rule for every value): "0.14" USD is 14, which\n' +
     `does not end in ${HOLD_TEXT}; the smallest USD amount that does is ${fromMinor(BigInt(10 ** HOLD_DIGITS + HOLD_ENDING), 2)}.\n\n` +
     `${rows.join('\n\n')}\n\n` +
+    'What a failed transfer or collection says (failure_reason), whatever made it fail:\n\n' +
+    `${failureReasonLines().join('\n')}\n\n` +
     'Everything else settles normally: transfers complete, collections succeed, KYC is approved, physical\n' +
     "cards activate, each after the review delay (the emulator's --settle-after, 1 s by default).\n" +
     'pay trigger <event-type> uses these values to make each event on purpose (pay trigger --list).\n'

@@ -289,6 +289,7 @@ export const EVENT_WITH_ATTEMPTS_EXAMPLE = {
       duration_ms: 12,
       error: null,
       url: 'https://hooks.example.com/pay',
+      response_excerpt: '{"received":true}',
     },
   ],
 } as const;

@@ -15,6 +15,7 @@ import {
 import { enumOf, idOf, listOf, nullable, objectOf, requestBody, resource, schemaRef, text, timestamp } from './common.js';
 import { PHONE_PATTERN, optionalText } from './schemas-shared.js';
 import type { Schema } from './types.js';
+import { failureReasonDescription } from '../../shared/failure-reasons.js';
 import { CONTRACT_NOTES } from '../../shared/simulation.js';
 
 const customerId = idOf('cus_', 'The customer.');
@@ -89,11 +90,8 @@ const collectionFields = {
   mobile_money: mobileMoney,
 };
 
-const failureReason = nullable({
-  type: 'string',
-  description:
-    "Why it failed: `kyc_rejected` when the business rules no longer let the money move as it settles (a holder's KYC was rejected while it was pending or held; the rules are checked again then); Sandbox: `destination_rejected` for transfers, `payment_declined` for collections.",
-});
+const failureReason = (object: 'transfer' | 'collection'): Schema =>
+  nullable({ type: 'string', description: failureReasonDescription(object) });
 const completedAt = nullable(timestamp('When it reached its final successful state.'));
 
 export const bankingSchemas: Record<string, Schema> = {
@@ -159,7 +157,7 @@ export const bankingSchemas: Record<string, Schema> = {
       reference: optionalText('Your reference.', 140),
       destination_type: enumOf(TRANSFER_DESTINATION_TYPES, 'Kind of destination.'),
       status: enumOf(TRANSFER_STATUSES, 'Transfer state.'),
-      failure_reason: failureReason,
+      failure_reason: failureReason('transfer'),
       completed_at: completedAt,
     },
     required: ['source_account_id', 'destination_id', 'destination_type', 'amount', 'currency', 'status', 'failure_reason', 'completed_at'],
@@ -216,7 +214,7 @@ export const bankingSchemas: Record<string, Schema> = {
       description: optionalText('Free text for people.', 500),
       mobile_money: nullable(mobileMoney),
       status: enumOf(COLLECTION_STATUSES, 'Collection state.'),
-      failure_reason: failureReason,
+      failure_reason: failureReason('collection'),
       completed_at: completedAt,
     },
     required: ['account_id', 'amount', 'currency', 'method', 'status', 'failure_reason', 'completed_at'],

@@ -69,6 +69,10 @@ const deliveryAttempt = objectOf(
     duration_ms: { type: 'integer', minimum: 0, description: 'How long the attempt took.' },
     error: nullable({ type: 'string' }, 'Connection error or timeout, if any.'),
     url: { type: 'string', format: 'uri', description: 'Where it was sent.' },
+    response_excerpt: nullable(
+      { type: 'string', maxLength: 200 },
+      'The first 200 bytes of the body the endpoint answered, decoded as UTF-8 (a byte that is not UTF-8, or a character cut at the end, is U+FFFD); null when there was no answer or it was empty.',
+    ),
   },
   ['id', 'attempted_at', 'response_code', 'duration_ms', 'error', 'url'],
   { description: 'One delivery attempt of an event.' },

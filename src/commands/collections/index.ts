@@ -36,7 +36,7 @@ export const collections: GroupSpec = fromContract(OPERATIONS, {
     { header: 'METHOD', path: 'method', priority: 4 },
     { header: 'AMOUNT', path: 'amount', kind: 'money', priority: 2 },
     { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
-    { header: 'FAILURE', path: 'failure_reason', priority: 5 },
+    { header: 'FAILURE', path: 'failure_reason', priority: 5, meaning: 'failure_reason' },
     { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
   ],
   verbs: [

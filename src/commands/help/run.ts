@@ -5,6 +5,7 @@ import type { Factory } from '../../cmdutil/factory.js';
 import { pagerCommand } from '../../io/output-options.js';
 import { page } from '../../io/pager.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
+import { fitText } from '../../io/fit-text.js';
 import { UsageError } from '../../lib/errors.js';
 import { environmentText, exitCodesText } from '../../lib/reference.js';
 import { simulationText } from '../../shared/simulation.js';
@@ -18,8 +19,9 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const { io } = f;
   const { command } = ctx;
   const topic = words.join(' ');
-  // A topic longer than the terminal goes through the pager (on a terminal only; src/io/pager.ts).
-  const show = (text: string) => page(io, text, pagerCommand({ flags: f.flags, env: f.env }), io.terminalRows);
+  // A topic is fitted to the terminal (COLUMNS, or 80 off a terminal): wrapped at words, rows under
+  // their text; one longer than the terminal goes through the pager (on a terminal only; src/io/pager.ts).
+  const show = (text: string) => page(io, fitText(text, io.terminalWidth), pagerCommand({ flags: f.flags, env: f.env }), io.terminalRows);
   if (topic === 'environment') return show(`Environment variables:\n\n${environmentText()}`);
   if (topic === 'exit-codes') return show(`Exit codes:\n\n${exitCodesText()}`);
   if (topic === 'rules') return show(`Business rules:\n\n${rulesText()}`);

@@ -28,7 +28,7 @@ export const transfers: GroupSpec = fromContract(OPERATIONS, {
     { header: 'TO', path: 'destination_id', priority: 4 },
     { header: 'AMOUNT', path: 'amount', kind: 'money', priority: 2 },
     { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
-    { header: 'FAILURE', path: 'failure_reason', priority: 8 },
+    { header: 'FAILURE', path: 'failure_reason', priority: 8, meaning: 'failure_reason' },
     { header: 'REFERENCE', path: 'reference', priority: 7 },
     { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
   ],

@@ -18,10 +18,16 @@ const RESULT_COLUMNS: TableColumn[] = [
   { header: 'EVENT TYPE', path: 'type', priority: 3 },
 ];
 
-/** JSON: the result object; a table or TSV: one row per object created, then the event. */
+/**
+ * JSON: the result object; a table or TSV: one row per object created, then the event. On a
+ * terminal (stdout and stderr both, a table without --fields) nothing more: the run's own lines
+ * (`created <object> <id>` as each was made, then `✓ Triggered <type>: <evt_…>`, run.ts) said it
+ * all once, as it happened; a table after them would say it again.
+ */
 export async function printResult(f: Factory, output: OutputSettings, result: TriggerResult): Promise<void> {
   const printer = new Printer(f.io, output, RESULT_COLUMNS);
   if (output.jq || printer.format === 'json' || printer.format === 'ndjson') return printer.printValue(result);
+  if (printer.format === 'table' && !output.fields && f.io.stdoutIsTTY && f.io.stderrIsTTY) return;
   const rows = [...result.created, ...result.events.map((e) => ({ object: 'event', id: e.id, type: e.type }))];
   await printer.printList(rows, 'object');
 }

@@ -12,6 +12,7 @@ import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import type { WaitSpec } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
+import { fitStatus } from '../../io/fit-text.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
 import { DryRunStop, ExitCode, PayError, UsageError } from '../../lib/errors.js';
 import { asText } from '../../lib/text.js';
@@ -120,7 +121,7 @@ class Trigger implements RunSoFar, EventRun {
     const subject = this.state.get(this.recipe.subject);
     const subjectId = asText(subject?.id);
     const event = await awaitEvent(this, subjectId);
-    if (this.f.io.stderrIsTTY) this.f.io.err(`✓ Triggered ${this.type}: ${escapeValue(event.id)}\n`);
+    if (this.f.io.stderrIsTTY) this.f.io.err(fitStatus(`✓ Triggered ${this.type}: ${escapeValue(event.id)}\n`, this.f.io.terminalWidth));
     return { event_type: this.type, created: this.created, events: [event] };
   }
 
@@ -280,7 +281,7 @@ class Trigger implements RunSoFar, EventRun {
     this.state.set(name, obj);
     const object = typeof obj.object === 'string' && /^[a-z_]{1,40}$/.test(obj.object) ? obj.object : name;
     this.created.push({ object, id });
-    if (this.f.io.stderrIsTTY) this.f.io.err(`  created ${object} ${id}\n`);
+    if (this.f.io.stderrIsTTY) this.f.io.err(fitStatus(`  created ${object} ${id}\n`, this.f.io.terminalWidth));
     return obj;
   }
 

@@ -104,6 +104,7 @@ export const webhooks: GroupSpec = fromContract(OPERATIONS, {
       summary: 'Show an event, its payload and every delivery attempt',
       examples: [`pay webhooks get ${EX_EVT}`, `pay webhooks get ${EX_EVT} --json`],
       operationId: 'getWebhookEvent',
+      impl: () => import('./get.js'),
       tables: [
         {
           title: 'Delivery attempts',
@@ -118,7 +119,7 @@ export const webhooks: GroupSpec = fromContract(OPERATIONS, {
           ],
         },
       ],
-      jsonShape: 'the Event object plus attempts: [{id: "whd_…", attempted_at, response_code, duration_ms, error, url}]',
+      jsonShape: 'the Event object plus attempts: [{id: "whd_…", attempted_at, response_code, duration_ms, error, url, response_excerpt}]',
     },
     {
       name: 'resend',

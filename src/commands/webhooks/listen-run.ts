@@ -7,6 +7,7 @@ import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { isLoopbackHost } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
+import { fitStatus } from '../../io/fit-text.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
 import { ExitCode, NetworkError, PayError, UsageError } from '../../lib/errors.js';
 import { asText } from '../../lib/text.js';
@@ -81,12 +82,17 @@ async function resolveSecret(f: Factory, flag: unknown, admin: EmulatorAdmin, em
   const mine = webhookSecret(f, flag);
   if (emulatorSecret && bare(emulatorSecret) !== bare(mine))
     f.io.err(
-      `warning: the webhook secret from ${given ? '--secret' : s.webhookSecret.origin} is not the one the emulator at ${admin.origin} signs with: its deliveries will be rejected (leave it out to use the emulator's)\n`,
+      fitStatus(
+        `warning: the webhook secret from ${given ? '--secret' : s.webhookSecret.origin} is not the one the emulator at ${admin.origin} signs with: its deliveries will be rejected (leave it out to use the emulator's)\n`,
+        f.io.stderrIsTTY ? f.io.terminalWidth : Infinity,
+      ),
     );
   return mine;
 }
 
 export async function run(f: Factory, ctx: CommandContext): Promise<void> {
+  // What the listen says on stderr, broken at spaces to a terminal's width (no URL or id split by the terminal).
+  const say = (t: string): void => f.io.err(f.io.stderrIsTTY ? fitStatus(t, f.io.terminalWidth) : t);
   const o = ctx.opts as ListenFlags;
   // Declared with output (index.ts): resolved by the dispatcher.
   const output = ctx.output!;
@@ -158,7 +164,7 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
     });
     if (forwardTo) refuseForwardToSelf(forwardTo, host, new URL(listener.url).port);
     ours = registrationUrl(listener.url);
-    if (!isLoopbackHost(host)) f.io.err(`warning: listening on ${host}, reachable from other machines\n`);
+    if (!isLoopbackHost(host)) say(`warning: listening on ${host}, reachable from other machines\n`);
     const forwarding = forwardTo ? `, forwarding to ${forwardTo.toString()}` : '';
     let said = `${advice(ours)}\n`;
     if (emulator && !stop.heard) {
@@ -170,10 +176,10 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
       said = `Registered ${ours} as the webhook URL of the emulator at ${admin.origin} for ${Mode} events (it was ${previous}; given back when this stops); ${Mode} events still pending delivery come now.\n`;
     }
     if (!stop.heard) {
-      f.io.err(`Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n${said}`);
+      say(`Ready, listening on ${listener.url}${forwarding} (Ctrl-C to stop)\n${said}`);
       const down = forwardTo ? await probe(forwardTo, stop.heardIt) : undefined;
       if (down && !stop.heard)
-        f.io.err(
+        say(
           `warning: nothing answers at ${forwardTo!.toString()} yet (${down}): each delivery gets <-- [error] and a 502, so the sender retries it, until it does\n`,
         );
       await stop.heardIt;
@@ -186,18 +192,18 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
       try {
         const r = await admin.post<{ url?: unknown; restored?: unknown }>('webhook-url', { release: ours }, { mode });
         const now = typeof r.url === 'string' ? escapeText(r.url) : 'none';
-        f.io.err(
+        say(
           r.restored === true
             ? `Gave the emulator's ${Mode} webhook URL back: ${now}\n`
             : `Left the emulator's ${Mode} webhook URL as it is (${now}): it was changed after this listen registered\n`,
         );
       } catch (err) {
-        f.io.err(`warning: could not give the emulator's ${Mode} webhook URL back: ${escapeText((err as Error).message)}\n`);
+        say(`warning: could not give the emulator's ${Mode} webhook URL back: ${escapeText((err as Error).message)}\n`);
       }
     }
     await listener?.close();
   }
-  f.io.err(
+  say(
     cut === 0
       ? 'Stopped.\n'
       : `Stopped; ${cut} ${cut === 1 ? 'delivery' : 'deliveries'} being forwarded ${cut === 1 ? 'was' : 'were'} cut off: the sender got no answer (502) and retries ${cut === 1 ? 'it' : 'them'} later.\n`,

@@ -7,6 +7,7 @@
 // listen-run.ts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { escapeText } from '../../io/escape.js';
+import { fitStatus } from '../../io/fit-text.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { ExitCode, PayError } from '../../lib/errors.js';
 import { deliveryHeader, verify } from '../../shared/signature.js';
@@ -69,6 +70,11 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
   const windowS = opts.repeatWindowSeconds ?? REPEAT_WINDOW_SECONDS;
   const cap = opts.maxRemembered ?? MAX_REMEMBERED_IDS;
+  // Status lines on a terminal are broken at spaces to its width (continued indented): the terminal's own wrapping would split an id.
+  const io = {
+    out: (t: string) => opts.io.out(opts.io.stdoutIsTTY ? fitStatus(t, opts.io.terminalWidth) : t),
+    err: (t: string) => opts.io.err(opts.io.stderrIsTTY ? fitStatus(t, opts.io.terminalWidth) : t),
+  };
   /**
    * webhook-id → when it was last delivered (our clock), how many times it was (the repeat number),
    * and whether a delivery of it was accepted (forwarded with a 2xx, or received without forwarding);
@@ -84,7 +90,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
       seen.delete(oldest);
       if (!warnedFull) {
         warnedFull = true;
-        opts.io.err(
+        io.err(
           `${stamp()} warning: more than ${cap} webhook-ids seen within ${windowS % 3600 === 0 ? `${windowS / 3600} h` : `${windowS} s`}; the least recently seen are forgotten, and a repeat of one of them would count as new again\n`,
         );
       }
@@ -105,7 +111,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
   const target = opts.forwardTo?.toString();
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      opts.io.err(`error: ${escapeText((err as Error).message)}\n`);
+      io.err(`error: ${escapeText((err as Error).message)}\n`);
       if (!res.headersSent) reply(res, 500, { error: 'internal error' });
     });
   });
@@ -116,7 +122,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
       opts.line(delivery);
     } catch (err) {
       // A --jq filter that fails on one delivery: said on stderr; the delivery was still received.
-      opts.io.err(`${stamp()} ${printable(id)}: ${escapeText((err as Error).message)}\n`);
+      io.err(`${stamp()} ${printable(id)}: ${escapeText((err as Error).message)}\n`);
     }
   };
 
@@ -125,7 +131,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     if (req.headers[HOP_HEADER] !== undefined) {
       // Forwarded by another listen: forwarding it again could go round forever.
       const hopId = deliveryHeader(req.headers, 'id');
-      opts.io.err(
+      io.err(
         `${stamp()} loop: ${printable(hopId ?? '-')} came through another pay webhooks listen's --forward-to; answered 508 Loop Detected, not forwarded (forward to your app, not to a listen)\n`,
       );
       req.resume();
@@ -136,7 +142,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
     if (body === undefined) return reply(res, 413, { error: 'body larger than 1 MiB' });
     const id = deliveryHeader(req.headers, 'id');
     const reject = (reason: string) => {
-      opts.io.err(`${stamp()} rejected ${printable(id ?? '-')}: ${escapeText(reason)}\n`);
+      io.err(`${stamp()} rejected ${printable(id ?? '-')}: ${escapeText(reason)}\n`);
       reply(res, 400, { error: reason });
     };
     const t = now();
@@ -156,18 +162,18 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
       // the sender retries, and gets through if that forward failed.
       if (before?.accepted) {
         remember(result.id, t, repeat, true);
-        opts.io.err(
+        io.err(
           `${stamp()} duplicate ${printable(result.id)}: replayed webhook-id, already accepted; acknowledged, not forwarded again (--skip-duplicates)\n`,
         );
         return reply(res, 200, { received: true, duplicate: true, repeat });
       }
       if (inFlight.has(result.id)) {
-        opts.io.err(`${stamp()} rejected ${printable(result.id)}: replayed webhook-id (the first delivery is still being forwarded)\n`);
+        io.err(`${stamp()} rejected ${printable(result.id)}: replayed webhook-id (the first delivery is still being forwarded)\n`);
         return reply(res, 409, { error: 'replayed webhook-id: the first delivery is still being forwarded' }, { 'retry-after': '1' });
       }
     }
     remember(result.id, t, repeat, before?.accepted ?? false);
-    if (!opts.json) opts.io.out(`--> ${printable(type ?? '-')} [${printable(result.id)}]${repeat > 1 ? ` (repeat ${repeat})` : ''}\n`);
+    if (!opts.json) io.out(`--> ${printable(type ?? '-')} [${printable(result.id)}]${repeat > 1 ? ` (repeat ${repeat})` : ''}\n`);
     let forwarded: { url: string; status: number | null; duration_ms: number; error: string | null } | null = null;
     if (opts.forwardTo) {
       // Held from here to the answer: the await below lets other deliveries in.
@@ -189,7 +195,7 @@ export async function startListener(opts: ListenOptions): Promise<Listener> {
       const ms = Math.round(performance.now() - started);
       forwarded = { url: target!, status, duration_ms: ms, error };
       if (!opts.json)
-        opts.io.out(
+        io.out(
           status !== null
             ? `<-- [${status}] POST ${escapeText(target!)} (${ms} ms) [${printable(result.id)}]\n`
             : `<-- [error] POST ${escapeText(target!)} (${ms} ms) [${printable(result.id)}]: ${escapeText(error ?? 'failed')}\n`,

@@ -127,6 +127,9 @@ describe('pay collections', () => {
     expect(json(badJ)).toMatchObject({ status: 'failed', failure_reason: expect.any(String) });
     const kv = keyValues(badT);
     expect([kv.get('amount'), kv.get('status'), kv.get('created_at')]).toEqual(['7.13 USD', 'failed', expect.stringMatching(TABLE_TIME)]);
+    // The code, then what it means (src/shared/failure-reasons.ts); the JSON keeps the code alone.
+    expect(json(badJ).failure_reason).toBe('payment_declined');
+    expect(kv.get('failure_reason')).toBe("payment_declined (payer's bank declined it)");
     const [u, k] = await Promise.all([w.api('GET', `accounts/${usd}`), w.api('GET', `accounts/${kes}`)]);
     expect(u.balance).toEqual({ available: '125.00', pending: '0.00', currency: 'USD' });
     expect(k.balance).toEqual({ available: '1500.00', pending: '0.00', currency: 'KES' });

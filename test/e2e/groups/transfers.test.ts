@@ -147,6 +147,24 @@ describe('pay transfers', () => {
     expect((await w.api('GET', `accounts/${a}`)).balance).toMatchObject({ available: '69.50', pending: '0.00' });
   });
 
+  it('the failed transfer says what its failure_reason means: get view, the FAILURE column and --fields; data formats keep the code alone', async () => {
+    const [view, list, fields, tsvOut, js] = await Promise.all([
+      w.pay(['transfers', 'get', sent.failed!, '-o', 'table']),
+      w.pay(['transfers', 'list', '--status', 'failed', '-o', 'table', '--wide']),
+      w.pay(['transfers', 'get', sent.failed!, '-o', 'table', '--fields', 'status,failure_reason']),
+      w.pay(['transfers', 'get', sent.failed!, '--fields', 'failure_reason']),
+      w.pay(['transfers', 'get', sent.failed!, '--json']),
+    ]);
+    expect(keyValues(view).get('failure_reason')).toBe('destination_rejected (receiving bank refused it)');
+    const t = table(list);
+    const col = t.header.indexOf('FAILURE');
+    expect(col).toBeGreaterThan(-1);
+    expect(t.rows.map((r) => r[col])).toContain('destination_rejected (receiving bank refused it)');
+    expect(keyValues(fields).get('failure_reason')).toBe('destination_rejected (receiving bank refused it)');
+    expect(ok(tsvOut)).toBe('failure_reason\ndestination_rejected\n');
+    expect(json(js).failure_reason).toBe('destination_rejected');
+  });
+
   it('cancel a pending transfer (ndjson); cancelling it again or a completed one is exit 5', async () => {
     const t = json(await w.pay(['transfers', 'send', '--from', a, '--to', b, '--amount', '5.00', '--currency', 'USD', '--json']));
     const m = w.mark();
@@ -265,7 +283,11 @@ describe('pay transfers', () => {
       'inv-1',
       expect.stringMatching(TABLE_TIME),
     ]);
-    expect(tbl.rows.find((r) => r[0] === sent.failed)?.slice(3, 6)).toEqual(['1.13 USD', 'failed', 'destination_rejected']);
+    expect(tbl.rows.find((r) => r[0] === sent.failed)?.slice(3, 6)).toEqual([
+      '1.13 USD',
+      'failed',
+      'destination_rejected (receiving bank refused it)',
+    ]);
     const f = json(failed) as unknown as Obj[];
     expect(f.map((x) => x.amount).sort()).toEqual(['1.13', '2.13']);
     expect(f.every((x) => x.status === 'failed')).toBe(true);

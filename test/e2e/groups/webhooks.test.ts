@@ -156,7 +156,7 @@ describe('pay webhooks listen as the receiver', () => {
     expect(ok(delivered)).toBe(`${ids.evAccount}\n${ids.evCustomer}\n`);
   }, 120_000); // several pay processes: a hang guard, not a timing window
 
-  it('webhooks get: the event and its attempts (json; a table of attempts)', async () => {
+  it('webhooks get: the event and its attempts (json; each attempt a block with its full URL and the answer)', async () => {
     const [j, t] = await Promise.all([
       w.pay(['webhooks', 'get', ids.evCustomer!, '--json']),
       w.pay(['webhooks', 'get', ids.evCustomer!, '-o', 'table']),
@@ -171,18 +171,17 @@ describe('pay webhooks listen as the receiver', () => {
         duration_ms: expect.any(Number),
         error: null,
         url: hookUrl,
+        response_excerpt: expect.any(String),
       },
     ]);
     const text = ok(t);
     expect(keyValues(t).get('delivery.status')).toBe('delivered');
     expect(text).toMatch(/^Delivery attempts \(1\)$/m);
-    expect(text).toMatch(/^ID {2,}ATTEMPTED {2,}CODE {2,}MS {2,}ERROR {2,}URL$/m);
     expect(text).toMatch(
-      new RegExp(
-        `^${e.attempts[0].id} {2,}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z {2,}200 {2,}\\d+ {2,}- {2,}${hookUrl.replace(/[./]/g, '\\$&')}$`,
-        'm',
-      ),
+      new RegExp(`^#1 {2}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z {2}HTTP 200 {2}\\d+ ms {2}${e.attempts[0].id}$`, 'm'),
     );
+    expect(text).toContain(`\n    url     ${hookUrl}\n`);
+    expect(text).toContain(`\n    answer  ${e.attempts[0].response_excerpt}\n`);
   });
 
   it('resend re-delivers an event whose delivery failed: 202, then delivered and printed by the listener', async () => {

@@ -306,13 +306,13 @@ describe('output', () => {
     expect(table.stderr).toBe('');
   });
 
-  it('webhooks get: the event, then a table of delivery attempts', async () => {
+  it('webhooks get: the event (payload folded), then each delivery attempt with its full URL and answer, escaped', async () => {
     const event = {
       id: 'evt_0123456789abcdefghijklmn',
       object: 'event',
       type: 'transfer.completed',
       created_at: '2026-01-02T03:04:05.000Z',
-      data: { object: { id: transfer.id, status: 'completed' } },
+      data: { object: { id: transfer.id, status: 'completed', metadata: { order: '42', ref: 'x' } } },
       delivery: { status: 'failed', attempts: 2, last_response_code: 500 },
       attempts: [
         {
@@ -322,6 +322,7 @@ describe('output', () => {
           duration_ms: 12,
           error: null,
           url: 'https://example.com/hook',
+          response_excerpt: 'upstream \x1b[31mdown\x1b[0m\n',
         },
         {
           id: 'whd_abcdefghijklmn0123456789',
@@ -336,8 +337,13 @@ describe('output', () => {
     const r = await pay(['webhooks', 'get', event.id], { tty: true, respond: () => ({ status: 200, body: event }) });
     expect(r.stdout).toMatch(/type\s+transfer\.completed/);
     expect(r.stdout).toMatch(/data\.object\.status\s+completed/);
-    expect(r.stdout).toMatch(/Delivery attempts \(2\)\nID\s+ATTEMPTED\s+CODE\s+MS\s+ERROR\s+URL/);
-    expect(r.stdout).toMatch(/whd_abcdefghijklmn0123456789\s+2026-01-02 03:04:11Z\s+-\s+10000\s+timeout/);
+    expect(r.stdout).toMatch(/data\.object\.metadata\s+\{2 fields: order, ref\}/);
+    expect(r.stdout).toContain('Delivery attempts (2)\n#1  2026-01-02 03:04:06Z  HTTP 500  12 ms  whd_0123456789abcdefghijklmn\n');
+    expect(r.stdout).toContain('\n    url     https://example.com/hook\n    answer  upstream \\x1b[31mdown\\x1b[0m\\n\n');
+    expect(r.stdout).toContain('#2  2026-01-02 03:04:11Z  no answer (timeout)  10000 ms  whd_abcdefghijklmn0123456789\n');
+    expect(r.stdout).not.toContain('\x1b[31m');
+    const wide = await pay(['webhooks', 'get', event.id, '--wide'], { tty: true, respond: () => ({ status: 200, body: event }) });
+    expect(wide.stdout).toMatch(/data\.object\.metadata\.order\s+42/);
     const json = await pay(['webhooks', 'get', event.id, '--json'], { respond: () => ({ status: 200, body: event }) });
     expect(JSON.parse(json.stdout)).toEqual(event);
   });
