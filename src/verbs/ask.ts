@@ -16,6 +16,7 @@ import type { Prompter } from '../io/prompt.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { camel, type Constraint, type FlagSpec, type PickSpec, type VerbContext } from '../cmdutil/spec.js';
 import { UsageError } from '../lib/errors.js';
+import { asText } from '../lib/text.js';
 import { needsConfirmation } from '../shared/confirm.js';
 import { countryAliases } from '../shared/country-aliases.js';
 import { isId, OBJECT_KINDS } from '../shared/domain.js';
@@ -148,7 +149,7 @@ async function confirmSummary(f: Factory, ctx: VerbContext, body: Record<string,
     const v = fl.field ? getPath(body, fl.field) : undefined;
     if (v === undefined || v === null || typeof v === 'object') continue;
     const amountIn = fl.kind === 'amount' ? getPath(body, fl.currencyField ?? 'currency') : undefined;
-    rows.push([longFlag(fl), `${String(v)}${typeof amountIn === 'string' ? ` ${amountIn}` : ''}`]);
+    rows.push([longFlag(fl), `${asText(v)}${typeof amountIn === 'string' ? ` ${amountIn}` : ''}`]);
   }
   const width = Math.max(...rows.map(([k]) => k.length));
   const what = `pay ${ctx.group.name} ${verb.name}${ctx.argValue ? ` ${ctx.argValue}` : ''}`;

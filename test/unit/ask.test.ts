@@ -52,7 +52,7 @@ describe('the asking order of every create and action verb', () => {
         const body: Record<string, unknown> = {};
         let cur = body;
         const parts = c.field.split('.');
-        for (const p of parts.slice(0, -1)) cur = (cur[p] = {}) as Record<string, unknown>;
+        for (const p of parts.slice(0, -1)) cur = cur[p] = {};
         cur[parts[parts.length - 1]!] = value;
         const needed = neededFields(flags, verb.constraints ?? [], body);
         for (const r of c.require) expect(needed.has(r), `${c.field}=${value} needs ${r}`).toBe(true);
