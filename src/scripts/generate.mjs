@@ -1,5 +1,6 @@
-// npm run generate: writes the files generated from the command tree (src/scripts/generated.ts):
-// src/commands/group-index.ts (the groups' heads and loaders, from their specs),
+// npm run generate: writes the files generated from the contract (src/scripts/generated-operations.ts:
+// src/commands/<group>/operations.ts, what each operation says of its verb), then those generated
+// from the command tree, which reads them (src/scripts/generated.ts): src/commands/group-index.ts (the groups' heads and loaders, from their specs),
 // completions/pay.bash, completions/_pay, completions/pay.fish (shipped; `pay completion <shell>`
 // prints them) and the README's command reference. Tests fail when any is stale.
 //   node src/scripts/generate.mjs            write the files
@@ -9,7 +10,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const check = process.argv.includes('--check');
@@ -18,45 +19,54 @@ const cache = join(root, 'node_modules', '.cache', 'pay-generate');
 const outfile = join(cache, `generate-${process.pid}.mjs`);
 
 mkdirSync(cache, { recursive: true });
-let generated;
-try {
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['src/scripts/generated.ts'],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    define: { __PAY_VERSION__: JSON.stringify(pkg.version) },
-    logLevel: 'warning',
-  });
-  const { generatedFiles } = await import(pathToFileURL(outfile).href);
-  generated = generatedFiles(readFileSync(join(root, 'README.md'), 'utf8'));
-} finally {
-  rmSync(outfile, { force: true });
+
+/** Bundles one generator entry and returns what its generatedFiles() gives. */
+async function run(entry, ...args) {
+  try {
+    await build({
+      absWorkingDir: root,
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      define: { __PAY_VERSION__: JSON.stringify(pkg.version) },
+      logLevel: 'warning',
+    });
+    const { generatedFiles } = await import(`${pathToFileURL(outfile).href}?${entry}`);
+    return generatedFiles(...args);
+  } finally {
+    rmSync(outfile, { force: true });
+  }
 }
 
-for (const w of generated.warnings) process.stderr.write(`warning: ${w}\n`);
-mkdirSync(join(root, 'completions'), { recursive: true });
 let stale = 0;
-for (const [name, text] of Object.entries(generated.files)) {
-  const file = join(root, name);
-  let old;
-  try {
-    old = readFileSync(file, 'utf8');
-  } catch {
-    old = undefined;
-  }
-  if (old === text) continue;
-  stale++;
-  if (check) process.stderr.write(`${name} is out of date\n`);
-  else {
-    writeFileSync(file, text);
-    process.stderr.write(`wrote ${name}\n`);
+/** Writes (or, with --check, compares) each file. */
+function write(generated) {
+  for (const w of generated.warnings) process.stderr.write(`warning: ${w}\n`);
+  for (const [name, text] of Object.entries(generated.files)) {
+    const file = join(root, name);
+    let old;
+    try {
+      old = readFileSync(file, 'utf8');
+    } catch {
+      old = undefined;
+    }
+    if (old === text) continue;
+    stale++;
+    if (check) process.stderr.write(`${name} is out of date\n`);
+    else {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      process.stderr.write(`wrote ${name}\n`);
+    }
   }
 }
+
+write(await run('src/scripts/generated-operations.ts'));
+write(await run('src/scripts/generated.ts', readFileSync(join(root, 'README.md'), 'utf8')));
 if (check && stale) {
   process.stderr.write('run: npm run generate\n');
   process.exitCode = 1;

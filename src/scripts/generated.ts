@@ -1,7 +1,7 @@
 // Every generated file, from the command tree: the groups' heads and loaders the entry starts
 // from (src/commands/group-index.ts), the three completion scripts and the README's command
 // reference. src/scripts/generate.mjs bundles this and writes (or checks) them.
-import { buildProgram } from '../cmdutil/tree.js';
+import { buildProgram } from '../commands/tree.js';
 import { allGroups } from '../commands/groups.js';
 import { generateCompletions } from '../completion/generate.js';
 import { commandReference, spliceReference } from '../docs/reference.js';

@@ -24,7 +24,7 @@ import { fieldsOf } from '../../src/api/request-fields.js';
 import { confirmClassOf, CONFIRMED_OPERATIONS, needsConfirmation } from '../../src/shared/confirm.js';
 import { specOf } from '../../src/cmdutil/registry.js';
 import type { GroupSpec, VerbSpec } from '../../src/cmdutil/spec.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 import { CUSTOMER_DEFAULTS } from '../../src/commands/trigger/check.js';
 import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../../src/commands/trigger/recipes.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';

@@ -30,7 +30,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveUnder } from '../../src/api/client.js';
+import { resolveUnder } from '../../src/api/url.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/lib/errors.js';
 import { cleanEnv, count, pay, pool, record, spawnPay, stackTrace, tempRoot, type Run } from './helpers.js';

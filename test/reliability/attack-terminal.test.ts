@@ -22,7 +22,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeMultiline, escapeText } from '../../src/io/escape.js';
+import { escapeMultiline, escapeText } from '../../src/lib/escape.js';
 import { cleanEnv, count, FULL, pay, pool, record, sleep, spawnPay, stackTrace, tempRoot, type Counts } from './helpers.js';
 
 const SEED = process.env.PAY_FUZZ_SEED ? Number(process.env.PAY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);

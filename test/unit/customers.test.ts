@@ -10,7 +10,8 @@ import { runGeneric } from '../../src/verbs/run.js';
 import type { VerbContext } from '../../src/cmdutil/spec.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { allGroups } from '../../src/commands/groups.js';
+import { buildProgram } from '../../src/commands/tree.js';
 
 const KEY = 'sk_test_unitunitunitunitunitunit1234';
 const FLAGS = [
@@ -57,6 +58,7 @@ function harness(tty: boolean, env: Record<string, string> = {}) {
     env: { PAY_API_KEY: KEY, PAY_BASE_URL: 'https://api.example.com/v1/', PAY_CONFIG_DIR: '/nonexistent-pay-test', ...env },
     flags: {},
     dispatcher: agent,
+    groups: async () => allGroups,
   });
   return { agent, io, f, pool: agent.get('https://api.example.com') };
 }

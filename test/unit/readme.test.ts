@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { commandReference, REFERENCE_END, REFERENCE_START, spliceReference } from '../../src/docs/reference.js';
 import { ENVIRONMENT, EXIT_CODES } from '../../src/lib/reference.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

@@ -319,7 +319,7 @@ describe('against a real emulator (in process)', () => {
 
   it("the admin client runs on the API client's plumbing: its pool, its --debug lines, its redaction (the emulator's secret too)", async () => {
     const { EmulatorAdmin } = await import('../../../src/api/emulator-admin.js');
-    const { defaultDispatcher } = await import('../../../src/api/client.js');
+    const { defaultDispatcher } = await import('../../../src/api/transport.js');
     const lines: string[] = [];
     const profileKey = 'sk_test_profileprofileprofile9876';
     const make = (dispatcher?: Dispatcher) =>
