@@ -3,7 +3,8 @@
 // per command. The order is the one a person thinks in: the object it belongs to first (a
 // customer, then that customer's accounts, through the picker's searchable list), then the money
 // (the currency, the account's when one was picked, then the amount in it), then the rest in the
-// verb's order; required before optional, which are asked only after "Add optional details?".
+// verb's order; required before optional, which are asked only after "Add optional details?" (or
+// at once with --interactive, which also asks when nothing required is missing).
 // A flag given (or a --data field) is never asked again. Each answer is checked as typed by the
 // validator of its kind (src/shared/fields.ts, through values.ts); a free-text answer another
 // kind's validator recognises (an e-mail typed as a nickname) is asked about. Then a summary of
@@ -109,7 +110,9 @@ export async function askMissing(f: Factory, ctx: VerbContext): Promise<VerbCont
     return order.filter((fl) => needed.has(fl.field!) && getPath(body, fl.field!) === undefined && !asked.has(fl));
   };
   const asked = new Set<FlagSpec>();
-  if (missingNeeded().length === 0) return ctx;
+  const interactive = ctx.opts.interactive === true;
+  const optionalLeft = () => order.filter((fl) => getPath(body, fl.field!) === undefined && !asked.has(fl));
+  if (missingNeeded().length === 0 && !(interactive && optionalLeft().length > 0)) return ctx;
   // The key and tenant are checked before anything is asked: nobody types a transfer in vain.
   await f.client(clientNeeds(ctx));
   const { createPrompter } = await import('../io/prompt.js');
@@ -124,11 +127,12 @@ export async function askMissing(f: Factory, ctx: VerbContext): Promise<VerbCont
     opts[camel(fl.flags)] = value;
   };
   for (let next = missingNeeded()[0]; next; next = missingNeeded()[0]) await answer(next, false);
-  const optional = () => order.filter((fl) => getPath(body, fl.field!) === undefined && !asked.has(fl));
+  const optional = optionalLeft;
   if (optional().length > 0) {
     const left = optional().map(longFlag);
     const names = left.length <= 3 ? left.join(', ') : `${left.slice(0, 2).join(', ')} and ${left.length - 2} more`;
-    if (await prompter.confirm(`Add optional details? (${names})`, false)) {
+    // --interactive: the optional fields are asked without the question.
+    if (interactive || (await prompter.confirm(`Add optional details? (${names})`, false))) {
       for (const fl of optional()) {
         if (asked.has(fl) || getPath(body, fl.field!) !== undefined) continue;
         await answer(fl, true);

@@ -309,6 +309,34 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
     180_000,
   );
 
+  it('flags given are not asked; --interactive asks the optional fields without the question; --yes skips the confirmation', async () => {
+    const mark = w.mark();
+    const p = (pane = await Pane.pay(['accounts', 'create', '--customer', ids.customer!, '--interactive', '--yes'], { env: paneEnv() }));
+    await text('ISO 4217 currency', 'usd').act(p);
+    await p.waitForPrompt('Checking (default) or savings (--type)');
+    await p.keys('Enter'); // optional: skip
+    await text('A label for people (--nickname)', 'Payroll').act(p);
+    const { code, screen } = await p.finish(20_000);
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('Owner (cus_');
+    expect(screen).not.toContain('Add optional details?');
+    expect(screen).not.toContain('Create this account?');
+    expect(screen).toContain('About to run "pay accounts create"');
+    const posts = w.since(mark, 'POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.body).toEqual({ customer_id: ids.customer, currency: 'USD', nickname: 'Payroll' });
+  }, 60_000);
+
+  it('every required flag given: nothing is asked, no summary, no question', async () => {
+    const mark = w.mark();
+    const p = (pane = await Pane.pay(['accounts', 'create', '--customer', ids.customer!, '--currency', 'USD'], { env: paneEnv() }));
+    const { code, screen } = await p.finish(20_000);
+    expect(code, screen).toBe(0);
+    expect(activePrompt(screen)).toBeUndefined();
+    expect(screen).not.toContain('About to run');
+    expect(w.since(mark, 'POST')).toHaveLength(1);
+  });
+
   it.each(Object.keys(WALKS))('%s --no-input on a terminal: exit 2 naming the flags, nothing asked or sent', async (name) => {
     const walk = WALKS[name]!;
     const mark = w.mark();
