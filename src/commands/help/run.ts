@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
+import { pagerCommand } from '../../io/output-options.js';
+import { page } from '../../io/pager.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
 import { UsageError } from '../../lib/errors.js';
 import { environmentText, exitCodesText } from '../../lib/reference.js';
@@ -16,10 +18,12 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const { io } = f;
   const { command } = ctx;
   const topic = words.join(' ');
-  if (topic === 'environment') return io.out(`Environment variables:\n\n${environmentText()}`);
-  if (topic === 'exit-codes') return io.out(`Exit codes:\n\n${exitCodesText()}`);
-  if (topic === 'rules') return io.out(`Business rules:\n\n${rulesText()}`);
-  if (topic === 'simulate') return io.out(simulationText());
+  // A topic longer than the terminal goes through the pager (on a terminal only; src/io/pager.ts).
+  const show = (text: string) => page(io, text, pagerCommand({ flags: f.flags, env: f.env }), io.terminalRows);
+  if (topic === 'environment') return show(`Environment variables:\n\n${environmentText()}`);
+  if (topic === 'exit-codes') return show(`Exit codes:\n\n${exitCodesText()}`);
+  if (topic === 'rules') return show(`Business rules:\n\n${rulesText()}`);
+  if (topic === 'simulate') return show(simulationText());
   let target: Command = command.parent!;
   for (const [i, word] of words.entries()) {
     const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
