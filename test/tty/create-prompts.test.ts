@@ -82,7 +82,7 @@ function pickId(prompt: string, offered: () => string[], not: () => string[], ch
   return {
     prompt,
     async act(p) {
-      const screen = await p.waitFor((s) => (activePrompt(s)?.startsWith(`? ${prompt}`) ?? false) && entries(s).length > 0, 20_000);
+      const screen = await p.waitFor((s) => (activePrompt(s)?.startsWith(`? ${prompt}`) ?? false) && entries(s).length > 0);
       const shown = entries(screen);
       expect(shown).toEqual(expect.arrayContaining(offered()));
       for (const id of not()) expect(shown).not.toContain(id);
@@ -267,7 +267,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
       const mark = w.mark();
       const p = (pane = await Pane.pay(walk.argv, { env: paneEnv() }));
       for (const step of walk.steps()) await step.act(p);
-      const { code, screen } = await p.finish(20_000);
+      const { code, screen } = await p.finish();
       expect(code, screen).toBe(0);
       // The summary came before the question, naming the flags and the values sent.
       expect(screen).toMatch(/About to run "pay [a-z]+ [a-z]+" \(POST \/[a-z]+\):/);
@@ -294,7 +294,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
         const mark = w.mark();
         const p = (pane = await Pane.pay(walk.argv, { env: paneEnv() }));
         for (const step of steps.slice(0, at)) await step.act(p);
-        await p.waitForPrompt(steps[at]!.prompt, 20_000);
+        await p.waitForPrompt(steps[at]!.prompt);
         await p.keys(key);
         const { code, screen } = await p.finish();
         expect(code, `${steps[at]!.prompt}\n${screen}`).toBe(130);
@@ -316,7 +316,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
     await p.waitForPrompt('Checking (default) or savings (--type)');
     await p.keys('Enter'); // optional: skip
     await text('A label for people (--nickname)', 'Payroll').act(p);
-    const { code, screen } = await p.finish(20_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(screen).not.toContain('Owner (cus_');
     expect(screen).not.toContain('Add optional details?');
@@ -330,7 +330,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
   it('every required flag given: nothing is asked, no summary, no question', async () => {
     const mark = w.mark();
     const p = (pane = await Pane.pay(['accounts', 'create', '--customer', ids.customer!, '--currency', 'USD'], { env: paneEnv() }));
-    const { code, screen } = await p.finish(20_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(activePrompt(screen)).toBeUndefined();
     expect(screen).not.toContain('About to run');
