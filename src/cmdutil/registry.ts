@@ -87,6 +87,11 @@ export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   // Money-moving or destructive (src/shared/confirm.ts): asked about in live mode, --yes without a terminal.
   if (confirmClassOf(verb.operationId))
     cmd.option(flagsOf(VERB_FLAGS.yes), 'do not ask for confirmation (needed in live mode without a terminal)');
+  // A create or action that asks on a terminal for what is missing (src/verbs/ask.ts) confirms what it filled in.
+  const asks = (verb.kind === 'create' || verb.kind === 'action') && verb.body === true && !verb.impl;
+  if (asks && !confirmClassOf(verb.operationId))
+    cmd.option(flagsOf(VERB_FLAGS.yes), 'do not ask for confirmation of what the prompts filled in');
+  if (asks) cmd.option('--interactive', 'on a terminal, ask for the optional fields not given too (without asking first)');
   if (verb.method !== 'GET' && !verb.offline) addDryRunOption(cmd);
   if (verb.kind === 'create') {
     cmd

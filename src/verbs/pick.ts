@@ -41,11 +41,13 @@ export async function pickArgument(f: Factory, ctx: VerbContext): Promise<string
     });
   }
   const pick = arg.pick;
-  // A flag the verb cannot run without is asked for before the list, not after the pick.
+  // A flag the verb cannot run without is refused before the list, not after the pick; a body
+  // field the generic create or action asks for after the pick (src/verbs/ask.ts) is not.
+  const asks = !verb.impl && (verb.kind === 'create' || verb.kind === 'action') && verb.body === true;
   const missing = (verb.flags ?? []).filter(
     (fl) =>
       ctx.opts[camel(fl.flags)] === undefined &&
-      (fl.pathParam !== undefined || (fl.required && fl.field && fl.default === undefined && ctx.opts.data === undefined)),
+      (fl.pathParam !== undefined || (!asks && fl.required && fl.field && fl.default === undefined && ctx.opts.data === undefined)),
   );
   if (missing.length > 0) {
     throw new UsageError(`missing required ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map(longFlag).join(', ')}`);

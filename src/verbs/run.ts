@@ -35,7 +35,8 @@ export async function runVerb(f: Factory, given: VerbContext): Promise<void> {
 }
 
 /** The generic executor: what a verb without an implementation of its own does. */
-export async function runGeneric(f: Factory, ctx: VerbContext): Promise<void> {
+export async function runGeneric(f: Factory, given: VerbContext): Promise<void> {
+  let ctx = given;
   const { verb } = ctx;
   if (verb.kind === 'list') {
     const path = fillPath(verb, ctx.argValue, ctx.opts);
@@ -59,6 +60,11 @@ export async function runGeneric(f: Factory, ctx: VerbContext): Promise<void> {
     // data). Not with --limit: that count was asked for (`$(pay customers list --limit 1 …)` stays quiet).
     if (more && !all && limit === undefined) printer.noteMore(count, plural(nounOf(ctx)));
     return;
+  }
+  // On a terminal, what a create or action needs and was not given is asked for (ask.ts).
+  if (f.canPrompt && (verb.kind === 'create' || verb.kind === 'action') && verb.body) {
+    const { askMissing } = await import('./ask.js');
+    ctx = await askMissing(f, ctx);
   }
   const req = await prepare(f, ctx);
   const client = await f.client(clientNeeds(ctx));

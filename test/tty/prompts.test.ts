@@ -30,20 +30,21 @@ const EXPECTED_BODY = {
   },
 };
 
-/** The prompt labels, in the order contract section 7 and src/commands/customers fix. */
+/** The prompt labels, in the order contract section 7 and src/commands/customers fix: the required fields, then the optional ones. */
 const PROMPT_ORDER = [
   'First name',
   'Last name',
-  'Middle name',
   'E-mail',
   'Phone',
   'Customer type',
-  'Gender',
   'Date of birth',
   'Street',
   'City',
   'Country',
   'Postal code',
+  // The optional fields after every required one.
+  'Middle name',
+  'Gender',
   'State',
 ];
 
@@ -124,16 +125,16 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
 
     await p.answer('First name', 'Ada');
     await p.answer('Last name', 'Lovelace');
-    await p.answer('Middle name', ''); // optional: Enter skips it
     await answerAfterError(p, 'E-mail', 'ada@', 'must be an e-mail address', 'ada@example.com');
     await answerAfterError(p, 'Phone', '447700900123', 'must be in international format', '+447700900123');
     await pick(p, 'Customer type', 'business');
-    await pick(p, 'Gender', 'skip');
     await answerAfterError(p, 'Date of birth', `${futureYear}-01-01`, 'must not be in the future', '1990-12-10');
     await p.answer('Street', '12 St James Square');
     await p.answer('City', 'London');
     await p.answer('Country', 'gb'); // lower case is accepted and sent upper case
     await p.answer('Postal code', 'SW1Y 4JH');
+    await p.answer('Middle name', ''); // optional: Enter skips it
+    await pick(p, 'Gender', 'skip');
     // The state list is GB's: US-CA is not offered; the bare subdivision picks GB-LND.
     await p.waitForPrompt('State / subdivision of GB');
     await p.type('US-CA');
@@ -276,15 +277,50 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
       ['customers', 'create', ...customerFlags({ '--postal-code': undefined, '--middle-name': 'King' })],
       { env: paneEnv() },
     ));
-    // Left to ask: the optional Gender, then the required postal code. At Gender the user
+    // Left to ask: the required postal code, then the optional Gender. At Gender the user
     // presses Enter without choosing anything.
+    await p.answer('Postal code', 'SW1A 1AA');
     await p.waitFor((s) => (activePrompt(s)?.startsWith('? Gender') ?? false) && listItems(s).active >= 0);
     await p.keys('Enter');
-    await p.answer('Postal code', 'SW1A 1AA');
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.json).not.toHaveProperty('gender');
+  });
+
+  it('every required flag but --email: the e-mail is asked first; an e-mail typed as the middle name is asked about, not taken', async () => {
+    server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
+    const given = ['--first-name', 'Ada', '--last-name', 'Lovelace', '--phone', '+447700900123', '--type', 'individual'];
+    const address = [
+      '--address-line1',
+      '1 Main St',
+      '--city',
+      'London',
+      '--country',
+      'GB',
+      '--postal-code',
+      'SW1A 1AA',
+      '--state',
+      'GB-LND',
+    ];
+    const p = (pane = await Pane.pay(['customers', 'create', ...given, '--date-of-birth', '1990-12-10', ...address], { env: paneEnv() }));
+    await p.answer('E-mail', 'ada@example.com');
+    await p.answer('Middle name', 'ada@example.com');
+    await p.answer('"ada@example.com" looks like an e-mail address', 'n');
+    // Asked again; Enter skips it.
+    await p.answer('Middle name', '');
+    await p.waitFor((s) => (activePrompt(s)?.startsWith('? Gender') ?? false) && listItems(s).active >= 0);
+    await p.keys('Enter');
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(0);
+    const asked = screen
+      .split('\n')
+      .filter((l) => l.startsWith('✔ '))
+      .map((l) => l.slice(2, 12));
+    expect(asked[0]).toBe('E-mail ada');
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.json).toMatchObject({ email: 'ada@example.com' });
+    expect(server.requests[0]!.json).not.toHaveProperty('middle_name');
   });
 
   it.each([

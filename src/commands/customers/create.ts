@@ -1,17 +1,14 @@
 // pay customers create: flags and --data first; on a terminal, a prompt for each field not given
-// (in the seed's field order, validated as typed); otherwise exit 2 naming the missing flags.
-import { escapeText } from '../../io/escape.js';
+// (the required ones first, then the optional ones, each in the seed's field order, validated as
+// typed); otherwise exit 2 naming the missing flags.
 import { getPath } from '../../io/fields.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
-import type { Prompter } from '../../io/prompt.js';
-import { countryAliases } from '../../shared/country-aliases.js';
-import { normalEnum } from '../../shared/fields.js';
-import { loadIsoTables, type IsoTables } from '../../shared/iso-3166.js';
+import { loadIsoTables } from '../../shared/iso-3166.js';
+import { askCountry, askEnum, askState, askText } from '../../verbs/ask.js';
 import { clientNeeds, sendAndPrint } from '../../verbs/steps.js';
-import { buildBody, checkerFor, longFlag, normalFor, setPath } from '../../verbs/values.js';
-import type { FlagSpec, VerbContext } from '../../cmdutil/spec.js';
+import { buildBody, longFlag, setPath } from '../../verbs/values.js';
+import type { VerbContext } from '../../cmdutil/spec.js';
 
 const LABELS: Record<string, string> = {
   first_name: 'First name',
@@ -51,7 +48,8 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     const prompter = createPrompter(f.io);
     // Country and state are searchable lists from the ISO 3166 tables (the ones validation uses).
     const tables = await loadIsoTables();
-    for (const fl of missing) {
+    // What is required first: a user who gave all but --email is asked for the e-mail, not a middle name.
+    for (const fl of [...missingRequired, ...missing.filter((m) => !m.required)]) {
       const field = fl.field!;
       const label = LABELS[field] ?? field;
       const optional = !fl.required;
@@ -76,73 +74,5 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   await sendAndPrint(f, ctx, client, { path: ctx.verb.path, body });
 }
 
-/**
- * A text field, checked as typed by the validator of its kind (src/shared/fields.ts) and kept in
- * the form a flag would send (`+1 415 555 0199` → `+14155550199`).
- */
-export async function askText(
-  prompter: Prompter,
-  label: string,
-  fl: FlagSpec,
-  body: Record<string, unknown>,
-  optional: boolean,
-): Promise<string> {
-  const check = checkerFor(fl, body);
-  const validate = (v: string) => {
-    const n = normalFor(fl, v, body);
-    return n ? n.error : check?.(v);
-  };
-  const value = await prompter.text(label, { optional, validate });
-  return value === '' ? '' : (normalFor(fl, value, body)?.value ?? value);
-}
-
-/**
- * A list field: the value chosen, or typed. A value near one of the list is refused with it as
- * "did you mean" (the flag's words) and asked again; another value, where the field takes others,
- * only after a yes. A typo never becomes data.
- */
-export async function askEnum(prompter: Prompter, io: IOStreams, label: string, fl: FlagSpec, optional: boolean): Promise<string> {
-  const choices = fl.choices ?? [];
-  for (;;) {
-    const typed = await prompter.choose(label, choices, { open: fl.open ?? false, optional });
-    if (typed === '') return '';
-    const n = normalEnum(typed, choices, fl.open ?? false);
-    if (n.error !== undefined) {
-      io.err(`${escapeText(`${label}: "${typed}" ${n.error}`)}\n`);
-      continue;
-    }
-    if (choices.includes(n.value)) return n.value;
-    if (await prompter.confirm(`"${n.value}" is not one of ${choices.join(', ')}: use it anyway?`, false)) return n.value;
-  }
-}
-
-/** Everyday names and alpha-3 codes by country (`US`: usa, united states, america). */
-function othersByCountry(): Map<string, string[]> {
-  const by = new Map<string, string[]>();
-  for (const [name, code] of countryAliases()) by.set(code, [...(by.get(code) ?? []), name]);
-  return by;
-}
-
-/**
- * Searchable by code (alpha-2 or alpha-3) and by name (English, common: "South Korea", or
- * everyday: "UK", "America"), accents aside; a whole code or name typed comes first, and a name
- * mistyped finds the country near it.
- */
-export function askCountry(prompter: Prompter, label: string, tables: IsoTables, optional: boolean): Promise<string> {
-  const others = othersByCountry();
-  const items = tables.countries.map((c) => ({
-    value: c.code,
-    label: `${c.code}  ${c.name}${c.aliases.length ? ` (${c.aliases.join(', ')})` : ''}`,
-    keys: [c.code, c.name, ...c.aliases, ...(others.get(c.code) ?? [])],
-    text: (others.get(c.code) ?? []).join(' '),
-  }));
-  return prompter.pick(label, items, { optional });
-}
-
-/** The country's subdivisions, searchable by name, by code, or by the bare subdivision (`VA` for US-VA). */
-export function askState(prompter: Prompter, label: string, tables: IsoTables, country: string, optional: boolean): Promise<string> {
-  const items = tables
-    .subdivisionsOf(country)
-    .map((s) => ({ value: s.code, label: `${s.code}  ${s.name}`, keys: [s.code, s.code.slice(3), s.name] }));
-  return prompter.pick(`${label} of ${country}`, items, { optional });
-}
+// The askers are the verbs' (src/verbs/ask.ts), shared with every create that prompts.
+export { askCountry, askEnum, askState, askText };
