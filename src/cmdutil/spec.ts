@@ -146,6 +146,12 @@ export interface WaitSpec {
    * attempt scheduled: no webhook URL): `note` is said at once on stderr, then pay waits as asked.
    */
   stalled?: { field: string; note: string };
+  /**
+   * Dotted path of a count the verb raises later (an event's `delivery.attempts` after a resend): a
+   * polled answer settles only once that count exceeds its value in the verb's answer, so an
+   * earlier attempt (one in flight when the resend was accepted) is never taken for the one asked for.
+   */
+  after?: string;
 }
 
 export type VerbKind = 'create' | 'list' | 'get' | 'update' | 'action' | 'delete' | 'custom';

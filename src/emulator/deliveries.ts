@@ -1,7 +1,9 @@
 // The delivery queue: an event is POSTed to its mode's URL (WebhookUrls), signed per Standard
 // Webhooks with that mode's secret; 2xx = delivered, anything else is retried after 5 s, 30 s,
 // 2 min and 10 min of emulator time (times `retryScale`), then `failed`. At most MAX_IN_FLIGHT
-// attempts at once, never two for one event; redirects are not followed.
+// attempts at once, never two for one event; redirects are not followed. A resend accepted while an
+// attempt is in flight is owed (x.owed): that attempt leaves the event pending and the resend's
+// attempt follows it, one per resend (never lost, never merged into the running attempt).
 import { signedHeaders } from '../shared/signature.js';
 import { iso } from './clock.js';
 import type { EventServices } from './services.js';
@@ -97,6 +99,7 @@ export class Deliveries {
         .finally(() => {
           this.inFlight--;
           this.active.delete(id);
+          if (owedOf(this.app.store.byId.get(id) as Rec<WebhookEvent> | undefined) > 0) this.enqueue(id);
           this.pump();
         });
     }
@@ -111,6 +114,7 @@ export class Deliveries {
     const rec = this.app.store.byId.get(id) as Rec<WebhookEvent> | undefined;
     if (!rec || rec.obj.delivery.status !== 'pending' || this.abort.signal.aborted) return;
     const e = rec.obj;
+    const servesResend = owedOf(rec) > 0;
     const mode = modeOf(e);
     const url = this.urlOf(mode);
     if (!url) {
@@ -153,6 +157,21 @@ export class Deliveries {
     const retry = (x.retry as number | undefined) ?? 0;
     const ok = code !== null && code >= 200 && code < 300;
     const now = this.app.clock.now();
+    // Resends still owed after this attempt (one is served by it when it was owed at its start): the event stays pending for them.
+    const owed = Math.max(0, owedOf(current) - (servesResend ? 1 : 0));
+    if (owed > 0) {
+      const attemptsSoFar = current.obj.delivery.attempts + 1;
+      const next_attempt_at = iso(now);
+      const delivery: WebhookEvent['delivery'] = {
+        status: 'pending',
+        attempts: attemptsSoFar,
+        last_response_code: code,
+        last_attempt_at: attemptedAt,
+        next_attempt_at,
+      };
+      this.update(current, delivery, { ...x, attempts, owed });
+      return;
+    }
     const delivery: WebhookEvent['delivery'] = {
       status: ok ? 'delivered' : retry < RETRY_DELAYS_S.length ? 'pending' : 'failed',
       attempts: current.obj.delivery.attempts + 1,
@@ -165,7 +184,7 @@ export class Deliveries {
       delivery.next_attempt_at = iso(at);
       this.app.due.push(at, 'delivery', id);
     }
-    this.update(current, delivery, { ...x, attempts, retry: ok ? retry : retry + 1 });
+    this.update(current, delivery, { ...x, attempts, retry: ok ? retry : retry + 1, owed: 0 });
   }
 
   private update(rec: Rec<WebhookEvent>, delivery: WebhookEvent['delivery'], x?: Record<string, unknown>): void {
@@ -211,6 +230,9 @@ async function readExcerpt(body: ReadableStream<Uint8Array> | null): Promise<str
   }
   return got === 0 ? null : new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, got));
 }
+
+/** Resends accepted and not yet served by an attempt (Events.resend adds one). */
+export const owedOf = (rec: Rec<WebhookEvent> | undefined): number => (rec?.x?.owed as number | undefined) ?? 0;
 
 function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };

@@ -13,7 +13,7 @@
 import type { EventServices } from './services.js';
 import { json } from './store.js';
 import type { Json, Mode, Rec, Tx, WebhookEvent } from './types.js';
-import { Deliveries } from './deliveries.js';
+import { Deliveries, owedOf } from './deliveries.js';
 import { eventLine, eventOp, UNDELIVERED_JSON } from './event-ops.js';
 import { WebhookUrls } from './webhook-urls.js';
 import { iso } from './clock.js';
@@ -78,7 +78,9 @@ export class Events {
     const now = iso(this.app.clock.stamp());
     const url = this.urlOf(modeOf(rec.obj));
     const delivery: WebhookEvent['delivery'] = { ...rec.obj.delivery, status: 'pending', next_attempt_at: url ? now : null };
-    const next = this.app.store.put(tx, 'event', rec.scope, { ...rec.obj, delivery }, { ...rec.x, retry: 0 });
+    // Owed: an attempt in flight now leaves the event pending and this one follows it (Deliveries).
+    const owed = owedOf(rec) + 1;
+    const next = this.app.store.put(tx, 'event', rec.scope, { ...rec.obj, delivery }, { ...rec.x, retry: 0, owed });
     if (url) tx.after.push(() => this.deliveries.enqueue(rec.id));
     return next;
   }

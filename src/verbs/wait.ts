@@ -116,7 +116,15 @@ export async function waitFor(client: ApiClient, spec: WaitSpec, answer: unknown
   const target = waitTarget(spec, answer, what);
   const noun = nounOfWait(spec);
   let current = target.first;
-  if (current !== undefined && !isPending(spec, current)) return current;
+  const base = spec.after === undefined ? undefined : getPath(answer, spec.after);
+  // Pending, or settled by an earlier attempt than the one the verb asked for (spec.after).
+  const waiting = (o: Obj): boolean => {
+    if (isPending(spec, o)) return true;
+    if (typeof base !== 'number') return false;
+    const n = getPath(o, spec.after!);
+    return !(typeof n === 'number' && n > base);
+  };
+  if (current !== undefined && !waiting(current)) return current;
   // Pending with nothing scheduled to move it (an event and no webhook URL): say so now, not at the timeout.
   if (opts.io && spec.stalled && current !== undefined && getPath(current, spec.stalled.field) === null) {
     opts.io.err(
@@ -132,7 +140,7 @@ export async function waitFor(client: ApiClient, spec: WaitSpec, answer: unknown
     step: async () => {
       const res = await client.request({ method: 'GET', path: target.path, expect: 'object' });
       current = asWaited(spec, res.body, `GET /${target.path}`, res.requestId, target.id);
-      return isPending(spec, current) ? undefined : current;
+      return waiting(current) ? undefined : current;
     },
     deadline: {
       at: deadline,

@@ -130,6 +130,7 @@ export const webhooks: GroupSpec = fromContract(OPERATIONS, {
       done: 'Requeued',
       description:
         'With --wait, pay waits until the delivery is over: exit 0 when delivered, 1 when it failed (every retry) or is disabled. ' +
+        'A resend made while an attempt is in flight is delivered after it, and --wait waits for that later attempt. ' +
         'Without a webhook URL to deliver to, the event stays pending (no attempt scheduled): --wait says so at once, then waits, ' +
         'in case one is set meanwhile (pay webhooks listen), and gives up at --wait-timeout.',
       jsonShape: 'the Event object, its delivery pending again; with --wait, as delivered',
@@ -143,6 +144,7 @@ export const webhooks: GroupSpec = fromContract(OPERATIONS, {
         success: ['delivered'],
         failure: ['failed', 'disabled'],
         reasonField: 'delivery.last_response_code',
+        after: 'delivery.attempts',
         show: 'pay webhooks get {id}',
         stalled: {
           field: 'delivery.next_attempt_at',

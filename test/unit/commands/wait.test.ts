@@ -239,6 +239,37 @@ describe('the other verbs, through the command', () => {
   });
 });
 
+describe('webhooks resend --wait settles only on an attempt after the resend (WaitSpec.after: delivery.attempts)', () => {
+  it('a settled answer that counts no more attempts than the resend answer did is still waited past (fast-check)', async () => {
+    const RESEND = waitVerbs.find((v) => v.name === 'webhooks resend')!.wait;
+    const EVT = 'evt_0123456789abcdefghijklmn';
+    const ev = (status: string, attempts: number, code: number | null) => ({
+      id: EVT,
+      delivery: { status, attempts, last_response_code: code, next_attempt_at: null },
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(5),
+        // Earlier answers: the attempt in flight when the resend was accepted settling, as delivered or failed.
+        fc.array(fc.record({ status: fc.constantFrom('pending', 'delivered', 'failed'), back: fc.nat(2) }), { maxLength: 4 }),
+        fc.constantFrom('delivered', 'failed'),
+        async (base, early, last) => {
+          const answers = [...early.map((e) => ev(e.status, Math.max(0, base - e.back), 200)), ev(last, base + 1, 500)];
+          const clock = fakeClock(0);
+          let polls = 0;
+          const client = {
+            request: async () => ({ body: answers[Math.min(polls++, answers.length - 1)], requestId: 'req_1' }),
+          } as unknown as ApiClient;
+          const got = await waitFor(client, RESEND, ev('pending', base, null), { timeoutMs: 60_000, clock });
+          expect(got).toEqual(answers[answers.length - 1]);
+          expect(polls).toBe(answers.length);
+        },
+      ),
+      { seed: 2611, numRuns: 200 },
+    );
+  });
+});
+
 describe('waitFor', () => {
   const TRANSFER = waitVerbs.find((v) => v.name === 'transfers send')!.wait;
 
