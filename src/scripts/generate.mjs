@@ -1,15 +1,17 @@
 // npm run generate: writes the files generated from the command tree (src/scripts/generated.ts):
 // src/commands/group-index.ts (the groups' heads and loaders, from their specs),
 // completions/pay.bash, completions/_pay, completions/pay.fish (shipped; `pay completion <shell>`
-// prints them) and the README's command reference. Tests fail when any is stale.
+// prints them), the help topics' strings (src/docs/topic-texts.ts, from src/docs/topics/*.md), the
+// package's docs folder (docs/*.md) and man pages (docs/man/). Tests fail when any is stale; a file
+// in docs/ that is no longer generated is removed (or named, with --check).
 //   node src/scripts/generate.mjs            write the files
 //   node src/scripts/generate.mjs --check    exit 1 when a file differs (write nothing)
 // The generator is TypeScript: it is bundled first (esbuild, packages left external) into
 // node_modules/.cache, where the bundle can import commander from this checkout.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const check = process.argv.includes('--check');
@@ -33,14 +35,36 @@ try {
     logLevel: 'warning',
   });
   const { generatedFiles } = await import(pathToFileURL(outfile).href);
-  generated = generatedFiles(readFileSync(join(root, 'README.md'), 'utf8'));
+  const topicsDir = join(root, 'src', 'docs', 'topics');
+  const topics = {};
+  for (const f of readdirSync(topicsDir)) if (f.endsWith('.md')) topics[f.slice(0, -3)] = readFileSync(join(topicsDir, f), 'utf8');
+  generated = generatedFiles(topics, pkg.version);
 } finally {
   rmSync(outfile, { force: true });
 }
 
 for (const w of generated.warnings) process.stderr.write(`warning: ${w}\n`);
-mkdirSync(join(root, 'completions'), { recursive: true });
 let stale = 0;
+// docs/ holds generated files only: one no longer generated is stale.
+for (const dir of ['docs', 'docs/man']) {
+  let names = [];
+  try {
+    names = readdirSync(join(root, dir), { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `${dir}/${e.name}`);
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    if (name in generated.files) continue;
+    stale++;
+    if (check) process.stderr.write(`${name} is no longer generated\n`);
+    else {
+      rmSync(join(root, name));
+      process.stderr.write(`removed ${name}\n`);
+    }
+  }
+}
 for (const [name, text] of Object.entries(generated.files)) {
   const file = join(root, name);
   let old;
@@ -53,6 +77,7 @@ for (const [name, text] of Object.entries(generated.files)) {
   stale++;
   if (check) process.stderr.write(`${name} is out of date\n`);
   else {
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
     process.stderr.write(`wrote ${name}\n`);
   }

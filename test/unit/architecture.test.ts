@@ -17,7 +17,7 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   // Command plumbing: Factory, declaration types, registration, dispatcher, the root command.
   cmdutil: { rooms: ['api', 'commands', 'config', 'io', 'lib', 'shared', 'verbs'], packages: ['commander', 'undici'] },
   // One folder per command or group: declarations (index.ts) and their run modules.
-  commands: { rooms: ['api', 'bulk', 'cmdutil', 'config', 'emulator', 'io', 'lib', 'seed', 'shared', 'verbs'], packages: [] },
+  commands: { rooms: ['api', 'bulk', 'cmdutil', 'config', 'docs', 'emulator', 'io', 'lib', 'seed', 'shared', 'verbs'], packages: [] },
   // The resource-verb engine: dispatcher, shared steps, values, constraints, --data, bulk.
   verbs: { rooms: ['api', 'bulk', 'cmdutil', 'config', 'io', 'lib', 'shared'], packages: [] },
   // The HTTP client and the contract (OpenAPI) pay speaks.
@@ -31,7 +31,7 @@ const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
   seed: { rooms: ['api', 'config', 'io', 'lib', 'shared'], packages: ['yaml'] },
   // Shell completion scripts and the README's command reference, generated from the tree.
   completion: { rooms: ['cmdutil', 'commands', 'shared'], packages: ['commander'] },
-  docs: { rooms: [], packages: ['commander'] },
+  docs: { rooms: ['io', 'lib', 'shared'], packages: ['commander'] },
   // Small CLI-side utilities: errors and their printing, bounded reads, safe JSON, the version.
   lib: { rooms: ['io', 'shared'], packages: [] },
   // Leaf modules both sides use (validation, domains, ISO tables, keys, signatures, events).
