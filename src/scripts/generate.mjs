@@ -47,7 +47,7 @@ for (const w of generated.warnings) process.stderr.write(`warning: ${w}\n`);
 let stale = 0;
 // docs/ holds generated files only: one no longer generated is stale.
 for (const dir of ['docs', 'docs/man']) {
-  let names = [];
+  let names;
   try {
     names = readdirSync(join(root, dir), { withFileTypes: true })
       .filter((e) => e.isFile())

@@ -135,7 +135,7 @@ describe('renderTopic', () => {
       '  code  meaning\n  2     usage\n  130   cancelled: Ctrl-C or Ctrl-D at a\n        prompt, or a signal\n',
     );
     const narrow = renderTopic(md, 24);
-    expect(narrow).toMatch(/^  2\n    meaning: usage\n  130\n    meaning:/);
+    expect(narrow).toMatch(/^ {2}2\n {4}meaning: usage\n {2}130\n {4}meaning:/);
     expect(widest(narrow)).toBeLessThanOrEqual(24);
     expect(narrow.replace(/\s+/g, ' ')).toContain('cancelled: Ctrl-C or Ctrl-D at a prompt, or a signal');
   });
