@@ -8,7 +8,7 @@ import { CommanderError } from 'commander';
 import { explainParseError, hoistVerbFlags, wantsJsonErrors } from './argv.js';
 import type { Entry } from './cmdutil/decl.js';
 import type { Factory } from './cmdutil/factory.js';
-import { createProgram, groupsFor } from './cmdutil/root.js';
+import { createProgram, groupsFor } from './commands/root.js';
 import { createStdio } from './cmdutil/stdio.js';
 
 function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
@@ -66,7 +66,7 @@ function processEntry(): Entry {
         stdio.useStreams();
         listenStdout();
       }
-      return (built ??= createFactory({ flags }));
+      return (built ??= createFactory({ flags, groups: async () => (await import('./commands/groups.js')).allGroups }));
     },
   };
 }

@@ -13,7 +13,9 @@ import { isLoopbackHost } from '../config/settings.js';
 import { escapeText } from '../io/escape.js';
 import { damagedIn, DryRunStop, ExitCode, exitCodeForStatus, NetworkError, PayError } from '../lib/errors.js';
 import { EMULATOR_HEADER, EMULATOR_NAME, VERSION_SHAPE } from '../shared/emulator-id.js';
-import { DebugLog, defaultDispatcher, describeNetworkError, parseBody, sendOnce, TooLarge, type OutgoingRequest } from './client.js';
+import { parseBody } from './answers.js';
+import type { OutgoingRequest } from './client.js';
+import { DebugLog, defaultDispatcher, describeNetworkError, sendOnce, TooLarge } from './transport.js';
 
 export interface AdminOptions {
   /** The resolved base URL (…/v1/). */

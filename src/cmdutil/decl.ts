@@ -6,6 +6,7 @@ import type { GlobalFlags } from '../config/settings.js';
 import type { OutputFormat } from '../io/formats.js';
 import type { OutputSettings } from '../io/output-options.js';
 import type { Factory } from './factory.js';
+import type { VerbRun } from './spec.js';
 
 export interface OutputDecl {
   /** Takes --fields and --no-header (it prints objects whose fields can be picked). */
@@ -88,3 +89,10 @@ export interface Entry {
   /** How commander writes its own output (help, the version): the entry's writers (src/cmdutil/stdio.ts). */
   output?: OutputConfiguration;
 }
+
+/**
+ * The resource-verb engine (src/verbs/run.ts runVerb), loaded when a verb runs. The verbs room is
+ * above this one (it builds on the Factory and the specs), so the root command
+ * (src/commands/root.ts) hands it to the registry, which hands it to the dispatcher.
+ */
+export type VerbEngine = () => Promise<VerbRun>;

@@ -2,16 +2,17 @@
 // command that runs), the output flags resolved once into the context (a bad -o, an unknown
 // --fields name, a --jq filter jq refuses: exit 2 here, before anything is read or sent; --fields
 // without names lists the fields instead of running), --dry-run switched on for the clients the
-// command builds, then `run(f, ctx)`. What comes back is fitted to the command: a dry run's stop
-// is exit 0, and a hint never names a flag the command does not have.
+// command builds, then `run(f, ctx)`. A dry run's stop is exit 0; a failed request gets the hint
+// for this command (hints.ts: --idempotency-key only where it takes that flag).
 // Loaded when an action fires, never at start-up.
 import type { Command } from 'commander';
 import type { FieldSet } from '../api/response-fields.js';
 import { resolveOutput, type OutputFormat, type OutputSettings } from '../io/output-options.js';
 import { closeNames, didYouMean } from '../lib/distance.js';
-import { DryRunStop, PayError, UsageError } from '../lib/errors.js';
-import type { CommandDecl, Entry } from './decl.js';
+import { DryRunStop, UsageError } from '../lib/errors.js';
+import type { CommandDecl, Entry, VerbEngine } from './decl.js';
 import type { Factory } from './factory.js';
+import { addRequestHint } from './hints.js';
 import type { GroupSpec, VerbSpec } from './spec.js';
 
 /** Resolves the output flags, loads and checks --jq, and tells the entry how to print errors. */
@@ -84,30 +85,7 @@ function flagsOf(command: Command): Set<string> {
   return flags;
 }
 
-const FLAG = /(?<![\w-])--[a-z][a-z0-9-]*/g;
-/** From a whole other command named in a hint (`pay features activate cus_… --feature cards`) to the end of that part. */
-const OTHER_COMMAND = /(^|[\s:(])pay [a-z][a-z-]*[\s\S]*$/;
-
-/**
- * What a command says on failure names only flags it has: hint parts (`; `-separated) naming
- * another are dropped (a client hint to retry with --idempotency-key, from a command without it),
- * and so is a field error's flag. Flags of another command the hint spells out in full (`pay kyc
- * submit-document … --type passport`) are that command's, and stay.
- */
-export function fitToCommand(err: unknown, command: Command): void {
-  if (!(err instanceof PayError)) return;
-  const flags = flagsOf(command);
-  const fits = (text: string) => [...text.replace(OTHER_COMMAND, '$1').matchAll(FLAG)].every((m) => flags.has(m[0]));
-  const e = err as { hint: string | undefined };
-  const parts = e.hint?.split('; ') ?? [];
-  if (!parts.every(fits)) {
-    const kept = parts.filter(fits);
-    e.hint = kept.length > 0 ? kept.join('; ') : undefined;
-  }
-  for (const fe of err.fieldErrors) if (fe.flag && !fits(fe.flag)) delete fe.flag;
-}
-
-/** Runs the command with --dry-run's printer when asked, a dry run's stop as success, errors fitted to the command. */
+/** Runs the command with --dry-run's printer when asked, a dry run's stop as success, a failed request's hint written for the command. */
 async function guarded(
   f: Factory,
   command: Command,
@@ -126,7 +104,7 @@ async function guarded(
       f.io.err('dry run: nothing was sent\n');
       return;
     }
-    fitToCommand(err, command);
+    addRequestHint(err, flagsOf(command));
     throw err;
   }
 }
@@ -153,6 +131,7 @@ export async function runResourceVerb(
   group: GroupSpec,
   verb: VerbSpec,
   argValue: string | undefined,
+  engine: VerbEngine,
 ): Promise<void> {
   const f = await entry.factory(command.optsWithGlobals());
   const opts = command.opts();
@@ -163,7 +142,7 @@ export async function runResourceVerb(
     if (checkFields(f, output, set, commandName(command))) return;
   }
   await guarded(f, command, opts, output, async () => {
-    const { runVerb } = await import('../verbs/run.js');
+    const runVerb = await engine();
     await runVerb(f, { group, verb, argValue, opts, output });
   });
 }

@@ -11,6 +11,7 @@ import { escapeMultiline, escapeText } from '../io/escape.js';
 import { createIOStreams, type IOStreams } from '../io/iostreams.js';
 import { AuthError, UsageError } from '../lib/errors.js';
 import { systemClock, type Clock } from '../lib/poll.js';
+import type { GroupSpec } from './spec.js';
 
 /**
  * Where a long-running command hears Ctrl-C and SIGTERM: the process's signals, or a test's. A
@@ -84,6 +85,12 @@ export interface Factory {
    * request that would change something instead of sending it (src/cmdutil/dry-run.ts).
    */
   dryRun: ((req: OutgoingRequest) => void) | undefined;
+  /**
+   * The whole tree's group specs (src/commands/groups.ts), loaded when asked: what the replay note's
+   * "see it now with" and a bulk run's summary name. Handed in by whoever builds the Factory (the
+   * entry, src/commands/tree.ts, tests): the commands room is above this one.
+   */
+  groups(): Promise<readonly GroupSpec[]>;
 }
 
 export interface FactoryInit {
@@ -93,6 +100,8 @@ export interface FactoryInit {
   dispatcher?: Dispatcher;
   signals?: Signals;
   clock?: Clock;
+  /** Factory.groups: the whole tree's group specs, loaded when asked. */
+  groups: () => Promise<readonly GroupSpec[]>;
 }
 
 export function promptingAllowed(io: IOStreams, env: NodeJS.ProcessEnv, flags: GlobalFlags): boolean {
@@ -126,6 +135,7 @@ export function createFactory(init: FactoryInit): Factory {
       return settings;
     },
     dryRun: undefined,
+    groups: init.groups,
     async emulator() {
       const s = factory.settings();
       const { EmulatorAdmin } = await import('../api/emulator-admin.js');
@@ -175,10 +185,10 @@ export function createFactory(init: FactoryInit): Factory {
         credentialHint,
         secrets: [s.webhookSecret.value],
         dryRun: factory.dryRun,
-        // The note for a replayed answer (src/cmdutil/replay.ts, loaded when one comes).
+        // The note for a replayed answer (src/cmdutil/replay.ts, loaded when one comes, with the tree).
         onReplay: async (r: Replay) => {
-          const { replayNote } = await import('./replay.js');
-          io.err(await replayNote(r));
+          const [{ replayNote }, groups] = await Promise.all([import('./replay.js'), init.groups()]);
+          io.err(await replayNote(r, groups));
         },
         ...(init.dispatcher ? { dispatcher: init.dispatcher } : {}),
         // Bodies and headers come from the service: escaped, a body's own line breaks kept.

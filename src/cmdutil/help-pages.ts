@@ -33,7 +33,7 @@ function helpOf(cmd: Command): string {
   return text;
 }
 
-/** Page name → text, for the whole tree (src/cmdutil/tree.ts) and `version`. */
+/** Page name → text, for the whole tree (src/commands/tree.ts) and `version`. */
 export function helpPages(program: Command, version: string): Map<string, string> {
   const pages = new Map<string, string>([[VERSION_PAGE, `${version}\n`]]);
   const walk = (cmd: Command, path: string[]) => {

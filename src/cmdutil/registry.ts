@@ -3,7 +3,7 @@
 // dispatcher (dispatch.ts), which builds the entry's Factory and runs the implementation.
 import { Command, Help, Option } from 'commander';
 import { confirmClassOf } from '../shared/confirm.js';
-import type { CommandDecl, Entry } from './decl.js';
+import type { CommandDecl, Entry, VerbEngine } from './decl.js';
 import { flagsOf, VERB_FLAGS } from './global-flags.js';
 import { OUTPUT_FORMATS } from '../io/formats.js';
 import { OUTPUT_FLAGS, waitTimeoutOption, type GroupSpec, type VerbSpec, type WaitSpec } from './spec.js';
@@ -15,7 +15,7 @@ export const specOf = new WeakMap<Command, { group: GroupSpec; verb?: VerbSpec }
  * Which commands to register whole: the entry names the words of argv (a command argv does not
  * name is never parsed, so it needs only what its parent's help and the suggestions show: its
  * name, aliases, arguments and summary, a head); undefined registers every command whole (the
- * tree of tests and generators, src/cmdutil/tree.ts).
+ * tree of tests and generators, src/commands/tree.ts).
  */
 export type Whole = ((name: string) => boolean) | undefined;
 
@@ -99,7 +99,7 @@ export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   return cmd;
 }
 
-export function registerGroup(program: Command, group: GroupSpec, entry: Entry, whole?: Whole): Command {
+export function registerGroup(program: Command, group: GroupSpec, entry: Entry, engine: VerbEngine, whole?: Whole): Command {
   const g = program.command(group.name).description(group.summary);
   if (group.description) g.summary(group.summary).description(`${group.summary}\n\n${group.description}`);
   if (group.deprecated) g.description(`[deprecated: use ${group.deprecated.use}] ${group.summary}`);
@@ -107,7 +107,7 @@ export function registerGroup(program: Command, group: GroupSpec, entry: Entry, 
   if (group.examples.length > 0) g.addHelpText('after', examplesText(group.examples));
   specOf.set(g, { group });
   for (const verb of group.verbs) {
-    if (!whole || whole(verb.name) || verb.aliases?.some(whole)) registerVerb(g, group, verb, entry);
+    if (!whole || whole(verb.name) || verb.aliases?.some(whole)) registerVerb(g, group, verb, entry, engine);
     else headsWithOptions.add(verbHead(g, verb));
   }
   for (const decl of group.commands ?? []) registerCommand(g, decl, entry, whole);
@@ -128,7 +128,7 @@ function verbHead(parent: Command, verb: VerbSpec): Command {
   return cmd;
 }
 
-function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: Entry): void {
+function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: Entry, engine: VerbEngine): void {
   const cmd = verbHead(parent, verb);
   for (const f of verb.flags ?? []) {
     // Codes (currencies, assets) are accepted in any case, so commander does not enforce them.
@@ -149,7 +149,7 @@ function registerVerb(parent: Command, group: GroupSpec, verb: VerbSpec, entry: 
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const { runResourceVerb } = await import('./dispatch.js');
-    await runResourceVerb(entry, command, group, verb, verb.arg ? (args[0] as string) : undefined);
+    await runResourceVerb(entry, command, group, verb, verb.arg ? (args[0] as string) : undefined, engine);
   });
 }
 

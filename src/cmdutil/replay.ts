@@ -19,8 +19,8 @@ import type { OpenApiDocument } from '../api/openapi.js';
 import { escapeText } from '../io/escape.js';
 import type { GroupSpec, VerbSpec } from './spec.js';
 
-/** The note for a replayed answer, one line for stderr. */
-export async function replayNote(r: Replay): Promise<string> {
+/** The note for a replayed answer, one line for stderr; `groups`: the whole tree's (Factory.groups). */
+export async function replayNote(r: Replay, groups: readonly GroupSpec[]): Promise<string> {
   const key = r.idempotencyKey ?? '-';
   // pay retried this request (a 5xx or a dropped connection after the service had acted): the stored answer is
   // its own earlier attempt's when pay chose the key; nobody reused a key.
@@ -39,13 +39,9 @@ export async function replayNote(r: Replay): Promise<string> {
   }
   const body = r.body as { id?: unknown } | undefined;
   const id = body && typeof body === 'object' && typeof body.id === 'string' ? body.id : undefined;
-  // The contract loads here, not with this module: a bulk run's summary (showCommandFor) needs none of it.
-  const [{ allGroups }, { openapi }, { successRef }] = await Promise.all([
-    import('../commands/groups.js'),
-    import('../api/openapi.js'),
-    import('../api/response-fields.js'),
-  ]);
-  const see = seeItNow(r, allGroups, openapi, (op) => successRef(op, openapi));
+  // The contract loads here, not with this module: a bulk run's summary (getById) needs none of it.
+  const [{ openapi }, { successRef }] = await Promise.all([import('../api/openapi.js'), import('../api/response-fields.js')]);
+  const see = seeItNow(r, groups, openapi, (op) => successRef(op, openapi));
   return `note: ${escapeText(
     `${first}` + `${id !== undefined ? ` (${id})` : ''}; the object may have changed since${see ? `: see it now with ${see}` : ''}`,
   )}\n`;
@@ -185,12 +181,6 @@ export function seeItNow(
     if (operationAt(doc, 'GET', own)) return `pay api GET ${own}`;
   }
   return undefined;
-}
-
-/** getById over the whole tree (loaded here): for a bulk run's summary note. */
-export async function showCommandFor(id: string): Promise<string | undefined> {
-  const { allGroups } = await import('../commands/groups.js');
-  return getById(id, allGroups);
 }
 
 /** `pay <group> get <id>`: the get verb whose argument is an id of this kind, if the tree has one. */

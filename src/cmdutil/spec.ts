@@ -213,6 +213,35 @@ export interface VerbSpec {
   answer?: Readonly<Record<string, string | null>>;
 }
 
+/**
+ * What the contract says of one parameter of an operation (a body field, a query or a path
+ * parameter), as src/scripts/operation-facts.ts reads it: written by `npm run generate` into
+ * src/commands/<group>/operations.ts.
+ */
+export interface ParamFacts {
+  readonly required?: boolean;
+  readonly kind?: FlagKind;
+  readonly choices?: readonly string[];
+  readonly idPrefix?: string;
+}
+
+/** What the contract says of one operation, for the verb that names it (its operationId). */
+export interface OperationFacts {
+  readonly method: VerbSpec['method'];
+  /** Under /v1/, without the leading slash: `transfers/{transfer_id}/cancel`. */
+  readonly path: string;
+  readonly kind: VerbKind;
+  /** A create's object, by the id prefix of its answer. */
+  readonly creates?: string;
+  readonly requireTenant?: boolean;
+  /** Takes a request body with fields (not the empty body of an action). */
+  readonly body?: boolean;
+  readonly pathParams?: Readonly<Record<string, ParamFacts>>;
+  readonly query?: Readonly<Record<string, ParamFacts>>;
+  /** Body fields by dotted path (`address.city`). */
+  readonly fields?: Readonly<Record<string, ParamFacts>>;
+}
+
 export interface GroupSpec {
   name: string;
   summary: string;
@@ -230,6 +259,62 @@ export interface GroupSpec {
   /** Tooling commands of the group that call no API operation (webhooks verify, listen), after its verbs. */
   commands?: readonly CommandDecl[];
   deprecated?: { use: string };
+}
+
+/**
+ * A verb as its group's index.ts declares it: the operation it calls (`operationId`) and what the
+ * contract cannot say; `fromContract` adds the method, path and kind from the operation. A verb
+ * that calls no operation (`offline`) names its own.
+ */
+export type VerbDecl = Omit<VerbSpec, 'method' | 'path' | 'kind'> & { kind?: VerbKind } & (
+    { offline?: false; method?: never; path?: never } | { offline: true; method: VerbSpec['method']; path: ''; kind: VerbKind }
+  );
+
+/** A group as its index.ts declares it (see VerbDecl). */
+export type GroupDecl = Omit<GroupSpec, 'verbs'> & { verbs: VerbDecl[] };
+
+/** A flag with what the contract says of its parameter, where the flag says nothing itself. */
+function flagFromContract(flag: FlagSpec, op: OperationFacts): FlagSpec {
+  const facts = flag.field
+    ? op.fields?.[flag.field]
+    : flag.query
+      ? op.query?.[flag.query]
+      : flag.pathParam
+        ? op.pathParams?.[flag.pathParam]
+        : undefined;
+  if (!facts) return flag;
+  const derived: Partial<FlagSpec> = {};
+  if (flag.kind === undefined && facts.kind) derived.kind = facts.kind;
+  if (flag.choices === undefined && facts.choices) derived.choices = facts.choices;
+  if (flag.idPrefix === undefined && facts.idPrefix) derived.idPrefix = facts.idPrefix;
+  // A path parameter's flag is required by being one; a flag with a default always has a value.
+  if (flag.required === undefined && facts.required && !flag.pathParam && flag.default === undefined) derived.required = true;
+  return { ...flag, ...derived };
+}
+
+/**
+ * A group's spec from its declaration and its operations' facts (src/commands/<group>/operations.ts,
+ * generated from the contract by `npm run generate`): each verb gets its operation's method, path
+ * and kind, whether it creates (`creates`), needs x-tenant-id and takes a body, and each flag the
+ * required, kind, choices and id prefix of the parameter it fills, unless the declaration says
+ * otherwise. Cheap (no contract is read when pay runs): data in, data out.
+ */
+export function fromContract(ops: Readonly<Record<string, OperationFacts>>, group: GroupDecl): GroupSpec {
+  const verbs = group.verbs.map((decl): VerbSpec => {
+    if (decl.offline) return decl;
+    const op = ops[decl.operationId];
+    if (!op)
+      throw new Error(
+        `${group.name} ${decl.name}: no operation ${decl.operationId} in src/commands/${group.name}/operations.ts (npm run generate)`,
+      );
+    const verb: VerbSpec = { ...decl, method: op.method, path: op.path, kind: decl.kind ?? op.kind };
+    if (verb.creates === undefined && op.creates && verb.kind === 'create') verb.creates = op.creates;
+    if (verb.requireTenant === undefined && op.requireTenant) verb.requireTenant = true;
+    if (verb.body === undefined && op.body) verb.body = true;
+    if (decl.flags) verb.flags = decl.flags.map((f) => flagFromContract(f, op));
+    return verb;
+  });
+  return { ...group, verbs };
 }
 
 export interface VerbContext {

@@ -1,7 +1,7 @@
 // Generates the three completion scripts from the commander tree. Used by
 // src/scripts/generate.mjs (writes completions/) and test/completions/drift.test.ts.
 import type { Command } from 'commander';
-import { buildProgram } from '../cmdutil/tree.js';
+import { buildProgram } from '../commands/tree.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { buildModel, type CompletionModel } from './model.js';

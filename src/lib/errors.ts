@@ -42,7 +42,11 @@ export interface PayErrorOptions {
 
 export class PayError extends Error {
   readonly exitCode: ExitCode;
-  readonly hint: string | undefined;
+  /**
+   * What to do about it. Not readonly: the command layer writes the hint of a failed request for
+   * the command that ran (src/cmdutil/hints.ts), from the facts the API client's error carries.
+   */
+  hint: string | undefined;
   readonly details: Record<string, unknown>;
   readonly fieldErrors: FieldError[];
   readonly quiet: boolean;
@@ -89,8 +93,12 @@ export class CancelledError extends PayError {
 }
 
 export class NetworkError extends PayError {
-  constructor(message: string, opts: PayErrorOptions = {}) {
+  /** The request's Idempotency-Key, when it had one: the same key makes a retry safe. */
+  readonly idempotencyKey: string | undefined;
+
+  constructor(message: string, opts: PayErrorOptions & { idempotencyKey?: string | undefined } = {}) {
     super(message, ExitCode.NETWORK, 'network', opts);
+    this.idempotencyKey = opts.idempotencyKey;
   }
 }
 
@@ -110,6 +118,10 @@ export class ApiError extends PayError {
   readonly apiCode: string | undefined;
   readonly requestId: string | undefined;
   readonly idempotencyKey: string | undefined;
+  /** The service answered a stored answer of this key again (Idempotent-Replayed): nothing was tried anew. */
+  readonly replayed: boolean;
+  /** The problem document's members (code, customer_id, kyc_status, feature, …), as the service sent them. */
+  readonly problem: Readonly<Record<string, unknown>>;
 
   constructor(
     message: string,
@@ -118,6 +130,8 @@ export class ApiError extends PayError {
       apiCode?: string | undefined;
       requestId?: string | undefined;
       idempotencyKey?: string | undefined;
+      replayed?: boolean;
+      problem?: Readonly<Record<string, unknown>>;
     } & PayErrorOptions,
   ) {
     super(message, exitCodeForStatus(init.status, init.apiCode), init.apiCode ?? `http_${init.status}`, init);
@@ -125,6 +139,8 @@ export class ApiError extends PayError {
     this.apiCode = init.apiCode;
     this.requestId = init.requestId;
     this.idempotencyKey = init.idempotencyKey;
+    this.replayed = init.replayed ?? false;
+    this.problem = init.problem ?? {};
   }
 }
 

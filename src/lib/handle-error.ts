@@ -3,7 +3,7 @@
 // error (the service's messages, field errors and hints, file contents quoted in a message, a
 // --debug stack) goes through escape.ts: nothing in an error drives the terminal. --json errors
 // are JSON.stringify'd as they are.
-import { escapeMultiline, escapeText } from '../io/escape.js';
+import { escapeMultiline, escapeText } from './escape.js';
 import { BuildDamagedError, damagedIn, ExitCode, PayError, type FieldError } from './errors.js';
 
 export interface ErrorOutput {
@@ -12,7 +12,7 @@ export interface ErrorOutput {
   debug: boolean;
 }
 
-/** A field error's line: the field, the message, and what sets it in this command, when it has something (the dispatcher drops a flag it lacks). */
+/** A field error's line: the field, the message, and what sets it in this command, when it has something (set by the command layer: src/verbs/constraints.ts, pay api). */
 function fieldLine(e: FieldError): string {
   return `  ${escapeText(e.field)}: ${oneLine(e.message)}${e.flag ? ` (${escapeText(e.flag)})` : ''}`;
 }

@@ -3,8 +3,13 @@
 // wait of pay runs on it: --wait (src/verbs/wait.ts), pay trigger's settlements and its event, the
 // seed's settlements (src/seed/kyc.ts) and `pay emulator requests --follow`. The clock (now and
 // sleep) is a parameter, so tests run a wait of minutes in no time and see every pause.
-import { escapeText } from '../io/escape.js';
-import type { IOStreams } from '../io/iostreams.js';
+import { escapeText } from './escape.js';
+
+/** Where the spinner draws: stderr (src/io/iostreams.ts IOStreams is one). */
+export interface SpinnerStream {
+  readonly stderrIsTTY: boolean;
+  err(text: string): void;
+}
 
 /** What a wait reads the time from and pauses with. */
 export interface Clock {
@@ -49,7 +54,7 @@ export interface PollOptions<T> {
   signal?: AbortSignal;
   clock?: Clock;
   /** A line on stderr while it waits, when stderr is a terminal (cleared at the end). */
-  spinner?: { io: IOStreams; text: string } | undefined;
+  spinner?: { io: SpinnerStream; text: string } | undefined;
 }
 
 /** Polls until a step answers a value (returned), the deadline (its error thrown) or the signal (undefined). */
@@ -81,7 +86,7 @@ export async function pollUntil<T>(o: PollOptions<T>): Promise<T | undefined> {
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** A one-line spinner on stderr (terminals only): `\r` redraws, the line is cleared at the end. */
-export function startSpinner(io: IOStreams, text: string): { stop(): void } {
+export function startSpinner(io: SpinnerStream, text: string): { stop(): void } {
   let i = 0;
   const started = Date.now();
   const shown = escapeText(text);

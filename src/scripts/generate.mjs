@@ -1,9 +1,11 @@
-// npm run generate: writes the files generated from the command tree (src/scripts/generated.ts):
-// src/commands/group-index.ts (the groups' heads and loaders, from their specs),
+// npm run generate: writes the files generated from the contract (src/scripts/generated-operations.ts:
+// src/commands/<group>/operations.ts, what each operation says of its verb), then those generated
+// from the command tree, which reads them (src/scripts/generated.ts): src/commands/group-index.ts (the groups' heads and loaders, from their specs),
 // completions/pay.bash, completions/_pay, completions/pay.fish (shipped; `pay completion <shell>`
 // prints them), the help topics' strings (src/docs/topic-texts.ts, from src/docs/topics/*.md), the
-// package's docs folder (docs/*.md) and man pages (docs/man/). Tests fail when any is stale; a file
-// in docs/ that is no longer generated is removed (or named, with --check).
+// package's docs folder (docs/*.md: the topics and the command reference) and man pages
+// (docs/man/). Tests fail when any is stale; a file in docs/ that is no longer generated is
+// removed (or named, with --check).
 //   node src/scripts/generate.mjs            write the files
 //   node src/scripts/generate.mjs --check    exit 1 when a file differs (write nothing)
 // The generator is TypeScript: it is bundled first (esbuild, packages left external) into
@@ -20,31 +22,58 @@ const cache = join(root, 'node_modules', '.cache', 'pay-generate');
 const outfile = join(cache, `generate-${process.pid}.mjs`);
 
 mkdirSync(cache, { recursive: true });
-let generated;
-try {
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['src/scripts/generated.ts'],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    define: { __PAY_VERSION__: JSON.stringify(pkg.version) },
-    logLevel: 'warning',
-  });
-  const { generatedFiles } = await import(pathToFileURL(outfile).href);
-  const topicsDir = join(root, 'src', 'docs', 'topics');
-  const topics = {};
-  for (const f of readdirSync(topicsDir)) if (f.endsWith('.md')) topics[f.slice(0, -3)] = readFileSync(join(topicsDir, f), 'utf8');
-  generated = generatedFiles(topics, pkg.version);
-} finally {
-  rmSync(outfile, { force: true });
+
+/** Bundles one generator entry and returns what its generatedFiles() gives. */
+async function run(entry, ...args) {
+  try {
+    await build({
+      absWorkingDir: root,
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      define: { __PAY_VERSION__: JSON.stringify(pkg.version) },
+      logLevel: 'warning',
+    });
+    const { generatedFiles } = await import(`${pathToFileURL(outfile).href}?${entry}`);
+    return generatedFiles(...args);
+  } finally {
+    rmSync(outfile, { force: true });
+  }
 }
 
-for (const w of generated.warnings) process.stderr.write(`warning: ${w}\n`);
 let stale = 0;
+/** Writes (or, with --check, compares) each file. */
+function write(generated) {
+  for (const w of generated.warnings) process.stderr.write(`warning: ${w}\n`);
+  for (const [name, text] of Object.entries(generated.files)) {
+    const file = join(root, name);
+    let old;
+    try {
+      old = readFileSync(file, 'utf8');
+    } catch {
+      old = undefined;
+    }
+    if (old === text) continue;
+    stale++;
+    if (check) process.stderr.write(`${name} is out of date\n`);
+    else {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      process.stderr.write(`wrote ${name}\n`);
+    }
+  }
+}
+
+write(await run('src/scripts/generated-operations.ts'));
+const topicsDir = join(root, 'src', 'docs', 'topics');
+const topics = {};
+for (const f of readdirSync(topicsDir)) if (f.endsWith('.md')) topics[f.slice(0, -3)] = readFileSync(join(topicsDir, f), 'utf8');
+const fromTree = await run('src/scripts/generated.ts', topics, pkg.version);
+write(fromTree);
 // docs/ holds generated files only: one no longer generated is stale.
 for (const dir of ['docs', 'docs/man']) {
   let names;
@@ -56,30 +85,13 @@ for (const dir of ['docs', 'docs/man']) {
     names = [];
   }
   for (const name of names) {
-    if (name in generated.files) continue;
+    if (name in fromTree.files) continue;
     stale++;
     if (check) process.stderr.write(`${name} is no longer generated\n`);
     else {
       rmSync(join(root, name));
       process.stderr.write(`removed ${name}\n`);
     }
-  }
-}
-for (const [name, text] of Object.entries(generated.files)) {
-  const file = join(root, name);
-  let old;
-  try {
-    old = readFileSync(file, 'utf8');
-  } catch {
-    old = undefined;
-  }
-  if (old === text) continue;
-  stale++;
-  if (check) process.stderr.write(`${name} is out of date\n`);
-  else {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    process.stderr.write(`wrote ${name}\n`);
   }
 }
 if (check && stale) {

@@ -3,7 +3,7 @@
 // Markdown as strings for `pay help` (src/docs/topic-texts.ts), the package's docs folder (docs/:
 // each topic with its tables in place, and commands.md, the command reference) and the man pages
 // (docs/man/). src/scripts/generate.mjs bundles this and writes (or checks) them.
-import { buildProgram } from '../cmdutil/tree.js';
+import { buildProgram } from '../commands/tree.js';
 import { allGroups } from '../commands/groups.js';
 import { generateCompletions } from '../completion/generate.js';
 import { commandPage, rootPage, topicPage } from '../docs/man.js';

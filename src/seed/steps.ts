@@ -6,6 +6,7 @@
 // records what it made and lets the client key each POST (src/commands/trigger/run.ts). The
 // customer id is the caller's, already checked as a plain customer id.
 import { ApiError } from '../lib/errors.js';
+import { KYC_OPEN_STATUSES } from '../shared/enums.js';
 import { featureId } from './lifecycle.js';
 
 type Obj = Record<string, unknown>;
@@ -34,7 +35,7 @@ export interface StepPort {
 }
 
 /** States of a verification that is still to be decided. */
-export const OPEN_KYC: ReadonlySet<string> = new Set(['pending', 'in_review']);
+export const OPEN_KYC: ReadonlySet<string> = new Set<string>(KYC_OPEN_STATUSES);
 
 /** Starts the customer's KYC verification: level basic unless `start` names one. */
 export function startKyc(port: StepPort, customerId: string, start: Obj, key?: string): Promise<StepAnswer> {

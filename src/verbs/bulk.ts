@@ -150,8 +150,8 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   );
   if (sm.replayed > 0) {
     // The command that shows such an object (the replay note's rule 1), with <id> for the row's id.
-    const { showCommandFor } = await import('../cmdutil/replay.js');
-    const see = replayedId === undefined ? undefined : (await showCommandFor(replayedId))?.replace(replayedId, '<id>');
+    const { getById } = await import('../cmdutil/replay.js');
+    const see = replayedId === undefined ? undefined : getById(replayedId, await f.groups())?.replace(replayedId, '<id>');
     f.io.err(
       `note: ${sm.replayed === 1 ? '1 row was a replay' : `${sm.replayed} rows were replays`} ("replayed", with its idempotency key): made before this run, the service answered with what it stored for the first request with that key; the object may have changed since${see ? `: see it now with ${see}` : ''}${sm.replayedOnRetry > 0 ? `; ${sm.replayedOnRetry === 1 ? '1 came back on a retry' : `${sm.replayedOnRetry} came back on a retry`}: this run's own first attempt may have made ${sm.replayedOnRetry === 1 ? 'it' : 'them'} (pay could not tell)` : ''}\n`,
     );

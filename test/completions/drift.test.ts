@@ -7,6 +7,10 @@ import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from '../../src/commands/g
 import { allGroups } from '../../src/commands/groups.js';
 import { generateCompletions } from '../../src/completion/generate.js';
 import { groupIndex } from '../../src/scripts/generated.js';
+import { generatedFiles as contractFiles } from '../../src/scripts/generated-operations.js';
+import { operationFiles } from '../../src/scripts/operation-facts.js';
+import * as enums from '../../src/shared/enums.js';
+import { openapi } from '../../src/api/openapi.js';
 import { COMPLETIONS } from './shells.js';
 
 const { files } = generateCompletions();
@@ -32,6 +36,27 @@ describe('completions/ matches the command tree', () => {
       expect.fail(`completions/${name} is out of date with the command tree (${where}).\nRun: npm run generate`);
     });
   }
+});
+
+describe("src/commands/<group>/operations.ts match the contract", () => {
+  const { files: ops } = contractFiles();
+
+  it('one file per group of the contract (its tags), each what npm run generate writes today', () => {
+    expect(Object.keys(ops).sort()).toEqual(allGroups.map((g) => `src/commands/${g.name}/operations.ts`).sort());
+    for (const [name, text] of Object.entries(ops)) {
+      const committed = readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8');
+      expect(committed, `${name} is stale: run npm run generate`).toBe(text);
+    }
+  });
+
+  it('a contract changed makes them stale (the check can fail), and a set of choices is named from src/shared/enums.ts', () => {
+    const post = openapi.paths['/transfers']!.post!;
+    const changed = { ...openapi, paths: { ...openapi.paths, '/transfers': { ...openapi.paths['/transfers'], post: { ...post, operationId: 'sendTransfer' } } } };
+    const text = operationFiles(enums, changed)['src/commands/transfers/operations.ts']!;
+    expect(text).toContain('sendTransfer:');
+    expect(text).not.toBe(ops['src/commands/transfers/operations.ts']);
+    expect(ops['src/commands/transfers/operations.ts']).toContain('choices: TRANSFER_STATUSES');
+  });
 });
 
 describe('src/commands/group-index.ts matches the group specs', () => {

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { bashScript, buildModel, fishScript, generateCompletions, zshScript } from '../../src/completion/generate.js';
 import { commandAt } from '../../src/completion/model.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 
 describe('completion model of the pay tree', () => {
   const model = buildModel(buildProgram());

@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe } from 'vitest';
 import { tempDir } from '../helpers/run-pay.js';
+import { until } from '../helpers/wait.js';
 
 export const REPO = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 export const COMPLETIONS = join(REPO, 'completions');
@@ -158,14 +159,9 @@ export class TmuxShell {
     });
   }
 
-  async waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 8000): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const v = probe();
-      if (v) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; screen:\n${this.screen()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  /** Waits until `probe` holds (test/helpers/wait.ts: no timing window); the failure shows the screen. */
+  waitFor<T>(probe: () => T | undefined | false, what: string): Promise<T> {
+    return until(what, probe, { seen: () => this.screen() });
   }
 
   /** Runs a set-up line and waits until it has finished (it prints a marker the typed line does not contain). */

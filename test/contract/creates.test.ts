@@ -12,6 +12,7 @@ import { OBJECT_KINDS, pathOf, type RoutedKind } from '../../src/shared/domain.j
 import { EVENT_TYPES } from '../../src/shared/events.js';
 import { pay } from '../unit/commands/harness.js';
 import { allOperations } from './contract-helpers.js';
+import { customerFlags } from '../helpers/fixtures.js';
 
 type Schema = { properties?: Record<string, { pattern?: string }>; allOf?: unknown[] };
 
@@ -26,9 +27,7 @@ function answerIdPattern(operationId: string): string | undefined {
   return idPattern(successSchema(operationId));
 }
 
-// prettier-ignore
-const CREATE = ['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--phone', '+447700900123',
-  '--type', 'individual', '--date-of-birth', '1990-12-10', '--address-line1', '1 Main St', '--city', 'London', '--country', 'GB', '--postal-code', 'SW1A 1AA'];
+const CREATE = ['customers', 'create', ...customerFlags({ '--state': undefined })];
 
 const creates = allGroups.flatMap((g) => g.verbs.filter((v) => v.kind === 'create').map((v) => ({ group: g.name, verb: v })));
 

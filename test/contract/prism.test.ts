@@ -18,6 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type ReceivedRequest } from '../../src/emulator/index.js';
 import { startPrism, type Prism } from '../helpers/prism.js';
 import { cleanEnv, registerSecret, runPay } from '../helpers/run-pay.js';
+import { until } from '../helpers/wait.js';
+import { customerFlags } from '../helpers/fixtures.js';
 import { allOperations, operationOfRequest } from './contract-helpers.js';
 
 const SETTLE_S = 600;
@@ -77,41 +79,7 @@ async function pay(args: string[], expectCode = 0): Promise<Obj> {
 /** pay, for a list: the JSON array it prints. */
 const payList = async (args: string[]): Promise<Obj[]> => (await pay(args)) as unknown as Obj[];
 
-// No short deadline: on a busy machine the nine commands started beside the transfer can take a while.
-async function until(check: () => boolean, what: string, ms = 150_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const customerArgs = (email: string) => [
-  'customers',
-  'create',
-  '--first-name',
-  'Ada',
-  '--last-name',
-  'Lovelace',
-  '--email',
-  email,
-  '--phone',
-  '+447700900123',
-  '--type',
-  'individual',
-  '--date-of-birth',
-  '1990-12-10',
-  '--address-line1',
-  '1 Main St',
-  '--city',
-  'London',
-  '--country',
-  'GB',
-  '--postal-code',
-  'SW1A 1AA',
-  '--state',
-  'GB-LND',
-];
+const customerArgs = (email: string) => ['customers', 'create', ...customerFlags({ '--email': email })];
 
 describe('pay → Prism (validating proxy) → emulator', () => {
   it('a run over every operation of the contract has no contract violation', async () => {
@@ -191,7 +159,7 @@ describe('pay → Prism (validating proxy) → emulator', () => {
     const polled = (r: ReceivedRequest) => r.method === 'GET' && /^\/v1\/transfers\/tr_/.test(r.path);
     const [tr, , , wal] = await Promise.all([
       pay(['transfers', 'send', '--from', usd.id, '--to', usd2.id, '--amount', '10.00', '--currency', 'USD', '--wait']),
-      until(() => seen.some(polled), 'pay transfers send --wait to poll').then(() => emu.admin.advance(SETTLE_S)),
+      until('pay transfers send --wait to poll', () => seen.some(polled)).then(() => emu.admin.advance(SETTLE_S)),
       pay(['features', 'activate', cus.id, '--feature', 'cards']),
       // Wallets and links need the approved KYC and their features.
       (async () => {

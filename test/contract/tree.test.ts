@@ -24,7 +24,7 @@ import { camel, type FlagSpec, type GroupSpec, type VerbSpec } from '../../src/c
 import { buildBody, buildListQuery, longFlag } from '../../src/verbs/values.js';
 import { getPath } from '../../src/io/fields.js';
 import type { Factory } from '../../src/cmdutil/factory.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 import { startRecordingServer, type Recorded, type Scripted } from '../helpers/recording-server.js';
 import { cleanEnv, registerSecret, runPay, tempDir, type PayResult } from '../helpers/run-pay.js';
 import {

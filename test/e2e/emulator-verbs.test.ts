@@ -168,7 +168,7 @@ describe('pay emulator webhook-url', () => {
       stdout: `${appUrl}\n`,
       stderr: '✓ Sandbox webhook URL set: Sandbox events still pending delivery go out to it now\n',
     });
-    await until(() => received.some((x) => x.id === ev.id), 30_000, 'the pending event at the app');
+    await until('the pending event at the app', () => received.some((x) => x.id === ev.id));
     expect(received.find((x) => x.id === ev.id)!.type).toBe('customer.created');
     expect(ok(await w.pay(['emulator', 'webhook-url']))).toBe(`${appUrl}\n`);
     expect(ok(await w.pay(['emulator', 'status', '--jq', '.webhook_urls.sandbox']))).toBe(`${appUrl}\n`);
@@ -286,13 +286,13 @@ describe('pay emulator requests', () => {
       child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       try {
-        await until(() => err.includes('(Ctrl-C to stop)'), 30_000, 'requests --follow to start');
+        await until('requests --follow to start', () => err.includes('(Ctrl-C to stop)'));
         expect(err).toBe(`Following the requests to the emulator at ${w.emu.url} (Ctrl-C to stop)\n`);
         expect(out).toBe('');
         const made: string[] = [];
         for (let i = 0; i < 3; i++) made.push((await w.api('POST', 'customers', customerBody())).id);
         await w.api('GET', 'accounts'); // filtered out by --path
-        await until(() => out.split('\n').filter(Boolean).length >= (format.length ? 3 : 4), 30_000, 'three requests printed');
+        await until('three requests printed', () => out.split('\n').filter(Boolean).length >= (format.length ? 3 : 4));
         child.kill('SIGINT');
         expect(await exited).toBe(0);
         expect(err.endsWith('Stopped.\n')).toBe(true);

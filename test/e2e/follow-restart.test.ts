@@ -50,16 +50,16 @@ describe('pay emulator requests --follow while the emulator restarts', () => {
     const rowCount = (): number => out.split('\n').filter(Boolean).length;
     const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
     try {
-      await until(() => err.includes('(Ctrl-C to stop)'), 60_000, 'requests --follow to start');
+      await until('requests --follow to start', () => err.includes('(Ctrl-C to stop)'));
       await createCustomer(first);
-      await until(() => rowCount() === 1, 60_000, 'the first run’s request');
+      await until('the first run’s request', () => rowCount() === 1);
       await first.stop();
-      await until(() => err.includes('does not answer'), 60_000, 'the note that it is gone');
+      await until('the note that it is gone', () => err.includes('does not answer'));
       // Gone for a while: still following, one note only.
-      await until(() => child.exitCode === null && err.split('does not answer').length === 2, 60_000, 'still running');
+      await until('still running', () => child.exitCode === null && err.split('does not answer').length === 2);
       const second = await start(port);
       await createCustomer(second);
-      await until(() => rowCount() === 2, 60_000, 'the new run’s request');
+      await until('the new run’s request', () => rowCount() === 2);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       const origin = `http://127.0.0.1:${port}`;

@@ -5,44 +5,15 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { ADA_BODY, customerFlags } from '../helpers/fixtures.js';
 
 const KEY = 'sk_test_Q7mZ2xV9pL4kR8sT1wY6bN3cD5fG0hJ2';
 const LIVE_KEY = 'sk_live_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const CUSTOMER_FLAGS = [
-  '--first-name',
-  'Ada',
-  '--last-name',
-  'Lovelace',
-  '--email',
-  'ada@example.com',
-  '--phone',
-  '+447700900123',
-  '--type',
-  'individual',
-  '--date-of-birth',
-  '1990-12-10',
-  '--address-line1',
-  '1 Main St',
-  '--city',
-  'London',
-  '--country',
-  'gb',
-  '--postal-code',
-  'SW1A 1AA',
-  '--state',
-  'GB-LND',
-];
-const SEED_BODY = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+447700900123',
-  type: 'individual',
-  date_of_birth: '1990-12-10',
-  address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA', state: 'GB-LND' },
-};
+// The country as a user may type it (lower case): sent upper case.
+const CUSTOMER_FLAGS = customerFlags({ '--country': 'gb' });
+const SEED_BODY = ADA_BODY;
 const ACCOUNT = {
   id: 'acc_0123456789abcdefghijklmn',
   object: 'account',

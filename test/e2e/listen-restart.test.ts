@@ -64,18 +64,18 @@ describe('pay webhooks listen across an emulator restart on the same data dir', 
       ['emulator', 'start', '--port', '0', '--data-dir', dataDir, '--configure-profile', 'local', '--fail-rate', '0'],
       env,
     );
-    await until(() => emu.err().includes('Press Ctrl-C to stop.'), 60_000, 'the emulator to start');
+    await until('the emulator to start', () => emu.err().includes('Press Ctrl-C to stop.'));
     const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(emu.err())![1]!;
     expect(emu.err()).toMatch(/sandbox webhook URL\s+none \(/);
     expect((await runPay(['-p', 'local', 'emulator', 'faults', '--fail-rate', '0.5'], { env })).code).toBe(0);
 
     const listen = spawnPay(['-p', 'local', 'webhooks', 'listen', '--port', '0', '--forward-to', appUrl], env);
-    await until(() => /Registered \S+ as the webhook URL/.test(listen.err()), 60_000, 'listen to register');
+    await until('listen to register', () => /Registered \S+ as the webhook URL/.test(listen.err()));
     const listenUrl = /Ready, listening on (http:\/\/\S+?),/.exec(listen.err())![1]!;
 
     expect(await emu.stop()).toBe(0);
     emu = spawnPay(['emulator', 'start', '--port', port, '--data-dir', dataDir], env);
-    await until(() => emu.err().includes('Press Ctrl-C to stop.'), 60_000, 'the emulator to start again');
+    await until('the emulator to start again', () => emu.err().includes('Press Ctrl-C to stop.'));
     expect(emu.err()).toMatch(
       new RegExp(`sandbox webhook URL +${listenUrl.replace(/[./]/g, '\\$&')} \\(kept from the last run on this data dir\\)\n`),
     );
@@ -89,7 +89,7 @@ describe('pay webhooks listen across an emulator restart on the same data dir', 
     const trig = await runPay(['-p', 'local', 'trigger', 'customer.created', '--json'], { env });
     expect(trig.code).toBe(0);
     const eventId = /"(evt_[0-9a-z]+)"/.exec(trig.stdout)![1]!;
-    await until(() => listen.out().includes(`--> customer.created [${eventId}]`) && got.includes(eventId), 60_000, 'the delivery');
+    await until('the delivery', () => listen.out().includes(`--> customer.created [${eventId}]`) && got.includes(eventId));
 
     expect(await listen.stop()).toBe(0);
     const url = await runPay(['-p', 'local', 'emulator', 'webhook-url', '--json'], { env });

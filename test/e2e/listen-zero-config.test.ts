@@ -40,7 +40,7 @@ async function listen(args: string[], env: Record<string, string> = {}): Promise
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const closed = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
   try {
-    await until(() => err.includes('(Ctrl-C to stop)\n') && err.split('\n').length > 2, 30_000, 'listen to be ready');
+    await until('listen to be ready', () => err.includes('(Ctrl-C to stop)\n') && err.split('\n').length > 2);
   } catch (e) {
     child.kill('SIGKILL');
     throw new Error(`${(e as Error).message}\n${err}`, { cause: e });
@@ -118,18 +118,18 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
         `Registered ${l.url} as the webhook URL of the emulator at ${w.emu.url} for Sandbox events (it was none; given back when this stops); Sandbox events still pending delivery come now.\n`,
     );
     expect(await webhookUrl()).toBe(l.url);
-    await until(() => got.some((g) => g.id === ev.id), 30_000, 'the pending event at the app');
-    await until(() => lines(l.out()).length >= 2, 30_000, 'the two lines of the delivery');
+    await until('the pending event at the app', () => got.some((g) => g.id === ev.id));
+    await until('the two lines of the delivery', () => lines(l.out()).length >= 2);
     expect(l.out()).toMatch(
       new RegExp(`^--> customer\\.created \\[${ev.id}\\]\\n<-- \\[200\\] POST ${esc(appUrl)} \\(\\d+ ms\\) \\[${ev.id}\\]\\n$`),
     );
-    await until(async () => (await w.api('GET', `webhooks/events/${ev.id}`)).delivery.status === 'delivered', 30_000, 'delivered');
+    await until('delivered', async () => (await w.api('GET', `webhooks/events/${ev.id}`)).delivery.status === 'delivered');
 
     // The event happens again for the app: a resend reaches it, marked as a repeat.
     const resend = await w.pay(['webhooks', 'resend', ev.id, '--json']);
     expect(resend.code, resend.stderr).toBe(0);
-    await until(() => got.filter((g) => g.id === ev.id).length === 2, 30_000, 'the resent event at the app');
-    await until(() => lines(l.out()).length >= 4, 30_000, 'the lines of the resend');
+    await until('the resent event at the app', () => got.filter((g) => g.id === ev.id).length === 2);
+    await until('the lines of the resend', () => lines(l.out()).length >= 4);
     expect(lines(l.out()).slice(2)).toEqual([
       `--> customer.created [${ev.id}] (repeat 2)`,
       expect.stringMatching(new RegExp(`^<-- \\[200\\] POST .* \\[${ev.id}\\]$`)),
@@ -137,8 +137,8 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
 
     // An event made while listening goes straight through.
     const a = await w.api('POST', 'accounts', { customer_id: c.id, currency: 'USD' });
-    const evA = await until(() => eventFor('account.created', a.id), 30_000, 'the account event');
-    await until(() => got.some((g) => g.id === evA.id), 30_000, 'the new event at the app');
+    const evA = await until('the account event', () => eventFor('account.created', a.id));
+    await until('the new event at the app', () => got.some((g) => g.id === evA.id));
 
     expect(await l.stop('SIGINT')).toBe(0);
     expect(l.err()).toMatch(/Gave the emulator's Sandbox webhook URL back: none\nStopped\.\n$/);
@@ -151,8 +151,8 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     const l = await listen(['--forward-to', appUrl, '--json', '--skip-duplicates']);
     try {
       const c = await w.api('POST', 'customers', customerBody());
-      const ev = await until(() => eventFor('customer.created', c.id), 30_000, 'the event');
-      await until(() => lines(l.out()).length >= 1, 30_000, 'the delivery');
+      const ev = await until('the event', () => eventFor('customer.created', c.id));
+      await until('the delivery', () => lines(l.out()).length >= 1);
       const [d] = lines(l.out()).map((x) => JSON.parse(x) as Obj);
       expect(d).toEqual({
         webhook_id: ev.id,
@@ -162,10 +162,10 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
         forward: { url: appUrl, status: 200, duration_ms: expect.any(Number), error: null },
         event: { id: ev.id, type: 'customer.created', created_at: ev.created_at, data: { object: c } },
       });
-      await until(async () => (await w.api('GET', `webhooks/events/${ev.id}`)).delivery.status === 'delivered', 30_000, 'delivered');
+      await until('delivered', async () => (await w.api('GET', `webhooks/events/${ev.id}`)).delivery.status === 'delivered');
       const before = got.filter((g) => g.id === ev.id).length;
       expect((await w.pay(['webhooks', 'resend', ev.id])).code).toBe(0);
-      await until(async () => (await w.api('GET', `webhooks/events/${ev.id}`)).attempts.length === 2, 30_000, 'the second attempt');
+      await until('the second attempt', async () => (await w.api('GET', `webhooks/events/${ev.id}`)).attempts.length === 2);
       const e = await w.api('GET', `webhooks/events/${ev.id}`);
       expect(e.attempts[1]).toMatchObject({ response_code: 200, url: l.url });
       expect(l.err()).toContain(
@@ -184,16 +184,12 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     try {
       const c = await w.api('POST', 'customers', customerBody());
       const a = await w.api('POST', 'accounts', { customer_id: c.id, currency: 'USD' });
-      const evC = await until(() => eventFor('customer.created', c.id), 30_000, 'customer event');
-      const evA = await until(() => eventFor('account.created', a.id), 30_000, 'account event');
-      await until(() => got.some((g) => g.id === evA.id), 30_000, 'the account event at the app');
-      await until(
-        async () => (await w.api('GET', `webhooks/events/${evC.id}`)).delivery.status === 'delivered',
-        30_000,
-        'customer delivered',
-      );
+      const evC = await until('customer event', () => eventFor('customer.created', c.id));
+      const evA = await until('account event', () => eventFor('account.created', a.id));
+      await until('the account event at the app', () => got.some((g) => g.id === evA.id));
+      await until('customer delivered', async () => (await w.api('GET', `webhooks/events/${evC.id}`)).delivery.status === 'delivered');
       expect(got.some((g) => g.id === evC.id)).toBe(false);
-      await until(() => lines(l.out()).length >= 2, 30_000, 'the lines');
+      await until('the lines', () => lines(l.out()).length >= 2);
       expect(lines(l.out())[0]).toBe(`--> account.created [${evA.id}]`);
       expect(l.out()).not.toContain(evC.id);
     } finally {
@@ -250,15 +246,15 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
       expect(await url('live')).toBe(live.url);
       const s1 = await w.api('POST', 'customers', customerBody());
       const l1 = await liveApi('POST', 'customers', customerBody());
-      const evS = await until(() => eventFor('customer.created', s1.id), 30_000, 'the Sandbox event');
+      const evS = await until('the Sandbox event', () => eventFor('customer.created', s1.id));
       const liveEvent = async (id: string): Promise<Obj | undefined> =>
         (await liveApi('GET', 'webhooks/events?type=customer.created&limit=100')).data.find((e: Obj) => e.data.object.id === id);
-      const evL = await until(() => liveEvent(l1.id), 30_000, 'the Live event');
-      const evEarly = await until(() => liveEvent(early.id), 30_000, 'the early Live event');
-      await until(() => sandbox.out().includes(evS.id), 30_000, 'the Sandbox delivery');
-      await until(() => live.out().includes(evL.id) && live.out().includes(evEarly.id), 30_000, 'the Live deliveries');
+      const evL = await until('the Live event', () => liveEvent(l1.id));
+      const evEarly = await until('the early Live event', () => liveEvent(early.id));
+      await until('the Sandbox delivery', () => sandbox.out().includes(evS.id));
+      await until('the Live deliveries', () => live.out().includes(evL.id) && live.out().includes(evEarly.id));
       for (const id of [evL.id, evEarly.id])
-        await until(async () => (await liveApi('GET', `webhooks/events/${id}`)).delivery.status === 'delivered', 30_000, 'delivered');
+        await until('delivered', async () => (await liveApi('GET', `webhooks/events/${id}`)).delivery.status === 'delivered');
       expect(lines(sandbox.out())).toEqual([`--> customer.created [${evS.id}]`]);
       expect(lines(live.out()).sort()).toEqual([`--> customer.created [${evEarly.id}]`, `--> customer.created [${evL.id}]`].sort());
       for (const l of [sandbox, live]) expect(l.err()).not.toContain('rejected');
@@ -324,25 +320,21 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
     await new Promise<void>((r) => dead.close(() => r()));
     const l = await listen(['--forward-to', deadUrl]);
     try {
-      await until(() => l.err().includes('warning: nothing answers'), 30_000, 'the warning');
+      await until('the warning', () => l.err().includes('warning: nothing answers'));
       expect(l.err()).toContain(
         `warning: nothing answers at ${deadUrl} yet (connection refused): each delivery gets <-- [error] and a 502, so the sender retries it, until it does\n`,
       );
       const c = await w.api('POST', 'customers', customerBody());
-      const ev = await until(() => eventFor('customer.created', c.id), 30_000, 'the event');
-      await until(() => lines(l.out()).length >= 2, 30_000, 'the lines');
+      const ev = await until('the event', () => eventFor('customer.created', c.id));
+      await until('the lines', () => lines(l.out()).length >= 2);
       expect(lines(l.out())).toEqual([
         `--> customer.created [${ev.id}]`,
         expect.stringMatching(new RegExp(`^<-- \\[error\\] POST ${esc(deadUrl)} \\(\\d+ ms\\) \\[evt_\\w+\\]: connection refused$`)),
       ]);
-      const e = await until(
-        async () => {
-          const x = await w.api('GET', `webhooks/events/${ev.id}`);
-          return x.attempts.length >= 1 ? x : undefined;
-        },
-        30_000,
-        'the failed attempt',
-      );
+      const e = await until('the failed attempt', async () => {
+        const x = await w.api('GET', `webhooks/events/${ev.id}`);
+        return x.attempts.length >= 1 ? x : undefined;
+      });
       expect(e.attempts[0].response_code).toBe(502);
       expect(e.delivery.status).toBe('pending');
     } finally {
@@ -369,8 +361,8 @@ describe('pay webhooks listen, zero-config against the emulator', () => {
       // It receives what is sent to it (here: the emulator, pointed at it by hand).
       w.emu.admin.setWebhookUrl(l.url);
       const c = await w.api('POST', 'customers', customerBody());
-      const ev = await until(() => eventFor('customer.created', c.id), 30_000, 'the event');
-      await until(() => l.out().includes(ev.id), 30_000, 'the delivery');
+      const ev = await until('the event', () => eventFor('customer.created', c.id));
+      await until('the delivery', () => l.out().includes(ev.id));
       expect(l.out()).toBe(`--> customer.created [${ev.id}]\n`);
       expect(await l.stop()).toBe(0);
       expect(l.err()).not.toContain('Gave');

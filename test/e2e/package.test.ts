@@ -14,6 +14,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/run-pay.js';
+import { copyDependencies, npmEnvironment, runtimeDependencyPaths } from '../helpers/package.js';
+import { ADA_BODY_NO_STATE } from '../helpers/fixtures.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -23,15 +25,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   bundleDependencies: string[];
 };
 
-const CUSTOMER = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+447700900123',
-  type: 'individual',
-  date_of_birth: '1990-12-10',
-  address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
-};
+const CUSTOMER = ADA_BODY_NO_STATE;
 
 let work: string;
 let checkout: string;
@@ -61,26 +55,8 @@ beforeAll(() => {
     if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree
     cpSync(join(ROOT, file), join(checkout, file));
   }
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
-  };
-  const needed = Object.entries(lock.packages)
-    .filter(
-      ([path, entry]) =>
-        path.startsWith('node_modules/') && !path.includes('/node_modules/', 'node_modules/'.length) && !entry.dev && !entry.devOptional,
-    )
-    .map(([path]) => path);
-  for (const path of [...needed, 'node_modules/esbuild', 'node_modules/@esbuild']) {
-    if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(checkout, path), { recursive: true, verbatimSymlinks: true });
-  }
-  npmEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^npm_/i.test(k)) npmEnv[k] = v;
-  Object.assign(npmEnv, {
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-    npm_config_loglevel: 'warn',
-  });
+  copyDependencies(ROOT, checkout, [...runtimeDependencyPaths(ROOT), 'node_modules/esbuild', 'node_modules/@esbuild']);
+  npmEnv = npmEnvironment();
 });
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });

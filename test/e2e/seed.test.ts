@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, PAY_BIN, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
+import { until } from '../helpers/wait.js';
 
 type Kind =
   | 'customers'
@@ -650,8 +651,9 @@ describe('seed apply killed half-way, then run again', () => {
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
     const exited = new Promise<NodeJS.Signals | number | null>((r) => child.on('exit', (code, signal) => r(signal ?? code)));
-    const deadline = Date.now() + 60_000;
-    while (acknowledged() < after && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 5));
+    await until(`${after} writes acknowledged (or seed apply gone)`, () => acknowledged() >= after || child.exitCode !== null, {
+      seen: () => out,
+    });
     child.kill('SIGKILL');
     expect(await exited, out).toBe('SIGKILL');
     return acknowledged();

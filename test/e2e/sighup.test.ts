@@ -45,13 +45,13 @@ afterAll(() => {
 describe('SIGHUP (the terminal closed) stops a long-running command as SIGTERM does', () => {
   it('listen gives the webhook URL back, requests --follow and emulator start stop cleanly (exit 0)', async () => {
     const emu = start(['emulator', 'start', '--port', '0', '--configure-profile', 'x']);
-    await until(() => /Ctrl-C/.test(emu.err() + emu.out()), 60_000, 'the emulator to start');
+    await until('the emulator to start', () => /Ctrl-C/.test(emu.err() + emu.out()));
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(emu.err() + emu.out())![1]!;
     const webhookUrl = async (): Promise<unknown> =>
       ((await (await fetch(`${url}/__emulator/webhook-url`)).json()) as { url: unknown }).url;
 
     const listen = start(['-p', 'x', 'webhooks', 'listen', '--port', '0']);
-    await until(() => listen.err().includes('events still pending delivery come now.\n'), 60_000, 'listen to register');
+    await until('listen to register', () => listen.err().includes('events still pending delivery come now.\n'));
     const ours = /Registered (\S+) as the webhook URL/.exec(listen.err())![1]!;
     expect(await webhookUrl()).toBe(ours);
     expect(await hangUp(listen)).toBe(0);
@@ -59,7 +59,7 @@ describe('SIGHUP (the terminal closed) stops a long-running command as SIGTERM d
     expect(await webhookUrl()).toBeNull();
 
     const follow = start(['-p', 'x', 'emulator', 'requests', '--follow']);
-    await until(() => follow.err().includes('(Ctrl-C to stop)'), 60_000, 'requests --follow to start');
+    await until('requests --follow to start', () => follow.err().includes('(Ctrl-C to stop)'));
     expect(await hangUp(follow)).toBe(0);
     expect(follow.err().endsWith('Stopped.\n')).toBe(true);
 

@@ -31,7 +31,7 @@ it.each(['SIGTERM', 'SIGINT'] as const)('%s during collections create --wait --j
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
   // Created, and polled at least once: pay is waiting.
-  await until(() => w.since(mark, 'GET', /^\/v1\/collections\/col_/).length > 0, 30_000, 'pay to poll the collection');
+  await until('pay to poll the collection', () => w.since(mark, 'GET', /^\/v1\/collections\/col_/).length > 0);
   child.kill(signal);
   const code = await closed;
   clearTimeout(guard);

@@ -83,7 +83,7 @@ describe('the webhook-testing loop from the README', () => {
     listen.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     const closed = new Promise<number | null>((r) => listen.once('close', (code) => r(code)));
     try {
-      await until(() => /Registered \S+ as the webhook URL/.test(err), 60_000, `listen to register:\n${err}`);
+      await until('listen to register', () => /Registered \S+ as the webhook URL/.test(err), { seen: () => err });
       const status = await runPay(['emulator', 'webhook-url'], { env });
       expect(status.code).toBe(0);
       const listenUrl = /Ready, listening on (http:\/\/\S+?)[,\s]/.exec(err)![1]!;
@@ -104,19 +104,20 @@ describe('the webhook-testing loop from the README', () => {
       expect(rows.some((r) => r[0] === 'transfer' && /^tr_/.test(r[1]!))).toBe(true);
 
       // The app gets it, signed, forwarded by listen, which prints the two lines.
-      await until(() => received.some((r) => r.id === eventId), 60_000, 'the app to receive transfer.failed');
+      await until('the app to receive transfer.failed', () => received.some((r) => r.id === eventId));
       expect(received.filter((r) => r.id === eventId)).toEqual([{ id: eventId, type: 'transfer.failed', signed: true }]);
-      // Its two lines, in order: other events of the same trigger may be in flight at once, so
-      // their lines may come between these two (listen prints each line whole as it happens).
-      const answered = new RegExp(`^<-- \\[200\\] POST ${appUrl.replace(/[./]/g, '\\$&')} \\(\\d+ ms\\) \\[${eventId}\\]$`, 'm');
-      await until(() => answered.test(out), 30_000, 'the delivery lines');
-      const lines = out.split('\n');
-      const sent = lines.indexOf(`--> transfer.failed [${eventId}]`);
-      expect(sent, out).toBeGreaterThanOrEqual(0);
+      // The answer line comes once the app has answered: waited for, not assumed to be there with
+      // the first line. Deliveries are forwarded concurrently, so another event's lines may come
+      // between the two; each is a whole line, the answer after the delivery.
+      const answerLine = new RegExp(`^<-- \\[200\\] POST ${appUrl.replace(/[./]/g, '\\$&')} \\(\\d+ ms\\) \\[${eventId}\\]$`);
+      const lines = () => out.split('\n');
+      await until('the answer line', () => lines().some((l) => answerLine.test(l)), { seen: () => out });
+      const sentAt = lines().indexOf(`--> transfer.failed [${eventId}]`);
+      expect(sentAt, out).toBeGreaterThanOrEqual(0);
       expect(
-        lines.findIndex((l) => answered.test(l)),
+        lines().findIndex((l) => answerLine.test(l)),
         out,
-      ).toBeGreaterThan(sent);
+      ).toBeGreaterThan(sentAt);
 
       // 4. pay webhooks resend <the event>: the app gets it again, listen marks it as a repeat.
       const resend = await runPay(
@@ -124,8 +125,8 @@ describe('the webhook-testing loop from the README', () => {
         { env },
       );
       expect(resend.code).toBe(0);
-      await until(() => received.filter((r) => r.id === eventId).length === 2, 60_000, 'the app to receive the resend');
-      await until(() => out.includes(`--> transfer.failed [${eventId}] (repeat 2)\n`), 30_000, 'the repeat line');
+      await until('the app to receive the resend', () => received.filter((r) => r.id === eventId).length === 2);
+      await until('the repeat line', () => out.includes(`--> transfer.failed [${eventId}] (repeat 2)\n`));
       const delivery = await runPay(['webhooks', 'get', eventId, '--json'], { env });
       expect((JSON.parse(delivery.stdout) as { delivery: { status: string; attempts: number } }).delivery).toMatchObject({
         status: 'delivered',

@@ -68,7 +68,7 @@ describe('emulator deliveries, verified by the standardwebhooks and svix librari
     const customer = await w.api('POST', 'customers', customerBody());
     await w.api('POST', 'accounts', { customer_id: customer.id, currency: 'USD' });
     // customer.created (refused once, then retried) and account.created: at least three deliveries.
-    await until(() => deliveries.length >= 3, 20_000, 'three deliveries');
+    await until('three deliveries', () => deliveries.length >= 3);
 
     const ids = new Set<string>();
     for (const d of deliveries) {
@@ -185,7 +185,7 @@ describe('pay verifies what the libraries sign, under either header family', () 
     try {
       const url = `http://127.0.0.1:${port}/`;
       // Ready when it answers (a GET is 405 there).
-      await until(async () => (await fetch(url).catch(() => undefined))?.status === 405, 20_000, 'the listener to answer');
+      await until('the listener to answer', async () => (await fetch(url).catch(() => undefined))?.status === 405);
       const event = {
         id: 'evt_0123456789abcdefghijsvix',
         type: 'customer.created',
@@ -202,12 +202,12 @@ describe('pay verifies what the libraries sign, under either header family', () 
       });
       const good = await fetch(url, { method: 'POST', headers: signed(event.id, body), body });
       expect(good.status, err).toBe(200);
-      await until(() => out.includes('\n'), 20_000, 'the event line');
+      await until('the event line', () => out.includes('\n'));
       expect(JSON.parse(out.trim())).toMatchObject({ webhook_id: event.id, type: event.type, repeat: 1, forward: null, event });
 
       const forged = await fetch(url, { method: 'POST', headers: signed('evt_0123456789abcdefghijforg', body), body: `${body} ` });
       expect(forged.status).toBe(400);
-      await until(() => /rejected evt_0123456789abcdefghijforg: no signature matches/.test(err), 20_000, 'the rejection line');
+      await until('the rejection line', () => /rejected evt_0123456789abcdefghijforg: no signature matches/.test(err));
       expect(out.trim().split('\n')).toHaveLength(1);
     } finally {
       listener.kill('SIGINT');

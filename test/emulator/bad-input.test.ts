@@ -2,6 +2,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, client, customerBody, start, type Api, type Emulator } from './helpers.js';
+import { HANG_MS } from '../helpers/wait.js';
 
 let emu: Emulator;
 let api: Api;
@@ -12,19 +13,33 @@ beforeAll(async () => {
 });
 afterAll(() => emu.stop());
 
-/** Sends raw bytes on a fresh connection; resolves with what came back before the server closed or `ms` passed. */
-function raw(text: string | Buffer, ms = 2000): Promise<string> {
+/**
+ * Sends raw bytes on a fresh connection; resolves with the first whole answer (its head and the
+ * Content-Length of body) or, without one, with what came before the server closed. It waits for
+ * that answer, not for a stretch of time (a hang is left to HANG_MS).
+ */
+function raw(text: string | Buffer): Promise<string> {
   return new Promise((resolve) => {
     const s = connect(emu.port, '127.0.0.1');
     let out = '';
     const done = () => {
+      clearTimeout(guard);
       s.destroy();
       resolve(out);
     };
-    s.on('data', (d) => (out += d.toString('latin1')));
+    const whole = (): boolean => {
+      const head = out.indexOf('\r\n\r\n');
+      if (head < 0) return false;
+      const length = /^content-length:\s*(\d+)\r?$/im.exec(out.slice(0, head));
+      return length !== null && Buffer.byteLength(out.slice(head + 4), 'latin1') >= Number(length[1]);
+    };
+    s.on('data', (d) => {
+      out += d.toString('latin1');
+      if (whole()) done();
+    });
     s.on('error', done);
     s.on('close', done);
-    setTimeout(done, ms);
+    const guard = setTimeout(done, HANG_MS);
     s.write(text);
   });
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 import { cleanEnv } from '../helpers/run-pay.js';
+import { untilMatch } from '../helpers/wait.js';
 
 const src = (p: string) => new URL(`../../src/${p}`, import.meta.url).pathname;
 let entry: string;
@@ -45,14 +46,7 @@ function startCli(args: string[], env: Record<string, string>): Started {
   return { stderr: () => err, exit, kill: (s) => child.kill(s) };
 }
 
-async function waitFor(s: Started, re: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 300; i++) {
-    const m = re.exec(s.stderr());
-    if (m) return m;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no ${re} in:\n${s.stderr()}`);
-}
+const waitFor = (s: Started, re: RegExp): Promise<RegExpExecArray> => untilMatch(`${re} on stderr`, s.stderr, re);
 
 const run = (args: string[]) =>
   spawnSync(process.execPath, [entry, 'emulator', ...args], { encoding: 'utf8', env: cleanEnv({ PAY_CONFIG_DIR: tempDir() }) });

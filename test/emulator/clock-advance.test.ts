@@ -64,7 +64,7 @@ describe('clock advance runs every retry that becomes due', () => {
     const c = await api('POST', 'customers', customerBody(1));
     const [e] = await eventsOf(c.body.id);
     // The first attempt (at once) fails: connection refused.
-    await until(async () => ((await event(e!.id)).delivery.attempts === 1 ? true : undefined), 30_000);
+    await until('the first delivery attempt', async () => (await event(e!.id)).delivery.attempts === 1);
     await advance(2 * 86_400);
     const after = await event(e!.id);
     expect(after.delivery).toMatchObject({ status: 'failed', attempts: 1 + RETRY_DELAYS_S.length, next_attempt_at: null });
@@ -84,7 +84,7 @@ describe('clock advance runs every retry that becomes due', () => {
     arrived.length = 0;
     const c = await api('POST', 'customers', customerBody(2));
     const [created] = await eventsOf(c.body.id);
-    await until(() => (arrived.length >= 1 ? true : undefined), 30_000);
+    await until('a delivery at the app', () => arrived.length >= 1);
     // The KYC review is decided settleAfterMs (60 s) later: kyc.approved, between the retries at 35 s and 155 s.
     await api('POST', `customers/${c.body.id}/kyc`, { level: 'basic' });
     await api('POST', `customers/${c.body.id}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
@@ -126,7 +126,8 @@ describe('clock advance runs every retry that becomes due', () => {
           await admin(emu, 'POST', 'webhook-url', { url: receiverUrl });
           const c = await api('POST', 'customers', customerBody(3));
           const [e] = await eventsOf(c.body.id);
-          await until(async () => ((await event(e!.id)).delivery.attempts >= 1 ? true : undefined), 30_000);
+          await until('the first delivery attempt', async () => (await event(e!.id)).delivery.attempts >= 1);
+
           let total = 0;
           for (const s of steps) {
             await advance(s);

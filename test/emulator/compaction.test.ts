@@ -98,7 +98,7 @@ describe('incremental compaction', () => {
     await post(`customers/${cus.id}/kyc`, { level: 'basic' });
     await post(`customers/${cus.id}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
     await post(`customers/${cus.id}/features/collections/activate`, {});
-    await until(async () => (await api('GET', `customers/${cus.id}`)).body.kyc_status === 'approved', 10_000);
+    await until('the KYC review approved', async () => (await api('GET', `customers/${cus.id}`)).body.kyc_status === 'approved');
     await post(`customers/${cus.id}/features/cards/activate`, {});
     const usd = await post('accounts', { customer_id: cus.id, currency: 'USD' });
     const usd2 = await post('accounts', { customer_id: cus.id, currency: 'USD' });
@@ -127,7 +127,10 @@ describe('incremental compaction', () => {
       await Promise.all(work);
     }
     // The transfers settle (30 ms after creation); after that nothing changes by itself.
-    await until(async () => (await listAll(api, 'transfers')).every((t) => (t as { status: string }).status !== 'pending'), 10_000);
+    await until('no transfer pending', async () =>
+      (await listAll(api, 'transfers')).every((t) => (t as { status: string }).status !== 'pending'),
+    );
+
     const stats = (await admin(emu, 'GET', 'stats')).body;
     console.log(
       `${stats.journal.background_compactions} background compactions, longest slice ${stats.journal.longest_compaction_slice_ms} ms`,

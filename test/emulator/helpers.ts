@@ -160,15 +160,5 @@ export async function allPages(api: Api, path: string, query: Record<string, str
   throw new Error('more than 200 pages');
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `fn` returns a truthy value (or throws after `ms`). */
-export async function until<T>(fn: () => Promise<T> | T, ms = 5000, step = 20): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await sleep(step);
-  }
-}
+// Waits: one until() for the whole suite (test/helpers/wait.ts).
+export { until } from '../helpers/wait.js';

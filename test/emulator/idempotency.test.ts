@@ -2,7 +2,7 @@
 // and the draft's own spelling (an RFC 8941 quoted string) as the same key as the bare token.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, client, customerBody, start, type Api, type Emulator } from './helpers.js';
+import { admin, client, customerBody, start, until, type Api, type Emulator } from './helpers.js';
 
 let emu: Emulator;
 let api: Api;
@@ -65,10 +65,14 @@ describe('Idempotency-Key', () => {
   });
 
   it('same key while the first request is in flight is 409 idempotency_request_in_progress', async () => {
-    emu.admin.setFaults({ latencyMs: [1000, 1000] });
+    // The first is held (injected latency: processing time) for far longer than the second needs;
+    // the second is sent once the emulator has the first (its body read, its key taken), not after a guess.
+    emu.admin.setFaults({ latencyMs: [5000, 5000] });
     try {
       const first = api('POST', 'customers', customerBody(10), { idem: 'inflight-1' });
-      await new Promise((r) => setTimeout(r, 100));
+      await until('the first request in flight', () =>
+        emu.received.some((r) => r.headers['idempotency-key'] === 'inflight-1' && r.bodyText !== undefined && !r.done),
+      );
       const second = await api('POST', 'customers', customerBody(10), { idem: 'inflight-1' });
       expect(second.status).toBe(409);
       expect(second.body.code).toBe('idempotency_request_in_progress');

@@ -291,7 +291,8 @@ process.stdout.write(JSON.stringify({ url: emu.baseUrl, key: emu.keys.sandbox.se
       }
     };
     const workers = Array.from({ length: 8 }, (_, w) => worker(w));
-    await until(() => acked.size >= 150, 15_000, 5);
+    await until('150 writes acknowledged', () => acked.size >= 150);
+
     child.kill('SIGKILL');
     halt = true;
     await Promise.all(workers);

@@ -82,8 +82,8 @@ describe('restart on the same data dir', () => {
     const madeLive = await client(emu, { key: emu.keys.live.secret })('POST', 'customers', customerBody(2));
     expect(madeLive.status).toBe(201);
     const events = (await client(emu)('GET', `webhooks/events?object_id=${made.body.id as string}`)).body.data as Array<{ id: string }>;
-    await until(() => events.length > 0 && events.every((e) => listen.got.includes(e.id)));
-    await until(() => live.got.length > 0);
+    await until('every event at the listen', () => events.length > 0 && events.every((e) => listen.got.includes(e.id)));
+    await until('a delivery at the Live URL', () => live.got.length > 0);
     expect(app.got).toEqual([]);
 
     // The listen stops after the restart: the hand-set URL from before it comes back.
@@ -123,7 +123,8 @@ describe('restart on the same data dir', () => {
     await stop(emu);
     emu = await boot(dir);
     const events = (await client(emu)('GET', `webhooks/events?object_id=${made.body.id as string}`)).body.data as Array<{ id: string }>;
-    await until(() => events.length > 0 && events.every((e) => r.got.includes(e.id)));
+    await until('every event at the receiver', () => events.length > 0 && events.every((e) => r.got.includes(e.id)));
+
     await stop(emu);
   });
 

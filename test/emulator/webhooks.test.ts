@@ -55,9 +55,9 @@ describe('webhooks', () => {
     const pending = (await api('GET', 'webhooks/events?status=pending')).body.data.map((x: { id: string }) => x.id);
     expect(pending).toHaveLength(1);
     expect((await admin(emu, 'POST', 'webhook-url', { url: receiverUrl })).body.url).toBe(receiverUrl);
-    await until(() => deliveries.length >= 1);
+    await until('a delivery', () => deliveries.length >= 1);
     expect(deliveries.map((d) => JSON.parse(d.body).id)).toEqual(pending);
-    await until(async () => ((await event(pending[0])).delivery.status === 'delivered' ? true : undefined));
+    await until('the pending event delivered', async () => (await event(pending[0])).delivery.status === 'delivered');
     // Setting it again sends nothing more: nothing is pending.
     expect((await admin(emu, 'POST', 'webhook-url', { url: receiverUrl })).status).toBe(200);
     expect((await api('GET', 'webhooks/events?status=pending')).body.data).toEqual([]);
@@ -68,7 +68,7 @@ describe('webhooks', () => {
   it('delivers each event to the URL, signed with the mode secret (verifiable with src/shared/signature.ts)', async () => {
     const c = await api('POST', 'customers', customerBody(2));
     await api('PATCH', `customers/${c.body.id}`, { first_name: 'Augusta' });
-    await until(() => deliveries.length >= 2);
+    await until('two deliveries', () => deliveries.length >= 2);
     const [created, updated] = deliveries.map((d) => ({ ...d, json: JSON.parse(d.body) }));
     expect(created!.json).toMatchObject({ type: 'customer.created', data: { object: { id: c.body.id } } });
     expect(Object.keys(created!.json).sort()).toEqual(['created_at', 'data', 'id', 'type']);
@@ -79,7 +79,7 @@ describe('webhooks', () => {
       expect(d.headers['webhook-id']).toBe(JSON.parse(d.body).id);
       expect(d.headers['content-type']).toBe('application/json');
     }
-    const e = await until(async () => {
+    const e = await until('the event delivered', async () => {
       const x = await event(created!.json.id);
       return x.delivery.status === 'delivered' ? x : undefined;
     });
@@ -103,18 +103,20 @@ describe('webhooks', () => {
     expect((await pending()).delivery).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: null });
     // A Sandbox event made after it is delivered (to the Sandbox URL) while the Live one still waits.
     await api('POST', 'customers', customerBody(7));
-    await until(() => deliveries.length >= 1);
+    await until('a delivery', () => deliveries.length >= 1);
     expect(deliveries.map((d) => JSON.parse(d.body).data.object.id)).not.toContain(c.body.id);
     expect((await pending()).delivery.attempts).toBe(0);
     deliveries.length = 0;
     // Setting the Live URL delivers it there, signed with the Live secret; the Sandbox URL stays.
     const liveUrl = `${receiverUrl}?live`;
     expect((await admin(emu, 'POST', 'webhook-url?mode=live', { url: liveUrl })).body).toEqual({ mode: 'live', url: liveUrl });
-    await until(() => deliveries.length >= 1);
+    await until('a delivery at the Live URL', () => deliveries.length >= 1);
     expect(JSON.parse(deliveries[0]!.body)).toMatchObject({ type: 'customer.created', data: { object: { id: c.body.id } } });
     expect(verify(emu.webhookSecrets.live, deliveries[0]!.headers, deliveries[0]!.body).ok).toBe(true);
     expect(verify(emu.webhookSecrets.sandbox, deliveries[0]!.headers, deliveries[0]!.body).ok).toBe(false);
-    const e = await until(async () => ((await pending()).delivery.status === 'delivered' ? await pending() : undefined));
+    const e = await until('the Live event delivered', async () =>
+      (await pending()).delivery.status === 'delivered' ? await pending() : undefined,
+    );
     expect((await live('GET', `webhooks/events/${e.id}`)).body.attempts[0]).toMatchObject({ url: liveUrl });
     expect((await admin(emu, 'GET', 'webhook-url')).body.url).toBe(receiverUrl);
     // A resend of a Live event goes to the Live URL; with the Live URL cleared it stays pending.
@@ -129,10 +131,10 @@ describe('webhooks', () => {
     deliveries.length = 0;
     script.push(500);
     const c = await api('POST', 'customers', customerBody(4));
-    await until(() => deliveries.length >= 2, 5000);
+    await until('two deliveries', () => deliveries.length >= 2);
     expect(deliveries.map((d) => JSON.parse(d.body).id)).toEqual([JSON.parse(deliveries[0]!.body).id, JSON.parse(deliveries[0]!.body).id]);
     const id = JSON.parse(deliveries[0]!.body).id;
-    const e = await until(async () => {
+    const e = await until('the event delivered', async () => {
       const x = await event(id);
       return x.delivery.status === 'delivered' ? x : undefined;
     });
@@ -145,9 +147,9 @@ describe('webhooks', () => {
     deliveries.length = 0;
     script.push(503, 503, 500, 500, 500);
     await api('POST', 'customers', customerBody(5));
-    await until(() => deliveries.length >= 5, 8000);
+    await until('five deliveries', () => deliveries.length >= 5);
     const id = JSON.parse(deliveries[0]!.body).id;
-    const failed = await until(async () => {
+    const failed = await until('the event failed', async () => {
       const x = await event(id);
       return x.delivery.status === 'failed' ? x : undefined;
     });
@@ -157,7 +159,7 @@ describe('webhooks', () => {
     const resent = await api('POST', `webhooks/events/${id}/resend`);
     expect(resent.status).toBe(202);
     expect(resent.body.delivery.status).toBe('pending');
-    const delivered = await until(async () => {
+    const delivered = await until('the event delivered', async () => {
       const x = await event(id);
       return x.delivery.status === 'delivered' ? x : undefined;
     });
@@ -167,7 +169,7 @@ describe('webhooks', () => {
   it('records connection errors as attempts and only ever posts to the configured URL', async () => {
     await admin(emu, 'POST', 'webhook-url', { url: 'http://127.0.0.1:1/nothing-here' });
     const c = await api('POST', 'customers', customerBody(6));
-    const e = await until(async () => {
+    const e = await until('an attempt at the new customer event', async () => {
       const list = (await api('GET', 'webhooks/events?type=customer.created&limit=1')).body.data[0];
       const x = await event(list.id);
       return x.data.object.id === c.body.id && x.attempts.length > 0 ? x : undefined;

@@ -17,6 +17,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, count, record, spawnEmulator, stackTrace, tempRoot, type EmulatorProcess } from './helpers.js';
+import { copyDependencies, npmEnvironment, runtimeDependencyPaths } from '../helpers/package.js';
+import { ADA_BODY_NO_STATE } from '../helpers/fixtures.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SEED = 24;
@@ -35,15 +37,7 @@ let customer: string;
 
 /** npm without this process's npm_* settings. */
 function npm(args: string[], cwd: string): void {
-  const npmEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^npm_/i.test(k)) npmEnv[k] = v;
-  Object.assign(npmEnv, {
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-    npm_config_loglevel: 'warn',
-  });
-  const r = spawnSync('npm', args, { cwd, env: npmEnv, encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync('npm', args, { cwd, env: npmEnvironment(), encoding: 'utf8', timeout: 180_000 });
   if (r.status !== 0) throw new Error(`npm ${args.join(' ')}: ${r.stdout}\n${r.stderr}`);
 }
 
@@ -56,12 +50,7 @@ function installPackage(): void {
   const from = join(work, 'package');
   for (const f of ['package.json', 'README.md', 'LICENSE']) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(from, f));
   for (const d of ['bin', 'dist', 'completions']) cpSync(join(ROOT, d), join(from, d), { recursive: true });
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
-  };
-  for (const [path, entry] of Object.entries(lock.packages))
-    if (path.startsWith('node_modules/') && !path.includes('/node_modules/', 'node_modules/'.length) && !entry.dev && !entry.devOptional)
-      if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(from, path), { recursive: true, verbatimSymlinks: true });
+  copyDependencies(ROOT, from, runtimeDependencyPaths(ROOT));
   npm(['pack', '--ignore-scripts', '--pack-destination', work], from);
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
   if (tarball === undefined) throw new Error('npm pack wrote no tarball');
@@ -154,21 +143,7 @@ beforeAll(async () => {
     PAY_TENANT_ID: emu.tenantId,
     NO_COLOR: '1',
   });
-  const created = await pay([
-    'customers',
-    'create',
-    '--json',
-    '--data',
-    JSON.stringify({
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      email: 'ada@example.com',
-      phone: '+447700900123',
-      type: 'individual',
-      date_of_birth: '1990-12-10',
-      address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
-    }),
-  ]);
+  const created = await pay(['customers', 'create', '--json', '--data', JSON.stringify(ADA_BODY_NO_STATE)]);
   if (created.code !== 0) throw new Error(`pay customers create: ${created.stderr}`);
   customer = (JSON.parse(created.stdout) as { id: string }).id;
 }, 600_000);

@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, count, pay, pool, record, registerSecret, secretsOf, spawnPay, stackTrace, tempRoot, type Spawned } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 const PARALLEL = 2;
 const SEED = process.env.PAY_FUZZ_SEED ? Number(process.env.PAY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
@@ -62,15 +63,6 @@ async function listAll(tenant: string, path: string): Promise<any[]> {
     out.push(...r.body.data);
     if (!r.body.has_more) return out;
     cursor = r.body.next_cursor;
-  }
-}
-
-/** Waits for a condition (polled), or throws after `ms` naming it. */
-async function until(what: string, cond: () => boolean, ms = LONG): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -648,9 +640,7 @@ describe('attack: bulk runs interrupted, cut off, edited, refused', () => {
         if (col.status !== 201) throw new Error(`${what}: collection ${col.status} ${JSON.stringify(col.body)}`);
         balance += dollars;
         // Settles at once (settleAfterMs 0), on the emulator's next request: poll until it shows.
-        const deadline = Date.now() + LONG;
-        while ((await available()) !== was + dollars)
-          if (Date.now() > deadline) throw new Error(`${what}: balance never reached ${was + dollars}`);
+        await until(`${what}: the balance to reach ${was + dollars}`, async () => (await available()) === was + dollars);
       };
       await topUp(funding);
       const refs = c.amounts.map((_, j) => `ref-${tenant}-${j}`);

@@ -10,15 +10,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_DEFAULTS } from '../../src/commands/trigger/check.js';
 import { fundingFor } from '../../src/commands/trigger/plan.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { bufferIOStreams } from '../../src/io/iostreams.js';
 import { LIVE_KEY, newIdFor, pay, type Recorded } from '../unit/commands/harness.js';
 import { count, record } from './helpers.js';
+import { answerWhenAsked, fakeTerminal } from '../helpers/terminal.js';
 
 const LIVE = { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live', PAY_TENANT_ID: 'biz_1' };
 const dir = mkdtempSync(join(tmpdir(), 'pay-attack-confirm-shown-'));
@@ -39,28 +38,6 @@ const answer = (req: Recorded) => ({
           ...(req.body as object),
         },
 });
-
-/** A terminal whose answers the test types: stderr collected as drawn. */
-function terminal(): { io: ReturnType<typeof bufferIOStreams>; input: PassThrough; drawn: () => string } {
-  const input = new PassThrough();
-  let drawn = '';
-  const stderr = new Writable({ write: (c, _e, cb) => ((drawn += String(c)), cb()) });
-  const io = { ...bufferIOStreams({ tty: true }), stdin: input, stderr, err: (t: string) => void (drawn += t) };
-  return { io, input, drawn: () => drawn };
-}
-
-/** Answers the live question with `key` once it is drawn (the prompt's "(y/N)"), and returns what was drawn up to it. */
-async function answerWhenAsked(t: ReturnType<typeof terminal>, key: string, done: Promise<unknown>): Promise<string> {
-  let finished = false;
-  void done.finally(() => (finished = true));
-  while (!/\(y\/N\)/.test(t.drawn())) {
-    if (finished) return t.drawn();
-    await new Promise<void>((r) => setImmediate(r));
-  }
-  const question = t.drawn();
-  t.input.write(`${key}\r`);
-  return question;
-}
 
 const currencies = fc.constantFrom('USD', 'EUR', 'GBP', 'JPY');
 const decimals: Record<string, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0 };
@@ -112,7 +89,7 @@ describe('pay seed apply: the question shows the values sent', () => {
             expect(r.requests).toEqual([]);
             tally.leaked += r.requests.length;
           } else {
-            const t = terminal();
+            const t = fakeTerminal();
             const running = pay(['seed', 'apply', file, '--state', join(dir, `env-${tally.tried}.state.json`)], {
               env,
               respond: answer,
@@ -196,7 +173,7 @@ describe('pay trigger fx_trade.completed --override fx_quote.target_amount: the 
             .map(([w, c]) => `${w}.${String(c).padStart(2, '0')}`),
           async ([from, to], target) => {
             tally.tried++;
-            const t = terminal();
+            const t = fakeTerminal();
             const running = pay(
               [
                 'trigger',
@@ -256,7 +233,7 @@ describe('pay api: the question and the refusal name the URL sent, its query inc
             expect(r.requests).toEqual([]);
             expect(r.stderr).toContain(shownUrl);
           } else {
-            const t = terminal();
+            const t = fakeTerminal();
             const running = pay(argv, { env: LIVE, respond: answer, io: t.io });
             // The prompt is wrapped at the terminal's width, inside a word too: compared without the breaks.
             const q = (await answerWhenAsked(t, 'y', running)).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\s+/g, '');
@@ -335,7 +312,7 @@ describe('an FX trade: the quote is read on a terminal and its amounts and curre
             expect(r.requests).toEqual([]);
             if (how !== 'file') expect(r.stderr).toContain(`the amounts are quote ${first}'s`);
           } else {
-            const t = terminal();
+            const t = fakeTerminal();
             const running = pay(argv, { env: LIVE, respond, io: t.io });
             const q = (await answerWhenAsked(t, 'y', running)).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\s+/g, '');
             for (const [id, x] of named) expect(q).toContain(`quote${id}:sells${x.sell}${x.from}for${x.buy}${x.to}`);

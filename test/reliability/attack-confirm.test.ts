@@ -15,7 +15,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,16 +23,16 @@ import { fieldsOf } from '../../src/api/request-fields.js';
 import { confirmClassOf, CONFIRMED_OPERATIONS, needsConfirmation } from '../../src/shared/confirm.js';
 import { specOf } from '../../src/cmdutil/registry.js';
 import type { GroupSpec, VerbSpec } from '../../src/cmdutil/spec.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 import { CUSTOMER_DEFAULTS } from '../../src/commands/trigger/check.js';
 import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../../src/commands/trigger/recipes.js';
-import { bufferIOStreams } from '../../src/io/iostreams.js';
 import { fundingFor } from '../../src/commands/trigger/plan.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { EVENT_TYPES } from '../../src/shared/events.js';
 import { LIVE_KEY, newIdFor, pay, type PayRun, type Recorded } from '../unit/commands/harness.js';
 import { payArgvs } from '../unit/commands/shell-words.js';
 import { count, record } from './helpers.js';
+import { answerWhenAsked, fakeTerminal } from '../helpers/terminal.js';
 
 const LIVE = { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live', PAY_TENANT_ID: 'biz_1' };
 const ID24 = '0123456789abcdefghijklmn';
@@ -279,28 +278,6 @@ function knownPath(p: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // 2. The question is the request
 
-/** A terminal whose answers the test types: stderr collected as drawn. */
-function terminal(): { io: ReturnType<typeof bufferIOStreams>; input: PassThrough; drawn: () => string } {
-  const input = new PassThrough();
-  let drawn = '';
-  const stderr = new Writable({ write: (c, _e, cb) => ((drawn += String(c)), cb()) });
-  const io = { ...bufferIOStreams({ tty: true }), stdin: input, stderr, err: (t: string) => void (drawn += t) };
-  return { io, input, drawn: () => drawn };
-}
-
-/** Answers the live question with `key` once it is drawn (the prompt's "(y/N)"), and returns what was drawn up to it. */
-async function answerWhenAsked(t: ReturnType<typeof terminal>, key: string, done: Promise<unknown>): Promise<string> {
-  let finished = false;
-  void done.finally(() => (finished = true));
-  while (!/\(y\/N\)/.test(t.drawn())) {
-    if (finished) return t.drawn();
-    await new Promise<void>((r) => setImmediate(r));
-  }
-  const question = t.drawn();
-  t.input.write(`${key}\r`);
-  return question;
-}
-
 const currencies = fc.constantFrom('USD', 'EUR', 'GBP', 'JPY', 'KWD', 'NGN');
 const decimals: Record<string, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0, KWD: 3, NGN: 2 };
 const amountIn = (currency: string) =>
@@ -315,7 +292,7 @@ describe('on a terminal the question names what is sent, and "y" sends exactly t
   const tally = { tried: 0, passed: 0, named: 0, sameBody: 0, declined: 0 };
 
   async function ask(argv: string[], key: string): Promise<{ question: string; run: PayRun }> {
-    const t = terminal();
+    const t = fakeTerminal();
     const running = pay(argv, { env: { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live' }, respond: answer, io: t.io });
     const question = await answerWhenAsked(t, key, running);
     return { question, run: await running };
@@ -435,7 +412,7 @@ describe('on a terminal the question names what is sent, and "y" sends exactly t
             .map(([w, c]) => `${w}.${String(c).padStart(2, '0')}`),
           async (currency, sent) => {
             tally.tried++;
-            const t = terminal();
+            const t = fakeTerminal();
             const running = pay(
               [
                 'trigger',
@@ -475,7 +452,7 @@ describe('on a terminal the question names what is sent, and "y" sends exactly t
   });
 
   it('--from-file - on a terminal: standard input cannot both hold the rows and answer, so it needs --yes; nothing read or sent', async () => {
-    const t = terminal();
+    const t = fakeTerminal();
     const r = await pay(['collections', 'create', '--from-file', '-'], { env: { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live' }, io: t.io });
     expect(r.code).toBe(2);
     expect(t.drawn()).toContain('standard input holds the rows, so it cannot answer');

@@ -19,6 +19,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { realFiles, type FileLayer } from '../../src/emulator/journal.js';
 import { client, customerBody, removeTempDirs, start, tempDir, type Api, type Emulator } from '../emulator/helpers.js';
 import { count, record } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 afterAll(() => removeTempDirs());
 
@@ -128,17 +129,6 @@ async function listEmails(api: Api): Promise<{ status: number; emails: string[] 
   }
 }
 
-/** Polls until `ok` holds (the emulator recovers on its own timer); generous deadline. */
-async function until<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, RETRY_MS));
-  }
-}
-
 /**
  * One episode against a running emulator whose disk starts failing at some point and heals
  * when `heal()` is called: waves of `width` POSTs (plus a list GET) until one is refused, checks
@@ -205,11 +195,11 @@ async function episode(
   // keys, are created now (not replayed: nothing of them was kept).
   heal();
   for (const p of refusedOnce) {
-    const r = await until(
-      `${p.key} to be accepted after the disk healed`,
-      () => post(api, p.email, p.key, p.i),
-      (v) => v.status !== 503,
-    );
+    // The emulator recovers on its own timer: the retry is refused (503) until it has.
+    const r = await until(`${p.key} to be accepted after the disk healed`, async () => {
+      const v = await post(api, p.email, p.key, p.i);
+      return v.status !== 503 && v;
+    });
     if (r.status !== 201) problems.push(`the retry of ${p.key} answered ${r.status}`);
     // Nothing of a refused request was kept: its retry creates it (unless an early retry did).
     else if (r.replayed !== (p.early === true)) problems.push(`the retry of ${p.key} was ${r.replayed ? '' : 'not '}a replay`);

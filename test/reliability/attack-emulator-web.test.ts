@@ -340,7 +340,7 @@ describe('attack: a web page reaching the emulator', () => {
       const r = await pay(['emulator', 'start', '--port', '0', '--allow-origin', bad], { env: cleanEnv(), timeoutMs: 20_000 });
       expect({ code: r.code, first: r.stderr.split('\n')[0] }).toEqual({
         code: 2,
-        // An empty value is refused before the command runs, like every flag's (src/cmdutil/root.ts).
+        // An empty value is refused before the command runs, like every flag's (src/commands/root.ts).
         first: expect.stringMatching(bad === '' ? /^error: --allow-origin was given an empty value$/ : /^error: invalid --allow-origin/),
       });
     }

@@ -30,10 +30,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveUnder } from '../../src/api/client.js';
+import { resolveUnder } from '../../src/api/url.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/lib/errors.js';
 import { cleanEnv, count, pay, pool, record, spawnPay, stackTrace, tempRoot, type Run } from './helpers.js';
+import { ADA_BODY_NO_STATE } from '../helpers/fixtures.js';
 
 const SEED = process.env.PAY_FUZZ_SEED ? Number(process.env.PAY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const PARALLEL = 4;
@@ -788,15 +789,7 @@ describe('attack.in-progress: a request still in flight is waited out with the s
       });
       return (await res.json()) as Record<string, any>;
     };
-    const customer = await api('POST', 'customers', {
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      email: 'ada@example.com',
-      phone: '+447700900123',
-      type: 'individual',
-      date_of_birth: '1990-12-10',
-      address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
-    });
+    const customer = await api('POST', 'customers', ADA_BODY_NO_STATE);
     const from = await api('POST', 'accounts', { customer_id: customer.id, currency: 'USD' });
     const to = await api('POST', 'accounts', { customer_id: customer.id, currency: 'USD' });
     await api('POST', `customers/${customer.id}/features/collections/activate`); // the business rules

@@ -22,8 +22,9 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeMultiline, escapeText } from '../../src/io/escape.js';
-import { cleanEnv, count, FULL, pay, pool, record, sleep, spawnPay, stackTrace, tempRoot, type Counts } from './helpers.js';
+import { escapeMultiline, escapeText } from '../../src/lib/escape.js';
+import { cleanEnv, count, FULL, pay, pool, record, spawnPay, stackTrace, tempRoot, type Counts } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 const SEED = process.env.PAY_FUZZ_SEED ? Number(process.env.PAY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 /** Child-process runs per class; each run carries STRINGS strings. Full: 50 × 20 = 1,000 strings per class. */
@@ -454,11 +455,10 @@ describe('attack.terminal', () => {
           cleanEnv({ PAY_WEBHOOK_SECRET: secret, PAY_BASE_URL: 'https://api.example.com/v1/' }),
         );
         try {
-          const deadline = Date.now() + 20_000;
-          while (!/Ready, listening on (http:\/\/\S+?)[,\s]/.test(l.err())) {
-            if (l.child.exitCode !== null || Date.now() > deadline) throw new Error(`listen did not start:\n${l.err()}`);
-            await sleep(20);
-          }
+          await until('listen to start', () => /Ready, listening on (http:\/\/\S+?)[,\s]/.test(l.err()) || l.child.exitCode !== null, {
+            seen: l.err,
+          });
+          if (l.child.exitCode !== null) throw new Error(`listen did not start:\n${l.err()}`);
           const url = new URL(/Ready, listening on (http:\/\/\S+?)[,\s]/.exec(l.err())![1]!);
           const types = strings(RUNS * STRINGS, json ? 4242 : 4243);
           // A header carries bytes: the C1 range and printable Latin-1 (Node reads header values as Latin-1).
@@ -487,14 +487,13 @@ describe('attack.terminal', () => {
             sent.push({ id, type, event, valid });
           }
           const accepted = sent.filter((x) => x.valid);
-          const deadline2 = Date.now() + 20_000;
-          while (
-            l.out().split('\n').filter(Boolean).length < accepted.length ||
-            (l.err().match(/ rejected /g) ?? []).length < sent.length - accepted.length
-          ) {
-            if (Date.now() > deadline2) throw new Error(`listen printed too little:\n${l.out()}\n${l.err()}`);
-            await sleep(20);
-          }
+          await until(
+            'listen to print a line for every event',
+            () =>
+              l.out().split('\n').filter(Boolean).length >= accepted.length &&
+              (l.err().match(/ rejected /g) ?? []).length >= sent.length - accepted.length,
+            { seen: () => `${l.out()}\n${l.err()}` },
+          );
           t.tried += sent.length;
           expectSafe('listen stderr', l.err());
           const out = l.out().replace(/\n$/, '').split('\n');

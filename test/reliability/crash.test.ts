@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, count, minor, pay, record, sleep, spawnEmulator, spawnPay, tempIn, tempRoot, type EmulatorProcess } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 const ROUNDS = count(2, 10);
 const CUSTOMERS = count(3, 5);
@@ -191,24 +192,25 @@ async function listAll(e: EmulatorProcess, path: string, query: Record<string, s
  * requests settle a moment after it exits (--settle-after 100), and a settlement between the
  * two reads would show a credit in the transactions that the balance read before it lacked.
  * So: read the account, its transactions, the account again; take the view once nothing is
- * pending and the balance did not move between the reads (or, after 10 s, the last view whose
- * balance held still, so a real mismatch is still reported).
+ * pending and the balance did not move between the reads (waited for, not timed: a view that
+ * never settles fails with the last reads).
  */
 async function settledView(e: EmulatorProcess, id: string): Promise<{ acc: any; txns: any[] }> {
-  const deadline = Date.now() + 10_000;
-  let stable: { acc: any; txns: any[] } | undefined;
-  for (;;) {
-    const before = (await get(e, `accounts/${id}`)).body;
-    const txns = await listAll(e, 'transactions', { account_id: id });
-    const after = (await get(e, `accounts/${id}`)).body;
-    if (JSON.stringify(before.balance) === JSON.stringify(after.balance)) {
-      stable = { acc: after, txns };
-      if (!txns.some((t) => t.status === 'pending')) return stable;
-    }
-    if (Date.now() > deadline && stable) return stable;
-    if (Date.now() > deadline + 10_000) throw new Error(`accounts/${id}: the balance kept moving for 20 s`);
-    await sleep(50);
-  }
+  let last = '';
+  return until(
+    `accounts/${id}: nothing pending and the balance still between two reads`,
+    async () => {
+      const before = (await get(e, `accounts/${id}`)).body;
+      const txns = await listAll(e, 'transactions', { account_id: id });
+      const after = (await get(e, `accounts/${id}`)).body;
+      last = JSON.stringify({ before: before.balance, after: after.balance, pending: txns.filter((t) => t.status === 'pending').length });
+      return (
+        JSON.stringify(before.balance) === JSON.stringify(after.balance) &&
+        !txns.some((t) => t.status === 'pending') && { acc: after, txns }
+      );
+    },
+    { seen: () => last },
+  );
 }
 
 describe('crash: SIGKILL the emulator during pay seed apply, restart on the same data dir', () => {
@@ -249,8 +251,10 @@ describe('crash: SIGKILL the emulator during pay seed apply, restart on the same
 
       // Kill at a random point: once a random number of entries is acknowledged, plus a random moment.
       const killAfter = Math.floor(Math.random() * (ENTRIES - 1));
-      const deadline = Date.now() + 60_000;
-      while (Object.keys(readEntries(state)).length < killAfter && child.exitCode === null && Date.now() < deadline) await sleep(5);
+      await until(
+        `round ${round}: ${killAfter} entries acknowledged (or seed apply gone)`,
+        () => Object.keys(readEntries(state)).length >= killAfter || child.exitCode !== null,
+      );
       await sleep(Math.random() * 150);
       emu.child.kill('SIGKILL');
       const { signal } = await emu.exited;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel, type FlagModel } from '../../src/completion/model.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import {
   cleanEnv,

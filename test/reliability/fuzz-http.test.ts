@@ -18,6 +18,7 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, count, FULL, pool, record, rssOf, sleep, spawnEmulator, tempRoot, type EmulatorProcess } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 const RUNS = count(300, 2000);
 const BATCH = 50;
@@ -517,12 +518,10 @@ beforeAll(async () => {
   // The business rules: a card needs the customer's KYC approved (the review settles in 100 ms) and cards active.
   await post(`customers/${fixture.customer}/kyc`, { level: 'basic' });
   await post(`customers/${fixture.customer}/kyc/documents`, { type: 'passport', country: 'GB', number: '123456789' });
-  for (const deadline = Date.now() + 30_000; ;) {
+  await until("the fixture's KYC approved", async () => {
     const c = (await (await fetch(`${emu.baseUrl}customers/${fixture.customer}`, { headers: h })).json()) as { kyc_status: string };
-    if (c.kyc_status === 'approved') break;
-    if (Date.now() > deadline) throw new Error(`the fixture's KYC is still ${c.kyc_status}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return c.kyc_status === 'approved';
+  });
   await post(`customers/${fixture.customer}/features/cards/activate`, {});
   fixture.account = (await post('accounts', { customer_id: fixture.customer, currency: 'USD' })).id;
   fixture.card = (await post('cards', { customer_id: fixture.customer, account_id: fixture.account, type: 'virtual' })).id;

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { cleanEnv, leakedSecrets, PAY_BIN, registerSecret } from '../helpers/run-pay.js';
+import { until } from '../helpers/wait.js';
 
 export { cleanEnv, PAY_BIN, registerSecret };
 
@@ -306,15 +307,13 @@ export async function spawnEmulator(args: string[], env: Record<string, string> 
   );
   let done = false;
   void exited.then(() => (done = true));
-  const deadline = Date.now() + 20_000;
-  while (!/Press Ctrl-C to stop/.test(err)) {
-    if (done) throw new Error(`pay emulator start ${args.join(' ')} exited:\n${err}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`pay emulator start ${args.join(' ')}: no banner in 20 s:\n${err}`);
-    }
-    await sleep(20);
-  }
+  await until(`pay emulator start ${args.join(' ')} to print its banner`, () => /Press Ctrl-C to stop/.test(err) || done, {
+    seen: () => err,
+  }).catch((e: unknown) => {
+    child.kill('SIGKILL');
+    throw e;
+  });
+  if (done && !/Press Ctrl-C to stop/.test(err)) throw new Error(`pay emulator start ${args.join(' ')} exited:\n${err}`);
   const field = (name: string): string => {
     const m = new RegExp(`^\\s+${name}\\s+(\\S+)`, 'm').exec(err);
     if (!m) throw new Error(`no "${name}" in the emulator banner:\n${err}`);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { DebugLog } from '../../src/api/client.js';
+import { DebugLog } from '../../src/api/transport.js';
 import { sign } from '../../src/shared/signature.js';
 import {
   cleanEnv,

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sign, TOLERANCE_SECONDS, verify } from '../../src/shared/signature.js';
+import { until } from '../helpers/wait.js';
 import {
   cleanEnv,
   count,
@@ -31,7 +32,6 @@ import {
   record,
   registerSecret,
   shown,
-  sleep,
   spawnPay,
   stackTrace,
   tempIn,
@@ -600,13 +600,15 @@ async function spawnListen(secret: string, extra: string[] = [], skipDuplicates 
     ['webhooks', 'listen', '--port', '0', '--json', ...(skipDuplicates ? ['--skip-duplicates'] : []), ...extra],
     cleanEnv({ PAY_WEBHOOK_SECRET: secret, PAY_BASE_URL: 'https://api.example.com/v1/' }),
   );
-  const deadline = Date.now() + 20_000;
-  while (!/Ready, listening on (\S+)/.test(err())) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`pay webhooks listen did not start:\n${err()}`);
-    }
-    await sleep(20);
+  const ready = await until('pay webhooks listen to start', () => /Ready, listening on (\S+)/.test(err()) || child.exitCode !== null, {
+    seen: err,
+  }).then(
+    () => child.exitCode === null,
+    () => false,
+  );
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`pay webhooks listen did not start:\n${err()}`);
   }
   const url = /Ready, listening on (http:\/\/\S+?)[,\s]/.exec(err())![1]!;
   return {
@@ -704,7 +706,18 @@ describe('webhooks.listen', () => {
       [sends[i], sends[j]] = [sends[j]!, sends[i]!];
     }
     const statuses = await pool(sends, 8, async (x) => post(l.url, x.headers, x.body));
-    await sleep(100);
+    // Every line is written before its answer is sent: wait for the pipes to bring them all (one
+    // stdout line per id, one stderr line per refusal and per replay), not for a guessed pause.
+    const idCount = new Set(sends.map((x) => x.id)).size;
+    const replayCount = sends.filter((x) => x.valid).length - idCount;
+    await until(
+      'listen to print every delivery, refusal and replay',
+      () =>
+        l.out().split('\n').filter(Boolean).length >= idCount &&
+        (l.err().match(/ rejected /g) ?? []).length >= statuses.filter((st) => st === 400).length &&
+        (l.err().match(/ duplicate .*replayed webhook-id/g) ?? []).length >= replayCount,
+      { seen: () => `${l.out()}\n${l.err()}` },
+    );
     // Accepted = printed on stdout (NDJSON): once per id. A valid copy of an accepted id is
     // acknowledged (200, "duplicate" on stderr) but neither printed nor forwarded again.
     const printed = l
@@ -840,7 +853,7 @@ describe('webhooks.listen', () => {
       },
     );
     // Every line was written before its answer was sent: wait for the pipe to bring them all.
-    for (const end = Date.now() + 30_000; l.out().split('\n').filter(Boolean).length < 5 * RACE_IDS && Date.now() < end;) await sleep(20);
+    await until(`listen to print ${5 * RACE_IDS} lines`, () => l.out().split('\n').filter(Boolean).length >= 5 * RACE_IDS, { seen: l.out });
     const printed = l
       .out()
       .split('\n')

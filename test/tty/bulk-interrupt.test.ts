@@ -75,10 +75,10 @@ describeTty('Ctrl-C during a bulk run (tmux)', () => {
     writeFileSync(join(dir, 'rows.ndjson'), Array.from({ length: ROWS }, (_, i) => JSON.stringify(customer(i))).join('\n') + '\n');
     emu.admin.setFaults({ latencyMs: [150, 150] });
     const p = (pane = await payToFile(['customers', 'create', '--from-file', 'rows.ndjson', '--concurrency', '2'], dir, 'results.ndjson'));
-    await p.waitFor(new RegExp(`customers create \\[█*░+\\] [1-9]\\d*/${ROWS}`), 30_000);
+    await p.waitFor(new RegExp(`customers create \\[█*░+\\] [1-9]\\d*/${ROWS}`));
     await p.keys('C-c');
-    await p.waitFor(/SIGINT: starting no new row/, 15_000);
-    const { code, screen } = await p.finish(30_000);
+    await p.waitFor(/SIGINT: starting no new row/);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(130);
     expect(screen).toMatch(/^customers create: \d+ rows: \d+ created, 0 replayed, 0 skipped, 0 failed in /m);
     expect(screen).toMatch(/^error: interrupted: no row was started after the signal/m);
@@ -102,7 +102,7 @@ describeTty('Ctrl-C during a bulk run (tmux)', () => {
       dir,
       'results2.ndjson',
     ));
-    const second = await again.finish(60_000);
+    const second = await again.finish();
     expect(second.code, second.screen).toBe(0);
     expect(second.screen).toMatch(
       new RegExp(`customers create: ${ROWS} rows: ${ROWS - results.length} created, 0 replayed, ${results.length} skipped, 0 failed`),

@@ -122,14 +122,14 @@ describeTty('Ctrl-D and Ctrl-C at every prompt kind (tmux)', () => {
   it.each(table)('%s prompt, %s: exit 130, one line, nothing sent or saved', async (_name, key, c) => {
     tally.tried++;
     const p = (pane = await Pane.pay(c.args, { env: c.env() }));
-    await p.waitForPrompt(c.label, 15_000);
+    await p.waitForPrompt(c.label);
     if (c.typed) {
       await p.type(c.typed);
       // Typed text shows (masked for a password): wait for it before the key.
       await p.waitFor((s) => (c.kind === 'password' ? s.includes('*'.repeat(c.typed!.length)) : s.includes(c.typed!)));
     }
     await p.keys(key);
-    const { code, screen } = await p.finish(15_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(130);
     const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');
     const promptAt = lines.findIndex((l) => l.startsWith(`? ${c.label}`));

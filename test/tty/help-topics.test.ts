@@ -16,7 +16,7 @@ afterAll(() => removeScratch());
 
 async function run(args: string[], width: number): Promise<string[]> {
   const p = (pane = await Pane.pay(args, { env: { PAGER: 'cat', PAY_CONFIG_DIR: scratchDir('pay-tty-help-') }, width, height: 50 }));
-  const { code, screen } = await p.finish(30_000);
+  const { code, screen } = await p.finish();
   expect(code, screen).toBe(0);
   return linesBeforeExit(screen);
 }

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { customerFlags } from '../helpers/fixtures.js';
 import { describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
 
 const KEY = 'sk_test_Tq4Wm8Zr2Kx6Pn0Vb3Yh7Jc5Ld9Fs1Ga';
@@ -41,7 +42,7 @@ const apiEnv = () => ({
 
 /** Runs to the end and checks the pane title was not changed by anything pay printed. */
 async function finishUntitled(p: Pane): Promise<{ code: number; screen: string }> {
-  const result = await p.finish(15_000);
+  const result = await p.finish();
   expect(await p.title(), result.screen).not.toContain('pwned');
   return result;
 }
@@ -84,39 +85,9 @@ describeTty('data never drives the terminal (tmux)', () => {
       status: 201,
       body: { id: `cus_${TITLE}${CLEAR}`, object: 'customer', first_name: `Ada${TITLE_ST}`, kyc_status: 'pending' },
     });
-    const p = (pane = await Pane.pay(
-      [
-        'customers',
-        'create',
-        '--first-name',
-        'Ada',
-        '--last-name',
-        'Lovelace',
-        '--email',
-        'ada@example.com',
-        '--phone',
-        '+447700900123',
-        '--type',
-        'individual',
-        '--date-of-birth',
-        '1990-12-10',
-        '--address-line1',
-        '1 Main St',
-        '--city',
-        'London',
-        '--country',
-        'GB',
-        '--postal-code',
-        'SW1A 1AA',
-        '--middle-name',
-        'King',
-        '--gender',
-        'female',
-        '--state',
-        'GB-LND',
-      ],
-      { env: apiEnv() },
-    ));
+    const p = (pane = await Pane.pay(['customers', 'create', ...customerFlags({ '--middle-name': 'King', '--gender': 'female' })], {
+      env: apiEnv(),
+    }));
     const { code, screen } = await finishUntitled(p);
     expect(code, screen).toBe(0);
     expect(screen).toContain('✓ Created customer cus_\\x1b]0;pwned\\x07\\x1b[2J\\x1b[H');

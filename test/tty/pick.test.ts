@@ -60,7 +60,7 @@ function entries(screen: string): string[] {
 }
 
 async function listShown(p: Pane, label = 'Pick one of the'): Promise<string[]> {
-  const screen = await p.waitFor((s) => (activePrompt(s)?.startsWith(`? ${label}`) ?? false) && entries(s).length > 0, 20_000);
+  const screen = await p.waitFor((s) => (activePrompt(s)?.startsWith(`? ${label}`) ?? false) && entries(s).length > 0);
   return entries(screen);
 }
 
@@ -77,7 +77,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
     await p.type('7.25');
     await p.waitFor((s) => activePrompt(s)?.endsWith('7.25') ?? false);
     await p.keys('Enter');
-    const { code, screen } = await p.finish(20_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(screen).toContain(`✓ Cancelled transfer ${ids.pending} (cancelled)`);
     expect(w.since(mark, 'POST').map((r) => r.path)).toEqual([`/v1/transfers/${ids.pending}/cancel`]);
@@ -110,7 +110,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
 
   it('nothing the verb can act on: one line, exit 4, no prompt', async () => {
     const p = (pane = await Pane.pay(['payment-links', 'disable'], { env: paneEnv() }));
-    const { code, screen } = await p.finish(20_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(4);
     expect(linesBeforeExit(screen).filter((l) => l.trim())).toEqual([
       'error: no active payment links to pick from (among the 100 most recent); pass the id',
@@ -176,7 +176,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
       expect(shown).toHaveLength(1);
       expect(shown[0]).toContain(`${hostile}  Eve\\x1b]0;pwned\\x07  X\\u202eevil`);
       await p.keys('Enter');
-      const { code, screen } = await p.finish(20_000);
+      const { code, screen } = await p.finish();
       expect(code, screen).toBe(0);
       expect(screen).toMatch(new RegExp(`^id\\s+${hostile}\\s*$`, 'm'));
       expect(screen).not.toContain('Odd');

@@ -58,8 +58,8 @@ describeTty('progress bars on a terminal (tmux)', () => {
     writeFileSync(join(dir, 'rows.ndjson'), Array.from({ length: ROWS }, (_, i) => JSON.stringify(customer(i))).join('\n') + '\n');
     emu.admin.setFaults({ latencyMs: [30, 30] });
     const p = (pane = await payToFile(['customers', 'create', '--from-file', 'rows.ndjson', '--concurrency', '2'], dir, 'results.ndjson'));
-    await p.waitFor(new RegExp(`customers create \\[█*░+\\] \\d+/${ROWS} \\(\\d+/s\\)`), 15_000);
-    const { code, screen } = await p.finish(30_000);
+    await p.waitFor(new RegExp(`customers create \\[█*░+\\] \\d+/${ROWS} \\(\\d+/s\\)`));
+    const { code, screen } = await p.finish();
     expect(code).toBe(0);
     // The bar is cleared (a full one has no ░ either), and no result reached the terminal.
     expect(screen).not.toMatch(/customers create \[/);
@@ -80,8 +80,8 @@ describeTty('progress bars on a terminal (tmux)', () => {
     writeFileSync(join(dir, 'seed.json'), JSON.stringify(doc));
     emu.admin.setFaults({ latencyMs: [80, 80] });
     const p = (pane = await payToFile(['seed', 'apply', 'seed.json'], dir, 'ids.txt'));
-    await p.waitFor(new RegExp(`seed \\[█*░+\\] \\d+/${n}`), 15_000);
-    const { code, screen } = await p.finish(30_000);
+    await p.waitFor(new RegExp(`seed \\[█*░+\\] \\d+/${n}`));
+    const { code, screen } = await p.finish();
     expect(code).toBe(0);
     expect(screen).not.toMatch(/seed \[/);
     // Every entry's id went to the file.

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { customerFlags } from '../helpers/fixtures.js';
 import { PAY_BIN } from '../helpers/run-pay.js';
 import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
 
@@ -271,32 +272,8 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
   it('Enter alone at an optional choice prompt (Gender) skips the field (contract section 7)', async () => {
     server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
     const p = (pane = await Pane.pay(
-      [
-        'customers',
-        'create',
-        '--first-name',
-        'Ada',
-        '--last-name',
-        'Lovelace',
-        '--email',
-        'ada@example.com',
-        '--phone',
-        '+447700900123',
-        '--type',
-        'individual',
-        '--date-of-birth',
-        '1990-12-10',
-        '--address-line1',
-        '1 Main St',
-        '--city',
-        'London',
-        '--country',
-        'GB',
-        '--state',
-        'GB-LND',
-        '--middle-name',
-        'King',
-      ],
+      // Everything but the postal code (and the optional gender).
+      ['customers', 'create', ...customerFlags({ '--postal-code': undefined, '--middle-name': 'King' })],
       { env: paneEnv() },
     ));
     // Left to ask: the optional Gender, then the required postal code. At Gender the user

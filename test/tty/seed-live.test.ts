@@ -59,7 +59,7 @@ const paneEnv = (): Record<string, string> => ({
 });
 
 async function confirmation(p: Pane, amount: string): Promise<string> {
-  const screen = await p.waitFor((s) => /^\? .*\(y\/N\)/m.test(s), 20_000);
+  const screen = await p.waitFor((s) => /^\? .*\(y\/N\)/m.test(s));
   expect(screen).toMatch(/LIVE mode, profile "[^"]+": seed apply would send/);
   expect(screen).toContain('collections.fund: moves 50.00 USD');
   expect(screen).toContain(`transfers.move: moves ${amount} USD`);
@@ -76,7 +76,7 @@ describeTty('seed apply in live mode asks in a real terminal (tmux)', () => {
     expect(w.since(mark)).toEqual([]);
     await p.type('n');
     await p.keys('Enter');
-    const { code, screen } = await p.finish(20_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(2);
     const errors = linesBeforeExit(screen).filter((l) => l.startsWith('error:'));
     expect(errors).toEqual(['error: not confirmed; nothing was sent']);
@@ -89,7 +89,7 @@ describeTty('seed apply in live mode asks in a real terminal (tmux)', () => {
     await confirmation(p, '8.00');
     await p.type('y');
     await p.keys('Enter');
-    const { code, screen } = await p.finish(60_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     const transfers = w.since(mark, 'POST', '/v1/transfers');
     expect(transfers).toHaveLength(1);

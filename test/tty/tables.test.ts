@@ -103,7 +103,7 @@ const paneEnv = (extra: Record<string, string> = {}): Record<string, string> => 
 /** Runs pay in a pane `width` wide; its lines (wrapped lines joined) before the EXIT line. */
 async function run(args: string[], width: number, env: Record<string, string> = {}): Promise<string[]> {
   const p = (pane = await Pane.pay(args, { env: paneEnv(env), width, height: 50 }));
-  const { code, screen } = await p.finish(30_000);
+  const { code, screen } = await p.finish();
   expect(code, screen).toBe(0);
   return linesBeforeExit(screen).filter((l) => l !== '');
 }

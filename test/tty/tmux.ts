@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeEach, describe } from 'vitest';
 import { PAY_BIN } from '../helpers/run-pay.js';
+import { until } from '../helpers/wait.js';
 
 const execFileP = promisify(execFile);
 
@@ -173,31 +174,30 @@ export class Pane {
     return (await this.tmux(['display-message', '-p', '-t', 'pay', '#{pane_title}'])).replace(/\n$/, '');
   }
 
-  /** Polls the screen until it contains `what`; returns that screen. */
-  async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
+  /** Waits until the screen contains `what` (test/helpers/wait.ts: no timing window); returns that screen. */
+  async waitFor(what: string | RegExp | ((screen: string) => boolean)): Promise<string> {
     const test = typeof what === 'string' ? (s: string) => s.includes(what) : what instanceof RegExp ? (s: string) => what.test(s) : what;
-    const end = Date.now() + timeoutMs;
-    let last: string;
-    for (;;) {
-      last = await this.screen();
-      if (test(last)) return last;
-      if (Date.now() > end) {
-        const label = typeof what === 'function' ? 'a condition' : JSON.stringify(String(what));
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${label} in the pane; screen:\n${last}`);
-      }
-      await new Promise((r) => setTimeout(r, 40));
-    }
+    const label = typeof what === 'function' ? 'a condition' : JSON.stringify(String(what));
+    let last = '';
+    return until(
+      `${label} in the pane`,
+      async () => {
+        last = await this.screen();
+        return test(last) && last;
+      },
+      { seen: () => last },
+    );
   }
 
   /** Waits for the `EXIT:<code>` line; returns the code and the whole screen (for failure messages). */
-  async finish(timeoutMs = 10_000): Promise<{ code: number; screen: string }> {
-    const code = await this.waitForExit(timeoutMs);
+  async finish(): Promise<{ code: number; screen: string }> {
+    const code = await this.waitForExit();
     return { code, screen: await this.screen() };
   }
 
   /** Waits for the `EXIT:<code>` line and returns the code. */
-  async waitForExit(timeoutMs = 10_000): Promise<number> {
-    const screen = await this.waitFor(/^EXIT:\d+$/m, timeoutMs);
+  async waitForExit(): Promise<number> {
+    const screen = await this.waitFor(/^EXIT:\d+$/m);
     return Number(/^EXIT:(\d+)$/m.exec(screen)![1]);
   }
 
@@ -209,8 +209,8 @@ export class Pane {
   }
 
   /** Waits until the active prompt (the last line starting with "? ") begins with `label`. */
-  async waitForPrompt(label: string, timeoutMs = 8000): Promise<string> {
-    return this.waitFor((s) => activePrompt(s)?.startsWith(`? ${label}`) ?? false, timeoutMs).catch((err: Error) => {
+  async waitForPrompt(label: string): Promise<string> {
+    return this.waitFor((s) => activePrompt(s)?.startsWith(`? ${label}`) ?? false).catch((err: Error) => {
       throw new Error(`prompt "${label}" did not appear: ${err.message}`);
     });
   }

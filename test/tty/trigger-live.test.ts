@@ -30,7 +30,7 @@ const paneEnv = (): Record<string, string> => ({
 });
 
 async function question(p: Pane, type: keyof typeof RECIPES): Promise<void> {
-  const screen = await p.waitFor((s) => /^\? .*\(y\/N\)/m.test(s), 20_000);
+  const screen = await p.waitFor((s) => /^\? .*\(y\/N\)/m.test(s));
   expect(screen.replace(/\s+/g, ' ')).toContain(
     `create live objects, all new (nothing existing is used): ${recipeObjects(RECIPES[type]).join(', ')}`,
   );
@@ -53,7 +53,7 @@ describeTty('pay --live trigger asks in a real terminal (tmux)', () => {
     expect(w.since(mark)).toEqual([]);
     await p.type('n');
     await p.keys('Enter');
-    const { code, screen } = await p.finish(20_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(2);
     expect(linesBeforeExit(screen).filter((l) => l.startsWith('error:'))).toEqual(['error: not confirmed; nothing was sent']);
     expect(w.since(mark)).toEqual([]);
@@ -65,7 +65,7 @@ describeTty('pay --live trigger asks in a real terminal (tmux)', () => {
     await question(p, 'customer.created');
     await p.type('y');
     await p.keys('Enter');
-    const { code, screen } = await p.finish(30_000);
+    const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     const posts = w.since(mark, 'POST', '/v1/customers');
     expect(posts).toHaveLength(1);

@@ -46,13 +46,13 @@ describeTty('waiting on a terminal (tmux)', () => {
     const dir = scratchDir('pay-tty-trigger-');
     const p = (pane = await payToFile(['trigger', 'card.activated', '-o', 'tsv'], dir, 'out.tsv'));
     // KYC: the review waits for the emulator's clock.
-    await p.waitFor(/Waiting for KYC verification kyc_[0-9a-z]{24} to be decided \(\d+ s\)/, 20_000);
+    await p.waitFor(/Waiting for KYC verification kyc_[0-9a-z]{24} to be decided \(\d+ s\)/);
     expect(await p.screen()).toMatch(/created customer cus_[0-9a-z]{24}/);
     emu.admin.advance(600);
     // The physical card: inactive until shipped and activated.
-    await p.waitFor(/Waiting for the card\.activated event about card_[0-9a-z]{24} \(\d+ s\)/, 20_000);
+    await p.waitFor(/Waiting for the card\.activated event about card_[0-9a-z]{24} \(\d+ s\)/);
     emu.admin.advance(600);
-    const { code, screen } = await p.finish(30_000);
+    const { code, screen } = await p.finish();
     expect(code).toBe(0);
     expect(screen).toMatch(/✓ Triggered card\.activated: evt_[0-9a-z]{24}/);
     expect(screen).not.toMatch(/Waiting for/);
@@ -93,9 +93,9 @@ describeTty('waiting on a terminal (tmux)', () => {
       dir,
       'out.json',
     ));
-    await p.waitFor(/Waiting for collection col_[0-9a-z]{24} to settle \(\d+ s\)/, 20_000);
+    await p.waitFor(/Waiting for collection col_[0-9a-z]{24} to settle \(\d+ s\)/);
     emu.admin.advance(600);
-    const { code, screen } = await p.finish(30_000);
+    const { code, screen } = await p.finish();
     expect(code).toBe(0);
     expect(screen).not.toMatch(/Waiting for/);
     expect(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'))).toMatchObject({

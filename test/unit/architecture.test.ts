@@ -1,49 +1,84 @@
-// The rooms of src/ and what each may import (ARCHITECTURE.md quotes ROOMS and the rules below;
-// a case here checks that the paths it names exist and that it lists every room).
-// Every import of every source file — static `import`/`export … from` and dynamic `import()`,
-// read with the TypeScript compiler's parser — is checked against the table; failures name the
-// file, the import and the rule. A synthetic tree with forbidden imports proves the checker fails.
+// The rooms of src/ in one order, top to bottom (ARCHITECTURE.md quotes ORDER and the rules below;
+// a case here checks that the paths it names exist and that it lists every room). A file imports
+// from its own room and from the rooms below it: never from a room above, nor from a peer (a room
+// on its own line of ORDER). The emulator is sealed, outside the order: it imports only shared.
+// Every import of every source file — static `import`/`export … from`, dynamic `import()` and
+// `import type` — read with the TypeScript compiler's parser, is checked; failures name the file,
+// the import and the rule. Synthetic trees (every pair of rooms, generated graphs, the real tree
+// with an upward import added) prove the checker fails on what it must refuse.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
+import fc from 'fast-check';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // ---------------------------------------------------------------------------------------------
-// The table: room → the other rooms and npm packages it may import (its own room and node:
-// builtins always). A room is a top folder of src/, or one of the two entry files.
-const ROOMS: Record<string, { rooms: string[]; packages: string[] }> = {
-  // The entry: argv in, exit code out; builds the tree and the one Factory.
-  entry: { rooms: ['cmdutil', 'commands', 'lib'], packages: ['commander'] },
-  // Command plumbing: Factory, declaration types, registration, dispatcher, the root command.
-  cmdutil: { rooms: ['api', 'commands', 'config', 'io', 'lib', 'shared', 'verbs'], packages: ['commander', 'undici'] },
-  // One folder per command or group: declarations (index.ts) and their run modules.
-  commands: { rooms: ['api', 'bulk', 'cmdutil', 'config', 'docs', 'emulator', 'io', 'lib', 'seed', 'shared', 'verbs'], packages: [] },
-  // The resource-verb engine: dispatcher, shared steps, values, constraints, --data, bulk.
-  verbs: { rooms: ['api', 'bulk', 'cmdutil', 'config', 'io', 'lib', 'shared'], packages: [] },
-  // The HTTP client and the contract (OpenAPI) pay speaks.
-  api: { rooms: ['config', 'io', 'lib', 'shared'], packages: ['undici', 'yaml'] },
-  // Settings (flag > env > profile > default) and the config store.
-  config: { rooms: ['lib', 'shared'], packages: [] },
-  // Streams, printers (tables fitted to the terminal by their own layout), prompts, escaping, progress.
-  io: { rooms: ['lib', 'shared'], packages: ['chalk', '@inquirer/prompts', 'jq-wasm'] },
-  // Engines of bulk creates and seed files.
-  bulk: { rooms: ['api', 'io', 'lib', 'shared'], packages: [] },
-  seed: { rooms: ['api', 'config', 'io', 'lib', 'shared'], packages: ['yaml'] },
-  // Shell completion scripts and the README's command reference, generated from the tree.
-  completion: { rooms: ['cmdutil', 'commands', 'shared'], packages: ['commander'] },
-  docs: { rooms: ['io', 'lib', 'shared'], packages: ['commander'] },
-  // Small CLI-side utilities: errors and their printing, bounded reads, safe JSON, the version.
-  lib: { rooms: ['io', 'shared'], packages: [] },
-  // Leaf modules both sides use (validation, domains, ISO tables, keys, signatures, events).
-  shared: { rooms: [], packages: [] },
-  // The emulator: sealed, it reaches only the shared leaves.
-  emulator: { rooms: ['shared'], packages: [] },
+// The order: each line a tier, the rooms on one line peers (neither imports the other). A room is
+// a top folder of src/, or `entry` (src/cli.ts and src/argv.ts).
+const ORDER: readonly (readonly string[])[] = [
+  // argv in, exit code out: builds the tree and the one Factory.
+  ['entry'],
   // Build, generate and demo tooling.
-  scripts: { rooms: ['cmdutil', 'commands', 'completion', 'docs'], packages: ['esbuild'] },
+  ['scripts'],
+  // Shell completion scripts, generated from the tree.
+  ['completion'],
+  // One folder per command or group, the root command and the whole tree.
+  ['commands'],
+  // The resource-verb engine: dispatcher, shared steps, values, constraints, --data, bulk runs;
+  // the help topics (Markdown rendered to the terminal's width, man pages), which `pay help` shows.
+  ['verbs', 'docs'],
+  // Command plumbing: Factory, declaration types, registration, the dispatcher, the replay note.
+  ['cmdutil'],
+  // Engines of bulk creates and seed files.
+  ['bulk', 'seed'],
+  // The HTTP client and the contract (OpenAPI) pay speaks.
+  ['api'],
+  // Settings (flag > env > profile > default) and the config store.
+  ['config'],
+  // Streams, printers, prompts, output flags, progress.
+  ['io'],
+  // Small CLI-side utilities: errors and their printing, escaping, the poll loop, bounded reads.
+  ['lib'],
+  // Leaf modules both sides use (validation, domains, ISO tables, keys, signatures, events).
+  ['shared'],
+];
+
+/** The emulator: sealed, outside the order. It imports only `imports`; only `importers` import it, and only `door`. */
+const SEALED = { room: 'emulator', imports: ['shared'], importers: /^src\/commands\/emulator\//, door: 'src/emulator/index.ts' };
+
+/** The npm packages each room may use (type-only imports of any are free). */
+const PACKAGES: Record<string, string[]> = {
+  entry: ['commander'],
+  scripts: ['esbuild'],
+  completion: ['commander'],
+  docs: ['commander'],
+  commands: ['commander'],
+  cmdutil: ['commander', 'undici'],
+  api: ['undici', 'yaml'],
+  io: ['chalk', '@inquirer/prompts', 'jq-wasm'],
+  seed: ['yaml'],
 };
 
-/** Only these files reach into the emulator, and only through its index. */
-const EMULATOR_DOOR = { importers: /^src\/commands\/emulator\//, target: 'src/emulator/index.ts' };
+/** Every room: the order's and the sealed one. */
+const ROOMS = [...ORDER.flat(), SEALED.room];
+
+/** A room's tier in ORDER (0 the top), or undefined (the sealed room, or none). */
+function tierOf(room: string): number | undefined {
+  const i = ORDER.findIndex((line) => line.includes(room));
+  return i < 0 ? undefined : i;
+}
+
+/** Why room `from` may not import room `to`, or undefined when it may. */
+function refusal(from: string, to: string): string | undefined {
+  if (from === to) return undefined;
+  if (from === SEALED.room)
+    return SEALED.imports.includes(to) ? undefined : `the emulator is sealed: it imports only ${SEALED.imports.join(', ')}`;
+  if (to === SEALED.room) return from === 'commands' ? undefined : 'the emulator is sealed: only src/commands/emulator/ imports it';
+  const [a, b] = [tierOf(from)!, tierOf(to)!];
+  if (b < a) return 'it is above it';
+  if (b === a) return 'they are peers (one line of the order)';
+  return undefined;
+}
 
 /**
  * A command's declaration (src/commands/<name>/index.ts): data. The build keeps the ones the start-up
@@ -58,7 +93,7 @@ const DECLARATION = /^src\/commands\/[^/]+\/index\.ts$/;
  */
 const HEAVY = {
   files: [
-    /^src\/api\/client\.ts$/,
+    /^src\/api\/(client|transport|url|answers|errors)\.ts$/,
     /^src\/config\/store\.ts$/,
     /^src\/io\/(prompt|output|progress|jq|csv)\.ts$/,
     /^src\/api\/(openapi|response-fields)\.ts$/,
@@ -92,7 +127,13 @@ function packageOf(spec: string): string {
   return spec.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
 }
 
+/** Parsed imports by file and text: the generated cases below check the real tree many times over. */
+const parsed = new Map<string, Import[]>();
+
 function importsOf(file: string, text: string): Import[] {
+  const key = `${file}\0${text}`;
+  const cached = parsed.get(key);
+  if (cached) return cached;
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: Import[] = [];
   const add = (spec: string, dynamic: boolean, typeOnly: boolean) => {
@@ -114,6 +155,7 @@ function importsOf(file: string, text: string): Import[] {
     ts.forEachChild(n, visit);
   };
   visit(sf);
+  parsed.set(key, out);
   return out;
 }
 
@@ -125,9 +167,8 @@ export function violations(files: ReadonlyMap<string, string>): string[] {
   for (const [file, imports] of all) {
     const room = roomOf(file);
     if (!room) continue;
-    const rule = ROOMS[room];
-    if (!rule) {
-      problems.push(`${file}: room "${room}" is not in the table (add it to ROOMS and ARCHITECTURE.md)`);
+    if (!ROOMS.includes(room)) {
+      problems.push(`${file}: room "${room}" is not in the order (add it to ORDER and ARCHITECTURE.md)`);
       continue;
     }
     for (const i of imports) {
@@ -145,13 +186,17 @@ export function violations(files: ReadonlyMap<string, string>): string[] {
         if (i.target === 'src/cli.ts') problems.push(`${at}: nothing imports the entry`);
         const to = roomOf(i.target);
         if (!to) problems.push(`${at}: outside src/`);
-        else if (to !== room && !rule.rooms.includes(to)) problems.push(`${at}: room "${room}" may not import room "${to}"`);
-        if (to === 'emulator' && room !== 'emulator' && (!EMULATOR_DOOR.importers.test(file) || i.target !== EMULATOR_DOOR.target)) {
-          problems.push(`${at}: the emulator is sealed: only src/commands/emulator/ imports it, and only ${EMULATOR_DOOR.target}`);
+        else if (!ROOMS.includes(to)) problems.push(`${at}: room "${to}" is not in the order`);
+        else {
+          const why = refusal(room, to);
+          if (why) problems.push(`${at}: room "${room}" may not import room "${to}": ${why}`);
+        }
+        if (to === SEALED.room && room !== SEALED.room && (!SEALED.importers.test(file) || i.target !== SEALED.door)) {
+          problems.push(`${at}: the emulator is sealed: only src/commands/emulator/ imports it, and only ${SEALED.door}`);
         }
       } else {
         const pkg = packageOf(i.spec);
-        if (!rule.packages.includes(pkg) && !i.typeOnly) problems.push(`${at}: room "${room}" may not use the package "${pkg}"`);
+        if (!(PACKAGES[room] ?? []).includes(pkg) && !i.typeOnly) problems.push(`${at}: room "${room}" may not use the package "${pkg}"`);
       }
     }
   }
@@ -217,11 +262,7 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
 
   it('every top folder of src/ is a room in the table, and every room exists', () => {
     const folders = readdirSync(join(ROOT, 'src')).filter((n) => statSync(join(ROOT, 'src', n)).isDirectory());
-    expect(folders.sort()).toEqual(
-      Object.keys(ROOMS)
-        .filter((r) => r !== 'entry')
-        .sort(),
-    );
+    expect(folders.sort()).toEqual(ROOMS.filter((r) => r !== 'entry').sort());
   });
 
   it('ARCHITECTURE.md matches the tree: every path it names exists, every room is in its table', () => {
@@ -231,7 +272,7 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
     const missing = paths.filter((p) => !/[<>]/.test(p) && !existsSync(join(ROOT, p)));
     expect(missing, 'paths ARCHITECTURE.md names that are not in the tree').toEqual([]);
     const table = map.slice(map.indexOf('## Rooms'), map.indexOf('Three rules on top of the table'));
-    for (const room of Object.keys(ROOMS)) {
+    for (const room of ROOMS) {
       expect(table, `room ${room} in ARCHITECTURE.md's table`).toMatch(
         room === 'entry' ? /\| entry: `src\/cli\.ts`/ : new RegExp(`\`src/${room}/\``),
       );
@@ -268,7 +309,7 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
     expect(found).toContain('src/commands/seed/run.ts: import "<computed>": a computed import() cannot be checked');
     expect(found).toContain('src/api/client.ts: import "../cli.js": nothing imports the entry');
     expect(found).toContain('src/io/output.ts: import "../config/settings.js": room "io" may not import room "config"');
-    expect(found).toContain('src/nowhere/x.ts: room "nowhere" is not in the table');
+    expect(found).toContain('src/nowhere/x.ts: room "nowhere" is not in the order');
     expect(found).toContain('start-up bundle: src/cli.ts → src/commands/index.ts → chalk');
     expect(found).toContain('start-up bundle: src/cli.ts → src/verbs/run.ts: load it with import()');
     // A declaration imported with import() is part of the start-up bundle; any other module is not.
@@ -276,5 +317,146 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
       'start-up bundle: src/cli.ts → src/commands/index.ts → src/commands/cards/index.ts → src/io/output.ts: load it',
     );
     expect(found).not.toContain('src/verbs/bulk.ts: load it');
+  });
+
+  // The order restated as numbers (a line of ORDER is one number): what the generated cases expect.
+  const TIER: Record<string, number> = {
+    entry: 0,
+    scripts: 1,
+    completion: 2,
+    commands: 3,
+    verbs: 4,
+    docs: 4,
+    cmdutil: 5,
+    bulk: 6,
+    seed: 6,
+    api: 7,
+    config: 8,
+    io: 9,
+    lib: 10,
+    shared: 11,
+  };
+  /** Whether a file of room `from` may import one of room `to` (the emulator: sealed, reached from commands only). */
+  const may = (from: string, to: string): boolean =>
+    from === to || (from === 'emulator' ? to === 'shared' : to === 'emulator' ? from === 'commands' : TIER[to]! > TIER[from]!);
+  /** A file of the room (the emulator's importers in src/commands/emulator/, its door the index). */
+  const fileIn = (room: string, name: string): string =>
+    room === 'entry'
+      ? 'src/argv.ts'
+      : room === 'emulator'
+        ? 'src/emulator/index.ts'
+        : room === 'commands'
+          ? `src/commands/emulator/${name}.ts`
+          : `src/${room}/${name}.ts`;
+  const spec = (from: string, to: string): string => {
+    const rel = posix.relative(posix.dirname(from), to).replace(/\.ts$/, '.js');
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+  const refusedIn = (found: readonly string[]) => found.filter((l) => / may not import room /.test(l));
+
+  it('the order restated (TIER) is the one the checker reads', () => {
+    expect(ROOMS.filter((r) => r !== 'emulator').sort()).toEqual(Object.keys(TIER).sort());
+    for (const [i, line] of ORDER.entries())
+      for (const room of line) expect(TIER[room], room).toBe(Object.values(TIER).filter((t, j, a) => a.indexOf(t) === j)[i]);
+  });
+
+  it('every pair of rooms: an import up, sideways or into the sealed emulator fails; one down passes (table)', () => {
+    // The imports the order was made to refuse (issue 26), and some it allows, spelled out.
+    const known: Array<[string, string, boolean]> = [
+      ['cmdutil', 'commands', false],
+      ['cmdutil', 'verbs', false],
+      ['lib', 'io', false],
+      ['io', 'config', false],
+      ['api', 'cmdutil', false],
+      ['shared', 'lib', false],
+      ['bulk', 'seed', false],
+      ['seed', 'bulk', false],
+      ['verbs', 'docs', false],
+      ['docs', 'verbs', false],
+      ['commands', 'docs', true],
+      ['docs', 'io', true],
+      ['commands', 'scripts', false],
+      ['verbs', 'commands', false],
+      ['emulator', 'api', false],
+      ['lib', 'emulator', false],
+      ['commands', 'cmdutil', true],
+      ['verbs', 'cmdutil', true],
+      ['cmdutil', 'api', true],
+      ['api', 'io', true],
+      ['io', 'lib', true],
+      ['lib', 'shared', true],
+      ['emulator', 'shared', true],
+      ['commands', 'emulator', true],
+      ['entry', 'commands', true],
+      ['scripts', 'completion', true],
+    ];
+    for (const [from, to, ok] of known) expect(may(from, to), `${from} → ${to}`).toBe(ok);
+    let pairs = 0;
+    for (const from of ROOMS) {
+      for (const to of ROOMS) {
+        if (from === to) continue;
+        const [a, b] = [fileIn(from, 'a'), fileIn(to, 'b')];
+        const found = violations(
+          new Map([
+            [a, `import { x } from '${spec(a, b)}';\n`],
+            [b, 'export const x = 1;\n'],
+          ]),
+        );
+        expect(refusedIn(found).length, `${from} → ${to}: ${found.join('; ')}`).toBe(may(from, to) ? 0 : 1);
+        if (may(from, to)) expect(found, `${from} → ${to}`).toEqual([]);
+        pairs++;
+      }
+    }
+    expect(pairs).toBe(ROOMS.length * (ROOMS.length - 1));
+  });
+
+  it('generated import graphs: exactly the imports that point up or sideways are named (fast-check)', () => {
+    const rooms = ROOMS.filter((r) => r !== 'entry');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...rooms), fc.constantFrom(...rooms), fc.boolean()), { minLength: 1, maxLength: 30 }),
+        (edges) => {
+          const tree = new Map<string, string>();
+          const bad = new Set<string>();
+          edges.forEach(([from, to, typeOnly], i) => {
+            const a =
+              from === 'commands'
+                ? `src/commands/emulator/f${i}.ts`
+                : from === 'emulator'
+                  ? `src/emulator/f${i}.ts`
+                  : `src/${from}/f${i}.ts`;
+            const b = fileIn(to, `t${i}`);
+            tree.set(a, `import ${typeOnly ? 'type ' : ''}{ x } from '${spec(a, b)}';\n`);
+            if (!tree.has(b)) tree.set(b, 'export const x = 1;\n');
+            if (from !== to && !may(from, to)) bad.add(a);
+          });
+          const named = new Set(refusedIn(violations(tree)).map((l) => l.split(':')[0]));
+          expect([...named].sort()).toEqual([...bad].sort());
+        },
+      ),
+      { seed: 2611, numRuns: 200 },
+    );
+  });
+
+  it('the real tree with one import up added fails, naming it (fast-check)', () => {
+    const tree = sourceTree();
+    const files = [...tree.keys()].filter((f) => f.endsWith('.ts') && roomOf(f) !== undefined);
+    fc.assert(
+      fc.property(fc.constantFrom(...files), fc.nat(), (file, pick) => {
+        const room = roomOf(file)!;
+        const above = files.filter((f) => {
+          const to = roomOf(f)!;
+          return to !== room && to !== 'emulator' && f !== 'src/cli.ts' && !may(room, to);
+        });
+        if (above.length === 0) return; // shared's and the emulator's rules: every other room is refused (the table case)
+        const target = above[pick % above.length]!;
+        const mutated = new Map(tree);
+        mutated.set(file, `${tree.get(file)!}\nimport type { Up } from '${spec(file, target)}';\n`);
+        const found = refusedIn(violations(mutated));
+        expect(found).toHaveLength(1);
+        expect(found[0]).toContain(`${file}: import "${spec(file, target)}": room "${room}" may not import room "${roomOf(target)!}"`);
+      }),
+      { seed: 2612, numRuns: 40 },
+    );
   });
 });

@@ -1,7 +1,8 @@
 // The HTTP client with undici's MockAgent as the injected dispatcher: no sockets at all.
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ApiClient, MAX_EMPTY_PAGES, parseRetryAfter } from '../../src/api/client.js';
+import { MAX_EMPTY_PAGES, parseRetryAfter } from '../../src/api/answers.js';
+import { ApiClient } from '../../src/api/client.js';
 import { ApiError, NetworkError, PayError, UsageError } from '../../src/lib/errors.js';
 
 const KEY = 'sk_test_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4';
@@ -170,7 +171,8 @@ describe('ApiClient', () => {
       .request({ method: 'POST', path: 'transfers', body: {}, idempotencyKey: 'k1' })
       .catch((e: unknown) => e)) as ApiError;
     expect(err.exitCode).toBe(5);
-    expect(err.hint).toBe('retry safely with --idempotency-key k1');
+    // The facts; the hint is the command's to write (src/cmdutil/hints.ts).
+    expect([err.apiCode, err.idempotencyKey, err.hint]).toEqual(['idempotency_request_in_progress', 'k1', undefined]);
     pool.intercept({ path: '/v1/cards/card_1/freeze', method: 'POST' }).reply(409, { code: 'invalid_state', detail: 'terminated' });
     const other = (await client.request({ method: 'POST', path: 'cards/card_1/freeze' }).catch((e: unknown) => e)) as ApiError;
     expect(other.exitCode).toBe(5);

@@ -10,31 +10,12 @@ import { runGeneric } from '../../src/verbs/run.js';
 import type { VerbContext } from '../../src/cmdutil/spec.js';
 import { bufferIOStreams } from '../../src/io/iostreams.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { allGroups } from '../../src/commands/groups.js';
+import { buildProgram } from '../../src/commands/tree.js';
+import { customerFlags } from '../helpers/fixtures.js';
 
 const KEY = 'sk_test_unitunitunitunitunitunit1234';
-const FLAGS = [
-  '--first-name',
-  'Ada',
-  '--last-name',
-  'Lovelace',
-  '--email',
-  'ada@example.com',
-  '--phone',
-  '+447700900123',
-  '--type',
-  'individual',
-  '--date-of-birth',
-  '1990-12-10',
-  '--address-line1',
-  '1 Main St',
-  '--city',
-  'London',
-  '--country',
-  'GB',
-  '--postal-code',
-  'SW1A 1AA',
-];
+const FLAGS = customerFlags({ '--state': undefined });
 
 /** Parses argv with the real tree, capturing the options instead of running the action. */
 async function parse(argv: string[]): Promise<Record<string, unknown>> {
@@ -57,6 +38,7 @@ function harness(tty: boolean, env: Record<string, string> = {}) {
     env: { PAY_API_KEY: KEY, PAY_BASE_URL: 'https://api.example.com/v1/', PAY_CONFIG_DIR: '/nonexistent-pay-test', ...env },
     flags: {},
     dispatcher: agent,
+    groups: async () => allGroups,
   });
   return { agent, io, f, pool: agent.get('https://api.example.com') };
 }

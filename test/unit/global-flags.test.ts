@@ -9,7 +9,7 @@ import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { HOISTING, hoistVerbFlags } from '../../src/argv.js';
 import { flagsOf, namesOf, PROGRAM_FLAGS, VERB_FLAGS } from '../../src/cmdutil/global-flags.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const loader = createRequire(import.meta.url)('../../bin/load.js') as { kindOf(argv: readonly string[]): string };
@@ -93,7 +93,7 @@ describe('global flags: one declaration', () => {
   it('no other file of src/ or bin/ lists the global flags by hand', () => {
     // Three or more of them quoted in one file is a second declaration (argv.ts reads --output and
     // --jq by name, to tell the error mode before a command resolved its flags).
-    const files = ['src/argv.ts', 'src/cmdutil/root.ts', 'src/cmdutil/spec.ts', 'src/cmdutil/registry.ts', 'bin/load.js', 'bin/pay.js'];
+    const files = ['src/argv.ts', 'src/commands/root.ts', 'src/cmdutil/spec.ts', 'src/cmdutil/registry.ts', 'bin/load.js', 'bin/pay.js'];
     const quoted = [...PROGRAM_FLAGS, ...VERBS].map((f) => f.long).filter((l) => l !== '--json' && l !== '--yes');
     for (const file of files) {
       const text = readFileSync(root + file, 'utf8');

@@ -7,8 +7,8 @@ import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/cmdutil/decl.js';
 import { helpPages, pageName } from '../../src/cmdutil/help-pages.js';
-import { createProgram, groupsFor } from '../../src/cmdutil/root.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { createProgram, groupsFor } from '../../src/commands/root.js';
+import { buildProgram } from '../../src/commands/tree.js';
 import { VERSION } from '../../src/lib/version.js';
 
 const pages = helpPages(buildProgram(), VERSION);

@@ -9,17 +9,19 @@ import { hasField, operationFields } from '../../src/api/response-fields.js';
 import { Command } from 'commander';
 import { explainParseError, hoistVerbFlags, wantsJsonErrors } from '../../src/argv.js';
 import { closeNames, didYouMean, isClose } from '../../src/lib/distance.js';
-import { fitToCommand } from '../../src/cmdutil/dispatch.js';
-import { ApiError, PayError } from '../../src/lib/errors.js';
+import { AnswerTooLargeError, BadAnswerError } from '../../src/api/errors.js';
+import { addRequestHint } from '../../src/cmdutil/hints.js';
+import { refusalHint } from '../../src/shared/rules.js';
+import { ApiError, NetworkError, PayError } from '../../src/lib/errors.js';
 import { readRows } from '../../src/bulk/input.js';
 import type { CommandDecl } from '../../src/cmdutil/decl.js';
 import { specOf } from '../../src/cmdutil/registry.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 import { allGroups } from '../../src/commands/groups.js';
 import { TOOLING } from '../../src/commands/index.js';
 import { csvField, csvHeader, csvRecord } from '../../src/io/csv.js';
 import { compileJq, render, renderValue, valueFramer } from '../../src/io/jq.js';
-import { escapeJson } from '../../src/io/escape.js';
+import { escapeJson } from '../../src/lib/escape.js';
 import { formatTime, isTimePath } from '../../src/io/output.js';
 import { pay } from './commands/harness.js';
 import { payArgvs } from './commands/shell-words.js';
@@ -421,35 +423,105 @@ describe('the README promises', () => {
     ]);
   });
 
-  it('hints and field errors name only flags the command has', () => {
-    const root = new Command('pay').option('--base-url <url>');
-    const cmd = root.command('seed').option('--replace');
-    const err = new ApiError('HTTP 503', {
-      status: 503,
-      hint: 'retry safely with --idempotency-key k1; or pass --base-url to talk to another service',
-      fieldErrors: [
-        { field: 'email', message: 'is required', flag: '--email' },
-        { field: 'x', message: 'bad', flag: '--replace' },
+  it("a failed request's hint is written for the command: --idempotency-key only where it takes it (table)", () => {
+    const KEYED = new Set(['--base-url', '--idempotency-key']);
+    const PLAIN = new Set(['--base-url', '--replace']);
+    const retry = 'retry safely with --idempotency-key k1';
+    const again = 'it may or may not have been done: run it again with --idempotency-key k1 to get its result without doing it twice';
+    const cap = 'raise the cap with --max-response-bytes or PAY_MAX_RESPONSE_BYTES';
+    const doctor = 'check the base URL (pay doctor), or whether a proxy or captive portal answers';
+    const kyc = { code: 'kyc_required', customer_id: 'cus_1', kyc_status: 'not_started' };
+    const rules = refusalHint(kyc)!;
+    const api =
+      (status: number, init: Partial<ConstructorParameters<typeof ApiError>[1]> = {}) =>
+      () =>
+        new ApiError(`HTTP ${status}`, { status, ...init });
+    // [the error, its hint for a command with --idempotency-key, for one without]
+    const table: Array<[string, () => PayError, string | undefined, string | undefined]> = [
+      ['503 with a key', api(503, { idempotencyKey: 'k1' }), retry, undefined],
+      ['503 without a key', api(503), undefined, undefined],
+      ['409 in progress', api(409, { apiCode: 'idempotency_request_in_progress', idempotencyKey: 'k1' }), retry, undefined],
+      [
+        'a replayed refusal',
+        api(422, { apiCode: 'kyc_required', idempotencyKey: 'k1', replayed: true, problem: kyc }),
+        'the same idempotency key only replays this answer: to try again, send it with a new one (or without --idempotency-key)',
+        undefined,
       ],
+      ['a refusal of the business rules', api(422, { apiCode: 'kyc_required', idempotencyKey: 'k1', problem: kyc }), rules, rules],
+      [
+        'a 409 of the rules',
+        api(409, { apiCode: 'feature_not_active', problem: { code: 'feature_not_active', customer_id: 'cus_1', feature: 'cards' } }),
+        refusalHint({ code: 'feature_not_active', customer_id: 'cus_1', feature: 'cards' }),
+        refusalHint({ code: 'feature_not_active', customer_id: 'cus_1', feature: 'cards' }),
+      ],
+      ['a 404', api(404, { idempotencyKey: 'k1' }), undefined, undefined],
+      [
+        'a 403 (its own hint)',
+        api(403, { hint: 'the key from x is not allowed to do this' }),
+        'the key from x is not allowed to do this',
+        'the key from x is not allowed to do this',
+      ],
+      ["a 401 with the Factory's hint", api(401, { hint: 'check PAY_API_KEY' }), 'check PAY_API_KEY', 'check PAY_API_KEY'],
+      [
+        'a 401 without',
+        api(401),
+        'check the key with pay profiles show, or log in again with pay login',
+        'check the key with pay profiles show, or log in again with pay login',
+      ],
+      ['the network, with a key', () => new NetworkError('POST /v1/x failed', { idempotencyKey: 'k1' }), retry, undefined],
+      ['the network, a GET', () => new NetworkError('GET /v1/x failed'), undefined, undefined],
+      ['a bad answer with a key', () => new BadAnswerError('x', 'bad_response', 'k1', {}), again, undefined],
+      ['a bad answer', () => new BadAnswerError('x', 'bad_response', undefined, {}), doctor, doctor],
+      [
+        'a redirect',
+        () => new BadAnswerError('x', 'redirect', undefined, {}),
+        `pay follows no redirect: ${doctor}`,
+        `pay follows no redirect: ${doctor}`,
+      ],
+      [
+        'too large with a key',
+        () => new AnswerTooLargeError('x', 'k1', {}),
+        `${cap}; run it again with --idempotency-key k1 to get its result without doing it twice`,
+        cap,
+      ],
+      ['too large', () => new AnswerTooLargeError('x', undefined, {}), cap, cap],
+      ['not a request', () => new PayError('x', 1, 'x', { hint: 'its own, --state' }), 'its own, --state', 'its own, --state'],
+    ];
+    for (const [name, make, keyed, plain] of table) {
+      for (const [flags, want] of [
+        [KEYED, keyed],
+        [PLAIN, plain],
+      ] as const) {
+        const err = make();
+        addRequestHint(err, flags);
+        expect(err.hint, `${name}, ${[...flags].join(' ')}`).toBe(want);
+        // A command's own error that tells the same failure (pay trigger's): the request's hint, then its own.
+        const wrapped = new PayError('pay trigger x: y', err.exitCode, err.code, { hint: 'created so far: customer cus_1', cause: make() });
+        addRequestHint(wrapped, flags);
+        // (the 403's and the Factory's 401 hints are the client error's own: pay trigger copies them itself)
+        const own = ['not a request', 'a 403 (its own hint)', "a 401 with the Factory's hint"].includes(name) ? undefined : want;
+        expect(wrapped.hint, `${name} wrapped`).toBe(own ? `${own}; created so far: customer cus_1` : 'created so far: customer cus_1');
+      }
+    }
+  });
+
+  it("the service's field errors never name a flag: that is the command's to say", async () => {
+    const r = await pay(['api', 'POST', 'customers', '-F', 'email=x'], {
+      respond: () => ({
+        status: 422,
+        body: {
+          code: 'validation_error',
+          detail: 'bad',
+          errors: [
+            { field: 'email', code: 'invalid', message: 'no', flag: '--evil-flag' },
+            { field: 'zzz', message: 'odd', flag: '--replace' },
+          ],
+        },
+      }),
     });
-    fitToCommand(err, cmd);
-    expect(err.hint).toBe('or pass --base-url to talk to another service');
-    expect(err.fieldErrors.map((f) => f.flag)).toEqual([undefined, '--replace']);
-    const none = new PayError('x', 1, 'x', { hint: 'retry with --idempotency-key k' });
-    fitToCommand(none, cmd);
-    expect(none.hint).toBeUndefined();
-    const api = root.command('api').option('--idempotency-key <key>');
-    const kept = new PayError('x', 1, 'x', { hint: 'retry safely with --idempotency-key k' });
-    fitToCommand(kept, api);
-    expect(kept.hint).toBe('retry safely with --idempotency-key k');
-    // A whole other command spelled out in a hint keeps its own flags (a refusal of the business rules says what to run).
-    const other = new PayError('x', 1, 'x', {
-      hint: 'verify the customer: pay kyc verify cus_1, then pay kyc submit-document cus_1 --type passport; then pay features activate cus_1 --feature cards; or pass --feature',
-    });
-    fitToCommand(other, cmd);
-    expect(other.hint).toBe(
-      'verify the customer: pay kyc verify cus_1, then pay kyc submit-document cus_1 --type passport; then pay features activate cus_1 --feature cards',
-    );
+    expect(r.stderr).not.toContain('--evil-flag');
+    expect(r.stderr).not.toContain('(--replace)');
+    expect(r.stderr).toMatch(/^ {2}email: no \(-F email=…/m);
   });
 
   it('a name is close to what was typed only when it is a prefix or one or two letters off', () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { bufferIOStreams, type IOStreams } from '../../src/io/iostreams.js';
 import { createPrompter } from '../../src/io/prompt.js';
 import { CancelledError } from '../../src/lib/errors.js';
+import { until } from '../helpers/wait.js';
 
 const OSC = '\x1b]0;pwned\x07';
 
@@ -19,11 +20,7 @@ function streams(): { io: IOStreams; input: PassThrough; drawn: () => string } {
 
 /** Waits until the prompt has drawn `text`. */
 async function drawnText(drawn: () => string, text: string): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!drawn().includes(text)) {
-    if (Date.now() > end) throw new Error(`never drawn: ${JSON.stringify(text)} in ${JSON.stringify(drawn())}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await until(`the prompt to draw ${JSON.stringify(text)}`, () => drawn().includes(text), { seen: () => JSON.stringify(drawn()) });
 }
 
 describe('prompter', () => {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/api/openapi.js';
-import { buildProgram } from '../../src/cmdutil/tree.js';
+import { buildProgram } from '../../src/commands/tree.js';
 import { exponent, toMinor } from '../../src/emulator/money.js';
 import { fromMinor } from '../../src/shared/money.js';
 import { FIAT_CURRENCIES } from '../../src/shared/domain.js';

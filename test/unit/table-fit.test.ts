@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hoistVerbFlags } from '../../src/argv.js';
 import { allGroups } from '../../src/commands/groups.js';
-import { escapeText, escapeValue } from '../../src/io/escape.js';
+import { escapeText, escapeValue } from '../../src/lib/escape.js';
 import { bufferIOStreams, MAX_COLUMNS, parseColumns, terminalColumns } from '../../src/io/iostreams.js';
 import { formatTime, kindOf, Printer, resolveOutput, type Column, type ColumnKind } from '../../src/io/output.js';
 import { layoutKeyValues } from '../../src/io/table.js';

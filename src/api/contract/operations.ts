@@ -59,6 +59,9 @@ const SUCCESS: Record<OpKind, number> = {
 const ALWAYS = [400, 401, 403, 429, 500, 503];
 const BY_METHOD: Record<HttpMethod, number[]> = { get: [], post: [409, 413, 415, 422], patch: [413, 415, 422], delete: [409] };
 
+/** The methods operations use, in the conventional order of a path's operations. */
+export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'post', 'patch', 'delete'];
+
 export const methodOf = (kind: OpKind): HttpMethod => METHOD[kind];
 
 function parametersOf(spec: OpSpec, method: HttpMethod): Array<ParameterObject | Ref> {
@@ -142,9 +145,8 @@ export function pathsFrom(entries: ReadonlyArray<readonly [string, OpSpec]>): Re
     item[method] = operation(spec);
   }
   // Methods in the conventional order (get, post, patch, delete), whatever the order of the specs.
-  const order: HttpMethod[] = ['get', 'post', 'patch', 'delete'];
   return Object.fromEntries(
-    Object.entries(paths).map(([path, item]) => [path, Object.fromEntries(order.filter((m) => item[m]).map((m) => [m, item[m]]))]),
+    Object.entries(paths).map(([path, item]) => [path, Object.fromEntries(HTTP_METHODS.filter((m) => item[m]).map((m) => [m, item[m]]))]),
   );
 }
 

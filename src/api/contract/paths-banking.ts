@@ -1,5 +1,13 @@
 // Operations of accounts, external accounts, transfers, cards and collections.
 import {
+  ACCOUNT_STATUSES,
+  CARD_STATUSES,
+  CARD_TYPES,
+  COLLECTION_METHODS,
+  COLLECTION_STATUSES,
+  TRANSFER_STATUSES,
+} from '../../shared/enums.js';
+import {
   ACCOUNT_CREATE_EXAMPLE,
   ACCOUNT_EXAMPLE,
   ACCOUNT_LIST_EXAMPLE,
@@ -32,7 +40,7 @@ const [listAccounts, getAccount] = listAndGet({
   listId: 'listAccounts',
   getId: 'getAccount',
   example: ACCOUNT_EXAMPLE,
-  filters: [byCustomer, schemaFilter('currency', 'Currency', 'currency'), enumFilter('status', ['active', 'closed'])],
+  filters: [byCustomer, schemaFilter('currency', 'Currency', 'currency'), enumFilter('status', ACCOUNT_STATUSES)],
   listNote: 'The seed-fixed listing: `x-tenant-id` is required here (missing → 400 `missing_tenant`).',
 });
 
@@ -132,10 +140,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     listId: 'listTransfers',
     getId: 'getTransfer',
     example: TRANSFER_EXAMPLE,
-    filters: [
-      { ...byAccount, description: 'Only transfers from or to this account.' },
-      enumFilter('status', ['pending', 'completed', 'failed', 'cancelled']),
-    ],
+    filters: [{ ...byAccount, description: 'Only transfers from or to this account.' }, enumFilter('status', TRANSFER_STATUSES)],
   }),
   action({
     path: 'transfers',
@@ -170,12 +175,7 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     listId: 'listCards',
     getId: 'getCard',
     example: CARD_EXAMPLE,
-    filters: [
-      byCustomer,
-      byAccount,
-      enumFilter('status', ['inactive', 'active', 'frozen', 'terminated']),
-      enumFilter('type', ['virtual', 'physical'], 'card type'),
-    ],
+    filters: [byCustomer, byAccount, enumFilter('status', CARD_STATUSES), enumFilter('type', CARD_TYPES, 'card type')],
   }),
   ...(
     [
@@ -226,10 +226,6 @@ export const bankingPaths: Array<readonly [string, OpSpec]> = [
     listId: 'listCollections',
     getId: 'getCollection',
     example: COLLECTION_EXAMPLE,
-    filters: [
-      byAccount,
-      enumFilter('status', ['pending', 'succeeded', 'failed']),
-      enumFilter('method', ['card', 'bank_transfer', 'mobile_money'], 'payment method'),
-    ],
+    filters: [byAccount, enumFilter('status', COLLECTION_STATUSES), enumFilter('method', COLLECTION_METHODS, 'payment method')],
   }),
 ];

@@ -21,6 +21,9 @@ import { queryParam } from './parameters.js';
 import { featuresGating } from './rules.js';
 import { CUSTOMER_TYPES } from './schemas-customers.js';
 
+/** The path parameters of `/customers/{customer_id}/features/{feature}`. */
+const FEATURE_OF_CUSTOMER = ['CustomerId', 'Feature'] as const;
+
 const KYC_STATES =
   'States: `pending` (started) → `in_review` (first document) → `approved` | `rejected` (settles after the review delay). ' +
   CONTRACT_NOTES.kyc;
@@ -195,7 +198,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
       description:
         'Whether the customer is eligible (features with `requires_kyc` need `kyc_status = approved`, the others a `kyc_status` that is not `rejected`), and whether the feature is active. The routes a feature gates act exactly when it is eligible and active: the same business rules (DESIGN.md).',
       result: 'FeatureStatus',
-      pathParams: ['CustomerId', 'Feature'],
+      pathParams: FEATURE_OF_CUSTOMER,
       responseExample: FEATURE_STATUS_EXAMPLE,
     },
   ],
@@ -210,7 +213,7 @@ export const customerPaths: Array<readonly [string, OpSpec]> = [
         'Activates the feature (no body); returns the FeatureStatus with `active: true` (unchanged when already active). ' +
         'Not eligible → 422 `feature_not_eligible` (the problem names `customer_id`, `kyc_status` and `feature`). Emits `feature.activated`. A feature stays active; a customer whose KYC is later rejected is refused by the routes it gates all the same.',
       result: 'FeatureStatus',
-      pathParams: ['CustomerId', 'Feature'],
+      pathParams: FEATURE_OF_CUSTOMER,
       responseExample: { ...FEATURE_STATUS_EXAMPLE, active: true, activated_at: '2026-01-15T09:30:00.000Z' },
     },
   ],

@@ -1,4 +1,5 @@
 // Operations of payment links, wallets, FX, transactions and webhook events.
+import { PAYMENT_LINK_STATUSES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../shared/enums.js';
 import { FIAT_CURRENCIES } from '../../shared/domain.js';
 import { action, create, enumFilter, idFilter, listAndGet, schemaFilter, TIME_FILTERS, type OpSpec } from './operations.js';
 import {
@@ -44,7 +45,7 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     listId: 'listPaymentLinks',
     getId: 'getPaymentLink',
     example: PAYMENT_LINK_EXAMPLE,
-    filters: [idFilter('wallet_id', 'wal_', 'wallet'), enumFilter('status', ['active', 'disabled', 'expired', 'paid'])],
+    filters: [idFilter('wallet_id', 'wal_', 'wallet'), enumFilter('status', PAYMENT_LINK_STATUSES)],
   }),
   action({
     path: 'payment-links',
@@ -168,8 +169,8 @@ export const ledgerPaths: Array<readonly [string, OpSpec]> = [
     filters: [
       idFilter('account_id', 'acc_', 'account'),
       idFilter('wallet_id', 'wal_', 'wallet'),
-      enumFilter('type', ['transfer', 'collection', 'fx_trade', 'reversal'], 'transaction type'),
-      enumFilter('status', ['pending', 'posted', 'voided']),
+      enumFilter('type', TRANSACTION_TYPES, 'transaction type'),
+      enumFilter('status', TRANSACTION_STATUSES),
     ],
     listNote: 'One transaction per ledger posting to a customer-visible account or wallet.',
   }),

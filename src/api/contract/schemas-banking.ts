@@ -1,4 +1,17 @@
 // Accounts, external accounts, transfers, cards and collections (fiat money).
+import {
+  ACCOUNT_STATUSES,
+  ACCOUNT_TYPES,
+  CARD_STATUSES,
+  CARD_TYPES,
+  COLLECTION_METHODS,
+  COLLECTION_STATUSES,
+  EXTERNAL_ACCOUNT_STATUSES,
+  MOBILE_MONEY_PROVIDERS,
+  SPENDING_INTERVALS,
+  TRANSFER_DESTINATION_TYPES,
+  TRANSFER_STATUSES,
+} from '../../shared/enums.js';
 import { enumOf, idOf, listOf, nullable, objectOf, requestBody, resource, schemaRef, text, timestamp } from './common.js';
 import { PHONE_PATTERN, optionalText } from './schemas-shared.js';
 import type { Schema } from './types.js';
@@ -42,7 +55,7 @@ const transferFields = {
 const spendingLimit = objectOf(
   {
     amount: schemaRef('PositiveAmount', "Limit in the account's currency."),
-    interval: enumOf(['daily', 'monthly'], 'Period the limit applies to.'),
+    interval: enumOf(SPENDING_INTERVALS, 'Period the limit applies to.'),
   },
   ['amount', 'interval'],
   { description: 'A spending limit.', closed: true },
@@ -51,10 +64,7 @@ const spendingLimit = objectOf(
 const cardFields = {
   customer_id: customerId,
   account_id: idOf('acc_', 'The account the card spends from.'),
-  type: enumOf(
-    ['virtual', 'physical'],
-    'Card type: virtual cards are issued `active`, physical cards `inactive` until shipped and activated.',
-  ),
+  type: enumOf(CARD_TYPES, 'Card type: virtual cards are issued `active`, physical cards `inactive` until shipped and activated.'),
   name_on_card: text('Name printed on the card.', 100),
   spending_limit: spendingLimit,
   shipping_address: schemaRef('Address', 'Where to ship a physical card (required for physical cards).'),
@@ -63,7 +73,7 @@ const cardFields = {
 const mobileMoney = objectOf(
   {
     phone: { type: 'string', pattern: PHONE_PATTERN, description: "The payer's mobile money number (international format)." },
-    provider: enumOf(['mpesa', 'mtn', 'airtel'], 'Mobile money provider.'),
+    provider: enumOf(MOBILE_MONEY_PROVIDERS, 'Mobile money provider.'),
   },
   ['phone', 'provider'],
   { description: 'Mobile money details.', closed: true },
@@ -73,7 +83,7 @@ const collectionFields = {
   account_id: idOf('acc_', 'The account credited when the collection succeeds.'),
   amount: schemaRef('PositiveAmount'),
   currency: schemaRef('Currency', "Must equal the account's currency."),
-  method: enumOf(['card', 'bank_transfer', 'mobile_money'], 'How the payer pays.'),
+  method: enumOf(COLLECTION_METHODS, 'How the payer pays.'),
   customer_id: customerId,
   description,
   mobile_money: mobileMoney,
@@ -88,7 +98,7 @@ const completedAt = nullable(timestamp('When it reached its final successful sta
 
 export const bankingSchemas: Record<string, Schema> = {
   AccountType: {
-    ...enumOf(['checking', 'savings'], 'Account type; a new account is `checking` unless it says otherwise.'),
+    ...enumOf(ACCOUNT_TYPES, 'Account type; a new account is `checking` unless it says otherwise.'),
     default: 'checking',
   },
   AccountCreate: requestBody('A new internal account.', accountFields, ['customer_id', 'currency']),
@@ -100,7 +110,7 @@ export const bankingSchemas: Record<string, Schema> = {
     properties: {
       ...accountFields,
       nickname: nullable(accountFields.nickname),
-      status: enumOf(['active', 'closed'], 'Account state.'),
+      status: enumOf(ACCOUNT_STATUSES, 'Account state.'),
       account_number: { type: 'string', pattern: '^[0-9]{10}$', description: 'The 10-digit account number.' },
       balance: schemaRef('Balance'),
     },
@@ -127,7 +137,7 @@ export const bankingSchemas: Record<string, Schema> = {
       account_number_last4: { type: 'string', pattern: '^[0-9A-Za-z]{4}$', description: 'Last 4 characters of the account number.' },
       routing_number: nullable({ type: 'string', description: 'Routing or sort code.' }),
       iban_last4: nullable({ type: 'string', pattern: '^[0-9A-Za-z]{4}$', description: 'Last 4 characters of the IBAN.' }),
-      status: enumOf(['active', 'removed'], 'External account state.'),
+      status: enumOf(EXTERNAL_ACCOUNT_STATUSES, 'External account state.'),
     },
     required: ['customer_id', 'account_holder_name', 'bank_name', 'country', 'currency', 'account_number_last4', 'status'],
   }),
@@ -147,8 +157,8 @@ export const bankingSchemas: Record<string, Schema> = {
       amount: schemaRef('Amount'),
       description: optionalText('Free text for people.', 500),
       reference: optionalText('Your reference.', 140),
-      destination_type: enumOf(['account', 'external_account'], 'Kind of destination.'),
-      status: enumOf(['pending', 'completed', 'failed', 'cancelled'], 'Transfer state.'),
+      destination_type: enumOf(TRANSFER_DESTINATION_TYPES, 'Kind of destination.'),
+      status: enumOf(TRANSFER_STATUSES, 'Transfer state.'),
       failure_reason: failureReason,
       completed_at: completedAt,
     },
@@ -180,7 +190,7 @@ export const bankingSchemas: Record<string, Schema> = {
       last4: { type: 'string', pattern: '^[0-9]{4}$', description: 'Last 4 digits of the card number.' },
       exp_month: { type: 'integer', minimum: 1, maximum: 12, description: 'Expiry month.' },
       exp_year: { type: 'integer', minimum: 2000, maximum: 2100, description: 'Expiry year (4 digits).' },
-      status: enumOf(['inactive', 'active', 'frozen', 'terminated'], 'Card state.'),
+      status: enumOf(CARD_STATUSES, 'Card state.'),
     },
     required: ['customer_id', 'account_id', 'type', 'brand', 'last4', 'exp_month', 'exp_year', 'status'],
   }),
@@ -205,7 +215,7 @@ export const bankingSchemas: Record<string, Schema> = {
       customer_id: nullable(customerId),
       description: optionalText('Free text for people.', 500),
       mobile_money: nullable(mobileMoney),
-      status: enumOf(['pending', 'succeeded', 'failed'], 'Collection state.'),
+      status: enumOf(COLLECTION_STATUSES, 'Collection state.'),
       failure_reason: failureReason,
       completed_at: completedAt,
     },

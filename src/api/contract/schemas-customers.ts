@@ -1,4 +1,5 @@
 // Customers (the seed-fixed body), KYC (current and deprecated) and features.
+import { KYC_DOCUMENT_STATUSES, KYC_DOCUMENT_TYPES, KYC_LEVELS, KYC_STATUSES, KYC_VERIFICATION_STATUSES } from '../../shared/enums.js';
 import { enumOf, idOf, listOf, nullable, requestBody, resource, schemaRef, text, timestamp, view } from './common.js';
 import { FEATURE_KEYS } from './parameters.js';
 import { PHONE_PATTERN } from './schemas-shared.js';
@@ -9,9 +10,7 @@ import { CONTRACT_NOTES } from '../../shared/simulation.js';
 import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
 
 export { CUSTOMER_TYPES, GENDERS };
-export const KYC_STATUSES = ['not_started', 'pending', 'in_review', 'approved', 'rejected'] as const;
-export const KYC_LEVELS = ['basic', 'enhanced'] as const;
-export const KYC_DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
+export { KYC_DOCUMENT_TYPES, KYC_LEVELS, KYC_STATUSES };
 
 /** The seed spec's customer fields, exactly. */
 const customerFields: Record<string, Schema> = {
@@ -127,7 +126,7 @@ export const customerSchemas: Record<string, Schema> = {
     properties: {
       customer_id: customerIdField,
       level,
-      status: enumOf(['pending', 'in_review', 'approved', 'rejected'], 'Verification state.'),
+      status: enumOf(KYC_VERIFICATION_STATUSES, 'Verification state.'),
       documents: { type: 'array', items: schemaRef('KycDocument'), description: 'Documents submitted, oldest first.' },
       submitted_at: nullable(timestamp('When the first document was received.')),
       decided_at: nullable(timestamp('When it was approved or rejected.')),
@@ -146,7 +145,7 @@ export const customerSchemas: Record<string, Schema> = {
       country: schemaRef('CountryCode'),
       number_last4: nullable({ type: 'string', maxLength: 4, description: 'Last 4 characters of the document number, if one was given.' }),
       file_name: nullable(kycDocumentFields.file_name!),
-      status: enumOf(['received', 'accepted', 'rejected'], 'Review state of this document.'),
+      status: enumOf(KYC_DOCUMENT_STATUSES, 'Review state of this document.'),
     },
     required: ['verification_id', 'customer_id', 'type', 'country', 'number_last4', 'status'],
   }),

@@ -1,4 +1,11 @@
 // Payment links, wallets, FX, transactions and webhook events.
+import {
+  FX_QUOTE_STATUSES,
+  PAYMENT_LINK_STATUSES,
+  TRANSACTION_DIRECTIONS,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+} from '../../shared/enums.js';
 import { DATE_TIME_PATTERN } from '../../shared/patterns.js';
 import { enumOf, idOf, listOf, nullable, objectOf, requestBody, resource, schemaRef, text, timestamp, view } from './common.js';
 import { ASSETS, NETWORKS, NETWORKS_BY_ASSET, optionalText } from './schemas-shared.js';
@@ -89,7 +96,7 @@ export const ledgerSchemas: Record<string, Schema> = {
       description: optionalText('Free text shown to the payer.', 500),
       expires_at: nullable(paymentLinkFields.expires_at),
       url: { type: 'string', format: 'uri', description: 'The link to share with the payer.' },
-      status: enumOf(['active', 'disabled', 'expired', 'paid'], 'Payment link state.'),
+      status: enumOf(PAYMENT_LINK_STATUSES, 'Payment link state.'),
     },
     required: ['wallet_id', 'amount', 'asset', 'url', 'status'],
   }),
@@ -152,7 +159,7 @@ export const ledgerSchemas: Record<string, Schema> = {
       ...fxAmounts,
       fee: schemaRef('Amount', 'Fee, in `source_currency`.'),
       expires_at: timestamp('60 seconds after creation.'),
-      status: enumOf(['open', 'used', 'expired'], 'Quote state.'),
+      status: enumOf(FX_QUOTE_STATUSES, 'Quote state.'),
     },
     required: ['source_currency', 'target_currency', 'rate', 'source_amount', 'target_amount', 'fee', 'expires_at', 'status'],
   }),
@@ -202,11 +209,11 @@ export const ledgerSchemas: Record<string, Schema> = {
       account_id: nullable(idOf('acc_', 'The account posted to.')),
       wallet_id: nullable(walletId),
       entry_id: { type: 'string', minLength: 1, description: 'The ledger entry this posting belongs to.' },
-      type: enumOf(['transfer', 'collection', 'fx_trade', 'reversal'], 'What caused it.'),
-      direction: enumOf(['credit', 'debit'], 'Money in (credit) or out (debit).'),
+      type: enumOf(TRANSACTION_TYPES, 'What caused it.'),
+      direction: enumOf(TRANSACTION_DIRECTIONS, 'Money in (credit) or out (debit).'),
       amount: schemaRef('Amount', 'Always positive; `direction` gives the sign.'),
       currency: schemaRef('CurrencyOrAsset'),
-      status: enumOf(['pending', 'posted', 'voided'], 'Posting state.'),
+      status: enumOf(TRANSACTION_STATUSES, 'Posting state.'),
       balance_after: schemaRef('SignedAmount', 'Balance of the account or wallet after this posting.'),
       description: nullable({ type: 'string' }, 'Free text.'),
       source: objectOf(

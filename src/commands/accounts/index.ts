@@ -1,5 +1,6 @@
 // pay accounts: internal accounts holding balances.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 import { operationHelp } from '../../shared/rules.js';
 
 const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
@@ -17,7 +18,7 @@ const accountPick = (what: string, status?: string, zero?: readonly string[]): P
   requireTenant: true,
 });
 
-export const accounts: GroupSpec = {
+export const accounts: GroupSpec = fromContract(OPERATIONS, {
   name: 'accounts',
   summary: 'Create and manage internal accounts and their balances',
   noun: 'account',
@@ -45,19 +46,12 @@ export const accounts: GroupSpec = {
         'pay accounts create --customer cus_0123456789abcdefghijklmn --currency EUR --type savings --nickname "Rainy day"',
       ],
       operationId: 'createAccount',
-      method: 'POST',
-      path: 'accounts',
-      kind: 'create',
-      creates: 'acc_',
-      body: true,
       flags: [
-        { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },
-        { flags: '--currency <code>', field: 'currency', kind: 'currency', description: 'ISO 4217 currency, e.g. USD', required: true },
+        { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
+        { flags: '--currency <code>', field: 'currency', description: 'ISO 4217 currency, e.g. USD' },
         {
           flags: '--type <type>',
           field: 'type',
-          kind: 'enum',
-          choices: ['checking', 'savings'],
           description: 'checking (default) or savings',
         },
         { flags: '--nickname <text>', field: 'nickname', description: 'a label for people' },
@@ -73,14 +67,10 @@ export const accounts: GroupSpec = {
         'pay accounts list --currency USD --all -o ndjson',
       ],
       operationId: 'listAccounts',
-      method: 'GET',
-      path: 'accounts',
-      kind: 'list',
-      requireTenant: true,
       flags: [
-        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's accounts" },
-        { flags: '--currency <code>', query: 'currency', kind: 'currency', description: 'only this currency' },
-        { flags: '--status <status>', query: 'status', kind: 'enum', choices: ['active', 'closed'], description: 'only this status' },
+        { flags: '--customer <id>', query: 'customer_id', description: "only this customer's accounts" },
+        { flags: '--currency <code>', query: 'currency', description: 'only this currency' },
+        { flags: '--status <status>', query: 'status', description: 'only this status' },
         ...CREATED_RANGE,
       ],
       constraints: [CREATED_RANGE_CHECK],
@@ -95,9 +85,6 @@ export const accounts: GroupSpec = {
         'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available',
       ],
       operationId: 'getAccount',
-      method: 'GET',
-      path: 'accounts/{account_id}',
-      kind: 'get',
       jsonShape: 'the Account object',
     },
     {
@@ -107,10 +94,7 @@ export const accounts: GroupSpec = {
       summary: 'Close an account (its balance must be zero)',
       examples: ['pay accounts close acc_0123456789abcdefghijklmn', 'pay accounts close acc_0123456789abcdefghijklmn --live --yes'],
       operationId: 'closeAccount',
-      method: 'POST',
-      path: 'accounts/{account_id}/close',
-      kind: 'action',
       jsonShape: 'the Account object with status "closed"',
     },
   ],
-};
+});

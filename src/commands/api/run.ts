@@ -4,7 +4,8 @@
 // (-o ndjson: one line, or with --paginate one line per item; --jq: filtered); --paginate prints a
 // list's items as one array (every page), or a single object as it is.
 import type { CommandContext } from '../../cmdutil/decl.js';
-import { resolveUnder, type ApiClient, type Query, type RequestInit } from '../../api/client.js';
+import type { ApiClient, Query, RequestInit } from '../../api/client.js';
+import { resolveUnder } from '../../api/url.js';
 import { escapeMultiline, escapeText } from '../../io/escape.js';
 import { Printer } from '../../io/output.js';
 import { ApiError, UsageError } from '../../lib/errors.js';

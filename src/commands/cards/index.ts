@@ -1,11 +1,11 @@
 // pay cards: virtual and physical cards on an account.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, type VerbSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, type VerbDecl, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
+import { CARD_TERMINABLE_STATUSES } from '../../shared/enums.js';
 import { operationHelp } from '../../shared/rules.js';
 
 const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
 const EX_CARD = 'card_0123456789abcdefghijklmn';
-export const CARD_TYPES = ['virtual', 'physical'] as const;
-export const CARD_STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
 
 /** The picker's cards (an id left out on a terminal): those in `from`, the states the verb acts on. */
 function cardPick(what: string, from?: readonly string[]): PickSpec {
@@ -24,23 +24,27 @@ function cardPick(what: string, from?: readonly string[]): PickSpec {
   };
 }
 
-function cardAction(name: string, summary: string, done: string, status: string, pick: PickSpec, extra: Partial<VerbSpec> = {}): VerbSpec {
+function cardAction(
+  name: string,
+  summary: string,
+  done: string,
+  status: string,
+  pick: PickSpec,
+  extra: { examples?: string[] } = {},
+): VerbDecl {
   return {
     name,
     arg: { ...CARD_ID, pick },
     summary,
     examples: [`pay cards ${name} ${EX_CARD}`, `pay cards ${name} ${EX_CARD} --json`],
     operationId: `${name}Card`,
-    method: 'POST',
-    path: `cards/{card_id}/${name}`,
-    kind: 'action',
     done,
     jsonShape: `the Card object with status "${status}"`,
     ...extra,
   };
 }
 
-export const cards: GroupSpec = {
+export const cards: GroupSpec = fromContract(OPERATIONS, {
   name: 'cards',
   summary: 'Issue virtual and physical cards; freeze, unfreeze and terminate them',
   noun: 'card',
@@ -81,29 +85,18 @@ export const cards: GroupSpec = {
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type physical --address-line1 "1 Main St" --city Austin --country US --postal-code 78701 --state US-TX',
       ],
       operationId: 'createCard',
-      method: 'POST',
-      path: 'cards',
-      kind: 'create',
-      creates: 'card_',
-      body: true,
       flags: [
         {
           flags: '--customer <id>',
           field: 'customer_id',
-          kind: 'id',
-          idPrefix: 'cus_',
           description: 'card holder (cus_…)',
-          required: true,
         },
         {
           flags: '--account <id>',
           field: 'account_id',
-          kind: 'id',
-          idPrefix: 'acc_',
           description: 'account the card spends from (acc_…)',
-          required: true,
         },
-        { flags: '--type <type>', field: 'type', kind: 'enum', choices: CARD_TYPES, description: 'virtual or physical', required: true },
+        { flags: '--type <type>', field: 'type', description: 'virtual or physical' },
         { flags: '--name-on-card <name>', field: 'name_on_card', description: 'name printed on the card' },
         {
           flags: '--spending-limit <amount>',
@@ -114,8 +107,6 @@ export const cards: GroupSpec = {
         {
           flags: '--spending-interval <interval>',
           field: 'spending_limit.interval',
-          kind: 'enum',
-          choices: ['daily', 'monthly'],
           description: 'period of the spending limit',
         },
         { flags: '--address-line1 <street>', field: 'shipping_address.address_line1', description: 'physical cards: shipping street line' },
@@ -123,14 +114,12 @@ export const cards: GroupSpec = {
         {
           flags: '--country <CC>',
           field: 'shipping_address.country',
-          kind: 'country',
           description: 'physical cards: shipping country, ISO 3166-1 alpha-2',
         },
         { flags: '--postal-code <code>', field: 'shipping_address.postal_code', description: 'physical cards: shipping postal code' },
         {
           flags: '--state <CC-SUB>',
           field: 'shipping_address.state',
-          kind: 'state',
           description: 'physical cards: ISO 3166-2 subdivision, e.g. US-TX',
         },
       ],
@@ -171,14 +160,11 @@ export const cards: GroupSpec = {
         'pay cards list --type physical --all -o ndjson',
       ],
       operationId: 'listCards',
-      method: 'GET',
-      path: 'cards',
-      kind: 'list',
       flags: [
-        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's cards" },
-        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only cards on this account' },
-        { flags: '--status <status>', query: 'status', kind: 'enum', choices: CARD_STATUSES, description: 'only this status' },
-        { flags: '--type <type>', query: 'type', kind: 'enum', choices: CARD_TYPES, description: 'only this type' },
+        { flags: '--customer <id>', query: 'customer_id', description: "only this customer's cards" },
+        { flags: '--account <id>', query: 'account_id', description: 'only cards on this account' },
+        { flags: '--status <status>', query: 'status', description: 'only this status' },
+        { flags: '--type <type>', query: 'type', description: 'only this type' },
         ...CREATED_RANGE,
       ],
       constraints: [CREATED_RANGE_CHECK],
@@ -190,9 +176,6 @@ export const cards: GroupSpec = {
       summary: 'Show one card',
       examples: [`pay cards get ${EX_CARD}`, `pay cards get ${EX_CARD} --fields status,last4 --json`],
       operationId: 'getCard',
-      method: 'GET',
-      path: 'cards/{card_id}',
-      kind: 'get',
       jsonShape: 'the Card object',
     },
     cardAction(
@@ -208,10 +191,10 @@ export const cards: GroupSpec = {
       'Terminate a card for good',
       'Terminated',
       'terminated',
-      cardPick('cards not terminated', ['active', 'frozen', 'inactive']),
+      cardPick('cards not terminated', CARD_TERMINABLE_STATUSES),
       {
         examples: [`pay cards terminate ${EX_CARD}`, `pay cards terminate ${EX_CARD} --live --yes`],
       },
     ),
   ],
-};
+});

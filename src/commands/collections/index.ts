@@ -1,5 +1,6 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 import { simulationNote } from '../../shared/simulation.js';
 import { operationHelp } from '../../shared/rules.js';
 
@@ -18,10 +19,8 @@ const COL_ID = {
   },
 } as const;
 const EX_COL = 'col_0123456789abcdefghijklmn';
-export const COLLECTION_METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
-export const MOBILE_PROVIDERS = ['mpesa', 'mtn', 'airtel'] as const;
 
-export const collections: GroupSpec = {
+export const collections: GroupSpec = fromContract(OPERATIONS, {
   name: 'collections',
   summary: 'Collect money into an account by card, bank transfer or mobile money',
   noun: 'collection',
@@ -61,56 +60,38 @@ export const collections: GroupSpec = {
         'pay collections create --live --yes --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
       ],
       operationId: 'createCollection',
-      method: 'POST',
-      path: 'collections',
-      kind: 'create',
-      creates: 'col_',
-      body: true,
       flags: [
         {
           flags: '--account <id>',
           field: 'account_id',
-          kind: 'id',
-          idPrefix: 'acc_',
           description: 'account to credit (acc_…)',
-          required: true,
         },
         {
           flags: '--amount <amount>',
           field: 'amount',
-          kind: 'amount',
           currencyFrom: 'currency',
           description: 'amount as a decimal, e.g. 25.00',
-          required: true,
         },
         {
           flags: '--currency <code>',
           field: 'currency',
-          kind: 'currency',
           description: 'ISO 4217 currency of the account',
-          required: true,
         },
         {
           flags: '--method <method>',
           field: 'method',
-          kind: 'enum',
-          choices: COLLECTION_METHODS,
           description: 'how the payer pays',
-          required: true,
         },
-        { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'the paying customer (cus_…)' },
+        { flags: '--customer <id>', field: 'customer_id', description: 'the paying customer (cus_…)' },
         { flags: '--description <text>', field: 'description', description: 'what the payment is for' },
         {
           flags: '--mobile-phone <phone>',
           field: 'mobile_money.phone',
-          kind: 'phone',
           description: "mobile money: payer's phone, international format",
         },
         {
           flags: '--mobile-provider <provider>',
           field: 'mobile_money.provider',
-          kind: 'enum',
-          choices: MOBILE_PROVIDERS,
           description: 'mobile money: provider',
         },
       ],
@@ -141,19 +122,14 @@ export const collections: GroupSpec = {
         'pay collections list --status failed --all -o ndjson',
       ],
       operationId: 'listCollections',
-      method: 'GET',
-      path: 'collections',
-      kind: 'list',
       flags: [
-        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only collections into this account' },
+        { flags: '--account <id>', query: 'account_id', description: 'only collections into this account' },
         {
           flags: '--status <status>',
           query: 'status',
-          kind: 'enum',
-          choices: ['pending', 'succeeded', 'failed'],
           description: 'only this status',
         },
-        { flags: '--method <method>', query: 'method', kind: 'enum', choices: COLLECTION_METHODS, description: 'only this method' },
+        { flags: '--method <method>', query: 'method', description: 'only this method' },
         ...CREATED_RANGE,
       ],
       constraints: [CREATED_RANGE_CHECK],
@@ -165,10 +141,7 @@ export const collections: GroupSpec = {
       summary: 'Show one collection',
       examples: [`pay collections get ${EX_COL}`, `pay collections get ${EX_COL} --fields status,failure_reason --json`],
       operationId: 'getCollection',
-      method: 'GET',
-      path: 'collections/{collection_id}',
-      kind: 'get',
       jsonShape: 'the Collection object',
     },
   ],
-};
+});

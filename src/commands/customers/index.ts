@@ -1,22 +1,21 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type FlagSpec, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type FlagSpec, type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 
 import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
 
 export { CUSTOMER_TYPES, GENDERS };
 
-/** The seed's customer fields, in prompt order. `required` is for create. */
+/** The seed's customer fields, in prompt order; which are required, create's operation says (update's: none). */
 export const customerFlags: FlagSpec[] = [
-  { flags: '--first-name <name>', field: 'first_name', description: 'given name', required: true },
-  { flags: '--last-name <name>', field: 'last_name', description: 'family name', required: true },
+  { flags: '--first-name <name>', field: 'first_name', description: 'given name' },
+  { flags: '--last-name <name>', field: 'last_name', description: 'family name' },
   { flags: '--middle-name <name>', field: 'middle_name', description: 'middle name' },
-  { flags: '--email <email>', field: 'email', kind: 'email', description: 'e-mail address', required: true },
+  { flags: '--email <email>', field: 'email', description: 'e-mail address' },
   {
     flags: '--phone <phone>',
     field: 'phone',
-    kind: 'phone',
     description: 'phone in international format, e.g. +14155550123 (spaces, dashes, dots and brackets are dropped)',
-    required: true,
   },
   {
     flags: '--type <type>',
@@ -25,7 +24,6 @@ export const customerFlags: FlagSpec[] = [
     choices: CUSTOMER_TYPES,
     open: true,
     description: 'customer type: individual, business, or another value (a near miss such as indivdual is refused)',
-    required: true,
   },
   {
     flags: '--gender <gender>',
@@ -38,29 +36,23 @@ export const customerFlags: FlagSpec[] = [
   {
     flags: '--date-of-birth <YYYY-MM-DD>',
     field: 'date_of_birth',
-    kind: 'date',
     description: 'date of birth, a real date not in the future',
-    required: true,
   },
-  { flags: '--address-line1 <street>', field: 'address.address_line1', description: 'street line', required: true },
-  { flags: '--city <city>', field: 'address.city', description: 'city', required: true },
+  { flags: '--address-line1 <street>', field: 'address.address_line1', description: 'street line' },
+  { flags: '--city <city>', field: 'address.city', description: 'city' },
   {
     flags: '--country <CC>',
     field: 'address.country',
-    kind: 'country',
     description: 'country: ISO 3166-1 alpha-2 code (US), alpha-3 (USA) or name (United States); sent as the code',
-    required: true,
   },
-  { flags: '--postal-code <code>', field: 'address.postal_code', description: 'postal code', required: true },
+  { flags: '--postal-code <code>', field: 'address.postal_code', description: 'postal code' },
   {
     flags: '--state <CC-SUB>',
     field: 'address.state',
-    kind: 'state',
     description: 'ISO 3166-2 subdivision: US-CA, or CA or California beside --country US; sent as US-CA',
   },
 ];
 
-const optional = (flags: FlagSpec[]) => flags.map(({ required: _r, ...rest }) => rest);
 /**
  * The picker's customers (an id argument left out on a terminal): the most recent ones, `where`
  * narrowing them to those a verb can act on. kyc, kyc-legacy and features use it too.
@@ -81,7 +73,7 @@ export function customerPick(what = 'customers', where?: PickSpec['where']): Pic
 
 const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_', pick: customerPick() };
 
-export const customers: GroupSpec = {
+export const customers: GroupSpec = fromContract(OPERATIONS, {
   name: 'customers',
   summary: 'Create and manage customer profiles',
   noun: 'customer',
@@ -112,11 +104,6 @@ export const customers: GroupSpec = {
         'pay customers create --data @customer.json --json',
       ],
       operationId: 'createCustomer',
-      method: 'POST',
-      path: 'customers',
-      kind: 'create',
-      creates: 'cus_',
-      body: true,
       flags: customerFlags,
       jsonShape: 'the created Customer object ({id: "cus_…", first_name, …, address: {…}, kyc_status, created_at})',
       impl: () => import('./create.js'),
@@ -126,11 +113,8 @@ export const customers: GroupSpec = {
       summary: 'List customers, newest first',
       examples: ['pay customers list', 'pay customers list --email ada@example.com --json', 'pay customers list --all -o ndjson'],
       operationId: 'listCustomers',
-      method: 'GET',
-      path: 'customers',
-      kind: 'list',
       flags: [
-        { flags: '--email <email>', query: 'email', kind: 'email', description: 'only this e-mail address' },
+        { flags: '--email <email>', query: 'email', description: 'only this e-mail address' },
         { flags: '--type <type>', query: 'type', description: 'only this customer type' },
         ...CREATED_RANGE,
       ],
@@ -146,9 +130,6 @@ export const customers: GroupSpec = {
         'pay customers get cus_0123456789abcdefghijklmn --fields email,address.country',
       ],
       operationId: 'getCustomer',
-      method: 'GET',
-      path: 'customers/{customer_id}',
-      kind: 'get',
       jsonShape: 'the Customer object',
     },
     {
@@ -160,11 +141,7 @@ export const customers: GroupSpec = {
         'pay customers update cus_0123456789abcdefghijklmn --data \'{"phone":"+14155550123"}\'',
       ],
       operationId: 'updateCustomer',
-      method: 'PATCH',
-      path: 'customers/{customer_id}',
-      kind: 'update',
-      body: true,
-      flags: optional(customerFlags),
+      flags: customerFlags,
       // The address is replaced whole: a partial one (--state or --city alone) is refused here, before the API would.
       constraints: [
         { kind: 'whole', object: 'address', require: ['address.address_line1', 'address.city', 'address.country', 'address.postal_code'] },
@@ -182,8 +159,6 @@ export const customers: GroupSpec = {
         'An unknown customer is exit 4. Failed deliveries are looked for among the 500 most recent failed events.',
       examples: ['pay customers overview cus_0123456789abcdefghijklmn', 'pay customers overview cus_0123456789abcdefghijklmn --json'],
       operationId: 'getCustomer',
-      method: 'GET',
-      path: 'customers/{customer_id}',
       kind: 'custom',
       composite: true,
       // --fields picks from the aggregate: customer.email, kyc.status, accounts, more.cards, …
@@ -206,4 +181,4 @@ export const customers: GroupSpec = {
       impl: () => import('./overview.js'),
     },
   ],
-};
+});

@@ -1,5 +1,6 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 import { operationHelp } from '../../shared/rules.js';
 
 const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };
@@ -17,7 +18,7 @@ const eaPick = (what: string, status?: string): PickSpec => ({
   what,
 });
 
-export const externalAccounts: GroupSpec = {
+export const externalAccounts: GroupSpec = fromContract(OPERATIONS, {
   name: 'external-accounts',
   summary: "Add and manage customers' bank accounts outside the service (payout destinations)",
   noun: 'external account',
@@ -47,20 +48,15 @@ export const externalAccounts: GroupSpec = {
         'pay external-accounts add --customer cus_0123456789abcdefghijklmn --account-holder-name "Ada Lovelace" --bank-name Barclays --account-number 31926819 --iban GB29NWBK60161331926819 --country GB --currency GBP --json',
       ],
       operationId: 'createExternalAccount',
-      method: 'POST',
-      path: 'external-accounts',
-      kind: 'create',
-      creates: 'ea_',
-      body: true,
       flags: [
-        { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },
-        { flags: '--account-holder-name <name>', field: 'account_holder_name', description: 'name on the bank account', required: true },
-        { flags: '--bank-name <name>', field: 'bank_name', description: 'bank name', required: true },
-        { flags: '--account-number <number>', field: 'account_number', description: 'bank account number', required: true },
+        { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
+        { flags: '--account-holder-name <name>', field: 'account_holder_name', description: 'name on the bank account' },
+        { flags: '--bank-name <name>', field: 'bank_name', description: 'bank name' },
+        { flags: '--account-number <number>', field: 'account_number', description: 'bank account number' },
         { flags: '--routing-number <number>', field: 'routing_number', description: 'routing / sort code, where the country uses one' },
         { flags: '--iban <iban>', field: 'iban', description: 'IBAN, where the country uses one' },
-        { flags: '--country <CC>', field: 'country', kind: 'country', description: 'bank country, ISO 3166-1 alpha-2', required: true },
-        { flags: '--currency <code>', field: 'currency', kind: 'currency', description: 'account currency, ISO 4217', required: true },
+        { flags: '--country <CC>', field: 'country', description: 'bank country, ISO 3166-1 alpha-2' },
+        { flags: '--currency <code>', field: 'currency', description: 'account currency, ISO 4217' },
       ],
       jsonShape: 'the created ExternalAccount object ({id: "ea_…", customer_id, bank_name, account_number_last4, status, …})',
     },
@@ -69,13 +65,7 @@ export const externalAccounts: GroupSpec = {
       summary: 'List external accounts, newest first',
       examples: ['pay external-accounts list', 'pay external-accounts list --customer cus_0123456789abcdefghijklmn --json'],
       operationId: 'listExternalAccounts',
-      method: 'GET',
-      path: 'external-accounts',
-      kind: 'list',
-      flags: [
-        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's accounts" },
-        ...CREATED_RANGE,
-      ],
+      flags: [{ flags: '--customer <id>', query: 'customer_id', description: "only this customer's accounts" }, ...CREATED_RANGE],
       constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of ExternalAccount objects',
     },
@@ -85,9 +75,6 @@ export const externalAccounts: GroupSpec = {
       summary: 'Show one external account',
       examples: [`pay external-accounts get ${EX_EA}`, `pay external-accounts get ${EX_EA} --json`],
       operationId: 'getExternalAccount',
-      method: 'GET',
-      path: 'external-accounts/{external_account_id}',
-      kind: 'get',
       jsonShape: 'the ExternalAccount object',
     },
     {
@@ -96,10 +83,7 @@ export const externalAccounts: GroupSpec = {
       summary: 'Remove an external account (it can no longer receive transfers)',
       examples: [`pay external-accounts remove ${EX_EA}`, `pay external-accounts remove ${EX_EA} --live --yes`],
       operationId: 'removeExternalAccount',
-      method: 'DELETE',
-      path: 'external-accounts/{external_account_id}',
-      kind: 'delete',
       jsonShape: 'the ExternalAccount object with status "removed"',
     },
   ],
-};
+});

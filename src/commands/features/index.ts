@@ -1,7 +1,8 @@
 // pay features: the product features a customer can use, and switching them on.
 import type { TableColumn } from '../../io/output.js';
-import type { FlagSpec, GroupSpec } from '../../cmdutil/spec.js';
-import { FEATURE_KEYS, FEATURES, RULES } from '../../shared/rules.js';
+import { type FlagSpec, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
+import { FEATURES, RULES } from '../../shared/rules.js';
 import { customerPick } from '../customers/index.js';
 
 /** One line per feature: its KYC need and the commands it gates (from the rules table). */
@@ -21,8 +22,6 @@ const EX_CUS = 'cus_0123456789abcdefghijklmn';
 const featureFlag: FlagSpec = {
   flags: '--feature <feature>',
   pathParam: 'feature',
-  kind: 'enum',
-  choices: FEATURE_KEYS,
   description: 'feature key',
 };
 
@@ -35,7 +34,7 @@ const statusColumns: TableColumn[] = [
   { header: 'ACTIVATED', path: 'activated_at', kind: 'time', priority: 6 },
 ];
 
-export const features: GroupSpec = {
+export const features: GroupSpec = fromContract(OPERATIONS, {
   name: 'features',
   summary: 'List product features, check and activate them for a customer',
   noun: 'feature',
@@ -61,9 +60,6 @@ export const features: GroupSpec = {
       summary: 'List the features the service offers',
       examples: ['pay features list', 'pay features list --json'],
       operationId: 'listFeatures',
-      method: 'GET',
-      path: 'features',
-      kind: 'list',
       jsonShape: 'an array of Feature objects ({key, name, description, requires_kyc})',
     },
     {
@@ -75,9 +71,6 @@ export const features: GroupSpec = {
         `pay features check ${EX_CUS} --feature fx --fields eligible,reasons --json`,
       ],
       operationId: 'getCustomerFeature',
-      method: 'GET',
-      path: 'customers/{customer_id}/features/{feature}',
-      kind: 'get',
       flags: [featureFlag],
       noun: 'feature status',
       columns: statusColumns,
@@ -91,13 +84,10 @@ export const features: GroupSpec = {
         "Refused with feature_not_eligible while the customer's KYC does not allow the feature (requires_kyc: approved; the others: not rejected); the hint says what to run.",
       examples: [`pay features activate ${EX_CUS} --feature cards`, `pay features activate ${EX_CUS} --feature crypto_wallets --json`],
       operationId: 'activateCustomerFeature',
-      method: 'POST',
-      path: 'customers/{customer_id}/features/{feature}/activate',
-      kind: 'action',
       flags: [featureFlag],
       noun: 'feature',
       columns: statusColumns,
       jsonShape: 'the FeatureStatus object with active: true',
     },
   ],
-};
+});

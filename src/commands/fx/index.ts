@@ -1,6 +1,7 @@
 // pay fx: exchange rates, quotes (a locked rate for 60 s) and trades that use a quote.
 // Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 import type { TableColumn } from '../../io/output.js';
 import { operationHelp } from '../../shared/rules.js';
 
@@ -17,7 +18,7 @@ const quoteColumns: TableColumn[] = [
   { header: 'EXPIRES', path: 'expires_at', kind: 'time', priority: 5 },
 ];
 
-export const fx: GroupSpec = {
+export const fx: GroupSpec = fromContract(OPERATIONS, {
   name: 'fx',
   summary: 'Exchange rates, quotes and currency trades between accounts',
   noun: 'FX trade',
@@ -46,12 +47,9 @@ export const fx: GroupSpec = {
       summary: 'Show current exchange rates from a base currency',
       examples: ['pay fx rates', 'pay fx rates --base EUR --symbols USD,GBP,NGN --json'],
       operationId: 'getFxRates',
-      method: 'GET',
-      path: 'fx/rates',
-      kind: 'get',
       noun: 'FX rates',
       flags: [
-        { flags: '--base <code>', query: 'base', kind: 'currency', description: 'base currency (the service defaults to USD)' },
+        { flags: '--base <code>', query: 'base', description: 'base currency (the service defaults to USD)' },
         {
           flags: '--symbols <codes>',
           query: 'symbols',
@@ -68,20 +66,14 @@ export const fx: GroupSpec = {
       description: 'Give exactly one of --amount (what you sell, in --from) and --target-amount (what you buy, in --to).',
       examples: ['pay fx quote --from USD --to EUR --amount 100', 'pay fx quote --from GBP --to NGN --target-amount 500000 --json'],
       operationId: 'createFxQuote',
-      method: 'POST',
-      path: 'fx/quotes',
-      kind: 'create',
-      creates: 'fxq_',
-      body: true,
       noun: 'FX quote',
       columns: quoteColumns,
       flags: [
-        { flags: '--from <code>', field: 'source_currency', kind: 'currency', description: 'currency you sell', required: true },
-        { flags: '--to <code>', field: 'target_currency', kind: 'currency', description: 'currency you buy', required: true },
+        { flags: '--from <code>', field: 'source_currency', description: 'currency you sell' },
+        { flags: '--to <code>', field: 'target_currency', description: 'currency you buy' },
         {
           flags: '--amount <amount>',
           field: 'source_amount',
-          kind: 'amount',
           currencyFrom: 'from',
           currencyField: 'source_currency',
           description: 'amount to sell, in --from',
@@ -89,7 +81,6 @@ export const fx: GroupSpec = {
         {
           flags: '--target-amount <amount>',
           field: 'target_amount',
-          kind: 'amount',
           currencyFrom: 'to',
           currencyField: 'target_currency',
           description: 'amount to buy, in --to',
@@ -106,9 +97,6 @@ export const fx: GroupSpec = {
       summary: 'Show one quote (is it still open?)',
       examples: [`pay fx get-quote ${EX_FXQ}`, `pay fx get-quote ${EX_FXQ} --fields status,expires_at --json`],
       operationId: 'getFxQuote',
-      method: 'GET',
-      path: 'fx/quotes/{quote_id}',
-      kind: 'get',
       noun: 'FX quote',
       columns: quoteColumns,
       jsonShape: 'the FxQuote object',
@@ -125,27 +113,16 @@ export const fx: GroupSpec = {
         `pay fx trade ${EX_FXQ} --from-account acc_0123456789abcdefghijklmn --to-account acc_abcdefghijklmn0123456789 --live --yes --json`,
       ],
       operationId: 'createFxTrade',
-      method: 'POST',
-      path: 'fx/trades',
-      kind: 'create',
-      creates: 'fxt_',
-      body: true,
       flags: [
         {
           flags: '--from-account <id>',
           field: 'source_account_id',
-          kind: 'id',
-          idPrefix: 'acc_',
           description: 'account debited in the sell currency (acc_…)',
-          required: true,
         },
         {
           flags: '--to-account <id>',
           field: 'target_account_id',
-          kind: 'id',
-          idPrefix: 'acc_',
           description: 'account credited in the buy currency (acc_…)',
-          required: true,
         },
       ],
       jsonShape:
@@ -157,13 +134,7 @@ export const fx: GroupSpec = {
       summary: 'List FX trades, newest first',
       examples: ['pay fx trades', 'pay fx trades --account acc_0123456789abcdefghijklmn --json', 'pay fx trades --all -o ndjson'],
       operationId: 'listFxTrades',
-      method: 'GET',
-      path: 'fx/trades',
-      kind: 'list',
-      flags: [
-        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only trades from or to this account' },
-        ...CREATED_RANGE,
-      ],
+      flags: [{ flags: '--account <id>', query: 'account_id', description: 'only trades from or to this account' }, ...CREATED_RANGE],
       constraints: [CREATED_RANGE_CHECK],
       jsonShape: 'an array of FxTrade objects',
     },
@@ -186,10 +157,7 @@ export const fx: GroupSpec = {
       summary: 'Show one FX trade',
       examples: [`pay fx get-trade ${EX_FXT}`, `pay fx get-trade ${EX_FXT} --json`],
       operationId: 'getFxTrade',
-      method: 'GET',
-      path: 'fx/trades/{trade_id}',
-      kind: 'get',
       jsonShape: 'the FxTrade object',
     },
   ],
-};
+});

@@ -2,12 +2,14 @@
 // still use them. Every call warns on stderr and names the `pay kyc` equivalent.
 import { documentFlags, documentsTable, KYC_WAIT_NOTE, kycColumns, kycWait, levelFlag } from '../kyc/index.js';
 import { simulationNote } from '../../shared/simulation.js';
-import type { GroupSpec } from '../../cmdutil/spec.js';
+import { type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
+import { KYC_OPEN_STATUSES, KYC_STARTABLE_STATUSES } from '../../shared/enums.js';
 import { customerPick } from '../customers/index.js';
 
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
 
-export const kycLegacy: GroupSpec = {
+export const kycLegacy: GroupSpec = fromContract(OPERATIONS, {
   name: 'kyc-legacy',
   summary: 'KYC over the deprecated /kyc endpoints',
   deprecated: { use: 'pay kyc' },
@@ -22,17 +24,12 @@ export const kycLegacy: GroupSpec = {
         description: 'customer id (cus_…), sent as customer_id',
         idPrefix: 'cus_',
         field: 'customer_id',
-        pick: customerPick('customers without an open verification', { kyc_status: ['not_started', 'rejected', 'approved'] }),
+        pick: customerPick('customers without an open verification', { kyc_status: KYC_STARTABLE_STATUSES }),
       },
       summary: 'Start a KYC verification (POST /kyc/verify)',
       description: `${KYC_WAIT_NOTE}: submit one meanwhile (pay kyc-legacy submit-document, from another shell or script).`,
       examples: [`pay kyc-legacy verify ${EX_CUS}`, `pay kyc-legacy verify ${EX_CUS} --level enhanced --json`],
       operationId: 'legacyKycVerify',
-      method: 'POST',
-      path: 'kyc/verify',
-      kind: 'create',
-      creates: 'kyc_',
-      body: true,
       deprecated: { use: 'pay kyc verify' },
       flags: [levelFlag],
       tables: documentsTable,
@@ -46,7 +43,7 @@ export const kycLegacy: GroupSpec = {
         description: 'customer id (cus_…), sent as customer_id',
         idPrefix: 'cus_',
         field: 'customer_id',
-        pick: customerPick('customers with an open verification', { kyc_status: ['pending', 'in_review'] }),
+        pick: customerPick('customers with an open verification', { kyc_status: KYC_OPEN_STATUSES }),
       },
       summary: 'Submit an identity document (POST /kyc/documents)',
       description: `${KYC_WAIT_NOTE}; it then prints the verification instead of the document.\n${simulationNote('kyc-legacy submit-document')}`,
@@ -55,11 +52,6 @@ export const kycLegacy: GroupSpec = {
         `pay kyc-legacy submit-document ${EX_CUS} --type selfie --country US --json`,
       ],
       operationId: 'legacyKycSubmitDocument',
-      method: 'POST',
-      path: 'kyc/documents',
-      kind: 'create',
-      creates: 'doc_',
-      body: true,
       deprecated: { use: 'pay kyc submit-document' },
       noun: 'KYC document',
       flags: documentFlags,
@@ -72,12 +64,9 @@ export const kycLegacy: GroupSpec = {
       summary: 'Show the current verification (GET /kyc/status/{customer_id})',
       examples: [`pay kyc-legacy status ${EX_CUS}`, `pay kyc-legacy status ${EX_CUS} --json`],
       operationId: 'legacyKycStatus',
-      method: 'GET',
-      path: 'kyc/status/{customer_id}',
-      kind: 'get',
       deprecated: { use: 'pay kyc status' },
       tables: documentsTable,
       jsonShape: 'the KycVerification object, as pay kyc status prints it',
     },
   ],
-};
+});

@@ -1,11 +1,10 @@
 // pay kyc: identity verification of a customer (start, send documents, follow the status).
 import type { TableColumn } from '../../io/output.js';
-import type { FlagSpec, GroupSpec, SubTableSpec, WaitSpec } from '../../cmdutil/spec.js';
+import { type FlagSpec, type GroupSpec, type SubTableSpec, type WaitSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
+import { KYC_OPEN_STATUSES, KYC_STARTABLE_STATUSES } from '../../shared/enums.js';
 import { REJECT_DOCUMENT_SUFFIX, simulationNote } from '../../shared/simulation.js';
 import { customerPick } from '../customers/index.js';
-
-export const KYC_LEVELS = ['basic', 'enhanced'] as const;
-export const DOCUMENT_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
 
 const CUSTOMER_ARG = { name: '<customer-id>', description: 'customer id (cus_…)', idPrefix: 'cus_' };
 const EX_CUS = 'cus_0123456789abcdefghijklmn';
@@ -36,20 +35,16 @@ export const documentsTable: SubTableSpec[] = [{ title: 'Documents', path: 'docu
 export const levelFlag: FlagSpec = {
   flags: '--level <level>',
   field: 'level',
-  kind: 'enum',
-  choices: KYC_LEVELS,
   default: 'basic',
   description: 'verification level',
 };
 
 export const documentFlags: FlagSpec[] = [
-  { flags: '--type <type>', field: 'type', kind: 'enum', choices: DOCUMENT_TYPES, description: 'document type', required: true },
+  { flags: '--type <type>', field: 'type', description: 'document type' },
   {
     flags: '--country <CC>',
     field: 'country',
-    kind: 'country',
     description: 'issuing country, ISO 3166-1 alpha-2 (e.g. GB)',
-    required: true,
   },
   { flags: '--number <number>', field: 'number', description: 'document number (only its last 4 characters are kept)' },
   { flags: '--file-name <name>', field: 'file_name', description: 'name of the uploaded file, for your records' },
@@ -64,7 +59,7 @@ export function kycWait(poll: string, show: string, idField?: string): WaitSpec 
     idPrefix: 'kyc_',
     poll,
     ...(idField ? { idField } : {}),
-    pending: ['pending', 'in_review'],
+    pending: KYC_OPEN_STATUSES,
     success: ['approved'],
     failure: ['rejected'],
     reasonField: 'rejection_reason',
@@ -77,7 +72,7 @@ export const KYC_WAIT_NOTE =
   'With --wait, pay waits until the verification is decided: exit 0 when approved, 1 when rejected. ' +
   'It is decided after the review delay that follows its first document';
 
-export const kyc: GroupSpec = {
+export const kyc: GroupSpec = fromContract(OPERATIONS, {
   name: 'kyc',
   summary: "Verify customers' identity: start a check, submit documents, follow the status",
   noun: 'KYC verification',
@@ -96,17 +91,12 @@ export const kyc: GroupSpec = {
       // Not while a verification is open; an approved customer may upgrade to enhanced.
       arg: {
         ...CUSTOMER_ARG,
-        pick: customerPick('customers without an open verification', { kyc_status: ['not_started', 'rejected', 'approved'] }),
+        pick: customerPick('customers without an open verification', { kyc_status: KYC_STARTABLE_STATUSES }),
       },
       summary: 'Start a KYC verification for a customer',
       description: `${KYC_WAIT_NOTE}: submit one meanwhile (pay kyc submit-document, from another shell or script).`,
       examples: [`pay kyc verify ${EX_CUS}`, `pay kyc verify ${EX_CUS} --level enhanced --json`],
       operationId: 'startKycVerification',
-      method: 'POST',
-      path: 'customers/{customer_id}/kyc',
-      kind: 'create',
-      creates: 'kyc_',
-      body: true,
       flags: [levelFlag],
       tables: documentsTable,
       jsonShape: 'the KycVerification object ({id: "kyc_…", customer_id, level, status, documents: [], …}); with --wait, as decided',
@@ -114,7 +104,7 @@ export const kyc: GroupSpec = {
     },
     {
       name: 'submit-document',
-      arg: { ...CUSTOMER_ARG, pick: customerPick('customers with an open verification', { kyc_status: ['pending', 'in_review'] }) },
+      arg: { ...CUSTOMER_ARG, pick: customerPick('customers with an open verification', { kyc_status: KYC_OPEN_STATUSES }) },
       summary: "Submit an identity document to the customer's open verification",
       description: `${KYC_WAIT_NOTE}; it then prints the verification instead of the document.\n${simulationNote('kyc submit-document')}`,
       examples: [
@@ -123,11 +113,6 @@ export const kyc: GroupSpec = {
         `pay kyc submit-document ${EX_CUS} --type utility_bill --country NG --file-name bill.pdf --json`,
       ],
       operationId: 'submitKycDocument',
-      method: 'POST',
-      path: 'customers/{customer_id}/kyc/documents',
-      kind: 'create',
-      creates: 'doc_',
-      body: true,
       noun: 'KYC document',
       columns: [
         { header: 'ID', path: 'id', priority: 1 },
@@ -145,11 +130,8 @@ export const kyc: GroupSpec = {
       summary: "Show the customer's current verification and its documents",
       examples: [`pay kyc status ${EX_CUS}`, `pay kyc status ${EX_CUS} --fields status,rejection_reason --json`],
       operationId: 'getKycVerification',
-      method: 'GET',
-      path: 'customers/{customer_id}/kyc',
-      kind: 'get',
       tables: documentsTable,
       jsonShape: 'the KycVerification object with its documents array',
     },
   ],
-};
+});

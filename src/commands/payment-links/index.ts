@@ -1,6 +1,6 @@
 // pay payment-links: a URL a payer opens to pay crypto into a wallet.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
-import { ASSETS } from '../../shared/domain.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 import { operationHelp } from '../../shared/rules.js';
 
 const PLINK_ID = { name: '<id>', description: 'payment link id (plink_…)', idPrefix: 'plink_' };
@@ -11,7 +11,7 @@ const PLINK_SHOWN = [
 ] as const;
 const EX_PLINK = 'plink_0123456789abcdefghijklmn';
 
-export const paymentLinks: GroupSpec = {
+export const paymentLinks: GroupSpec = fromContract(OPERATIONS, {
   name: 'payment-links',
   summary: 'Create and manage crypto payment links into a wallet',
   noun: 'payment link',
@@ -39,35 +39,24 @@ export const paymentLinks: GroupSpec = {
         'pay payment-links create --wallet wal_0123456789abcdefghijklmn --amount 49.99 --asset USDC --description "Pro plan" --expires-at 2030-01-31T12:00:00Z --json',
       ],
       operationId: 'createPaymentLink',
-      method: 'POST',
-      path: 'payment-links',
-      kind: 'create',
-      creates: 'plink_',
-      body: true,
       flags: [
         {
           flags: '--wallet <id>',
           field: 'wallet_id',
-          kind: 'id',
-          idPrefix: 'wal_',
           description: 'wallet that receives the payment (wal_…)',
-          required: true,
         },
         {
           flags: '--amount <amount>',
           field: 'amount',
-          kind: 'amount',
           currencyFrom: 'asset',
           currencyField: 'asset',
           description: 'amount of the asset, e.g. 0.015',
-          required: true,
         },
-        { flags: '--asset <asset>', field: 'asset', kind: 'currency', choices: ASSETS, description: 'crypto asset', required: true },
+        { flags: '--asset <asset>', field: 'asset', description: 'crypto asset' },
         { flags: '--description <text>', field: 'description', description: 'shown to the payer' },
         {
           flags: '--expires-at <time>',
           field: 'expires_at',
-          kind: 'timestamp',
           description: 'expiry as an RFC 3339 time, e.g. 2030-01-31T12:00:00Z',
         },
       ],
@@ -78,16 +67,11 @@ export const paymentLinks: GroupSpec = {
       summary: 'List payment links, newest first',
       examples: ['pay payment-links list', 'pay payment-links list --wallet wal_0123456789abcdefghijklmn --status active --json'],
       operationId: 'listPaymentLinks',
-      method: 'GET',
-      path: 'payment-links',
-      kind: 'list',
       flags: [
-        { flags: '--wallet <id>', query: 'wallet_id', kind: 'id', idPrefix: 'wal_', description: 'only links into this wallet' },
+        { flags: '--wallet <id>', query: 'wallet_id', description: 'only links into this wallet' },
         {
           flags: '--status <status>',
           query: 'status',
-          kind: 'enum',
-          choices: ['active', 'disabled', 'expired', 'paid'],
           description: 'only this status',
         },
         ...CREATED_RANGE,
@@ -101,9 +85,6 @@ export const paymentLinks: GroupSpec = {
       summary: 'Show one payment link',
       examples: [`pay payment-links get ${EX_PLINK}`, `pay payment-links get ${EX_PLINK} --fields url,status --json`],
       operationId: 'getPaymentLink',
-      method: 'GET',
-      path: 'payment-links/{payment_link_id}',
-      kind: 'get',
       jsonShape: 'the PaymentLink object',
     },
     {
@@ -121,10 +102,7 @@ export const paymentLinks: GroupSpec = {
       summary: 'Disable an active payment link (it can no longer be paid)',
       examples: [`pay payment-links disable ${EX_PLINK}`, `pay payment-links disable ${EX_PLINK} --live --yes`],
       operationId: 'disablePaymentLink',
-      method: 'POST',
-      path: 'payment-links/{payment_link_id}/disable',
-      kind: 'action',
       jsonShape: 'the PaymentLink object with status "disabled"',
     },
   ],
-};
+});

@@ -1,11 +1,10 @@
 // pay transactions: the ledger postings on customer accounts and wallets (read-only).
-import { CREATED_RANGE, type GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 
 const EX_TXN = 'txn_0123456789abcdefghijklmn';
-export const TRANSACTION_TYPES = ['transfer', 'collection', 'fx_trade', 'reversal'] as const;
-export const TRANSACTION_STATUSES = ['pending', 'posted', 'voided'] as const;
 
-export const transactions: GroupSpec = {
+export const transactions: GroupSpec = fromContract(OPERATIONS, {
   name: 'transactions',
   summary: 'Browse the ledger: every credit and debit on accounts and wallets',
   noun: 'transaction',
@@ -41,27 +40,22 @@ export const transactions: GroupSpec = {
         'pay transactions list --wallet wal_0123456789abcdefghijklmn --status posted --all -o ndjson',
       ],
       operationId: 'listTransactions',
-      method: 'GET',
-      path: 'transactions',
-      kind: 'list',
       flags: [
-        { flags: '--account <id>', query: 'account_id', kind: 'id', idPrefix: 'acc_', description: 'only this account (acc_…)' },
-        { flags: '--wallet <id>', query: 'wallet_id', kind: 'id', idPrefix: 'wal_', description: 'only this wallet (wal_…)' },
+        { flags: '--account <id>', query: 'account_id', description: 'only this account (acc_…)' },
+        { flags: '--wallet <id>', query: 'wallet_id', description: 'only this wallet (wal_…)' },
         {
           flags: '--from <time>',
           query: 'from',
-          kind: 'datetime',
           description: 'created at or after: YYYY-MM-DD, RFC 3339, or a duration back from now (30m, 2h, 1h30m, 7d, 2w)',
         },
         {
           flags: '--to <time>',
           query: 'to',
-          kind: 'datetime',
           description: 'created before (exclusive): YYYY-MM-DD, RFC 3339, or a duration back from now',
         },
         ...CREATED_RANGE.map((f) => ({ ...f, description: `the same as ${f.query === 'from' ? '--from' : '--to'}` })),
-        { flags: '--type <type>', query: 'type', kind: 'enum', choices: TRANSACTION_TYPES, description: 'only this type' },
-        { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSACTION_STATUSES, description: 'only this status' },
+        { flags: '--type <type>', query: 'type', description: 'only this type' },
+        { flags: '--status <status>', query: 'status', description: 'only this status' },
       ],
       constraints: [{ kind: 'before', from: 'from', to: 'to' }],
       jsonShape:
@@ -87,10 +81,7 @@ export const transactions: GroupSpec = {
       summary: 'Show one transaction',
       examples: [`pay transactions get ${EX_TXN}`, `pay transactions get ${EX_TXN} --fields amount,currency,source.id --json`],
       operationId: 'getTransaction',
-      method: 'GET',
-      path: 'transactions/{transaction_id}',
-      kind: 'get',
       jsonShape: 'the Transaction object',
     },
   ],
-};
+});

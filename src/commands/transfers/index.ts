@@ -1,5 +1,6 @@
 // pay transfers: move money from an account to another account or an external account.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 import { simulationNote } from '../../shared/simulation.js';
 import { operationHelp } from '../../shared/rules.js';
 
@@ -10,9 +11,8 @@ const TRANSFER_SHOWN = [
   { header: 'STATUS', path: 'status', kind: 'status' },
 ] as const;
 const EX_TR = 'tr_0123456789abcdefghijklmn';
-export const TRANSFER_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
 
-export const transfers: GroupSpec = {
+export const transfers: GroupSpec = fromContract(OPERATIONS, {
   name: 'transfers',
   summary: 'Send money between accounts and to external accounts',
   noun: 'transfer',
@@ -48,42 +48,27 @@ export const transfers: GroupSpec = {
         'pay transfers send --live --yes --from acc_0123456789abcdefghijklmn --to ea_0123456789abcdefghijklmn --amount 99.99 --currency USD',
       ],
       operationId: 'createTransfer',
-      method: 'POST',
-      path: 'transfers',
-      kind: 'create',
-      creates: 'tr_',
-      body: true,
       flags: [
         {
           flags: '--from <account-id>',
           field: 'source_account_id',
-          kind: 'id',
-          idPrefix: 'acc_',
           description: 'source account (acc_…)',
-          required: true,
         },
         {
           flags: '--to <id>',
           field: 'destination_id',
-          kind: 'id',
-          idPrefix: 'acc_|ea_',
           description: 'destination: an account (acc_…) or an external account (ea_…)',
-          required: true,
         },
         {
           flags: '--amount <amount>',
           field: 'amount',
-          kind: 'amount',
           currencyFrom: 'currency',
           description: 'amount as a decimal, e.g. 10.50',
-          required: true,
         },
         {
           flags: '--currency <code>',
           field: 'currency',
-          kind: 'currency',
           description: 'ISO 4217 currency of the source account',
-          required: true,
         },
         { flags: '--description <text>', field: 'description', description: 'shown to the sender' },
         { flags: '--reference <text>', field: 'reference', description: 'your reference (e.g. an invoice number)' },
@@ -113,18 +98,13 @@ export const transfers: GroupSpec = {
         'pay transfers list --all -o ndjson',
       ],
       operationId: 'listTransfers',
-      method: 'GET',
-      path: 'transfers',
-      kind: 'list',
       flags: [
         {
           flags: '--account <id>',
           query: 'account_id',
-          kind: 'id',
-          idPrefix: 'acc_',
           description: 'only transfers from or to this account',
         },
-        { flags: '--status <status>', query: 'status', kind: 'enum', choices: TRANSFER_STATUSES, description: 'only this status' },
+        { flags: '--status <status>', query: 'status', description: 'only this status' },
         ...CREATED_RANGE,
       ],
       constraints: [CREATED_RANGE_CHECK],
@@ -136,9 +116,6 @@ export const transfers: GroupSpec = {
       summary: 'Show one transfer',
       examples: [`pay transfers get ${EX_TR}`, `pay transfers get ${EX_TR} --fields status,failure_reason --json`],
       operationId: 'getTransfer',
-      method: 'GET',
-      path: 'transfers/{transfer_id}',
-      kind: 'get',
       jsonShape: 'the Transfer object',
     },
     {
@@ -157,11 +134,8 @@ export const transfers: GroupSpec = {
       description: `Only a pending transfer can be cancelled; the money returns to the source account.\n${simulationNote('transfers cancel')}`,
       examples: [`pay transfers cancel ${EX_TR}`, `pay transfers cancel ${EX_TR} --live --yes --json`],
       operationId: 'cancelTransfer',
-      method: 'POST',
-      path: 'transfers/{transfer_id}/cancel',
-      kind: 'action',
       done: 'Cancelled',
       jsonShape: 'the Transfer object with status "cancelled"',
     },
   ],
-};
+});

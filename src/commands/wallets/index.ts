@@ -1,6 +1,7 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
-import { ASSETS, NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
+import { NETWORKS_BY_ASSET } from '../../shared/domain.js';
 import { operationHelp } from '../../shared/rules.js';
 
 const WAL_ID = {
@@ -19,7 +20,7 @@ const WAL_ID = {
 } as const;
 const EX_WAL = 'wal_0123456789abcdefghijklmn';
 
-export const wallets: GroupSpec = {
+export const wallets: GroupSpec = fromContract(OPERATIONS, {
   name: 'wallets',
   summary: "Create and inspect customers' crypto wallets",
   noun: 'wallet',
@@ -49,21 +50,13 @@ export const wallets: GroupSpec = {
         'pay wallets create --customer cus_0123456789abcdefghijklmn --asset USDC --network polygon --label "Payouts" --json',
       ],
       operationId: 'createWallet',
-      method: 'POST',
-      path: 'wallets',
-      kind: 'create',
-      creates: 'wal_',
-      body: true,
       flags: [
-        { flags: '--customer <id>', field: 'customer_id', kind: 'id', idPrefix: 'cus_', description: 'owner (cus_…)', required: true },
-        { flags: '--asset <asset>', field: 'asset', kind: 'currency', choices: ASSETS, description: 'crypto asset', required: true },
+        { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
+        { flags: '--asset <asset>', field: 'asset', description: 'crypto asset' },
         {
           flags: '--network <network>',
           field: 'network',
-          kind: 'enum',
-          choices: NETWORKS,
           description: 'blockchain network carrying the asset',
-          required: true,
         },
         { flags: '--label <text>', field: 'label', description: 'a label for people' },
       ],
@@ -76,12 +69,9 @@ export const wallets: GroupSpec = {
       summary: 'List wallets, newest first',
       examples: ['pay wallets list', 'pay wallets list --customer cus_0123456789abcdefghijklmn --asset USDT --json'],
       operationId: 'listWallets',
-      method: 'GET',
-      path: 'wallets',
-      kind: 'list',
       flags: [
-        { flags: '--customer <id>', query: 'customer_id', kind: 'id', idPrefix: 'cus_', description: "only this customer's wallets" },
-        { flags: '--asset <asset>', query: 'asset', kind: 'currency', choices: ASSETS, description: 'only this asset' },
+        { flags: '--customer <id>', query: 'customer_id', description: "only this customer's wallets" },
+        { flags: '--asset <asset>', query: 'asset', description: 'only this asset' },
         ...CREATED_RANGE,
       ],
       constraints: [CREATED_RANGE_CHECK],
@@ -93,10 +83,7 @@ export const wallets: GroupSpec = {
       summary: 'Show one wallet with its address and balance',
       examples: [`pay wallets get ${EX_WAL}`, `pay wallets get ${EX_WAL} --fields address,balance.available --json`],
       operationId: 'getWallet',
-      method: 'GET',
-      path: 'wallets/{wallet_id}',
-      kind: 'get',
       jsonShape: 'the Wallet object',
     },
   ],
-};
+});

@@ -1,8 +1,9 @@
 // pay webhooks: delivery history of events, re-delivery, and two local tools that call no API:
 // verify (check one delivery's signature) and listen (a local receiver that verifies and forwards).
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec } from '../../cmdutil/spec.js';
+import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { OPERATIONS } from './operations.js';
 import { OBJECT_KINDS, type ObjectKind } from '../../shared/domain.js';
-import { DELIVERY_STATUSES, EVENT_TYPES } from '../../shared/events.js';
+import { EVENT_TYPES } from '../../shared/events.js';
 
 const EVT_ID = {
   name: '<id>',
@@ -39,7 +40,7 @@ const VERIFY_SUMMARY = 'Check the signature of one delivery (no network): prints
 const LISTEN_SUMMARY =
   'Receive deliveries locally: verify, print and forward each one; against the emulator, register itself as its webhook URL';
 
-export const webhooks: GroupSpec = {
+export const webhooks: GroupSpec = fromContract(OPERATIONS, {
   name: 'webhooks',
   summary: 'Webhook events and their deliveries; verify signatures and receive deliveries locally',
   noun: 'event',
@@ -77,18 +78,13 @@ export const webhooks: GroupSpec = {
         'pay webhooks list --type transfer.completed --since 2026-01-01 --until 2026-02-01 --all -o ndjson',
       ],
       operationId: 'listWebhookEvents',
-      method: 'GET',
-      path: 'webhooks/events',
-      kind: 'list',
       flags: [
         {
           flags: '--type <type>',
           query: 'type',
-          kind: 'enum',
-          choices: EVENT_TYPES,
           description: 'only this event type (e.g. transfer.completed)',
         },
-        { flags: '--status <status>', query: 'status', kind: 'enum', choices: DELIVERY_STATUSES, description: 'only this delivery status' },
+        { flags: '--status <status>', query: 'status', description: 'only this delivery status' },
         {
           flags: '--object <id>',
           query: 'object_id',
@@ -108,9 +104,6 @@ export const webhooks: GroupSpec = {
       summary: 'Show an event, its payload and every delivery attempt',
       examples: [`pay webhooks get ${EX_EVT}`, `pay webhooks get ${EX_EVT} --json`],
       operationId: 'getWebhookEvent',
-      method: 'GET',
-      path: 'webhooks/events/{event_id}',
-      kind: 'get',
       tables: [
         {
           title: 'Delivery attempts',
@@ -133,9 +126,6 @@ export const webhooks: GroupSpec = {
       summary: 'Deliver an event again (its delivery is requeued)',
       examples: [`pay webhooks resend ${EX_EVT}`, `pay webhooks resend ${EX_EVT} --json`],
       operationId: 'resendWebhookEvent',
-      method: 'POST',
-      path: 'webhooks/events/{event_id}/resend',
-      kind: 'action',
       done: 'Requeued',
       description:
         'With --wait, pay waits until the delivery is over: exit 0 when delivered, 1 when it failed (every retry) or is disabled. ' +
@@ -244,4 +234,4 @@ export const webhooks: GroupSpec = {
       run: () => import('./listen-run.js').then((m) => m.run),
     },
   ],
-};
+});

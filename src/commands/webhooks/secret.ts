@@ -7,7 +7,7 @@ import type { Factory } from '../../cmdutil/factory.js';
 import { isWebhookSecret, WEBHOOK_SECRET_HINT } from '../../shared/signature.js';
 
 export function webhookSecret(f: Factory, flag: unknown): string {
-  // An explicitly empty --secret never gets here: the root command refuses it (src/cmdutil/root.ts).
+  // An explicitly empty --secret never gets here: the root command refuses it (src/commands/root.ts).
   if (typeof flag === 'string') {
     if (!isWebhookSecret(flag)) throw new UsageError(`--secret is not a webhook secret: ${WEBHOOK_SECRET_HINT}`);
     return flag;

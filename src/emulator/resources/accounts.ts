@@ -1,6 +1,7 @@
 // Accounts (internal, holding a ledger balance) and external bank accounts. An external account
 // with a pending transfer to it cannot be removed (409 invalid_state). Opening either is refused
 // to a customer whose KYC was rejected (the rules: ./rules.ts).
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../../shared/enums.js';
 import type { Services } from '../services.js';
 import { randomDigits } from '../ids.js';
 import { ApiProblem, invalidState } from '../problems.js';
@@ -13,7 +14,7 @@ import { holder, requireAllowed } from './rules.js';
 const accountShape = {
   customer_id: req(id('cus_')),
   currency: req(oneOf(FIAT)),
-  type: opt(oneOf(['checking', 'savings'])),
+  type: opt(oneOf(ACCOUNT_TYPES)),
   nickname: opt(str({ max: 100 })),
 };
 
@@ -72,7 +73,7 @@ export function accountRoutes(app: Services): Route[] {
       list: 'listAccounts',
       get: 'getAccount',
       tenantRequired: true,
-      filters: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(['active', 'closed']) },
+      filters: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(ACCOUNT_STATUSES) },
       indexes: ['customer_id', 'currency'],
     }),
     transition(ACCOUNT, {

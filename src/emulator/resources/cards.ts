@@ -2,6 +2,7 @@
 // activated); active ⇄ frozen; active | frozen | inactive → terminated (final). Never a PAN or CVV.
 // Issuing needs the customer's KYC approved and the cards feature active (./rules.ts); the actions
 // on a card are never refused by the rules (a customer who could issue it still can).
+import { CARD_STATUSES, CARD_TERMINABLE_STATUSES, CARD_TYPES, SPENDING_INTERVALS } from '../../shared/enums.js';
 import type { Services } from '../services.js';
 import { randomDigits } from '../ids.js';
 import { invalidState } from '../problems.js';
@@ -12,14 +13,14 @@ import { listAndGet, resource, transition } from './routes.js';
 import { addressRule, checkAddress, copyAddress } from './customers.js';
 import { requireAllowed } from './rules.js';
 
-const STATUSES = ['inactive', 'active', 'frozen', 'terminated'] as const;
+const STATUSES = CARD_STATUSES;
 
 const shape = {
   customer_id: req(id('cus_')),
   account_id: req(id('acc_')),
-  type: req(oneOf(['virtual', 'physical'])),
+  type: req(oneOf(CARD_TYPES)),
   name_on_card: opt(str({ max: 100 })),
-  spending_limit: opt(object({ amount: req(amount), interval: req(oneOf(['daily', 'monthly'])) })),
+  spending_limit: opt(object({ amount: req(amount), interval: req(oneOf(SPENDING_INTERVALS)) })),
   shipping_address: opt(addressRule),
 };
 
@@ -29,7 +30,7 @@ const CARD = resource<Card>({ kind: 'card', noun: 'card', path: '/cards', param:
 const ACTIONS = {
   freeze: { from: ['active'], to: 'frozen', event: 'card.frozen', op: 'freezeCard' },
   unfreeze: { from: ['frozen'], to: 'active', event: 'card.unfrozen', op: 'unfreezeCard' },
-  terminate: { from: ['active', 'frozen', 'inactive'], to: 'terminated', event: 'card.terminated', op: 'terminateCard' },
+  terminate: { from: CARD_TERMINABLE_STATUSES, to: 'terminated', event: 'card.terminated', op: 'terminateCard' },
 } as const;
 
 function activate(ctx: TxCtx, rec: Rec<Card>): void {
@@ -89,7 +90,7 @@ export function cardRoutes(app: Services): Route[] {
     ...listAndGet(CARD, {
       list: 'listCards',
       get: 'getCard',
-      filters: { customer_id: qId('cus_'), account_id: qId('acc_'), status: qEnum(STATUSES), type: qEnum(['virtual', 'physical']) },
+      filters: { customer_id: qId('cus_'), account_id: qId('acc_'), status: qEnum(STATUSES), type: qEnum(CARD_TYPES) },
       indexes: ['account_id', 'customer_id'],
     }),
     ...Object.entries(ACTIONS).map(([action, a]) => transition(CARD, { action, ...a })),

@@ -3,6 +3,7 @@
 // account from `external:<cur>`; success posts it, failure voids it. Sandbox magic: minor
 // units ending in 13 fail with payment_declined. The account's holder needs the collections
 // feature active and KYC not rejected (./rules.ts).
+import { COLLECTION_METHODS, COLLECTION_STATUSES, MOBILE_MONEY_PROVIDERS } from '../../shared/enums.js';
 import { checkPhone } from '../../shared/validate.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
@@ -14,7 +15,7 @@ import { listAndGet, resource } from './routes.js';
 import { currencyMismatch, failsOnPurpose } from './transfers.js';
 import { failureOnSettle, holder, requireAllowed } from './rules.js';
 
-const METHODS = ['card', 'bank_transfer', 'mobile_money'] as const;
+const METHODS = COLLECTION_METHODS;
 
 const shape = {
   account_id: req(id('acc_')),
@@ -23,7 +24,7 @@ const shape = {
   method: req(oneOf(METHODS)),
   customer_id: opt(id('cus_')),
   description: opt(str({ max: 500 })),
-  mobile_money: opt(object({ phone: req(str({ max: 16, check: checkPhone })), provider: req(oneOf(['mpesa', 'mtn', 'airtel'])) })),
+  mobile_money: opt(object({ phone: req(str({ max: 16, check: checkPhone })), provider: req(oneOf(MOBILE_MONEY_PROVIDERS)) })),
 };
 
 const COLLECTION = resource<Collection>({ kind: 'collection', noun: 'collection', path: '/collections', param: 'collection_id' });
@@ -105,7 +106,7 @@ export function collectionRoutes(app: Services): Route[] {
     ...listAndGet(COLLECTION, {
       list: 'listCollections',
       get: 'getCollection',
-      filters: { account_id: qId('acc_'), status: qEnum(['pending', 'succeeded', 'failed']), method: qEnum(METHODS) },
+      filters: { account_id: qId('acc_'), status: qEnum(COLLECTION_STATUSES), method: qEnum(METHODS) },
       indexes: ['account_id'],
     }),
   ];

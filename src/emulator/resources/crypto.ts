@@ -3,6 +3,7 @@
 // payer; it credits the wallet from `external:<asset>`); the others are final. A wallet needs its
 // customer's KYC approved and crypto_wallets active; a link, its wallet holder's KYC approved and
 // payment_links active (./rules.ts).
+import { PAYMENT_LINK_STATUSES } from '../../shared/enums.js';
 import type { Services } from '../services.js';
 import { NETWORKS, NETWORKS_BY_ASSET } from '../../shared/domain.js';
 import { randomChars } from '../ids.js';
@@ -146,7 +147,7 @@ export function cryptoRoutes(app: Services): Route[] {
     ...listAndGet(LINK, {
       list: 'listPaymentLinks',
       get: 'getPaymentLink',
-      filters: { wallet_id: qId('wal_'), status: qEnum(['active', 'disabled', 'expired', 'paid']) },
+      filters: { wallet_id: qId('wal_'), status: qEnum(PAYMENT_LINK_STATUSES) },
       indexes: ['wallet_id'],
     }),
     transition(LINK, {

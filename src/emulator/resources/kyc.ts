@@ -5,6 +5,7 @@
 // that an approved customer stays approved while an upgrade to enhanced is open or after it is
 // rejected: the business rules (src/shared/rules.ts) read kyc_status, and a real bank does not
 // take products away from a verified customer who applies for a higher level.
+import { KYC_DOCUMENT_TYPES, KYC_LEVELS } from '../../shared/enums.js';
 import { isId, OBJECT_KINDS } from '../../shared/domain.js';
 import { endsIn, REJECT_DOCUMENT_SUFFIX } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
@@ -13,8 +14,8 @@ import { check, country, id, oneOf, opt, orThrow, req, str, type Shape } from '.
 import type { Ctx, Customer, KycDocument, KycVerification, Rec, Route } from '../types.js';
 import { arm, created, load, ok, scheduled, touch, type TxCtx } from './common.js';
 
-const LEVELS = ['basic', 'enhanced'] as const;
-const DOC_TYPES = ['passport', 'national_id', 'drivers_license', 'utility_bill', 'selfie'] as const;
+const LEVELS = KYC_LEVELS;
+const DOC_TYPES = KYC_DOCUMENT_TYPES;
 
 const verifyShape: Shape = { level: req(oneOf(LEVELS)) };
 const documentShape: Shape = {

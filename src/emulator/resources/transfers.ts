@@ -9,6 +9,7 @@
 // and abroad (another country than the sender's address) the international_transfers feature.
 // They are asked again when a transfer settles (held or not): a holder whose KYC was rejected
 // meanwhile fails it with failure_reason kyc_rejected, and the money returns to the source.
+import { TRANSFER_STATUSES } from '../../shared/enums.js';
 import { amountEndsIn, FAIL_TEXT, HOLD_HOURS, HOLD_TEXT } from '../../shared/simulation.js';
 import type { Services } from '../services.js';
 import { exponent, toMinor } from '../money.js';
@@ -185,7 +186,7 @@ export function transferRoutes(app: Services): Route[] {
     ...listAndGet(TRANSFER, {
       list: 'listTransfers',
       get: 'getTransfer',
-      filters: { account_id: qId('acc_'), status: qEnum(['pending', 'completed', 'failed', 'cancelled']) },
+      filters: { account_id: qId('acc_'), status: qEnum(TRANSFER_STATUSES) },
       indexes: ['account_id'],
     }),
     transition(TRANSFER, {

@@ -1,4 +1,5 @@
 // Read-only views over the ledger and the event log: transactions and webhook events.
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../shared/enums.js';
 import type { Services } from '../services.js';
 import { json } from '../store.js';
 import type { QueryCheck, Rec, Route, Transaction, WebhookEvent } from '../types.js';
@@ -41,8 +42,8 @@ export function viewRoutes(app: Services): Route[] {
       filters: {
         account_id: qId('acc_'),
         wallet_id: qId('wal_'),
-        type: qEnum(['transfer', 'collection', 'fx_trade', 'reversal']),
-        status: qEnum(['pending', 'posted', 'voided']),
+        type: qEnum(TRANSACTION_TYPES),
+        status: qEnum(TRANSACTION_STATUSES),
       },
       indexes: ['account_id', 'wallet_id'],
     }),

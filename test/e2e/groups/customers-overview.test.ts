@@ -52,9 +52,8 @@ beforeAll(async () => {
   await fund(w, B.account, '70.00');
   // Every delivery has failed for good (its retries spent).
   await until(
-    async () => (await w.api('GET', 'webhooks/events?status=pending&limit=100')).data.length === 0,
-    30_000,
     'every webhook delivery to fail for good',
+    async () => (await w.api('GET', 'webhooks/events?status=pending&limit=100')).data.length === 0,
   );
 }, 120_000);
 afterAll(async () => {

@@ -19,40 +19,11 @@ import {
   type Obj,
   type World,
 } from './helpers.js';
+import { ADA_BODY, customerFlags } from '../../helpers/fixtures.js';
 
-const FLAGS = [
-  '--first-name',
-  'Ada',
-  '--last-name',
-  'Lovelace',
-  '--email',
-  'ada@example.com',
-  '--phone',
-  '+447700900123',
-  '--type',
-  'individual',
-  '--date-of-birth',
-  '1990-12-10',
-  '--address-line1',
-  '1 Main St',
-  '--city',
-  'London',
-  '--country',
-  'gb',
-  '--postal-code',
-  'SW1A 1AA',
-  '--state',
-  'GB-LND',
-];
-const SEED_BODY = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+447700900123',
-  type: 'individual',
-  date_of_birth: '1990-12-10',
-  address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA', state: 'GB-LND' },
-};
+// The country as a user may type it (lower case): sent upper case.
+const FLAGS = customerFlags({ '--country': 'gb' });
+const SEED_BODY = ADA_BODY;
 const LIST_TSV = ['id', 'first_name', 'last_name', 'email', 'type', 'kyc_status', 'created_at'];
 const LIST_TABLE = ['ID', 'FIRST NAME', 'LAST NAME', 'EMAIL', 'TYPE', 'KYC', 'CREATED'];
 

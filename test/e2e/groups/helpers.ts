@@ -276,17 +276,5 @@ export async function enabledCustomer(w: World, extra: Obj = {}): Promise<string
   return id;
 }
 
-/** Polls until `check` returns something truthy (or fails after `ms`). */
-export async function until<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 5000,
-  what = 'condition',
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+// Waits: one until() for the whole suite (test/helpers/wait.ts).
+export { until } from '../../helpers/wait.js';

@@ -45,10 +45,8 @@ async function sendAndWait(args: string[]): Promise<PayResult> {
   const m = w.mark();
   const run = w.pay(['transfers', 'send', ...args, '--wait']);
   const amount = args[args.indexOf('--amount') + 1];
-  await until(
-    () => w.since(m, 'POST', '/v1/transfers').some((r) => (r.body as { amount?: string }).amount === amount),
-    10_000,
-    'the transfer POST',
+  await until('the transfer POST', () =>
+    w.since(m, 'POST', '/v1/transfers').some((r) => (r.body as { amount?: string }).amount === amount),
   );
   await w.settle();
   return run;

@@ -70,7 +70,7 @@ beforeAll(async () => {
   listener.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   listener.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   exited = new Promise((r) => listener.once('exit', (code) => r(code)));
-  await until(() => err.includes('Ctrl-C'), 10_000, 'the listener to be ready');
+  await until('the listener to be ready', () => err.includes('Ctrl-C'));
 });
 afterAll(async () => {
   if (listener && listener.exitCode === null) listener.kill('SIGKILL');
@@ -92,7 +92,7 @@ describe('pay webhooks listen as the receiver', () => {
     const a = json(await w.pay(['accounts', 'create', '--customer', c.id, '--currency', 'USD', '--json']));
     ids.customer = c.id;
     ids.account = a.id;
-    await until(() => printed().length >= 2, 10_000, 'two events at the listener');
+    await until('two events at the listener', () => printed().length >= 2);
     const deliveries = printed();
     expect(out.endsWith('\n')).toBe(true);
     expect(deliveries.map((d) => d.type)).toEqual(['customer.created', 'account.created']);
@@ -111,7 +111,7 @@ describe('pay webhooks listen as the receiver', () => {
   });
 
   it('webhooks list shows them delivered (tsv, table, json, ndjson, --type, --status)', async () => {
-    await until(async () => (await event(ids.evAccount!)).delivery.status === 'delivered', 5000, 'delivery to be recorded');
+    await until('delivery to be recorded', async () => (await event(ids.evAccount!)).delivery.status === 'delivered');
     const [t, tb, j, byType, delivered] = await Promise.all([
       w.pay(['webhooks', 'list']),
       w.pay(['webhooks', 'list', '-o', 'table']),
@@ -207,14 +207,10 @@ describe('pay webhooks listen as the receiver', () => {
         '--json',
       ]),
     );
-    const ev = await until(
-      async () => {
-        const e = await eventFor('external_account.created', wal.id);
-        return e && e.delivery.attempts >= 1 ? e : undefined;
-      },
-      5000,
-      'the failed attempt',
-    );
+    const ev = await until('the failed attempt', async () => {
+      const e = await eventFor('external_account.created', wal.id);
+      return e && e.delivery.attempts >= 1 ? e : undefined;
+    });
     expect(ev.delivery).toMatchObject({ status: 'pending', attempts: 1, last_response_code: null, next_attempt_at: expect.any(String) });
     w.emu.admin.setWebhookUrl(hookUrl);
 
@@ -225,7 +221,7 @@ describe('pay webhooks listen as the receiver', () => {
     expect(reqs.map((q) => `${q.method} ${q.path}`)).toEqual([`POST /v1/webhooks/events/${ev.id}/resend`]);
     expect(reqs[0]!.headers['idempotency-key']).toEqual(expect.any(String));
 
-    await until(() => printed().some((e) => e.webhook_id === ev.id), 5000, 'the resent event at the listener');
+    await until('the resent event at the listener', () => printed().some((e) => e.webhook_id === ev.id));
     expect(printed().filter((e) => e.webhook_id === ev.id)).toEqual([
       {
         webhook_id: ev.id,
@@ -236,14 +232,10 @@ describe('pay webhooks listen as the receiver', () => {
         event: { id: ev.id, type: 'external_account.created', created_at: ev.created_at, data: { object: wal } },
       },
     ]);
-    const after = await until(
-      async () => {
-        const e = await event(ev.id);
-        return e.delivery.status === 'delivered' ? e : undefined;
-      },
-      5000,
-      'delivered',
-    );
+    const after = await until('delivered', async () => {
+      const e = await event(ev.id);
+      return e.delivery.status === 'delivered' ? e : undefined;
+    });
     expect(after.attempts.map((x: Obj) => [x.response_code, x.url])).toEqual([
       [null, `http://127.0.0.1:${dead}/`],
       [200, hookUrl],
@@ -266,17 +258,13 @@ describe('pay webhooks listen as the receiver', () => {
 
   it('a resend of an event the listener already received reaches it again, marked as a repeat; delivered', async () => {
     json(await w.pay(['webhooks', 'resend', ids.evAccount!, '--json']));
-    const e = await until(
-      async () => {
-        const x = await event(ids.evAccount!);
-        return x.attempts.length >= 2 ? x : undefined;
-      },
-      5000,
-      'the second attempt',
-    );
+    const e = await until('the second attempt', async () => {
+      const x = await event(ids.evAccount!);
+      return x.attempts.length >= 2 ? x : undefined;
+    });
     expect(e.attempts[1]).toMatchObject({ response_code: 200, url: hookUrl });
     expect(e.delivery.status).toBe('delivered');
-    await until(() => printed().filter((d) => d.webhook_id === ids.evAccount).length === 2, 5000, 'the repeat at the listener');
+    await until('the repeat at the listener', () => printed().filter((d) => d.webhook_id === ids.evAccount).length === 2);
     expect(
       printed()
         .filter((d) => d.webhook_id === ids.evAccount)
@@ -304,7 +292,7 @@ describe('pay webhooks listen as the receiver', () => {
       body,
     });
     expect(res.status).toBe(400);
-    await until(() => err.includes('rejected evt_forgedforgedforgedforged'), 5000, 'the rejection line');
+    await until('the rejection line', () => err.includes('rejected evt_forgedforgedforgedforged'));
     expect(err).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z rejected evt_forgedforgedforgedforged: .+$/m);
     expect(printed()).toHaveLength(lines);
   });

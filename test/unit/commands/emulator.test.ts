@@ -17,6 +17,7 @@ import { EMULATOR_HEADER, EMULATOR_NAME, EMULATOR_VERSION } from '../../../src/s
 import { pathMatcher, statusMatcher } from '../../../src/shared/request-filter.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import { fakeSignals, pay } from './harness.js';
+import { until } from '../../helpers/wait.js';
 
 const UNITS = [
   ['w', 604_800],
@@ -319,7 +320,7 @@ describe('against a real emulator (in process)', () => {
 
   it("the admin client runs on the API client's plumbing: its pool, its --debug lines, its redaction (the emulator's secret too)", async () => {
     const { EmulatorAdmin } = await import('../../../src/api/emulator-admin.js');
-    const { defaultDispatcher } = await import('../../../src/api/client.js');
+    const { defaultDispatcher } = await import('../../../src/api/transport.js');
     const lines: string[] = [];
     const profileKey = 'sk_test_profileprofileprofile9876';
     const make = (dispatcher?: Dispatcher) =>
@@ -369,14 +370,13 @@ describe('against a real emulator (in process)', () => {
     });
     const url = async (): Promise<string | null> =>
       ((await (await fetch(`${emu.url}/__emulator/webhook-url`)).json()) as { url: string | null }).url;
-    const waitFor = async (want: (u: string | null) => boolean): Promise<string | null> => {
-      for (let i = 0; i < 2000; i++) {
-        const u = await url();
-        if (want(u)) return u;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      throw new Error('the webhook URL did not change');
-    };
+    const waitFor = async (want: (u: string | null) => boolean): Promise<string | null> =>
+      (
+        await until('the webhook URL to change', async () => {
+          const u = await url();
+          return want(u) && { u };
+        })
+      ).u;
     const a = fakeSignals();
     const A = start(a);
     const urlA = await waitFor((u) => u !== 'http://127.0.0.1:1/original');

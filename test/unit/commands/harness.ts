@@ -7,7 +7,7 @@ import { MockAgent } from 'undici';
 import { wantsJsonErrors } from '../../../src/argv.js';
 import type { Entry } from '../../../src/cmdutil/decl.js';
 import { createFactory, type Signals } from '../../../src/cmdutil/factory.js';
-import { buildProgram } from '../../../src/cmdutil/tree.js';
+import { buildProgram } from '../../../src/commands/tree.js';
 import { allGroups } from '../../../src/commands/groups.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import type { Clock } from '../../../src/lib/poll.js';
@@ -161,6 +161,7 @@ export async function pay(argv: string[], opts: RunOptions = {}): Promise<PayRun
         env,
         flags,
         dispatcher: agent,
+        groups: async () => allGroups,
         ...(opts.signals ? { signals: opts.signals } : {}),
         ...(opts.clock ? { clock: opts.clock } : {}),
       }),

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram } from '../../../src/cmdutil/tree.js';
+import { buildProgram } from '../../../src/commands/tree.js';
 import { reportError } from '../../../src/lib/handle-error.js';
 import { PayError } from '../../../src/lib/errors.js';
 import { pickEntries } from '../../../src/verbs/pick.js';

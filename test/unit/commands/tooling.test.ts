@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Signals } from '../../../src/cmdutil/factory.js';
 import { bufferIOStreams } from '../../../src/io/iostreams.js';
 import { fakeSignals, pay } from './harness.js';
+import { untilMatch } from '../../helpers/wait.js';
 
 const dirs: string[] = [];
 const configDir = (): string => {
@@ -83,25 +84,14 @@ describe('contract, help and completion, in process', () => {
   });
 });
 
-/** Waits (on the command's own progress, not a clock) until stderr matches. */
-async function until(read: () => string, re: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 2000; i++) {
-    const m = re.exec(read());
-    if (m) return m;
-    await new Promise((r) => setImmediate(r));
-    if (i > 100) await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`no ${re} in:\n${read()}`);
-}
-
 describe('pay emulator start, in process', () => {
   it('prints its banner on the fake stderr, answers the API, and stops on a fake Ctrl-C (exit 0)', async () => {
     const io = bufferIOStreams();
     const signals = fakeSignals();
     const running = pay(['emulator', 'start', '--port', '0', '--settle-after', '0'], { io, signals, env: { PAY_CONFIG_DIR: configDir() } });
-    const base = (await until(io.stderrText, /base URL\s+(\S+)/))[1]!;
-    const key = (await until(io.stderrText, /sandbox secret key\s+(\S+)/))[1]!;
-    const tenant = (await until(io.stderrText, /tenant id\s+(\S+)/))[1]!;
+    const base = (await untilMatch('the base URL', io.stderrText, /base URL\s+(\S+)/))[1]!;
+    const key = (await untilMatch('the sandbox key', io.stderrText, /sandbox secret key\s+(\S+)/))[1]!;
+    const tenant = (await untilMatch('the tenant id', io.stderrText, /tenant id\s+(\S+)/))[1]!;
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/$/);
     const res = await fetch(`${base}customers`, { headers: { 'Api-Key': key, 'x-tenant-id': tenant } });
     expect(res.status).toBe(200);
@@ -128,7 +118,7 @@ describe('pay emulator start, in process', () => {
       alone: fake.alone,
     };
     const running = pay(['emulator', 'start', '--port', '0'], { io, signals, env: { PAY_CONFIG_DIR: configDir() } });
-    await until(io.stderrText, /Press Ctrl-C to stop\.\n/);
+    await untilMatch('the banner', io.stderrText, /Press Ctrl-C to stop\.\n/);
     fake.emit('SIGINT');
     const r = await running;
     expect(r.code).toBe(1);

@@ -9,7 +9,7 @@ import { hoistVerbFlags } from '../../../src/argv.js';
 import { allGroups } from '../../../src/commands/groups.js';
 import { confirmClassOf } from '../../../src/shared/confirm.js';
 import { specOf } from '../../../src/cmdutil/registry.js';
-import { buildProgram } from '../../../src/cmdutil/tree.js';
+import { buildProgram } from '../../../src/commands/tree.js';
 import { payArgvs } from './shell-words.js';
 
 const ORDER = [

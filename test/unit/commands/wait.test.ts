@@ -56,7 +56,7 @@ describe('which verbs wait', () => {
   });
 
   it('their help offers --wait and --wait-timeout, and says what each exit means', async () => {
-    const { buildProgram } = await import('../../../src/cmdutil/tree.js');
+    const { buildProgram } = await import('../../../src/commands/tree.js');
     const program = buildProgram({ factory: () => Promise.reject(new Error('unused')) });
     const create = program.commands.find((c) => c.name() === 'collections')!.commands.find((c) => c.name() === 'create')!;
     const help = create.helpInformation().replace(/\s+/g, ' ');
@@ -94,7 +94,7 @@ describe('which verbs wait', () => {
 
 describe('--wait-timeout, one declaration and one check (the verbs and pay trigger)', () => {
   it('the same help, and the same answer to every value: exit 2 with the same error line before anything is sent, or on', async () => {
-    const { buildProgram } = await import('../../../src/cmdutil/tree.js');
+    const { buildProgram } = await import('../../../src/commands/tree.js');
     const program = buildProgram({ factory: () => Promise.reject(new Error('unused')) });
     const help = (...path: string[]) => {
       let cmd = program;

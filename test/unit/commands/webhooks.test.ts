@@ -12,6 +12,7 @@ import { sign, verify } from '../../../src/shared/signature.js';
 import { isOwnAddress } from '../../../src/shared/validate.js';
 import fc from 'fast-check';
 import { pay } from './harness.js';
+import { until } from '../../helpers/wait.js';
 
 /** What pay webhooks listen hands the listener: the shared Printer's JSON line (escaped on a terminal). */
 const printLine = (io: IOStreams) => {
@@ -456,7 +457,7 @@ describe('webhooks listen', () => {
     listener = await listenFor(io, { forwardTo: await listening(target) });
     const ts = now();
     const all = [0, 1, 2, 3].map(() => deliver(listener!.url, { ts }));
-    for (const deadline = Date.now() + 20_000; got.length < 4 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
+    await until('the four copies at the target', () => got.length >= 4);
     release();
     expect((await Promise.all(all)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(got).toEqual([EVT, EVT, EVT, EVT]);
@@ -495,7 +496,7 @@ describe('webhooks listen', () => {
       held = new Promise<void>((r) => (release = r));
       const answered: number[] = [];
       const all = [0, 1, 2, 3].map(() => deliver(listener!.url, { ts }).then((r) => (answered.push(r.status), r.status)));
-      for (const deadline = Date.now() + 10_000; answered.length < 3 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
+      await until('three copies answered', () => answered.length >= 3);
       release();
       return (await Promise.all(all)).sort();
     };
@@ -613,7 +614,7 @@ describe('webhooks listen', () => {
     // Wait for the listener to be up (it registers its signal handler then), then signal it by
     // calling that handler (a real kill would reach the test runner too).
     const stops = () => process.listeners('SIGTERM').filter((l) => l.name === 'stop');
-    for (let i = 0; i < 200 && stops().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until('the listener to be up', () => stops().length > 0);
     expect(stops()).toHaveLength(1);
     (stops()[0] as () => void)();
     const r = await run;
@@ -646,10 +647,6 @@ describe('webhooks listen: credentials, loops between listens, stopping with for
       body: BODY,
     });
     return { status: res.status, body: await res.text() };
-  }
-  async function until(what: string, cond: () => boolean) {
-    for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(cond(), what).toBe(true);
   }
 
   it('--forward-to with a user name or password: exit 2, the password never shown (generated)', async () => {

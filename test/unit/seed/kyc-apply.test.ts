@@ -5,52 +5,21 @@
 // starts a verification and submits its new documents, or fails and records nothing; a state file
 // set aside never overwrites an earlier set-aside copy. The seed's waits sleep on a clock that
 // moves the emulator's clock, so the reviews are decided without real waiting.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
-import type { Clock } from '../../../src/lib/poll.js';
+import { describe, expect, it } from 'vitest';
 import { pay } from '../commands/harness.js';
+import { rowsByRef, seedWorld } from '../../helpers/seed-world.js';
 
-let emu: Emulator;
-let dir: string;
+const world = seedWorld('pay-seed-kyc-');
 let files = 0;
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, settleAfterMs: 1000 });
-  dir = mkdtempSync(join(tmpdir(), 'pay-seed-kyc-'));
-});
-afterAll(async () => {
-  await emu?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** Sleeping moves the emulator's clock as far: a review is decided when the seed has waited for it. */
-const emulatorClock = (): Clock => {
-  let t = 1_700_000_000_000;
-  return {
-    now: () => t,
-    sleep: async (ms) => {
-      t += ms;
-      emu.admin.advance(ms / 1000);
-    },
-  };
-};
-const env = () => ({ PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId });
-const seed = (args: string[]) => pay(['seed', 'apply', ...args, '-o', 'ndjson'], { env: env(), loopback: true, clock: emulatorClock() });
+const seed = (args: string[]) =>
+  pay(['seed', 'apply', ...args, '-o', 'ndjson'], { env: world.env(), loopback: true, clock: world.clock() });
 
 type Row = { ref: string; id?: string; status: string; error?: string; note?: string; old_id?: string };
-const rows = (stdout: string): Record<string, Row> =>
-  Object.fromEntries(
-    stdout
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Row)
-      .map((r) => [r.ref, r]),
-  );
+const rows = (stdout: string) => rowsByRef<Row>(stdout);
 let people = 0;
 const person = () => {
   const n = `p${++people}`;
@@ -65,18 +34,18 @@ const person = () => {
   };
 };
 const newFile = (doc: unknown): string => {
-  const file = join(dir, `s${++files}.yaml`);
+  const file = join(world.dir, `s${++files}.yaml`);
   writeFileSync(file, stringify(doc));
   return file;
 };
 /** The document numbers the emulator received for a customer (a new customer per case: its requests are this case's). */
 const docPosts = (customer: string) =>
-  emu.received
+  world.emu.received
     .filter((q) => q.method === 'POST' && q.path === `/v1/customers/${customer}/kyc/documents`)
     .map((q) => (q.body as { number?: string }).number);
 const current = (customer: string) =>
-  fetch(`${emu.baseUrl}customers/${customer}/kyc`.replace('/v1//', '/v1/'), {
-    headers: { 'api-key': emu.keys.sandbox.secret, 'x-tenant-id': emu.tenantId },
+  fetch(`${world.emu.baseUrl}customers/${customer}/kyc`.replace('/v1//', '/v1/'), {
+    headers: { 'api-key': world.emu.keys.sandbox.secret, 'x-tenant-id': world.emu.tenantId },
   }).then((r) => r.json() as Promise<Record<string, any>>);
 
 const REJECTS = '55550000';
@@ -227,7 +196,7 @@ describe('a state file set aside', () => {
         const state = `${file}.state.json`;
         const names = [`${state}.set-aside`, ...Array.from({ length: 3 }, (_, i) => `${state}.set-aside.${i + 1}`)];
         for (let i = 0; i < taken; i++) writeFileSync(names[i]!, `copy ${i}\n`);
-        const foreign = `${JSON.stringify({ version: 2, tenant: 'biz_other', mode: 'sandbox', base_url: emu.baseUrl, entries: {} })}\n`;
+        const foreign = `${JSON.stringify({ version: 2, tenant: 'biz_other', mode: 'sandbox', base_url: world.emu.baseUrl, entries: {} })}\n`;
         writeFileSync(state, foreign);
         const r = await seed([file]);
         expect(r.code, r.stderr).toBe(0);
@@ -235,7 +204,7 @@ describe('a state file set aside', () => {
         expect(readFileSync(names[taken]!, 'utf8')).toBe(foreign);
         expect(existsSync(names[taken + 1] ?? `${state}.set-aside.4`)).toBe(false);
         expect(r.stderr).toContain(`it is moved to ${names[taken]!}`);
-        expect(JSON.parse(readFileSync(state, 'utf8')).tenant).toBe(emu.tenantId);
+        expect(JSON.parse(readFileSync(state, 'utf8')).tenant).toBe(world.emu.tenantId);
       }),
       { numRuns: 6 },
     );

@@ -4,54 +4,15 @@
 // entry), and the business rules the file and the state file show (the currency of the accounts an
 // FX trade names after one changed, a card without KYC); apply sends nothing for what the plan
 // refuses, says so in the same words, and goes ahead with the rest.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
-import type { Clock } from '../../../src/lib/poll.js';
+import { describe, expect, it } from 'vitest';
 import { pay } from '../commands/harness.js';
+import { rowsByRef, seedWorld } from '../../helpers/seed-world.js';
 
-let emu: Emulator;
-let dir: string;
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, settleAfterMs: 1000 });
-  dir = mkdtempSync(join(tmpdir(), 'pay-seed-plan-'));
-});
-afterAll(async () => {
-  await emu?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const emulatorClock = (): Clock => {
-  let t = 1_700_000_000_000;
-  return {
-    now: () => t,
-    sleep: async (ms) => {
-      t += ms;
-      emu.admin.advance(ms / 1000);
-    },
-  };
-};
-const env = () => ({ PAY_BASE_URL: emu.baseUrl, PAY_API_KEY: emu.keys.sandbox.secret, PAY_TENANT_ID: emu.tenantId });
-const run = (args: string[]) => pay(args, { env: env(), loopback: true, clock: emulatorClock() });
+const world = seedWorld('pay-seed-plan-');
+const run = (args: string[]) => pay(args, { env: world.env(), loopback: true, clock: world.clock() });
 type Row = { ref: string; action?: string; id?: string; status?: string; error?: string; detail?: string };
-const rows = (stdout: string): Record<string, Row> =>
-  Object.fromEntries(
-    stdout
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Row)
-      .filter((r) => r.action !== 'retire')
-      .map((r) => [r.ref, r]),
-  );
-const write = (name: string, doc: unknown): string => {
-  const file = join(dir, name);
-  writeFileSync(file, stringify(doc));
-  return file;
-};
+const rows = (stdout: string) => rowsByRef<Row>(stdout, (r) => r.action !== 'retire');
+const write = world.write;
 let n = 0;
 const person = (address: Record<string, string> = {}) => ({
   first_name: `P${++n}`,
@@ -62,7 +23,7 @@ const person = (address: Record<string, string> = {}) => ({
   date_of_birth: '1990-04-21',
   address: { address_line1: '1 Main St', city: 'Richmond', country: 'US', postal_code: '23219', ...address },
 });
-const received = (path: string) => emu.received.filter((r) => r.method === 'POST' && r.path.endsWith(path)).length;
+const received = (path: string) => world.emu.received.filter((r) => r.method === 'POST' && r.path.endsWith(path)).length;
 
 describe('seed plan refuses what apply would', () => {
   it('normalises fields as the flags do, refuses one no table lists, and apply sends nothing for it', async () => {
@@ -111,7 +72,7 @@ describe('seed plan refuses what apply would', () => {
     expect(a['accounts.bad_usd']).toMatchObject({ status: 'blocked' });
     // Two customers sent, in the canonical form the flags send.
     expect(received('/customers') - before).toBe(2);
-    const sent = emu.received.filter((r) => r.method === 'POST' && r.path.endsWith('/customers')).slice(-2);
+    const sent = world.emu.received.filter((r) => r.method === 'POST' && r.path.endsWith('/customers')).slice(-2);
     const bodies = sent.map((r) => JSON.parse(r.bodyText ?? '{}') as { phone: string; address: Record<string, string> });
     expect(bodies.map((b) => b.address.state).sort()).toEqual(['US-TX', 'US-VA']);
     expect(bodies.map((b) => b.address.country)).toEqual(['US', 'US']);

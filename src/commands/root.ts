@@ -4,13 +4,16 @@
 // action goes through the dispatcher with the entry's Factory. tree.ts builds the whole tree
 // (tests, the completion generator); the entry (src/cli.ts) builds it with only the specs argv names.
 import { Command } from 'commander';
-import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from '../commands/group-index.js';
-import { TOOLING } from '../commands/index.js';
+import { GROUP_HEADS, GROUP_LOADERS, type GroupName } from './group-index.js';
+import { TOOLING } from './index.js';
 import { VERSION } from '../lib/version.js';
-import type { Entry } from './decl.js';
-import { flagsOf, PROGRAM_FLAGS } from './global-flags.js';
-import { registerCommand, registerGroup, subcommandTerm, type Whole } from './registry.js';
-import type { GroupSpec } from './spec.js';
+import type { Entry, VerbEngine } from '../cmdutil/decl.js';
+import { flagsOf, PROGRAM_FLAGS } from '../cmdutil/global-flags.js';
+import { registerCommand, registerGroup, subcommandTerm, type Whole } from '../cmdutil/registry.js';
+import type { GroupSpec } from '../cmdutil/spec.js';
+
+/** The resource-verb engine, loaded when a verb runs (src/verbs/run.ts). */
+const verbEngine: VerbEngine = async () => (await import('../verbs/run.js')).runVerb;
 
 /** Specs for the groups argv names; heads (name and summary) for the others (the entry's tree). */
 export async function groupsFor(argv: readonly string[]): Promise<GroupSpec[]> {
@@ -60,7 +63,7 @@ export function createProgram(groups: readonly GroupSpec[], entry: Entry, whole?
   });
 
   program.commandsGroup('Resource commands:');
-  for (const group of groups) registerGroup(program, group, entry, whole);
+  for (const group of groups) registerGroup(program, group, entry, verbEngine, whole);
   program.commandsGroup('Tooling commands:');
   program.helpCommand(false);
   for (const decl of TOOLING) registerCommand(program, decl, entry, whole);
