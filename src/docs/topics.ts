@@ -10,7 +10,10 @@ import { simulationText } from '../shared/simulation.js';
 import { renderTopic, topicTitle } from './render.js';
 import { TOPIC_TEXTS } from './topic-texts.js';
 
-/** The topics in the order `pay help` lists them. */
+/**
+ * The topics in the order `pay help` lists them. None is named as a command is (`pay help seed`
+ * is the command's help): the seed file's topic is `seed-files`, the emulator's `local-emulator`.
+ */
 export const TOPIC_NAMES = [
   'environment',
   'exit-codes',
@@ -21,9 +24,9 @@ export const TOPIC_NAMES = [
   'support',
   'rules',
   'simulate',
-  'seed',
-  'emulator',
-  'webhooks',
+  'seed-files',
+  'local-emulator',
+  'webhook-testing',
   'contract',
   'reliability',
   'choices',

@@ -38,14 +38,20 @@ describe('the topics', () => {
       'http',
       'rules',
       'simulate',
-      'seed',
-      'emulator',
-      'webhooks',
+      'seed-files',
+      'local-emulator',
+      'webhook-testing',
       'reliability',
       'choices',
     ])
       expect(TOPIC_NAMES, t).toContain(t);
     for (const [name, text] of Object.entries(sources)) expect(text, name).toMatch(/^# \S/);
+  });
+
+  it("none is named as a command is: pay help <command> stays the command's help", async () => {
+    const { buildProgram } = await import('../../src/commands/tree.js');
+    const names = buildProgram().commands.flatMap((c) => [c.name(), ...c.aliases()]);
+    for (const t of TOPIC_NAMES) expect(names, t).not.toContain(t);
   });
 
   it('the reasons for the dependencies pay dropped stay findable', () => {
@@ -212,6 +218,7 @@ describe('pay help', () => {
       ['enviroment', 'environment'],
       ['exit-code', 'exit-codes'],
       ['webhook', 'webhooks'],
+      ['seed-file', 'seed-files'],
       ['choice', 'choices'],
     ]) {
       const r = await pay(['help', typed!]);
