@@ -347,7 +347,7 @@ function __pay_takes_value
             return 0
         case 'doctor|--output' 'doctor|--jq' '*|'-p '*|'--profile '*|'--api-key '*|'--tenant '*|'--base-url '*|'--timeout
             return 0
-        case '*|'--max-retries '*|'--max-response-bytes
+        case '*|'--max-retries '*|'--max-response-bytes '*|'--time
             return 0
     end
     return 1
@@ -740,6 +740,9 @@ complete -c pay -n __pay_at_any -l max-retries -x -d 'retries on network errors,
 complete -c pay -n __pay_at_any -l max-response-bytes -x -d 'refuse an answer larger than this (e.g. 64MiB), default 32MiB (env PAY_MAX_RESPONSE_BYTES)'
 complete -c pay -n __pay_at_any -l debug -d 'log requests and responses to stderr, keys redacted (env PAY_DEBUG=1)'
 complete -c pay -n __pay_at_any -l no-color -d 'no colours (env NO_COLOR)'
+complete -c pay -n __pay_at_any -l no-pager -d 'never page output longer than the terminal (env PAY_PAGER=, empty); the pager is PAY_PAGER, then PAGER, default less -FRX'
+complete -c pay -n __pay_at_any -l quiet -d 'no notes on stderr about the data: more exist, columns hidden (env PAY_QUIET=1)'
+complete -c pay -n __pay_at_any -l time -x -d 'times in tables and views: local (TZ, the default), utc or relative (env PAY_TIME); machine formats keep RFC 3339 UTC'
 
 # First positional argument.
 complete -c pay -n '__pay_arg0 "profiles show" "profiles use" "profiles remove"' -a '(__pay_profiles)' -d profile

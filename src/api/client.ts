@@ -304,6 +304,8 @@ export class ApiClient {
       belongs?: ((item: Record<string, unknown>) => string | undefined) | undefined;
       /** Check each item against the query's `*_id` filters too (filteredBy). */
       checkFilters?: boolean;
+      /** Told when the list stops at `limit` while the service has more (has_more, or items left on the page). */
+      onMore?: () => void;
     },
   ): AsyncGenerator<T[]> {
     const byFilters = opts.checkFilters ? filteredBy(query) : undefined;
@@ -330,7 +332,10 @@ export class ApiClient {
       remaining -= taken.length;
       items += taken.length;
       if (taken.length > 0) yield taken;
-      if (!page.has_more || remaining <= 0) return;
+      if (!page.has_more || remaining <= 0) {
+        if (page.has_more || taken.length < page.data.length) opts.onMore?.();
+        return;
+      }
       const next = page.next_cursor;
       empty = page.data.length === 0 ? empty + 1 : 0;
       let fault: string | undefined;

@@ -26,7 +26,7 @@ async function outputOf(
   // JSON. Decided from the flags before they are checked: their own errors follow the same rule.
   const jsonAsked = opts.json === true || opts.output === 'json' || opts.output === 'ndjson';
   entry.resolved = { jsonErrors: jsonAsked && typeof opts.jq !== 'string' };
-  const output = resolveOutput(opts, f.io, formats);
+  const output = resolveOutput(opts, f.io, formats, { flags: f.flags, env: f.env });
   if (typeof opts.jq === 'string') {
     const { compileJq } = await import('../io/jq.js');
     const stdout = f.io.stdout as { destroyed?: boolean; errored?: unknown };
@@ -85,6 +85,12 @@ function flagsOf(command: Command): Set<string> {
   return flags;
 }
 
+/** Waits for the pager, when one was loaded (src/io/pager.ts): a command that printed no view never loads it. */
+async function pagerDone(): Promise<void> {
+  const { pagerDone: done } = await import('../io/pager.js');
+  await done();
+}
+
 /** Runs the command with --dry-run's printer when asked, a dry run's stop as success, a failed request's hint written for the command. */
 async function guarded(
   f: Factory,
@@ -99,7 +105,10 @@ async function guarded(
   }
   try {
     await body();
+    // A pager still showing what the command printed: pay ends when it does (Ctrl-C meanwhile: exit 130).
+    await pagerDone();
   } catch (err) {
+    await pagerDone().catch(() => undefined);
     if (err instanceof DryRunStop) {
       f.io.err('dry run: nothing was sent\n');
       return;

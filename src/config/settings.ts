@@ -22,6 +22,11 @@ export interface GlobalFlags {
   input?: boolean;
   debug?: boolean;
   color?: boolean;
+  /** `--no-pager`: false. */
+  pager?: boolean;
+  quiet?: boolean;
+  /** `--time <mode>`: checked where output is resolved (src/io/time.ts). */
+  time?: string;
   timeout?: string;
   maxRetries?: string;
   maxResponseBytes?: string;

@@ -13,6 +13,8 @@ export interface IOStreams {
   readonly colorEnabled: boolean;
   /** Columns of the terminal (terminalColumns): what tables on it and the picker fit. */
   readonly terminalWidth: number;
+  /** Rows of the terminal (`LINES`, else stdout's): what the pager is for; unknown off a terminal. */
+  readonly terminalRows?: number | undefined;
   out(text: string): void;
   err(text: string): void;
 }
@@ -28,6 +30,7 @@ export interface IOStreamsInit {
   /** `--no-color` given. */
   noColor?: boolean;
   terminalWidth?: number;
+  terminalRows?: number;
 }
 
 /** Colour is off with NO_COLOR (any non-empty value), --no-color, TERM=dumb, or no terminal; FORCE_COLOR turns it on. */
@@ -70,6 +73,14 @@ export function terminalColumns(env: NodeJS.ProcessEnv, ...streams: unknown[]): 
   return 80;
 }
 
+/** The terminal's rows: `LINES` when valid, else stdout's when it is a terminal. */
+export function terminalRows(env: NodeJS.ProcessEnv, stdout: unknown): number | undefined {
+  const given = parseColumns(env.LINES);
+  if (given !== undefined) return given;
+  const rows = (stdout as { rows?: unknown }).rows;
+  return typeof rows === 'number' && Number.isInteger(rows) && rows > 0 ? rows : undefined;
+}
+
 export function createIOStreams(init: IOStreamsInit = {}): IOStreams {
   const stdout = init.stdout ?? process.stdout;
   const stderr = init.stderr ?? process.stderr;
@@ -91,13 +102,14 @@ export function createIOStreams(init: IOStreamsInit = {}): IOStreams {
     stderrIsTTY,
     colorEnabled: colorWanted(env, stdoutIsTTY || stderrIsTTY, init.noColor ?? false),
     terminalWidth: init.terminalWidth ?? terminalColumns(env, stdout, stderr),
+    terminalRows: init.terminalRows ?? terminalRows(env, stdout),
     out: (text) => void stdout.write(text),
     err: (text) => void stderr.write(text),
   };
 }
 
 /** A test double: collects what is written; TTY-ness is a parameter. */
-export function bufferIOStreams(opts: { tty?: boolean; color?: boolean; stdin?: string; width?: number } = {}): IOStreams & {
+export function bufferIOStreams(opts: { tty?: boolean; color?: boolean; stdin?: string; width?: number; rows?: number } = {}): IOStreams & {
   stdoutText(): string;
   stderrText(): string;
 } {
@@ -113,6 +125,7 @@ export function bufferIOStreams(opts: { tty?: boolean; color?: boolean; stdin?: 
     stderrIsTTY: tty,
     colorEnabled: opts.color ?? false,
     terminalWidth: opts.width ?? 120,
+    terminalRows: opts.rows,
     out: (t) => void (out += t),
     err: (t) => void (err += t),
     stdoutText: () => out,

@@ -5,6 +5,7 @@
 import { UsageError } from '../lib/errors.js';
 import { parseFieldList } from './fields.js';
 import type { IOStreams } from './iostreams.js';
+import { resolveTimeView, type TimeView } from './time.js';
 
 import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 
@@ -41,13 +42,47 @@ export interface OutputSettings {
    * of fitting the terminal. No effect on other formats, or off a terminal (tables are whole there).
    */
   wide?: boolean;
+  /** How tables, get views and pickers show times (src/io/time.ts); unset: UTC with its `Z`. */
+  time?: TimeView;
+  /** The pager's command for a table or get view longer than the terminal (src/io/pager.ts); unset: none. */
+  pager?: string;
+  /** --quiet / PAY_QUIET: no notes on stderr about the data. */
+  quiet?: boolean;
+}
+
+/** The global flags and environment that say how output is shown to people (issue 28). */
+export interface PeopleFlags {
+  flags: { pager?: boolean; quiet?: boolean; time?: string };
+  env: NodeJS.ProcessEnv;
+}
+
+/** Set and not `0`/`false`. */
+export function envOn(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/**
+ * The pager's command: none with --no-pager or `PAY_PAGER=` (empty); else PAY_PAGER, then PAGER
+ * (empty: the default), then `less -FRX`. Whether it runs is the printer's (a terminal, a view).
+ */
+export function pagerCommand(people: PeopleFlags): string | undefined {
+  if (people.flags.pager === false) return undefined;
+  const { PAY_PAGER, PAGER } = people.env;
+  if (PAY_PAGER !== undefined) return PAY_PAGER.trim() === '' ? undefined : PAY_PAGER;
+  if (PAGER !== undefined && PAGER.trim() !== '') return PAGER;
+  return 'less -FRX';
 }
 
 /**
  * The output flags as given → the settings, or a UsageError (exit 2) naming the flag. `formats`:
  * what -o accepts for this command (default: every format).
  */
-export function resolveOutput(flags: OutputFlags, io: IOStreams, formats: readonly OutputFormat[] = OUTPUT_FORMATS): OutputSettings {
+export function resolveOutput(
+  flags: OutputFlags,
+  io: IOStreams,
+  formats: readonly OutputFormat[] = OUTPUT_FORMATS,
+  people?: PeopleFlags,
+): OutputSettings {
   let format: OutputFormat;
   const jq = typeof flags.jq === 'string';
   if (flags.json) {
@@ -75,11 +110,19 @@ export function resolveOutput(flags: OutputFlags, io: IOStreams, formats: readon
     // `--fields ""` (an unset variable in a script) is a mistake, not a request for the list: that is bare --fields.
     if (fields.length === 0) throw new UsageError('--fields needs at least one field name (bare --fields lists them)');
   }
+  // Times, the pager and notes (the global --time, --no-pager, --quiet): a bad --time is exit 2 here too.
+  const time = people ? resolveTimeView(people.flags.time, people.env) : undefined;
+  // The pager only for what people read on a terminal: a table or a get view (never --json, --jq, -o).
+  const pager = people && format === 'table' && !flags.output && io.stdoutIsTTY ? pagerCommand(people) : undefined;
+  const quiet = people ? people.flags.quiet === true || envOn(people.env.PAY_QUIET) : false;
   return {
     format,
     fields,
     header: flags.header !== false,
     ...(listFields ? { listFields } : {}),
     ...(flags.wide === true ? { wide: true } : {}),
+    ...(time ? { time } : {}),
+    ...(pager ? { pager } : {}),
+    ...(quiet ? { quiet } : {}),
   };
 }

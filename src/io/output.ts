@@ -5,13 +5,21 @@
 // character from the data reaches the terminal); json and ndjson are the data exactly (on a
 // terminal, what a terminal would act on is written as JSON escapes: escapeJson, the same data).
 // Tables and get views on a terminal fit its width (table.ts) unless --wide; elsewhere they are whole.
+// Which columns a fitted table keeps (issue 28): a column the command was asked about (`keep`,
+// set by the verb from its filter flags), codes (a status, a failure reason: every value one
+// snake_case word) and a failure column with a value are never cut. Times go through the one
+// formatter (time.ts) in the zone the settings say, named once (a table's header, a get view's
+// last line). A table or get view longer than the terminal goes through the pager (pager.ts);
+// notes on stderr wait for it, and --quiet silences them.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { csvHeader, csvRecord } from './csv.js';
 import { escapeJson, escapeText, escapeValue } from './escape.js';
 import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 import type { OutputFormat, OutputSettings } from './output-options.js';
+import { afterPager, page } from './pager.js';
 import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table.js';
+import { formatTime, zoneLabel } from './time.js';
 import { displayWidth, wrap } from './width.js';
 import { asText } from '../lib/text.js';
 
@@ -37,6 +45,11 @@ export interface Column {
    * Default: the column's place in its list (1, 2, …); with --fields, the order given.
    */
   priority?: number;
+  /**
+   * The command was asked about it (a filter flag on its field: `--email`, `--status`, `--since`
+   * for created_at): never cut, and hidden only after every column but the first.
+   */
+  keep?: boolean;
 }
 
 /** A column of a table a command declares (a group's, a verb's, a tooling command's): its priority is stated. */
@@ -52,6 +65,21 @@ export interface SubTable {
 const GOOD = new Set(['active', 'completed', 'succeeded', 'approved', 'delivered', 'posted', 'paid', 'accepted', 'open', 'verified']);
 const WAITING = new Set(['pending', 'in_review', 'inactive', 'received', 'processing', 'not_started']);
 const BAD = new Set(['failed', 'rejected', 'terminated', 'cancelled', 'closed', 'removed', 'expired', 'disabled', 'voided', 'used']);
+
+/**
+ * A row in one of these states did not move its account's money: a running balance beside it
+ * (`balance_after`) is not a balance the account held, so a table shows none there (the JSON keeps it).
+ */
+const NOT_APPLIED = new Set(['voided', 'failed', 'rejected', 'cancelled', 'declined', 'reversed']);
+
+/** A code: one snake_case (or dotted, dashed) lower-case word, at most CODE_MAX wide: a status, a failure reason, a type. */
+const CODE = /^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$/;
+const CODE_MAX = 40;
+
+/** A column that says why something failed: kept (never cut, hidden last) when any row has a value. */
+export function isFailurePath(path: string): boolean {
+  return /(?:^|[._])(?:failure|decline|rejection|error)(?:_(?:reason|code|message))?$/.test(path);
+}
 
 /** A value of one word at most this wide is shown whole in a get view (it may pass the terminal's edge there). */
 const WORD_MAX = 120;
@@ -87,17 +115,56 @@ export class Printer {
     return this.settings.format === 'table' && this.io.stdoutIsTTY && !this.settings.wide ? this.io.terminalWidth : undefined;
   }
 
-  /** A table of `rows` under `cols` (their priorities set: activeColumns, a SubTable's), fitted; one line on stderr names the columns hidden to fit. */
-  private writeTable(cols: readonly TableColumn[], rows: readonly (readonly Cell[])[]): void {
+  /**
+   * A table of `rows` under `cols` (their priorities set: activeColumns, a SubTable's), fitted: its
+   * text, and the note on stderr naming the columns hidden to fit (empty when none were).
+   */
+  private tableText(cols: readonly TableColumn[], rows: readonly (readonly Cell[])[]): { text: string; note: string } {
     const width = this.fitWidth();
-    const fitCols: FitColumn[] = cols.map((c) => ({
-      header: escapeText(c.header),
-      cut: kindOf(c) === 'text',
-      priority: c.priority,
-    }));
+    const zone = zoneLabel(this.settings.time);
+    const fitCols: FitColumn[] = cols.map((c, i) => {
+      const kind = kindOf(c);
+      const values = rows.map((r) => r[i]).filter((cell): cell is Cell => cell !== undefined && !cell.missing);
+      const code = kind === 'text' && values.length > 0 && values.every((v) => v.text.length <= CODE_MAX && CODE.test(v.text));
+      const failed = isFailurePath(c.path) && values.length > 0;
+      const keep = c.keep === true || failed;
+      return {
+        header: escapeText(kind === 'time' && zone ? `${c.header} (${zone})` : c.header),
+        cut: kind === 'text' && !code && !keep,
+        priority: keep ? Math.min(c.priority, 1) : c.priority,
+        ...(keep ? { keep } : {}),
+      };
+    });
     const { lines, hidden } = layoutTable(fitCols, rows, width, (t) => this.chalk.bold(t));
-    this.io.out(`${lines.join('\n')}\n`);
-    if (hidden.length > 0) this.io.err(hiddenNote(hidden, width!));
+    // The note names a hidden time column as declared (the zone is said where the times are).
+    const named = hidden.map((h) => escapeText(cols[fitCols.findIndex((c) => c.header === h)]?.header ?? h));
+    return { text: `${lines.join('\n')}\n`, note: named.length > 0 ? hiddenNote(named, width!) : '' };
+  }
+
+  /** A table written: through the pager when it is longer than the terminal; its note after. */
+  private writeTable(cols: readonly TableColumn[], rows: readonly (readonly Cell[])[]): void {
+    const { text, note } = this.tableText(cols, rows);
+    this.emit(text);
+    if (note) this.note(note);
+  }
+
+  /** What people read on stdout: paged when the settings name a pager and it is longer than the terminal. */
+  private emit(text: string): void {
+    page(this.io, text, this.settings.pager, this.io.terminalRows);
+  }
+
+  /** A note about the data on stderr (columns hidden, more exist): none with --quiet; after the pager, if one runs. */
+  note(text: string): void {
+    if (this.settings.quiet) return;
+    afterPager(() => this.io.err(text));
+  }
+
+  /**
+   * A list stopped at its page while the service has more (and --all was not given): says so on
+   * stderr, naming the flag that gets the rest. stdout stays data.
+   */
+  noteMore(count: number, noun: string, flag = '--all'): void {
+    this.note(`Showing ${count} of more ${noun} (${flag} gets the rest)\n`);
   }
 
   private project(obj: unknown): unknown {
@@ -145,17 +212,26 @@ export class Printer {
       return { key: escapeText(c.path), value, whole: kindOf(col) !== 'text' || word };
     });
     const lines = layoutKeyValues(pairs, this.fitWidth(), (t) => this.chalk.dim(t));
-    if (lines.length > 0) this.io.out(`${lines.join('\n')}\n`);
+    // The zone the view's times are in, said once.
+    const zone = zoneLabel(this.settings.time);
+    const timed = cols.some((c) => kindOf(this.columns.find((k) => k.path === c.path) ?? c) === 'time');
+    if (zone && timed) lines.push(this.chalk.dim(`(times in ${escapeText(zone)})`));
+    let text = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+    const notes: string[] = [];
     for (const t of sub) {
       const items = getPath(obj, t.path);
       const rows = Array.isArray(items) ? items : [];
-      this.io.out(`\n${this.chalk.bold(escapeText(t.title))} (${rows.length})\n`);
+      text += `\n${this.chalk.bold(escapeText(t.title))} (${rows.length})\n`;
       if (rows.length === 0) continue;
-      this.writeTable(
+      const table = this.tableText(
         t.columns,
         rows.map((item) => t.columns.map((c) => this.cell(item, c))),
       );
+      text += table.text;
+      if (table.note) notes.push(table.note);
     }
+    if (text) this.emit(text);
+    for (const n of notes) this.note(n);
   }
 
   /**
@@ -172,7 +248,7 @@ export class Printer {
       const items: unknown[] = [];
       for await (const page of pages) for (const item of page) items.push(this.project(item));
       count = items.length;
-      if (count === 0) this.io.err(`No ${noun} found.\n`);
+      if (count === 0) this.note(`No ${noun} found.\n`);
       this.settings.jq.run(JSON.stringify(items), (t) => this.io.out(t));
       return count;
     }
@@ -233,7 +309,7 @@ export class Printer {
       }
       this.io.out(count === 0 ? '[]\n' : '\n]\n');
     }
-    if (count === 0) this.io.err(`No ${noun} found.\n`);
+    if (count === 0) this.note(`No ${noun} found.\n`);
     return count;
   }
 
@@ -271,16 +347,20 @@ export class Printer {
   /** One cell, escaped, with its colour (a status by state; a missing value a dim `-`). */
   private cell(obj: unknown, col: Column): Cell {
     const value = getPath(obj, col.path);
-    if (value === undefined || value === null || value === '') return { text: '-', paint: this.dim };
+    if (value === undefined || value === null || value === '') return { text: '-', paint: this.dim, missing: true };
     switch (kindOf(col)) {
       case 'money': {
+        // A running balance beside a row that moved nothing (voided, failed) would be a balance never held.
+        const status = getPath(obj, 'status');
+        if (isBalancePath(col.path) && typeof status === 'string' && NOT_APPLIED.has(status))
+          return { text: '-', paint: this.dim, missing: true };
         const cur = getPath(obj, col.currencyPath ?? siblingPath(col.path, 'currency'));
         return { text: typeof cur === 'string' ? `${escapeValue(value)} ${escapeText(cur)}` : escapeValue(value) };
       }
       case 'status':
         return this.status(asText(value));
       case 'time':
-        return { text: escapeText(formatTime(asText(value))) };
+        return { text: escapeText(formatTime(asText(value), this.settings.time)) };
       default:
         return { text: escapeValue(value) };
     }
@@ -330,16 +410,17 @@ function siblingPath(path: string, name: string): string {
   return i < 0 ? name : `${path.slice(0, i)}.${name}`;
 }
 
-/** Every `*_at` field is a time (created_at, updated_at, expires_at, …): shown by formatTime in tables and get views. */
+/** Every `*_at` field is a time (created_at, updated_at, expires_at, …), and `as_of` (fx rates): shown by formatTime in tables and get views. */
 export function isTimePath(path: string): boolean {
-  return /(?:^|\.)[a-z0-9_]*_at$/.test(path);
+  return /(?:^|\.)(?:[a-z0-9_]*_at|as_of)$/.test(path);
 }
 
-/** `2026-11-23T03:46:20.123Z` → `2026-11-23 03:46:20Z` for people: the one rendering of a time in tables and get views. */
-export function formatTime(iso: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso);
-  return m ? `${m[1]} ${m[2]}Z` : iso;
+/** A running balance: `balance_after`, `balance`, `running_balance`. */
+export function isBalancePath(path: string): boolean {
+  return /(?:^|[._])balance(?:_after)?$/.test(path);
 }
+
+export { formatTime } from './time.js';
 
 /** A TSV cell: no raw tab or newline (shown `\t`, `\n`), nor any other control character. */
 function tsvCell(value: unknown): string {

@@ -23,6 +23,8 @@ export interface Cell {
   paint?: (text: string) => string;
   /** The text's display width, once measured (naturalWidths fills it in). */
   width?: number;
+  /** No value (shown `-`): not counted when a column's values are judged (codes, failures). */
+  missing?: boolean;
 }
 
 export interface FitColumn {
@@ -31,6 +33,8 @@ export interface FitColumn {
   cut: boolean;
   /** 1 is kept longest; the highest number is hidden first. */
   priority: number;
+  /** Asked about, or a failure shown (output.ts): never cut (`cut` is false), hidden only after the columns that are not kept. */
+  keep?: boolean;
 }
 
 export interface Fit {
@@ -54,7 +58,9 @@ export function fitColumns(cols: readonly FitColumn[], natural: readonly number[
   const gaps = (n: number) => GAP * Math.max(0, n - 1);
   const sum = (ids: readonly number[], w: readonly number[]) => ids.reduce((s, i) => s + w[i]!, 0);
   // Hidden first: the highest priority number, then the rightmost.
-  const dropOrder = [...all].sort((a, b) => cols[b]!.priority - cols[a]!.priority || b - a);
+  // Kept columns last (after every other but the first: their priority is at most 1, and the first wins ties).
+  const rank = (i: number) => (cols[i]!.keep ? Math.min(cols[i]!.priority, 1) : cols[i]!.priority);
+  const dropOrder = [...all].sort((a, b) => rank(b) - rank(a) || b - a);
   const shown = new Set(all);
   for (const i of dropOrder) {
     if (shown.size <= 1) break;

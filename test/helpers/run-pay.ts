@@ -27,6 +27,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   }
   env.PAY_CONFIG_DIR = extra.PAY_CONFIG_DIR ?? tempDir('pay-config-');
   env.PAY_RETRY_BASE_MS = '5';
+  // Times in tables are local (TZ): every run is in UTC unless a test sets its own zone.
+  env.TZ = 'UTC';
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

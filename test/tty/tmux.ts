@@ -109,6 +109,8 @@ export class Pane {
       HOME: home,
       TERM: 'xterm-256color',
       LANG: 'C.UTF-8',
+      // Times in tables are local: UTC unless a test sets TZ.
+      TZ: 'UTC',
     };
     const socket = join(dir, `tmux-${++panes}.sock`);
     const pane = new Pane(socket, dir, serverEnv);

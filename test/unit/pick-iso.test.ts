@@ -157,7 +157,9 @@ describe('the picker entries', () => {
       pick,
       'tr_',
     );
-    expect(entries).toEqual([{ id: id(1), cells: ['7.25 USD', 'acc_x', 'pending', '2026-11-20 10:00:00Z'] }]);
+    expect(entries).toEqual([
+      { id: id(1), cells: ['7.25 USD', 'acc_x', 'pending', '2026-11-20 10:00:00Z'], whole: [true, true, true, true], rank: [3, 6, 2, 4] },
+    ]);
     expect(entryLabels(entries, 120)).toEqual([
       { value: id(1), label: `${id(1)}  7.25 USD  acc_x  pending  2026-11-20 10:00:00Z`, keys: [id(1)] },
     ]);

@@ -64,7 +64,7 @@ describe('the topics', () => {
       for (const m of text.matchAll(/^<!-- pay:([a-z-]+) -->$/gm)) expect(Object.keys(GENERATED), `${name}: ${m[1]}`).toContain(m[1]);
     const env = topicText('environment', 1000);
     for (const [variable, flag, meaning] of ENVIRONMENT) {
-      const line = env.split('\n').find((l) => l.trim().startsWith(variable));
+      const line = env.split('\n').find((l) => l.trim().startsWith(`${variable}  `));
       expect(line, variable).toBeDefined();
       if (flag) expect(line).toContain(flag);
       expect(line).toContain(meaning.replace(/`/g, ''));

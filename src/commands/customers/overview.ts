@@ -18,6 +18,7 @@ import type { VerbContext } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
 import { getPath, pickPaths } from '../../io/fields.js';
 import { formatTime, Printer, type TableColumn } from '../../io/output.js';
+import { zoneLabel, type TimeView } from '../../io/time.js';
 import { VALUE_MIN } from '../../io/table.js';
 import { wrap } from '../../io/width.js';
 import { ApiError, ExitCode, PayError, UsageError } from '../../lib/errors.js';
@@ -101,7 +102,7 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
     // Through the shared printer: -o ndjson one line, --jq filtered, JSON escaped on a terminal.
     new Printer(f.io, ctx.output, []).printValue(ctx.output.fields ? pickPaths(view, ctx.output.fields) : view);
   } else {
-    await printScreen(f, view, ctx.output.wide === true);
+    await printScreen(f, view, ctx.output.wide === true, ctx.output.time);
   }
   if (view.errors.length > 0) {
     const names = view.errors.map((e) => e.section).join(', ');
@@ -380,10 +381,11 @@ const EVENT_COLUMNS: TableColumn[] = [
 ];
 
 /** The screen: a heading per section, its table (or "none", or what failed), then how to see more. */
-async function printScreen(f: Factory, view: OverviewJson, wide: boolean): Promise<void> {
+async function printScreen(f: Factory, view: OverviewJson, wide: boolean, time: TimeView | undefined): Promise<void> {
   const io = f.io;
+  // Times as in every view (src/io/time.ts): the zone of TZ, or --time.
   const table = (cols: TableColumn[], rows: Json[]) =>
-    new Printer(io, { format: 'table', fields: undefined, header: true, wide }, cols).printList(rows, '');
+    new Printer(io, { format: 'table', fields: undefined, header: true, wide, ...(time ? { time } : {}) }, cols).printList(rows, '');
   const more = (section: Section) => {
     for (const cmd of view.more[section]) io.out(`  more: ${escapeText(cmd)}\n`);
   };
@@ -421,7 +423,12 @@ async function printScreen(f: Factory, view: OverviewJson, wide: boolean): Promi
       ['type', escapeValue(c.type ?? '-')],
       ['address', address || '-'],
       ['KYC', kycText],
-      ['created', typeof c.created_at === 'string' ? escapeText(formatTime(c.created_at)) : '-'],
+      [
+        'created',
+        typeof c.created_at === 'string'
+          ? escapeText(`${formatTime(c.created_at, time)}${zoneLabel(time) ? ` (${zoneLabel(time)})` : ''}`)
+          : '-',
+      ],
     ];
     // On a terminal (without --wide) a long value wraps under itself, as in get views.
     const room = io.stdoutIsTTY && !wide ? Math.max(VALUE_MIN, io.terminalWidth - 11) : undefined;

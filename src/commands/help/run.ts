@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../../cmdutil/decl.js';
 import type { Factory } from '../../cmdutil/factory.js';
 import { isTopic, TOPIC_NAMES, topicList, topicText } from '../../docs/topics.js';
+import { pagerCommand } from '../../io/output-options.js';
+import { page } from '../../io/pager.js';
 import { closeNames, didYouMean } from '../../lib/distance.js';
 import { UsageError } from '../../lib/errors.js';
 
@@ -22,7 +24,8 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
   const { command } = ctx;
   const topic = words.join(' ');
   const text = helpTopic(topic, io.terminalWidth);
-  if (text !== undefined) return io.out(text);
+  // A topic longer than the terminal goes through the pager (on a terminal only; src/io/pager.ts).
+  if (text !== undefined) return page(io, text, pagerCommand({ flags: f.flags, env: f.env }), io.terminalRows);
   let target: Command = command.parent!;
   for (const [i, word] of words.entries()) {
     const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
