@@ -207,6 +207,13 @@ describe('pay help', () => {
     for (const n of TOPIC_NAMES) expect(list).toMatch(new RegExp(`^  ${n} +\\S`, 'm'));
   });
 
+  it('pay help help names every topic (its description lists them)', async () => {
+    const r = await pay(['help', 'help']);
+    expect(r.code).toBe(0);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    for (const n of TOPIC_NAMES) expect(text, n).toMatch(new RegExp(`[ ,:]${n}[,. ]`));
+  });
+
   it('a topic prints its Markdown rendered; a typo gets "did you mean" and exit 2', async () => {
     for (const n of TOPIC_NAMES) {
       const r = await pay(['help', n]);
