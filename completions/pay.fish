@@ -461,7 +461,7 @@ complete -c pay -n '__pay_cmd ""' -a trigger -d 'Make the service emit a webhook
 complete -c pay -n '__pay_cmd ""' -a seed -d 'Create declarative test data that re-runs never duplicate'
 complete -c pay -n '__pay_cmd ""' -a doctor -d 'Check the set-up and say what is wrong'
 complete -c pay -n '__pay_cmd ""' -a completion -d 'Print the shell completion script'
-complete -c pay -n '__pay_cmd ""' -a help -d 'Show help for a command, or a topic: environment, exit-codes, rules, simulate'
+complete -c pay -n '__pay_cmd ""' -a help -d 'Show help for a command, or a topic of the reference (pay help lists them)'
 complete -c pay -n '__pay_cmd "customers"' -a create -d 'Create a customer (prompts on a terminal for each missing field)'
 complete -c pay -n '__pay_cmd "customers"' -a list -d 'List customers, newest first'
 complete -c pay -n '__pay_cmd "customers"' -a get -d 'Show one customer'

@@ -2,13 +2,16 @@
 // src/commands/<group>/operations.ts, what each operation says of its verb), then those generated
 // from the command tree, which reads them (src/scripts/generated.ts): src/commands/group-index.ts (the groups' heads and loaders, from their specs),
 // completions/pay.bash, completions/_pay, completions/pay.fish (shipped; `pay completion <shell>`
-// prints them) and the README's command reference. Tests fail when any is stale.
+// prints them), the help topics' strings (src/docs/topic-texts.ts, from src/docs/topics/*.md), the
+// package's docs folder (docs/*.md: the topics and the command reference) and man pages
+// (docs/man/). Tests fail when any is stale; a file in docs/ that is no longer generated is
+// removed (or named, with --check).
 //   node src/scripts/generate.mjs            write the files
 //   node src/scripts/generate.mjs --check    exit 1 when a file differs (write nothing)
 // The generator is TypeScript: it is bundled first (esbuild, packages left external) into
 // node_modules/.cache, where the bundle can import commander from this checkout.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -66,7 +69,31 @@ function write(generated) {
 }
 
 write(await run('src/scripts/generated-operations.ts'));
-write(await run('src/scripts/generated.ts', readFileSync(join(root, 'README.md'), 'utf8')));
+const topicsDir = join(root, 'src', 'docs', 'topics');
+const topics = {};
+for (const f of readdirSync(topicsDir)) if (f.endsWith('.md')) topics[f.slice(0, -3)] = readFileSync(join(topicsDir, f), 'utf8');
+const fromTree = await run('src/scripts/generated.ts', topics, pkg.version);
+write(fromTree);
+// docs/ holds generated files only: one no longer generated is stale.
+for (const dir of ['docs', 'docs/man']) {
+  let names;
+  try {
+    names = readdirSync(join(root, dir), { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `${dir}/${e.name}`);
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    if (name in fromTree.files) continue;
+    stale++;
+    if (check) process.stderr.write(`${name} is no longer generated\n`);
+    else {
+      rmSync(join(root, name));
+      process.stderr.write(`removed ${name}\n`);
+    }
+  }
+}
 if (check && stale) {
   process.stderr.write('run: npm run generate\n');
   process.exitCode = 1;

@@ -1,11 +1,11 @@
-// The README's "Use the contract" recipes, run as written: `pay openapi` (JSON and --yaml), the jq
+// The contract topic's recipes (`pay help contract`, once the README's "Use the contract"), run as written: `pay openapi` (JSON and --yaml), the jq
 // line that moves /v1 into the paths for Prism, Prism 5.14.2 as a validating proxy in front of the
 // emulator and as a mock, and a typed client made with openapi-typescript (default options) and
 // openapi-fetch, compiled with `tsc --strict`, that creates an account without its defaulted type.
 // Each block runs in bash from a folder of its own (under test/.tmp, so the client finds
 // openapi-fetch and @types/node in this repository's node_modules), with the tools of
-// devDependencies on PATH. The README's ports are replaced by free ones: 8787 by the emulator's,
-// 4010 by Prism's. While the README's Prism mock runs, every operation's example request is sent
+// devDependencies on PATH. The topic's ports are replaced by free ones: 8787 by the emulator's,
+// 4010 by Prism's. While the topic's Prism mock runs, every operation's example request is sent
 // to it (one Prism start serves both), and each must be answered with its example.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,15 +20,14 @@ import { cleanEnv, PAY_BIN, registerSecret, tempDir } from '../helpers/run-pay.j
 import { exampleRequests } from './examples-helpers.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const start = readme.indexOf('\n## Use the contract\n');
-const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+// The recipes live in the contract topic (`pay help contract`, src/docs/topics/contract.md).
+const section = readFileSync(join(ROOT, 'src/docs/topics/contract.md'), 'utf8');
 const blocks = [...section.matchAll(/^```(sh|ts)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, text: m[2]! }));
 
 /** The one block whose first line starts with `prefix`. */
 function block(prefix: string): string {
   const found = blocks.filter((b) => b.text.startsWith(prefix));
-  if (found.length !== 1) throw new Error(`README "Use the contract": ${found.length} blocks start with ${JSON.stringify(prefix)}`);
+  if (found.length !== 1) throw new Error(`the contract topic: ${found.length} blocks start with ${JSON.stringify(prefix)}`);
   return found[0]!.text;
 }
 
@@ -48,7 +47,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A README block with its ports replaced by this run's. */
+/** A topic block with its ports replaced by this run's. */
 const local = (text: string): string => text.replaceAll('127.0.0.1:8787', `127.0.0.1:${emu.port}`).replaceAll('4010', String(prismPort));
 
 beforeAll(async () => {
@@ -125,7 +124,7 @@ async function serve(script: string): Promise<{ log: () => string; violations: (
   };
 }
 
-describe('README: Use the contract', () => {
+describe('pay help contract: Use the contract', () => {
   it('has the recipes this test runs', () => {
     expect(blocks.map((b) => b.text.split('\n')[0])).toEqual([
       'pay openapi > pay-openapi.json',

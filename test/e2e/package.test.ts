@@ -81,6 +81,9 @@ describe('the npm package', () => {
         'dist/cli.cjs',
         'dist/impl.cjs',
         'completions/pay.bash',
+        'docs/formatting.md',
+        'docs/man/pay.1',
+        'docs/man/pay-customers.1',
         'package.json',
         'README.md',
       ]),
@@ -150,6 +153,39 @@ describe('the npm package', () => {
       expect(customerId).toMatch(/^cus_[0-9a-z]{24}$/);
     }, 180_000);
 
+    it('man pages: npm links them under the prefix; man renders pay(1), pay-customers(1) and pay-formatting(7)', () => {
+      const hasMan = spawnSync('sh', ['-c', 'command -v man'], { stdio: 'ignore' }).status === 0;
+      if (!hasMan && !process.env.CI) return void console.warn('man is not installed (test/setup/ensure-tools.mjs installs it): skipped');
+      expect(hasMan, 'man is not installed: test/setup/ensure-tools.mjs installs it').toBe(true);
+      const installed = join(prefix(), 'lib/node_modules', pkg.name);
+      const manEnv = {
+        ...env,
+        MANPATH: join(prefix(), 'share/man'),
+        MANWIDTH: '80',
+        MAN_KEEP_FORMATTING: '',
+        LANG: 'C.UTF-8',
+        PAGER: 'cat',
+      };
+      for (const [page, section, says] of [
+        ['pay', '1', /^NAME\n\s+pay\s+-\s+\S/m],
+        ['pay-customers', '1', /^SYNOPSIS\n\s+pay customers create\s*\n/m],
+        ['pay-formatting', '7', /^NAME\n\s+pay-formatting\s+-\s+Output:\s+tables/m],
+      ] as const) {
+        expect(existsSync(join(prefix(), `share/man/man${section}/${page}.${section}`)), page).toBe(true);
+        for (const argv of [
+          ['-P', 'cat', section, page],
+          ['-P', 'cat', '-l', join(installed, `docs/man/${page}.${section}`)],
+        ]) {
+          const r = spawnSync('man', argv, { env: manEnv, encoding: 'utf8' });
+          expect(r.status, `man ${argv.join(' ')}: ${r.stderr}`).toBe(0);
+          const text = r.stdout.replace(/.\x08/g, '');
+          expect(text, page).toContain(`${page.toUpperCase()}(${section})`);
+          expect(text, page).toMatch(says);
+          expect(r.stderr, page).not.toMatch(/warning|error/i);
+        }
+      }
+    }, 60_000);
+
     it('from the checkout path (a link to it), against the same emulator', () => {
       const r = npm(['install', '--global', '--offline', '--prefix', linked(), checkout], work);
       expect(r.status, r.out).toBe(0);
@@ -167,6 +203,7 @@ describe('the npm package', () => {
         expect(r.status, r.out).toBe(0);
         expect(existsSync(join(p, 'bin/pay'))).toBe(false);
         expect(existsSync(join(p, 'lib/node_modules', pkg.name))).toBe(false);
+        expect(existsSync(join(p, 'share/man/man1/pay.1'))).toBe(false);
       }
       // The checkout a link pointed at is left alone.
       expect(existsSync(join(checkout, 'dist/cli.cjs'))).toBe(true);

@@ -1,18 +1,20 @@
-// Every README code block that starts with `pay` runs against a real emulator and exits 0, in
-// the README's order (later blocks use what earlier ones created): the README cannot rot.
+// Every code block that starts with `pay` in the README and in the help topics
+// (src/docs/topics/*.md, in the order `pay help` lists them, after the README) runs against a real
+// emulator and exits 0, in that order (later blocks use what earlier ones created): the docs cannot
+// rot. A block the README and a topic both show runs once, where it first appears.
 import { spawn } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPIC_NAMES } from '../../src/docs/topics.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, leakedSecrets, PAY_BIN, registerSecret, tempDir } from '../helpers/run-pay.js';
 
-// The "Use the contract" section's recipes need Prism, openapi-typescript and tsc beside the
-// emulator: test/contract/readme-recipes.test.ts runs them; they are left out here.
-const fullReadme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const recipesAt = fullReadme.indexOf('\n## Use the contract\n');
-const readme = recipesAt < 0 ? fullReadme : fullReadme.slice(0, recipesAt) + fullReadme.slice(fullReadme.indexOf('\n## ', recipesAt + 1));
-const blocks = [...readme.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((b) => /^pay /.test(b));
+// The contract topic's recipes need Prism, openapi-typescript and tsc beside the emulator:
+// test/contract/readme-recipes.test.ts runs them; they are left out here.
+const doc = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const readme = [doc('README.md'), ...TOPIC_NAMES.filter((t) => t !== 'contract').map((t) => doc(`src/docs/topics/${t}.md`))].join('\n');
+const blocks = [...new Set([...readme.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((b) => /^pay /.test(b)))];
 // Files the README shows (a YAML or JSON block whose first line is `# <name>`), written where the blocks run.
 const files = [...readme.matchAll(/^```(?:yaml|json)\n# ([\w.-]+\.(?:ya?ml|json))\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!] as const);
 
@@ -54,9 +56,9 @@ function bash(script: string): Promise<{ status: number | null; stdout: string; 
   });
 }
 
-describe('README blocks that start with pay', () => {
+describe('README and topic blocks that start with pay', () => {
   it('there are enough of them to matter, and the files they read', () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(8);
+    expect(blocks.length).toBeGreaterThanOrEqual(17);
     expect(files.map(([name]) => name)).toContain('sandbox.yaml');
   });
 

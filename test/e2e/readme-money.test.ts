@@ -1,4 +1,4 @@
-// The README's "add amounts exactly" recipe (the --jq program in its Pipe JSON section) gives the
+// The formatting topic's "add amounts exactly" recipe (the --jq program in its Pipe JSON section) gives the
 // exact decimal sum for amounts that break binary floats (0.10 + 0.20, cents past 2^53 / 100, many
 // small parts): run with pay's own jq (src/io/jq.ts, what --jq runs) on generated amounts, the list
 // as --all hands it over (one array), and compared with a BigInt sum.
@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compileJq } from '../../src/io/jq.js';
 import type { JqFilter } from '../../src/io/output-options.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../src/docs/topics/formatting.md', import.meta.url), 'utf8');
 const block = /^pay accounts list --all --fields currency,balance\.available --jq '([\s\S]*?)'\n```$/m.exec(readme);
 const program = block?.[1];
 let filter: JqFilter;
@@ -38,8 +38,8 @@ function exact(rows: Array<{ currency: string; amount: string }>): string {
   return `${neg ? '-' : ''}${a / 100n}.${String(a % 100n).padStart(2, '0')}`;
 }
 
-describe('README: adding amounts exactly with --jq', () => {
-  it('the recipe is in the README', () => {
+describe('pay help formatting: adding amounts exactly with --jq', () => {
+  it('the recipe is in the topic', () => {
     expect(program).toBeDefined();
     expect(program).not.toMatch(/tonumber\)\s*\|\s*add/);
   });

@@ -1,12 +1,15 @@
 // Writes the reliability suite's figures (test/.tmp/reliability.json, written by record() in
-// test/reliability/helpers.ts) into README.md as a table, between the markers
+// test/reliability/helpers.ts) into the reliability help topic (src/docs/topics/reliability.md,
+// which `pay help reliability`, its man page and docs/ show) as a table, between the markers
 // <!-- reliability:start --> and <!-- reliability:end -->. One row per check the suite records
 // (the record('<id>', …) calls in test/reliability/*.test.ts, in file order): its full-count
 // figure when one was measured (PAY_RELIABILITY_FULL=1), else the default one. A check with no
-// figure in the file keeps its row from the README (a run of part of the suite updates only its
-// own rows); rows of checks the suite no longer records go.
+// figure in the file keeps its row from the topic (a run of part of the suite updates only its
+// own rows); rows of checks the suite no longer records go. Written to the topic itself, it then
+// runs `npm run generate`, so the CLI's copy, docs/ and the man page follow.
 //
-//   node test/reliability/report.mjs [figures.json] [README.md]
+//   node test/reliability/report.mjs [figures.json] [topic.md]
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,13 +90,14 @@ export function previousRows(readme) {
 export function splice(readme, body) {
   const i = readme.indexOf(START);
   const j = readme.indexOf(END);
-  if (i < 0 || j < i) throw new Error(`README.md has no ${START} … ${END} markers (in its "## Reliability" section)`);
+  if (i < 0 || j < i) throw new Error(`the reliability topic has no ${START} … ${END} markers`);
   return `${readme.slice(0, i + START.length)}\n${body}\n${readme.slice(j)}`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const figuresPath = process.argv[2] ?? join(here, '..', '.tmp', 'reliability.json');
-  const readmePath = process.argv[3] ?? join(here, '..', '..', 'README.md');
+  const topic = join(here, '..', '..', 'src', 'docs', 'topics', 'reliability.md');
+  const readmePath = process.argv[3] ?? topic;
   let figures;
   try {
     figures = JSON.parse(readFileSync(figuresPath, 'utf8'));
@@ -111,6 +115,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(1);
   }
   if (next !== readme) writeFileSync(readmePath, next);
+  if (next !== readme && readmePath === topic) {
+    const g = spawnSync(process.execPath, [join(here, '..', '..', 'src', 'scripts', 'generate.mjs')], { stdio: ['ignore', 2, 2] });
+    if (g.status !== 0) {
+      console.error('report: npm run generate failed after writing the topic: run it yourself');
+      process.exit(1);
+    }
+  }
   const measured = ids.filter((id) => figures.tests?.[id]);
   console.log(
     `report: ${measured.length} of ${ids.length} checks from ${figuresPath} written to ${readmePath}${next === readme ? ' (unchanged)' : ''}`,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the programs the terminal and shell-completion tests drive are installed:
 // tmux (test/tty, test/completions), zsh and fish (test/completions), jq (the README's pipelines,
-// run by test/e2e/readme-blocks). Run by `npm test`
+// run by test/e2e/readme-blocks), man (the man pages an install ships, test/e2e/package). Run by `npm test`
 // (the pretest script) before vitest.
 //
 // When one is missing and this runs as root with apt-get available (a fresh Debian CI machine),
@@ -11,9 +11,9 @@
 // One line on stderr per action; stdout is left alone. No dependencies.
 import { spawnSync } from 'node:child_process';
 
-const TOOLS = ['tmux', 'zsh', 'fish', 'jq'];
-// Debian package for each tool (the same names today; kept explicit).
-const PACKAGES = { tmux: 'tmux', zsh: 'zsh', fish: 'fish', jq: 'jq' };
+const TOOLS = ['tmux', 'zsh', 'fish', 'jq', 'man'];
+// Debian package for each tool (man's is man-db).
+const PACKAGES = { tmux: 'tmux', zsh: 'zsh', fish: 'fish', jq: 'jq', man: 'man-db' };
 
 const say = (line) => process.stderr.write(`ensure-tools: ${line}\n`);
 

@@ -20,12 +20,13 @@ const ORDER: readonly (readonly string[])[] = [
   ['entry'],
   // Build, generate and demo tooling.
   ['scripts'],
-  // Shell completion scripts and the README's command reference, generated from the tree.
-  ['completion', 'docs'],
+  // Shell completion scripts, generated from the tree.
+  ['completion'],
   // One folder per command or group, the root command and the whole tree.
   ['commands'],
-  // The resource-verb engine: dispatcher, shared steps, values, constraints, --data, bulk runs.
-  ['verbs'],
+  // The resource-verb engine: dispatcher, shared steps, values, constraints, --data, bulk runs;
+  // the help topics (Markdown rendered to the terminal's width, man pages), which `pay help` shows.
+  ['verbs', 'docs'],
   // Command plumbing: Factory, declaration types, registration, the dispatcher, the replay note.
   ['cmdutil'],
   // Engines of bulk creates and seed files.
@@ -323,9 +324,9 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
     entry: 0,
     scripts: 1,
     completion: 2,
-    docs: 2,
     commands: 3,
     verbs: 4,
+    docs: 4,
     cmdutil: 5,
     bulk: 6,
     seed: 6,
@@ -370,7 +371,10 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
       ['shared', 'lib', false],
       ['bulk', 'seed', false],
       ['seed', 'bulk', false],
-      ['completion', 'docs', false],
+      ['verbs', 'docs', false],
+      ['docs', 'verbs', false],
+      ['commands', 'docs', true],
+      ['docs', 'io', true],
       ['commands', 'scripts', false],
       ['verbs', 'commands', false],
       ['emulator', 'api', false],

@@ -1,7 +1,7 @@
-// The README's "Reliability" table (written by test/reliability/report.mjs from the figures the
-// suite records) has exactly one row per check the suite records, so it cannot silently go
-// stale; and the report prefers full-count figures, keeps rows it has no figures for, and
-// leaves the rest of the README alone.
+// The reliability topic's table (src/docs/topics/reliability.md, written by
+// test/reliability/report.mjs from the figures the suite records) has exactly one row per check
+// the suite records, so it cannot silently go stale; and the report prefers full-count figures,
+// keeps rows it has no figures for, and leaves the rest of the file alone.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,14 +11,7 @@ import { END, recordIds, START } from '../reliability/report.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const REPORT = join(ROOT, 'test/reliability/report.mjs');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-
-function section(text: string): string {
-  const i = text.indexOf('\n## Reliability\n');
-  if (i < 0) return '';
-  const next = text.indexOf('\n## ', i + 1);
-  return text.slice(i, next < 0 ? undefined : next);
-}
+const readme = readFileSync(join(ROOT, 'src/docs/topics/reliability.md'), 'utf8');
 
 function rows(text: string): string[][] {
   const t = text.slice(text.indexOf(START) + START.length, text.indexOf(END));
@@ -28,9 +21,10 @@ function rows(text: string): string[][] {
     .map((l) => l.slice(2, -2).split(/ (?<!\\)\| /));
 }
 
-describe('README Reliability table', () => {
-  it('is in a "## Reliability" section that says how to reproduce it', () => {
-    const s = section(readme);
+describe("the reliability topic's table", () => {
+  it('is in the "# Reliability" topic, which says how to reproduce it', () => {
+    const s = readme;
+    expect(s.startsWith('# Reliability\n')).toBe(true);
     expect(s).toContain(START);
     expect(s).toContain(END);
     expect(s).toContain('`npm run test:reliability`');
@@ -110,7 +104,7 @@ describe('report.mjs', () => {
     const noMarkers = run({ version: 1, tests: {} }, '# x\n');
     expect(noMarkers.status).toBe(1);
     expect(noMarkers.stderr).toMatch(
-      /^report: .*README\.md: README\.md has no <!-- reliability:start --> … <!-- reliability:end --> markers \(in its "## Reliability" section\)\n$/,
+      /^report: .*README\.md: the reliability topic has no <!-- reliability:start --> … <!-- reliability:end --> markers\n$/,
     );
     const dir = mkdtempSync(join(tmpdir(), 'pay-report-'));
     const noFigures = spawnSync(process.execPath, [REPORT, join(dir, 'missing.json'), join(dir, 'README.md')], { encoding: 'utf8' });

@@ -64,7 +64,7 @@ describe('contract, help and completion, in process', () => {
   it('pay help prints topics and command help; an unknown topic is exit 2', async () => {
     const env = await pay(['help', 'environment']);
     expect(env.code).toBe(0);
-    expect(env.stdout).toMatch(/^Environment variables:/);
+    expect(env.stdout).toMatch(/^Environment variables and precedence\n/);
     expect(env.stdout).toContain('PAY_API_KEY');
     const cmd = await pay(['help', 'transfers', 'send']);
     expect(cmd.code).toBe(0);
