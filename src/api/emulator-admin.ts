@@ -44,6 +44,8 @@ export interface EmulatorInfo {
   started_at: string;
   uptime_s: number;
   data_dir: string | null;
+  /** The business id its keys belong to (the default tenant); null from an emulator that does not say. */
+  tenant_id: string | null;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -94,7 +96,7 @@ export class EmulatorAdmin {
     const notEmulator = (why: string): PayError =>
       new PayError(`the server at ${this.where()} is not a pay emulator: ${why}; nothing was changed`, ExitCode.USAGE, 'not_an_emulator', {
         hint: START_HINT,
-        details: { base_url: this.opts.baseUrl },
+        details: { base_url: this.opts.baseUrl, ...(res.headers.server ? { server: res.headers.server } : {}) },
       });
     if (res.status !== 200) throw notEmulator(`GET /__emulator/health answered ${res.status}`);
     const header = res.headers[EMULATOR_HEADER];
@@ -110,6 +112,7 @@ export class EmulatorAdmin {
       started_at: typeof body.started_at === 'string' ? body.started_at : '',
       uptime_s: typeof body.uptime_s === 'number' ? body.uptime_s : 0,
       data_dir: typeof body.data_dir === 'string' ? body.data_dir : null,
+      tenant_id: typeof body.tenant_id === 'string' ? body.tenant_id : null,
     };
     return this.info;
   }

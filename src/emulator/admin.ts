@@ -1,7 +1,7 @@
 // Admin routes under /__emulator/ (not part of the contract; no Api-Key; loopback clients only).
 // Every answer carries `Pay-Emulator: <version>` (src/shared/emulator-id.ts): pay drives only a
 // server that names itself so (`pay emulator …`, `pay webhooks listen`).
-//   GET  /__emulator/health                   {ok, emulator: "pay-emulator", version, url, started_at, uptime_s, data_dir}
+//   GET  /__emulator/health                   {ok, emulator: "pay-emulator", version, url, started_at, uptime_s, data_dir, tenant_id}
 //   POST /__emulator/reset                    forget all data (keys and settings stay)
 //   POST /__emulator/clock/advance {seconds}  move the emulator clock forward, running everything due on the way in
 //                                             time order (retries a failed attempt schedules too: app.ts advance):
@@ -85,6 +85,8 @@ export async function admin(
         started_at: new Date(app.startedAt).toISOString(),
         uptime_s: Math.floor((Date.now() - app.startedAt) / 1000),
         data_dir: app.config.dataDir ?? null,
+        // The business id of its keys (x-tenant-id's default), as its banner prints it: no secret.
+        tenant_id: app.identity.tenant_id,
       });
     case '/reset':
       allow('POST');

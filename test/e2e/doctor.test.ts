@@ -1,10 +1,11 @@
 // pay doctor against a real emulator: a line per check, a fix for each failure, exit 0 only when
 // all pass.
 import { spawn } from 'node:child_process';
-import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, PAY_BIN, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
@@ -67,7 +68,7 @@ describe('pay doctor', () => {
     // The emulator answered: the key given is not one of its own.
     expect(r.stdout).toMatch(/^• the service at http:\/\/127\.0\.0\.1:\d+\/v1\/ is a pay emulator \S+ \(in memory, up \d+ s\)$/m);
     expect(r.stdout).toMatch(
-      /^✗ the pay emulator \S+ at .* does not know the key from --api-key \(401\): the key is not one of this emulator's\n {4}fix: use this emulator's key/m,
+      /^✗ the pay emulator \S+ at .* does not know the key from --api-key \(401\): the key is not one this emulator knows, and no other emulator pay knows of on this machine takes it: it may be wrong, or belong to an emulator not running\n {4}fix: use this emulator's key/m,
     );
     expect(r.stderr).toMatch(/^error: 3 checks failed$/m);
   });
@@ -135,33 +136,61 @@ describe('pay doctor: which service answered', () => {
     return env;
   }
 
-  const variants: Array<{ name: string; live: boolean; data: boolean }> = [
-    { name: 'default', live: false, data: false },
-    { name: 'acme', live: false, data: true },
-    { name: 'default', live: true, data: true },
-    { name: 'x-2', live: true, data: false },
+  const variants: Array<{ name: string; live: boolean; data: boolean; known: boolean }> = [
+    { name: 'default', live: false, data: false, known: true },
+    { name: 'acme', live: false, data: true, known: true },
+    { name: 'default', live: true, data: true, known: false },
+    { name: 'x-2', live: true, data: false, known: false },
   ];
   it.each(variants)('a profile made for another emulator (%o): names the emulator that answered and the fix', async (v) => {
     const at = v.data ? withData : other;
     // Keys from `emu` (the test's first emulator), base URL of the second one.
     const env = await profileFor(emu, at.baseUrl, v.name, v.live);
+    if (v.known) {
+      // Another profile points at emu: doctor may ask it whether it takes the key.
+      const key = v.live ? emu.keys.live.secret : emu.keys.sandbox.secret;
+      const l = await runPay(['login', '--with-key', '-p', 'finder', '--base-url', emu.baseUrl, ...(v.live ? ['--live'] : [])], {
+        env,
+        stdin: key,
+      });
+      expect(l.code, l.stderr).toBe(0);
+    }
+    const config = readFileSync(join(env.PAY_CONFIG_DIR!, 'config.json'));
     const r = await runPay(['doctor', ...(v.live ? ['--live'] : [])], { env });
+    expect(readFileSync(join(env.PAY_CONFIG_DIR!, 'config.json')).equals(config), 'the config changed').toBe(true);
+    expect(r.stdout).not.toContain(v.live ? emu.keys.live.secret : emu.keys.sandbox.secret);
     expect(r.code).toBe(1);
     const where = at.baseUrl.replace(/[./]/g, (c) => `\\${c}`);
     expect(r.stdout).toMatch(new RegExp(`^• the service at ${where} is a pay emulator \\S+ \\(${v.data ? 'data dir ' : 'in memory'}`, 'm'));
     const mode = v.live ? 'live' : 'sandbox';
     expect(r.stdout).toMatch(/^✗ the pay emulator \S+ at /m);
-    expect(r.stdout).toMatch(
-      new RegExp(
-        `does not know the key from profile "${v.name}" \\(${mode}\\) \\(401\\): its keys are not this profile's .*the base URL is likely wrong, not the key$`,
-        'm',
-      ),
-    );
-    const fix = r.stdout.split('\n').find((l) => l.startsWith('    fix: point the profile'))!;
-    expect(fix, r.stdout).toBeDefined();
+    const head = `does not know the key from profile "${v.name}" \\(${mode}\\) \\(401\\): `;
     const p = v.name === 'default' ? '' : ` -p ${v.name}`;
     const l = v.live ? ' --live' : '';
-    expect(fix).toContain(`pay login${p}${l} --base-url <its URL>`);
+    let fix: string;
+    if (v.known) {
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `${head}the emulator at ${emu.baseUrl.replace(/[./]/g, (c) => `\\${c}`)} takes it; the base URL is likely wrong, not the key$`,
+          'm',
+        ),
+      );
+      fix = r.stdout.split('\n').find((x) => x.startsWith('    fix: point the profile'))!;
+      expect(fix, r.stdout).toBeDefined();
+      expect(fix).toContain(`pay login${p}${l} --base-url ${emu.baseUrl}`);
+    } else {
+      // No evidence which emulator made the key: the base URL is not blamed.
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `${head}the key is not one this emulator knows, and no other emulator pay knows of on this machine takes it: it may be wrong, or belong to an emulator not running$`,
+          'm',
+        ),
+      );
+      expect(r.stdout).not.toMatch(/base URL is likely wrong/);
+      fix = r.stdout.split('\n').find((x) => x.startsWith("    fix: give the profile this emulator's keys"))!;
+      expect(fix, r.stdout).toBeDefined();
+      expect(fix).toContain(`pay login${p}${l} --base-url <its URL>`);
+    }
     expect(fix).toContain(
       `pay emulator start --port ${new URL(at.baseUrl).port}${v.data ? ` --data-dir '${dataDir}'` : ''} --configure-profile ${v.name}`,
     );
@@ -179,6 +208,138 @@ describe('pay doctor: which service answered', () => {
     );
     expect(r.stdout).toMatch(/^ {4}fix: the base URL is likely wrong: point it at your emulator or service \(pay login --base-url <url>/m);
   });
+
+  it('generated keys no emulator made, at the right URL: never blamed on the base URL; the config unchanged', async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[A-Za-z0-9]{32}$/), fc.boolean(), async (chars, live) => {
+        runs++;
+        const env = await profileFor(emu, emu.baseUrl, 'default', live);
+        // A second profile at another emulator: asked, and it does not take the key either.
+        const o = await runPay(['login', '--with-key', '-p', 'o', '--base-url', other.baseUrl, ...(live ? ['--live'] : [])], {
+          env,
+          stdin: live ? other.keys.live.secret : other.keys.sandbox.secret,
+        });
+        expect(o.code, o.stderr).toBe(0);
+        const wrong = `sk_${live ? 'live' : 'test'}_${chars}`;
+        const w = await runPay(['login', '--with-key', '--base-url', emu.baseUrl, ...(live ? ['--live'] : [])], { env, stdin: wrong });
+        expect(w.code, w.stderr).toBe(0);
+        const file = join(env.PAY_CONFIG_DIR!, 'config.json');
+        const before = readFileSync(file);
+        const r = await runPay(['doctor', ...(live ? ['--live'] : [])], { env });
+        expect(r.code).toBe(1);
+        expect(r.stdout).toContain(
+          `✗ the pay emulator ${'<version>'} at ${emu.baseUrl} does not know the key from profile "default" (${live ? 'live' : 'sandbox'}) (401): the key is not one this emulator knows, and no other emulator pay knows of on this machine takes it: it may be wrong, or belong to an emulator not running\n`.replace(
+            '<version>',
+            /the pay emulator (\S+) at/.exec(r.stdout)![1]!,
+          ),
+        );
+        expect(r.stdout).not.toMatch(/likely wrong/);
+        expect(r.stdout).not.toContain(wrong);
+        expect(readFileSync(file).equals(before), 'the config changed').toBe(true);
+      }),
+      { seed: 26, numRuns: 4 },
+    );
+    expect(runs).toBe(4);
+  }, 120_000);
+
+  it("a tenant that is not the emulator's business: flagged, naming the emulator's tenant id (generated tenants)", async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[A-Za-z0-9_-]{1,30}$/), async (tenant) => {
+        fc.pre(tenant !== withData.tenantId);
+        runs++;
+        const env = cleanEnv({ PAY_CONFIG_DIR: tempDir('pay-doc-') });
+        const l = await runPay(['login', '--with-key', '--tenant', tenant, '--base-url', withData.baseUrl], {
+          env,
+          stdin: withData.keys.sandbox.secret,
+        });
+        expect(l.code, l.stderr).toBe(0);
+        const file = join(env.PAY_CONFIG_DIR!, 'config.json');
+        const before = readFileSync(file);
+        const r = await runPay(['doctor'], { env });
+        expect(r.code, r.stdout).toBe(1);
+        expect(r.stdout).toContain(
+          `✗ the tenant id ${tenant} is not this emulator's business (its keys belong to ${withData.tenantId}); the emulator keeps any other tenant's records apart, so ${tenant} would start empty\n    fix: pay login --tenant ${withData.tenantId}\n`,
+        );
+        expect(readFileSync(file).equals(before), 'the config changed').toBe(true);
+        // Its own tenant passes.
+        const ok = await runPay(['doctor'], { env: { ...env, PAY_TENANT_ID: withData.tenantId } });
+        expect(ok.code, ok.stdout).toBe(0);
+      }),
+      { seed: 28, numRuns: 4 },
+    );
+    expect(runs).toBe(4);
+  }, 120_000);
+
+  it('a non-emulator server answering 401/404/501 with hostile bodies: named (its Server header), its words escaped and cut short', async () => {
+    // One server whose answer each run sets: status, Server header, body.
+    let answer = { status: 501, server: '', body: '' };
+    const hostile = createServer((_req, res) => {
+      res.writeHead(answer.status, { 'content-type': 'text/html', ...(answer.server ? { server: answer.server } : {}) });
+      res.end(answer.body);
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/v1/`;
+    let runs = 0;
+    try {
+      const body = fc.oneof(
+        fc.string({ minLength: 200, maxLength: 5000 }).map((x) => `<!DOCTYPE HTML>\n<html>${x}`),
+        fc
+          .array(fc.constantFrom('\x1b[31m', '\x1b]0;owned\x07', '\r', '\n', '\u202e', '\x00', 'x'), { minLength: 1, maxLength: 400 })
+          .map((a) => a.join('')),
+      );
+      // A header may hold visible ASCII and tabs only (node refuses the rest).
+      const server = fc.oneof(fc.constant(''), fc.stringMatching(/^[!-~][ -~\t]{0,300}$/));
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(401, 404, 501), server, body, async (status, srv, b) => {
+          runs++;
+          answer = { status, server: srv, body: b };
+          const env = await profileFor(emu, url, 'default', false);
+          const file = join(env.PAY_CONFIG_DIR!, 'config.json');
+          const before = readFileSync(file);
+          const r = await runPay(['doctor'], { env });
+          expect(r.code).toBe(1);
+          expect(readFileSync(file).equals(before), 'the config changed').toBe(true);
+          const lines = r.stdout.split('\n');
+          // No control character reaches the terminal.
+          expect(r.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f\u202e]/);
+          const named = srv
+            ? `; it names itself "${srv
+                .replace(/[ \t]+/g, ' ')
+                .trim()
+                .slice(0, 100)}`
+            : '';
+          const who = lines.find((x) =>
+            x.startsWith(`• the server at ${url} is not a pay emulator (it does not answer as one at /__emulator/health)`),
+          );
+          expect(who, r.stdout).toBeDefined();
+          if (srv) expect(who).toContain(named);
+          else expect(who).toBe(`• the server at ${url} is not a pay emulator (it does not answer as one at /__emulator/health)`);
+          const verdict = lines.find((x) => x.startsWith('✗ the server at'))!;
+          expect(verdict, r.stdout).toBeDefined();
+          if (status === 401)
+            expect(verdict).toMatch(
+              /^✗ the server at .*, which is not a pay emulator, refused the key from profile "default" \(sandbox\): HTTP 401/,
+            );
+          else {
+            const prefix = `✗ the server at ${url}, which is not a pay emulator, answered HTTP ${status}: `;
+            expect(verdict.startsWith(prefix), verdict).toBe(true);
+            // The server's words: at most 100 characters and the cut mark.
+            expect([...verdict.slice(prefix.length)].length).toBeLessThanOrEqual(101);
+          }
+          expect(lines).toContain(
+            '    fix: the base URL is likely wrong: point it at your emulator or service (pay login --base-url <url>, or pay emulator start --configure-profile default)',
+          );
+          for (const x of lines) expect(x.length, x).toBeLessThanOrEqual(400);
+        }),
+        { seed: 29, numRuns: 12 },
+      );
+    } finally {
+      hostile.close();
+    }
+    expect(runs).toBe(12);
+  }, 180_000);
 
   it('the right emulator: names it beside the passing check', async () => {
     const env = await profileFor(withData, withData.baseUrl, 'default', false);

@@ -56,15 +56,25 @@ afterAll(async () => {
   tenantRefuser?.close();
 });
 
-type Target = 'right' | 'other-emulator' | 'not-emulator' | 'tenant' | 'nothing';
+type Target = 'right' | 'other-emulator' | 'other-emulator-known' | 'unknown-key' | 'not-emulator' | 'tenant' | 'nothing';
 
+const UNKNOWN =
+  '^error: the pay emulator \\S+ \\(in memory\\) at URL does not know this key \\(401\\), and no other emulator pay knows of on this machine takes it: the key may be wrong, or belong to an emulator not running; nothing was saved$';
 const EXPECT: Record<Target, { code: number; says: (url: string) => RegExp }> = {
   right: { code: 0, says: (url) => new RegExp(`^✓ Logged in: .*, checked at ${esc(url)}: pay emulator \\S+ \\(in memory\\)$`, 'm') },
-  'other-emulator': {
+  // emu's key at other's URL, no profile pointing at emu: nothing says which emulator made it.
+  'other-emulator': { code: 3, says: (url) => new RegExp(UNKNOWN.replace('URL', esc(url)), 'm') },
+  // The same, with a profile pointing at emu: emu takes the key, so its URL is named.
+  'other-emulator-known': {
     code: 3,
     says: (url) =>
-      new RegExp(`^error: the pay emulator \\S+ \\(in memory\\) at ${esc(url)} does not know this key \\(401\\).*nothing was saved$`, 'm'),
+      new RegExp(
+        `^error: the pay emulator \\S+ \\(in memory\\) at ${esc(url)} does not know this key \\(401\\), but the emulator at ${esc(emu.baseUrl)} takes it: the base URL is likely wrong; nothing was saved$`,
+        'm',
+      ),
   },
+  // A key no emulator made, at emu's own URL: never blamed on the base URL.
+  'unknown-key': { code: 3, says: (url) => new RegExp(UNKNOWN.replace('URL', esc(url)), 'm') },
   'not-emulator': {
     code: 3,
     says: (url) =>
@@ -82,31 +92,47 @@ function esc(s: string): string {
 }
 
 function urlOf(t: Target): string {
-  return { right: emu.baseUrl, 'other-emulator': other.baseUrl, 'not-emulator': plainUrl, tenant: tenantUrl, nothing: closedUrl }[t];
+  return {
+    right: emu.baseUrl,
+    'other-emulator': other.baseUrl,
+    'other-emulator-known': other.baseUrl,
+    'unknown-key': emu.baseUrl,
+    'not-emulator': plainUrl,
+    tenant: tenantUrl,
+    nothing: closedUrl,
+  }[t];
 }
 
 describe('pay login --with-key --check', () => {
   it('generated variants: a refusal saves nothing and names the likely culprit; the right service saves', async () => {
     let runs = 0;
+    let foreignRuns = 0;
     const seen = new Set<Target>();
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom<Target>('right', 'other-emulator', 'not-emulator', 'tenant', 'nothing'),
+        fc.constantFrom<Target>('right', 'other-emulator', 'other-emulator-known', 'unknown-key', 'not-emulator', 'tenant', 'nothing'),
         fc.boolean(),
-        fc.option(fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/), { nil: undefined }),
+        // No tenant, the emulator's own, or another one (which emu takes as a new, empty tenant).
+        fc.oneof(fc.constant(undefined), fc.constant('own'), fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/)),
         fc.boolean(),
-        async (target, live, tenant, hadConfig) => {
+        fc.stringMatching(/^[A-Za-z0-9]{32}$/),
+        async (target, live, tenantPick, hadConfig, wrong) => {
           runs++;
           seen.add(target);
+          const tenant = tenantPick === 'own' ? emu.tenantId : tenantPick;
           const dir = tempDir('pay-login-check-');
           const file = join(dir, 'config.json');
-          if (hadConfig)
-            writeFileSync(file, JSON.stringify({ current_profile: 'keep', profiles: { keep: { tenant_id: 'biz_keep' } } }), {
-              mode: 0o600,
-            });
-          const before = hadConfig ? readFileSync(file) : undefined;
+          const known = target === 'other-emulator-known';
+          if (hadConfig || known) {
+            const profiles: Record<string, unknown> = { keep: { tenant_id: 'biz_keep' } };
+            // A profile pointing at emu: where the key may be looked for.
+            if (known) profiles.emu = { [live ? 'live' : 'sandbox']: { base_url: emu.baseUrl } };
+            writeFileSync(file, JSON.stringify({ current_profile: 'keep', profiles }), { mode: 0o600 });
+          }
+          const before = existsSync(file) ? readFileSync(file) : undefined;
           const url = urlOf(target);
-          const key = live ? emu.keys.live.secret : emu.keys.sandbox.secret;
+          const key =
+            target === 'unknown-key' ? `sk_${live ? 'live' : 'test'}_${wrong}` : live ? emu.keys.live.secret : emu.keys.sandbox.secret;
           const args = [
             'login',
             '--with-key',
@@ -117,10 +143,24 @@ describe('pay login --with-key --check', () => {
             ...(tenant ? ['--tenant', tenant] : []),
           ];
           const r = await runPay(args, { env: cleanEnv({ PAY_CONFIG_DIR: dir }), stdin: key });
-          const want = EXPECT[target];
+          // The right emulator with a tenant that is not its business: refused, the line naming its tenant id.
+          const foreign = target === 'right' && tenant !== undefined && tenant !== emu.tenantId;
+          if (foreign) foreignRuns++;
+          const want = foreign
+            ? {
+                code: 2,
+                says: (u: string) =>
+                  new RegExp(
+                    `^error: the pay emulator \\S+ \\(in memory\\) at ${esc(u)} takes the key, but the tenant id ${esc(tenant)} is not this emulator's business \\(its keys belong to ${emu.tenantId}\\); the emulator keeps any other tenant's records apart, so ${esc(tenant)} would start empty; nothing was saved$`,
+                    'm',
+                  ),
+              }
+            : EXPECT[target];
           expect(r.code, r.stderr).toBe(want.code);
           expect(r.stderr).toMatch(want.says(url));
           expect(r.stdout).toBe('');
+          // The key is never printed.
+          expect(r.stderr).not.toContain(key);
           if (want.code === 0) {
             const saved = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, Record<string, Record<string, string>>> };
             // Into the current profile ("keep" when the config was there).
@@ -135,11 +175,20 @@ describe('pay login --with-key --check', () => {
           }
         },
       ),
-      { seed: 27, numRuns: 14 },
+      { seed: 27, numRuns: 24 },
     );
-    expect(runs).toBe(14);
+    expect(runs).toBe(24);
+    expect(foreignRuns).toBeGreaterThan(0);
     // Every kind of base URL was tried.
-    expect([...seen].sort()).toEqual(['not-emulator', 'nothing', 'other-emulator', 'right', 'tenant']);
+    expect([...seen].sort()).toEqual([
+      'not-emulator',
+      'nothing',
+      'other-emulator',
+      'other-emulator-known',
+      'right',
+      'tenant',
+      'unknown-key',
+    ]);
   }, 180_000);
 
   it('without --check, --with-key sends nothing and saves (as before); with it, exactly one request with the key', async () => {

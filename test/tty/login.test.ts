@@ -74,7 +74,7 @@ describeTty('pay login in a real terminal (tmux)', () => {
     expectNoKeyOnScreen(typing);
     await login.keys('Enter');
     await login.answer('Public key', PUBLIC_KEY);
-    await login.answer('Tenant id', 'biz_1');
+    await login.answer('Tenant id', emu.tenantId);
     await login.answer('Webhook secret', ''); // optional: Enter skips it
     const { code, screen } = await login.finish();
     expect(code, screen).toBe(0);
@@ -93,7 +93,7 @@ describeTty('pay login in a real terminal (tmux)', () => {
     expect(config.profiles.default?.sandbox?.secret_key).toBe(KEY);
     expect(config.profiles.default?.sandbox?.public_key).toBe(PUBLIC_KEY);
     expect(config.profiles.default?.sandbox).not.toHaveProperty('webhook_secret');
-    expect(config.profiles.default?.tenant_id).toBe('biz_1');
+    expect(config.profiles.default?.tenant_id).toBe(emu.tenantId);
     expect(config.profiles.default?.sandbox?.base_url).toBe(emu.baseUrl);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
@@ -101,7 +101,7 @@ describeTty('pay login in a real terminal (tmux)', () => {
     // The file is re-tightened on every write: loosen both, log in again (same key), and look again.
     chmodSync(file, 0o644);
     chmodSync(configDir, 0o755);
-    const again = await open(['login', '--tenant', 'biz_1', '--public-key', PUBLIC_KEY, '--base-url', emu.baseUrl], env);
+    const again = await open(['login', '--tenant', emu.tenantId, '--public-key', PUBLIC_KEY, '--base-url', emu.baseUrl], env);
     await again.answer('Secret key', KEY);
     await again.answer('Webhook secret', '');
     const second = await again.finish();
@@ -115,7 +115,7 @@ describeTty('pay login in a real terminal (tmux)', () => {
     const { code: listCode, screen: listed } = await list.finish();
     expect(listCode, listed).toBe(0);
     expect(listed).toMatch(/\bdefault\b/);
-    expect(listed).toContain('biz_1');
+    expect(listed).toContain(emu.tenantId);
     expect(listed).toContain(`sk_test_…${KEY.slice(-4)}`);
     expectNoKeyOnScreen(listed);
   });
@@ -124,7 +124,10 @@ describeTty('pay login in a real terminal (tmux)', () => {
     const configDir = join(scratchDir('pay-tty-login-'), 'config');
     // With and without whsec_, with base64's + / and = (issue 24: it was echoed as typed and printed whole).
     for (const [i, hook] of ['whsec_Qm9+ZGF5L3NlY3JldC1rZXk9PQ+/aZ==', 'c2VjcmV0LXdlYmhvb2sta2V5+/9x'].entries()) {
-      const p = await open(['login', '--tenant', 'biz_1', '--profile', `p${i}`], { PAY_CONFIG_DIR: configDir, PAY_BASE_URL: emu.baseUrl });
+      const p = await open(['login', '--tenant', emu.tenantId, '--profile', `p${i}`], {
+        PAY_CONFIG_DIR: configDir,
+        PAY_BASE_URL: emu.baseUrl,
+      });
       await p.answer('Secret key', KEY);
       await p.answer('Public key', '');
       await p.waitForPrompt('Webhook secret');
@@ -193,7 +196,7 @@ describeTty('pay login in a real terminal (tmux)', () => {
     await p.keys('Enter');
     await p.answer('Secret key', KEY); // emu's key: the other emulator does not know it
     await p.answer('Public key', '');
-    await p.answer('Tenant id', 'biz_1');
+    await p.answer('Tenant id', emu.tenantId);
     await p.waitForPrompt('Webhook secret');
     await p.type(hook);
     const typing = await p.waitFor((s) => s.includes('*'.repeat(hook.length)));
@@ -211,7 +214,7 @@ describeTty('pay login in a real terminal (tmux)', () => {
     expect(error, screen).toHaveLength(1);
     expect(error[0]).toContain(`at ${other.baseUrl} does not know this key (401)`);
     expect(error[0]).toMatch(/nothing was saved$/);
-    expect(screen).toMatch(/^hint: use the keys its start banner printed/m);
+    expect(screen).toMatch(/^hint: use the keys this emulator's start banner printed/m);
     expect(screen).not.toContain('✓ Logged in');
     // Nothing written: the config file is byte for byte what it was, no profile "new".
     expect(readFileSync(file).equals(before)).toBe(true);

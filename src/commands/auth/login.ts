@@ -96,6 +96,8 @@ export async function run(f: Factory, ctx: CommandContext): Promise<void> {
       tenant: tenant ?? existing.tenant_id,
       mode,
       secrets: [webhookSecret],
+      store,
+      profile: name,
       // The service's answer, escaped, its own line breaks kept (as the Factory's client does).
       ...(f.debugEnabled ? { debug: (line: string) => f.io.err(`${escapeMultiline(line)}\n`) } : {}),
     });

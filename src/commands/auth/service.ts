@@ -112,6 +112,52 @@ export async function askBaseUrl(prompter: Prompter, store: ConfigStore, s: Sett
   return normalizeBaseUrl(typed, 'your input');
 }
 
+/**
+ * The other emulators on this machine that pay knows of (this profile's base URL, the other profiles'
+ * loopback ones, the default), `baseUrl` left out, asked in turn whether they take `key` (one GET
+ * /customers?limit=1 each, no retry, the key never printed). The base URL of the first that takes it.
+ */
+export async function keyOwner(
+  store: ConfigStore,
+  profile: string,
+  mode: Mode,
+  key: string,
+  baseUrl: string,
+  s: Settings,
+): Promise<string | undefined> {
+  const timeoutMs = Math.min(PROBE_MS, s.timeoutMs.value);
+  const others = candidates(store, profile, mode).filter((c) => c.url !== baseUrl && local(c.url));
+  const { ApiClient } = await import('../../api/client.js');
+  for (const c of others) {
+    const who = await whoAnswers(c.url, s, timeoutMs).catch(() => undefined);
+    if (who?.kind !== 'emulator') continue;
+    const client = new ApiClient({
+      baseUrl: c.url,
+      apiKey: key,
+      tenant: undefined,
+      userAgent: 'pay-cli',
+      timeoutMs,
+      maxRetries: 0,
+      maxResponseBytes: 64 * 1024,
+      credentialLabel: 'the key being checked',
+      secrets: [key],
+    });
+    try {
+      await client.request({ method: 'GET', path: 'customers', query: { limit: 1 } });
+      return c.url;
+    } catch {
+      // not this one's key (or it did not answer): the next
+    }
+  }
+  return undefined;
+}
+
+/** A tenant id that is not the emulator's business: what is true of it, or undefined when it is (or the emulator does not say). */
+export function foreignTenant(info: EmulatorInfo, tenant: string | undefined): string | undefined {
+  if (!tenant || !info.tenant_id || tenant === info.tenant_id) return undefined;
+  return `the tenant id ${tenant} is not this emulator's business (its keys belong to ${info.tenant_id}); the emulator keeps any other tenant's records apart, so ${tenant} would start empty`;
+}
+
 export interface KeyCheck {
   baseUrl: string;
   key: string;
@@ -121,6 +167,9 @@ export interface KeyCheck {
   secrets: readonly (string | undefined)[];
   /** Receives --debug lines (redacted by the client). */
   debug?: ((line: string) => void) | undefined;
+  /** The config and profile, to look for the emulator a refused key belongs to. */
+  store?: ConfigStore | undefined;
+  profile?: string | undefined;
 }
 
 /**
@@ -146,7 +195,14 @@ export async function checkKey(s: Settings, c: KeyCheck): Promise<Answerer> {
   } catch (err) {
     throw await refusal(err, s, c);
   }
-  return whoAnswers(c.baseUrl, s).catch(() => ({ kind: 'remote' }) as const);
+  const who = await whoAnswers(c.baseUrl, s).catch(() => ({ kind: 'remote' }) as const);
+  const foreign = who.kind === 'emulator' ? foreignTenant(who.info, c.tenant) : undefined;
+  if (foreign && who.kind === 'emulator') {
+    throw new UsageError(`the ${emulatorText(who.info)} at ${c.baseUrl} takes the key, but ${foreign}; nothing was saved`, {
+      hint: `use --tenant ${who.info.tenant_id} (the business id its start banner prints)`,
+    });
+  }
+  return who;
 }
 
 async function refusal(err: unknown, s: Settings, c: KeyCheck): Promise<unknown> {
@@ -161,10 +217,17 @@ async function refusal(err: unknown, s: Settings, c: KeyCheck): Promise<unknown>
   if (err.status === 401) {
     const who = await whoAnswers(c.baseUrl, s).catch(() => ({ kind: 'remote' }) as const);
     if (who.kind === 'emulator') {
+      const owner = c.store ? await keyOwner(c.store, c.profile ?? 'default', c.mode, c.key, c.baseUrl, s) : undefined;
+      if (owner) {
+        return new AuthError(
+          `the ${emulatorText(who.info)} at ${c.baseUrl} does not know this key (401), but the emulator at ${owner} takes it: the base URL is likely wrong; ${nothing}`,
+          { hint: `choose ${owner} as the base URL (--base-url ${owner})` },
+        );
+      }
       return new AuthError(
-        `the ${emulatorText(who.info)} at ${c.baseUrl} does not know this key (401): it is another emulator's or service's key, or this is not the emulator that printed it; ${nothing}`,
+        `the ${emulatorText(who.info)} at ${c.baseUrl} does not know this key (401), and no other emulator pay knows of on this machine takes it: the key may be wrong, or belong to an emulator not running; ${nothing}`,
         {
-          hint: `use the keys its start banner printed (pay emulator start --configure-profile <name> writes them to a profile), or choose the base URL of the emulator that made this key`,
+          hint: `use the keys this emulator's start banner printed (pay emulator start --configure-profile <name> writes them to a profile), or start the emulator that made this key and choose its base URL`,
         },
       );
     }

@@ -8,7 +8,7 @@ import type { CommandContext } from '../../cmdutil/decl.js';
 import { checkSecretKey, maskKey } from '../../config/keys.js';
 import { isLoopbackHost, type Setting, type Settings } from '../../config/settings.js';
 import { escapeText } from '../../io/escape.js';
-import { ExitCode, PayError } from '../../lib/errors.js';
+import { ApiError, ExitCode, PayError } from '../../lib/errors.js';
 import type { EmulatorInfo } from '../../api/emulator-admin.js';
 import type { Factory } from '../../cmdutil/factory.js';
 
@@ -134,7 +134,22 @@ function settingChecks(s: Settings): Check[] {
 }
 
 /** What answers at the base URL: a pay emulator (by its health answer), another server on this machine, or a hosted service (not asked). */
-type Answerer = { kind: 'emulator'; info: EmulatorInfo } | { kind: 'other-local'; why: string } | { kind: 'remote' };
+type Answerer = { kind: 'emulator'; info: EmulatorInfo } | { kind: 'other-local'; why: string; server?: string } | { kind: 'remote' };
+
+/** At most this many characters of a server's own words (its Server header, a body excerpt) on a line. */
+const EXCERPT = 100;
+
+/** `text` on one line, escaped (an escape has no control character: escaping again leaves it) and cut to EXCERPT characters. */
+function excerpt(text: string): string {
+  const flat = escapeText(
+    String(text)
+      .replace(/[ \t\r\n]+/g, ' ')
+      .trim(),
+  );
+  return flat.length > EXCERPT
+    ? `${[...flat.slice(0, EXCERPT)].filter((c) => c.length === 1 || c.codePointAt(0)! > 0xffff).join('')}…`
+    : flat;
+}
 
 async function whoAnswers(f: Factory): Promise<Answerer> {
   const admin = await f.emulator();
@@ -142,7 +157,12 @@ async function whoAnswers(f: Factory): Promise<Answerer> {
   try {
     return { kind: 'emulator', info: await admin.detect() };
   } catch (err) {
-    return { kind: 'other-local', why: (err as Error).message };
+    const server = err instanceof PayError ? err.details?.server : undefined;
+    return {
+      kind: 'other-local',
+      why: (err as Error).message,
+      ...(typeof server === 'string' && server ? { server: excerpt(server) } : {}),
+    };
   }
 }
 
@@ -152,7 +172,7 @@ function describeAnswerer(who: Answerer, s: Settings): string {
     return `the service at ${s.baseUrl.value} is a pay emulator ${info.version} (${info.data_dir ? `data dir ${info.data_dir}` : 'in memory'}, up ${info.uptime_s} s)`;
   }
   if (who.kind === 'other-local')
-    return `the server at ${s.baseUrl.value} is not a pay emulator (it does not answer as one at /__emulator/health)`;
+    return `the server at ${s.baseUrl.value} is not a pay emulator (it does not answer as one at /__emulator/health)${who.server ? `; it names itself "${who.server}" (Server header)` : ''}`;
   return `the service at ${s.baseUrl.value} (not on this machine)`;
 }
 
@@ -170,23 +190,33 @@ function keyFrom(s: Settings): string {
       : `profile "${s.profileName.value}" (${s.mode.value})`;
 }
 
-/** A 401: the key, or the service it was sent to. Which one is likely wrong, and the fix for it. */
-function refusedKey(who: Answerer, s: Settings, e: PayError): Check {
+/** A 401: the key, or the service it was sent to. Which one is likely wrong (only on evidence), and the fix for it. */
+async function refusedKey(f: Factory, who: Answerer, s: Settings, e: PayError): Promise<Check> {
   if (who.kind === 'emulator') {
     const { info } = who;
     const port = new URL(info.url).port || new URL(s.baseUrl.value).port;
     const restart = `pay emulator start --port ${port}${info.data_dir ? ` --data-dir '${info.data_dir}'` : ''} --configure-profile ${s.profileName.value}`;
-    const fromProfile = s.apiKey.source === 'profile';
+    const head = `the pay emulator ${info.version} at ${s.baseUrl.value} does not know the key from ${keyFrom(s)} (401): `;
+    // Evidence first: does another emulator pay knows of on this machine take the key?
+    const { keyOwner } = await import('../auth/service.js');
+    const owner = await keyOwner(f.config(), s.profileName.value, s.mode.value, s.apiKey.value!, s.baseUrl.value, s).catch(() => undefined);
+    if (owner) {
+      return {
+        ok: false,
+        label: `${head}the emulator at ${owner} takes it; the base URL is likely wrong, not the key`,
+        fix:
+          s.apiKey.source === 'profile'
+            ? `point the profile at that emulator (${loginCommand(s, ` --base-url ${owner}`)}), or give it this emulator's keys: restart it as ${restart} (a data dir keeps its keys)`
+            : `use --base-url ${owner} (or PAY_BASE_URL), or this emulator's key (its start banner prints it)`,
+      };
+    }
     return {
       ok: false,
-      label:
-        `the pay emulator ${info.version} at ${s.baseUrl.value} does not know the key from ${keyFrom(s)} (401): ` +
-        (fromProfile
-          ? `its keys are not this profile's (another emulator, or one with another data dir, made them); the base URL is likely wrong, not the key`
-          : `the key is not one of this emulator's`),
-      fix: fromProfile
-        ? `point the profile at the emulator that made its keys (${loginCommand(s, ' --base-url <its URL>')}), or give it this emulator's keys: restart it as ${restart} (a data dir keeps its keys), or ${loginCommand(s)} with the keys its start banner printed`
-        : `use this emulator's key (its start banner prints it), or unset ${keyFrom(s)}`,
+      label: `${head}the key is not one this emulator knows, and no other emulator pay knows of on this machine takes it: it may be wrong, or belong to an emulator not running`,
+      fix:
+        s.apiKey.source === 'profile'
+          ? `give the profile this emulator's keys (${loginCommand(s)} with the keys its start banner printed, or restart it as ${restart}), or start the emulator that made the key and point the profile at it (${loginCommand(s, ' --base-url <its URL>')})`
+          : `use this emulator's key (its start banner prints it), or unset ${keyFrom(s)}`,
     };
   }
   const where =
@@ -212,10 +242,16 @@ async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
   const started = Date.now();
   try {
     const res = await client.request({ method: 'GET', path: 'customers', query: { limit: 1 } });
+    const who = await whoAnswers(f);
     const out: Check[] = [
       { ok: true, label: `the service answers with this key (GET /customers: ${res.status} in ${Date.now() - started} ms)` },
-      { ok: true, info: true, label: describeAnswerer(await whoAnswers(f), s) },
+      { ok: true, info: true, label: describeAnswerer(who, s) },
     ];
+    if (who.kind === 'emulator') {
+      const { foreignTenant } = await import('../auth/service.js');
+      const foreign = foreignTenant(who.info, s.tenant.value);
+      if (foreign) out.push({ ok: false, label: foreign, fix: loginCommand(s, ` --tenant ${who.info.tenant_id}`) });
+    }
     const date = res.headers.date ? Date.parse(res.headers.date) : NaN;
     if (Number.isNaN(date)) out.push({ ok: true, info: true, label: 'the service sent no Date header: clock skew not checked' });
     else {
@@ -231,7 +267,19 @@ async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
     if (!(err instanceof PayError)) throw err;
     if (err.exitCode === ExitCode.AUTH && err.details?.status === 401) {
       const who = await whoAnswers(f);
-      return [{ ok: true, info: true, label: describeAnswerer(who, s) }, refusedKey(who, s, err)];
+      return [{ ok: true, info: true, label: describeAnswerer(who, s) }, await refusedKey(f, who, s, err)];
+    }
+    // What answered, when it is not an emulator: named (its Server header), its words cut short.
+    const who = await whoAnswers(f);
+    if (who.kind === 'other-local' && err instanceof ApiError) {
+      return [
+        { ok: true, info: true, label: describeAnswerer(who, s) },
+        {
+          ok: false,
+          label: `the server at ${s.baseUrl.value}, which is not a pay emulator, answered HTTP ${err.status}: ${excerpt(err.message.replace(/^HTTP \d+:?\s*/, ''))}`,
+          fix: `the base URL is likely wrong: point it at your emulator or service (${loginCommand(s, ' --base-url <url>')}, or pay emulator start --configure-profile ${s.profileName.value})`,
+        },
+      ];
     }
     const fix =
       err.exitCode === ExitCode.AUTH
@@ -239,6 +287,6 @@ async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
         : err.exitCode === ExitCode.NETWORK
           ? 'check the base URL and that the service (or pay emulator start) is running'
           : 'see the error above';
-    return [{ ok: false, label: `the service did not accept a request: ${err.message}`, fix }];
+    return [{ ok: false, label: `the service did not accept a request: ${excerpt(err.message)}`, fix }];
   }
 }
