@@ -20,7 +20,7 @@ import type { OutputFormat, OutputSettings } from './output-options.js';
 import { afterPager, page } from './pager.js';
 import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table.js';
 import { formatTime, zoneLabel } from './time.js';
-import { displayWidth, wrap } from './width.js';
+import { wrap } from './width.js';
 import { asText } from '../lib/text.js';
 
 export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
