@@ -3,8 +3,7 @@
 //
 // Money gets into an account through a collection: POST /collections credits the account when
 // it succeeds (settleAfterMs later), e.g. {account_id, amount: "1000.00", currency: "USD", method: "card"}.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { App, type ReceivedRequest } from './app.js';
 import { isRate, type RateLimit } from './faults.js';
 import { lockDir, lockLost } from './lock.js';
@@ -104,6 +103,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   checkOptions(opts);
   // Addresses' states are checked against ISO 3166-2 (resources/customers.ts).
   await loadIsoTables();
+  const host = opts.host ?? '127.0.0.1';
+  // A port already in use is refused before anything is made in a data dir (the dir, its lock,
+  // keys.json, a journal): bound once here and let go. Another process taking the port in between
+  // still fails the real listen below, as before.
+  if (opts.dataDir !== undefined && (opts.port ?? DEFAULT_PORT) !== 0) {
+    const probe = createNetServer();
+    await listen(probe, opts.port ?? DEFAULT_PORT, host);
+    await new Promise((r) => probe.close(r));
+  }
   const release = opts.dataDir ? lockDir(opts.dataDir) : () => {};
   let app: App;
   try {
@@ -132,7 +140,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     throw err;
   }
 
-  const host = opts.host ?? '127.0.0.1';
   const server = createApiServer(app, { listenHost: host, allowOrigins: opts.allowOrigins?.map((o) => parseOrigin(o)!) });
   try {
     await listen(server, opts.port ?? DEFAULT_PORT, host);
@@ -202,7 +209,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   };
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
+function listen(server: NetServer, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException): void => {
       server.off('listening', onListening);

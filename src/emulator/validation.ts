@@ -1,6 +1,6 @@
 // A small validator for request bodies: closed objects (unknown fields are errors), typed
 // fields, per-field errors with dotted paths. Business rules reuse src/shared/validate.ts.
-import { DATE_TIME_PATTERN } from '../shared/patterns.js';
+import { CONTROL, DATE_TIME_PATTERN } from '../shared/patterns.js';
 import { isoTablesLoaded } from '../shared/iso-3166.js';
 import { normalEnum, strict } from '../shared/fields.js';
 import { countryCheck, type Check } from '../shared/validate.js';
@@ -15,7 +15,6 @@ export interface Field {
 }
 export type Shape = Record<string, Field>;
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
 const DATE_TIME = new RegExp(DATE_TIME_PATTERN);
 
 /** The number of code points of a string (a surrogate pair counts once). */

@@ -20,7 +20,7 @@ import type { OutputFormat, OutputSettings } from './output-options.js';
 import { afterPager, page } from './pager.js';
 import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table.js';
 import { formatTime, zoneLabel } from './time.js';
-import { displayWidth, wrap } from './width.js';
+import { wrap } from './width.js';
 import { asText } from '../lib/text.js';
 import { failureMeaning } from '../shared/failure-reasons.js';
 
@@ -83,9 +83,6 @@ const CODE_MAX = 40;
 export function isFailurePath(path: string): boolean {
   return /(?:^|[._])(?:failure|decline|rejection|error)(?:_(?:reason|code|message))?$/.test(path);
 }
-
-/** A value of one word at most this wide is shown whole in a get view (it may pass the terminal's edge there). */
-const WORD_MAX = 120;
 
 export class Printer {
   private readonly chalk: ChalkInstance;
@@ -209,10 +206,9 @@ export class Printer {
     const cols = (this.settings.fields ? this.activeColumns() : flattenColumns(obj)).filter((c) => !skip.has(c.path));
     const pairs = cols.map((c) => {
       const col = this.columns.find((k) => k.path === c.path) ?? c;
-      const value = this.cell(obj, col);
-      // A single word (a URL, a time, a path) is not broken either, unless it is longer than a line could be.
-      const word = !value.text.includes(' ') && displayWidth(value.text) <= WORD_MAX;
-      return { key: escapeText(c.path), value, whole: kindOf(col) !== 'text' || word };
+      // Any value longer than the room is broken under its key (at spaces where it can, else inside
+      // a word), an id too: every character is kept and no line passes the terminal's edge.
+      return { key: escapeText(c.path), value: this.cell(obj, col) };
     });
     const lines = layoutKeyValues(pairs, this.fitWidth(), (t) => this.chalk.dim(t));
     // The zone the view's times are in, said once.

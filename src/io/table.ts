@@ -166,8 +166,6 @@ export interface KeyValue {
   /** Escaped key (a dotted path). */
   key: string;
   value: Cell;
-  /** Never broken over lines (an id, an amount with its currency, a time). */
-  whole: boolean;
 }
 
 /**
@@ -175,7 +173,8 @@ export interface KeyValue {
  * beside it. With one: the values keep at least half the width; a value longer than the room
  * beside them wraps onto lines of its own under it (indented to the values), a key longer than
  * the key column has a line of its own; when less than VALUE_MIN is left beside the keys, every
- * value goes under its key, indented two spaces. Values that are `whole` are not broken. Nothing
+ * value goes under its key, indented two spaces. Any value longer than its room is broken (an id
+ * too: a get view shows every character, never past the width). Nothing
  * pads a value (it ends its line), so a value's own trailing spaces are kept.
  */
 export function layoutKeyValues(
@@ -197,7 +196,7 @@ export function layoutKeyValues(
   const indent = stacked ? GAP : keyWidth + GAP;
   const valueRoom = stacked ? Math.max(1, width - GAP) : room;
   for (const p of pairs) {
-    const values = p.whole ? [p.value.text] : wrap(p.value.text, valueRoom);
+    const values = wrap(p.value.text, valueRoom);
     const keyFits = !stacked && displayWidth(p.key) <= keyWidth;
     let rest = values;
     if (keyFits) {

@@ -8,6 +8,7 @@ import { closeNames, didYouMean } from './distance.js';
 import { FIAT_CURRENCIES, isId, PHONE_PATTERN, STATE_PATTERN } from './domain.js';
 import type { IsoTables } from './iso-3166.js';
 import { COUNTRY_CODES, currencyExponent } from './iso.js';
+import { CONTROL } from './patterns.js';
 
 /** The canonical value, or why not (with `suggestion`, the value meant, when one is close). */
 export type Normal =
@@ -38,8 +39,6 @@ export function fold(text: string): string {
     .replace(/[\s_,-]+/g, ' ')
     .trim();
 }
-
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 // ---------------------------------------------------------------------------------------------
 // Country: `US`, `us`, `USA`, `United States`, `Deutschland`? (no: English names and the table's
@@ -256,7 +255,7 @@ export function normalEnum(input: string, choices: readonly string[], open = fal
   const close = closeNames(k.replace(/ /g, '_'), choices);
   if (!open) return no(`must be one of ${list}`, close.length === 1 ? close[0] : undefined);
   if (close.length === 1) return no(`is not one of ${list}`, close[0]);
-  if (t.length > maxLength) return no(`must be at most ${maxLength} characters`);
+  if ([...t].length > maxLength) return no(`must be at most ${maxLength} characters`);
   return ok(t);
 }
 

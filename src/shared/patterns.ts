@@ -2,15 +2,25 @@
 // carry them as `pattern`s (src/api/contract/), the emulator checks requests with the same
 // expressions (src/emulator/). ECMAScript regular expressions, as JSON Schema's `pattern` is.
 
-/** No control characters (C0 and DEL): every free-text field and filter. */
-export const FREE_TEXT_PATTERN = '^[^\\u0000-\\u001F\\u007F]*$';
+/**
+ * What "a control character" is, everywhere input is checked: C0 (U+0000-U+001F), DEL (U+007F),
+ * C1 (U+0080-U+009F: U+009B is a terminal's CSI) and the line and paragraph separators (U+2028,
+ * U+2029). The body of a character class, so each check below is built from it.
+ */
+export const CONTROL_CHARS = '\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029';
+
+/** Matches a string holding a control character (CONTROL_CHARS). */
+export const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
+
+/** No control characters (CONTROL_CHARS): every free-text field and filter. */
+export const FREE_TEXT_PATTERN = `^[^${CONTROL_CHARS}]*$`;
 
 /**
  * Free text that is a word someone chose, not prose: no control characters, not blank, and no space
  * at either end (JavaScript's `\s`, what `String.prototype.trim` removes): a customer's type and
  * gender, whose known values are compared as written.
  */
-export const TRIMMED_TEXT_PATTERN = '^[^\\s\\u0000-\\u001F\\u007F](?:[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F])?$';
+export const TRIMMED_TEXT_PATTERN = `^[^\\s${CONTROL_CHARS}](?:[^${CONTROL_CHARS}]*[^\\s${CONTROL_CHARS}])?$`;
 
 /** A list's `cursor` as the service issues it (`next_cursor`): 1-200 base64url characters. */
 export const CURSOR_PATTERN = '^[A-Za-z0-9_-]{1,200}$';

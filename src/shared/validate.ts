@@ -4,6 +4,7 @@
 // canonical form only (what the emulator accepts), by the normalisers of fields.ts, so a value
 // refused says what it would be ("did you mean US-VA?") in the words the CLI uses.
 import { parseDuration } from './duration.js';
+import { CONTROL } from './patterns.js';
 import {
   COUNTRY_RULE,
   CURRENCY_RULE,
@@ -193,7 +194,7 @@ export function checkNonEmpty(maxLength = 200): Check {
   return (v) => {
     if (v.trim() === '') return 'must not be empty';
     if (v.length > maxLength) return `must be at most ${maxLength} characters`;
-    if (/[\u0000-\u001f\u007f]/.test(v)) return 'must not contain control characters';
+    if (CONTROL.test(v)) return 'must not contain control characters';
     return undefined;
   };
 }

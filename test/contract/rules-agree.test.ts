@@ -135,7 +135,22 @@ const TIMES = [
   '2026-02-30T12:00:00Z',
   '2026-01-31T12:00:00+0100',
 ];
-const TEXTS = ['a\tb', 'a\u0000b', 'a\u007fb', 'line\nbreak', '\u001b[31mred', 'é', '🙂'.repeat(30), 'x'.repeat(51), '', ' '];
+const TEXTS = [
+  'a\tb',
+  'a\u0000b',
+  'a\u007fb',
+  'a\u0080b',
+  'A\u009b31mB',
+  '\u0085',
+  'a\u009fb',
+  'line\nbreak',
+  '\u001b[31mred',
+  'é',
+  '🙂'.repeat(30),
+  'x'.repeat(51),
+  '',
+  ' ',
+];
 const EMAILS = [
   'ada@example.com',
   'ada@localhost',
@@ -299,6 +314,9 @@ describe('refusals name the field and the real reason', () => {
   it.each([
     ['/customers?type=a%09b', 'type', 'must not contain control characters'],
     ['/customers?type=a%7Fb', 'type', 'must not contain control characters'],
+    ['/customers?type=A%C2%9B31mB', 'type', 'must not contain control characters'],
+    ['/customers?type=a%C2%85b', 'type', 'must not contain control characters'],
+    ['/customers?type=a%E2%80%A8b', 'type', 'must not contain control characters'],
     ['/customers?type=', 'type', 'must not be empty'],
     [`/customers?type=${'x'.repeat(51)}`, 'type', 'must be at most 50 characters'],
     ['/customers?email=ada%40localhost', 'email', 'must be an e-mail address like ada@example.com'],
@@ -317,6 +335,23 @@ describe('refusals name the field and the real reason', () => {
     const a = await send('GET', path, {});
     expect(a.status).toBe(400);
     expect(a.body.errors).toEqual([{ field, code: 'invalid', message }]);
+  });
+
+  it('a C1 control character or U+2028/U+2029 in a body’s free text is refused as C0 is', async () => {
+    for (const [field, v] of [
+      ['first_name', 'A\u009b31mB'],
+      ['last_name', '\u0080'],
+      ['first_name', 'a\u0085b'],
+      ['last_name', 'a\u2028b'],
+      ['first_name', 'a\u2029b'],
+      ['type', 'x\u009fy'],
+      ['first_name', 'a\u001bb'],
+    ] as const) {
+      const a = await post('/customers', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', [field]: v });
+      expect(errorsOn(a, field), `${field}=${JSON.stringify(v)}: ${a.status} ${JSON.stringify(a.body)}`).toEqual([
+        { field, code: 'invalid', message: 'must not contain control characters' },
+      ]);
+    }
   });
 
   it('a body field with an empty name is named (empty name)', async () => {

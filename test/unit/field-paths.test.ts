@@ -65,6 +65,20 @@ interface KindCase {
 // The values: tables of what people type and what attackers send, and generated variants.
 
 const seeded = <T>(arb: fc.Arbitrary<T>, n: number, seed: number): T[] => fc.sample(arb, { numRuns: n, seed });
+/**
+ * Control characters beyond C0 (issue F7): each of C1 (U+0080-U+009F, U+009B is CSI), U+2028 and
+ * U+2029 as the whole value or between letters (`A\u009b31mB`), generated.
+ */
+function c1Variants(n: number): string[] {
+  const control = fc.oneof(fc.integer({ min: 0x80, max: 0x9f }), fc.constantFrom(0x2028, 0x2029)).map((c) => String.fromCharCode(c));
+  // Inside the value: U+0085, U+2028 and U+2029 are also white space, trimmed off a value's ends.
+  const word = fc.stringMatching(/^[A-Za-z0-9]{1,4}$/);
+  return seeded(
+    fc.tuple(word, control, word).map(([a, c, b]) => `${a}${c}${b}`),
+    n,
+    25,
+  );
+}
 const HOSTILE = [
   '\u0000',
   'a\u0007b',
@@ -82,6 +96,7 @@ const HOSTILE = [
   '-1',
   '0',
   '%00',
+  ...c1Variants(20),
 ];
 /** Mixed case, spaces around, accents off or on: how a friendly value arrives. */
 const variants = (base: string, seed: number): string[] =>
@@ -505,6 +520,32 @@ describe('one validator behind every path (issue 25)', () => {
       expect(suggested, 'with "did you mean"').toBeGreaterThan(0);
     });
   }
+
+  it('free text (a name): every path refuses a C0, DEL, C1, U+2028 or U+2029 control character in the same words', async () => {
+    const controls = [...c1Variants(40), 'a\u0000b', '\u001b[31mred', 'a\u007fb', 'a\u2029b'];
+    const fields = [
+      { verb: create, field: 'first_name', seedKind: 'customers' as const },
+      { verb: create, field: 'last_name', seedKind: 'customers' as const },
+    ];
+    const want = { error: 'must not contain control characters' };
+    let refused = 0;
+    for (const f of fields) {
+      const c: KindCase = { kind: 'free text', ...f, normal: () => ({}) as Normal, prompt: 'text', values: () => controls };
+      for (const raw of controls) {
+        const where = `${f.field} ${JSON.stringify(raw)}`;
+        expect(viaFlag(c, raw), `${where} (flag)`).toEqual(want);
+        expect(viaData(c, raw), `${where} (--data)`).toEqual(want);
+        expect(await viaCsv(c, raw), `${where} (CSV row)`).toEqual(want);
+        expect(await viaSeed(c, raw), `${where} (seed entry)`).toEqual(want);
+        expect((await viaPrompt(c, raw)).got, `${where} (prompt)`).toEqual(want);
+        refused++;
+      }
+      // The same names with a plain value go through every path.
+      expect(viaFlag(c, 'Ada'), f.field).toEqual({ value: 'Ada' });
+      expect(viaData(c, 'Ada'), f.field).toEqual({ value: 'Ada' });
+    }
+    expect(refused).toBe(fields.length * controls.length);
+  });
 
   it('normalises what people type, as the issue lists it', () => {
     expect(normalCountry('usa', tables).value).toBe('US');

@@ -307,24 +307,20 @@ describe('the declarations', () => {
 });
 
 describe('a get view on a terminal: long values wrap under their key', () => {
-  const pair = fc.record({ key: hostile.map(escapeText), text: hostile.map(escapeText), whole: fc.boolean() });
-  it('every line within the width but for a value never broken (an id) or a character wider than the room; nothing lost', () => {
+  const pair = fc.record({ key: hostile.map(escapeText), text: hostile.map(escapeText) });
+  it('every line within the width but for a character wider than the room; nothing lost', () => {
     fc.assert(
       fc.property(fc.array(pair, { minLength: 1, maxLength: 8 }), fc.integer({ min: 10, max: 300 }), (pairs, width) => {
         const lines = layoutKeyValues(
-          pairs.map((p) => ({ key: p.key, value: { text: p.text }, whole: p.whole })),
+          pairs.map((p) => ({ key: p.key, value: { text: p.text } })),
           width,
         );
-        // Lines end without spaces.
-        const wholes = pairs.filter((p) => p.whole).map((p) => p.text.trimEnd());
         for (const l of lines) {
           if (displayWidth(l) <= width) continue;
-          // Too wide: it carries a whole value, or a single character wider than what was left.
-          const ok =
-            wholes.some((w) => w && l.includes(w)) || [...l.trim()].filter((c) => codePointWidth(c.codePointAt(0)!) > 0).length <= 1;
+          // Too wide: only a single character wider than what was left.
+          const ok = [...l.trim()].filter((c) => codePointWidth(c.codePointAt(0)!) > 0).length <= 1;
           expect(ok, `line ${JSON.stringify(l)} at ${width}`).toBe(true);
         }
-        for (const w of wholes) expect(lines.some((l) => l.includes(w))).toBe(true);
         // Every key and value is there, save the spaces lines were broken at.
         const all = lines.join('').replace(/ /g, '');
         let at = 0;
@@ -339,6 +335,46 @@ describe('a get view on a terminal: long values wrap under their key', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('Printer.printObject: a long value, with or without spaces, is broken at the width under its key; its pieces give it back (F6)', () => {
+    // Words of letters, digits, e-mail and URL punctuation and wide characters; one word (an e-mail,
+    // a URL, an id) or several, of random lengths.
+    const unit = fc.constantFrom('a', 'Z', '7', '.', '@', '-', '/', '_', '山', '界', 'é');
+    const word = fc.array(unit, { minLength: 1, maxLength: 60 }).map((cs) => cs.join(''));
+    const value = fc.oneof(
+      fc.array(unit, { minLength: 1, maxLength: 400 }).map((cs) => cs.join('')),
+      fc.array(word, { minLength: 1, maxLength: 12 }).map((ws) => ws.join(' ')),
+    );
+    const keyOf = fc.constantFrom('email', 'description', 'id', 'metadata.note', 'address.line1');
+    let broken = 0;
+    fc.assert(
+      fc.property(keyOf, value, fc.integer({ min: 40, max: 200 }), (key, text, width) => {
+        const io = bufferIOStreams({ tty: true, width });
+        const obj = key.includes('.') ? { [key.split('.')[0]!]: { [key.split('.')[1]!]: text } } : { [key]: text };
+        new Printer(io, resolveOutput({ output: 'table' }, io), []).printObject(obj);
+        const lines = io
+          .stdoutText()
+          .replace(/\u001b\[[0-9;]*m/g, '')
+          .trimEnd()
+          .split('\n');
+        for (const l of lines) expect(displayWidth(l), `${JSON.stringify(l)} at ${width}`).toBeLessThanOrEqual(width);
+        expect(lines[0]!.startsWith(key)).toBe(true);
+        const first = lines[0]!.slice(key.length).trimStart();
+        const pieces = [...(first ? [first] : []), ...lines.slice(1).map((l) => l.trimStart())];
+        if (pieces.length > 1) broken++;
+        // Joined, the pieces are the value: each break is between two characters or at one space.
+        let at = 0;
+        for (const [i, piece] of pieces.entries()) {
+          if (i > 0 && !text.startsWith(piece, at) && text[at] === ' ') at++;
+          expect(text.startsWith(piece, at), `${JSON.stringify(piece)} at ${at} of ${JSON.stringify(text)} (width ${width})`).toBe(true);
+          at += piece.length;
+        }
+        expect(at).toBe(text.length);
+      }),
+      { seed: 6, numRuns: 400 },
+    );
+    expect(broken).toBeGreaterThan(30);
   });
 
   it('pay transactions get on an 80-column terminal: the description wraps under its key; ids whole; --wide keeps it on one line', async () => {
@@ -396,7 +432,7 @@ describe('escapes and single words stay readable', () => {
     expect(wrap('RED\\u202eevil\\u2028x', 8)).toEqual(['RED', '\\u202eev', 'il\\u2028', 'x']);
   });
 
-  it('a get view keeps a one-word value whole (a URL, a time), even past a 40-column terminal; longer text still wraps', async () => {
+  it('a get view breaks a one-word value longer than its room (a URL) under its key at a 40-column terminal, every character kept; text wraps at spaces', async () => {
     const url = 'https://hooks.example.com/v1/webhooks/receiver/0123456789';
     const respond = () => ({
       status: 200,
@@ -404,7 +440,14 @@ describe('escapes and single words stay readable', () => {
     });
     const r = await pay(['customers', 'get', 'cus_0123456789abcdefghijklmn'], { tty: true, width: 40, respond });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(url);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(40);
+    const at = lines.findIndex((l) => l.startsWith('email'));
+    const col = lines[at]!.indexOf('https');
+    const pieces = [lines[at]!.slice(col), ...lines.slice(at + 1).filter((l) => /^ +\S/.test(l) && !/Ada|Lovelace|Countess|more/.test(l))];
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.map((p) => p.trim()).join('')).toBe(url);
+    expect(r.stdout).toMatch(/^id +cus_0123456789abcdefghijklmn$/m);
     const name = r.stdout.split('\n').filter((l) => /Ada|Lovelace|Countess/.test(l));
     expect(name.length).toBeGreaterThan(1);
     for (const l of name) expect(displayWidth(l)).toBeLessThanOrEqual(40);
