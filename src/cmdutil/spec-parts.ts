@@ -21,7 +21,7 @@ export function shown(spec: string): Column[] {
     for (const w of rest) {
       if (/^\d+$/.test(w)) column.priority = Number(w);
       else if (KINDS.includes(w)) column.kind = w as ColumnKind;
-      else if (w.startsWith('@')) column.currencyPath = w.slice(1);
+      else if (/^@\S+$/.test(w)) column.currencyPath = w.slice(1);
       else throw new Error(`column "${part.trim()}": no such word "${w}"`);
     }
     return column;
