@@ -224,15 +224,11 @@ export const PAYMENT_LINK_EXAMPLE = {
 
 export const FX_RATES_EXAMPLE = { object: 'fx_rates', base: 'USD', rates: { EUR: '0.92', GBP: '0.79' }, as_of: STAMP } as const;
 
-export const FX_QUOTE_CREATE_EXAMPLE = { source_currency: 'USD', target_currency: 'EUR', source_amount: '100.00' } as const;
+const FX_PAIR = { source_currency: 'USD', target_currency: 'EUR' } as const;
 
-const FX_AMOUNTS = {
-  source_currency: 'USD',
-  target_currency: 'EUR',
-  rate: '0.92',
-  source_amount: '100.00',
-  target_amount: '91.54',
-} as const;
+export const FX_QUOTE_CREATE_EXAMPLE = { ...FX_PAIR, source_amount: '100.00' } as const;
+
+const FX_AMOUNTS = { ...FX_PAIR, rate: '0.92', source_amount: '100.00', target_amount: '91.54' } as const;
 
 export const FX_QUOTE_EXAMPLE = {
   ...common('fxq_', 'fx_quote'),

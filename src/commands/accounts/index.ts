@@ -1,19 +1,16 @@
 // pay accounts: internal accounts holding balances.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { STATUS_FILTER, columns, getVerb, idArg, listVerb, shown } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { operationHelp } from '../../shared/rules.js';
 
-const ACCOUNT_ID = { name: '<id>', description: 'account id (acc_…)', idPrefix: 'acc_' };
+const ACCOUNT_ID = idArg('account', 'acc_');
 /** The picker's accounts (an id left out on a terminal); the list needs the tenant. */
 const accountPick = (what: string, status?: string, zero?: readonly string[]): PickSpec => ({
   list: 'accounts',
   ...(status ? { query: { status }, where: { status: [status] } } : {}),
   ...(zero ? { zero } : {}),
-  show: [
-    { header: 'NICKNAME', path: 'nickname' },
-    { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-  ],
+  show: shown('NICKNAME nickname, AVAILABLE balance.available money @currency, STATUS status status'),
   what,
   requireTenant: true,
 });
@@ -27,15 +24,9 @@ export const accounts: GroupSpec = fromContract(OPERATIONS, {
     'pay accounts list --customer cus_0123456789abcdefghijklmn --json',
     'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available',
   ],
-  columns: [
-    { header: 'ID', path: 'id', priority: 1 },
-    { header: 'CUSTOMER', path: 'customer_id', priority: 7 },
-    { header: 'TYPE', path: 'type', priority: 4 },
-    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
-    { header: 'AVAILABLE', path: 'balance.available', kind: 'money', currencyPath: 'currency', priority: 2 },
-    { header: 'PENDING', path: 'balance.pending', kind: 'money', currencyPath: 'currency', priority: 5 },
-    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
-  ],
+  columns: columns(
+    'ID id 1, CUSTOMER customer_id 7, TYPE type 4, STATUS status 3 status, AVAILABLE balance.available 2 money @currency, PENDING balance.pending 5 money @currency, CREATED created_at 6 time',
+  ),
   verbs: [
     {
       name: 'create',
@@ -49,44 +40,29 @@ export const accounts: GroupSpec = fromContract(OPERATIONS, {
       flags: [
         { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
         { flags: '--currency <code>', field: 'currency', description: 'ISO 4217 currency, e.g. USD' },
-        {
-          flags: '--type <type>',
-          field: 'type',
-          description: 'checking (default) or savings',
-        },
+        { flags: '--type <type>', field: 'type', description: 'checking (default) or savings' },
         { flags: '--nickname <text>', field: 'nickname', description: 'a label for people' },
       ],
       jsonShape: 'the created Account object ({id: "acc_…", customer_id, currency, status, balance: {available, pending, currency}, …})',
     },
-    {
-      name: 'list',
-      summary: 'List accounts (needs the tenant id)',
-      examples: [
+    listVerb(
+      'Account',
+      'List accounts (needs the tenant id)',
+      [
         'pay accounts list',
         'pay accounts list --customer cus_0123456789abcdefghijklmn --json',
         'pay accounts list --currency USD --all -o ndjson',
       ],
-      operationId: 'listAccounts',
-      flags: [
+      [
         { flags: '--customer <id>', query: 'customer_id', description: "only this customer's accounts" },
         { flags: '--currency <code>', query: 'currency', description: 'only this currency' },
-        { flags: '--status <status>', query: 'status', description: 'only this status' },
-        ...CREATED_RANGE,
+        STATUS_FILTER,
       ],
-      constraints: [CREATED_RANGE_CHECK],
-      jsonShape: 'an array of Account objects',
-    },
-    {
-      name: 'get',
-      arg: { ...ACCOUNT_ID, pick: accountPick('accounts') },
-      summary: 'Show one account with its balance',
-      examples: [
-        'pay accounts get acc_0123456789abcdefghijklmn',
-        'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available',
-      ],
-      operationId: 'getAccount',
-      jsonShape: 'the Account object',
-    },
+    ),
+    getVerb('Account', { ...ACCOUNT_ID, pick: accountPick('accounts') }, 'Show one account with its balance', [
+      'pay accounts get acc_0123456789abcdefghijklmn',
+      'pay accounts get acc_0123456789abcdefghijklmn --fields balance.available',
+    ]),
     {
       name: 'close',
       // Only accounts it can close: active, holding nothing (the service refuses the others, 409).

@@ -1,28 +1,16 @@
 // pay cards: virtual and physical cards on an account.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, type VerbDecl, fromContract } from '../../cmdutil/spec.js';
+import { type GroupSpec, type PickSpec, type VerbDecl, fromContract } from '../../cmdutil/spec.js';
+import { STATUS_FILTER, columns, getVerb, idArg, listVerb, pickOf } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { CARD_TERMINABLE_STATUSES } from '../../shared/enums.js';
 import { operationHelp } from '../../shared/rules.js';
 
-const CARD_ID = { name: '<id>', description: 'card id (card_…)', idPrefix: 'card_' };
+const CARD_ID = idArg('card', 'card_');
 const EX_CARD = 'card_0123456789abcdefghijklmn';
 
 /** The picker's cards (an id left out on a terminal): those in `from`, the states the verb acts on. */
-function cardPick(what: string, from?: readonly string[]): PickSpec {
-  return {
-    list: 'cards',
-    // One state is a filter of the list; several are checked on the most recent cards.
-    ...(from?.length === 1 ? { query: { status: from[0]! } } : {}),
-    ...(from ? { where: { status: from } } : {}),
-    show: [
-      { header: 'TYPE', path: 'type' },
-      { header: 'LAST4', path: 'last4' },
-      { header: 'CUSTOMER', path: 'customer_id' },
-      { header: 'STATUS', path: 'status', kind: 'status' },
-    ],
-    what,
-  };
-}
+const cardPick = (what: string, from?: readonly string[]): PickSpec =>
+  pickOf('cards', what, 'TYPE type, LAST4 last4, CUSTOMER customer_id, STATUS status status', from);
 
 function cardAction(
   name: string,
@@ -56,18 +44,9 @@ export const cards: GroupSpec = fromContract(OPERATIONS, {
   description:
     'Virtual cards are active at once; physical cards start inactive until shipped and activated.\n' +
     'active ⇄ frozen; any card can be terminated (final). pay never shows a full card number or CVV.',
-  columns: [
-    { header: 'ID', path: 'id', priority: 1 },
-    { header: 'CUSTOMER', path: 'customer_id', priority: 10 },
-    { header: 'ACCOUNT', path: 'account_id', priority: 8 },
-    { header: 'TYPE', path: 'type', priority: 4 },
-    { header: 'BRAND', path: 'brand', priority: 5 },
-    { header: 'LAST4', path: 'last4', priority: 2 },
-    { header: 'EXP MONTH', path: 'exp_month', priority: 6 },
-    { header: 'EXP YEAR', path: 'exp_year', priority: 7 },
-    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
-    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 9 },
-  ],
+  columns: columns(
+    'ID id 1, CUSTOMER customer_id 10, ACCOUNT account_id 8, TYPE type 4, BRAND brand 5, LAST4 last4 2, EXP MONTH exp_month 6, EXP YEAR exp_year 7, STATUS status 3 status, CREATED created_at 9 time',
+  ),
   verbs: [
     {
       name: 'issue',
@@ -86,16 +65,8 @@ export const cards: GroupSpec = fromContract(OPERATIONS, {
       ],
       operationId: 'createCard',
       flags: [
-        {
-          flags: '--customer <id>',
-          field: 'customer_id',
-          description: 'card holder (cus_…)',
-        },
-        {
-          flags: '--account <id>',
-          field: 'account_id',
-          description: 'account the card spends from (acc_…)',
-        },
+        { flags: '--customer <id>', field: 'customer_id', description: 'card holder (cus_…)' },
+        { flags: '--account <id>', field: 'account_id', description: 'account the card spends from (acc_…)' },
         { flags: '--type <type>', field: 'type', description: 'virtual or physical' },
         { flags: '--name-on-card <name>', field: 'name_on_card', description: 'name printed on the card' },
         {
@@ -104,24 +75,12 @@ export const cards: GroupSpec = fromContract(OPERATIONS, {
           kind: 'decimal',
           description: "spending limit in the account's currency, e.g. 500.00",
         },
-        {
-          flags: '--spending-interval <interval>',
-          field: 'spending_limit.interval',
-          description: 'period of the spending limit',
-        },
+        { flags: '--spending-interval <interval>', field: 'spending_limit.interval', description: 'period of the spending limit' },
         { flags: '--address-line1 <street>', field: 'shipping_address.address_line1', description: 'physical cards: shipping street line' },
         { flags: '--city <city>', field: 'shipping_address.city', description: 'physical cards: shipping city' },
-        {
-          flags: '--country <CC>',
-          field: 'shipping_address.country',
-          description: 'physical cards: shipping country, ISO 3166-1 alpha-2',
-        },
+        { flags: '--country <CC>', field: 'shipping_address.country', description: 'physical cards: shipping country, ISO 3166-1 alpha-2' },
         { flags: '--postal-code <code>', field: 'shipping_address.postal_code', description: 'physical cards: shipping postal code' },
-        {
-          flags: '--state <CC-SUB>',
-          field: 'shipping_address.state',
-          description: 'physical cards: ISO 3166-2 subdivision, e.g. US-TX',
-        },
+        { flags: '--state <CC-SUB>', field: 'shipping_address.state', description: 'physical cards: ISO 3166-2 subdivision, e.g. US-TX' },
       ],
       constraints: [
         { kind: 'together', fields: ['spending_limit.amount', 'spending_limit.interval'] },
@@ -151,33 +110,25 @@ export const cards: GroupSpec = fromContract(OPERATIONS, {
         show: 'pay cards get {id}',
       },
     },
-    {
-      name: 'list',
-      summary: 'List cards, newest first',
-      examples: [
+    listVerb(
+      'Card',
+      'List cards, newest first',
+      [
         'pay cards list',
         'pay cards list --customer cus_0123456789abcdefghijklmn --status active --json',
         'pay cards list --type physical --all -o ndjson',
       ],
-      operationId: 'listCards',
-      flags: [
+      [
         { flags: '--customer <id>', query: 'customer_id', description: "only this customer's cards" },
         { flags: '--account <id>', query: 'account_id', description: 'only cards on this account' },
-        { flags: '--status <status>', query: 'status', description: 'only this status' },
+        STATUS_FILTER,
         { flags: '--type <type>', query: 'type', description: 'only this type' },
-        ...CREATED_RANGE,
       ],
-      constraints: [CREATED_RANGE_CHECK],
-      jsonShape: 'an array of Card objects',
-    },
-    {
-      name: 'get',
-      arg: { ...CARD_ID, pick: cardPick('cards') },
-      summary: 'Show one card',
-      examples: [`pay cards get ${EX_CARD}`, `pay cards get ${EX_CARD} --fields status,last4 --json`],
-      operationId: 'getCard',
-      jsonShape: 'the Card object',
-    },
+    ),
+    getVerb('Card', { ...CARD_ID, pick: cardPick('cards') }, 'Show one card', [
+      `pay cards get ${EX_CARD}`,
+      `pay cards get ${EX_CARD} --fields status,last4 --json`,
+    ]),
     cardAction(
       'freeze',
       'Freeze an active card (payments are declined until unfrozen)',

@@ -1,23 +1,15 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { STATUS_FILTER, getVerb, idArg, listVerb, pickOf } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { simulationNote } from '../../shared/simulation.js';
 import { operationHelp } from '../../shared/rules.js';
 
-const COL_ID = {
-  name: '<id>',
-  description: 'collection id (col_…)',
-  idPrefix: 'col_',
-  pick: {
-    list: 'collections',
-    show: [
-      { header: 'AMOUNT', path: 'amount', kind: 'money' },
-      { header: 'METHOD', path: 'method' },
-      { header: 'STATUS', path: 'status', kind: 'status' },
-    ],
-    what: 'collections',
-  },
-} as const;
+const COL_ID = idArg(
+  'collection',
+  'col_',
+  pickOf('collections', 'collections', 'AMOUNT amount money, METHOD method, STATUS status status'),
+);
 const EX_COL = 'col_0123456789abcdefghijklmn';
 
 export const collections: GroupSpec = fromContract(OPERATIONS, {
@@ -61,39 +53,14 @@ export const collections: GroupSpec = fromContract(OPERATIONS, {
       ],
       operationId: 'createCollection',
       flags: [
-        {
-          flags: '--account <id>',
-          field: 'account_id',
-          description: 'account to credit (acc_…)',
-        },
-        {
-          flags: '--amount <amount>',
-          field: 'amount',
-          currencyFrom: 'currency',
-          description: 'amount as a decimal, e.g. 25.00',
-        },
-        {
-          flags: '--currency <code>',
-          field: 'currency',
-          description: 'ISO 4217 currency of the account',
-        },
-        {
-          flags: '--method <method>',
-          field: 'method',
-          description: 'how the payer pays',
-        },
+        { flags: '--account <id>', field: 'account_id', description: 'account to credit (acc_…)' },
+        { flags: '--amount <amount>', field: 'amount', currencyFrom: 'currency', description: 'amount as a decimal, e.g. 25.00' },
+        { flags: '--currency <code>', field: 'currency', description: 'ISO 4217 currency of the account' },
+        { flags: '--method <method>', field: 'method', description: 'how the payer pays' },
         { flags: '--customer <id>', field: 'customer_id', description: 'the paying customer (cus_…)' },
         { flags: '--description <text>', field: 'description', description: 'what the payment is for' },
-        {
-          flags: '--mobile-phone <phone>',
-          field: 'mobile_money.phone',
-          description: "mobile money: payer's phone, international format",
-        },
-        {
-          flags: '--mobile-provider <provider>',
-          field: 'mobile_money.provider',
-          description: 'mobile money: provider',
-        },
+        { flags: '--mobile-phone <phone>', field: 'mobile_money.phone', description: "mobile money: payer's phone, international format" },
+        { flags: '--mobile-provider <provider>', field: 'mobile_money.provider', description: 'mobile money: provider' },
       ],
       constraints: [
         { kind: 'requiredWhen', field: 'method', values: ['mobile_money'], require: ['mobile_money.phone', 'mobile_money.provider'] },
@@ -113,35 +80,23 @@ export const collections: GroupSpec = fromContract(OPERATIONS, {
         show: 'pay collections get {id}',
       },
     },
-    {
-      name: 'list',
-      summary: 'List collections, newest first',
-      examples: [
+    listVerb(
+      'Collection',
+      'List collections, newest first',
+      [
         'pay collections list',
         'pay collections list --account acc_0123456789abcdefghijklmn --method mobile_money --json',
         'pay collections list --status failed --all -o ndjson',
       ],
-      operationId: 'listCollections',
-      flags: [
+      [
         { flags: '--account <id>', query: 'account_id', description: 'only collections into this account' },
-        {
-          flags: '--status <status>',
-          query: 'status',
-          description: 'only this status',
-        },
+        STATUS_FILTER,
         { flags: '--method <method>', query: 'method', description: 'only this method' },
-        ...CREATED_RANGE,
       ],
-      constraints: [CREATED_RANGE_CHECK],
-      jsonShape: 'an array of Collection objects',
-    },
-    {
-      name: 'get',
-      arg: COL_ID,
-      summary: 'Show one collection',
-      examples: [`pay collections get ${EX_COL}`, `pay collections get ${EX_COL} --fields status,failure_reason --json`],
-      operationId: 'getCollection',
-      jsonShape: 'the Collection object',
-    },
+    ),
+    getVerb('Collection', COL_ID, 'Show one collection', [
+      `pay collections get ${EX_COL}`,
+      `pay collections get ${EX_COL} --fields status,failure_reason --json`,
+    ]),
   ],
 });

@@ -1,5 +1,6 @@
 // pay customers: create (prompts for missing fields on a terminal), list, get, update.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type FlagSpec, type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { type FlagSpec, type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { columns, getVerb, idArg, listVerb, shown } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 
 import { CUSTOMER_TYPES, GENDERS } from '../../shared/domain.js';
@@ -33,11 +34,7 @@ export const customerFlags: FlagSpec[] = [
     open: true,
     description: 'gender: male, female, non_binary, undisclosed, or another value (a near miss is refused)',
   },
-  {
-    flags: '--date-of-birth <YYYY-MM-DD>',
-    field: 'date_of_birth',
-    description: 'date of birth, a real date not in the future',
-  },
+  { flags: '--date-of-birth <YYYY-MM-DD>', field: 'date_of_birth', description: 'date of birth, a real date not in the future' },
   { flags: '--address-line1 <street>', field: 'address.address_line1', description: 'street line' },
   { flags: '--city <city>', field: 'address.city', description: 'city' },
   {
@@ -60,18 +57,13 @@ export const customerFlags: FlagSpec[] = [
 export function customerPick(what = 'customers', where?: PickSpec['where']): PickSpec {
   return {
     list: 'customers',
-    show: [
-      { header: 'FIRST NAME', path: 'first_name' },
-      { header: 'LAST NAME', path: 'last_name' },
-      { header: 'EMAIL', path: 'email' },
-      { header: 'KYC', path: 'kyc_status', kind: 'status' },
-    ],
+    show: shown('FIRST NAME first_name, LAST NAME last_name, EMAIL email, KYC kyc_status status'),
     what,
     ...(where ? { where } : {}),
   };
 }
 
-const CUSTOMER_ID = { name: '<id>', description: 'customer id (cus_…)', idPrefix: 'cus_', pick: customerPick() };
+const CUSTOMER_ID = idArg('customer', 'cus_', customerPick());
 
 export const customers: GroupSpec = fromContract(OPERATIONS, {
   name: 'customers',
@@ -82,15 +74,9 @@ export const customers: GroupSpec = fromContract(OPERATIONS, {
     'pay customers list --email ada@example.com --json',
     'pay customers update cus_0123456789abcdefghijklmn --email new@example.com',
   ],
-  columns: [
-    { header: 'ID', path: 'id', priority: 1 },
-    { header: 'FIRST NAME', path: 'first_name', priority: 2 },
-    { header: 'LAST NAME', path: 'last_name', priority: 3 },
-    { header: 'EMAIL', path: 'email', priority: 4 },
-    { header: 'TYPE', path: 'type', priority: 6 },
-    { header: 'KYC', path: 'kyc_status', kind: 'status', priority: 5 },
-    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 7 },
-  ],
+  columns: columns(
+    'ID id 1, FIRST NAME first_name 2, LAST NAME last_name 3, EMAIL email 4, TYPE type 6, KYC kyc_status 5 status, CREATED created_at 7 time',
+  ),
   verbs: [
     {
       name: 'create',
@@ -108,30 +94,19 @@ export const customers: GroupSpec = fromContract(OPERATIONS, {
       jsonShape: 'the created Customer object ({id: "cus_…", first_name, …, address: {…}, kyc_status, created_at})',
       impl: () => import('./create.js'),
     },
-    {
-      name: 'list',
-      summary: 'List customers, newest first',
-      examples: ['pay customers list', 'pay customers list --email ada@example.com --json', 'pay customers list --all -o ndjson'],
-      operationId: 'listCustomers',
-      flags: [
+    listVerb(
+      'Customer',
+      'List customers, newest first',
+      ['pay customers list', 'pay customers list --email ada@example.com --json', 'pay customers list --all -o ndjson'],
+      [
         { flags: '--email <email>', query: 'email', description: 'only this e-mail address' },
         { flags: '--type <type>', query: 'type', description: 'only this customer type' },
-        ...CREATED_RANGE,
       ],
-      constraints: [CREATED_RANGE_CHECK],
-      jsonShape: 'an array of Customer objects',
-    },
-    {
-      name: 'get',
-      arg: CUSTOMER_ID,
-      summary: 'Show one customer',
-      examples: [
-        'pay customers get cus_0123456789abcdefghijklmn',
-        'pay customers get cus_0123456789abcdefghijklmn --fields email,address.country',
-      ],
-      operationId: 'getCustomer',
-      jsonShape: 'the Customer object',
-    },
+    ),
+    getVerb('Customer', CUSTOMER_ID, 'Show one customer', [
+      'pay customers get cus_0123456789abcdefghijklmn',
+      'pay customers get cus_0123456789abcdefghijklmn --fields email,address.country',
+    ]),
     {
       name: 'update',
       arg: CUSTOMER_ID,

@@ -1,20 +1,16 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
+import { columns, getVerb, idArg, listVerb, shown } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { operationHelp } from '../../shared/rules.js';
 
-const EA_ID = { name: '<id>', description: 'external account id (ea_…)', idPrefix: 'ea_' };
+const EA_ID = idArg('external account', 'ea_');
 const EX_EA = 'ea_0123456789abcdefghijklmn';
 /** The picker's external accounts (an id left out on a terminal); the list has no status filter. */
 const eaPick = (what: string, status?: string): PickSpec => ({
   list: 'external-accounts',
   ...(status ? { where: { status: [status] } } : {}),
-  show: [
-    { header: 'HOLDER', path: 'account_holder_name' },
-    { header: 'BANK', path: 'bank_name' },
-    { header: 'NUMBER', path: 'account_number_last4' },
-    { header: 'STATUS', path: 'status', kind: 'status' },
-  ],
+  show: shown('HOLDER account_holder_name, BANK bank_name, NUMBER account_number_last4, STATUS status status'),
   what,
 });
 
@@ -27,17 +23,9 @@ export const externalAccounts: GroupSpec = fromContract(OPERATIONS, {
     'pay external-accounts list --customer cus_0123456789abcdefghijklmn --json',
     'pay external-accounts remove ea_0123456789abcdefghijklmn --live --yes',
   ],
-  columns: [
-    { header: 'ID', path: 'id', priority: 1 },
-    { header: 'CUSTOMER', path: 'customer_id', priority: 9 },
-    { header: 'HOLDER', path: 'account_holder_name', priority: 2 },
-    { header: 'BANK', path: 'bank_name', priority: 3 },
-    { header: 'NUMBER', path: 'account_number_last4', priority: 4 },
-    { header: 'COUNTRY', path: 'country', priority: 7 },
-    { header: 'CURRENCY', path: 'currency', priority: 5 },
-    { header: 'STATUS', path: 'status', kind: 'status', priority: 6 },
-    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 8 },
-  ],
+  columns: columns(
+    'ID id 1, CUSTOMER customer_id 9, HOLDER account_holder_name 2, BANK bank_name 3, NUMBER account_number_last4 4, COUNTRY country 7, CURRENCY currency 5, STATUS status 6 status, CREATED created_at 8 time',
+  ),
   verbs: [
     {
       name: 'add',
@@ -60,23 +48,16 @@ export const externalAccounts: GroupSpec = fromContract(OPERATIONS, {
       ],
       jsonShape: 'the created ExternalAccount object ({id: "ea_…", customer_id, bank_name, account_number_last4, status, …})',
     },
-    {
-      name: 'list',
-      summary: 'List external accounts, newest first',
-      examples: ['pay external-accounts list', 'pay external-accounts list --customer cus_0123456789abcdefghijklmn --json'],
-      operationId: 'listExternalAccounts',
-      flags: [{ flags: '--customer <id>', query: 'customer_id', description: "only this customer's accounts" }, ...CREATED_RANGE],
-      constraints: [CREATED_RANGE_CHECK],
-      jsonShape: 'an array of ExternalAccount objects',
-    },
-    {
-      name: 'get',
-      arg: { ...EA_ID, pick: eaPick('external accounts') },
-      summary: 'Show one external account',
-      examples: [`pay external-accounts get ${EX_EA}`, `pay external-accounts get ${EX_EA} --json`],
-      operationId: 'getExternalAccount',
-      jsonShape: 'the ExternalAccount object',
-    },
+    listVerb(
+      'ExternalAccount',
+      'List external accounts, newest first',
+      ['pay external-accounts list', 'pay external-accounts list --customer cus_0123456789abcdefghijklmn --json'],
+      [{ flags: '--customer <id>', query: 'customer_id', description: "only this customer's accounts" }],
+    ),
+    getVerb('ExternalAccount', { ...EA_ID, pick: eaPick('external accounts') }, 'Show one external account', [
+      `pay external-accounts get ${EX_EA}`,
+      `pay external-accounts get ${EX_EA} --json`,
+    ]),
     {
       name: 'remove',
       arg: { ...EA_ID, pick: eaPick('active external accounts', 'active') },

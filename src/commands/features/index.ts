@@ -1,6 +1,6 @@
 // pay features: the product features a customer can use, and switching them on.
-import type { TableColumn } from '../../io/output.js';
 import { type FlagSpec, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { columns } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { FEATURES, RULES } from '../../shared/rules.js';
 import { customerPick } from '../customers/index.js';
@@ -25,14 +25,9 @@ const featureFlag: FlagSpec = {
   description: 'feature key',
 };
 
-const statusColumns: TableColumn[] = [
-  { header: 'CUSTOMER', path: 'customer_id', priority: 1 },
-  { header: 'FEATURE', path: 'feature', kind: 'id', priority: 2 },
-  { header: 'ELIGIBLE', path: 'eligible', priority: 4 },
-  { header: 'ACTIVE', path: 'active', priority: 3 },
-  { header: 'REASONS', path: 'reasons', priority: 5 },
-  { header: 'ACTIVATED', path: 'activated_at', kind: 'time', priority: 6 },
-];
+const statusColumns = columns(
+  'CUSTOMER customer_id 1, FEATURE feature 2 id, ELIGIBLE eligible 4, ACTIVE active 3, REASONS reasons 5, ACTIVATED activated_at 6 time',
+);
 
 export const features: GroupSpec = fromContract(OPERATIONS, {
   name: 'features',
@@ -48,12 +43,7 @@ export const features: GroupSpec = fromContract(OPERATIONS, {
     'A command a feature gates works while the feature is active and the customer eligible (pay features check):\n' +
     `${gating}\n` +
     'The whole set of rules: pay help rules.',
-  columns: [
-    { header: 'KEY', path: 'key', kind: 'id', priority: 1 },
-    { header: 'NAME', path: 'name', priority: 2 },
-    { header: 'REQUIRES KYC', path: 'requires_kyc', priority: 3 },
-    { header: 'DESCRIPTION', path: 'description', priority: 4 },
-  ],
+  columns: columns('KEY key 1 id, NAME name 2, REQUIRES KYC requires_kyc 3, DESCRIPTION description 4'),
   verbs: [
     {
       name: 'list',

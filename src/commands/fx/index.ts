@@ -1,22 +1,16 @@
 // pay fx: exchange rates, quotes (a locked rate for 60 s) and trades that use a quote.
 // Verbs stay flat under the group: rates, quote, get-quote, trade, trades, get-trade.
 import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { columns } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
-import type { TableColumn } from '../../io/output.js';
 import { operationHelp } from '../../shared/rules.js';
 
 const EX_FXQ = 'fxq_0123456789abcdefghijklmn';
 const EX_FXT = 'fxt_0123456789abcdefghijklmn';
 
-const quoteColumns: TableColumn[] = [
-  { header: 'ID', path: 'id', priority: 1 },
-  { header: 'SELL', path: 'source_amount', kind: 'money', currencyPath: 'source_currency', priority: 2 },
-  { header: 'BUY', path: 'target_amount', kind: 'money', currencyPath: 'target_currency', priority: 3 },
-  { header: 'RATE', path: 'rate', kind: 'number', priority: 4 },
-  { header: 'FEE', path: 'fee', kind: 'number', priority: 7 },
-  { header: 'STATUS', path: 'status', kind: 'status', priority: 6 },
-  { header: 'EXPIRES', path: 'expires_at', kind: 'time', priority: 5 },
-];
+const quoteColumns = columns(
+  'ID id 1, SELL source_amount 2 money @source_currency, BUY target_amount 3 money @target_currency, RATE rate 4 number, FEE fee 7 number, STATUS status 6 status, EXPIRES expires_at 5 time',
+);
 
 export const fx: GroupSpec = fromContract(OPERATIONS, {
   name: 'fx',
@@ -30,17 +24,9 @@ export const fx: GroupSpec = fromContract(OPERATIONS, {
   description:
     'Convert money in two steps: pay fx quote locks a rate for 60 seconds; pay fx trade <quote-id> moves the money between two accounts of the customer at that rate.\n' +
     'pay fx trades lists trades; get-quote and get-trade show one.',
-  columns: [
-    { header: 'ID', path: 'id', priority: 1 },
-    { header: 'QUOTE', path: 'quote_id', priority: 9 },
-    { header: 'FROM', path: 'source_account_id', priority: 7 },
-    { header: 'TO', path: 'target_account_id', priority: 8 },
-    { header: 'SOLD', path: 'source_amount', kind: 'money', currencyPath: 'source_currency', priority: 2 },
-    { header: 'BOUGHT', path: 'target_amount', kind: 'money', currencyPath: 'target_currency', priority: 3 },
-    { header: 'RATE', path: 'rate', kind: 'number', priority: 4 },
-    { header: 'STATUS', path: 'status', kind: 'status', priority: 5 },
-    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
-  ],
+  columns: columns(
+    'ID id 1, QUOTE quote_id 9, FROM source_account_id 7, TO target_account_id 8, SOLD source_amount 2 money @source_currency, BOUGHT target_amount 3 money @target_currency, RATE rate 4 number, STATUS status 5 status, CREATED created_at 6 time',
+  ),
   verbs: [
     {
       name: 'rates',
@@ -114,16 +100,8 @@ export const fx: GroupSpec = fromContract(OPERATIONS, {
       ],
       operationId: 'createFxTrade',
       flags: [
-        {
-          flags: '--from-account <id>',
-          field: 'source_account_id',
-          description: 'account debited in the sell currency (acc_…)',
-        },
-        {
-          flags: '--to-account <id>',
-          field: 'target_account_id',
-          description: 'account credited in the buy currency (acc_…)',
-        },
+        { flags: '--from-account <id>', field: 'source_account_id', description: 'account debited in the sell currency (acc_…)' },
+        { flags: '--to-account <id>', field: 'target_account_id', description: 'account credited in the buy currency (acc_…)' },
       ],
       jsonShape:
         'the FxTrade object ({id: "fxt_…", quote_id, source_account_id, target_account_id, rate, source_amount, target_amount, status: "completed", …})',

@@ -1,14 +1,10 @@
 // pay payment-links: a URL a payer opens to pay crypto into a wallet.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { STATUS_FILTER, columns, getVerb, idArg, listVerb, pickOf } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { operationHelp } from '../../shared/rules.js';
 
-const PLINK_ID = { name: '<id>', description: 'payment link id (plink_…)', idPrefix: 'plink_' };
-const PLINK_SHOWN = [
-  { header: 'AMOUNT', path: 'amount', kind: 'money', currencyPath: 'asset' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
-  { header: 'EXPIRES', path: 'expires_at', kind: 'time' },
-] as const;
+const PLINK_SHOWN = 'AMOUNT amount money @asset, STATUS status status, EXPIRES expires_at time';
 const EX_PLINK = 'plink_0123456789abcdefghijklmn';
 
 export const paymentLinks: GroupSpec = fromContract(OPERATIONS, {
@@ -20,15 +16,9 @@ export const paymentLinks: GroupSpec = fromContract(OPERATIONS, {
     'pay payment-links disable plink_0123456789abcdefghijklmn',
   ],
   description: 'A link is active until it is paid, disabled, or passes its expiry.',
-  columns: [
-    { header: 'ID', path: 'id', priority: 1 },
-    { header: 'WALLET', path: 'wallet_id', priority: 7 },
-    { header: 'AMOUNT', path: 'amount', kind: 'money', currencyPath: 'asset', priority: 2 },
-    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
-    { header: 'URL', path: 'url', kind: 'id', priority: 4 },
-    { header: 'EXPIRES', path: 'expires_at', kind: 'time', priority: 5 },
-    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
-  ],
+  columns: columns(
+    'ID id 1, WALLET wallet_id 7, AMOUNT amount 2 money @asset, STATUS status 3 status, URL url 4 id, EXPIRES expires_at 5 time, CREATED created_at 6 time',
+  ),
   verbs: [
     {
       name: 'create',
@@ -40,11 +30,7 @@ export const paymentLinks: GroupSpec = fromContract(OPERATIONS, {
       ],
       operationId: 'createPaymentLink',
       flags: [
-        {
-          flags: '--wallet <id>',
-          field: 'wallet_id',
-          description: 'wallet that receives the payment (wal_…)',
-        },
+        { flags: '--wallet <id>', field: 'wallet_id', description: 'wallet that receives the payment (wal_…)' },
         {
           flags: '--amount <amount>',
           field: 'amount',
@@ -54,51 +40,25 @@ export const paymentLinks: GroupSpec = fromContract(OPERATIONS, {
         },
         { flags: '--asset <asset>', field: 'asset', description: 'crypto asset' },
         { flags: '--description <text>', field: 'description', description: 'shown to the payer' },
-        {
-          flags: '--expires-at <time>',
-          field: 'expires_at',
-          description: 'expiry as an RFC 3339 time, e.g. 2030-01-31T12:00:00Z',
-        },
+        { flags: '--expires-at <time>', field: 'expires_at', description: 'expiry as an RFC 3339 time, e.g. 2030-01-31T12:00:00Z' },
       ],
       jsonShape: 'the created PaymentLink object ({id: "plink_…", wallet_id, amount, asset, url, status, expires_at, …})',
     },
-    {
-      name: 'list',
-      summary: 'List payment links, newest first',
-      examples: ['pay payment-links list', 'pay payment-links list --wallet wal_0123456789abcdefghijklmn --status active --json'],
-      operationId: 'listPaymentLinks',
-      flags: [
-        { flags: '--wallet <id>', query: 'wallet_id', description: 'only links into this wallet' },
-        {
-          flags: '--status <status>',
-          query: 'status',
-          description: 'only this status',
-        },
-        ...CREATED_RANGE,
-      ],
-      constraints: [CREATED_RANGE_CHECK],
-      jsonShape: 'an array of PaymentLink objects',
-    },
-    {
-      name: 'get',
-      arg: { ...PLINK_ID, pick: { list: 'payment-links', show: PLINK_SHOWN, what: 'payment links' } },
-      summary: 'Show one payment link',
-      examples: [`pay payment-links get ${EX_PLINK}`, `pay payment-links get ${EX_PLINK} --fields url,status --json`],
-      operationId: 'getPaymentLink',
-      jsonShape: 'the PaymentLink object',
-    },
+    listVerb(
+      'PaymentLink',
+      'List payment links, newest first',
+      ['pay payment-links list', 'pay payment-links list --wallet wal_0123456789abcdefghijklmn --status active --json'],
+      [{ flags: '--wallet <id>', query: 'wallet_id', description: 'only links into this wallet' }, STATUS_FILTER],
+    ),
+    getVerb(
+      'PaymentLink',
+      idArg('payment link', 'plink_', pickOf('payment-links', 'payment links', PLINK_SHOWN)),
+      'Show one payment link',
+      [`pay payment-links get ${EX_PLINK}`, `pay payment-links get ${EX_PLINK} --fields url,status --json`],
+    ),
     {
       name: 'disable',
-      arg: {
-        ...PLINK_ID,
-        pick: {
-          list: 'payment-links',
-          query: { status: 'active' },
-          where: { status: ['active'] },
-          show: PLINK_SHOWN,
-          what: 'active payment links',
-        },
-      },
+      arg: idArg('payment link', 'plink_', pickOf('payment-links', 'active payment links', PLINK_SHOWN, ['active'])),
       summary: 'Disable an active payment link (it can no longer be paid)',
       examples: [`pay payment-links disable ${EX_PLINK}`, `pay payment-links disable ${EX_PLINK} --live --yes`],
       operationId: 'disablePaymentLink',

@@ -1,15 +1,11 @@
 // pay transfers: move money from an account to another account or an external account.
-import { CREATED_RANGE, CREATED_RANGE_CHECK, type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { type GroupSpec, fromContract } from '../../cmdutil/spec.js';
+import { STATUS_FILTER, getVerb, idArg, listVerb, pickOf } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { simulationNote } from '../../shared/simulation.js';
 import { operationHelp } from '../../shared/rules.js';
 
-const TRANSFER_ID = { name: '<id>', description: 'transfer id (tr_…)', idPrefix: 'tr_' };
-const TRANSFER_SHOWN = [
-  { header: 'AMOUNT', path: 'amount', kind: 'money' },
-  { header: 'TO', path: 'destination_id' },
-  { header: 'STATUS', path: 'status', kind: 'status' },
-] as const;
+const TRANSFER_SHOWN = 'AMOUNT amount money, TO destination_id, STATUS status status';
 const EX_TR = 'tr_0123456789abcdefghijklmn';
 
 export const transfers: GroupSpec = fromContract(OPERATIONS, {
@@ -49,27 +45,10 @@ export const transfers: GroupSpec = fromContract(OPERATIONS, {
       ],
       operationId: 'createTransfer',
       flags: [
-        {
-          flags: '--from <account-id>',
-          field: 'source_account_id',
-          description: 'source account (acc_…)',
-        },
-        {
-          flags: '--to <id>',
-          field: 'destination_id',
-          description: 'destination: an account (acc_…) or an external account (ea_…)',
-        },
-        {
-          flags: '--amount <amount>',
-          field: 'amount',
-          currencyFrom: 'currency',
-          description: 'amount as a decimal, e.g. 10.50',
-        },
-        {
-          flags: '--currency <code>',
-          field: 'currency',
-          description: 'ISO 4217 currency of the source account',
-        },
+        { flags: '--from <account-id>', field: 'source_account_id', description: 'source account (acc_…)' },
+        { flags: '--to <id>', field: 'destination_id', description: 'destination: an account (acc_…) or an external account (ea_…)' },
+        { flags: '--amount <amount>', field: 'amount', currencyFrom: 'currency', description: 'amount as a decimal, e.g. 10.50' },
+        { flags: '--currency <code>', field: 'currency', description: 'ISO 4217 currency of the source account' },
         { flags: '--description <text>', field: 'description', description: 'shown to the sender' },
         { flags: '--reference <text>', field: 'reference', description: 'your reference (e.g. an invoice number)' },
       ],
@@ -89,47 +68,23 @@ export const transfers: GroupSpec = fromContract(OPERATIONS, {
         show: 'pay transfers get {id}',
       },
     },
-    {
-      name: 'list',
-      summary: 'List transfers, newest first',
-      examples: [
+    listVerb(
+      'Transfer',
+      'List transfers, newest first',
+      [
         'pay transfers list',
         'pay transfers list --account acc_0123456789abcdefghijklmn --status failed --json',
         'pay transfers list --all -o ndjson',
       ],
-      operationId: 'listTransfers',
-      flags: [
-        {
-          flags: '--account <id>',
-          query: 'account_id',
-          description: 'only transfers from or to this account',
-        },
-        { flags: '--status <status>', query: 'status', description: 'only this status' },
-        ...CREATED_RANGE,
-      ],
-      constraints: [CREATED_RANGE_CHECK],
-      jsonShape: 'an array of Transfer objects',
-    },
-    {
-      name: 'get',
-      arg: { ...TRANSFER_ID, pick: { list: 'transfers', show: TRANSFER_SHOWN, what: 'transfers' } },
-      summary: 'Show one transfer',
-      examples: [`pay transfers get ${EX_TR}`, `pay transfers get ${EX_TR} --fields status,failure_reason --json`],
-      operationId: 'getTransfer',
-      jsonShape: 'the Transfer object',
-    },
+      [{ flags: '--account <id>', query: 'account_id', description: 'only transfers from or to this account' }, STATUS_FILTER],
+    ),
+    getVerb('Transfer', idArg('transfer', 'tr_', pickOf('transfers', 'transfers', TRANSFER_SHOWN)), 'Show one transfer', [
+      `pay transfers get ${EX_TR}`,
+      `pay transfers get ${EX_TR} --fields status,failure_reason --json`,
+    ]),
     {
       name: 'cancel',
-      arg: {
-        ...TRANSFER_ID,
-        pick: {
-          list: 'transfers',
-          query: { status: 'pending' },
-          where: { status: ['pending'] },
-          show: TRANSFER_SHOWN,
-          what: 'pending transfers',
-        },
-      },
+      arg: idArg('transfer', 'tr_', pickOf('transfers', 'pending transfers', TRANSFER_SHOWN, ['pending'])),
       summary: 'Cancel a pending transfer',
       description: `Only a pending transfer can be cancelled; the money returns to the source account.\n${simulationNote('transfers cancel')}`,
       examples: [`pay transfers cancel ${EX_TR}`, `pay transfers cancel ${EX_TR} --live --yes --json`],

@@ -70,8 +70,6 @@ export function accountRoutes(app: Services): Route[] {
       },
     },
     ...listAndGet(ACCOUNT, {
-      list: 'listAccounts',
-      get: 'getAccount',
       tenantRequired: true,
       filters: { customer_id: qId('cus_'), currency: qEnum(FIAT), status: qEnum(ACCOUNT_STATUSES) },
       indexes: ['customer_id', 'currency'],
@@ -123,12 +121,7 @@ export function accountRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    ...listAndGet(EXTERNAL, {
-      list: 'listExternalAccounts',
-      get: 'getExternalAccount',
-      filters: { customer_id: qId('cus_') },
-      indexes: ['customer_id'],
-    }),
+    ...listAndGet(EXTERNAL, { filters: { customer_id: qId('cus_') }, indexes: ['customer_id'] }),
     transition(EXTERNAL, {
       op: 'removeExternalAccount',
       action: { method: 'DELETE' },

@@ -88,8 +88,6 @@ export function cardRoutes(app: Services): Route[] {
       },
     },
     ...listAndGet(CARD, {
-      list: 'listCards',
-      get: 'getCard',
       filters: { customer_id: qId('cus_'), account_id: qId('acc_'), status: qEnum(STATUSES), type: qEnum(CARD_TYPES) },
       indexes: ['account_id', 'customer_id'],
     }),

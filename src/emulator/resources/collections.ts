@@ -104,8 +104,6 @@ export function collectionRoutes(app: Services): Route[] {
       },
     },
     ...listAndGet(COLLECTION, {
-      list: 'listCollections',
-      get: 'getCollection',
       filters: { account_id: qId('acc_'), status: qEnum(COLLECTION_STATUSES), method: qEnum(METHODS) },
       indexes: ['account_id'],
     }),

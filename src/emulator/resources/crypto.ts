@@ -108,12 +108,7 @@ export function cryptoRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    ...listAndGet(WALLET, {
-      list: 'listWallets',
-      get: 'getWallet',
-      filters: { customer_id: qId('cus_'), asset: qEnum(ASSETS) },
-      indexes: ['customer_id', 'asset'],
-    }),
+    ...listAndGet(WALLET, { filters: { customer_id: qId('cus_'), asset: qEnum(ASSETS) }, indexes: ['customer_id', 'asset'] }),
     {
       method: 'POST',
       path: '/payment-links',
@@ -144,12 +139,7 @@ export function cryptoRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    ...listAndGet(LINK, {
-      list: 'listPaymentLinks',
-      get: 'getPaymentLink',
-      filters: { wallet_id: qId('wal_'), status: qEnum(PAYMENT_LINK_STATUSES) },
-      indexes: ['wallet_id'],
-    }),
+    ...listAndGet(LINK, { filters: { wallet_id: qId('wal_'), status: qEnum(PAYMENT_LINK_STATUSES) }, indexes: ['wallet_id'] }),
     transition(LINK, {
       op: 'disablePaymentLink',
       action: 'disable',

@@ -128,11 +128,7 @@ export function customerRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    ...listAndGet(CUSTOMER, {
-      list: 'listCustomers',
-      get: 'getCustomer',
-      filters: { email: { check: qEmail, test: sameEmail }, type: qText(50) },
-    }),
+    ...listAndGet(CUSTOMER, { filters: { email: { check: qEmail, test: sameEmail }, type: qText(50) } }),
     {
       method: 'PATCH',
       path: '/customers/{customer_id}',

@@ -204,6 +204,6 @@ export function fxRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    ...listAndGet(TRADE, { list: 'listFxTrades', get: 'getFxTrade', filters: { account_id: qId('acc_') }, indexes: ['account_id'] }),
+    ...listAndGet(TRADE, { filters: { account_id: qId('acc_') }, indexes: ['account_id'] }),
   ];
 }

@@ -92,9 +92,13 @@ export function getRoute<T extends Base>(r: Resource<T>, op: string, show: (rec:
   return { method: 'GET', path: `${r.path}/{${r.param}}`, op, handler: (ctx) => show(fromPath(r, ctx)) };
 }
 
-/** The list and the get of a resource (the contract's `listAndGet()`): their operations, and the list's filters. */
-export function listAndGet<T extends Base>(r: Resource<T>, o: Omit<ListSpec<T>, 'op'> & { list: string; get: string }): Route[] {
-  return [listRoute(r, { ...o, op: o.list }), getRoute(r, o.get)];
+/**
+ * The list and the get of a resource (the contract's `listAndGet()`), with the list's filters: their
+ * operations are named after the kind, as the contract names them (`fx_trade`: listFxTrades, getFxTrade).
+ */
+export function listAndGet<T extends Base>(r: Resource<T>, o: Omit<ListSpec<T>, 'op'>): Route[] {
+  const name = r.kind.replace(/(?:^|_)(\w)/g, (_, c: string) => c.toUpperCase());
+  return [listRoute(r, { ...o, op: `list${name}s` }), getRoute(r, `get${name}`)];
 }
 
 export interface Move<T extends Base & { status: string }> {

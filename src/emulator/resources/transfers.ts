@@ -183,12 +183,7 @@ export function transferRoutes(app: Services): Route[] {
         return created(rec);
       },
     },
-    ...listAndGet(TRANSFER, {
-      list: 'listTransfers',
-      get: 'getTransfer',
-      filters: { account_id: qId('acc_'), status: qEnum(TRANSFER_STATUSES) },
-      indexes: ['account_id'],
-    }),
+    ...listAndGet(TRANSFER, { filters: { account_id: qId('acc_'), status: qEnum(TRANSFER_STATUSES) }, indexes: ['account_id'] }),
     transition(TRANSFER, {
       op: 'cancelTransfer',
       action: 'cancel',

@@ -37,8 +37,6 @@ export function viewRoutes(app: Services): Route[] {
 
   return [
     ...listAndGet(TRANSACTION, {
-      list: 'listTransactions',
-      get: 'getTransaction',
       filters: {
         account_id: qId('acc_'),
         wallet_id: qId('wal_'),
