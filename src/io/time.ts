@@ -4,6 +4,11 @@
 // `2026-11-23 03:46:20Z`, the `Z` saying it in each cell; `relative` (`3h ago`, `in 2d`).
 // `--time` (a global flag) and then `PAY_TIME` choose. JSON, NDJSON, CSV and TSV never come here:
 // they keep the service's RFC 3339 UTC.
+// Intl is used only where the system cannot say: its first DateTimeFormat costs more than the rest
+// of an API command (locale data; measured, npm run bench), so the zone's name comes from `TZ` or
+// the /etc/localtime link when the zone database holds it, and this process's own zone is read
+// with Date's local getters.
+import { lstatSync, readlinkSync } from 'node:fs';
 import { UsageError } from '../lib/errors.js';
 
 export const TIME_MODES = ['local', 'utc', 'relative'] as const;
@@ -28,18 +33,48 @@ export function resolveTimeView(flag: unknown, env: NodeJS.ProcessEnv): TimeView
   return { mode: mode as TimeMode, zone: localZone(env) };
 }
 
-/** The zone local times are shown in: `TZ` when it names a zone Intl knows, else the machine's. */
+/** The zone local times are shown in: `TZ` when it names a zone, else the machine's. */
 export function localZone(env: NodeJS.ProcessEnv): string {
   const tz = env.TZ?.replace(/^:/, '');
   if (tz) {
+    if (inZoneDatabase(tz)) return tz;
     try {
       return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
     } catch {
       // Not a zone Intl knows (node then shows UTC too).
     }
   }
-  return new Intl.DateTimeFormat('en-US').resolvedOptions().timeZone || 'UTC';
+  return (!tz && machineZone()) || new Intl.DateTimeFormat('en-US').resolvedOptions().timeZone || 'UTC';
 }
+
+const ZONEINFO = '/usr/share/zoneinfo/';
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+
+/** `Europe/Paris`: a name of the system's zone database (a regular file there), not a path. */
+function inZoneDatabase(name: string): boolean {
+  if (!ZONE_NAME.test(name) || name.includes('..')) return false;
+  try {
+    return lstatSync(`${ZONEINFO}${name}`).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The machine's zone where /etc/localtime links into the zone database (Linux, macOS); else undefined. */
+function machineZone(): string | undefined {
+  try {
+    const target = readlinkSync('/etc/localtime');
+    const at = target.lastIndexOf('zoneinfo/');
+    const name = at < 0 ? undefined : target.slice(at + 'zoneinfo/'.length);
+    return name && inZoneDatabase(name) ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process's own zone (what Date's local getters use), read once. */
+let ownZone: string | undefined;
+const processZone = (): string => (ownZone ??= localZone(process.env));
 
 /** Zones that are UTC by another name: their times are shown with `Z`. */
 const UTC_ZONES = new Set([
@@ -89,8 +124,15 @@ export function formatTime(iso: string, view?: TimeView): string {
   return wallClock(ms, view.zone);
 }
 
-/** `YYYY-MM-DD HH:MM:SS` in a zone. */
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** `YYYY-MM-DD HH:MM:SS` in a zone: Date's local getters for this process's own zone, else Intl. */
 function wallClock(ms: number, zone: string): string {
+  if (zone === processZone()) {
+    const d = new Date(ms);
+    const date = `${String(d.getFullYear()).padStart(4, '0')}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+    return `${date} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+  }
   let fmt = formatters.get(zone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-US', {
