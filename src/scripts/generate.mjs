@@ -3,8 +3,8 @@
 // from the command tree, which reads them (src/scripts/generated.ts): src/commands/group-index.ts (the groups' heads and loaders, from their specs),
 // completions/pay.bash, completions/_pay, completions/pay.fish (shipped; `pay completion <shell>`
 // prints them), the help topics' strings (src/docs/topic-texts.ts, from src/docs/topics/*.md), the
-// package's docs folder (docs/*.md: the topics and the command reference) and man pages
-// (docs/man/). Tests fail when any is stale; a file in docs/ that is no longer generated is
+// package's docs folder (src/docs/generated/*.md: the topics and the command reference) and man pages
+// (src/docs/generated/man/). Tests fail when any is stale; a file in src/docs/generated/ that is no longer generated is
 // removed (or named, with --check).
 //   node src/scripts/generate.mjs            write the files
 //   node src/scripts/generate.mjs --check    exit 1 when a file differs (write nothing)
@@ -74,8 +74,8 @@ const topics = {};
 for (const f of readdirSync(topicsDir)) if (f.endsWith('.md')) topics[f.slice(0, -3)] = readFileSync(join(topicsDir, f), 'utf8');
 const fromTree = await run('src/scripts/generated.ts', topics, pkg.version);
 write(fromTree);
-// docs/ holds generated files only: one no longer generated is stale.
-for (const dir of ['docs', 'docs/man']) {
+// src/docs/generated/ holds generated files only: one no longer generated is stale.
+for (const dir of ['src/docs/generated', 'src/docs/generated/man']) {
   let names;
   try {
     names = readdirSync(join(root, dir), { withFileTypes: true })

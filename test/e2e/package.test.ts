@@ -81,9 +81,9 @@ describe('the npm package', () => {
         'dist/cli.cjs',
         'dist/impl.cjs',
         'completions/pay.bash',
-        'docs/formatting.md',
-        'docs/man/pay.1',
-        'docs/man/pay-customers.1',
+        'src/docs/generated/formatting.md',
+        'src/docs/generated/man/pay.1',
+        'src/docs/generated/man/pay-customers.1',
         'package.json',
         'README.md',
       ]),
@@ -174,7 +174,7 @@ describe('the npm package', () => {
         expect(existsSync(join(prefix(), `share/man/man${section}/${page}.${section}`)), page).toBe(true);
         for (const argv of [
           ['-P', 'cat', section, page],
-          ['-P', 'cat', '-l', join(installed, `docs/man/${page}.${section}`)],
+          ['-P', 'cat', '-l', join(installed, `src/docs/generated/man/${page}.${section}`)],
         ]) {
           const r = spawnSync('man', argv, { env: manEnv, encoding: 'utf8' });
           expect(r.status, `man ${argv.join(' ')}: ${r.stderr}`).toBe(0);

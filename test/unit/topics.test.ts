@@ -1,7 +1,7 @@
 // The help topics (src/docs/topics/*.md): every file is a topic `pay help` lists and the other way
 // round; the renderer keeps every line within the width for any Markdown, hostile or not; the
 // man pages' roff escaping leaves no text line that roff would read as a request; the generated
-// copies (src/docs/topic-texts.ts, docs/, docs/man/) are what `npm run generate` writes today;
+// copies (src/docs/topic-texts.ts, src/docs/generated/, src/docs/generated/man/) are what `npm run generate` writes today;
 // and `pay help` lists the topics, prints one, and suggests a close one for a typo.
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -182,9 +182,9 @@ describe('generated copies (npm run generate)', () => {
     for (const n of TOPIC_NAMES) expect(TOPIC_TEXTS[n]).toBe(sources[n]);
   });
 
-  it('docs/ and docs/man/ hold what the tree and the topics generate, and nothing else', () => {
+  it('src/docs/generated/ and src/docs/generated/man/ hold what the tree and the topics generate, and nothing else', () => {
     const files = docFiles(sources, version);
-    const listed = ['docs', 'docs/man'].flatMap((d) =>
+    const listed = ['src/docs/generated', 'src/docs/generated/man'].flatMap((d) =>
       readdirSync(join(ROOT, d), { withFileTypes: true })
         .filter((e) => e.isFile())
         .map((e) => `${d}/${e.name}`),
@@ -193,7 +193,12 @@ describe('generated copies (npm run generate)', () => {
     for (const [name, text] of Object.entries(files))
       expect(readFileSync(join(ROOT, name), 'utf8'), `${name} is stale: run npm run generate`).toBe(text);
     expect(Object.keys(files)).toEqual(
-      expect.arrayContaining(['docs/man/pay.1', 'docs/man/pay-customers.1', 'docs/man/pay-formatting.7', 'docs/commands.md']),
+      expect.arrayContaining([
+        'src/docs/generated/man/pay.1',
+        'src/docs/generated/man/pay-customers.1',
+        'src/docs/generated/man/pay-formatting.7',
+        'src/docs/generated/commands.md',
+      ]),
     );
   });
 });
