@@ -7,7 +7,7 @@ import { CREATED_RANGE, CREATED_RANGE_CHECK, type FlagSpec, type PickSpec, type 
 const KINDS: readonly string[] = ['text', 'id', 'money', 'number', 'status', 'time'] satisfies ColumnKind[];
 
 /**
- * Columns from `HEADER path [priority] [kind] [@currency-path]`, separated by commas:
+ * Columns from `HEADER path [priority] [kind] [@currency-path] [~failure_reason]`, separated by commas:
  * `'ID id 1, AMOUNT amount 2 money @asset, CREATED created_at 6 time'`. The header is the leading
  * words in capitals (`FIRST NAME`); a word it does not know is a mistake of the declaration (thrown).
  */
@@ -22,6 +22,7 @@ export function shown(spec: string): Column[] {
       if (/^\d+$/.test(w)) column.priority = Number(w);
       else if (KINDS.includes(w)) column.kind = w as ColumnKind;
       else if (/^@\S+$/.test(w)) column.currencyPath = w.slice(1);
+      else if (w === '~failure_reason') column.meaning = 'failure_reason';
       else throw new Error(`column "${part.trim()}": no such word "${w}"`);
     }
     return column;

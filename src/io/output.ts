@@ -224,7 +224,7 @@ export class Printer {
       if (rows.length === 0) continue;
       const table = this.tableText(
         t.columns,
-        rows.map((item) => t.columns.map((c) => this.cell(item, c))),
+        rows.map((item) => t.columns.map((c) => this.cell(item, c, true))),
       );
       text += table.text;
       if (table.note) notes.push(table.note);
@@ -256,7 +256,7 @@ export class Printer {
       const rows: Cell[][] = [];
       try {
         for await (const page of pages) {
-          for (const item of page) rows.push(cols.map((c) => this.cell(item, c)));
+          for (const item of page) rows.push(cols.map((c) => this.cell(item, c, true)));
         }
       } catch (err) {
         // A list that fails half-way (a page refused, a cursor that repeats): the rows it gave
@@ -344,7 +344,8 @@ export class Printer {
   }
 
   /** One cell, escaped, with its colour (a status by state; a missing value a dim `-`). */
-  private cell(obj: unknown, col: Column): Cell {
+  /** A cell; `inTable`: a row of a table, where a code's meaning is shown only when the table is not fitted (its room goes to the other columns). */
+  private cell(obj: unknown, col: Column, inTable = false): Cell {
     const value = getPath(obj, col.path);
     if (value === undefined || value === null || value === '') return { text: '-', paint: this.dim, missing: true };
     switch (kindOf(col)) {
@@ -361,7 +362,7 @@ export class Printer {
       case 'time':
         return { text: escapeText(formatTime(asText(value), this.settings.time)) };
       default: {
-        const meaning = col.meaning ? failureMeaning(value) : undefined;
+        const meaning = col.meaning && !(inTable && this.fitWidth() !== undefined) ? failureMeaning(value) : undefined;
         return meaning ? { text: `${escapeValue(value)} (${meaning})` } : { text: escapeValue(value) };
       }
     }

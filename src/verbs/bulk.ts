@@ -93,6 +93,9 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const progress = progressBar(f.io, `${group.name} ${verb.name}`);
   if (planned) progress.total(planned.rows.length);
   else if (f.io.stderrIsTTY) void countRows(file, format).then((n) => n !== undefined && progress.total(n));
+  // The argument fills the path (kyc verify <customer-id>): every row goes to the same one. Checked
+  // before the input is opened, so a bad argument is its one-line error, not a stream left unread.
+  const path = fillPath(verb, ctx.argValue, opts);
   const input = planned ? undefined : openInput(file, f.io.stdin);
   // Each result line as the output flags say: JSON (escaped on a terminal), or --jq's output for it.
   // A filter that fails on one result says so for its line and the run goes on (exit 1 at the end).
@@ -113,8 +116,7 @@ export async function runBulkVerb(f: Factory, ctx: VerbContext): Promise<void> {
   const signals = onSignals(f, progress, graceMs(f.env));
   const sm = await runBulk({
     client,
-    // The argument fills the path (kyc verify <customer-id>): every row goes to the same one.
-    path: fillPath(verb, ctx.argValue, opts),
+    path,
     expect: verb.creates ? { prefix: verb.creates } : 'resource',
     rows: planned ? rowsOf(planned.rows) : readRows(input!, format, name),
     toBody: planned ? planned.bodyOf : toBody,

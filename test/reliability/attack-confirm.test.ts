@@ -520,13 +520,19 @@ describe('pay trigger --override of an id: refused in every mode, nothing sent',
 });
 
 // The table and the flag: a verb takes --yes exactly when the table names its operation.
-it('--yes is registered on exactly the verbs the table names', () => {
+it('--yes is registered on exactly the verbs the table names, and on the creates and actions that prompt (their summary step)', () => {
   const refs = treeVerbs();
+  // A create or action with a body and no impl of its own asks for what is missing on a terminal
+  // (src/verbs/ask.ts) and confirms what it filled in: --yes skips that question too.
+  const prompts = (v: (typeof refs)[number]['verb']) => (v.kind === 'create' || v.kind === 'action') && v.body === true && !v.impl;
   for (const ref of refs) {
     expect(
       ref.cmd.options.some((o) => o.long === '--yes'),
       ref.path,
-    ).toBe(confirmClassOf(ref.verb.operationId) !== undefined);
+    ).toBe(confirmClassOf(ref.verb.operationId) !== undefined || prompts(ref.verb));
   }
-  expect(refs.filter((r) => r.cmd.options.some((o) => o.long === '--yes')).length).toBe(Object.keys(CONFIRMED_OPERATIONS).length);
+  // Every operation of the table is a verb of the tree, and each has --yes.
+  const confirmed = refs.filter((r) => confirmClassOf(r.verb.operationId) !== undefined);
+  expect(confirmed.length).toBe(Object.keys(CONFIRMED_OPERATIONS).length);
+  expect(confirmed.every((r) => r.cmd.options.some((o) => o.long === '--yes'))).toBe(true);
 });

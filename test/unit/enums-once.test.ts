@@ -32,6 +32,10 @@ const KNOWN: ReadonlyArray<{ set: readonly string[]; why: string }> = [
     why: 'address field names, not values (customers overview, pay trigger)',
   },
   {
+    set: ['collection', 'transfer'],
+    why: 'object kinds, not values of a field: the objects a failure_reason applies to (failure-reasons.ts) and what a trigger recipe makes',
+  },
+  {
     set: ['currency', 'customer_id'],
     why: "field names, not values: an account create's required fields (the contract) and the emulator's indexes of its accounts list",
   },

@@ -7,7 +7,9 @@ import { CREATED_RANGE, CREATED_RANGE_CHECK } from '../../../src/cmdutil/spec.js
 import type { Column } from '../../../src/io/output.js';
 
 const text = (c: Column): string =>
-  [c.header, c.path, c.priority, c.kind, c.currencyPath && `@${c.currencyPath}`].filter((w) => w !== undefined && w !== '').join(' ');
+  [c.header, c.path, c.priority, c.kind, c.currencyPath && `@${c.currencyPath}`, c.meaning && `~${c.meaning}`]
+    .filter((w) => w !== undefined && w !== '')
+    .join(' ');
 
 describe('columns as one line of text', () => {
   const tables = allGroups.flatMap((g) => [
