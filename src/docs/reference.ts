@@ -1,15 +1,17 @@
-// The command reference, generated from the commander tree: docs/commands.md of the package
+// The command reference, generated from the commander tree: src/docs/generated/commands.md of the package
 // (src/scripts/generate.mjs writes it; test/unit/topics.test.ts fails when it drifts).
 import type { Command } from 'commander';
 
-function visible(cmd: Command): Command[] {
+/** A command's subcommands as its help lists them (`help` only at the root). */
+export function visible(cmd: Command): Command[] {
   return cmd
     .createHelp()
     .visibleCommands(cmd)
     .filter((c) => c.name() !== 'help' || cmd.parent === null);
 }
 
-function usage(cmd: Command): string {
+/** `pay group verb <arg> [opt]`: a command's usage line, its arguments as commander registered them. */
+export function usage(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
   const args = cmd.registeredArguments.map((a) =>
