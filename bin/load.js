@@ -12,7 +12,7 @@
 // 133) or runs code that is not pay's. CRC-32 (zlib's, ≈ 0.4 ms for the ≈ 1 MB an API command
 // reads, with ≈ 1 ms to load node:zlib) finds every damage of up to 32 bits in a row and any
 // other but one in 4 billion: this guards against damage, not an attacker (one who can write
-// dist/ can write the code). sha256 costs ≈ 3 ms more (node:crypto's load): see ARCHITECTURE.md.
+// dist/ can write the code). sha256 costs ≈ 3 ms more (node:crypto's load): see `pay help design`.
 // A cache that is missing, stale, damaged or refused costs nothing but the compile it would have
 // saved: the bundle is compiled from source as Node would (with --debug or PAY_DEBUG, one line
 // says which cache was not used and why).
