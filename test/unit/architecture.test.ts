@@ -1,4 +1,4 @@
-// The rooms of src/ in one order, top to bottom (ARCHITECTURE.md quotes ORDER and the rules below;
+// The rooms of src/ in one order, top to bottom (ARCHITECTURE.md's rooms table is ORDER, checked below;
 // a case here checks that the paths it names exist and that it lists every room). A file imports
 // from its own room and from the rooms below it: never from a room above, nor from a peer (a room
 // on its own line of ORDER). The emulator is sealed, outside the order: it imports only shared.
@@ -228,6 +228,68 @@ export function violations(files: ReadonlyMap<string, string>): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// ARCHITECTURE.md: the paths it names and its table of rooms, checked against the tree and ORDER.
+
+/** The paths a map names in backticks (under src/, test/, bin/, completions/), without placeholders. */
+function mapPaths(map: string): string[] {
+  return [...map.matchAll(/`((?:src|test|bin|completions)\/[\w./<>-]*)`/g)]
+    .map((m) => m[1]!.replace(/\/$/, ''))
+    .filter((p) => !/[<>]/.test(p));
+}
+
+/** The rows of the map's rooms table: `| # | room | its job | may import | npm packages |`. */
+function roomRows(map: string): Array<{ line: string; room: string; cells: string[] }> {
+  const start = map.indexOf('\n## Rooms\n');
+  if (start < 0) return [];
+  const end = map.indexOf('\n## ', start + 1);
+  const section = map.slice(start, end < 0 ? undefined : end);
+  return section
+    .split('\n')
+    .filter((l) => /^\| (\d+|sealed) \|/.test(l))
+    .map((line) => {
+      const cells = line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
+      const room = cells[1]!.startsWith('entry:') ? 'entry' : (/^`src\/([^/`]+)\/`/.exec(cells[1]!)?.[1] ?? cells[1]!);
+      return { line, room, cells };
+    });
+}
+
+const listOf = (cell: string): string[] => (cell === '—' ? [] : cell.split(',').map((w) => w.trim()));
+
+/** What is wrong with a map: paths it names that `exists` denies, and rooms table rows that are not ORDER's. */
+function mapProblems(map: string, exists: (path: string) => boolean): string[] {
+  const problems = mapPaths(map)
+    .filter((p) => !exists(p))
+    .map((p) => `ARCHITECTURE.md names ${p}, which is not in the tree`);
+  if (!map.includes('\n## Rooms\n')) return [...problems, 'ARCHITECTURE.md has no "## Rooms" section'];
+  const rows = roomRows(map);
+  for (const room of ROOMS) {
+    const mine = rows.filter((r) => r.room === room);
+    if (mine.length !== 1) problems.push(`room ${room} has ${mine.length === 0 ? 'no row' : `${mine.length} rows`} in the rooms table`);
+  }
+  for (const { room, cells } of rows) {
+    if (!ROOMS.includes(room)) {
+      problems.push(`"${room}" is not a room of ORDER (a row of the rooms table)`);
+      continue;
+    }
+    const tier = tierOf(room);
+    const number = tier === undefined ? 'sealed' : String(tier + 1);
+    if (cells[0] !== number) problems.push(`room ${room}: # is ${cells[0]}, ORDER says ${number}`);
+    const may = ROOMS.filter((to) => to !== room && to !== 'entry' && refusal(room, to) === undefined);
+    const said = listOf(cells[3] ?? '');
+    if ([...said].sort().join() !== [...may].sort().join())
+      problems.push(`room ${room}: may import ${said.join(', ') || '—'}; ORDER says ${may.join(', ') || '—'}`);
+    const pkgs = PACKAGES[room] ?? [];
+    const named = listOf(cells[4] ?? '');
+    if ([...named].sort().join() !== [...pkgs].sort().join())
+      problems.push(`room ${room}: npm packages ${named.join(', ') || '—'}; PACKAGES says ${pkgs.join(', ') || '—'}`);
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), '../..');
 
@@ -265,18 +327,45 @@ describe('import rules (the rooms of ARCHITECTURE.md)', () => {
     expect(folders.sort()).toEqual(ROOMS.filter((r) => r !== 'entry').sort());
   });
 
-  it('ARCHITECTURE.md matches the tree: every path it names exists, every room is in its table', () => {
+  it('ARCHITECTURE.md matches the tree: every path it names exists, its rooms table is ORDER', () => {
     const map = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
-    const paths = [...map.matchAll(/`((?:src|test|bin|completions)\/[\w./<>-]*)`/g)].map((m) => m[1]!.replace(/\/$/, ''));
-    expect(paths.length).toBeGreaterThan(40);
-    const missing = paths.filter((p) => !/[<>]/.test(p) && !existsSync(join(ROOT, p)));
-    expect(missing, 'paths ARCHITECTURE.md names that are not in the tree').toEqual([]);
-    const table = map.slice(map.indexOf('## Rooms'), map.indexOf('Three rules on top of the table'));
-    for (const room of ROOMS) {
-      expect(table, `room ${room} in ARCHITECTURE.md's table`).toMatch(
-        room === 'entry' ? /\| entry: `src\/cli\.ts`/ : new RegExp(`\`src/${room}/\``),
-      );
-    }
+    expect(mapPaths(map).length).toBeGreaterThan(40);
+    expect(mapProblems(map, (p) => existsSync(join(ROOT, p)))).toEqual([]);
+  });
+
+  it('the map check fails on a map that names a missing path or a room wrongly (table of variants)', () => {
+    const map = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const exists = (p: string) => existsSync(join(ROOT, p));
+    const rows = roomRows(map);
+    const rowOf = (room: string) => rows.find((r) => r.room === room)!.line;
+    const cut = (text: string, line: string) => text.replace(`${line}\n`, '');
+    const swap = (text: string, line: string, cell: number, value: string) => {
+      const cells = line.split('|');
+      cells[cell + 1] = ` ${value} `;
+      return text.replace(line, cells.join('|'));
+    };
+    const variants: Array<[string, string, RegExp]> = [
+      ['a path that is not there', `${map}\nSee \`src/lib/no-such-file.ts\`.\n`, /names src\/lib\/no-such-file\.ts/],
+      ['a test path that is not there', `${map}\nSee \`test/unit/gone.test.ts\`.\n`, /names test\/unit\/gone\.test\.ts/],
+      ['no rooms section', map.replace('## Rooms', '## Places'), /no "## Rooms" section/],
+      [
+        'a room that is not in ORDER',
+        map.replace(rowOf('lib'), `${rowOf('lib')}\n| 11 | \`src/extra/\` | x | shared | — |`),
+        /"extra" is not a room/,
+      ],
+      ['a room named twice', map.replace(rowOf('lib'), `${rowOf('lib')}\n${rowOf('lib')}`), /room lib has 2 rows/],
+      ['a peer given its own number', swap(map, rowOf('docs'), 0, '6'), /room docs: # is 6, ORDER says 5/],
+      ['the emulator in the order', swap(map, rowOf('emulator'), 0, '13'), /room emulator: # is 13, ORDER says sealed/],
+      [
+        'an import the order refuses',
+        swap(map, rowOf('io'), 3, 'config, lib, shared'),
+        /room io: may import config, lib, shared; ORDER says lib, shared/,
+      ],
+      ['an import left out', swap(map, rowOf('commands'), 3, 'verbs, docs, cmdutil'), /room commands: may import/],
+      ['a package the test does not allow', swap(map, rowOf('lib'), 4, 'chalk'), /room lib: npm packages chalk; PACKAGES says —/],
+    ];
+    for (const room of ROOMS) variants.push([`room ${room} left out`, cut(map, rowOf(room)), new RegExp(`room ${room} has no row`)]);
+    for (const [what, text, expected] of variants) expect(mapProblems(text, exists).join('\n'), what).toMatch(expected);
   });
 
   it('the checker fails on a tree that breaks each rule', () => {
