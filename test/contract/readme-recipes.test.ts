@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { contractForPrism, printedContract } from '../helpers/printed-contract.js';
 import { cleanEnv, PAY_BIN, registerSecret, tempDir } from '../helpers/run-pay.js';
+import { until } from '../helpers/wait.js';
 import { exampleRequests } from './examples-helpers.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -103,17 +104,14 @@ async function serve(script: string): Promise<{ log: () => string; violations: (
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (text += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (text += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const check = setInterval(() => {
-      if (text.includes('Prism is listening')) {
-        clearInterval(check);
-        resolve();
-      } else if (child.exitCode !== null) {
-        clearInterval(check);
-        reject(new Error(`${script} exited (${child.exitCode}):\n${text.slice(-3000)}`));
-      }
-    }, 50);
-  });
+  await until(
+    `${script}: Prism is listening`,
+    () => {
+      if (child.exitCode !== null) throw new Error(`${script} exited (${child.exitCode}):\n${text.slice(-3000)}`);
+      return text.includes('Prism is listening');
+    },
+    { seen: () => text.slice(-3000) },
+  );
   return {
     log: () => text,
     violations: () => text.split('\n').filter((l) => /✖|violation/i.test(l)),

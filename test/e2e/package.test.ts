@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/run-pay.js';
 import { copyDependencies, npmEnvironment, runtimeDependencyPaths } from '../helpers/package.js';
 import { ADA_BODY_NO_STATE } from '../helpers/fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -136,17 +137,14 @@ describe('the npm package', () => {
       let out = '';
       emulator.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
       emulator.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
-      await new Promise<void>((resolve, reject) => {
-        const check = setInterval(() => {
-          if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(out) && /Ctrl-C/.test(out)) {
-            clearInterval(check);
-            resolve();
-          } else if (emulator!.exitCode !== null) {
-            clearInterval(check);
-            reject(new Error(`pay emulator start exited ${emulator!.exitCode}:\n${out}`));
-          }
-        }, 20);
-      });
+      await until(
+        'pay emulator start says where it listens',
+        () => {
+          if (emulator!.exitCode !== null) throw new Error(`pay emulator start exited ${emulator!.exitCode}:\n${out}`);
+          return /listening on http:\/\/127\.0\.0\.1:\d+/.test(out) && /Ctrl-C/.test(out);
+        },
+        { seen: () => out },
+      );
 
       const created = pay(bin, ['-p', 'local', 'customers', 'create', '--data', JSON.stringify(CUSTOMER), '--json'], env);
       expect(created.stderr).toBe('');

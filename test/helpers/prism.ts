@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { contractForPrism } from './printed-contract.js';
 import { tempDir } from './run-pay.js';
+import { until } from './wait.js';
 
 const PRISM = new URL('../../node_modules/.bin/prism', import.meta.url).pathname;
 
@@ -56,21 +57,15 @@ async function start(args: string[]): Promise<Prism> {
   let text = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (text += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (text += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${text.slice(-2000)}`)), 60_000);
-    const check = setInterval(() => {
-      if (text.includes('Prism is listening')) {
-        clearTimeout(timer);
-        clearInterval(check);
-        resolve();
-      }
-    }, 50);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      clearInterval(check);
-      reject(new Error(`Prism exited (${code}):\n${text.slice(-2000)}`));
-    });
-  });
+  await until(
+    'Prism is listening',
+    () => {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`Prism exited (${child.exitCode ?? child.signalCode}):\n${text.slice(-2000)}`);
+      return text.includes('Prism is listening');
+    },
+    { seen: () => text.slice(-2000) },
+  );
   return {
     baseUrl: `http://127.0.0.1:${port}/v1/`,
     // With --errors, Prism logs each request or response violation, and any request it could

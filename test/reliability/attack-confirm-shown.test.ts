@@ -15,29 +15,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_DEFAULTS } from '../../src/commands/trigger/check.js';
 import { fundingFor } from '../../src/commands/trigger/plan.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { LIVE_KEY, newIdFor, pay, type Recorded } from '../unit/commands/harness.js';
+import { answerAny, LIVE_KEY, pay, type Recorded } from '../unit/commands/harness.js';
 import { count, record } from './helpers.js';
 import { answerWhenAsked, fakeTerminal } from '../helpers/terminal.js';
 
 const LIVE = { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live', PAY_TENANT_ID: 'biz_1' };
 const dir = mkdtempSync(join(tmpdir(), 'pay-attack-confirm-shown-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** An answer for any request: a POST makes an object of its kind; an object answered for its id. */
-const answer = (req: Recorded) => ({
-  status: req.method === 'POST' ? 201 : 200,
-  body:
-    req.method === 'GET' && !/_[0-9a-z]{24}/.test(req.path)
-      ? { object: 'list', data: [], has_more: false, next_cursor: null }
-      : {
-          id:
-            req.method === 'POST' && newIdFor(req.path) !== 'obj_1'
-              ? newIdFor(req.path)
-              : (/[a-z]+_[0-9a-z]{24}/.exec(req.path)?.[0] ?? 'obj_1'),
-          status: 'pending',
-          ...(req.body as object),
-        },
-});
 
 const currencies = fc.constantFrom('USD', 'EUR', 'GBP', 'JPY');
 const decimals: Record<string, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0 };
@@ -82,7 +66,7 @@ describe('pay seed apply: the question shows the values sent', () => {
           );
           const env = { ...LIVE, [name]: amount, [`${name}_C`]: currency };
           if (!onTerminal) {
-            const r = await pay(['seed', 'apply', file], { env, respond: answer, stdin: '' });
+            const r = await pay(['seed', 'apply', file], { env, respond: answerAny, stdin: '' });
             expect(r.code, r.stderr).toBe(2);
             expect(r.stderr).toContain(`collections.fund_bob: moves ${amount} ${currency}`);
             expect(r.stderr).not.toContain('${env.');
@@ -92,7 +76,7 @@ describe('pay seed apply: the question shows the values sent', () => {
             const t = fakeTerminal();
             const running = pay(['seed', 'apply', file, '--state', join(dir, `env-${tally.tried}.state.json`)], {
               env,
-              respond: answer,
+              respond: answerAny,
               io: t.io,
             });
             const q = (await answerWhenAsked(t, 'y', running)).replace(/\s+/g, ' ');
@@ -117,7 +101,7 @@ describe('pay seed apply: the question shows the values sent', () => {
       file,
       `${base()}collections:\n  a: {account_id: "\${accounts.bob_usd.id}", amount: "10.00", currency: USD, method: card}\n  b: {account_id: "\${accounts.bob_usd.id}", amount: "\${collections.a.amount}", currency: USD, method: card}\n`,
     );
-    const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answer, stdin: '' });
+    const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answerAny, stdin: '' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('collections.b: moves (the amount of collections.a, made first) USD');
     tally.passed++;
@@ -138,7 +122,7 @@ describe('pay seed apply: the question shows the values sent', () => {
             file,
             `${base(from, to)}fx_trades:\n  t: {source_currency: ${from}, target_currency: ${to}, ${amount}, source_account_id: "\${accounts.bob_usd.id}", target_account_id: "\${accounts.bob_eur.id}"}\n`,
           );
-          const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answer, stdin: '' });
+          const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answerAny, stdin: '' });
           expect(r.code).toBe(2);
           expect(r.requests).toEqual([]);
           if (byTarget) {
@@ -228,13 +212,13 @@ describe('pay api: the question and the refusal name the URL sent, its query inc
               : ['api', 'DELETE', 'widgets/w_1', ...pairs.flatMap(([k, v]) => ['-F', `${k}=${v}`])];
           const shownUrl = method === 'POST' ? `POST /v1/transfers?${search}` : `DELETE /v1/widgets/w_1?${search}`;
           if (!onTerminal) {
-            const r = await pay(argv, { env: LIVE, respond: answer, stdin: '' });
+            const r = await pay(argv, { env: LIVE, respond: answerAny, stdin: '' });
             expect(r.code).toBe(2);
             expect(r.requests).toEqual([]);
             expect(r.stderr).toContain(shownUrl);
           } else {
             const t = fakeTerminal();
-            const running = pay(argv, { env: LIVE, respond: answer, io: t.io });
+            const running = pay(argv, { env: LIVE, respond: answerAny, io: t.io });
             // The prompt is wrapped at the terminal's width, inside a word too: compared without the breaks.
             const q = (await answerWhenAsked(t, 'y', running)).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\s+/g, '');
             expect(q).toContain(shownUrl.replace(/\s+/g, ''));
@@ -282,7 +266,7 @@ describe('an FX trade: the quote is read on a terminal and its amounts and curre
           const respond = (req: Recorded) => {
             const m = /^fx\/quotes\/(fxq_[0-9a-z]+)$/.exec(req.path);
             if (req.method === 'GET' && m) return byId.has(m[1]!) ? { status: 200, body: byId.get(m[1]!) } : { status: 404, body: {} };
-            return answer(req);
+            return answerAny(req);
           };
           const [first] = quotes[0]!;
           const file = join(dir, 'trades.ndjson');

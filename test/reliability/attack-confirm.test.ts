@@ -29,7 +29,7 @@ import { OBJECT_OPERATIONS, RECIPES, recipeObjects, type ObjectName } from '../.
 import { fundingFor } from '../../src/commands/trigger/plan.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { EVENT_TYPES } from '../../src/shared/events.js';
-import { LIVE_KEY, newIdFor, pay, type PayRun, type Recorded } from '../unit/commands/harness.js';
+import { answerAny, LIVE_KEY, pay, type PayRun, type Recorded } from '../unit/commands/harness.js';
 import { payArgvs } from '../unit/commands/shell-words.js';
 import { count, record } from './helpers.js';
 import { answerWhenAsked, fakeTerminal } from '../helpers/terminal.js';
@@ -76,22 +76,6 @@ function exampleArgv(ref: VerbRef): string[] | undefined {
   return best;
 }
 
-/** An answer for any request: a POST makes an object of its kind; an object answered for its id. */
-const answer = (req: Recorded) => ({
-  status: req.method === 'POST' ? 201 : 200,
-  body:
-    req.method === 'GET' && !/_[0-9a-z]{24}/.test(req.path)
-      ? { object: 'list', data: [], has_more: false, next_cursor: null }
-      : {
-          id:
-            req.method === 'POST' && newIdFor(req.path) !== 'obj_1'
-              ? newIdFor(req.path)
-              : (/[a-z]+_[0-9a-z]{24}/.exec(req.path)?.[0] ?? 'obj_1'),
-          status: 'pending',
-          ...(req.body as object),
-        },
-});
-
 describe('the tree: every writing verb in live mode without a terminal and without --yes', () => {
   const verbs = treeVerbs().filter(({ verb }) => verb.method !== 'GET' && !verb.offline);
   const started = Date.now();
@@ -113,7 +97,7 @@ describe('the tree: every writing verb in live mode without a terminal and witho
     expect(argv, `${ref.path}: an example that runs it`).toBeDefined();
     const wants = needsConfirmation({ method: ref.verb.method, operationId: ref.verb.operationId }, 'live');
     tally.tried++;
-    const r = await pay(argv!, { env: LIVE, respond: answer, stdin: '' });
+    const r = await pay(argv!, { env: LIVE, respond: answerAny, stdin: '' });
     const problems: string[] = [];
     if (wants) {
       if (r.code !== 2) problems.push(`exit ${r.code}, not 2`);
@@ -121,10 +105,10 @@ describe('the tree: every writing verb in live mode without a terminal and witho
       if (writes(r).length > 0) problems.push(`sent ${writes(r).length}`);
       tally.leaked += writes(r).length;
       // Sandbox mode asks nothing: the same line goes through.
-      const sandbox = await pay(argv!, { respond: answer, stdin: '' });
+      const sandbox = await pay(argv!, { respond: answerAny, stdin: '' });
       if (sandbox.code !== 0 || writes(sandbox).length !== 1) problems.push(`sandbox: exit ${sandbox.code}: ${sandbox.stderr}`);
       // --yes: sent.
-      const yes = await pay([...argv!, '--yes'], { env: LIVE, respond: answer, stdin: '' });
+      const yes = await pay([...argv!, '--yes'], { env: LIVE, respond: answerAny, stdin: '' });
       if (yes.code !== 0 || writes(yes).length !== 1) problems.push(`--yes: exit ${yes.code}: ${yes.stderr}`);
       if (problems.length === 0) tally.refused++;
     } else {
@@ -144,7 +128,7 @@ describe('the tree: every writing verb in live mode without a terminal and witho
     const argv = [...exampleArgv(ref)!, '--from-file', file];
     const wants = needsConfirmation({ method: ref.verb.method, operationId: ref.verb.operationId }, 'live');
     tally.tried++;
-    const r = await pay(argv, { env: LIVE, respond: answer, stdin: '' });
+    const r = await pay(argv, { env: LIVE, respond: answerAny, stdin: '' });
     const problems: string[] = [];
     if (wants) {
       if (r.code !== 2 || !r.stderr.includes('pass --yes') || writes(r).length > 0)
@@ -177,7 +161,7 @@ describe('the tree: every writing verb in live mode without a terminal and witho
     tally.tried++;
     const r = await pay(['api', o.method, o.path, ...(o.method === 'DELETE' ? [] : ['-F', 'amount=1.00'])], {
       env: LIVE,
-      respond: answer,
+      respond: answerAny,
       stdin: '',
     });
     const ok = wants ? r.code === 2 && r.stderr.includes('pass --yes') && r.requests.length === 0 : r.code === 0 && r.requests.length === 1;
@@ -201,7 +185,7 @@ describe('the tree: every writing verb in live mode without a terminal and witho
     for (const path of paths) {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
         tally.tried++;
-        const r = await pay(['api', method, path], { env: LIVE, respond: answer, stdin: '' });
+        const r = await pay(['api', method, path], { env: LIVE, respond: answerAny, stdin: '' });
         // The path may be refused by the URL builder (exit 2 too, nothing sent): either way nothing leaves.
         const ok = r.code === 2 && r.requests.length === 0;
         tally.leaked += r.requests.length;
@@ -210,7 +194,7 @@ describe('the tree: every writing verb in live mode without a terminal and witho
         expect(ok, `${method} ${path}: ${r.stderr}`).toBe(true);
       }
     }
-    const yes = await pay(['api', 'POST', 'transfers/', '--yes'], { env: LIVE, respond: answer, stdin: '' });
+    const yes = await pay(['api', 'POST', 'transfers/', '--yes'], { env: LIVE, respond: answerAny, stdin: '' });
     expect(yes.code, yes.stderr).toBe(0);
     expect(yes.requests).toHaveLength(1);
   });
@@ -240,7 +224,7 @@ describe('the tree: every writing verb in live mode without a terminal and witho
       const file = join(dir, `seed-${op}.yaml`);
       writeFileSync(file, base + yaml);
       tally.tried++;
-      const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answer, stdin: '' });
+      const r = await pay(['seed', 'apply', file], { env: LIVE, respond: answerAny, stdin: '' });
       const ok =
         op === 'none' ? r.code === 0 && writes(r).length === 6 : r.code === 2 && r.stderr.includes('pass --yes') && r.requests.length === 0;
       if (op !== 'none') tally.leaked += r.requests.length;
@@ -293,7 +277,7 @@ describe('on a terminal the question names what is sent, and "y" sends exactly t
 
   async function ask(argv: string[], key: string): Promise<{ question: string; run: PayRun }> {
     const t = fakeTerminal();
-    const running = pay(argv, { env: { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live' }, respond: answer, io: t.io });
+    const running = pay(argv, { env: { PAY_API_KEY: LIVE_KEY, PAY_MODE: 'live' }, respond: answerAny, io: t.io });
     const question = await answerWhenAsked(t, key, running);
     return { question, run: await running };
   }
@@ -499,7 +483,7 @@ describe('pay trigger --override of an id: refused in every mode, nothing sent',
         tried++;
         const r = await pay(['trigger', c.type, '--override', `${c.object}.${c.field}=${ids[i]}`, ...(live ? ['--yes'] : [])], {
           env: live ? LIVE : {},
-          respond: answer,
+          respond: answerAny,
         });
         const ok = r.code === 2 && r.requests.length === 0 && r.stderr.includes('never an existing one');
         if (ok) passed++;

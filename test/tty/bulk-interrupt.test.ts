@@ -4,45 +4,17 @@
 // with each customer created once.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { PAY_BIN } from '../helpers/run-pay.js';
-import { describeTty, Pane, removeScratch, scratchDir } from './tmux.js';
+import { expect, it } from 'vitest';
+import { ttyEmulator } from '../helpers/tty-world.js';
+import { describeTty, scratchDir, type Pane } from './tmux.js';
 
 const ROWS = 60;
-let emu: Emulator;
-let pane: Pane | undefined;
 const tenant = `tty-int-${Date.now()}`;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  emu.admin.setFaults({ latencyMs: null });
-});
-
-function env(): Record<string, string> {
-  return {
-    PAY_CONFIG_DIR: scratchDir('pay-tty-int-'),
-    PAY_BASE_URL: emu.baseUrl,
-    PAY_API_KEY: emu.keys.sandbox.secret,
-    PAY_TENANT_ID: tenant,
-  };
-}
+const tty = ttyEmulator('pay-tty-int-', {}, tenant);
+const { emu } = tty;
 
 /** `pay <args> > out; echo EXIT:$?` in a pane; the shell traps SIGINT (pay gets it as from a terminal) so it lives to print pay's exit code. */
-function payToFile(args: string[], dir: string, out: string): Promise<Pane> {
-  return Pane.start(['sh', '-c', 'trap : INT; "$0" "$@" > "$OUT"; echo "EXIT:$?"', process.execPath, PAY_BIN, ...args], {
-    env: { ...env(), OUT: join(dir, out) },
-    cwd: dir,
-  });
-}
+const payToFile = (args: string[], dir: string, out: string): Promise<Pane> => tty.payToFile(args, dir, out, { trapInt: true });
 
 const customer = (i: number) => ({
   first_name: `Int${i}`,
@@ -74,7 +46,7 @@ describeTty('Ctrl-C during a bulk run (tmux)', () => {
     const dir = scratchDir('pay-tty-bulk-int-');
     writeFileSync(join(dir, 'rows.ndjson'), Array.from({ length: ROWS }, (_, i) => JSON.stringify(customer(i))).join('\n') + '\n');
     emu.admin.setFaults({ latencyMs: [150, 150] });
-    const p = (pane = await payToFile(['customers', 'create', '--from-file', 'rows.ndjson', '--concurrency', '2'], dir, 'results.ndjson'));
+    const p = await payToFile(['customers', 'create', '--from-file', 'rows.ndjson', '--concurrency', '2'], dir, 'results.ndjson');
     await p.waitFor(new RegExp(`customers create \\[█*░+\\] [1-9]\\d*/${ROWS}`));
     await p.keys('C-c');
     await p.waitFor(/SIGINT: starting no new row/);
@@ -97,11 +69,11 @@ describeTty('Ctrl-C during a bulk run (tmux)', () => {
     expect((await emails()).sort()).toEqual(results.map((r) => customer(r.line - 1).email).sort());
 
     emu.admin.setFaults({ latencyMs: null });
-    const again = (pane = await payToFile(
+    const again = await payToFile(
       ['customers', 'create', '--from-file', 'rows.ndjson', '--resume', 'results.ndjson'],
       dir,
       'results2.ndjson',
-    ));
+    );
     const second = await again.finish();
     expect(second.code, second.screen).toBe(0);
     expect(second.screen).toMatch(

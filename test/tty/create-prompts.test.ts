@@ -6,16 +6,16 @@
 // details?", an e-mail typed as a nickname asked about, a summary, one confirmation, then the one
 // POST the emulator received. Ctrl-C and Ctrl-D at each step of each walk: exit 130, one line,
 // nothing sent. --no-input (and no terminal): exit 2 naming the flags, as before.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { account, customer, enabledCustomer, fund, startWorld, type World } from '../e2e/groups/helpers.js';
-import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { beforeAll, expect, it } from 'vitest';
+import { account, customer, enabledCustomer, fund } from '../e2e/groups/helpers.js';
+import { listAfterPrompt, ttyWorld } from '../helpers/tty-world.js';
+import { activePrompt, describeTty, linesBeforeExit, type Pane } from './tmux.js';
 
-let w: World;
-let pane: Pane | undefined;
+const tty = ttyWorld('pay-tty-create-');
+const { w } = tty;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  w = await startWorld();
   // One customer with a unique last name (the one the walks type to find), one other, each with accounts.
   ids.customer = await enabledCustomer(w, { last_name: 'Quixotic' });
   ids.other = await customer(w, { last_name: 'Elsewhere' });
@@ -26,47 +26,12 @@ beforeAll(async () => {
   await fund(w, ids.account, '100.00');
   await w.api('PATCH', `accounts/${ids.second}`, { nickname: 'Savings pot' }).catch(() => undefined);
 }, 60_000);
-afterAll(async () => {
-  await w?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-const paneEnv = (): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.sandbox.secret,
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-create-'),
-});
 
 /** The ids of the open list's entries (lines after the prompt line that start with the cursor or two spaces and an id). */
-function entries(screen: string): string[] {
-  const lines = screen.split('\n');
-  const at = lines.lastIndexOf(activePrompt(screen) ?? '\u0000');
-  const out: string[] = [];
-  for (const line of lines.slice(at + 1)) {
-    const m = /^[❯ ] ([a-z]+_[0-9a-z]{24})\b/.exec(line);
-    if (!m) break;
-    out.push(m[1]!);
-  }
-  return out;
-}
+const entries = (screen: string): string[] => listAfterPrompt(screen, /^[❯ ] ([a-z]+_[0-9a-z]{24})\b/);
 
 /** The items of the open choice list (after the prompt line), the cursor's first. */
-function choices(screen: string): string[] {
-  const lines = screen.split('\n');
-  const at = lines.lastIndexOf(activePrompt(screen) ?? '\u0000');
-  const out: string[] = [];
-  for (const line of lines.slice(at + 1)) {
-    const m = /^[❯ ] (\S.*?)\s*$/.exec(line);
-    if (!m) break;
-    out.push(m[1]!);
-  }
-  return out;
-}
+const choices = (screen: string): string[] => listAfterPrompt(screen, /^[❯ ] (\S.*?)\s*$/);
 
 interface Step {
   /** The start of the prompt's text (after "? "). */
@@ -265,7 +230,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
     async (name) => {
       const walk = WALKS[name]!;
       const mark = w.mark();
-      const p = (pane = await Pane.pay(walk.argv, { env: paneEnv() }));
+      const p = await tty.pay(walk.argv);
       for (const step of walk.steps()) await step.act(p);
       const { code, screen } = await p.finish();
       expect(code, screen).toBe(0);
@@ -292,7 +257,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
       const steps = walk.steps();
       for (let at = 0; at < steps.length; at++) {
         const mark = w.mark();
-        const p = (pane = await Pane.pay(walk.argv, { env: paneEnv() }));
+        const p = await tty.pay(walk.argv);
         for (const step of steps.slice(0, at)) await step.act(p);
         await p.waitForPrompt(steps[at]!.prompt);
         await p.keys(key);
@@ -303,7 +268,6 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
         expect(screen).not.toMatch(/^\s+at |ExitPromptError|node:internal/m);
         expect(w.since(mark, 'POST'), screen).toHaveLength(0);
         await p.kill();
-        pane = undefined;
       }
     },
     180_000,
@@ -311,7 +275,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
 
   it('flags given are not asked; --interactive asks the optional fields without the question; --yes skips the confirmation', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['accounts', 'create', '--customer', ids.customer!, '--interactive', '--yes'], { env: paneEnv() }));
+    const p = await tty.pay(['accounts', 'create', '--customer', ids.customer!, '--interactive', '--yes']);
     await text('ISO 4217 currency', 'usd').act(p);
     await p.waitForPrompt('Checking (default) or savings (--type)');
     await p.keys('Enter'); // optional: skip
@@ -329,7 +293,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
 
   it('every required flag given: nothing is asked, no summary, no question', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['accounts', 'create', '--customer', ids.customer!, '--currency', 'USD'], { env: paneEnv() }));
+    const p = await tty.pay(['accounts', 'create', '--customer', ids.customer!, '--currency', 'USD']);
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(activePrompt(screen)).toBeUndefined();
@@ -340,7 +304,7 @@ describeTty('a create asks for what is missing (tmux, emulator)', () => {
   it.each(Object.keys(WALKS))('%s --no-input on a terminal: exit 2 naming the flags, nothing asked or sent', async (name) => {
     const walk = WALKS[name]!;
     const mark = w.mark();
-    const p = (pane = await Pane.pay([...walk.argv, '--no-input'], { env: paneEnv() }));
+    const p = await tty.pay([...walk.argv, '--no-input']);
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(2);
     expect(screen).toContain(`error: missing required flags: ${walk.flags}`);

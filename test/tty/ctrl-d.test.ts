@@ -6,26 +6,20 @@
 // pay ended with exit 0. The figures go to the reliability table as attack.ctrl-d.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { afterAll, expect, it } from 'vitest';
+import { ttyServer } from '../helpers/tty-world.js';
 import { record, type Counts } from '../reliability/helpers.js';
-import { describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { describeTty, linesBeforeExit, scratchDir } from './tmux.js';
 
-const KEY = 'sk_test_Tq4Wm8Zr2Kx6Pn0Vb3Yh7Jc5Ld9Fs1Ga';
 const LIVE_KEY = 'sk_live_Rk2Nw8Qd4Zt6Xm0Hb3Vc7Js1Pf5Lg9Ya';
 const ACCOUNT_ID = 'acc_k3m9x2p7q4r8s1t6v0w5y2z7';
 
-let server: RecordingServer;
-let pane: Pane | undefined;
+const tty = ttyServer('pay-tty-ctrl-d-');
+const { server } = tty;
 const tally: Counts & { extra: Record<string, number | string> } = { tried: 0, passed: 0, lost: 0, duplicated: 0, leaked: 0, extra: {} };
 const started = Date.now();
 
-beforeAll(async () => {
-  server = await startRecordingServer();
-});
 afterAll(async () => {
-  await server?.close();
-  removeScratch();
   if (tally.tried > 0)
     await record(
       'attack.ctrl-d',
@@ -34,18 +28,13 @@ afterAll(async () => {
       started,
     );
 });
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  server.requests.length = 0;
-  server.queue.length = 0;
-});
 
 interface Case {
   kind: 'input' | 'password' | 'select' | 'confirm';
   /** The prompt's first words on screen (after "? "). */
   label: string;
   args: string[];
+  /** The pane's whole environment. */
   env: () => Record<string, string>;
   /** Typed before the key, if any. */
   typed?: string;
@@ -54,12 +43,8 @@ interface Case {
 }
 
 let configDir = '';
-const apiEnv = () => ({
-  PAY_BASE_URL: server.baseUrl,
-  PAY_API_KEY: KEY,
-  PAY_TENANT_ID: 'biz_1',
-  PAY_CONFIG_DIR: scratchDir('pay-tty-ctrl-d-'),
-});
+/** The server, a sandbox key, a tenant, a fresh config folder. */
+const apiEnv = () => tty.env();
 const loginEnv = () => {
   configDir = join(scratchDir('pay-tty-ctrl-d-login-'), 'config');
   // The base URL given: login asks for the key first.
@@ -121,7 +106,7 @@ describeTty('Ctrl-D and Ctrl-C at every prompt kind (tmux)', () => {
   );
   it.each(table)('%s prompt, %s: exit 130, one line, nothing sent or saved', async (_name, key, c) => {
     tally.tried++;
-    const p = (pane = await Pane.pay(c.args, { env: c.env() }));
+    const p = await tty.pay(c.args, { env: c.env(), envOnly: true });
     await p.waitForPrompt(c.label);
     if (c.typed) {
       await p.type(c.typed);

@@ -6,15 +6,16 @@
 // terminal had to wrap shows up wider than the pane, and an id it split shows up broken.
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
-import { customerBody, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
-import { describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { customerBody, type Obj } from '../e2e/groups/helpers.js';
+import { ttyWorld } from '../helpers/tty-world.js';
+import { describeTty, linesBeforeExit, type Pane } from './tmux.js';
 
-let w: World;
 let app: Server;
 let appUrl: string;
 let failedEvent: string;
+/** The pane run() opened last (its title read, or killed early by a test that runs several). */
 let pane: Pane | undefined;
 const HOSTILE = 'upstream \x1b[31mdown\x1b[0m\x1b]0;pwned\x07 after 3 retries, see https://status.example.com/incidents/2811\r\n';
 
@@ -29,6 +30,7 @@ function freePort(): Promise<number> {
   });
 }
 
+// The app the emulator delivers webhooks to, started before the emulator (which is given its URL).
 beforeAll(async () => {
   app = createHttpServer((req, res) => {
     req.resume();
@@ -39,31 +41,22 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
   appUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/hooks/pay?tenant=biz_1`;
-  w = await startWorld({ webhookUrl: appUrl, webhookRetryScale: 100 });
+});
+afterAll(async () => {
+  await new Promise((r) => app?.close(r));
+});
+
+const tty = ttyWorld('pay-tty-desk-', { emulator: () => ({ webhookUrl: appUrl, webhookRetryScale: 100 }), env: { PAY_PAGER: '' } });
+const { w } = tty;
+
+beforeAll(async () => {
   const c = await w.api('POST', 'customers', customerBody());
   await w.settle(1);
   failedEvent = ((await w.api('GET', `webhooks/events?object_id=${c.id as string}`)).data as Obj[])[0]!.id as string;
 }, 60_000);
-afterAll(async () => {
-  await w?.stop();
-  await new Promise((r) => app?.close(r));
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-const paneEnv = (): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.sandbox.secret,
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-desk-'),
-  PAY_PAGER: '',
-});
 
 async function run(args: string[], width: number): Promise<string[]> {
-  const p = (pane = await Pane.pay(args, { env: paneEnv(), width, height: 60 }));
+  const p = (pane = await tty.pay(args, { width, height: 60 }));
   const { code, screen } = await p.finish();
   expect(code, screen).toBe(0);
   return linesBeforeExit(screen);
@@ -102,7 +95,6 @@ describeTty('the support desk fits the terminal (tmux)', () => {
         const text = lines.join(' ');
         for (const word of words[topic]!) expect(text).toMatch(new RegExp(`(^|[\\s"(])${word}([\\s",.:;)]|$)`));
         await pane!.kill();
-        pane = undefined;
       }
     });
   }
@@ -120,11 +112,7 @@ describeTty('the support desk fits the terminal (tmux)', () => {
 
   it('webhooks listen at 80 columns: its status lines break at spaces, no event id split', async () => {
     const port = await freePort();
-    const p = (pane = await Pane.pay(['webhooks', 'listen', '--port', String(port), '--forward-to', appUrl], {
-      env: paneEnv(),
-      width: 80,
-      height: 60,
-    }));
+    const p = await tty.pay(['webhooks', 'listen', '--port', String(port), '--forward-to', appUrl], { width: 80, height: 60 });
     await p.waitFor('Ctrl-C to stop');
     const c = await w.api('POST', 'customers', customerBody());
     await w.settle(1);

@@ -7,52 +7,34 @@
 // ends; in a pipe, and with --no-pager or PAY_PAGER=, it never starts. Every pane sets TZ.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
 import { PAY_BIN } from '../helpers/run-pay.js';
-import { customerBody, startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
-import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir, shellQuote } from './tmux.js';
+import { customerBody, type Obj } from '../e2e/groups/helpers.js';
+import { ttyWorld } from '../helpers/tty-world.js';
+import { activePrompt, describeTty, linesBeforeExit, scratchDir, shellQuote } from './tmux.js';
 
-let w: World;
-let pane: Pane | undefined;
+const tty = ttyWorld('pay-tty-desk-', { emulator: { settleAfterMs: 50 }, env: { TZ: 'UTC' } });
+const { w } = tty;
 let account = '';
 const LONG_EMAIL = 'maria.garcia.fernandez@example-desk.com';
 
 beforeAll(async () => {
-  w = await startWorld({ settleAfterMs: 50 });
   await w.api('POST', 'customers', customerBody({ email: LONG_EMAIL, first_name: 'Maria', last_name: 'Garcia' }));
   for (let i = 0; i < 26; i++) await w.api('POST', 'customers', customerBody({ email: `desk.person.${i}@example.com` }));
   const r = await w.pay(['trigger', 'transfer.failed', '--json']);
   expect(r.code, r.stderr).toBe(0);
   account = ((JSON.parse(r.stdout) as Obj).created as Obj[]).find((c) => c.object === 'account')!.id as string;
 }, 90_000);
-afterAll(async () => {
-  await w?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-const paneEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.sandbox.secret,
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-desk-'),
-  TZ: 'UTC',
-  ...extra,
-});
 
 /** Runs to the end in a pane of `width` columns (with --no-pager: the screen is the whole output); the lines before EXIT. */
 async function shown(args: string[], width: number, env: Record<string, string> = {}): Promise<string[]> {
-  const p = (pane = await Pane.pay(['--no-pager', ...args], { env: paneEnv(env), width, height: 50 }));
+  const p = await tty.pay(['--no-pager', ...args], { env, width, height: 50 });
   const { code, screen } = await p.finish();
   expect(code, screen).toBe(0);
   const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');
   for (const l of lines) expect(displayWidth(l), `${width}: ${l}`).toBeLessThanOrEqual(width);
   await p.kill();
-  pane = undefined;
   return lines;
 }
 
@@ -93,7 +75,7 @@ describeTty('the support desk (tmux, emulator)', () => {
     });
 
     it(`${width} columns: a picker shows statuses and times whole`, async () => {
-      const p = (pane = await Pane.pay(['transfers', 'get'], { env: paneEnv(), width, height: 30 }));
+      const p = await tty.pay(['transfers', 'get'], { width, height: 30 });
       const screen = await p.waitFor((s) => (activePrompt(s)?.startsWith('? Pick one of the transfers') ?? false) && /tr_\w{24}/.test(s));
       const entries = screen.split('\n').filter((l) => /^[❯ ] tr_\w{24}/.test(l));
       expect(entries.length).toBeGreaterThan(0);
@@ -109,7 +91,7 @@ describeTty('the support desk (tmux, emulator)', () => {
   }
 
   it('a list longer than the pane goes through less -FRX: q ends it, exit 0', async () => {
-    const p = (pane = await Pane.pay(['customers', 'list', '--limit', '40'], { env: paneEnv(), width: 120, height: 20 }));
+    const p = await tty.pay(['customers', 'list', '--limit', '40'], { width: 120, height: 20 });
     // less's prompt on the last line, the first rows above it.
     const screen = await p.waitFor((s) => /^ID\s+FIRST NAME/m.test(s) && /^:\s*$/m.test(s.split('\n').at(-1) ?? ''));
     expect(screen).not.toContain('EXIT:');
@@ -121,11 +103,7 @@ describeTty('the support desk (tmux, emulator)', () => {
   it('Ctrl-C while the pager shows: pay waits for it, then exits 130', async () => {
     // The shell around pay traps SIGINT (a script's shell would die of it, as Ctrl-C reaches the whole foreground group) so it can say pay's exit code.
     const pay = [process.execPath, PAY_BIN].map(shellQuote).join(' ');
-    const p = (pane = await Pane.start(['sh', '-c', `trap : INT; ${pay} customers list --limit 40; echo "EXIT:$?"`], {
-      env: paneEnv(),
-      width: 120,
-      height: 20,
-    }));
+    const p = await tty.start(['sh', '-c', `trap : INT; ${pay} customers list --limit 40; echo "EXIT:$?"`], { width: 120, height: 20 });
     await p.waitFor((s) => /^:\s*$/m.test(s.split('\n').at(-1) ?? ''));
     await p.keys('C-c');
     // less stays (it takes Ctrl-C as "stop what you are doing"); pay does not die under it.
@@ -148,19 +126,14 @@ describeTty('the support desk (tmux, emulator)', () => {
       `PAY_PAGER= ${pay} customers list --all`,
       `${pay} customers list --all --json`,
     ]) {
-      const p = (pane = await Pane.start(['sh', '-c', `${cmd}; echo "EXIT:$?"`], {
-        env: paneEnv({ PAY_PAGER: pager }),
-        width: 120,
-        height: 20,
-      }));
+      const p = await tty.start(['sh', '-c', `${cmd}; echo "EXIT:$?"`], { env: { PAY_PAGER: pager }, width: 120, height: 20 });
       const { code, screen } = await p.finish();
       expect(code, `${cmd}\n${screen}`).toBe(0);
       expect(existsSync(marker), cmd).toBe(false);
       await p.kill();
-      pane = undefined;
     }
     // And the same pager does run on a terminal (the check above can fail).
-    const p = (pane = await Pane.pay(['customers', 'list', '--all'], { env: paneEnv({ PAY_PAGER: pager }), width: 120, height: 20 }));
+    const p = await tty.pay(['customers', 'list', '--all'], { env: { PAY_PAGER: pager }, width: 120, height: 20 });
     expect((await p.finish()).code).toBe(0);
     expect(existsSync(marker)).toBe(true);
   });

@@ -5,40 +5,18 @@
 // screen is not cleared, the table has exactly its rows, and the sequences are shown as text.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { expect, it } from 'vitest';
 import { customerFlags } from '../helpers/fixtures.js';
-import { describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { ttyServer } from '../helpers/tty-world.js';
+import { describeTty, linesBeforeExit, scratchDir, type Pane } from './tmux.js';
 
-const KEY = 'sk_test_Tq4Wm8Zr2Kx6Pn0Vb3Yh7Jc5Ld9Fs1Ga';
 const TITLE = '\x1b]0;pwned\x07';
 const TITLE_ST = '\x1b]2;pwned\x1b\\';
 const CLEAR = '\x1b[2J\x1b[H';
 const FAKE_ROW = '\ncus_fake000000000000000000000  Fake  Row';
 
-let server: RecordingServer;
-let pane: Pane | undefined;
-
-beforeAll(async () => {
-  server = await startRecordingServer();
-});
-afterAll(async () => {
-  await server?.close();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  server.requests.length = 0;
-  server.queue.length = 0;
-});
-
-const apiEnv = () => ({
-  PAY_BASE_URL: server.baseUrl,
-  PAY_API_KEY: KEY,
-  PAY_TENANT_ID: 'biz_1',
-  PAY_CONFIG_DIR: scratchDir('pay-tty-hostile-'),
-});
+const tty = ttyServer('pay-tty-hostile-');
+const { server } = tty;
 
 /** Runs to the end and checks the pane title was not changed by anything pay printed. */
 async function finishUntitled(p: Pane): Promise<{ code: number; screen: string }> {
@@ -68,7 +46,7 @@ describeTty('data never drives the terminal (tmux)', () => {
       },
     });
     // --wide: the escaped names whole (fitted to the pane, the longest would be cut with …).
-    const p = (pane = await Pane.pay(['customers', 'list', '--wide'], { env: apiEnv() }));
+    const p = await tty.pay(['customers', 'list', '--wide']);
     const { code, screen } = await finishUntitled(p);
     expect(code, screen).toBe(0);
     const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');
@@ -85,9 +63,7 @@ describeTty('data never drives the terminal (tmux)', () => {
       status: 201,
       body: { id: `cus_${TITLE}${CLEAR}`, object: 'customer', first_name: `Ada${TITLE_ST}`, kyc_status: 'pending' },
     });
-    const p = (pane = await Pane.pay(['customers', 'create', ...customerFlags({ '--middle-name': 'King', '--gender': 'female' })], {
-      env: apiEnv(),
-    }));
+    const p = await tty.pay(['customers', 'create', ...customerFlags({ '--middle-name': 'King', '--gender': 'female' })]);
     const { code, screen } = await finishUntitled(p);
     expect(code, screen).toBe(0);
     expect(screen).toContain('✓ Created customer cus_\\x1b]0;pwned\\x07\\x1b[2J\\x1b[H');
@@ -105,7 +81,7 @@ describeTty('data never drives the terminal (tmux)', () => {
         errors: [{ field: `email${TITLE_ST}`, message: `no${FAKE_ROW}` }],
       },
     });
-    const p = (pane = await Pane.pay(['customers', 'get', 'cus_000000000000000000000000'], { env: apiEnv() }));
+    const p = await tty.pay(['customers', 'get', 'cus_000000000000000000000000']);
     const { code, screen } = await finishUntitled(p);
     expect(code, screen).toBe(1);
     const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');
@@ -121,7 +97,7 @@ describeTty('data never drives the terminal (tmux)', () => {
       JSON.stringify({ current_profile: 'default', profiles: { default: { tenant_id: `biz${TITLE}` } } }),
       { mode: 0o600 },
     );
-    const p = (pane = await Pane.pay(['login'], { env: { PAY_CONFIG_DIR: dir } }));
+    const p = await tty.pay(['login'], { env: { PAY_CONFIG_DIR: dir }, envOnly: true });
     const { code, screen } = await finishUntitled(p);
     expect(code, screen).toBe(2);
     const lines = linesBeforeExit(screen).filter((l) => l.trim() !== '');

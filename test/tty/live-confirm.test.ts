@@ -3,32 +3,18 @@
 // and fails with one line; "y" sends the POST.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { expect, it } from 'vitest';
+import { ttyServer } from '../helpers/tty-world.js';
+import { activePrompt, describeTty, linesBeforeExit, scratchDir, type Pane } from './tmux.js';
 
 const LIVE_KEY = 'sk_live_Rk2Nw8Qd4Zt6Xm0Hb3Vc7Js1Pf5Lg9Ya';
 const ACCOUNT_ID = 'acc_k3m9x2p7q4r8s1t6v0w5y2z7';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let server: RecordingServer;
-let pane: Pane | undefined;
+const tty = ttyServer('pay-tty-live-');
+const { server } = tty;
 
-beforeAll(async () => {
-  server = await startRecordingServer();
-});
-afterAll(async () => {
-  await server?.close();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  server.requests.length = 0;
-  server.queue.length = 0;
-});
-
-/** A config folder whose current profile "ops" holds a live key and this test's server. */
+/** A config folder whose current profile "ops" holds a live key and this test's server (the pane's whole environment). */
 function paneEnv(): Record<string, string> {
   const dir = scratchDir('pay-tty-live-');
   writeFileSync(
@@ -53,7 +39,7 @@ async function confirmationPrompt(p: Pane): Promise<string> {
 
 describeTty('live-mode confirmation in a real terminal (tmux)', () => {
   it('answering n sends nothing and fails with one line', async () => {
-    const p = (pane = await Pane.pay(['accounts', 'close', ACCOUNT_ID, '--live'], { env: paneEnv() }));
+    const p = await tty.pay(['accounts', 'close', ACCOUNT_ID, '--live'], { env: paneEnv(), envOnly: true });
     const prompt = await confirmationPrompt(p);
     // Nothing leaves before the answer.
     expect(server.requests).toHaveLength(0);
@@ -71,7 +57,7 @@ describeTty('live-mode confirmation in a real terminal (tmux)', () => {
 
   it('answering y sends the POST with the live key', async () => {
     server.queue.push({ status: 200, body: { id: ACCOUNT_ID, object: 'account', status: 'closed', currency: 'USD' } });
-    const p = (pane = await Pane.pay(['accounts', 'close', ACCOUNT_ID, '--live'], { env: paneEnv() }));
+    const p = await tty.pay(['accounts', 'close', ACCOUNT_ID, '--live'], { env: paneEnv(), envOnly: true });
     await confirmationPrompt(p);
     expect(server.requests).toHaveLength(0);
     await p.type('y');
@@ -91,7 +77,7 @@ describeTty('live-mode confirmation in a real terminal (tmux)', () => {
   });
 
   it('Ctrl-C at the confirmation: exit 130, one line, nothing sent', async () => {
-    const p = (pane = await Pane.pay(['accounts', 'close', ACCOUNT_ID, '--live'], { env: paneEnv() }));
+    const p = await tty.pay(['accounts', 'close', ACCOUNT_ID, '--live'], { env: paneEnv(), envOnly: true });
     await confirmationPrompt(p);
     await p.keys('C-c');
     const { code, screen } = await p.finish();

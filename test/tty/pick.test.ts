@@ -4,17 +4,17 @@
 // shows; the pick runs the verb on that object. Ctrl-C and Ctrl-D at the list: exit 130, nothing
 // sent. Nothing to pick: one line, exit 4. --no-input or CI: exit 2 naming the argument. Names
 // from the service that carry escape sequences are shown escaped and never retitle the pane.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { account, enabledCustomer, fund, startWorld, type World } from '../e2e/groups/helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { account, enabledCustomer, fund } from '../e2e/groups/helpers.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
-import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { listAfterPrompt, ttyWorld } from '../helpers/tty-world.js';
+import { activePrompt, describeTty, linesBeforeExit, type Pane } from './tmux.js';
 
-let w: World;
-let pane: Pane | undefined;
+const tty = ttyWorld('pay-tty-pick-');
+const { w } = tty;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  w = await startWorld();
   ids.customer = await enabledCustomer(w); // the business rules: KYC approved, cards active
   ids.from = await account(w, ids.customer);
   ids.to = await account(w, ids.customer);
@@ -30,34 +30,9 @@ beforeAll(async () => {
   ids.frozen = (await w.api('POST', 'cards', { customer_id: ids.customer, account_id: ids.from, type: 'virtual' })).id;
   await w.api('POST', `cards/${ids.frozen}/freeze`);
 }, 60_000);
-afterAll(async () => {
-  await w?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-const paneEnv = (): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.sandbox.secret,
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-pick-'),
-});
 
 /** The entries of the open list (lines after the prompt line that start with the cursor or two spaces and an id). */
-function entries(screen: string): string[] {
-  const lines = screen.split('\n');
-  const at = lines.lastIndexOf(activePrompt(screen) ?? '\u0000');
-  const out: string[] = [];
-  for (const line of lines.slice(at + 1)) {
-    const m = /^[❯ ] ([a-z]+_[0-9a-z]{24}\b.*?)\s*$/.exec(line);
-    if (!m) break;
-    out.push(m[1]!);
-  }
-  return out;
-}
+const entries = (screen: string): string[] => listAfterPrompt(screen, /^[❯ ] ([a-z]+_[0-9a-z]{24}\b.*?)\s*$/);
 
 async function listShown(p: Pane, label = 'Pick one of the'): Promise<string[]> {
   const screen = await p.waitFor((s) => (activePrompt(s)?.startsWith(`? ${label}`) ?? false) && entries(s).length > 0);
@@ -67,7 +42,7 @@ async function listShown(p: Pane, label = 'Pick one of the'): Promise<string[]> 
 describeTty('pick instead of paste: an id argument left out (tmux, emulator)', () => {
   it('transfers cancel offers only pending transfers; typing filters; Enter cancels the one picked', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['transfers', 'cancel'], { env: paneEnv() }));
+    const p = await tty.pay(['transfers', 'cancel']);
     const shown = await listShown(p, 'Pick one of the pending transfers');
     expect(shown).toHaveLength(1);
     expect(shown[0]).toMatch(
@@ -85,7 +60,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
 
   it('cards freeze offers only active cards; Ctrl-C there is exit 130 and sends nothing', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['cards', 'freeze'], { env: paneEnv() }));
+    const p = await tty.pay(['cards', 'freeze']);
     const shown = await listShown(p, 'Pick one of the active cards');
     expect(shown.map((e) => e.split(/\s+/)[0])).toEqual([ids.active]);
     expect(shown[0]).toMatch(/\bvirtual\s+\d{4}\s+cus_\w+\s+active\b/);
@@ -98,7 +73,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
 
   it('cards unfreeze offers only frozen cards; Ctrl-D there, with a search typed, is exit 130 and sends nothing', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['cards', 'unfreeze'], { env: paneEnv() }));
+    const p = await tty.pay(['cards', 'unfreeze']);
     const shown = await listShown(p, 'Pick one of the frozen cards');
     expect(shown.map((e) => e.split(/\s+/)[0])).toEqual([ids.frozen]);
     await p.type('virt');
@@ -109,7 +84,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
   });
 
   it('nothing the verb can act on: one line, exit 4, no prompt', async () => {
-    const p = (pane = await Pane.pay(['payment-links', 'disable'], { env: paneEnv() }));
+    const p = await tty.pay(['payment-links', 'disable']);
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(4);
     expect(linesBeforeExit(screen).filter((l) => l.trim())).toEqual([
@@ -119,7 +94,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
 
   it('a flag the verb needs is asked for before any list: exit 2, nothing sent', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['features', 'check'], { env: paneEnv() }));
+    const p = await tty.pay(['features', 'check']);
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(2);
     expect(linesBeforeExit(screen).filter((l) => l.trim())).toEqual(['error: missing required flag: --feature']);
@@ -133,7 +108,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
       [['kyc', 'status'], { PAY_NO_INPUT: '1' }],
     ] as const) {
       const mark = w.mark();
-      const p = (pane = await Pane.pay([...args], { env: { ...paneEnv(), ...env } }));
+      const p = await tty.pay([...args], { env });
       const { code, screen } = await p.finish();
       expect(code, screen).toBe(2);
       const label = args[0] === 'kyc' ? 'customer-id' : 'id';
@@ -143,7 +118,6 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
       ]);
       expect(w.since(mark)).toEqual([]);
       await p.kill();
-      pane = undefined;
     }
   });
 
@@ -170,8 +144,7 @@ describeTty('pick instead of paste: an id argument left out (tmux, emulator)', (
         },
       });
       server.queue.push({ status: 200, body: customerOf(hostile, 'Eve\u001b]0;pwned\u0007') });
-      const env = { ...paneEnv(), PAY_BASE_URL: server.baseUrl };
-      const p = (pane = await Pane.pay(['customers', 'get'], { env }));
+      const p = await tty.pay(['customers', 'get'], { env: { PAY_BASE_URL: server.baseUrl } });
       const shown = await listShown(p, 'Pick one of the customers');
       expect(shown).toHaveLength(1);
       expect(shown[0]).toContain(`${hostile}  Eve\\x1b]0;pwned\\x07  X\\u202eevil`);

@@ -3,44 +3,13 @@
 // (redirected to a file here) holding the results only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { PAY_BIN } from '../helpers/run-pay.js';
-import { describeTty, Pane, removeScratch, scratchDir } from './tmux.js';
+import { expect, it } from 'vitest';
+import { ttyEmulator } from '../helpers/tty-world.js';
+import { describeTty, scratchDir } from './tmux.js';
 
 const ROWS = 120;
-let emu: Emulator;
-let pane: Pane | undefined;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  emu.admin.setFaults({ latencyMs: null });
-});
-
-function env(): Record<string, string> {
-  return {
-    PAY_CONFIG_DIR: scratchDir('pay-tty-progress-'),
-    PAY_BASE_URL: emu.baseUrl,
-    PAY_API_KEY: emu.keys.sandbox.secret,
-    PAY_TENANT_ID: emu.tenantId,
-  };
-}
-
-/** `pay <args> > out; echo EXIT:$?` in a pane, in `dir`. */
-function payToFile(args: string[], dir: string, out: string): Promise<Pane> {
-  return Pane.start(['sh', '-c', '"$0" "$@" > "$OUT"; echo "EXIT:$?"', process.execPath, PAY_BIN, ...args], {
-    env: { ...env(), OUT: join(dir, out) },
-    cwd: dir,
-  });
-}
+const tty = ttyEmulator('pay-tty-progress-');
+const { emu } = tty;
 
 const customer = (i: number) => ({
   first_name: `Bar${i}`,
@@ -57,7 +26,7 @@ describeTty('progress bars on a terminal (tmux)', () => {
     const dir = scratchDir('pay-tty-bulk-');
     writeFileSync(join(dir, 'rows.ndjson'), Array.from({ length: ROWS }, (_, i) => JSON.stringify(customer(i))).join('\n') + '\n');
     emu.admin.setFaults({ latencyMs: [30, 30] });
-    const p = (pane = await payToFile(['customers', 'create', '--from-file', 'rows.ndjson', '--concurrency', '2'], dir, 'results.ndjson'));
+    const p = await tty.payToFile(['customers', 'create', '--from-file', 'rows.ndjson', '--concurrency', '2'], dir, 'results.ndjson');
     await p.waitFor(new RegExp(`customers create \\[█*░+\\] \\d+/${ROWS} \\(\\d+/s\\)`));
     const { code, screen } = await p.finish();
     expect(code).toBe(0);
@@ -79,7 +48,7 @@ describeTty('progress bars on a terminal (tmux)', () => {
     const doc = { customers: Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, customer(1000 + i)])) };
     writeFileSync(join(dir, 'seed.json'), JSON.stringify(doc));
     emu.admin.setFaults({ latencyMs: [80, 80] });
-    const p = (pane = await payToFile(['seed', 'apply', 'seed.json'], dir, 'ids.txt'));
+    const p = await tty.payToFile(['seed', 'apply', 'seed.json'], dir, 'ids.txt');
     await p.waitFor(new RegExp(`seed \\[█*░+\\] \\d+/${n}`));
     const { code, screen } = await p.finish();
     expect(code).toBe(0);

@@ -4,13 +4,12 @@
 // line, exit 130, nothing sent.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { expect, it } from 'vitest';
 import { customerFlags } from '../helpers/fixtures.js';
 import { PAY_BIN } from '../helpers/run-pay.js';
-import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { TTY_KEY as KEY, ttyServer } from '../helpers/tty-world.js';
+import { activePrompt, describeTty, linesBeforeExit, scratchDir, type Pane } from './tmux.js';
 
-const KEY = 'sk_test_Tq4Wm8Zr2Kx6Pn0Vb3Yh7Jc5Ld9Fs1Ga';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CUSTOMER_ID = 'cus_0123456789abcdefghijklmn';
 
@@ -48,27 +47,9 @@ const PROMPT_ORDER = [
   'State',
 ];
 
-let server: RecordingServer;
-let pane: Pane | undefined;
-
-beforeAll(async () => {
-  server = await startRecordingServer();
-});
-afterAll(async () => {
-  await server?.close();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  server.requests.length = 0;
-  server.queue.length = 0;
-});
-
-/** What the pane gets: the service, a sandbox key, a tenant, a fresh config folder; no CI, no PAY_NO_INPUT. */
-function paneEnv(): Record<string, string> {
-  return { PAY_BASE_URL: server.baseUrl, PAY_API_KEY: KEY, PAY_TENANT_ID: 'biz_1', PAY_CONFIG_DIR: scratchDir('pay-tty-config-') };
-}
+// Each pane gets the server, a sandbox key, a tenant, a fresh config folder; no CI, no PAY_NO_INPUT.
+const tty = ttyServer('pay-tty-config-');
+const { server } = tty;
 
 /** The items of the active list prompt, and which one the cursor (❯) is on. */
 function listItems(screen: string): { items: string[]; active: number } {
@@ -121,7 +102,7 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
       body: { id: CUSTOMER_ID, object: 'customer', ...EXPECTED_BODY, kyc_status: 'pending', created_at: '2026-11-20T10:00:00.000Z' },
     });
     const futureYear = new Date().getUTCFullYear() + 1;
-    const p = (pane = await Pane.pay(['customers', 'create'], { env: paneEnv() }));
+    const p = await tty.pay(['customers', 'create']);
 
     await p.answer('First name', 'Ada');
     await p.answer('Last name', 'Lovelace');
@@ -170,16 +151,13 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
 
   it('country by name, accents aside; after US, the bare VA at the state list gives US-VA', async () => {
     server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
-    const p = (pane = await Pane.pay(
-      [
-        'customers',
-        'create',
-        ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
-        ...['--phone', '+14155550123', '--type', 'individual', '--gender', 'female', '--date-of-birth', '1990-12-10'],
-        ...['--address-line1', '1 Main St', '--city', 'Richmond', '--postal-code', '23219'],
-      ],
-      { env: paneEnv() },
-    ));
+    const p = await tty.pay([
+      'customers',
+      'create',
+      ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
+      ...['--phone', '+14155550123', '--type', 'individual', '--gender', 'female', '--date-of-birth', '1990-12-10'],
+      ...['--address-line1', '1 Main St', '--city', 'Richmond', '--postal-code', '23219'],
+    ]);
     // Searchable by name: "turkiye" finds Türkiye, "south korea" the common name of KR.
     await p.waitForPrompt('Country');
     await p.type('turkiye');
@@ -209,16 +187,13 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
 
   it('a typo at the customer-type list is offered as "did you mean individual?", never taken as itself; usa and virgina find US and US-VA; a phone with spaces is sent in E.164', async () => {
     server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
-    const p = (pane = await Pane.pay(
-      [
-        'customers',
-        'create',
-        ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
-        ...['--gender', 'female', '--date-of-birth', '1990-12-10'],
-        ...['--address-line1', '1 Main St', '--city', 'Richmond', '--postal-code', '23219'],
-      ],
-      { env: paneEnv() },
-    ));
+    const p = await tty.pay([
+      'customers',
+      'create',
+      ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
+      ...['--gender', 'female', '--date-of-birth', '1990-12-10'],
+      ...['--address-line1', '1 Main St', '--city', 'Richmond', '--postal-code', '23219'],
+    ]);
     await p.answer('Phone', '+1 (415) 555-0199');
     await p.waitForPrompt('Customer type');
     await p.type('indivdual');
@@ -245,16 +220,13 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
 
   it('a country without ISO 3166-2 subdivisions (AQ) asks no state', async () => {
     server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
-    const p = (pane = await Pane.pay(
-      [
-        'customers',
-        'create',
-        ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
-        ...['--phone', '+14155550123', '--type', 'individual', '--gender', 'female', '--date-of-birth', '1990-12-10'],
-        ...['--address-line1', '1 Main St', '--city', 'McMurdo', '--postal-code', '00000'],
-      ],
-      { env: paneEnv() },
-    ));
+    const p = await tty.pay([
+      'customers',
+      'create',
+      ...['--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King', '--email', 'ada@example.com'],
+      ...['--phone', '+14155550123', '--type', 'individual', '--gender', 'female', '--date-of-birth', '1990-12-10'],
+      ...['--address-line1', '1 Main St', '--city', 'McMurdo', '--postal-code', '00000'],
+    ]);
     // Typed and Enter in one burst (as pasted): the answer is what the typed term lists first,
     // not what the list showed before it caught up (AD).
     await p.waitForPrompt('Country');
@@ -272,11 +244,10 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
 
   it('Enter alone at an optional choice prompt (Gender) skips the field (contract section 7)', async () => {
     server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
-    const p = (pane = await Pane.pay(
+    const p = await tty.pay(
       // Everything but the postal code (and the optional gender).
       ['customers', 'create', ...customerFlags({ '--postal-code': undefined, '--middle-name': 'King' })],
-      { env: paneEnv() },
-    ));
+    );
     // Left to ask: the required postal code, then the optional Gender. At Gender the user
     // presses Enter without choosing anything.
     await p.answer('Postal code', 'SW1A 1AA');
@@ -303,7 +274,7 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
       '--state',
       'GB-LND',
     ];
-    const p = (pane = await Pane.pay(['customers', 'create', ...given, '--date-of-birth', '1990-12-10', ...address], { env: paneEnv() }));
+    const p = await tty.pay(['customers', 'create', ...given, '--date-of-birth', '1990-12-10', ...address]);
     await p.answer('E-mail', 'ada@example.com');
     await p.answer('Middle name', 'ada@example.com');
     await p.answer('"ada@example.com" looks like an e-mail address', 'n');
@@ -327,9 +298,7 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     ['a text prompt (E-mail, half typed)', 'E-mail', 'ada@exa'],
     ['a list prompt (Customer type)', 'Customer type', ''],
   ])('Ctrl-C at %s: one line, exit 130, nothing sent', async (_what, label, typed) => {
-    const p = (pane = await Pane.pay(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King'], {
-      env: paneEnv(),
-    }));
+    const p = await tty.pay(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--middle-name', 'King']);
     if (label === 'Customer type') {
       await p.answer('E-mail', 'ada@example.com');
       await p.answer('Phone', '+447700900123');
@@ -385,21 +354,18 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
       '--state',
       'GB-LND',
     ];
-    const p = (pane = await Pane.start(
-      [
-        'sh',
-        '-c',
-        'out=$1; shift; "$@" --json > "$out"; echo "EXIT:$?"',
-        'sh',
-        out,
-        process.execPath,
-        PAY_BIN,
-        'customers',
-        'create',
-        ...rest,
-      ],
-      { env: paneEnv() },
-    ));
+    const p = await tty.start([
+      'sh',
+      '-c',
+      'out=$1; shift; "$@" --json > "$out"; echo "EXIT:$?"',
+      'sh',
+      out,
+      process.execPath,
+      PAY_BIN,
+      'customers',
+      'create',
+      ...rest,
+    ]);
     await p.answer('E-mail', 'ada@example.com');
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
@@ -413,7 +379,7 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     ['PAY_NO_INPUT', '1'],
     ['CI', 'true'],
   ])('%s set in a terminal: no prompt, exit 2 naming the flags, nothing sent', async (name, value) => {
-    const p = (pane = await Pane.pay(['customers', 'create', '--first-name', 'Ada'], { env: { ...paneEnv(), [name]: value } }));
+    const p = await tty.pay(['customers', 'create', '--first-name', 'Ada'], { env: { [name]: value } });
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(2);
     expect(screen).not.toMatch(/^\? /m);

@@ -4,24 +4,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { customerBody, startWorld, type World } from '../e2e/groups/helpers.js';
-import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { expect, it } from 'vitest';
+import { customerBody } from '../e2e/groups/helpers.js';
+import { ttyWorld } from '../helpers/tty-world.js';
+import { activePrompt, describeTty, linesBeforeExit, scratchDir, type Pane } from './tmux.js';
 
-let w: World;
-let pane: Pane | undefined;
-
-beforeAll(async () => {
-  w = await startWorld({ settleAfterMs: 20 });
-});
-afterAll(async () => {
-  await w?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
+// The panes send the live key, in live mode.
+const tty = ttyWorld('pay-tty-seed-cfg-', { emulator: { settleAfterMs: 20 }, key: 'live', env: { PAY_MODE: 'live' } });
+const { w } = tty;
 
 function seedFile(amount: string): string {
   const dir = scratchDir('pay-tty-seed-');
@@ -50,14 +40,6 @@ function seedFile(amount: string): string {
   return file;
 }
 
-const paneEnv = (): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.live.secret,
-  PAY_MODE: 'live',
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-seed-cfg-'),
-});
-
 async function confirmation(p: Pane, amount: string): Promise<string> {
   const screen = await p.waitFor((s) => /^\? .*\(y\/N\)/m.test(s));
   expect(screen).toMatch(/LIVE mode, profile "[^"]+": seed apply would send/);
@@ -71,7 +53,7 @@ async function confirmation(p: Pane, amount: string): Promise<string> {
 describeTty('seed apply in live mode asks in a real terminal (tmux)', () => {
   it('answering n: exit 2, one line, nothing sent', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['seed', 'apply', seedFile('7.00')], { env: paneEnv() }));
+    const p = await tty.pay(['seed', 'apply', seedFile('7.00')]);
     await confirmation(p, '7.00');
     expect(w.since(mark)).toEqual([]);
     await p.type('n');
@@ -85,7 +67,7 @@ describeTty('seed apply in live mode asks in a real terminal (tmux)', () => {
 
   it('answering y: the set is applied with the live key', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['seed', 'apply', seedFile('8.00')], { env: paneEnv() }));
+    const p = await tty.pay(['seed', 'apply', seedFile('8.00')]);
     await confirmation(p, '8.00');
     await p.type('y');
     await p.keys('Enter');

@@ -5,29 +5,19 @@
 // hidden to fit; --wide prints every column; a pane narrower than an id still shows it whole;
 // COLUMNS narrows the table in a wider pane. The pane is captured with wrapped lines joined
 // (capture-pane -J), so a line the terminal had to wrap shows up wider than the pane.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
-import { startWorld, type Obj, type World } from '../e2e/groups/helpers.js';
-import { describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { TRANSACTION_HEADERS, type Obj } from '../e2e/groups/helpers.js';
+import { ttyWorld } from '../helpers/tty-world.js';
+import { describeTty, linesBeforeExit, type Pane } from './tmux.js';
 
-let w: World;
+const tty = ttyWorld('pay-tty-tables-');
+const { w } = tty;
+/** The pane run() opened last (a test that runs several kills each when it is done with it). */
 let pane: Pane | undefined;
 let customers: Obj[] = [];
 let txns: Obj[] = [];
 
-const TXN_HEADERS = [
-  'ID',
-  'ACCOUNT',
-  'WALLET',
-  'TYPE',
-  'DIRECTION',
-  'AMOUNT',
-  'BALANCE AFTER',
-  'STATUS',
-  'SOURCE',
-  'CREATED',
-  'DESCRIPTION',
-];
 const CUS_HEADERS = ['ID', 'FIRST NAME', 'LAST NAME', 'EMAIL', 'TYPE', 'KYC', 'CREATED'];
 const NOTE = /^Hidden to fit the terminal's (\d+) columns: (.+) \(--wide shows every column\)$/;
 
@@ -38,7 +28,6 @@ const DESCRIPTIONS = [
 ];
 
 beforeAll(async () => {
-  w = await startWorld();
   const people = [
     {
       first_name: 'Alexandria-Konstantina',
@@ -83,26 +72,10 @@ beforeAll(async () => {
   txns = (await w.api('GET', 'transactions?limit=100')).data as Obj[];
   expect(txns.length).toBe(7);
 }, 60_000);
-afterAll(async () => {
-  await w?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-const paneEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.sandbox.secret,
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-tables-'),
-  ...extra,
-});
 
 /** Runs pay in a pane `width` wide; its lines (wrapped lines joined) before the EXIT line. */
 async function run(args: string[], width: number, env: Record<string, string> = {}): Promise<string[]> {
-  const p = (pane = await Pane.pay(args, { env: paneEnv(env), width, height: 50 }));
+  const p = (pane = await tty.pay(args, { env, width, height: 50 }));
   const { code, screen } = await p.finish();
   expect(code, screen).toBe(0);
   return linesBeforeExit(screen).filter((l) => l !== '');
@@ -145,9 +118,9 @@ describeTty('tables fit the terminal (tmux, emulator with long descriptions)', (
       const all = [header.join('  '), ...rows];
       for (const l of all) expect(displayWidth(l), `line ${JSON.stringify(l)}`).toBeLessThanOrEqual(width);
       expect(header[0]).toBe('ID');
-      expect(header.every((h) => TXN_HEADERS.includes(h))).toBe(true);
+      expect(header.every((h) => TRANSACTION_HEADERS.includes(h))).toBe(true);
       // The hidden columns, named exactly, in table order.
-      expect(note).toEqual(TXN_HEADERS.filter((h) => !header.includes(h)));
+      expect(note).toEqual(TRANSACTION_HEADERS.filter((h) => !header.includes(h)));
       expect(noteWidth).toBe(width);
       // Newest first, a row per transaction, each starting with its id, whole.
       expect(rows.map((r) => r.split(' ')[0])).toEqual(txns.map((t) => t.id));
@@ -200,7 +173,7 @@ describeTty('tables fit the terminal (tmux, emulator with long descriptions)', (
 
   it('--wide at 80 columns: every column, every description whole, no note (the terminal wraps the lines)', async () => {
     const { header, rows, note } = parse(await run(['transactions', 'list', '--wide'], 80));
-    expect(header).toEqual(TXN_HEADERS);
+    expect(header).toEqual(TRANSACTION_HEADERS);
     expect(note).toBeUndefined();
     for (const [i, t] of txns.entries()) {
       expect(rows[i]!.startsWith(t.id as string)).toBe(true);
@@ -213,7 +186,7 @@ describeTty('tables fit the terminal (tmux, emulator with long descriptions)', (
     const { header, rows, note } = parse(await run(['transactions', 'list'], 20));
     expect(header).toEqual(['ID']);
     expect(rows).toEqual(txns.map((t) => t.id));
-    expect(note).toEqual(TXN_HEADERS.slice(1));
+    expect(note).toEqual(TRANSACTION_HEADERS.slice(1));
   });
 
   it('COLUMNS=80 in a pane 120 wide fits 80; COLUMNS=0 or garbage is ignored (the pane’s 120)', async () => {

@@ -2,32 +2,14 @@
 // objects it creates, and every money request as it will be sent) and asks once, before the first request. "n": exit 2,
 // one error line, nothing sent; "y": the objects are made with the live key. Off a terminal the
 // same run needs --yes (test/e2e/trigger.test.ts, test/unit/commands/trigger.test.ts).
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { RECIPES, recipeObjects } from '../../src/commands/trigger/recipes.js';
-import { startWorld, type World } from '../e2e/groups/helpers.js';
-import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { ttyWorld } from '../helpers/tty-world.js';
+import { activePrompt, describeTty, linesBeforeExit, type Pane } from './tmux.js';
 
-let w: World;
-let pane: Pane | undefined;
-
-beforeAll(async () => {
-  w = await startWorld({ settleAfterMs: 20 });
-});
-afterAll(async () => {
-  await w?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-const paneEnv = (): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.live.secret,
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-trigger-cfg-'),
-});
+// The panes send the live key.
+const tty = ttyWorld('pay-tty-trigger-cfg-', { emulator: { settleAfterMs: 20 }, key: 'live' });
+const { w } = tty;
 
 async function question(p: Pane, type: keyof typeof RECIPES): Promise<void> {
   const screen = await p.waitFor((s) => /^\? .*\(y\/N\)/m.test(s));
@@ -41,9 +23,7 @@ async function question(p: Pane, type: keyof typeof RECIPES): Promise<void> {
 describeTty('pay --live trigger asks in a real terminal (tmux)', () => {
   it('answering n: exit 2, one line, nothing sent', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['--live', 'trigger', 'transfer.completed', '--override', 'transfer.amount=50.00'], {
-      env: paneEnv(),
-    }));
+    const p = await tty.pay(['--live', 'trigger', 'transfer.completed', '--override', 'transfer.amount=50.00']);
     await question(p, 'transfer.completed');
     // The amount it would send, after the override, and the collection that funds it: not the recipe's 25.00.
     const asked = (await p.waitFor(/move live money/)).replace(/\s+/g, ' ');
@@ -61,7 +41,7 @@ describeTty('pay --live trigger asks in a real terminal (tmux)', () => {
 
   it('answering y: made with the live key', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['--live', 'trigger', 'customer.created'], { env: paneEnv() }));
+    const p = await tty.pay(['--live', 'trigger', 'customer.created']);
     await question(p, 'customer.created');
     await p.type('y');
     await p.keys('Enter');

@@ -4,47 +4,17 @@
 // (10 minutes); the test moves its clock once it has seen the spinner: no timing window.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { PAY_BIN } from '../helpers/run-pay.js';
-import { describeTty, Pane, removeScratch, scratchDir } from './tmux.js';
+import { expect, it } from 'vitest';
+import { ttyEmulator } from '../helpers/tty-world.js';
+import { describeTty, scratchDir } from './tmux.js';
 
-let emu: Emulator;
-let pane: Pane | undefined;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, settleAfterMs: 600_000 });
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-function env(): Record<string, string> {
-  return {
-    PAY_CONFIG_DIR: scratchDir('pay-tty-wait-'),
-    PAY_BASE_URL: emu.baseUrl,
-    PAY_API_KEY: emu.keys.sandbox.secret,
-    PAY_TENANT_ID: emu.tenantId,
-  };
-}
-
-/** `pay <args> > out; echo EXIT:$?` in a pane, in `dir`. */
-function payToFile(args: string[], dir: string, out: string): Promise<Pane> {
-  return Pane.start(['sh', '-c', '"$0" "$@" > "$OUT"; echo "EXIT:$?"', process.execPath, PAY_BIN, ...args], {
-    env: { ...env(), OUT: join(dir, out) },
-    cwd: dir,
-  });
-}
+const tty = ttyEmulator('pay-tty-wait-', { settleAfterMs: 600_000 });
+const { emu } = tty;
 
 describeTty('waiting on a terminal (tmux)', () => {
   it('pay trigger card.activated: the objects as they are made, a spinner per wait, cleared; the table on stdout only', async () => {
     const dir = scratchDir('pay-tty-trigger-');
-    const p = (pane = await payToFile(['trigger', 'card.activated', '-o', 'tsv'], dir, 'out.tsv'));
+    const p = await tty.payToFile(['trigger', 'card.activated', '-o', 'tsv'], dir, 'out.tsv');
     // KYC: the review waits for the emulator's clock.
     await p.waitFor(/Waiting for KYC verification kyc_[0-9a-z]{24} to be decided \(\d+ s\)/);
     expect(await p.screen()).toMatch(/created customer cus_[0-9a-z]{24}/);
@@ -88,11 +58,11 @@ describeTty('waiting on a terminal (tmux)', () => {
     const acc = await api('accounts', { customer_id: cus.id, currency: 'USD' });
     await api(`customers/${cus.id}/features/collections/activate`, {}); // the business rules
     const dir = scratchDir('pay-tty-collect-');
-    const p = (pane = await payToFile(
+    const p = await tty.payToFile(
       ['collections', 'create', '--account', acc.id, '--amount', '10.00', '--currency', 'USD', '--method', 'card', '--wait', '--json'],
       dir,
       'out.json',
-    ));
+    );
     await p.waitFor(/Waiting for collection col_[0-9a-z]{24} to settle \(\d+ s\)/);
     emu.admin.advance(600);
     const { code, screen } = await p.finish();

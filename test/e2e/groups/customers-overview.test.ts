@@ -271,26 +271,27 @@ describe('pay customers overview: failures and concurrency (through a proxy)', (
   });
 
   it('requests run concurrently, never more than 4 at once', async () => {
-    // The first requests are held until 4 are waiting (or 10 s pass): a sequential overview
-    // would never reach 4, a looser bound would pass it. Later requests go straight through.
+    // The first requests are held until 4 are waiting at once, then released together: a looser
+    // bound would pass 4 while they wait. Later requests go straight through. No timer releases
+    // them early: an overview that never has 4 out at once hangs here until run-pay's hang
+    // detector kills it, and fails (exit and maxInFlight) however slow the machine is.
     const waiting: Array<() => void> = [];
     let held = 0;
-    let timer: NodeJS.Timeout | undefined;
     const p = await proxy({
       hold: (release) => {
         if (held >= 4) return release();
         held++;
         waiting.push(release);
-        timer ??= setTimeout(() => waiting.splice(0).forEach((r) => r()), 10_000);
         if (held === 4) waiting.splice(0).forEach((r) => r());
       },
     });
     try {
       const r = await w.pay(['customers', 'overview', A.customer!, '--json'], { env: { PAY_BASE_URL: p.url } });
       expect(r.code, r.stderr).toBe(0);
+      expect(held).toBe(4);
       expect(p.maxInFlight()).toBe(4);
     } finally {
-      clearTimeout(timer);
+      waiting.splice(0).forEach((r) => r());
       await p.close();
     }
   });

@@ -20,6 +20,20 @@ export const ID = (prefix: string): RegExp => new RegExp(`^${prefix}[0-9a-z]{24}
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The table view of a time: `2026-11-23 09:36:21Z`. */
 export const TABLE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z$/;
+/** Every column of `pay transactions list` as a table (--wide, or a terminal wide enough), in order. */
+export const TRANSACTION_HEADERS: readonly string[] = [
+  'ID',
+  'ACCOUNT',
+  'WALLET',
+  'TYPE',
+  'DIRECTION',
+  'AMOUNT',
+  'BALANCE AFTER',
+  'STATUS',
+  'SOURCE',
+  'CREATED',
+  'DESCRIPTION',
+];
 
 // API bodies are read field by field in the tests.
 

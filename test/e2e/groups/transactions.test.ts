@@ -14,6 +14,7 @@ import {
   startWorld,
   table,
   TABLE_TIME,
+  TRANSACTION_HEADERS,
   tsv,
   usageError,
   type World,
@@ -249,19 +250,7 @@ describe('pay transactions', () => {
       description: '',
     });
     const tbl = table(tb);
-    expect(tbl.header).toEqual([
-      'ID',
-      'ACCOUNT',
-      'WALLET',
-      'TYPE',
-      'DIRECTION',
-      'AMOUNT',
-      'BALANCE AFTER',
-      'STATUS',
-      'SOURCE',
-      'CREATED',
-      'DESCRIPTION',
-    ]);
+    expect(tbl.header).toEqual(TRANSACTION_HEADERS);
     expect(tbl.rows[6]).toEqual([
       collection.id,
       a,

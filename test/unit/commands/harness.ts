@@ -101,6 +101,22 @@ export function newIdFor(path: string): string {
   return c ? `${c.prefix}0123456789abcdefghijklmn` : 'obj_1';
 }
 
+/** A Responder for any request (status pending): a POST makes an object of its kind; an object answered for its id. */
+export const answerAny: Responder = (req) => ({
+  status: req.method === 'POST' ? 201 : 200,
+  body:
+    req.method === 'GET' && !/_[0-9a-z]{24}/.test(req.path)
+      ? { object: 'list', data: [], has_more: false, next_cursor: null }
+      : {
+          id:
+            req.method === 'POST' && newIdFor(req.path) !== 'obj_1'
+              ? newIdFor(req.path)
+              : (/[a-z]+_[0-9a-z]{24}/.exec(req.path)?.[0] ?? 'obj_1'),
+          status: 'pending',
+          ...(req.body as object),
+        },
+});
+
 const echo: Responder = (req) => ({
   status: req.method === 'POST' ? 201 : 200,
   body:
