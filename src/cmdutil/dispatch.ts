@@ -7,7 +7,7 @@
 // Loaded when an action fires, never at start-up.
 import type { Command } from 'commander';
 import type { FieldSet } from '../api/response-fields.js';
-import { resolveOutput, type OutputFormat, type OutputSettings } from '../io/output-options.js';
+import { pagerState, resolveOutput, type OutputFormat, type OutputSettings } from '../io/output-options.js';
 import { closeNames, didYouMean } from '../lib/distance.js';
 import { DryRunStop, UsageError } from '../lib/errors.js';
 import type { CommandDecl, Entry, VerbEngine } from './decl.js';
@@ -85,8 +85,9 @@ function flagsOf(command: Command): Set<string> {
   return flags;
 }
 
-/** Waits for the pager, when one was loaded (src/io/pager.ts): a command that printed no view never loads it. */
+/** Waits for the pager, when one was started (src/io/pager.ts): a command that started none does not load it. */
 async function pagerDone(): Promise<void> {
+  if (!pagerState.started) return;
   const { pagerDone: done } = await import('../io/pager.js');
   await done();
 }

@@ -74,6 +74,13 @@ export function pagerCommand(people: PeopleFlags): string | undefined {
 }
 
 /**
+ * Whether a pager was started in this process: src/io/pager.ts sets it when it starts one, and the
+ * dispatcher (src/cmdutil/dispatch.ts), which has this module loaded already, loads the pager to
+ * wait for it only then.
+ */
+export const pagerState = { started: false };
+
+/**
  * The output flags as given → the settings, or a UsageError (exit 2) naming the flag. `formats`:
  * what -o accepts for this command (default: every format).
  */

@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { CancelledError } from '../lib/errors.js';
 import type { IOStreams } from './iostreams.js';
 import { escapeText } from './escape.js';
+import { pagerState } from './output-options.js';
 import { displayWidth } from './width.js';
 
 let running: Promise<void> | undefined;
@@ -52,6 +53,7 @@ export function page(io: IOStreams, text: string, command: string | undefined, r
     interrupted = true;
   };
   process.on('SIGINT', onSignal);
+  pagerState.started = true;
   running = new Promise<void>((resolve) => {
     let done = false;
     const finish = (failed: string | undefined): void => {

@@ -1,8 +1,7 @@
 // pay accounts: internal accounts holding balances.
 import { type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
-import { STATUS_FILTER, columns, getVerb, idArg, listVerb, shown } from '../../cmdutil/spec-parts.js';
+import { STATUS_FILTER, columns, createVerb, getVerb, idArg, listVerb, shown } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
-import { operationHelp } from '../../shared/rules.js';
 
 const ACCOUNT_ID = idArg('account', 'acc_');
 /** The picker's accounts (an id left out on a terminal); the list needs the tenant. */
@@ -28,15 +27,12 @@ export const accounts: GroupSpec = fromContract(OPERATIONS, {
     'ID id 1, CUSTOMER customer_id 7, TYPE type 4, STATUS status 3 status, AVAILABLE balance.available 2 money @currency, PENDING balance.pending 5 money @currency, CREATED created_at 6 time',
   ),
   verbs: [
-    {
-      name: 'create',
-      description: operationHelp('createAccount'),
+    createVerb('Account', {
       summary: 'Open an account for a customer',
       examples: [
         'pay accounts create --customer cus_0123456789abcdefghijklmn --currency USD',
         'pay accounts create --customer cus_0123456789abcdefghijklmn --currency EUR --type savings --nickname "Rainy day"',
       ],
-      operationId: 'createAccount',
       flags: [
         { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
         { flags: '--currency <code>', field: 'currency', description: 'ISO 4217 currency, e.g. USD' },
@@ -44,7 +40,7 @@ export const accounts: GroupSpec = fromContract(OPERATIONS, {
         { flags: '--nickname <text>', field: 'nickname', description: 'a label for people' },
       ],
       jsonShape: 'the created Account object ({id: "acc_…", customer_id, currency, status, balance: {available, pending, currency}, …})',
-    },
+    }),
     listVerb(
       'Account',
       'List accounts (needs the tenant id)',

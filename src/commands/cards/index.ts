@@ -1,30 +1,25 @@
 // pay cards: virtual and physical cards on an account.
-import { type GroupSpec, type PickSpec, type VerbDecl, fromContract } from '../../cmdutil/spec.js';
-import { STATUS_FILTER, columns, getVerb, idArg, listVerb, pickOf } from '../../cmdutil/spec-parts.js';
+import type { GroupSpec, VerbDecl } from '../../cmdutil/spec.js';
+import { STATUS_FILTER, columns, groupObject, resourceGroup } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { CARD_TERMINABLE_STATUSES } from '../../shared/enums.js';
-import { operationHelp } from '../../shared/rules.js';
 
-const CARD_ID = idArg('card', 'card_');
-const EX_CARD = 'card_0123456789abcdefghijklmn';
-
-/** The picker's cards (an id left out on a terminal): those in `from`, the states the verb acts on. */
-const cardPick = (what: string, from?: readonly string[]): PickSpec =>
-  pickOf('cards', what, 'TYPE type, LAST4 last4, CUSTOMER customer_id, STATUS status status', from);
+/** Cards: an action's `<id>` argument offers those in the states the verb acts on. */
+const CARD = groupObject('card', 'card_', 'TYPE type, LAST4 last4, CUSTOMER customer_id, STATUS status status');
 
 function cardAction(
   name: string,
   summary: string,
   done: string,
   status: string,
-  pick: PickSpec,
+  arg: NonNullable<VerbDecl['arg']>,
   extra: { examples?: string[] } = {},
 ): VerbDecl {
   return {
     name,
-    arg: { ...CARD_ID, pick },
+    arg,
     summary,
-    examples: [`pay cards ${name} ${EX_CARD}`, `pay cards ${name} ${EX_CARD} --json`],
+    examples: [`pay cards ${name} ${CARD.example}`, `pay cards ${name} ${CARD.example} --json`],
     operationId: `${name}Card`,
     done,
     jsonShape: `the Card object with status "${status}"`,
@@ -32,10 +27,8 @@ function cardAction(
   };
 }
 
-export const cards: GroupSpec = fromContract(OPERATIONS, {
-  name: 'cards',
+export const cards: GroupSpec = resourceGroup(OPERATIONS, CARD, {
   summary: 'Issue virtual and physical cards; freeze, unfreeze and terminate them',
-  noun: 'card',
   examples: [
     'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual',
     'pay cards freeze card_0123456789abcdefghijklmn',
@@ -48,22 +41,19 @@ export const cards: GroupSpec = fromContract(OPERATIONS, {
     'ID id 1, CUSTOMER customer_id 10, ACCOUNT account_id 8, TYPE type 4, BRAND brand 5, LAST4 last4 2, EXP MONTH exp_month 6, EXP YEAR exp_year 7, STATUS status 3 status, CREATED created_at 9 time',
   ),
   verbs: [
-    {
+    CARD.create({
       name: 'issue',
       summary: 'Issue a card on an account (--type virtual|physical)',
-      description:
+      about:
         'A physical card needs a shipping address: --address-line1, --city, --country, --postal-code (and --state where used).\n' +
         'A spending limit takes --spending-limit with --spending-interval.\n' +
         'A virtual card is active at once; a physical one is inactive until it is shipped and activated: with --wait, pay waits ' +
-        'until it is active (exit 0), or exits 1 if it was frozen or terminated meanwhile.' +
-        '\n' +
-        operationHelp('createCard'),
+        'until it is active (exit 0), or exits 1 if it was frozen or terminated meanwhile.',
       examples: [
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual',
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type virtual --spending-limit 500 --spending-interval monthly --name-on-card "ADA LOVELACE"',
         'pay cards issue --customer cus_0123456789abcdefghijklmn --account acc_0123456789abcdefghijklmn --type physical --address-line1 "1 Main St" --city Austin --country US --postal-code 78701 --state US-TX',
       ],
-      operationId: 'createCard',
       flags: [
         { flags: '--customer <id>', field: 'customer_id', description: 'card holder (cus_…)' },
         { flags: '--account <id>', field: 'account_id', description: 'account the card spends from (acc_…)' },
@@ -109,15 +99,9 @@ export const cards: GroupSpec = fromContract(OPERATIONS, {
         failure: ['frozen', 'terminated'],
         show: 'pay cards get {id}',
       },
-    },
-    listVerb(
-      'Card',
-      'List cards, newest first',
-      [
-        'pay cards list',
-        'pay cards list --customer cus_0123456789abcdefghijklmn --status active --json',
-        'pay cards list --type physical --all -o ndjson',
-      ],
+    }),
+    CARD.list(
+      ['pay cards list --customer cus_0123456789abcdefghijklmn --status active --json', 'pay cards list --type physical --all -o ndjson'],
       [
         { flags: '--customer <id>', query: 'customer_id', description: "only this customer's cards" },
         { flags: '--account <id>', query: 'account_id', description: 'only cards on this account' },
@@ -125,26 +109,23 @@ export const cards: GroupSpec = fromContract(OPERATIONS, {
         { flags: '--type <type>', query: 'type', description: 'only this type' },
       ],
     ),
-    getVerb('Card', { ...CARD_ID, pick: cardPick('cards') }, 'Show one card', [
-      `pay cards get ${EX_CARD}`,
-      `pay cards get ${EX_CARD} --fields status,last4 --json`,
-    ]),
+    CARD.get('Show one card', [`pay cards get ${CARD.example}`, `pay cards get ${CARD.example} --fields status,last4 --json`]),
     cardAction(
       'freeze',
       'Freeze an active card (payments are declined until unfrozen)',
       'Froze',
       'frozen',
-      cardPick('active cards', ['active']),
+      CARD.arg('active cards', ['active']),
     ),
-    cardAction('unfreeze', 'Unfreeze a frozen card', 'Unfroze', 'active', cardPick('frozen cards', ['frozen'])),
+    cardAction('unfreeze', 'Unfreeze a frozen card', 'Unfroze', 'active', CARD.arg('frozen cards', ['frozen'])),
     cardAction(
       'terminate',
       'Terminate a card for good',
       'Terminated',
       'terminated',
-      cardPick('cards not terminated', CARD_TERMINABLE_STATUSES),
+      CARD.arg('cards not terminated', CARD_TERMINABLE_STATUSES),
       {
-        examples: [`pay cards terminate ${EX_CARD}`, `pay cards terminate ${EX_CARD} --live --yes`],
+        examples: [`pay cards terminate ${CARD.example}`, `pay cards terminate ${CARD.example} --live --yes`],
       },
     ),
   ],

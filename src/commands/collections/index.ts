@@ -1,49 +1,31 @@
 // pay collections: money collected into an account by card, bank transfer or mobile money.
-import { type GroupSpec, fromContract } from '../../cmdutil/spec.js';
-import { STATUS_FILTER, getVerb, idArg, listVerb, pickOf } from '../../cmdutil/spec-parts.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
+import { STATUS_FILTER, columns, groupObject, resourceGroup } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { simulationNote } from '../../shared/simulation.js';
-import { operationHelp } from '../../shared/rules.js';
 
-const COL_ID = idArg(
-  'collection',
-  'col_',
-  pickOf('collections', 'collections', 'AMOUNT amount money, METHOD method, STATUS status status'),
-);
-const EX_COL = 'col_0123456789abcdefghijklmn';
+const COL = groupObject('collection', 'col_', 'AMOUNT amount money, METHOD method, STATUS status status');
 
-export const collections: GroupSpec = fromContract(OPERATIONS, {
-  name: 'collections',
+export const collections: GroupSpec = resourceGroup(OPERATIONS, COL, {
   summary: 'Collect money into an account by card, bank transfer or mobile money',
-  noun: 'collection',
   examples: [
     'pay collections create --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
     'pay collections list --status failed --json',
   ],
   description: 'A collection is pending until it succeeds (the account is credited) or fails with a failure_reason.',
-  columns: [
-    { header: 'ID', path: 'id', priority: 1 },
-    { header: 'ACCOUNT', path: 'account_id', priority: 7 },
-    { header: 'CUSTOMER', path: 'customer_id', priority: 8 },
-    { header: 'METHOD', path: 'method', priority: 4 },
-    { header: 'AMOUNT', path: 'amount', kind: 'money', priority: 2 },
-    { header: 'STATUS', path: 'status', kind: 'status', priority: 3 },
-    { header: 'FAILURE', path: 'failure_reason', priority: 5, meaning: 'failure_reason' },
-    { header: 'CREATED', path: 'created_at', kind: 'time', priority: 6 },
-  ],
+  columns: columns(
+    'ID id 1, ACCOUNT account_id 7, CUSTOMER customer_id 8, METHOD method 4, AMOUNT amount 2 money, STATUS status 3 status, FAILURE failure_reason 5 ~failure_reason, CREATED created_at 6 time',
+  ),
   verbs: [
-    {
-      name: 'create',
+    COL.create({
       summary: 'Start a collection into an account (--method card|bank_transfer|mobile_money)',
-      description:
+      about:
         'Mobile money needs --mobile-phone and --mobile-provider.\n' +
         'With --wait, pay waits until the collection settles: exit 0 when it succeeded (the account is credited: a transfer ' +
         'from it can follow at once), 1 when it failed.\n' +
         'In live mode it moves real money: it asks first on a terminal, with the amount and the account, and needs --yes elsewhere ' +
         '(--from-file: one question for the run, with its rows and totals per currency).\n' +
-        simulationNote('collections create') +
-        '\n' +
-        operationHelp('createCollection'),
+        simulationNote('collections create'),
       examples: [
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 500.00 --currency USD --method card --wait',
@@ -51,7 +33,6 @@ export const collections: GroupSpec = fromContract(OPERATIONS, {
         'pay collections create --account acc_0123456789abcdefghijklmn --amount 100 --currency GHS --method bank_transfer --customer cus_0123456789abcdefghijklmn --json',
         'pay collections create --live --yes --account acc_0123456789abcdefghijklmn --amount 25.00 --currency USD --method card',
       ],
-      operationId: 'createCollection',
       flags: [
         { flags: '--account <id>', field: 'account_id', description: 'account to credit (acc_…)' },
         { flags: '--amount <amount>', field: 'amount', currencyFrom: 'currency', description: 'amount as a decimal, e.g. 25.00' },
@@ -79,12 +60,9 @@ export const collections: GroupSpec = fromContract(OPERATIONS, {
         reasonField: 'failure_reason',
         show: 'pay collections get {id}',
       },
-    },
-    listVerb(
-      'Collection',
-      'List collections, newest first',
+    }),
+    COL.list(
       [
-        'pay collections list',
         'pay collections list --account acc_0123456789abcdefghijklmn --method mobile_money --json',
         'pay collections list --status failed --all -o ndjson',
       ],
@@ -94,9 +72,9 @@ export const collections: GroupSpec = fromContract(OPERATIONS, {
         { flags: '--method <method>', query: 'method', description: 'only this method' },
       ],
     ),
-    getVerb('Collection', COL_ID, 'Show one collection', [
-      `pay collections get ${EX_COL}`,
-      `pay collections get ${EX_COL} --fields status,failure_reason --json`,
+    COL.get('Show one collection', [
+      `pay collections get ${COL.example}`,
+      `pay collections get ${COL.example} --fields status,failure_reason --json`,
     ]),
   ],
 });

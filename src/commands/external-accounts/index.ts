@@ -1,8 +1,7 @@
 // pay external-accounts: bank accounts outside the service that transfers can pay out to.
 import { type GroupSpec, type PickSpec, fromContract } from '../../cmdutil/spec.js';
-import { columns, getVerb, idArg, listVerb, shown } from '../../cmdutil/spec-parts.js';
+import { columns, createVerb, getVerb, idArg, listVerb, shown } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
-import { operationHelp } from '../../shared/rules.js';
 
 const EA_ID = idArg('external account', 'ea_');
 const EX_EA = 'ea_0123456789abcdefghijklmn';
@@ -27,15 +26,14 @@ export const externalAccounts: GroupSpec = fromContract(OPERATIONS, {
     'ID id 1, CUSTOMER customer_id 9, HOLDER account_holder_name 2, BANK bank_name 3, NUMBER account_number_last4 4, COUNTRY country 7, CURRENCY currency 5, STATUS status 6 status, CREATED created_at 8 time',
   ),
   verbs: [
-    {
+    createVerb('ExternalAccount', {
       name: 'add',
       summary: 'Add an external bank account for a customer',
-      description: `Only the last 4 digits of the account number are ever returned.\n${operationHelp('createExternalAccount')}`,
+      about: 'Only the last 4 digits of the account number are ever returned.',
       examples: [
         'pay external-accounts add --customer cus_0123456789abcdefghijklmn --account-holder-name "Ada Lovelace" --bank-name "First Bank" --account-number 000123456789 --routing-number 021000021 --country US --currency USD',
         'pay external-accounts add --customer cus_0123456789abcdefghijklmn --account-holder-name "Ada Lovelace" --bank-name Barclays --account-number 31926819 --iban GB29NWBK60161331926819 --country GB --currency GBP --json',
       ],
-      operationId: 'createExternalAccount',
       flags: [
         { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
         { flags: '--account-holder-name <name>', field: 'account_holder_name', description: 'name on the bank account' },
@@ -47,7 +45,7 @@ export const externalAccounts: GroupSpec = fromContract(OPERATIONS, {
         { flags: '--currency <code>', field: 'currency', description: 'account currency, ISO 4217' },
       ],
       jsonShape: 'the created ExternalAccount object ({id: "ea_…", customer_id, bank_name, account_number_last4, status, …})',
-    },
+    }),
     listVerb(
       'ExternalAccount',
       'List external accounts, newest first',

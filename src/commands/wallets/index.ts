@@ -1,21 +1,13 @@
 // pay wallets: crypto wallets of a customer, one asset on one network each.
-import { type GroupSpec, fromContract } from '../../cmdutil/spec.js';
-import { columns, getVerb, idArg, listVerb, pickOf } from '../../cmdutil/spec-parts.js';
+import type { GroupSpec } from '../../cmdutil/spec.js';
+import { columns, groupObject, resourceGroup } from '../../cmdutil/spec-parts.js';
 import { OPERATIONS } from './operations.js';
 import { NETWORKS_BY_ASSET } from '../../shared/domain.js';
-import { operationHelp } from '../../shared/rules.js';
 
-const WAL_ID = idArg(
-  'wallet',
-  'wal_',
-  pickOf('wallets', 'wallets', 'CUSTOMER customer_id, NETWORK network, AVAILABLE balance.available money @asset'),
-);
-const EX_WAL = 'wal_0123456789abcdefghijklmn';
+const WAL = groupObject('wallet', 'wal_', 'CUSTOMER customer_id, NETWORK network, AVAILABLE balance.available money @asset');
 
-export const wallets: GroupSpec = fromContract(OPERATIONS, {
-  name: 'wallets',
+export const wallets: GroupSpec = resourceGroup(OPERATIONS, WAL, {
   summary: "Create and inspect customers' crypto wallets",
-  noun: 'wallet',
   examples: [
     'pay wallets create --customer cus_0123456789abcdefghijklmn --asset USDC --network polygon',
     'pay wallets list --customer cus_0123456789abcdefghijklmn --json',
@@ -25,15 +17,12 @@ export const wallets: GroupSpec = fromContract(OPERATIONS, {
     'ID id 1, CUSTOMER customer_id 9, ASSET asset 2, NETWORK network 5, ADDRESS address 7 id, AVAILABLE balance.available 3 money, PENDING balance.pending 6 money, STATUS status 4 status, CREATED created_at 8 time',
   ),
   verbs: [
-    {
-      name: 'create',
+    WAL.create({
       summary: 'Create a wallet for a customer (an asset on a network)',
-      description: operationHelp('createWallet'),
       examples: [
         'pay wallets create --customer cus_0123456789abcdefghijklmn --asset BTC --network bitcoin',
         'pay wallets create --customer cus_0123456789abcdefghijklmn --asset USDC --network polygon --label "Payouts" --json',
       ],
-      operationId: 'createWallet',
       flags: [
         { flags: '--customer <id>', field: 'customer_id', description: 'owner (cus_…)' },
         { flags: '--asset <asset>', field: 'asset', description: 'crypto asset' },
@@ -43,19 +32,17 @@ export const wallets: GroupSpec = fromContract(OPERATIONS, {
       constraints: [{ kind: 'pairs', field: 'asset', other: 'network', allowed: NETWORKS_BY_ASSET }],
       jsonShape:
         'the created Wallet object ({id: "wal_…", customer_id, asset, network, address, balance: {available, pending, currency}, status, …})',
-    },
-    listVerb(
-      'Wallet',
-      'List wallets, newest first',
-      ['pay wallets list', 'pay wallets list --customer cus_0123456789abcdefghijklmn --asset USDT --json'],
+    }),
+    WAL.list(
+      ['pay wallets list --customer cus_0123456789abcdefghijklmn --asset USDT --json'],
       [
         { flags: '--customer <id>', query: 'customer_id', description: "only this customer's wallets" },
         { flags: '--asset <asset>', query: 'asset', description: 'only this asset' },
       ],
     ),
-    getVerb('Wallet', WAL_ID, 'Show one wallet with its address and balance', [
-      `pay wallets get ${EX_WAL}`,
-      `pay wallets get ${EX_WAL} --fields address,balance.available --json`,
+    WAL.get('Show one wallet with its address and balance', [
+      `pay wallets get ${WAL.example}`,
+      `pay wallets get ${WAL.example} --fields address,balance.available --json`,
     ]),
   ],
 });

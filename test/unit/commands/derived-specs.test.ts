@@ -54,8 +54,9 @@ describe('verbs name their operation; the contract gives the rest', () => {
       } catch {
         continue;
       }
-      // A list or get verb is built by src/cmdutil/spec-parts.ts, which is checked below.
-      verbs += (text.match(/operationId:|\b(?:list|get)Verb\(/g) ?? []).length;
+      // A create, list or get verb is built by src/cmdutil/spec-parts.ts (createVerb, listVerb,
+      // getVerb, or a group object's create, list and get), which is checked below.
+      verbs += (text.match(/operationId:|\b(?:create|list|get)Verb\(|\b[A-Z]+\.(?:create|list|get)\(/g) ?? []).length;
       found.push(...handWrittenRoutes(`src/commands/${dir.name}/index.ts`, text));
     }
     const parts = new URL('../../../src/cmdutil/spec-parts.ts', import.meta.url).pathname;

@@ -2,7 +2,8 @@
 // read back to the same columns, and a line it cannot read is the declaration's mistake (thrown).
 import { describe, expect, it } from 'vitest';
 import { allGroups } from '../../../src/commands/groups.js';
-import { columns, getVerb, idArg, listVerb, pickOf, shown } from '../../../src/cmdutil/spec-parts.js';
+import { columns, createVerb, getVerb, groupObject, idArg, listVerb, pickOf, shown } from '../../../src/cmdutil/spec-parts.js';
+import { operationHelp } from '../../../src/shared/rules.js';
 import { CREATED_RANGE, CREATED_RANGE_CHECK } from '../../../src/cmdutil/spec.js';
 import type { Column } from '../../../src/io/output.js';
 
@@ -67,6 +68,43 @@ describe('picker, id argument and the list and get verbs', () => {
       name: 'get',
       operationId: 'getPaymentLink',
       jsonShape: 'the PaymentLink object',
+    });
+  });
+});
+
+describe('a group object and the create verb', () => {
+  // Every group the tree declares through a group object: its name, noun and verbs' operations agree.
+  it.each([
+    ['transfer', 'tr_', 'transfers', 'Transfer'],
+    ['payment link', 'plink_', 'payment-links', 'PaymentLink'],
+    ['external account', 'ea_', 'external-accounts', 'ExternalAccount'],
+    ['card', 'card_', 'cards', 'Card'],
+  ])('%s: the group %s… is %s, its schema %s', (noun, prefix, name, schema) => {
+    const o = groupObject(noun, prefix, 'STATUS status status');
+    expect([o.name, o.noun, o.schema, o.example]).toEqual([name, noun, schema, `${prefix}0123456789abcdefghijklmn`]);
+    const plural = name.replaceAll('-', ' ');
+    expect(o.get('Show one', ['x'])).toEqual(
+      getVerb(schema, idArg(noun, prefix, pickOf(name, plural, 'STATUS status status')), 'Show one', ['x']),
+    );
+    expect(o.arg('pending ones', ['pending'])).toEqual(
+      idArg(noun, prefix, pickOf(name, 'pending ones', 'STATUS status status', ['pending'])),
+    );
+    expect(o.list(['y'], [])).toEqual(listVerb(schema, `List ${plural}, newest first`, [`pay ${name} list`, 'y'], []));
+    expect(o.list([], [], 'List them').summary).toBe('List them');
+    const group = allGroups.find((g) => g.name === name);
+    if (group) expect(group.noun).toBe(noun);
+  });
+
+  it("createVerb: the verb's own text, then what the business rules ask (the operation's help)", () => {
+    const v = createVerb('Transfer', { name: 'send', summary: 's', about: 'About.', examples: ['e'], jsonShape: 'j' });
+    expect(v).toMatchObject({ name: 'send', operationId: 'createTransfer', description: `About.\n${operationHelp('createTransfer')}` });
+    expect(createVerb('Wallet', { summary: 's', examples: [], jsonShape: 'j' })).toEqual({
+      name: 'create',
+      summary: 's',
+      description: operationHelp('createWallet'),
+      examples: [],
+      operationId: 'createWallet',
+      jsonShape: 'j',
     });
   });
 });
