@@ -113,16 +113,13 @@ export function fitColumns(
       // Water-filling: the widest cut first, to the largest common cap that fits.
       room -= fill(cuts, min, natural, room, widths);
     }
-    // Tails get what the text left: they give way first. A tail given less than TAIL_MIN would be
-    // dropped anyway: the least important such column gives its room to the others, until none is.
-    const active = [...tails];
-    while (active.length > 0 && room > 0) {
-      fill(active, heads, natural, room + sum(active, heads), widths);
-      const starved = active.filter((i) => widths[i]! < natural[i]! && widths[i]! - heads[i]! < TAIL_MIN);
-      if (starved.length === 0) break;
-      const last = starved.sort((a, b) => rank(b) - rank(a) || b - a)[0]!;
-      widths[last] = heads[last]!;
-      active.splice(active.indexOf(last), 1);
+    // Tails get what the text left (they give way first), the most important column's first (a
+    // failure's meaning before a name); a tail given less than TAIL_MIN would be dropped anyway.
+    for (const i of [...tails].sort((a, b) => rank(a) - rank(b) || a - b)) {
+      const give = Math.min(natural[i]! - heads[i]!, Math.max(0, room));
+      if (give < TAIL_MIN && give < natural[i]! - heads[i]!) continue;
+      widths[i] = heads[i]! + give;
+      room -= give;
     }
   }
   return { shown: ids, hidden, widths };
