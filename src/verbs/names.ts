@@ -32,7 +32,7 @@ const CACHES = new WeakMap<ApiClient, Map<string, Promise<string | undefined>>>(
 /** The names of ids through `client`: a NameSource for the printer. */
 export function nameSource(client: ApiClient): NameSource {
   let cache = CACHES.get(client);
-  if (!cache) CACHES.set(client, (cache = new Map()));
+  if (!cache) CACHES.set(client, (cache = new Map<string, Promise<string | undefined>>()));
   const known = cache;
   return {
     async names(ids) {
