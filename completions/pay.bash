@@ -193,7 +193,7 @@ _pay_flags() {
     'doctor') _pay_r='--json -o --output --jq -h --help' ;;
     *) _pay_r= ;;
   esac
-  _pay_r="$_pay_r "'-p --profile --live --api-key --tenant --base-url --no-input --timeout --max-retries --max-response-bytes --debug --no-color --no-pager --quiet --time'
+  _pay_r="$_pay_r "'-p --profile --live --api-key --tenant --base-url --no-input --timeout --max-retries --max-response-bytes --debug --no-color --no-pager --quiet --no-names --time'
 }
 
 # _pay_value PATH FLAG: whether FLAG takes a value at PATH, in _pay_k (c: the choices in _pay_r,

@@ -744,6 +744,7 @@ complete -c pay -n __pay_at_any -l debug -d 'log requests and responses to stder
 complete -c pay -n __pay_at_any -l no-color -d 'no colours (env NO_COLOR)'
 complete -c pay -n __pay_at_any -l no-pager -d 'never page output longer than the terminal (env PAY_PAGER=, empty); the pager is PAY_PAGER, then PAGER, default less -FRX'
 complete -c pay -n __pay_at_any -l quiet -d 'no notes on stderr about the data: more exist, columns hidden (env PAY_QUIET=1)'
+complete -c pay -n __pay_at_any -l no-names -d 'ids in tables and views without the name beside them, and no requests to look names up (env PAY_NAMES=0)'
 complete -c pay -n __pay_at_any -l time -x -d 'times in tables and views: local (TZ, the default), utc or relative (env PAY_TIME); machine formats keep RFC 3339 UTC'
 
 # First positional argument.

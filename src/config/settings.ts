@@ -25,6 +25,8 @@ export interface GlobalFlags {
   /** `--no-pager`: false. */
   pager?: boolean;
   quiet?: boolean;
+  /** `--no-names`: false. */
+  names?: boolean;
   /** `--time <mode>`: checked where output is resolved (src/io/time.ts). */
   time?: string;
   timeout?: string;

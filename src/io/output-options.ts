@@ -48,12 +48,23 @@ export interface OutputSettings {
   pager?: string;
   /** --quiet / PAY_QUIET: no notes on stderr about the data. */
   quiet?: boolean;
+  /**
+   * Names beside ids (a customer's name, an account's nickname) looked up for a table or get view
+   * (src/io/output.ts): only the table format (a terminal, or `-o table`), never --jq; off with
+   * --no-names or PAY_NAMES=0.
+   */
+  names?: boolean;
 }
 
 /** The global flags and environment that say how output is shown to people (issue 28). */
 export interface PeopleFlags {
-  flags: { pager?: boolean; quiet?: boolean; time?: string };
+  flags: { pager?: boolean; quiet?: boolean; time?: string; names?: boolean };
   env: NodeJS.ProcessEnv;
+}
+
+/** Set to `0`, `false`, `off` or `no`: a variable that turns something off. */
+export function envOff(value: string | undefined): boolean {
+  return value !== undefined && ['0', 'false', 'off', 'no'].includes(value.trim().toLowerCase());
 }
 
 /** Set and not `0`/`false`. */
@@ -122,6 +133,8 @@ export function resolveOutput(
   // The pager only for what people read on a terminal: a table or a get view (never --json, --jq, -o).
   const pager = people && format === 'table' && !flags.output && io.stdoutIsTTY ? pagerCommand(people) : undefined;
   const quiet = people ? people.flags.quiet === true || envOn(people.env.PAY_QUIET) : false;
+  // Names beside ids: for people only (a table, never --jq), unless --no-names or PAY_NAMES=0.
+  const names = people !== undefined && format === 'table' && !jq && people.flags.names !== false && !envOff(people.env.PAY_NAMES);
   return {
     format,
     fields,
@@ -131,5 +144,6 @@ export function resolveOutput(
     ...(time ? { time } : {}),
     ...(pager ? { pager } : {}),
     ...(quiet ? { quiet } : {}),
+    ...(names ? { names } : {}),
   };
 }

@@ -11,6 +11,10 @@
 // formatter (time.ts) in the zone the settings say, named once (a table's header, a get view's
 // last line). A table or get view longer than the terminal goes through the pager (pager.ts);
 // notes on stderr wait for it, and --quiet silences them.
+// A cell's tail (table.ts) is what gives way first when room is short: a failure code's meaning,
+// the name beside an id. Names (a customer's, an account's nickname) come from a NameSource the
+// verb hands over (src/verbs/names.ts: one GET per distinct id, bounded, cached for the run); they
+// are looked up only for the table format (settings.names) and never reach machine formats.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { csvHeader, csvRecord } from './csv.js';
 import { escapeJson, escapeText, escapeValue } from './escape.js';
@@ -18,10 +22,11 @@ import { getPath, pickPaths } from './fields.js';
 import type { IOStreams } from './iostreams.js';
 import type { OutputFormat, OutputSettings } from './output-options.js';
 import { afterPager, page } from './pager.js';
-import { layoutKeyValues, layoutTable, type Cell, type FitColumn } from './table.js';
+import { layoutKeyValues, layoutTable, shownColumns, type Cell, type FitColumn } from './table.js';
 import { formatTime, zoneLabel } from './time.js';
 import { wrap } from './width.js';
 import { asText } from '../lib/text.js';
+import { isId } from '../shared/domain.js';
 import { failureMeaning } from '../shared/failure-reasons.js';
 
 export { OUTPUT_FORMATS, resolveOutput, type OutputFlags, type OutputFormat, type OutputSettings } from './output-options.js';
@@ -84,10 +89,21 @@ export function isFailurePath(path: string): boolean {
   return /(?:^|[._])(?:failure|decline|rejection|error)(?:_(?:reason|code|message))?$/.test(path);
 }
 
+/**
+ * Looks up the names of ids (a customer's name, an account's nickname): ids it cannot name, and
+ * lookups that failed, are simply absent from the answer. It never throws.
+ */
+export interface NameSource {
+  names(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
 export class Printer {
   private readonly chalk: ChalkInstance;
   /** Paints shared by every cell (a table holds many). */
   private readonly dim = (t: string): string => this.chalk.dim(t);
+  /** Where names come from (useNames), and those looked up (loadNames). */
+  private source: NameSource | undefined;
+  private named: ReadonlyMap<string, string> = new Map();
 
   constructor(
     private readonly io: IOStreams,
@@ -95,6 +111,31 @@ export class Printer {
     private readonly columns: readonly Column[],
   ) {
     this.chalk = new Chalk({ level: io.colorEnabled ? 1 : 0 });
+  }
+
+  /** Names beside ids from `source`, when the settings allow them (a table, not --no-names). */
+  useNames(source: NameSource | undefined): this {
+    this.source = this.settings.names ? source : undefined;
+    return this;
+  }
+
+  /**
+   * Looks up the names of the ids these objects show (every id but an object's own `id`, in
+   * `cols`, or every field for a get view), once each, before they are printed. Nothing without a
+   * source; a failed lookup leaves the id alone.
+   */
+  async loadNames(objs: readonly unknown[], cols?: readonly Column[]): Promise<void> {
+    if (!this.source || objs.length === 0) return;
+    const ids = new Set<string>();
+    for (const obj of objs) {
+      for (const c of cols ?? flattenColumns(obj)) {
+        const v = c.path === 'id' ? undefined : getPath(obj, c.path);
+        if (isId(v) && !this.named.has(v)) ids.add(v);
+      }
+    }
+    if (ids.size === 0) return;
+    const found = await this.source.names([...ids]);
+    this.named = new Map([...this.named, ...found]);
   }
 
   get format(): OutputFormat {
@@ -121,8 +162,17 @@ export class Printer {
    */
   private tableText(cols: readonly TableColumn[], rows: readonly (readonly Cell[])[]): { text: string; note: string } {
     const width = this.fitWidth();
+    const fitCols = this.fitCols(cols, rows);
+    const { lines, hidden } = layoutTable(fitCols, rows, width, (t) => this.chalk.bold(t));
+    // The note names a hidden time column as declared (the zone is said where the times are).
+    const named = hidden.map((h) => escapeText(cols[fitCols.findIndex((c) => c.header === h)]?.header ?? h));
+    return { text: `${lines.join('\n')}\n`, note: named.length > 0 ? hiddenNote(named, width!) : '' };
+  }
+
+  /** How each column is fitted: its header (a time's with its zone), whether it is cut, kept or asked about. */
+  private fitCols(cols: readonly TableColumn[], rows: readonly (readonly Cell[])[]): FitColumn[] {
     const zone = zoneLabel(this.settings.time);
-    const fitCols: FitColumn[] = cols.map((c, i) => {
+    return cols.map((c, i) => {
       const kind = kindOf(c);
       const values = rows.map((r) => r[i]).filter((cell): cell is Cell => cell !== undefined && !cell.missing);
       const code = kind === 'text' && values.length > 0 && values.every((v) => v.text.length <= CODE_MAX && CODE.test(v.text));
@@ -133,12 +183,9 @@ export class Printer {
         cut: kind === 'text' && !code && !keep,
         priority: keep ? Math.min(c.priority, 1) : c.priority,
         ...(keep ? { keep } : {}),
+        ...(c.keep === true ? { asked: true } : {}),
       };
     });
-    const { lines, hidden } = layoutTable(fitCols, rows, width, (t) => this.chalk.bold(t));
-    // The note names a hidden time column as declared (the zone is said where the times are).
-    const named = hidden.map((h) => escapeText(cols[fitCols.findIndex((c) => c.header === h)]?.header ?? h));
-    return { text: `${lines.join('\n')}\n`, note: named.length > 0 ? hiddenNote(named, width!) : '' };
   }
 
   /** A table written: through the pager when it is longer than the terminal; its note after. */
@@ -208,7 +255,9 @@ export class Printer {
       const col = this.columns.find((k) => k.path === c.path) ?? c;
       // Any value longer than the room is broken under its key (at spaces where it can, else inside
       // a word), an id too: every character is kept and no line passes the terminal's edge.
-      return { key: escapeText(c.path), value: this.cell(obj, col) };
+      // A get view has room to wrap: a tail (a meaning, a name) is shown whole.
+      const cell = this.cell(obj, col);
+      return { key: escapeText(c.path), value: cell.tail ? { ...cell, text: cell.text + cell.tail, tail: undefined } : cell };
     });
     const lines = layoutKeyValues(pairs, this.fitWidth(), (t) => this.chalk.dim(t));
     // The zone the view's times are in, said once.
@@ -224,7 +273,7 @@ export class Printer {
       if (rows.length === 0) continue;
       const table = this.tableText(
         t.columns,
-        rows.map((item) => t.columns.map((c) => this.cell(item, c, true))),
+        rows.map((item) => t.columns.map((c) => this.cell(item, c))),
       );
       text += table.text;
       if (table.note) notes.push(table.note);
@@ -253,19 +302,28 @@ export class Printer {
     }
     if (format === 'table') {
       const cols = this.activeColumns();
-      const rows: Cell[][] = [];
+      const items: unknown[] = [];
+      const rowsOf = () => items.map((item) => cols.map((c) => this.cell(item, c)));
       try {
-        for await (const page of pages) {
-          for (const item of page) rows.push(cols.map((c) => this.cell(item, c, true)));
-        }
+        for await (const page of pages) items.push(...page);
       } catch (err) {
         // A list that fails half-way (a page refused, a cursor that repeats): the rows it gave
-        // are shown, as the streamed formats have printed theirs, and the error follows.
-        if (rows.length > 0) this.writeTable(cols, rows);
+        // are shown (ids without names: nothing more is asked of a service that just failed), as
+        // the streamed formats have printed theirs, and the error follows.
+        if (items.length > 0) this.writeTable(cols, rowsOf());
         throw err;
       }
-      count = rows.length;
-      if (count > 0) this.writeTable(cols, rows);
+      count = items.length;
+      if (count > 0) {
+        // Only the ids of the columns shown are looked up: which are shown does not depend on names.
+        const rows = rowsOf();
+        const shown = shownColumns(this.fitCols(cols, rows), rows, this.fitWidth());
+        await this.loadNames(
+          items,
+          shown.map((i) => cols[i]!),
+        );
+        this.writeTable(cols, rowsOf());
+      }
     } else if (format === 'tsv') {
       const cols = this.activeColumns();
       for await (const page of pages) {
@@ -343,9 +401,11 @@ export class Printer {
     return this.io.stdoutIsTTY ? escapeJson(text) : text;
   }
 
-  /** One cell, escaped, with its colour (a status by state; a missing value a dim `-`). */
-  /** A cell; `inTable`: a row of a table, where a code's meaning is shown only when the table is not fitted (its room goes to the other columns). */
-  private cell(obj: unknown, col: Column, inTable = false): Cell {
+  /**
+   * One cell, escaped, with its colour (a status by state; a missing value a dim `-`), and its
+   * tail: a code's meaning, or the name looked up for an id (not the object's own `id`).
+   */
+  private cell(obj: unknown, col: Column): Cell {
     const value = getPath(obj, col.path);
     if (value === undefined || value === null || value === '') return { text: '-', paint: this.dim, missing: true };
     switch (kindOf(col)) {
@@ -362,8 +422,10 @@ export class Printer {
       case 'time':
         return { text: escapeText(formatTime(asText(value), this.settings.time)) };
       default: {
-        const meaning = col.meaning && !(inTable && this.fitWidth() !== undefined) ? failureMeaning(value) : undefined;
-        return meaning ? { text: `${escapeValue(value)} (${meaning})` } : { text: escapeValue(value) };
+        const meaning = col.meaning ? failureMeaning(value) : undefined;
+        const name = !meaning && col.path !== 'id' && typeof value === 'string' ? this.named.get(value) : undefined;
+        const tail = meaning ? ` (${meaning})` : name ? ` (${escapeText(name)})` : undefined;
+        return tail ? { text: escapeValue(value), tail } : { text: escapeValue(value) };
       }
     }
   }

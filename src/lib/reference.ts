@@ -15,6 +15,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [variable: string, flag: string
   ['NO_COLOR', '--no-color', 'no colours'],
   ['PAY_PAGER, then PAGER', '--no-pager', 'pager for output longer than the terminal, default `less -FRX`; empty: none'],
   ['PAY_QUIET=1', '--quiet', 'no notes on stderr about the data (more exist, columns hidden)'],
+  ['PAY_NAMES=0', '--no-names', 'no names beside ids in tables and views (and no requests to look them up)'],
   ['PAY_TIME', '--time', 'times in tables and views: `local` (the zone of `TZ`, default), `utc`, `relative`'],
   ['COLUMNS', '', 'the width tables fit on a terminal (a positive whole number; anything else is ignored); `--wide` shows every column'],
   ['PAY_WEBHOOK_SECRET', '', 'webhook secret for `pay webhooks verify/listen`'],

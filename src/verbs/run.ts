@@ -44,6 +44,7 @@ export async function runGeneric(f: Factory, given: VerbContext): Promise<void> 
     checkConstraints(verb, query, 'query');
     const client = await f.client(clientNeeds(ctx));
     const printer = new Printer(f.io, ctx.output, askedColumns(verb, ctx.opts, columnsOf(ctx)));
+    if (ctx.output.names) printer.useNames((await import('./names.js')).nameSource(client));
     let more = false;
     let count: number;
     try {

@@ -110,7 +110,7 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
   const res = await send(f, ctx, client, req);
   const spec = ctx.verb.wait;
   if (!spec || !ctx.opts.wait) {
-    await printResult(f, ctx, res.body, res.replayed);
+    await printResult(f, ctx, res.body, res.replayed, client);
     return res.body;
   }
   const what = `${ctx.verb.method} /${req.path}`;
@@ -135,17 +135,23 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
   const final = settled(spec, waited);
   // The answer was another object (a KYC document); what settled is printed as the group's objects are.
   const shownAs = spec.idField ? { ...ctx, verb: { ...ctx.verb, columns: ctx.group.columns, noun: nounOfWait(spec) } } : ctx;
-  await printResult(f, shownAs, final, res.replayed);
+  await printResult(f, shownAs, final, res.replayed, client);
   return final;
 }
 
 /**
  * The object a verb got back: as asked (--json, -o, --fields), else its get view (every field, as
  * `get` shows it: nothing hidden to fit) and, on a terminal, for writes, one ✓ line naming what was made.
+ * With `client`, the names beside its ids are looked up first (src/verbs/names.ts).
  */
-export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, replayed = false): Promise<void> {
+export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, replayed = false, client?: ApiClient): Promise<void> {
   const { verb } = ctx;
   const printer = new Printer(f.io, ctx.output, columnsOf(ctx));
+  // A get view shows the names beside the ids it holds (a table format only: settings.names).
+  if (client && ctx.output.names) {
+    const { nameSource } = await import('./names.js');
+    await printer.useNames(nameSource(client)).loadNames([obj]);
+  }
   // A write shows the object as the group's get does, with its sub-tables (a customer's addresses).
   const tables = verb.tables ?? (verb.kind === 'get' ? undefined : ctx.group.verbs.find((v) => v.kind === 'get')?.tables);
   printer.printObject(obj, tables);
