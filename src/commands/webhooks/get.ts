@@ -9,6 +9,7 @@ import type { Factory } from '../../cmdutil/factory.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { escapeText, escapeValue } from '../../io/escape.js';
 import { formatTime, Printer } from '../../io/output.js';
+import type { TimeView } from '../../io/time.js';
 import { displayWidth } from '../../io/width.js';
 import { clientNeeds, columnsOf, prepare, printResult, send } from '../../verbs/steps.js';
 
@@ -39,13 +40,13 @@ export function foldPayload(event: Json): Json {
   return { ...event, data: folded };
 }
 
-/** One attempt's lines: `#n  time  status  duration  id`, then the URL whole and the answer's first bytes, escaped and wrapped to `width` (none: not wrapped). */
-export function attemptLines(a: unknown, n: number, width: number | undefined): string[] {
+/** One attempt's lines: `#n  time  status  duration  id` (the time in the view's zone, as the event's own times), then the URL whole and the answer's first bytes, escaped and wrapped to `width` (none: not wrapped). */
+export function attemptLines(a: unknown, n: number, width: number | undefined, view?: TimeView): string[] {
   const at = isObject(a) ? a : {};
   const text = (v: unknown): string => (v === undefined || v === null || v === '' ? '-' : escapeValue(v));
   const code =
     typeof at.response_code === 'number' ? `HTTP ${at.response_code}` : at.error ? `no answer (${escapeValue(at.error)})` : 'no answer';
-  const time = typeof at.attempted_at === 'string' ? escapeText(formatTime(at.attempted_at)) : '-';
+  const time = typeof at.attempted_at === 'string' ? escapeText(formatTime(at.attempted_at, view)) : '-';
   const ms = typeof at.duration_ms === 'number' ? `${at.duration_ms} ms` : '-';
   const head = [`#${n}`, time, code, ms, text(at.id)].join('  ');
   const lines = width ? wrapWords(head, width) : [head];
@@ -111,6 +112,6 @@ export async function run(f: Factory, ctx: VerbContext): Promise<void> {
   const list = Array.isArray(attempts) ? attempts : [];
   const width = f.io.stdoutIsTTY && !output.wide ? f.io.terminalWidth : undefined;
   const lines = [``, `Delivery attempts (${list.length})`];
-  list.forEach((a, i) => lines.push(...attemptLines(a, i + 1, width)));
+  list.forEach((a, i) => lines.push(...attemptLines(a, i + 1, width, output.time)));
   f.io.out(`${lines.join('\n')}\n`);
 }
