@@ -1,7 +1,8 @@
 // pay features activate <customer> --feature <key>: the service answers an activation of a feature
 // already active with the same FeatureStatus, unchanged (200 both times: the contract's
 // activateCustomerFeature), so the answer alone cannot tell "activated now" from "was already
-// active". The feature's status is read first (one GET, nothing changes); the ✓ line then says what
+// active". On a terminal (where the ✓ line is printed) the feature's status is read first (one
+// GET, nothing changes); the ✓ line then says what
 // happened from the two answers: active before → "was already active", inactive before and active
 // after → "Activated", the status not read → only that it is active now. Nothing is guessed.
 import type { ApiClient } from '../../api/client.js';
@@ -10,9 +11,12 @@ import type { Factory } from '../../cmdutil/factory.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 import { clientNeeds, confirmLive, doneLine, prepare, printResult, send } from '../../verbs/steps.js';
 
-/** What the feature's status said before the activation: active or not, or unknown (not read: a dry run, or the read failed). */
+/**
+ * What the feature's status said before the activation: active or not, or unknown (not read: a dry
+ * run, the read failed, or stderr is no terminal, where no ✓ line is printed: one request, as before).
+ */
 export async function statusBefore(f: Factory, client: ApiClient, path: string): Promise<boolean | undefined> {
-  if (f.dryRun) return undefined;
+  if (f.dryRun || !f.io.stderrIsTTY) return undefined;
   try {
     const got = await client.request<Record<string, unknown>>({ method: 'GET', path, expect: 'object' });
     return typeof got.body.active === 'boolean' ? got.body.active : undefined;

@@ -263,6 +263,14 @@ describe('output', () => {
     ]);
   });
 
+  it('features activate off a terminal: one request, the activation (no ✓ line to word, so no read first)', async () => {
+    const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], {
+      respond: () => ({ status: 200, body: { object: 'feature_status', customer_id: CUS, feature: 'cards', active: true } }),
+    });
+    expect(r.code).toBe(0);
+    expect(r.requests.map((q) => q.method)).toEqual(['POST']);
+  });
+
   it.each([
     // Active before: the service answered the same status again (the contract: unchanged when already active).
     [
