@@ -88,7 +88,7 @@ export function addWriteOptions(cmd: Command, verb: VerbSpec): Command {
   if (confirmClassOf(verb.operationId))
     cmd.option(flagsOf(VERB_FLAGS.yes), 'do not ask for confirmation (needed in live mode without a terminal)');
   // A create or action that asks on a terminal for what is missing (src/verbs/ask.ts) confirms what it filled in.
-  const asks = (verb.kind === 'create' || verb.kind === 'action') && verb.body === true && !verb.impl;
+  const asks = (verb.kind === 'create' || verb.kind === 'action') && verb.body === true && (!verb.impl || verb.asks === true);
   if (asks && !confirmClassOf(verb.operationId))
     cmd.option(flagsOf(VERB_FLAGS.yes), 'do not ask for confirmation of what the prompts filled in');
   if (asks) cmd.option('--interactive', 'on a terminal, ask for the optional fields not given too (without asking first)');

@@ -201,6 +201,8 @@ export interface VerbSpec {
   wait?: WaitSpec;
   /** Hand-written implementation; receives the same context as the generic executor. */
   impl?: () => Promise<{ run: VerbRun }>;
+  /** Its `impl` asks for what is missing as the generic create does (src/verbs/ask.ts): it takes --yes and --interactive too. */
+  asks?: boolean;
   hidden?: boolean;
   /** Runs locally and calls no operation (operationId and path are empty), e.g. webhooks verify. */
   offline?: boolean;

@@ -99,7 +99,7 @@ export function neededFields(flags: readonly FlagSpec[], constraints: readonly C
  * optional rest) and confirms the summary; returns the context with the answers as its flags'
  * values. Nothing missing: nothing asked, the context as it was.
  */
-export async function askMissing(f: Factory, ctx: VerbContext): Promise<VerbContext> {
+export async function askMissing(f: Factory, ctx: VerbContext, labels: Readonly<Record<string, string>> = {}): Promise<VerbContext> {
   const { verb } = ctx;
   const flags = verb.flags ?? [];
   // The flags given are checked first: a bad one is exit 2 before any question.
@@ -112,13 +112,13 @@ export async function askMissing(f: Factory, ctx: VerbContext): Promise<VerbCont
   const asked = new Set<FlagSpec>();
   const interactive = ctx.opts.interactive === true;
   const optionalLeft = () => order.filter((fl) => getPath(body, fl.field!) === undefined && !asked.has(fl));
-  if (missingNeeded().length === 0 && !(interactive && optionalLeft().length > 0)) return ctx;
+  if (missingNeeded().length === 0 && !(interactive && (await askable(optionalLeft(), body)).length > 0)) return ctx;
   // The key and tenant are checked before anything is asked: nobody types a transfer in vain.
   await f.client(clientNeeds(ctx));
   const { createPrompter } = await import('../io/prompt.js');
   const prompter = createPrompter(f.io);
   const opts = { ...ctx.opts };
-  const asker = new Asker(f, ctx, prompter, body);
+  const asker = new Asker(f, ctx, prompter, body, labels);
   const answer = async (fl: FlagSpec, optional: boolean) => {
     asked.add(fl);
     const value = await asker.ask(fl, optional);
@@ -128,8 +128,10 @@ export async function askMissing(f: Factory, ctx: VerbContext): Promise<VerbCont
   };
   for (let next = missingNeeded()[0]; next; next = missingNeeded()[0]) await answer(next, false);
   const optional = optionalLeft;
-  if (optional().length > 0) {
-    const left = optional().map(longFlag);
+  // The gate names only what can be asked: no state for a country without subdivisions (AQ).
+  const gated = await askable(optional(), body);
+  if (gated.length > 0) {
+    const left = gated.map(longFlag);
     const names = left.length <= 3 ? left.join(', ') : `${left.slice(0, 2).join(', ')} and ${left.length - 2} more`;
     // --interactive: the optional fields are asked without the question.
     if (interactive || (await prompter.confirm(`Add optional details? (${names})`, false))) {
@@ -143,6 +145,22 @@ export async function askMissing(f: Factory, ctx: VerbContext): Promise<VerbCont
   }
   await confirmSummary(f, { ...ctx, opts }, body, prompter);
   return { ...ctx, opts };
+}
+
+/**
+ * The optional fields there is something to ask for: a state only beside a country with ISO 3166-2
+ * subdivisions (given, or among the fields still to ask); every other field.
+ */
+async function askable(fields: readonly FlagSpec[], body: Record<string, unknown>): Promise<FlagSpec[]> {
+  if (!fields.some((fl) => fl.kind === 'state')) return [...fields];
+  const tables = await loadIsoTables();
+  return fields.filter((fl) => {
+    if (fl.kind !== 'state') return true;
+    const countryField = fl.field!.replace(/state$/, 'country');
+    const country = getPath(body, countryField);
+    if (typeof country === 'string') return tables.subdivisionsOf(country).length > 0;
+    return fields.some((other) => other.field === countryField);
+  });
 }
 
 /** The fields about to be sent, by their flags, then one question (default yes), unless --yes or the live question asks. */
@@ -187,10 +205,11 @@ class Asker {
     private readonly ctx: VerbContext,
     private readonly prompter: Prompter,
     private readonly body: Record<string, unknown>,
+    private readonly labels: Readonly<Record<string, string>>,
   ) {}
 
   async ask(fl: FlagSpec, optional: boolean): Promise<string> {
-    const label = labelOf(fl);
+    const label = this.labels[fl.field!] ?? labelOf(fl);
     if (fl.kind === 'id' && fl.idPrefix && LISTS[fl.idPrefix.split('|')[0]!]) return this.askId(fl, label, optional);
     if (fl.kind === 'amount') return this.askAmount(fl, label, optional);
     if (fl.kind === 'currency') return this.askCurrency(fl, label, optional);

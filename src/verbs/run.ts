@@ -5,7 +5,17 @@ import { Printer, type Column } from '../io/output.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { camel, type VerbContext, type VerbSpec } from '../cmdutil/spec.js';
 import { attachFlags, checkConstraints } from './constraints.js';
-import { checkCommonOptions, clientNeeds, columnsOf, confirmLive, nounOf, plural, prepare, sendAndPrint } from './steps.js';
+import {
+  checkCommonOptions,
+  checkInteractive,
+  clientNeeds,
+  columnsOf,
+  confirmLive,
+  nounOf,
+  plural,
+  prepare,
+  sendAndPrint,
+} from './steps.js';
 import { buildListQuery, fillPath } from './values.js';
 
 /** Runs a verb with the entry's Factory and a context whose output flags are resolved (src/cmdutil/dispatch.ts; tests pass their own). */
@@ -18,6 +28,7 @@ export async function runVerb(f: Factory, given: VerbContext): Promise<void> {
   }
   // Here, once for every path (bulk, a verb's own implementation, the generic one).
   checkCommonOptions(ctx);
+  checkInteractive(f, ctx);
   if (verb.arg && ctx.argValue === undefined) {
     // Left out: on a terminal, picked from a list (verb.arg.pick); otherwise exit 2 naming it.
     const { pickArgument } = await import('./pick.js');

@@ -40,6 +40,22 @@ export function checkCommonOptions(ctx: VerbContext): void {
   }
 }
 
+/**
+ * --interactive asks for more than is missing: where nothing can be asked (no terminal on stdin and
+ * stderr, or prompting switched off) it is a usage error saying why, as gh's "--title required when
+ * not running interactively", never a flag silently ignored. Checked before anything is read or sent.
+ */
+export function checkInteractive(f: Pick<Factory, 'canPrompt' | 'io'>, ctx: VerbContext): void {
+  if (ctx.opts.interactive !== true || f.canPrompt) return;
+  const terminal = f.io.stdinIsTTY && f.io.stderrIsTTY;
+  throw new UsageError(
+    terminal
+      ? '--interactive asks on the terminal, but prompting is off (--no-input, PAY_NO_INPUT or CI)'
+      : '--interactive needs a terminal: stdin and stderr are not both terminals',
+    { hint: 'pass the fields as flags (or --data), or leave --interactive out' },
+  );
+}
+
 /** Every check a verb's flags, positional and --data need (the common options: runVerbWith); nothing is sent. */
 export async function prepare(f: Factory, ctx: VerbContext): Promise<PreparedRequest> {
   const { verb } = ctx;
@@ -144,7 +160,14 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
  * `get` shows it: nothing hidden to fit) and, on a terminal, for writes, one ✓ line naming what was made.
  * With `client`, the names beside its ids are looked up first (src/verbs/names.ts).
  */
-export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, replayed = false, client?: ApiClient): Promise<void> {
+export async function printResult(
+  f: Factory,
+  ctx: VerbContext,
+  obj: unknown,
+  replayed = false,
+  client?: ApiClient,
+  line?: string,
+): Promise<void> {
   const { verb } = ctx;
   const printer = new Printer(f.io, ctx.output, columnsOf(ctx));
   // A get view shows the names beside the ids it holds (a table format only: settings.names).
@@ -155,7 +178,8 @@ export async function printResult(f: Factory, ctx: VerbContext, obj: unknown, re
   // A write shows the object as the group's get does, with its sub-tables (a customer's addresses).
   const tables = verb.tables ?? (verb.kind === 'get' ? undefined : ctx.group.verbs.find((v) => v.kind === 'get')?.tables);
   printer.printObject(obj, tables);
-  if (f.io.stderrIsTTY && verb.kind !== 'get' && verb.kind !== 'custom') f.io.err(doneLine(ctx, obj, replayed));
+  // `line`: a verb's own ✓ line, from what the service answered (features activate: already active).
+  if (f.io.stderrIsTTY && verb.kind !== 'get' && verb.kind !== 'custom') f.io.err(line ?? doneLine(ctx, obj, replayed));
 }
 
 /**

@@ -507,8 +507,9 @@ describe('pay trigger --override of an id: refused in every mode, nothing sent',
 it('--yes is registered on exactly the verbs the table names, and on the creates and actions that prompt (their summary step)', () => {
   const refs = treeVerbs();
   // A create or action with a body and no impl of its own asks for what is missing on a terminal
-  // (src/verbs/ask.ts) and confirms what it filled in: --yes skips that question too.
-  const prompts = (v: (typeof refs)[number]['verb']) => (v.kind === 'create' || v.kind === 'action') && v.body === true && !v.impl;
+  // (src/verbs/ask.ts; customers create too, through its impl: asks) and confirms what it filled in: --yes skips that question too.
+  const prompts = (v: (typeof refs)[number]['verb']) =>
+    (v.kind === 'create' || v.kind === 'action') && v.body === true && (!v.impl || v.asks === true);
   for (const ref of refs) {
     expect(
       ref.cmd.options.some((o) => o.long === '--yes'),

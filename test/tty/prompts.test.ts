@@ -1,6 +1,7 @@
 // `pay customers create` with no flags, typed into a real pseudo-terminal (tmux): every prompt
-// in the contract's order (section 7), each validation shown on screen and then corrected,
-// and the one POST that results, read back from a recording server. Ctrl-C at a prompt: one
+// in the contract's order (section 7; the optional fields after "Add optional details?", then the
+// summary's question, as every create asks: test/tty/customers-create-prompts.test.ts), each
+// validation shown on screen and then corrected, and the one POST that results, read back from a recording server. Ctrl-C at a prompt: one
 // line, exit 130, nothing sent.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,10 +42,12 @@ const PROMPT_ORDER = [
   'City',
   'Country',
   'Postal code',
-  // The optional fields after every required one.
+  // The optional fields after every required one, once asked for.
+  'Add optional details?',
   'Middle name',
   'Gender',
   'State',
+  'Create this customer?',
 ];
 
 // Each pane gets the server, a sandbox key, a tenant, a fresh config folder; no CI, no PAY_NO_INPUT.
@@ -96,7 +99,7 @@ async function answerAfterError(p: Pane, label: string, wrong: string, message: 
 }
 
 describeTty('pay customers create: the prompts in a real terminal (tmux)', () => {
-  it('asks every field in order, validates as it goes, and sends one seed-shaped POST', async () => {
+  it('asks every field in order (the optional ones after a yes), validates as it goes, and sends one seed-shaped POST', async () => {
     server.queue.push({
       status: 201,
       body: { id: CUSTOMER_ID, object: 'customer', ...EXPECTED_BODY, kyc_status: 'pending', created_at: '2026-11-20T10:00:00.000Z' },
@@ -114,6 +117,7 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     await p.answer('City', 'London');
     await p.answer('Country', 'gb'); // lower case is accepted and sent upper case
     await p.answer('Postal code', 'SW1Y 4JH');
+    await p.answer('Add optional details?', 'y');
     await p.answer('Middle name', ''); // optional: Enter skips it
     await pick(p, 'Gender', 'skip');
     // The state list is GB's: US-CA is not offered; the bare subdivision picks GB-LND.
@@ -124,6 +128,7 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     await p.type('LND');
     await p.waitFor((s) => listItems(s).items[0]?.startsWith('GB-LND  London, City of') ?? false);
     await p.keys('Enter');
+    await p.answer('Create this customer?', '');
 
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
@@ -169,10 +174,12 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     await p.type('united states');
     await p.waitFor((s) => listItems(s).items[0] === 'US  United States');
     await p.keys('Enter');
+    await p.answer('Add optional details? (--state)', 'y');
     await p.waitForPrompt('State / subdivision of US');
     await p.type('va');
     await p.waitFor((s) => listItems(s).items[0] === 'US-VA  Virginia');
     await p.keys('Enter');
+    await p.answer('Create this customer?', '');
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(server.requests).toHaveLength(1);
@@ -205,10 +212,12 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     await p.type('usa');
     await p.waitFor((s) => listItems(s).items[0] === 'US  United States');
     await p.keys('Enter');
+    await p.answer('Add optional details? (--state)', 'y');
     await p.waitForPrompt('State / subdivision of US');
     await p.type('virgina');
     await p.waitFor((s) => listItems(s).items[0] === 'US-VA  Virginia');
     await p.keys('Enter');
+    await p.answer('Create this customer?', '');
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(server.requests).toHaveLength(1);
@@ -218,7 +227,7 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     expect(body.address).toMatchObject({ country: 'US', state: 'US-VA' });
   });
 
-  it('a country without ISO 3166-2 subdivisions (AQ) asks no state', async () => {
+  it('a country without ISO 3166-2 subdivisions (AQ) asks no state, nor "Add optional details?" for it', async () => {
     server.queue.push({ status: 201, body: { id: CUSTOMER_ID } });
     const p = await tty.pay([
       'customers',
@@ -231,9 +240,11 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     // not what the list showed before it caught up (AD).
     await p.waitForPrompt('Country');
     await p.type('aq\r');
+    await p.answer('Create this customer?', '');
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(screen).not.toContain('? State');
+    expect(screen).not.toContain('Add optional details?');
     expect((server.requests[0]!.json as { address: unknown }).address).toEqual({
       address_line1: '1 Main St',
       city: 'McMurdo',
@@ -251,8 +262,10 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     // Left to ask: the required postal code, then the optional Gender. At Gender the user
     // presses Enter without choosing anything.
     await p.answer('Postal code', 'SW1A 1AA');
+    await p.answer('Add optional details? (--gender)', 'y');
     await p.waitFor((s) => (activePrompt(s)?.startsWith('? Gender') ?? false) && listItems(s).active >= 0);
     await p.keys('Enter');
+    await p.answer('Create this customer?', '');
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(server.requests).toHaveLength(1);
@@ -276,12 +289,14 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
     ];
     const p = await tty.pay(['customers', 'create', ...given, '--date-of-birth', '1990-12-10', ...address]);
     await p.answer('E-mail', 'ada@example.com');
+    await p.answer('Add optional details? (--middle-name, --gender)', 'y');
     await p.answer('Middle name', 'ada@example.com');
     await p.answer('"ada@example.com" looks like an e-mail address', 'n');
     // Asked again; Enter skips it.
     await p.answer('Middle name', '');
     await p.waitFor((s) => (activePrompt(s)?.startsWith('? Gender') ?? false) && listItems(s).active >= 0);
     await p.keys('Enter');
+    await p.answer('Create this customer?', '');
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     const asked = screen
@@ -367,6 +382,7 @@ describeTty('pay customers create: the prompts in a real terminal (tmux)', () =>
       ...rest,
     ]);
     await p.answer('E-mail', 'ada@example.com');
+    await p.answer('Create this customer?', '');
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(created);

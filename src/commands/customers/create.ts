@@ -1,13 +1,11 @@
-// pay customers create: flags and --data first; on a terminal, a prompt for each field not given
-// (the required ones first, then the optional ones, each in the seed's field order, validated as
-// typed); otherwise exit 2 naming the missing flags.
+// pay customers create: flags and --data first; on a terminal, what is missing is asked as every
+// create asks it (src/verbs/ask.ts, with the labels below); otherwise exit 2 naming the missing flags.
 import { getPath } from '../../io/fields.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Factory } from '../../cmdutil/factory.js';
-import { loadIsoTables } from '../../shared/iso-3166.js';
-import { askCountry, askEnum, askState, askText } from '../../verbs/ask.js';
+import { askCountry, askEnum, askMissing, askState, askText } from '../../verbs/ask.js';
 import { clientNeeds, sendAndPrint } from '../../verbs/steps.js';
-import { buildBody, longFlag, setPath } from '../../verbs/values.js';
+import { buildBody, longFlag } from '../../verbs/values.js';
 import type { VerbContext } from '../../cmdutil/spec.js';
 
 const LABELS: Record<string, string> = {
@@ -26,49 +24,21 @@ const LABELS: Record<string, string> = {
   'address.state': 'State / subdivision',
 };
 
-export async function run(f: Factory, ctx: VerbContext): Promise<void> {
-  const flags = ctx.verb.flags ?? [];
+export async function run(f: Factory, given: VerbContext): Promise<void> {
+  let ctx = given;
+  // On a terminal, the rules every create follows (src/verbs/ask.ts): the required fields not
+  // given, in the seed's order; the optional ones after "Add optional details?" (or at once with
+  // --interactive); a summary and one question (--yes skips it). Ctrl-C or Ctrl-D: exit 130, nothing sent.
+  if (f.canPrompt) ctx = await askMissing(f, ctx, LABELS);
   const body = await buildBody(f, ctx.verb, ctx.opts);
-  const missing = flags.filter((fl) => fl.field && getPath(body, fl.field) === undefined);
-  const missingRequired = missing.filter((fl) => fl.required);
-  if (missingRequired.length > 0) {
-    if (!f.canPrompt) {
-      throw new UsageError(
-        `missing required ${missingRequired.length === 1 ? 'flag' : 'flags'}: ${missingRequired.map(longFlag).join(', ')}`,
-        {
-          hint: f.io.stdinIsTTY
-            ? 'prompting is off (--no-input, PAY_NO_INPUT or CI); pass the flags'
-            : 'no terminal to prompt on; pass the flags',
-        },
-      );
-    }
-    // Check the key and tenant before asking anything, so a user does not type a customer in vain.
-    await f.client(clientNeeds(ctx));
-    const { createPrompter } = await import('../../io/prompt.js');
-    const prompter = createPrompter(f.io);
-    // Country and state are searchable lists from the ISO 3166 tables (the ones validation uses).
-    const tables = await loadIsoTables();
-    // What is required first: a user who gave all but --email is asked for the e-mail, not a middle name.
-    for (const fl of [...missingRequired, ...missing.filter((m) => !m.required)]) {
-      const field = fl.field!;
-      const label = LABELS[field] ?? field;
-      const optional = !fl.required;
-      let value: string;
-      if (fl.kind === 'country') {
-        value = await askCountry(prompter, label, tables, optional);
-      } else if (fl.kind === 'state') {
-        const country = getPath(body, field.replace(/state$/, 'country'));
-        if (typeof country !== 'string') continue;
-        // A country without ISO 3166-2 subdivisions has no state to give.
-        if (tables.subdivisionsOf(country).length === 0) continue;
-        value = await askState(prompter, label, tables, country, optional);
-      } else if (fl.choices) {
-        value = await askEnum(prompter, f.io, label, fl, optional);
-      } else {
-        value = await askText(prompter, label, fl, body, optional);
-      }
-      if (value !== '') setPath(body, field, value);
-    }
+  const missing = (ctx.verb.flags ?? []).filter((fl) => fl.required && fl.field && getPath(body, fl.field) === undefined);
+  if (missing.length > 0) {
+    throw new UsageError(`missing required ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map(longFlag).join(', ')}`, {
+      hint:
+        f.io.stdinIsTTY && f.io.stderrIsTTY
+          ? 'prompting is off (--no-input, PAY_NO_INPUT or CI); pass the flags'
+          : 'no terminal to prompt on; pass the flags',
+    });
   }
   const client = await f.client(clientNeeds(ctx));
   await sendAndPrint(f, ctx, client, { path: ctx.verb.path, body });

@@ -80,10 +80,10 @@ export const customers: GroupSpec = fromContract(OPERATIONS, {
   verbs: [
     {
       name: 'create',
-      summary: 'Create a customer (prompts on a terminal for each missing field)',
+      summary: 'Create a customer (prompts on a terminal for the missing fields)',
       description:
         'Required: --first-name, --last-name, --email, --phone, --type, --date-of-birth, --address-line1, --city, --country, --postal-code.\n' +
-        'On a terminal, pay asks for each field not given; with --no-input, CI set or no terminal, a missing field is an error (exit 2) and nothing is sent.',
+        'On a terminal, pay asks for each required field not given, then "Add optional details?" (or, with --interactive, the optional fields at once), then shows what it will send and asks before sending (--yes skips that question); with --no-input, CI set or no terminal, a missing field is an error (exit 2) and nothing is sent.',
       examples: [
         'pay customers create',
         'pay customers create --first-name Ada --last-name Lovelace --email ada@example.com --phone +447700900123 --type individual --date-of-birth 1990-12-10 --address-line1 "1 Main St" --city London --country GB --postal-code "SW1A 1AA" --state GB-LND',
@@ -93,6 +93,7 @@ export const customers: GroupSpec = fromContract(OPERATIONS, {
       flags: customerFlags,
       jsonShape: 'the created Customer object ({id: "cus_…", first_name, …, address: {…}, kyc_status, created_at})',
       impl: () => import('./create.js'),
+      asks: true,
     },
     listVerb(
       'Customer',

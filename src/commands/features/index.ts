@@ -78,6 +78,8 @@ export const features: GroupSpec = fromContract(OPERATIONS, {
       noun: 'feature',
       columns: statusColumns,
       jsonShape: 'the FeatureStatus object with active: true',
+      // Reads the status first, to say "already active" from what the service answered.
+      impl: () => import('./activate.js'),
     },
   ],
 });

@@ -248,10 +248,66 @@ describe('output', () => {
       reasons: [],
       activated_at: '2026-01-02T03:04:05.678Z',
     };
-    const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], { tty: true, respond: () => ({ status: 200, body: status }) });
+    // The status read first said inactive: this run activated it.
+    const inactive = { ...status, active: false, activated_at: null };
+    const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], {
+      tty: true,
+      respond: (req) => ({ status: 200, body: req.method === 'GET' ? inactive : status }),
+    });
     expect(r.stderr).toBe(`✓ Activated cards for ${CUS}\n`);
     expect(r.stdout).toMatch(/^feature\s+cards$/m);
     expect(r.stdout).toMatch(new RegExp(`^customer_id\\s+${CUS}$`, 'm'));
+    expect(r.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+      `GET customers/${CUS}/features/cards`,
+      `POST customers/${CUS}/features/cards/activate`,
+    ]);
+  });
+
+  it('features activate off a terminal: one request, the activation (no ✓ line to word, so no read first)', async () => {
+    const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], {
+      respond: () => ({ status: 200, body: { object: 'feature_status', customer_id: CUS, feature: 'cards', active: true } }),
+    });
+    expect(r.code).toBe(0);
+    expect(r.requests.map((q) => q.method)).toEqual(['POST']);
+  });
+
+  it.each([
+    // Active before: the service answered the same status again (the contract: unchanged when already active).
+    [
+      'active before',
+      () => ({ status: 200, body: { feature: 'cards', customer_id: CUS, active: true } }),
+      `✓ cards was already active for ${CUS}; nothing changed\n`,
+    ],
+    // Not read (the GET failed): only what the activation's answer says, that it is active now.
+    [
+      'the status not read',
+      () => ({ status: 503, body: { type: 'about:blank', title: 'down', status: 503 } }),
+      `✓ cards is active for ${CUS}\n`,
+    ],
+    ['the status not a FeatureStatus', () => ({ status: 200, body: { feature: 'cards' } }), `✓ cards is active for ${CUS}\n`],
+  ])('features activate, %s: the ✓ line says what the answers say', async (_what, get, line) => {
+    const after = {
+      object: 'feature_status',
+      customer_id: CUS,
+      feature: 'cards',
+      eligible: true,
+      active: true,
+      reasons: [],
+      activated_at: '2026-01-02T03:04:05.678Z',
+    };
+    const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], {
+      tty: true,
+      env: { PAY_MAX_RETRIES: '0' },
+      respond: (req) => (req.method === 'GET' ? get() : { status: 200, body: after }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('✓'))
+        .join('\n') + '\n',
+    ).toBe(line);
+    expect(r.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
   });
 
   it('generated answers: the ✓ line names the object by its id, or by its noun field for the argument, escaped', async () => {
@@ -265,7 +321,11 @@ describe('output', () => {
     await fc.assert(
       fc.asyncProperty(fc.option(text, { nil: undefined }), text, async (id, feature) => {
         const body = { object: 'feature_status', customer_id: CUS, feature, active: true, ...(id !== undefined ? { id } : {}) };
-        const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], { tty: true, respond: () => ({ status: 200, body }) });
+        // The status read first: inactive, so the line is the activation's.
+        const r = await pay(['features', 'activate', CUS, '--feature', 'cards'], {
+          tty: true,
+          respond: (req) => ({ status: 200, body: req.method === 'GET' ? { ...body, active: false } : body }),
+        });
         expect(r.code).toBe(0);
         // One line, nothing that drives the terminal.
         expect(r.stderr.endsWith('\n')).toBe(true);
