@@ -40,6 +40,14 @@ export function defaultDispatcher(): Agent {
   return sharedAgent;
 }
 
+/**
+ * A pool of its own for a probe that may be given up (one of several asked at once): destroy() ends
+ * its requests still in flight and closes its connections, leaving the shared pool alone.
+ */
+export function ownDispatcher(): Dispatcher {
+  return new Agent({ pipelining: 1 });
+}
+
 /** An answer as read off the wire: lower-case header names, the body as text. */
 export interface RawAnswer {
   status: number;

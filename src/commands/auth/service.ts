@@ -8,6 +8,7 @@ import { DEFAULT_BASE_URL, isLoopbackHost, normalizeBaseUrl, type Settings } fro
 import { MODES, type ConfigStore, type Mode } from '../../config/store.js';
 import type { EmulatorInfo } from '../../api/emulator-admin.js';
 import type { PickItem, Prompter } from '../../io/prompt.js';
+import type { Dispatcher } from 'undici';
 
 /** How long a probe of a candidate base URL may take: the prompt waits for them. */
 const PROBE_MS = 1500;
@@ -21,10 +22,15 @@ export type Answerer = { kind: 'emulator'; info: EmulatorInfo } | { kind: 'other
 const local = (url: string): boolean => isLoopbackHost(new URL(url).hostname.replace(/^\[|\]$/g, ''));
 
 /** What answers at `baseUrl`: a pay emulator (its health answer), another server on this machine, nothing, or a hosted service (not asked). */
-export async function whoAnswers(baseUrl: string, s: Settings, timeoutMs = s.timeoutMs.value): Promise<Answerer> {
+export function whoAnswers(baseUrl: string, s: Settings, timeoutMs = s.timeoutMs.value): Promise<Answerer> {
+  return answererAt(baseUrl, timeoutMs, undefined);
+}
+
+/** whoAnswers, through `dispatcher` when given (a probe that may be given up). */
+async function answererAt(baseUrl: string, timeoutMs: number, dispatcher: Dispatcher | undefined): Promise<Answerer> {
   if (!local(baseUrl)) return { kind: 'remote' };
   const { EmulatorAdmin } = await import('../../api/emulator-admin.js');
-  const admin = new EmulatorAdmin({ baseUrl, baseUrlOrigin: 'pay login', timeoutMs, maxResponseBytes: 64 * 1024 });
+  const admin = new EmulatorAdmin({ baseUrl, baseUrlOrigin: 'pay login', timeoutMs, maxResponseBytes: 64 * 1024, dispatcher });
   try {
     return { kind: 'emulator', info: await admin.detect() };
   } catch (err) {
@@ -114,7 +120,7 @@ export async function askBaseUrl(prompter: Prompter, store: ConfigStore, s: Sett
 
 /**
  * The other emulators on this machine that pay knows of (this profile's base URL, the other profiles'
- * loopback ones, the default), `baseUrl` left out, asked in turn whether they take `key` (one GET
+ * loopback ones, the default), `baseUrl` left out, asked whether they take `key` (one GET
  * /customers?limit=1 each, no retry, the key never printed). The base URL of the first that takes it.
  */
 export async function keyOwner(
@@ -125,31 +131,54 @@ export async function keyOwner(
   baseUrl: string,
   s: Settings,
 ): Promise<string | undefined> {
-  const timeoutMs = Math.min(PROBE_MS, s.timeoutMs.value);
   const others = candidates(store, profile, mode).filter((c) => c.url !== baseUrl && local(c.url));
+  return firstTaker(
+    others.map((c) => c.url),
+    key,
+    Math.min(PROBE_MS, s.timeoutMs.value),
+  );
+}
+
+/**
+ * Of `urls` (in order of preference), the first where a pay emulator answers and takes `key`. All
+ * are asked at once, each within `timeoutMs` (an emulator's health answer, then the GET with the
+ * key): the answer is the one asking them in turn would give, known once every URL before it has
+ * said no, and the questions still open then are given up (each probe has a pool of its own).
+ */
+export async function firstTaker(urls: readonly string[], key: string, timeoutMs: number): Promise<string | undefined> {
+  if (urls.length === 0) return undefined;
   const { ApiClient } = await import('../../api/client.js');
-  for (const c of others) {
-    const who = await whoAnswers(c.url, s, timeoutMs).catch(() => undefined);
-    if (who?.kind !== 'emulator') continue;
-    const client = new ApiClient({
-      baseUrl: c.url,
-      apiKey: key,
-      tenant: undefined,
-      userAgent: 'pay-cli',
-      timeoutMs,
-      maxRetries: 0,
-      maxResponseBytes: 64 * 1024,
-      credentialLabel: 'the key being checked',
-      secrets: [key],
-    });
+  const { ownDispatcher } = await import('../../api/transport.js');
+  const pools = urls.map(() => ownDispatcher());
+  const takes = async (url: string, dispatcher: Dispatcher): Promise<boolean> => {
     try {
+      const who = await answererAt(url, timeoutMs, dispatcher);
+      if (who.kind !== 'emulator') return false;
+      const client = new ApiClient({
+        baseUrl: url,
+        apiKey: key,
+        tenant: undefined,
+        userAgent: 'pay-cli',
+        timeoutMs,
+        maxRetries: 0,
+        maxResponseBytes: 64 * 1024,
+        credentialLabel: 'the key being checked',
+        secrets: [key],
+        dispatcher,
+      });
       await client.request({ method: 'GET', path: 'customers', query: { limit: 1 } });
-      return c.url;
+      return true;
     } catch {
-      // not this one's key (or it did not answer): the next
+      return false; // not an emulator, not this one's key, or it did not answer (or was given up)
     }
+  };
+  const asked = urls.map((url, i) => takes(url, pools[i]!));
+  try {
+    for (const [i, answer] of asked.entries()) if (await answer) return urls[i];
+    return undefined;
+  } finally {
+    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
   }
-  return undefined;
 }
 
 /** A tenant id that is not the emulator's business: what is true of it, or undefined when it is (or the emulator does not say). */

@@ -240,9 +240,13 @@ async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
     return [{ ok: false, label: `cannot call the service: ${(err as Error).message}`, fix: 'fix the key first' }];
   }
   const started = Date.now();
+  // Who answers at the base URL (the emulator's health answer, no key) is asked beside the GET, not
+  // after it: a base URL where nothing answers would otherwise cost its time limit twice.
+  const answerer = whoAnswers(f);
+  answerer.catch(() => undefined); // awaited below on every path
   try {
     const res = await client.request({ method: 'GET', path: 'customers', query: { limit: 1 } });
-    const who = await whoAnswers(f);
+    const who = await answerer;
     const out: Check[] = [
       { ok: true, label: `the service answers with this key (GET /customers: ${res.status} in ${Date.now() - started} ms)` },
       { ok: true, info: true, label: describeAnswerer(who, s) },
@@ -266,11 +270,11 @@ async function serviceChecks(f: Factory, s: Settings): Promise<Check[]> {
   } catch (err) {
     if (!(err instanceof PayError)) throw err;
     if (err.exitCode === ExitCode.AUTH && err.details?.status === 401) {
-      const who = await whoAnswers(f);
+      const who = await answerer;
       return [{ ok: true, info: true, label: describeAnswerer(who, s) }, await refusedKey(f, who, s, err)];
     }
     // What answered, when it is not an emulator: named (its Server header), its words cut short.
-    const who = await whoAnswers(f);
+    const who = await answerer;
     if (who.kind === 'other-local' && err instanceof ApiError) {
       return [
         { ok: true, info: true, label: describeAnswerer(who, s) },
