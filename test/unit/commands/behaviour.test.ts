@@ -402,6 +402,16 @@ describe('output', () => {
     expect(r.stdout).toContain('\n    url     https://example.com/hook\n    answer  upstream \\x1b[31mdown\\x1b[0m\\n\n');
     expect(r.stdout).toContain('#2  2026-01-02 03:04:11Z  no answer (timeout)  10000 ms  whd_abcdefghijklmn0123456789\n');
     expect(r.stdout).not.toContain('\x1b[31m');
+    // Each attempt's time is in the view's zone, as the event's own times: one zone on the screen.
+    const berlin = await pay(['webhooks', 'get', event.id], {
+      tty: true,
+      env: { TZ: 'Europe/Berlin' },
+      respond: () => ({ status: 200, body: event }),
+    });
+    expect(berlin.stdout).toMatch(/created_at\s+2026-01-02 04:04:05\n/);
+    expect(berlin.stdout).toContain('(times in Europe/Berlin)');
+    expect(berlin.stdout).toContain('#1  2026-01-02 04:04:06  HTTP 500');
+    expect(berlin.stdout).toContain('#2  2026-01-02 04:04:11  no answer (timeout)');
     const wide = await pay(['webhooks', 'get', event.id, '--wide'], { tty: true, respond: () => ({ status: 200, body: event }) });
     expect(wide.stdout).toMatch(/data\.object\.metadata\.order\s+42/);
     const json = await pay(['webhooks', 'get', event.id, '--json'], { respond: () => ({ status: 200, body: event }) });
