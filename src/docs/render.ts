@@ -113,9 +113,13 @@ function codeLines(line: string, width: number, indent: string): string[] {
   const inner = `${indent}${lead}  `;
   const room = Math.max(1, width - displayWidth(inner));
   const head = Math.max(1, width - displayWidth(indent) - lead.length);
-  const [first, ...more] = wrap(text.slice(lead.length), head);
+  const body = text.slice(lead.length);
+  const [first, ...more] = wrap(body, head);
   const out = [indent + lead + first!];
-  for (const m of more) for (const part of wrap(m, room)) out.push(inner + part);
+  // The rest is wrapped once, at the continuation's room (re-wrapping lines cut at the first
+  // line's wider room left one word alone on a line).
+  const rest = body.startsWith(first!) ? [body.slice(first!.length).replace(/^ /, '')] : more;
+  for (const m of rest) for (const part of wrap(m, room)) out.push(inner + part);
   return out;
 }
 

@@ -355,27 +355,27 @@ export function rulesText(): string {
   ]);
   const width = Math.max(...rows.map(([c]) => c!.length)) + 2;
   const features = FEATURES.map((f) => `  ${f.key.padEnd(25)}KYC ${f.kyc === 'approved' ? 'approved' : 'not rejected'}: ${f.description}`);
+  // Each paragraph is one line: pay help fits it to the terminal (a line broken here would be
+  // broken again there, mid-sentence).
   return [
-    'What each command needs of the customer it acts for. The service refuses anything else with',
-    '422 kyc_required or feature_not_active (nothing changes), and the error names what to run.',
+    'What each command needs of the customer it acts for. The service refuses anything else with 422 kyc_required or feature_not_active (nothing changes), and the error names what to run.',
     '',
     ...rows.map(([c, need]) => `  ${c!.padEnd(width)}${need}`),
-    // One row (pay help fits it to the terminal, wrapped under its text).
     "  (*)  and the receiving account's holder: KYC not rejected. At home: the external account's country is the country of the holder's address; abroad: any other.",
     '',
     'Features (pay features activate <customer-id> --feature <key>; pay features check shows eligible and active):',
     ...features,
     '',
-    'KYC: pay kyc verify <customer-id>, then pay kyc submit-document <customer-id> --type passport --country <CC>',
-    `--number <number>; the review approves it (Sandbox: a document number ending in ${REJECT_DOCUMENT_SUFFIX} is rejected). A`,
-    'customer once approved stays approved (an enhanced upgrade in review or rejected does not take it away).',
-    'A customer whose KYC was rejected can start a new verification; until then nothing new is made for them',
-    'and no money moves to or from their accounts: a transfer or collection still pending (or held) when',
-    'their KYC is rejected fails as it settles, failure_reason kyc_rejected, and the money goes back.',
+    'KYC: pay kyc verify <customer-id>, then pay kyc submit-document <customer-id> --type passport --country <CC> ' +
+      `--number <number>; the review approves it (Sandbox: a document number ending in ${REJECT_DOCUMENT_SUFFIX} is rejected). ` +
+      'A customer once approved stays approved (an enhanced upgrade in review or rejected does not take it away). ' +
+      'A customer whose KYC was rejected can start a new verification; until then nothing new is made for them ' +
+      'and no money moves to or from their accounts: a transfer or collection still pending (or held) when ' +
+      'their KYC is rejected fails as it settles, failure_reason kyc_rejected, and the money goes back.',
     '',
-    'Never refused by these rules: reading, KYC itself, FX quotes, and what only lowers risk (closing an',
-    'account, removing an external account, cancelling a transfer, freezing, unfreezing or terminating a',
-    'card, disabling a payment link).',
+    'Never refused by these rules: reading, KYC itself, FX quotes, and what only lowers risk (closing an ' +
+      'account, removing an external account, cancelling a transfer, freezing, unfreezing or terminating a ' +
+      'card, disabling a payment link).',
     '',
   ].join('\n');
 }

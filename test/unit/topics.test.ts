@@ -134,6 +134,23 @@ describe('renderTopic', () => {
     );
   });
 
+  it('a long code line continues filled: no continuation line leaves room for the next word (no word alone on a line)', () => {
+    const words = fc.array(fc.stringMatching(/^[a-z(),:*]{1,12}$/), { minLength: 5, maxLength: 60 });
+    fc.assert(
+      fc.property(words, fc.integer({ min: 30, max: 160 }), (ws, width) => {
+        const md = '```\n' + ws.join(' ') + '\n```';
+        const lines = renderTopic(md, width).trimEnd().split('\n');
+        expect(lines.join(' ').replace(/\s+/g, ' ').trim()).toBe(ws.join(' '));
+        for (let i = 1; i < lines.length - 1; i++) {
+          const next = lines[i + 1]!.trim().split(' ')[0]!;
+          // Greedy: the next line's first word did not fit on this one.
+          expect(lines[i]!.length + 1 + next.length, `${width}: ${JSON.stringify(lines)}`).toBeGreaterThan(width);
+        }
+      }),
+      { numRuns: 300, seed: 4211 },
+    );
+  });
+
   it('lays a table out in columns when it fits, wraps its last column when not, else one record a row', () => {
     const md = '| code | meaning |\n| --- | --- |\n| 2 | usage |\n| 130 | cancelled: Ctrl-C or Ctrl-D at a prompt, or a signal |';
     expect(renderTopic(md, 80)).toBe('  code  meaning\n  2     usage\n  130   cancelled: Ctrl-C or Ctrl-D at a prompt, or a signal\n');
