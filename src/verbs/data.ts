@@ -7,7 +7,24 @@ import { parseJson } from '../lib/safe-json.js';
 
 const MAX_DATA_BYTES = 1024 * 1024;
 
+/**
+ * What `--data @file` / `@-` read, once per run (per IOStreams): a create that prompts reads it to
+ * know what is missing, shows the summary, then builds the body it sends; a second read could find
+ * the file changed (the summary no longer what is sent) or a pipe at its end. Each caller gets its
+ * own copy. Inline JSON is not kept (a bulk run passes every row that way).
+ */
+const readOnce = new WeakMap<IOStreams, Map<string, Record<string, unknown>>>();
+
 export async function readData(spec: string, io: IOStreams): Promise<Record<string, unknown>> {
+  if (!spec.startsWith('@')) return readDataNow(spec, io);
+  let seen = readOnce.get(io);
+  if (!seen) readOnce.set(io, (seen = new Map()));
+  let value = seen.get(spec);
+  if (!value) seen.set(spec, (value = await readDataNow(spec, io)));
+  return structuredClone(value);
+}
+
+async function readDataNow(spec: string, io: IOStreams): Promise<Record<string, unknown>> {
   let text: string;
   let from = '--data';
   if (spec === '@-') {

@@ -6,6 +6,8 @@
 // --yes skips the question (the summary stays). --interactive where nothing can be asked: exit 2
 // saying why, nothing sent. And `features activate` twice: the second ✓ line says it was already
 // active, from the status the emulator answered before the activation.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { customer, startWorld, type World } from '../e2e/groups/helpers.js';
 import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
@@ -182,6 +184,25 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
     },
     60_000,
   );
+
+  it('--data @file is read once: the file changed while the question is open, what is sent is what the summary showed', async () => {
+    const mark = w.mark();
+    const file = join(scratchDir('pay-tty-data-'), 'customer.json');
+    writeFileSync(file, JSON.stringify({ first_name: 'Ada', middle_name: 'King' }));
+    const rest = ALL_BUT_EMAIL.slice(2); // --first-name comes from the file
+    const p = (pane = await Pane.pay(['customers', 'create', '--data', `@${file}`, ...rest], { env: paneEnv() }));
+    await p.answer('E-mail', 'ada@example.com');
+    await p.answer(GATE.replace('--middle-name, ', ''), 'n');
+    await p.waitForPrompt(CONFIRM);
+    writeFileSync(file, JSON.stringify({ first_name: 'Mallory', middle_name: 'Changed' }));
+    await p.answer(CONFIRM, 'y');
+    const { code, screen } = await p.finish();
+    expect(code, screen).toBe(0);
+    expect(screen).toMatch(/^ {2}--first-name +Ada$/m);
+    const posts = w.since(mark, 'POST');
+    expect(posts, screen).toHaveLength(1);
+    expect(posts[0]!.body).toEqual({ ...REQUIRED_BODY, middle_name: 'King' });
+  }, 60_000);
 
   it('"n" at the question: exit 2, nothing sent', async () => {
     const mark = w.mark();
