@@ -18,7 +18,7 @@ const readOnce = new WeakMap<IOStreams, Map<string, Record<string, unknown>>>();
 export async function readData(spec: string, io: IOStreams): Promise<Record<string, unknown>> {
   if (!spec.startsWith('@')) return readDataNow(spec, io);
   let seen = readOnce.get(io);
-  if (!seen) readOnce.set(io, (seen = new Map()));
+  if (!seen) readOnce.set(io, (seen = new Map<string, Record<string, unknown>>()));
   let value = seen.get(spec);
   if (!value) seen.set(spec, (value = await readDataNow(spec, io)));
   return structuredClone(value);

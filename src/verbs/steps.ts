@@ -46,7 +46,13 @@ export function checkCommonOptions(ctx: VerbContext): void {
  * not running interactively", never a flag silently ignored. Checked before anything is read or sent.
  */
 export function checkInteractive(f: Pick<Factory, 'canPrompt' | 'io'>, ctx: VerbContext): void {
-  if (ctx.opts.interactive !== true || f.canPrompt) return;
+  if (ctx.opts.interactive !== true) return;
+  // A --from-file run takes its fields from the rows and asks nothing: --interactive would be ignored.
+  if (ctx.opts.fromFile !== undefined)
+    throw new UsageError('--interactive and --from-file do not go together: a --from-file run takes every field from its rows', {
+      hint: 'put the fields in the file, or leave --interactive out',
+    });
+  if (f.canPrompt) return;
   const terminal = f.io.stdinIsTTY && f.io.stderrIsTTY;
   throw new UsageError(
     terminal

@@ -276,6 +276,28 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
   }, 60_000);
 });
 
+describeTty('--interactive with --from-file', () => {
+  it.each(['customers', 'accounts'])(
+    'pay %s create --from-file --interactive, on a terminal and off one: exit 2, the file not read, nothing sent',
+    async (group) => {
+      const file = join(scratchDir('pay-tty-bulk-'), 'rows.ndjson');
+      writeFileSync(file, '{"first_name":"Ada"}\n');
+      const line = /^error: --interactive and --from-file do not go together: a --from-file run takes every field from its rows$/m;
+      const mark = w.mark();
+      const r = await w.pay([group, 'create', '--from-file', file, '--interactive']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(line);
+      expect(r.stdout).toBe('');
+      const p = (pane = await Pane.pay([group, 'create', '--from-file', file, '--interactive'], { env: paneEnv() }));
+      const { code, screen } = await p.finish();
+      expect(code, screen).toBe(2);
+      expect(screen).toMatch(line);
+      expect(w.since(mark)).toHaveLength(0);
+    },
+    60_000,
+  );
+});
+
 describe('--interactive off a terminal', () => {
   it.each([
     ['customers create, nothing given', ['customers', 'create']],
