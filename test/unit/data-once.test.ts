@@ -31,7 +31,7 @@ describe('readData: --data @file and @- once per run', () => {
         const run = io();
         const a = await readData(`@${file}`, run);
         writeFileSync(file, JSON.stringify(later));
-        (a as Record<string, unknown>).injected = 'x';
+        a.injected = 'x';
         const b = await readData(`@${file}`, run);
         expect(b).toEqual(first);
         // Another run reads the file as it is now.
