@@ -121,14 +121,14 @@ export class Printer {
 
   /**
    * Looks up the names of the ids these objects show (every id but an object's own `id`, in
-   * `cols`, or every field for a get view), once each, before they are printed. Nothing without a
-   * source; a failed lookup leaves the id alone.
+   * `cols`, or for a get view the fields it shows: --fields, else every field), once each, before
+   * they are printed. Nothing without a source; a failed lookup leaves the id alone.
    */
   async loadNames(objs: readonly unknown[], cols?: readonly Column[]): Promise<void> {
     if (!this.source || objs.length === 0) return;
     const ids = new Set<string>();
     for (const obj of objs) {
-      for (const c of cols ?? flattenColumns(obj)) {
+      for (const c of cols ?? (this.settings.fields ? this.activeColumns() : flattenColumns(obj))) {
         const v = c.path === 'id' ? undefined : getPath(obj, c.path);
         if (isId(v) && !this.named.has(v)) ids.add(v);
       }
