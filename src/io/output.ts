@@ -24,7 +24,7 @@ import type { OutputFormat, OutputSettings } from './output-options.js';
 import { afterPager, page } from './pager.js';
 import { layoutKeyValues, layoutTable, shownColumns, type Cell, type FitColumn } from './table.js';
 import { formatTime, zoneLabel } from './time.js';
-import { wrap } from './width.js';
+import { displayWidth, truncate, wrap } from './width.js';
 import { asText } from '../lib/text.js';
 import { isId } from '../shared/domain.js';
 import { failureMeaning } from '../shared/failure-reasons.js';
@@ -83,6 +83,20 @@ const NOT_APPLIED = new Set(['voided', 'failed', 'rejected', 'cancelled', 'decli
 /** A code: one snake_case (or dotted, dashed) lower-case word, at most CODE_MAX wide: a status, a failure reason, a type. */
 const CODE = /^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$/;
 const CODE_MAX = 40;
+/** The most columns a name beside an id takes (a get view, --wide, an unfitted table): it is cut with `…`. */
+export const NAME_MAX = 64;
+/** The most characters of a name read at all: 64 columns of escaped text come from fewer. */
+const NAME_SCAN = 1024;
+
+/** A name from the service as shown beside an id: escaped, at most NAME_MAX columns (cut with `…`). */
+export function shownName(name: string): string {
+  if (name.length <= NAME_SCAN) return truncate(escapeText(name), NAME_MAX);
+  // Megabytes are not escaped whole to show 64 columns: the start is (never half a surrogate pair).
+  let start = name.slice(0, NAME_SCAN);
+  if (/[\uD800-\uDBFF]$/.test(start)) start = start.slice(0, -1);
+  const text = escapeText(start);
+  return displayWidth(text) < NAME_MAX ? `${text}…` : truncate(text, NAME_MAX);
+}
 
 /** A column that says why something failed: kept (never cut, hidden last) when any row has a value. */
 export function isFailurePath(path: string): boolean {
@@ -424,7 +438,7 @@ export class Printer {
       default: {
         const meaning = col.meaning ? failureMeaning(value) : undefined;
         const name = !meaning && col.path !== 'id' && typeof value === 'string' ? this.named.get(value) : undefined;
-        const tail = meaning ? ` (${meaning})` : name ? ` (${escapeText(name)})` : undefined;
+        const tail = meaning ? ` (${meaning})` : name ? ` (${shownName(name)})` : undefined;
         return tail ? { text: escapeValue(value), tail } : { text: escapeValue(value) };
       }
     }
