@@ -24,7 +24,7 @@ import type { OutputFormat, OutputSettings } from './output-options.js';
 import { afterPager, page } from './pager.js';
 import { layoutKeyValues, layoutTable, shownColumns, type Cell, type FitColumn } from './table.js';
 import { formatTime, zoneLabel } from './time.js';
-import { wrap } from './width.js';
+import { displayWidth, truncate, wrap } from './width.js';
 import { asText } from '../lib/text.js';
 import { isId } from '../shared/domain.js';
 import { failureMeaning } from '../shared/failure-reasons.js';
@@ -83,6 +83,20 @@ const NOT_APPLIED = new Set(['voided', 'failed', 'rejected', 'cancelled', 'decli
 /** A code: one snake_case (or dotted, dashed) lower-case word, at most CODE_MAX wide: a status, a failure reason, a type. */
 const CODE = /^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$/;
 const CODE_MAX = 40;
+/** The most columns a name beside an id takes (a get view, --wide, an unfitted table): it is cut with `…`. */
+export const NAME_MAX = 64;
+/** The most characters of a name read at all: 64 columns of escaped text come from fewer. */
+const NAME_SCAN = 1024;
+
+/** A name from the service as shown beside an id: escaped, at most NAME_MAX columns (cut with `…`). */
+export function shownName(name: string): string {
+  if (name.length <= NAME_SCAN) return truncate(escapeText(name), NAME_MAX);
+  // Megabytes are not escaped whole to show 64 columns: the start is (never half a surrogate pair).
+  let start = name.slice(0, NAME_SCAN);
+  if (/[\uD800-\uDBFF]$/.test(start)) start = start.slice(0, -1);
+  const text = escapeText(start);
+  return displayWidth(text) < NAME_MAX ? `${text}…` : truncate(text, NAME_MAX);
+}
 
 /** A column that says why something failed: kept (never cut, hidden last) when any row has a value. */
 export function isFailurePath(path: string): boolean {
@@ -121,14 +135,14 @@ export class Printer {
 
   /**
    * Looks up the names of the ids these objects show (every id but an object's own `id`, in
-   * `cols`, or every field for a get view), once each, before they are printed. Nothing without a
-   * source; a failed lookup leaves the id alone.
+   * `cols`, or for a get view the fields it shows: --fields, else every field), once each, before
+   * they are printed. Nothing without a source; a failed lookup leaves the id alone.
    */
   async loadNames(objs: readonly unknown[], cols?: readonly Column[]): Promise<void> {
     if (!this.source || objs.length === 0) return;
     const ids = new Set<string>();
     for (const obj of objs) {
-      for (const c of cols ?? flattenColumns(obj)) {
+      for (const c of cols ?? (this.settings.fields ? this.activeColumns() : flattenColumns(obj))) {
         const v = c.path === 'id' ? undefined : getPath(obj, c.path);
         if (isId(v) && !this.named.has(v)) ids.add(v);
       }
@@ -424,7 +438,7 @@ export class Printer {
       default: {
         const meaning = col.meaning ? failureMeaning(value) : undefined;
         const name = !meaning && col.path !== 'id' && typeof value === 'string' ? this.named.get(value) : undefined;
-        const tail = meaning ? ` (${meaning})` : name ? ` (${escapeText(name)})` : undefined;
+        const tail = meaning ? ` (${meaning})` : name ? ` (${shownName(name)})` : undefined;
         return tail ? { text: escapeValue(value), tail } : { text: escapeValue(value) };
       }
     }

@@ -164,7 +164,7 @@ export async function sendAndPrint(f: Factory, ctx: VerbContext, client: ApiClie
 /**
  * The object a verb got back: as asked (--json, -o, --fields), else its get view (every field, as
  * `get` shows it: nothing hidden to fit) and, on a terminal, for writes, one ✓ line naming what was made.
- * With `client`, the names beside its ids are looked up first (src/verbs/names.ts).
+ * With `client`, a get view's names beside its ids are looked up first (src/verbs/names.ts); never a write's.
  */
 export async function printResult(
   f: Factory,
@@ -176,8 +176,10 @@ export async function printResult(
 ): Promise<void> {
   const { verb } = ctx;
   const printer = new Printer(f.io, ctx.output, columnsOf(ctx));
-  // A get view shows the names beside the ids it holds (a table format only: settings.names).
-  if (client && ctx.output.names) {
+  // A get view shows the names beside the ids it holds (a table format only: settings.names). A
+  // write's answer is printed at once, its ids bare: nothing is asked of the service after money
+  // moved, so a slow lookup or Ctrl-C never leaves a done write unprinted.
+  if (client && ctx.output.names && verb.kind === 'get') {
     const { nameSource } = await import('./names.js');
     await printer.useNames(nameSource(client)).loadNames([obj]);
   }

@@ -174,3 +174,127 @@ describe('a lookup that fails leaves the id alone', () => {
     expect(t.rows[0]![t.header.indexOf('CUSTOMER')]).toBe(`${hostile} (Eve\\x1b]0;pwned\\x07 \\u202eevil)`);
   });
 });
+
+describe('only reads look names up, and only for what they show', () => {
+  it('transfers send -o table and accounts create -o table: the answer at once, its ids bare, no lookup after the write', async () => {
+    let mark = w.mark();
+    const sent = ok(await w.pay(['transfers', 'send', '--from', ops, '--to', pay, '--amount', '1.00', '--currency', 'USD', '-o', 'table']));
+    expect(sent).toMatch(new RegExp(`^source_account_id +${ops}$`, 'm'));
+    expect(sent).not.toContain('Operating');
+    expect(lookups(mark)).toEqual([]);
+    expect(w.since(mark).map((r) => r.method)).toEqual(['POST']);
+    mark = w.mark();
+    const made = ok(await w.pay(['accounts', 'create', '--customer', cus, '--currency', 'USD', '-o', 'table']));
+    expect(made).toMatch(new RegExp(`^customer_id +${cus}$`, 'm'));
+    expect(lookups(mark)).toEqual([]);
+  });
+
+  it('a get view with --fields (-o table): only the shown fields are looked up', async () => {
+    let mark = w.mark();
+    const out = ok(await w.pay(['transfers', 'get', failed, '-o', 'table', '--fields', 'id,status']));
+    expect(out).toMatch(/^status +failed$/m);
+    expect(lookups(mark)).toEqual([]);
+    mark = w.mark();
+    const one = ok(await w.pay(['transfers', 'get', failed, '-o', 'table', '--fields', 'id,destination_id']));
+    expect(one).toMatch(new RegExp(`^destination_id +${pay} \\(Payroll\\)$`, 'm'));
+    expect(lookups(mark)).toEqual([`/v1/accounts/${pay}`]);
+  });
+});
+
+describe('lookups are bounded: no retry, a short timeout, at most 50 ids, none after the service struggles', () => {
+  let server: Server;
+  let base: string;
+  const seen: string[] = [];
+  const id = (p: string, n: number) => `${p}${String(n).padStart(24, '0')}`;
+  /** How the service answers a lookup of an account. */
+  let answer: 'named' | 'replayed' | '429' | '500' | '503' | 'hang' | 'drop' = 'named';
+  /** Rows of the transfer list: each between two accounts of its own. */
+  let rowCount = 20;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0]!;
+      seen.push(path);
+      const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(body));
+      };
+      if (path === '/v1/transfers')
+        return send(200, {
+          data: Array.from({ length: rowCount }, (_, i) => ({
+            id: id('tr_', i + 1),
+            object: 'transfer',
+            source_account_id: id('acc_', 2 * i + 1),
+            destination_id: id('acc_', 2 * i + 2),
+            destination_type: 'account',
+            amount: '1.00',
+            currency: 'USD',
+            status: 'completed',
+            created_at: '2026-11-29T00:00:00Z',
+          })),
+          has_more: false,
+        });
+      const acc = /^\/v1\/accounts\/(acc_\d{24})$/.exec(path)?.[1];
+      if (!acc) return send(404, { status: 404 });
+      if (answer === 'hang') return; // never answered: the lookup's own timeout ends it
+      if (answer === 'drop') return req.socket.destroy();
+      if (answer === '429') return send(429, { status: 429, code: 'rate_limited' }, { 'retry-after': '1' });
+      if (answer === '500' || answer === '503') return send(Number(answer), { status: Number(answer) });
+      const headers: Record<string, string> = answer === 'replayed' ? { 'idempotent-replayed': 'true' } : {};
+      return send(200, { id: acc, object: 'account', nickname: `Nick ${Number(acc.slice(4))}` }, headers);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  });
+  // The command's own budget is the default (3 retries, 30 s); backoff is shortened so that a
+  // lookup that did retry is seen retrying, not waited for.
+  const env = () => ({ ...w.env, PAY_BASE_URL: base, PAY_RETRY_BASE_MS: '1' });
+  const accountGets = () => seen.filter((p) => p.startsWith('/v1/accounts/'));
+
+  it('a list of 60 transfers between 120 accounts: 50 lookups, the rest bare ids; exit 0, nothing on stderr', async () => {
+    seen.length = 0;
+    answer = 'named';
+    rowCount = 60;
+    const r = await runPay(['transfers', 'list', '--limit', '60', '-o', 'table'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const t = table(r);
+    expect(t.rows).toHaveLength(60);
+    expect(accountGets()).toHaveLength(50);
+    expect(new Set(accountGets()).size).toBe(50);
+    const cells = t.rows.flatMap((row) => [row[t.header.indexOf('FROM')]!, row[t.header.indexOf('TO')]!]);
+    expect(cells.filter((c) => / \(Nick \d+\)$/.test(c))).toHaveLength(50);
+    for (const c of cells) expect(c).toMatch(/^acc_\d{24}(?: \(Nick \d+\))?$/);
+  });
+
+  it('a replayed lookup answer (Idempotent-Replayed: true) prints no replay note', async () => {
+    seen.length = 0;
+    answer = 'replayed';
+    rowCount = 2;
+    const r = await runPay(['transfers', 'list', '-o', 'table'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain(`${id('acc_', 1)} (Nick 1)`);
+  });
+
+  for (const failure of ['429', '500', '503', 'hang', 'drop'] as const) {
+    it(`lookups answered ${failure}: each asked once (no retry), none started after the first failure, ids bare, exit 0, nothing on stderr`, async () => {
+      seen.length = 0;
+      answer = failure;
+      rowCount = 20;
+      const r = await runPay(['transfers', 'list', '-o', 'table'], { env: env() });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      const t = table(r);
+      expect(t.rows).toHaveLength(20);
+      for (const row of t.rows) expect(row[t.header.indexOf('FROM')]).toMatch(/^acc_\d{24}$/);
+      // The lookups in flight when the first failed (NAME_LOOKUPS at a time), each once.
+      expect(accountGets().length).toBeGreaterThan(0);
+      expect(accountGets().length).toBeLessThanOrEqual(4);
+      expect(new Set(accountGets()).size).toBe(accountGets().length);
+    }, 20_000);
+  }
+});

@@ -206,3 +206,61 @@ describe('Printer: meanings and names as tails', () => {
     expect(off.stdout).not.toContain('Operating');
   });
 });
+
+describe('names beside ids are bounded (fast-check)', () => {
+  // What no shown text may carry raw: controls, DEL, C1, bidi marks and isolates, separators,
+  // invisible format characters, lone surrogates (src/lib/escape.ts escapes them all).
+  const RAW = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\u{d800}-\u{dfff}]/u;
+  const piece = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 8 }),
+    fc.constantFrom('\x1b[31m', '\x1b]0;pwned\x07', '\x9b2J', '\r', '\n', '\t', '\x00', '\u202e', '\u2066', '\ud800', '\udfff'),
+    fc.constantFrom('漢字', '😀', '👩‍👩‍👧', '\u200b', '\u200d', '\u0301', '\ufe0f', 'é', 'Ada'),
+  );
+  const hostile = fc
+    .tuple(fc.array(piece, { minLength: 1, maxLength: 12 }), fc.constantFrom(1, 2, 50, 5_000, 200_000))
+    .map(([parts, times]) => parts.join('').repeat(times))
+    .filter((name) => name.trim() !== '');
+
+  /** The name shown beside acc(1) on each line that has it. */
+  function tails(text: string): string[] {
+    const out: string[] = [];
+    for (const line of text.split('\n')) {
+      const at = line.indexOf(`${acc(1)} (`);
+      if (at < 0) continue;
+      // The tail ends its line: the get view's, or the one-column table's (padded).
+      out.push(
+        line
+          .slice(at + acc(1).length + 2)
+          .trimEnd()
+          .replace(/\)$/, ''),
+      );
+    }
+    return out;
+  }
+
+  it('a get view (-o table off a terminal, --wide on one) and an unfitted table show a hostile name escaped, in at most 64 columns', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostile, async (name) => {
+        const source: NameSource = { names: (ids) => Promise.resolve(new Map(ids.map((id) => [id, name]))) };
+        for (const opts of [{ tty: false }, { tty: true, wide: true }]) {
+          const io = bufferIOStreams({ tty: opts.tty, width: 80 });
+          const out = resolveOutput({ ...(opts.wide ? { wide: true } : {}), ...(opts.tty ? {} : { output: 'table' }) }, io, undefined, {
+            env: { TZ: 'UTC' },
+            flags: {},
+          });
+          const get = new Printer(io, out, TRANSFER).useNames(source);
+          await get.loadNames([rows[0]]);
+          get.printObject(rows[0]);
+          await new Printer(io, out, [TRANSFER[1]!]).useNames(source).printList(rows, 'transfers');
+          const shown = tails(io.stdoutText());
+          expect(shown.length).toBe(2);
+          for (const t of shown) {
+            expect(t).not.toMatch(RAW);
+            expect(displayWidth(t)).toBeLessThanOrEqual(64);
+          }
+        }
+      }),
+      { seed: 28_4, numRuns: 150 },
+    );
+  });
+});
