@@ -2,9 +2,11 @@
 // and servers that hang (accept, never answer):
 //  - the emulator's health answer (who answers at the base URL) is asked beside the GET with the
 //    key, not after it: a base URL where nothing answers costs its time limit once, not twice;
-//  - the other emulators pay knows of are asked together whether they take a refused key (hanging
-//    ones ahead of the right one in the profiles' order): the line names the right one, as before.
-// Structure, not wall time: the hanging server holds both of doctor's connections open at once.
+//  - the other emulators pay knows of are asked together who they are (hanging ones ahead of the
+//    right one in the profiles' order), the key only of those that said they are a pay emulator:
+//    the line names the right one, as before.
+// Structure, not wall time: the hanging servers hold their connections open until the test lets
+// them answer (the probe limit set far above the test's with PAY_PROBE_MS, the timeout with --timeout).
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,8 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, PAY_BIN, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
 import { spawn } from 'node:child_process';
 import { until } from '../helpers/wait.js';
+import { createServer as createHttpServer } from 'node:http';
+import { EMULATOR_HEADER, EMULATOR_NAME } from '../../src/shared/emulator-id.js';
 
 interface Hanging {
   url: string;
@@ -19,22 +23,50 @@ interface Hanging {
   /** Connections accepted, and closed (by pay), in order: `open n` / `close n`. */
   events: string[];
   server: Server;
+  /** All that was sent to it. */
+  received: string;
+  /** From now on it answers, as a server that is not a pay emulator (404, then closes). */
+  release(): void;
 }
+
+const NOT_FOUND = 'HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}';
 
 /** Every hanging server's `open`/`close` events, in the order they came: `open <server> <n>`. */
 const log: string[] = [];
 
 async function hanging(name: number): Promise<Hanging> {
-  const h: Hanging = { url: '', sockets: new Set(), events: [], server: createServer() };
+  let released = false;
+  const h: Hanging = {
+    url: '',
+    sockets: new Set(),
+    events: [],
+    server: createServer(),
+    received: '',
+    release: () => {
+      released = true;
+      for (const answer of answers.values()) answer();
+    },
+  };
+  const answers = new Map<Socket, () => void>();
   let n = 0;
   h.server.on('connection', (s) => {
     const i = n++;
     h.sockets.add(s);
     h.events.push(`open ${i}`);
     log.push(`open ${name} ${i}`);
-    s.resume();
+    let answered = false;
+    answers.set(s, () => {
+      if (!answered) s.end(NOT_FOUND);
+      answered = true;
+    });
+    s.on('error', () => undefined);
+    s.setEncoding('latin1').on('data', (d: string) => {
+      h.received += d;
+      if (released) answers.get(s)!();
+    });
     s.once('close', () => {
       h.sockets.delete(s);
+      answers.delete(s);
       h.events.push(`close ${i}`);
       log.push(`close ${name} ${i}`);
     });
@@ -53,7 +85,10 @@ beforeAll(async () => {
   registerSecret(right.keys.sandbox.secret, right.keys.live.secret, wrong.keys.sandbox.secret, wrong.keys.live.secret);
   for (let i = 0; i < 4; i++) hangers.push(await hanging(i));
 });
+/** Servers a test started, closed after all. */
+const afterThis: Array<() => void> = [];
 afterAll(async () => {
+  for (const close of afterThis) close();
   for (const h of hangers) {
     for (const s of h.sockets) s.destroy();
     h.server.close();
@@ -105,8 +140,50 @@ describe('pay doctor asks side by side', () => {
     for (const [i, h] of hangers.slice(0, 3).entries())
       await login(['-p', `hang${i}`, '--base-url', h.url], `sk_test_${'h'.repeat(31)}${i}`);
     await login(['-p', 'finder', '--base-url', right.baseUrl], right.keys.sandbox.secret);
-    const r = await runPay(['doctor'], { env });
-    expect(r.code).toBe(1);
+    // After it, a server posing as a pay emulator (its health answer says so) that would take any key.
+    const keysSeen: string[] = [];
+    const poser = createHttpServer((req, res) => {
+      req.resume();
+      if (req.url?.startsWith('/__emulator/health')) {
+        res.writeHead(200, { 'content-type': 'application/json', [EMULATOR_HEADER]: '0.1.0' });
+        res.end(
+          JSON.stringify({
+            emulator: EMULATOR_NAME,
+            ok: true,
+            version: '0.1.0',
+            url: '',
+            started_at: '',
+            uptime_s: 1,
+            data_dir: null,
+            tenant_id: null,
+          }),
+        );
+        return;
+      }
+      keysSeen.push(JSON.stringify(req.headers));
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[],"has_more":false}');
+    });
+    afterThis.push(() => {
+      poser.close();
+      poser.closeAllConnections();
+    });
+    await new Promise<void>((r) => poser.listen(0, '127.0.0.1', r));
+    const poserUrl = `http://127.0.0.1:${(poser.address() as AddressInfo).port}/v1/`;
+    await login(['-p', 'poser', '--base-url', poserUrl], `sk_test_${'p'.repeat(32)}`);
+    const key = right.keys.sandbox.secret;
+    let result: Awaited<ReturnType<typeof runPay>> | undefined;
+    const running = runPay(['doctor', '--timeout', '3600'], { env: { ...env, PAY_PROBE_MS: '3600000' }, timeoutMs: 115_000 }).then(
+      (r) => (result = r),
+    );
+    // The hanging candidates asked together: each has a connection open, none closed, doctor not done.
+    const asked = (i: number) => log.includes(`open ${i} 0`) && hangers[i]!.received.includes('GET /__emulator/health');
+    await until('the three hanging candidates’ health asked at once', () => [0, 1, 2].every(asked), { seen: () => log.join('\n') });
+    expect(log.filter((e) => /^close [012] /.test(e))).toEqual([]);
+    expect(result).toBeUndefined();
+    // They answer only now, as servers that are not pay emulators: doctor goes on to the emulator that takes the key.
+    for (const h of hangers.slice(0, 3)) h.release();
+    const r = await running;
+    expect(r.code, r.stderr).toBe(1);
     const esc = (s: string) => s.replace(/[./]/g, (c) => `\\${c}`);
     expect(r.stdout).toMatch(
       new RegExp(
@@ -114,10 +191,11 @@ describe('pay doctor asks side by side', () => {
         'm',
       ),
     );
-    // The hanging candidates were asked together: each connection opened before any was closed (by its probe time).
-    await until('the hanging candidates’ connections closed', () => hangers.slice(0, 3).every((h) => h.sockets.size === 0));
-    const mine = log.filter((e) => /^(open|close) [012] /.test(e));
-    // (undici may open a second, empty connection to one whose probe time ran out: only the first of each counts.)
-    expect([...mine.slice(0, 3)].sort(), log.join('\n')).toEqual(['open 0 0', 'open 1 0', 'open 2 0']);
+    // No key after the emulator that took it (the poser would have taken it), none to a server that never said it is a pay emulator.
+    expect(keysSeen).toEqual([]);
+    for (const h of hangers.slice(0, 3)) {
+      expect(h.received).toMatch(/GET \/__emulator\/health/);
+      expect(h.received.includes(key)).toBe(false);
+    }
   });
 });

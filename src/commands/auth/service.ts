@@ -12,6 +12,16 @@ import type { Dispatcher } from 'undici';
 
 /** How long a probe of a candidate base URL may take: the prompt waits for them. */
 const PROBE_MS = 1500;
+
+/**
+ * The probe time limit: PROBE_MS, or PAY_PROBE_MS (milliseconds) for tests, where a server that
+ * hangs must end only when the test lets it, never by a time limit a busy machine may reach first.
+ * Undocumented for users, like PAY_RETRY_BASE_MS.
+ */
+export function probeLimitMs(env: NodeJS.ProcessEnv): number {
+  const v = env.PAY_PROBE_MS;
+  return v && /^\d{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : PROBE_MS;
+}
 /** At most this many base URLs offered (the profiles' first). */
 const MAX_CANDIDATES = 8;
 /** The pick's value for "type another URL". */
@@ -122,6 +132,7 @@ export async function askBaseUrl(prompter: Prompter, store: ConfigStore, s: Sett
  * The other emulators on this machine that pay knows of (this profile's base URL, the other profiles'
  * loopback ones, the default), `baseUrl` left out, asked whether they take `key` (one GET
  * /customers?limit=1 each, no retry, the key never printed). The base URL of the first that takes it.
+ * `limitMs`: each probe's time limit (at most the --timeout), see probeLimitMs.
  */
 export async function keyOwner(
   store: ConfigStore,
@@ -130,20 +141,22 @@ export async function keyOwner(
   key: string,
   baseUrl: string,
   s: Settings,
+  limitMs = PROBE_MS,
 ): Promise<string | undefined> {
   const others = candidates(store, profile, mode).filter((c) => c.url !== baseUrl && local(c.url));
   return firstTaker(
     others.map((c) => c.url),
     key,
-    Math.min(PROBE_MS, s.timeoutMs.value),
+    Math.min(limitMs, s.timeoutMs.value),
   );
 }
 
 /**
- * Of `urls` (in order of preference), the first where a pay emulator answers and takes `key`. All
- * are asked at once, each within `timeoutMs` (an emulator's health answer, then the GET with the
- * key): the answer is the one asking them in turn would give, known once every URL before it has
- * said no, and the questions still open then are given up (each probe has a pool of its own).
+ * Of `urls` (in order of preference), the first where a pay emulator answers and takes `key`: the
+ * answer asking them in turn gives. The health questions (no key) are asked of all at once, each
+ * within `timeoutMs`; the key goes only to those that answered as a pay emulator, one at a time in
+ * order of preference, each once every one before it has said no, and to none after the one that
+ * takes it. The questions still open then are given up (each candidate has a pool of its own).
  */
 export async function firstTaker(urls: readonly string[], key: string, timeoutMs: number): Promise<string | undefined> {
   if (urls.length === 0) return undefined;
@@ -151,30 +164,32 @@ export async function firstTaker(urls: readonly string[], key: string, timeoutMs
   const { ownDispatcher } = await import('../../api/transport.js');
   const pools = urls.map(() => ownDispatcher());
   const takes = async (url: string, dispatcher: Dispatcher): Promise<boolean> => {
+    const client = new ApiClient({
+      baseUrl: url,
+      apiKey: key,
+      tenant: undefined,
+      userAgent: 'pay-cli',
+      timeoutMs,
+      maxRetries: 0,
+      maxResponseBytes: 64 * 1024,
+      credentialLabel: 'the key being checked',
+      secrets: [key],
+      dispatcher,
+    });
     try {
-      const who = await answererAt(url, timeoutMs, dispatcher);
-      if (who.kind !== 'emulator') return false;
-      const client = new ApiClient({
-        baseUrl: url,
-        apiKey: key,
-        tenant: undefined,
-        userAgent: 'pay-cli',
-        timeoutMs,
-        maxRetries: 0,
-        maxResponseBytes: 64 * 1024,
-        credentialLabel: 'the key being checked',
-        secrets: [key],
-        dispatcher,
-      });
       await client.request({ method: 'GET', path: 'customers', query: { limit: 1 } });
       return true;
     } catch {
-      return false; // not an emulator, not this one's key, or it did not answer (or was given up)
+      return false; // not this one's key, or it did not answer
     }
   };
-  const asked = urls.map((url, i) => takes(url, pools[i]!));
+  const nothing: Answerer = { kind: 'nothing' };
+  const health = urls.map((url, i) => answererAt(url, timeoutMs, pools[i]).catch(() => nothing));
   try {
-    for (const [i, answer] of asked.entries()) if (await answer) return urls[i];
+    for (const [i, url] of urls.entries()) {
+      if ((await health[i]!).kind !== 'emulator') continue; // no key to a server that has not said it is a pay emulator
+      if (await takes(url, pools[i]!)) return url;
+    }
     return undefined;
   } finally {
     await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));

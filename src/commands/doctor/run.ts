@@ -198,8 +198,16 @@ async function refusedKey(f: Factory, who: Answerer, s: Settings, e: PayError): 
     const restart = `pay emulator start --port ${port}${info.data_dir ? ` --data-dir '${info.data_dir}'` : ''} --configure-profile ${s.profileName.value}`;
     const head = `the pay emulator ${info.version} at ${s.baseUrl.value} does not know the key from ${keyFrom(s)} (401): `;
     // Evidence first: does another emulator pay knows of on this machine take the key?
-    const { keyOwner } = await import('../auth/service.js');
-    const owner = await keyOwner(f.config(), s.profileName.value, s.mode.value, s.apiKey.value!, s.baseUrl.value, s).catch(() => undefined);
+    const { keyOwner, probeLimitMs } = await import('../auth/service.js');
+    const owner = await keyOwner(
+      f.config(),
+      s.profileName.value,
+      s.mode.value,
+      s.apiKey.value!,
+      s.baseUrl.value,
+      s,
+      probeLimitMs(f.env),
+    ).catch(() => undefined);
     if (owner) {
       return {
         ok: false,
