@@ -41,3 +41,17 @@ export const ADA_BODY_NO_STATE = {
   ...ADA_BODY,
   address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
 } as const;
+
+/** The labels `pay customers create` asks its required fields with, in its order (src/commands/customers/create.ts). */
+export const CUSTOMER_REQUIRED_PROMPTS = [
+  'First name',
+  'Last name',
+  'E-mail',
+  'Phone',
+  'Customer type',
+  'Date of birth',
+  'Street',
+  'City',
+  'Country',
+  'Postal code',
+] as const;

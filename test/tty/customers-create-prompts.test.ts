@@ -8,31 +8,15 @@
 // active, from the status the emulator answered before the activation.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { customer, startWorld, type World } from '../e2e/groups/helpers.js';
-import { activePrompt, describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { describe, expect, it } from 'vitest';
+import { customer } from '../e2e/groups/helpers.js';
+import { ADA_BODY, CUSTOMER_REQUIRED_PROMPTS } from '../helpers/fixtures.js';
+import { ttyWorld } from '../helpers/tty-world.js';
+import { activePrompt, describeTty, linesBeforeExit, type Pane, scratchDir } from './tmux.js';
 
-let w: World;
-let pane: Pane | undefined;
-
-beforeAll(async () => {
-  w = await startWorld();
-}, 60_000);
-afterAll(async () => {
-  await w?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-const paneEnv = (): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.sandbox.secret,
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-customers-'),
-});
+// The emulator world and panes that talk to it, each with a fresh config folder (test/helpers/tty-world.ts).
+const t = ttyWorld('pay-tty-customers-');
+const w = t.w;
 
 /** The items of the open choice list (after the active prompt line), the cursor's first. */
 function choices(screen: string): string[] {
@@ -78,15 +62,9 @@ async function required(p: Pane): Promise<void> {
   await p.answer('Postal code', 'SW1A 1AA');
 }
 
-const REQUIRED_BODY = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+447700900123',
-  type: 'individual',
-  date_of_birth: '1990-12-10',
-  address: { address_line1: '1 Main St', city: 'London', country: 'GB', postal_code: 'SW1A 1AA' },
-};
+/** The body of the required fields (ADA_BODY without its optional state). */
+const { state: _state, ...requiredAddress } = ADA_BODY.address;
+const REQUIRED_BODY = { ...ADA_BODY, address: requiredAddress };
 
 /** Every required flag but --email (the optional ones not given): one question, then the gate. */
 const ALL_BUT_EMAIL = [
@@ -99,24 +77,13 @@ const CONFIRM = 'Create this customer?';
 describeTty('pay customers create asks as every create does (tmux, emulator)', () => {
   it('from nothing, "Add optional details?" answered No (the default): the required fields, a summary, one question, one POST', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['customers', 'create'], { env: paneEnv() }));
+    const p = await t.pay(['customers', 'create']);
     await required(p);
     await p.answer(GATE, ''); // Enter: the default, No
     await p.answer(CONFIRM, ''); // Enter: the default, Yes
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(0);
-    const labels = [
-      'First name',
-      'Last name',
-      'E-mail',
-      'Phone',
-      'Customer type',
-      'Date of birth',
-      'Street',
-      'City',
-      'Country',
-      'Postal code',
-    ];
+    const labels = [...CUSTOMER_REQUIRED_PROMPTS];
     expect(answered(screen, [...labels, 'Add optional details?', CONFIRM])).toEqual([...labels, 'Add optional details?', CONFIRM]);
     expect(screen).not.toMatch(/^\? (Middle name|Gender|State)/m);
     // The typo was never taken: the list offered the value near it.
@@ -137,7 +104,7 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
 
   it('from nothing, "Add optional details?" answered Yes: then the middle name, gender and state, and "y" at the question', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['customers', 'create'], { env: paneEnv() }));
+    const p = await t.pay(['customers', 'create']);
     await required(p);
     await p.answer(GATE, 'y');
     await p.answer('Middle name', 'King');
@@ -165,7 +132,7 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
     '%s at %s: exit 130, one line, the emulator received nothing',
     async (key, at) => {
       const mark = w.mark();
-      const p = (pane = await Pane.pay(['customers', 'create', ...ALL_BUT_EMAIL], { env: paneEnv() }));
+      const p = await t.pay(['customers', 'create', ...ALL_BUT_EMAIL]);
       await p.answer('E-mail', 'ada@example.com');
       await p.waitForPrompt(GATE);
       if (at === 'the question') {
@@ -190,7 +157,7 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
     const file = join(scratchDir('pay-tty-data-'), 'customer.json');
     writeFileSync(file, JSON.stringify({ first_name: 'Ada', middle_name: 'King' }));
     const rest = ALL_BUT_EMAIL.slice(2); // --first-name comes from the file
-    const p = (pane = await Pane.pay(['customers', 'create', '--data', `@${file}`, ...rest], { env: paneEnv() }));
+    const p = await t.pay(['customers', 'create', '--data', `@${file}`, ...rest]);
     await p.answer('E-mail', 'ada@example.com');
     await p.answer(GATE.replace('--middle-name, ', ''), 'n');
     await p.waitForPrompt(CONFIRM);
@@ -206,7 +173,7 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
 
   it('"n" at the question: exit 2, nothing sent', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['customers', 'create', ...ALL_BUT_EMAIL], { env: paneEnv() }));
+    const p = await t.pay(['customers', 'create', ...ALL_BUT_EMAIL]);
     await p.answer('E-mail', 'ada@example.com');
     await p.answer(GATE, 'n');
     await p.answer(CONFIRM, 'n');
@@ -218,7 +185,7 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
 
   it('--yes skips the question (the summary still shows what is sent)', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['customers', 'create', ...ALL_BUT_EMAIL, '--yes'], { env: paneEnv() }));
+    const p = await t.pay(['customers', 'create', ...ALL_BUT_EMAIL, '--yes']);
     await p.answer('E-mail', 'ada@example.com');
     await p.answer(GATE, '');
     const { code, screen } = await p.finish();
@@ -232,9 +199,7 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
 
   it('--interactive: every required flag given, the optional fields are asked without the gate', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['customers', 'create', ...ALL_BUT_EMAIL, '--email', 'ada@example.com', '--interactive', '--yes'], {
-      env: paneEnv(),
-    }));
+    const p = await t.pay(['customers', 'create', ...ALL_BUT_EMAIL, '--email', 'ada@example.com', '--interactive', '--yes'], {});
     await p.answer('Middle name', '');
     await choose(p, 'Gender', 'non', 'non_binary');
     await choose(p, 'State / subdivision of GB', 'LND', 'GB-LND');
@@ -248,7 +213,7 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
 
   it('--interactive with --no-input on a terminal: exit 2 saying prompting is off, nothing asked or sent', async () => {
     const mark = w.mark();
-    const p = (pane = await Pane.pay(['customers', 'create', '--interactive', '--no-input'], { env: paneEnv() }));
+    const p = await t.pay(['customers', 'create', '--interactive', '--no-input']);
     const { code, screen } = await p.finish();
     expect(code, screen).toBe(2);
     expect(screen).toMatch(/^error: --interactive asks on the terminal, but prompting is off \(--no-input, PAY_NO_INPUT or CI\)$/m);
@@ -259,12 +224,12 @@ describeTty('pay customers create asks as every create does (tmux, emulator)', (
   it('features activate twice: "Activated", then "was already active" (the emulator answered the same status, unchanged)', async () => {
     const cus = await customer(w);
     const mark = w.mark();
-    const first = (pane = await Pane.pay(['features', 'activate', cus, '--feature', 'collections'], { env: paneEnv() }));
+    const first = await t.pay(['features', 'activate', cus, '--feature', 'collections']);
     const one = await first.finish();
     expect(one.code, one.screen).toBe(0);
     expect(one.screen).toContain(`✓ Activated collections for ${cus}`);
     await first.kill();
-    const second = (pane = await Pane.pay(['features', 'activate', cus, '--feature', 'collections'], { env: paneEnv() }));
+    const second = await t.pay(['features', 'activate', cus, '--feature', 'collections']);
     const two = await second.finish();
     expect(two.code, two.screen).toBe(0);
     expect(two.screen).toContain(`✓ collections was already active for ${cus}; nothing changed`);
@@ -288,7 +253,7 @@ describeTty('--interactive with --from-file', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(line);
       expect(r.stdout).toBe('');
-      const p = (pane = await Pane.pay([group, 'create', '--from-file', file, '--interactive'], { env: paneEnv() }));
+      const p = await t.pay([group, 'create', '--from-file', file, '--interactive']);
       const { code, screen } = await p.finish();
       expect(code, screen).toBe(2);
       expect(screen).toMatch(line);

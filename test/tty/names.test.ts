@@ -4,20 +4,21 @@
 // TO), a get view with the names beside its ids, --no-names, `customers list --email` with an
 // address too long to share a line (the asked column wins: the others are hidden, it is whole),
 // and `trigger` at 120 columns. The pane is captured with wrapped lines joined (capture-pane -J).
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
-import { customerBody, fund, startWorld, type World } from '../e2e/groups/helpers.js';
-import { describeTty, linesBeforeExit, Pane, removeScratch, scratchDir } from './tmux.js';
+import { customerBody, fund } from '../e2e/groups/helpers.js';
+import { ttyWorld } from '../helpers/tty-world.js';
+import { describeTty, linesBeforeExit } from './tmux.js';
 
-let w: World;
-let pane: Pane | undefined;
+// The emulator world and panes that talk to it (test/helpers/tty-world.ts), times in UTC, no pager.
+const t = ttyWorld('pay-tty-names-', { env: { PAY_PAGER: '', TZ: 'UTC' } });
+const w = t.w;
 let ops: string;
 let pay: string;
 let failed: string;
 const EMAIL = 'maria.garcia.from.the.accounts.payable.department@example-support-desk.com';
 
 beforeAll(async () => {
-  w = await startWorld();
   const cus = (await w.api('POST', 'customers', customerBody({ first_name: 'Maria', last_name: 'Garcia', email: EMAIL }))).id as string;
   ops = (await w.api('POST', 'accounts', { customer_id: cus, currency: 'USD', nickname: 'Operating' })).id as string;
   pay = (await w.api('POST', 'accounts', { customer_id: cus, currency: 'USD', nickname: 'Payroll' })).id as string;
@@ -27,30 +28,10 @@ beforeAll(async () => {
     .id as string;
   await w.settle();
 }, 60_000);
-afterAll(async () => {
-  await w?.stop();
-  removeScratch();
-});
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-});
-
-const paneEnv = (): Record<string, string> => ({
-  PAY_BASE_URL: w.emu.baseUrl,
-  PAY_API_KEY: w.emu.keys.sandbox.secret,
-  PAY_TENANT_ID: w.emu.tenantId,
-  PAY_CONFIG_DIR: scratchDir('pay-tty-names-'),
-  PAY_PAGER: '',
-  TZ: 'UTC',
-});
-
 async function run(args: string[], width: number): Promise<string[]> {
-  const p = (pane = await Pane.pay(args, { env: paneEnv(), width, height: 60 }));
+  const p = await t.pay(args, { width, height: 60 });
   const { code, screen } = await p.finish();
   expect(code, screen).toBe(0);
-  await p.kill();
-  pane = undefined;
   return linesBeforeExit(screen);
 }
 

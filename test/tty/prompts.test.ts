@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { customerFlags } from '../helpers/fixtures.js';
+import { CUSTOMER_REQUIRED_PROMPTS, customerFlags } from '../helpers/fixtures.js';
 import { PAY_BIN } from '../helpers/run-pay.js';
 import { TTY_KEY as KEY, ttyServer } from '../helpers/tty-world.js';
 import { activePrompt, describeTty, linesBeforeExit, scratchDir, type Pane } from './tmux.js';
@@ -32,16 +32,7 @@ const EXPECTED_BODY = {
 
 /** The prompt labels, in the order contract section 7 and src/commands/customers fix: the required fields, then the optional ones. */
 const PROMPT_ORDER = [
-  'First name',
-  'Last name',
-  'E-mail',
-  'Phone',
-  'Customer type',
-  'Date of birth',
-  'Street',
-  'City',
-  'Country',
-  'Postal code',
+  ...CUSTOMER_REQUIRED_PROMPTS,
   // The optional fields after every required one, once asked for.
   'Add optional details?',
   'Middle name',
