@@ -1,5 +1,7 @@
 // pay accounts against the emulator: create, get (balance with its currency), list (filters,
 // tenant required), close (409 account_not_empty with a balance, invalid_state when closed).
+// The forced tables here run with --no-names: the names beside ids (and the requests they cost)
+// are tested in test/e2e/names.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ID,
@@ -100,7 +102,10 @@ describe('pay accounts', () => {
     await w.api('POST', 'collections', { account_id: usd, amount: '100.00', currency: 'USD', method: 'card' });
     expect((await w.api('GET', `accounts/${usd}`)).balance).toEqual({ available: '0.00', pending: '100.00', currency: 'USD' });
     await w.settle();
-    const [j, t] = await Promise.all([w.pay(['accounts', 'get', usd, '--json']), w.pay(['accounts', 'get', usd, '-o', 'table'])]);
+    const [j, t] = await Promise.all([
+      w.pay(['accounts', 'get', usd, '--json']),
+      w.pay(['accounts', 'get', usd, '-o', 'table', '--no-names']),
+    ]);
     expect(json(j).balance).toEqual({ available: '100.00', pending: '0.00', currency: 'USD' });
     const kv = keyValues(t);
     expect(kv.get('balance.available')).toBe('100.00 USD');
@@ -112,7 +117,7 @@ describe('pay accounts', () => {
     const m = w.mark();
     const [t, tb, j, nd] = await Promise.all([
       w.pay(['accounts', 'list']),
-      w.pay(['accounts', 'list', '-o', 'table']),
+      w.pay(['accounts', 'list', '-o', 'table', '--no-names']),
       w.pay(['accounts', 'list', '--json']),
       w.pay(['accounts', 'list', '-o', 'ndjson', '--fields', 'id,currency,balance.available']),
     ]);

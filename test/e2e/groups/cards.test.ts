@@ -1,5 +1,7 @@
 // pay cards against the emulator: issue virtual (active) and physical (inactive until it settles),
 // freeze ⇄ unfreeze, terminate (final), invalid transitions → exit 5, never a full PAN or CVV.
+// The forced tables here run with --no-names: the names beside ids (and the requests they cost)
+// are tested in test/e2e/names.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   account,
@@ -131,9 +133,9 @@ describe('pay cards', () => {
 
   it('get and list: tsv, table, json, ndjson; --type, --status, --account filters', async () => {
     const [g, t, tb, byType, byStatus, nd] = await Promise.all([
-      w.pay(['cards', 'get', virt, '-o', 'table']),
+      w.pay(['cards', 'get', virt, '-o', 'table', '--no-names']),
       w.pay(['cards', 'list']),
-      w.pay(['cards', 'list', '-o', 'table']),
+      w.pay(['cards', 'list', '-o', 'table', '--no-names']),
       w.pay(['cards', 'list', '--type', 'physical', '--json']),
       w.pay(['cards', 'list', '--status', 'active', '--account', acc, '--no-header', '--fields', 'id']),
       w.pay(['cards', 'list', '--customer', cus, '-o', 'ndjson', '--fields', 'id,status,last4']),

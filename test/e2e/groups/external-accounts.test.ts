@@ -1,5 +1,7 @@
 // pay external-accounts against the emulator: add (the full number never comes back), get, list,
 // remove (DELETE; removing twice is exit 5), and a payout to one.
+// The forced tables here run with --no-names: the names beside ids (and the requests they cost)
+// are tested in test/e2e/names.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   account,
@@ -124,9 +126,9 @@ describe('pay external-accounts', () => {
   it('get (json, key/value table) and list (tsv, table, json, ndjson, --customer)', async () => {
     const [g, gt, t, tb, j, nd] = await Promise.all([
       w.pay(['external-accounts', 'get', us, '--json']),
-      w.pay(['external-accounts', 'get', us, '-o', 'table']),
+      w.pay(['external-accounts', 'get', us, '-o', 'table', '--no-names']),
       w.pay(['external-accounts', 'list']),
-      w.pay(['external-accounts', 'list', '-o', 'table']),
+      w.pay(['external-accounts', 'list', '-o', 'table', '--no-names']),
       w.pay(['external-accounts', 'list', '--customer', other, '--json']),
       w.pay(['external-accounts', 'list', '-o', 'ndjson', '--fields', 'id,account_number_last4']),
     ]);

@@ -1,5 +1,7 @@
 // pay features against the emulator: the catalogue, check and activate, and the KYC gate
 // (a requires_kyc feature is not eligible until the customer's KYC is approved: exit 1 with the API code).
+// The forced tables here run with --no-names: the names beside ids (and the requests they cost)
+// are tested in test/e2e/names.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiError,
@@ -40,7 +42,7 @@ describe('pay features', () => {
   it('list in tsv, table and json', async () => {
     const [t, tb, j] = await Promise.all([
       w.pay(['features', 'list']),
-      w.pay(['features', 'list', '-o', 'table']),
+      w.pay(['features', 'list', '-o', 'table', '--no-names']),
       w.pay(['features', 'list', '--json']),
     ]);
     const s = tsv(t);
@@ -65,7 +67,7 @@ describe('pay features', () => {
     const m = w.mark();
     const [j, t] = await Promise.all([
       w.pay(['features', 'check', cus, '--feature', 'cards', '--json']),
-      w.pay(['features', 'check', cus, '--feature', 'cards', '-o', 'table']),
+      w.pay(['features', 'check', cus, '--feature', 'cards', '-o', 'table', '--no-names']),
     ]);
     expect(json(j)).toEqual({
       object: 'feature_status',

@@ -1,5 +1,7 @@
 // pay wallets against the emulator: create (asset/network pairs checked before sending), get with
 // its address and balance in the asset, list and its filters.
+// The forced tables here run with --no-names: the names beside ids (and the requests they cost)
+// are tested in test/e2e/names.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiError,
@@ -88,7 +90,10 @@ describe('pay wallets', () => {
   });
 
   it('get: json and a key/value table with the balance in the asset', async () => {
-    const [j, t] = await Promise.all([w.pay(['wallets', 'get', btc, '--json']), w.pay(['wallets', 'get', btc, '-o', 'table'])]);
+    const [j, t] = await Promise.all([
+      w.pay(['wallets', 'get', btc, '--json']),
+      w.pay(['wallets', 'get', btc, '-o', 'table', '--no-names']),
+    ]);
     expect(json(j)).toMatchObject({ id: btc, asset: 'BTC' });
     const kv = keyValues(t);
     expect([kv.get('id'), kv.get('balance.available'), kv.get('balance.pending'), kv.get('created_at')]).toEqual([
@@ -103,7 +108,7 @@ describe('pay wallets', () => {
     const m = w.mark();
     const [t, tb, byCus, byAsset] = await Promise.all([
       w.pay(['wallets', 'list']),
-      w.pay(['wallets', 'list', '-o', 'table']),
+      w.pay(['wallets', 'list', '-o', 'table', '--no-names']),
       w.pay(['wallets', 'list', '--customer', cus, '--json']),
       w.pay(['wallets', 'list', '--asset', 'USDC', '-o', 'ndjson', '--fields', 'id,network']),
     ]);
