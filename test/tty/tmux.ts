@@ -4,7 +4,8 @@
 // TERM and LANG, so CI, PAY_NO_INPUT and the developer's PAY_* never reach the pane; the pane
 // gets exactly the variables it is given on top).
 // Keys go in with send-keys, the screen comes back with capture-pane. The pane stays on screen
-// after the command ends (remain-on-exit), so its last words and exit code can be read.
+// after the command ends (a shell sleeps after it, and remain-on-exit), so its last words and
+// exit code can be read.
 //
 // tmux missing: the tests fail when CI is set (CI installs it: test/setup/ensure-tools.mjs)
 // and are skipped locally, saying why.
@@ -119,7 +120,10 @@ export class Pane {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new Error(`not a variable name: ${k}`);
       return `${k}=${v}`;
     });
-    const command = ['env', ...vars, ...argv].map(shellQuote).join(' ');
+    // The pane's process outlives the command: tmux discards what a pane wrote but had not yet
+    // read when its process exits (tmux/tmux#506), which cut a long output and its EXIT line
+    // under load. A shell that sleeps after the command keeps the pty open until kill().
+    const command = ['env', ...vars, 'sh', '-c', '"$@"; exec sleep 2147483647', 'sh', ...argv].map(shellQuote).join(' ');
     await pane.tmux([
       '-f',
       conf,
