@@ -9,7 +9,6 @@
 // to it (one Prism start serves both), and each must be answered with its example.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
@@ -19,6 +18,7 @@ import { contractForPrism, printedContract } from '../helpers/printed-contract.j
 import { cleanEnv, PAY_BIN, registerSecret, tempDir } from '../helpers/run-pay.js';
 import { until } from '../helpers/wait.js';
 import { exampleRequests } from './examples-helpers.js';
+import { freePort } from '../helpers/ports.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 // The recipes live in the contract topic (`pay help contract`, src/docs/topics/contract.md).
@@ -36,17 +36,6 @@ let emu: Emulator;
 let prismPort: number;
 let cwd: string;
 let env: Record<string, string>;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /** A topic block with its ports replaced by this run's. */
 const local = (text: string): string => text.replaceAll('127.0.0.1:8787', `127.0.0.1:${emu.port}`).replaceAll('4010', String(prismPort));

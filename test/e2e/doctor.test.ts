@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, PAY_BIN, registerSecret, runPay, tempDir } from '../helpers/run-pay.js';
+import { freePort } from '../helpers/ports.js';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -371,13 +372,6 @@ async function banner(args: string[], env: Record<string, string>): Promise<stri
 }
 
 /** A free loopback port now (the emulator then takes it; nothing else here listens on it). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('pay emulator start: the banner names --configure-profile when no profile points at it', () => {
   const HINT =

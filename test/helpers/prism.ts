@@ -7,11 +7,11 @@
 // 5 silently skips body validation when it is set. Now the printed document is used as it is.)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { contractForPrism } from './printed-contract.js';
 import { tempDir } from './run-pay.js';
 import { until } from './wait.js';
+import { freePort } from './ports.js';
 
 const PRISM = new URL('../../node_modules/.bin/prism', import.meta.url).pathname;
 
@@ -22,17 +22,6 @@ export interface Prism {
   violations(): string[];
   log(): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 /** Starts Prism proxying to `upstream` (the emulator's origin, no path). */

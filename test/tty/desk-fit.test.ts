@@ -5,12 +5,12 @@
 // said once). The pane is captured with wrapped lines joined (capture-pane -J), so a line the
 // terminal had to wrap shows up wider than the pane, and an id it split shows up broken.
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
 import { customerBody, type Obj } from '../e2e/groups/helpers.js';
 import { ttyWorld } from '../helpers/tty-world.js';
 import { describeTty, linesBeforeExit, type Pane } from './tmux.js';
+import { freePort } from '../helpers/ports.js';
 
 let app: Server;
 let appUrl: string;
@@ -18,17 +18,6 @@ let failedEvent: string;
 /** The pane run() opened last (its title read, or killed early by a test that runs several). */
 let pane: Pane | undefined;
 const HOSTILE = 'upstream \x1b[31mdown\x1b[0m\x1b]0;pwned\x07 after 3 retries, see https://status.example.com/incidents/2811\r\n';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 // The app the emulator delivers webhooks to, started before the emulator (which is given its URL).
 beforeAll(async () => {

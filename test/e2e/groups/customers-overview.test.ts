@@ -11,31 +11,20 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, customer, enable, fund, json, ok, startWorld, until, type Obj, type World } from './helpers.js';
+import { freePort } from '../../helpers/ports.js';
 
 let w: World;
 const A: Record<string, string> = {};
 const B: Record<string, string> = {};
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 const transfer = (from: string, to: string, amount: string) =>
   w.api('POST', 'transfers', { source_account_id: from, destination_id: to, amount, currency: 'USD' });
 
 beforeAll(async () => {
   // Deliveries go to a closed port: each fails, and its retries come within a second (then it stays failed).
-  w = await startWorld({ webhookUrl: `http://127.0.0.1:${await closedPort()}/hooks`, webhookRetryScale: 0.001 });
+  w = await startWorld({ webhookUrl: `http://127.0.0.1:${await freePort()}/hooks`, webhookRetryScale: 0.001 });
   A.customer = await customer(w);
   await enable(w, A.customer); // the business rules: KYC approved, features active (cards, wallets)
   A.a1 = await account(w, A.customer);

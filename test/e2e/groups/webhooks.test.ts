@@ -7,7 +7,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAY_BIN, leakedSecrets, tempDir } from '../../helpers/run-pay.js';
@@ -27,6 +26,7 @@ import {
   type Obj,
   type World,
 } from './helpers.js';
+import { freePort } from '../../helpers/ports.js';
 
 let w: World;
 let port: number;
@@ -36,17 +36,6 @@ let out = '';
 let err = '';
 let exited: Promise<number | null>;
 const ids: Record<string, string> = {};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 /** Lines the listener printed on stdout so far, each parsed (each must be one JSON object). */
 const printed = (): Obj[] =>
